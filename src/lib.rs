@@ -1,0 +1,1 @@
+//! queuelab: an interactive terminal workshop on resilient message processing.
