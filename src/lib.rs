@@ -1,1 +1,3 @@
 //! queuelab: an interactive terminal workshop on resilient message processing.
+
+pub mod sim;
