@@ -8,16 +8,20 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 mod msg;
+mod ordering;
 mod reader;
 mod screen;
 mod settings;
+pub mod simulator;
 
 pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem};
 pub use msg::{Effect, Msg};
+pub use ordering::{Feedback, OrderingState};
 pub use reader::{ReaderState, SearchState};
 pub use screen::{PlaceholderState, Screen};
 pub use settings::SettingsState;
+pub use simulator::SimState;
 
 use crate::content::{Content, Course, Lang, Strings};
 use crate::domain::{Fact, Progress};
@@ -179,6 +183,8 @@ impl App {
                 self.notify(text, false);
                 Vec::new()
             }
+            Msg::Tick { elapsed_ms } => simulator::on_tick(self, elapsed_ms),
+            Msg::Sim(reply) => simulator::on_reply(self, reply),
         }
     }
 
@@ -220,6 +226,9 @@ impl App {
             Screen::Settings(state) if state.confirm_clear => {
                 Some(settings::on_confirm_key(self, key))
             }
+            Screen::Simulator(state) if simulator::captures_keys(state) => {
+                Some(simulator::on_captured_key(self, key))
+            }
             _ => None,
         }
     }
@@ -234,6 +243,8 @@ impl App {
             ScreenKind::Chapters => chapters::on_action(self, action),
             ScreenKind::Reader => reader::on_action(self, action),
             ScreenKind::Settings => settings::on_action(self, action),
+            ScreenKind::Ordering => ordering::on_action(self, action),
+            ScreenKind::Simulator => simulator::on_action(self, action),
             ScreenKind::Placeholder => Vec::new(),
         }
     }
@@ -244,6 +255,8 @@ impl App {
             ScreenKind::Chapters => chapters::on_mouse(self, mouse),
             ScreenKind::Reader => reader::on_mouse(self, mouse),
             ScreenKind::Settings => settings::on_mouse(self, mouse),
+            ScreenKind::Ordering => ordering::on_mouse(self, mouse),
+            ScreenKind::Simulator => simulator::on_mouse(self, mouse),
             ScreenKind::Placeholder => Vec::new(),
         }
     }
@@ -272,6 +285,7 @@ impl App {
     fn leave_screen(&mut self) -> Vec<Effect> {
         match &self.screen {
             Screen::Reader(state) => reader::position_effect(self, state).into_iter().collect(),
+            Screen::Simulator(state) => simulator::leave(state),
             _ => Vec::new(),
         }
     }
@@ -282,6 +296,12 @@ impl App {
         self.quitting = true;
         effects.push(Effect::Quit);
         effects
+    }
+
+    /// How often the runtime must send [`Msg::Tick`]: `None` while nothing moves, so an idle
+    /// or paused workshop never wakes up.
+    pub fn tick_interval_ms(&self) -> Option<u32> {
+        simulator::tick_interval(self)
     }
 
     /// Records a fact in memory and asks the runtime to save it.

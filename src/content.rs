@@ -21,7 +21,7 @@ pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use lang::Lang;
 pub use loader::{Content, Course, load};
-pub use ordering::{Ordering, OrderingStep};
+pub use ordering::{Ordering, OrderingStep, STEP_COUNT as ORDERING_STEPS};
 pub use problem::{Problem, line_column as problem_position};
 pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
 pub use reference::{

@@ -2,6 +2,7 @@
 
 mod convert;
 mod event_loop;
+pub mod sim_worker;
 mod store_worker;
 pub mod terminal;
 

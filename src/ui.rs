@@ -4,9 +4,11 @@ mod chapters;
 mod chrome;
 mod help;
 mod home;
+mod ordering;
 mod placeholder;
 mod reader;
 mod settings;
+mod simulator;
 pub mod theme;
 
 use crate::app::{App, Screen, layout};
@@ -27,6 +29,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Chapters(state) => chapters::draw(frame, app, state, &theme),
         Screen::Reader(state) => reader::draw(frame, app, state, &theme),
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
+        Screen::Ordering(state) => ordering::draw(frame, app, state, &theme),
+        Screen::Simulator(state) => simulator::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);

@@ -90,7 +90,7 @@ fn settings_and_placeholder() {
     press(&mut a, "x");
     insta::assert_snapshot!("settings_confirm_en_80x24", screen(&a));
     let mut a = app(Lang::De, 97, 31);
-    press(&mut a, "5");
+    press(&mut a, "3");
     insta::assert_snapshot!("placeholder_de_97x31", screen(&a));
 }
 

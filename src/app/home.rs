@@ -2,7 +2,10 @@
 
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, ChaptersState, Effect, PlaceholderState, Screen, SettingsState, layout, reader};
+use super::{
+    App, ChaptersState, Effect, PlaceholderState, Screen, SettingsState, layout, ordering, reader,
+    simulator,
+};
 
 /// The entries of the Home menu, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,10 +58,7 @@ impl MenuItem {
 
     /// Whether the entry opens a part that comes in a later version.
     pub fn is_placeholder(self) -> bool {
-        matches!(
-            self,
-            MenuItem::Map | MenuItem::Ordering | MenuItem::Simulator | MenuItem::Quiz
-        )
+        matches!(self, MenuItem::Map | MenuItem::Quiz)
     }
 }
 
@@ -141,6 +141,8 @@ fn open(app: &mut App) -> Vec<Effect> {
             Vec::new()
         }
         MenuItem::Checklist => reader::open_checklist(app),
+        MenuItem::Ordering => ordering::open(app),
+        MenuItem::Simulator => simulator::open(app, None),
         MenuItem::Settings => {
             app.push(Screen::Settings(SettingsState::default()));
             Vec::new()

@@ -44,6 +44,32 @@ pub enum Action {
     SearchNext,
     /// Open the simulator scenario of a decision.
     SeeItHappen,
+    /// Start over (new deal, new run).
+    Restart,
+    /// Play or pause the simulation.
+    PlayPause,
+    /// One event forward.
+    StepForward,
+    /// One event back.
+    StepBack,
+    /// Play faster.
+    Faster,
+    /// Play slower.
+    Slower,
+    /// Open the scenario picker.
+    ChooseScenario,
+    /// Next mode (safe, naive, pitfall).
+    CycleMode,
+    /// Next broker profile.
+    CycleBroker,
+    /// Open the fault menu.
+    InjectFault,
+    /// Next seed.
+    NextSeed,
+    /// Safe and naive side by side.
+    Compare,
+    /// Toggle "cause fixed" (DLQ triage).
+    ToggleFixed,
 }
 
 /// A key or a class of keys a binding reacts to.
@@ -118,6 +144,10 @@ pub enum ScreenKind {
     Reader,
     /// Settings.
     Settings,
+    /// The ordering game.
+    Ordering,
+    /// The incident simulator.
+    Simulator,
     /// A part that comes in a later version.
     Placeholder,
 }
@@ -222,6 +252,50 @@ const SETTINGS: &[Binding] = &[
     HELP,
 ];
 
+const ORDERING: &[Binding] = &[
+    b(&[Digit], A::Number(0), "key.pick_card", true),
+    MOVE,
+    b(&[Code(K::Enter)], A::Open, "key.pick", true),
+    b(&[C('r')], A::Restart, "key.reorder", true),
+    BACK,
+    HELP,
+];
+
+const SIMULATOR: &[Binding] = &[
+    b(&[C(' '), C('.')], A::PlayPause, "key.play", true),
+    b(
+        &[Code(K::Left), Code(K::Right), C('h'), C('l')],
+        A::StepBack,
+        "key.step",
+        true,
+    ),
+    b(&[C('i')], A::InjectFault, "key.fault", true),
+    b(&[C('c')], A::ChooseScenario, "key.scenario", true),
+    b(&[C('m')], A::CycleMode, "key.mode", true),
+    b(&[Code(K::Tab)], A::FocusNext, "key.tabs", true),
+    b(&[Code(K::BackTab)], A::FocusPrev, "key.tabs", false),
+    b(&[C('v')], A::Compare, "key.compare", true),
+    b(&[C('b')], A::CycleBroker, "key.broker", false),
+    b(&[C('+'), C('=')], A::Faster, "key.faster", false),
+    b(&[C('-')], A::Slower, "key.slower", false),
+    b(&[Code(K::Home), C('g')], A::Top, "key.first_event", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.run_to_end", false),
+    b(&[C('r')], A::Restart, "key.restart", false),
+    b(&[C('n')], A::NextSeed, "key.seed", false),
+    b(
+        &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+        A::Up,
+        "key.scroll",
+        false,
+    ),
+    b(&[Code(K::PageUp)], A::PageUp, "key.page", false),
+    b(&[Code(K::PageDown)], A::PageDown, "key.page", false),
+    b(&[C('f')], A::ToggleFixed, "key.cause_fixed", false),
+    b(&[Code(K::Enter)], A::Open, "key.replay", false),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
+    HELP,
+];
+
 const PLACEHOLDER: &[Binding] = &[BACK, HELP];
 
 /// The key table of a screen.
@@ -231,6 +305,8 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Chapters => CHAPTERS,
         ScreenKind::Reader => READER,
         ScreenKind::Settings => SETTINGS,
+        ScreenKind::Ordering => ORDERING,
+        ScreenKind::Simulator => SIMULATOR,
         ScreenKind::Placeholder => PLACEHOLDER,
     }
 }
@@ -250,6 +326,7 @@ pub fn action_for(kind: ScreenKind, key: Key) -> Option<Action> {
         }
         // The legend row "↑↓ move" lists both directions; the key decides which.
         (Action::Up, KeyCode::Down | KeyCode::Char('j')) => Action::Down,
+        (Action::StepBack, KeyCode::Right | KeyCode::Char('l')) => Action::StepForward,
         (action, _) => action,
     })
 }
@@ -286,6 +363,22 @@ mod tests {
         );
         assert_eq!(action_for(ScreenKind::Placeholder, Key::char('x')), None);
         assert_eq!(
+            action_for(ScreenKind::Simulator, Key::char('.')),
+            Some(Action::PlayPause)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Simulator, Key::plain(KeyCode::Right)),
+            Some(Action::StepForward)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Simulator, Key::plain(KeyCode::Left)),
+            Some(Action::StepBack)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Ordering, Key::char('7')),
+            Some(Action::Number(7))
+        );
+        assert_eq!(
             action_for(
                 ScreenKind::Home,
                 Key {
@@ -304,6 +397,8 @@ mod tests {
             ScreenKind::Chapters,
             ScreenKind::Reader,
             ScreenKind::Settings,
+            ScreenKind::Ordering,
+            ScreenKind::Simulator,
             ScreenKind::Placeholder,
         ] {
             assert_eq!(

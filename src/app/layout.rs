@@ -126,6 +126,119 @@ pub fn home(width: u16, height: u16) -> (Area, Area) {
     }
 }
 
+/// The ordering game's cards: one row each, below the title and progress lines.
+pub fn ordering_cards(width: u16, height: u16) -> Area {
+    let body = body(width, height);
+    Area {
+        x: 2,
+        y: body.y + 3,
+        width: width.saturating_sub(4),
+        height: (crate::content::ORDERING_STEPS as u16).min(body.height.saturating_sub(3)),
+    }
+}
+
+/// The parts of the simulator screen, top to bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SimAreas {
+    /// Scenario, mode, broker, seed, play state, event and time.
+    pub info: Area,
+    /// The flow map.
+    pub map: Area,
+    /// Narration (caption or transcript).
+    pub caption: Area,
+    /// Tab titles.
+    pub tabs: Area,
+    /// The tab's content.
+    pub content: Area,
+    /// The run directory's path.
+    pub path: Area,
+}
+
+/// Where the simulator puts its parts; taller terminals give the map, the narration and the
+/// tabs more rows.
+pub fn simulator(width: u16, height: u16) -> SimAreas {
+    let body = body(width, height);
+    // One row above the legend stays free for the status line.
+    let rows = body.height.saturating_sub(1);
+    let map_h: u16 = if rows >= 34 { 11 } else { 8 };
+    let caption_h: u16 = if rows >= 34 { 3 } else { 2 };
+    let x = 1;
+    let w = width.saturating_sub(2);
+    let row = |y: u16, h: u16| Area {
+        x,
+        y,
+        width: w,
+        height: h,
+    };
+    let info = row(body.y, 1);
+    let map = row(info.y + 1, map_h);
+    let caption = row(map.y + map_h, caption_h);
+    let tabs = row(caption.y + caption_h, 1);
+    let content_h = rows.saturating_sub(1 + map_h + caption_h + 1 + 1);
+    let content = row(tabs.y + 1, content_h);
+    let path = row(content.y + content_h, 1);
+    SimAreas {
+        info,
+        map,
+        caption,
+        tabs,
+        content,
+        path,
+    }
+}
+
+/// The boxes of the flow map in `Stage::ALL` order (API, OUTBOX, DISPATCHER, BROKER, RETRY,
+/// DLQ, CONSUMERS, EFFECT): six left to right, RETRY under BROKER and DLQ under CONSUMERS.
+pub fn flow_boxes(map: Area) -> [Area; 8] {
+    const GAP: u16 = 2;
+    // Smallest widths that fit the labels; the consumers box shows both instances and takes
+    // the larger share of any extra width.
+    const MIN: [u16; 6] = [5, 8, 12, 12, 13, 8];
+    let min_total: u16 = MIN.iter().sum::<u16>() + GAP * 5;
+    let extra = map.width.saturating_sub(min_total);
+    let consumer_extra = extra / 2;
+    let each = (extra - consumer_extra) / 5;
+    let mut widths = MIN.map(|m| m + each);
+    widths[4] += consumer_extra;
+    let room = map.width.saturating_sub(GAP * 5);
+    let needed: u16 = widths.iter().sum();
+    if needed > room {
+        // Below the comfortable width every box shrinks by the same share (labels get cut,
+        // the order of the stages stays readable).
+        widths = widths.map(|w| (u32::from(w) * u32::from(room) / u32::from(needed.max(1))) as u16);
+    }
+    let lower_h: u16 = if map.height >= 10 { 4 } else { 3 };
+    let main_h = map.height.saturating_sub(lower_h + 1).max(3);
+    let mut main = [Area::default(); 6];
+    let mut left = map.x;
+    for (i, w) in widths.iter().enumerate() {
+        let w = (*w).min((map.x + map.width).saturating_sub(left));
+        main[i] = Area {
+            x: left,
+            y: map.y,
+            width: w,
+            height: main_h,
+        };
+        left = left.saturating_add(w + GAP).min(map.x + map.width);
+    }
+    let lower = |above: Area| Area {
+        x: above.x,
+        y: map.y + main_h + 1,
+        width: above.width,
+        height: lower_h.min((map.y + map.height).saturating_sub(map.y + main_h + 1)),
+    };
+    [
+        main[0],
+        main[1],
+        main[2],
+        main[3],
+        lower(main[3]),
+        lower(main[4]),
+        main[4],
+        main[5],
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,7 +254,14 @@ mod tests {
                 reader_text(w, h),
                 home(w, h).0,
                 home(w, h).1,
-            ] {
+                ordering_cards(w, h),
+                simulator(w, h).info,
+                simulator(w, h).content,
+                simulator(w, h).path,
+            ]
+            .into_iter()
+            .chain(flow_boxes(simulator(w, h).map))
+            {
                 if too_small(w, h) {
                     continue;
                 }

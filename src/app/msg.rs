@@ -1,6 +1,7 @@
 //! Messages into the pure core, and the effects it asks the runtime to carry out.
 
 use super::input::{Key, Mouse};
+use super::simulator::{SimCommand, SimReply};
 use crate::domain::Fact;
 
 /// Something that happened.
@@ -16,6 +17,13 @@ pub enum Msg {
     FactSaved(Result<(), String>),
     /// Results were cleared (or not).
     ResultsCleared(Result<(), String>),
+    /// A frame tick while the simulator plays, with the real time since the last one.
+    Tick {
+        /// Milliseconds since the previous tick.
+        elapsed_ms: u32,
+    },
+    /// The simulator thread answered.
+    Sim(SimReply),
 }
 
 /// Something the runtime must do for the core.
@@ -27,4 +35,6 @@ pub enum Effect {
     ClearResults,
     /// Leave the program (the runtime restores the terminal).
     Quit,
+    /// Tell the simulator thread what to do.
+    Sim(SimCommand),
 }

@@ -67,7 +67,7 @@ pub fn lines(
         calc_edit: state.calc_edit.as_ref().map(|(f, t)| (*f, t.as_str())),
         calc_error: state.calc_error,
         ascii: options.ascii,
-        simulator_available: false,
+        simulator_available: true,
         lang,
     };
     doc_layout::layout(chapter, &ctx, layout::reader_text(size.0, size.1).width)

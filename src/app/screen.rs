@@ -1,7 +1,7 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, ReaderState, SettingsState};
+use super::{ChaptersState, HomeState, OrderingState, ReaderState, SettingsState, SimState};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +21,10 @@ pub enum Screen {
     Reader(ReaderState),
     /// Language, clear results, paths.
     Settings(SettingsState),
+    /// The seven-step ordering game.
+    Ordering(OrderingState),
+    /// The incident simulator.
+    Simulator(Box<SimState>),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
 }
@@ -33,6 +37,8 @@ impl Screen {
             Screen::Chapters(_) => ScreenKind::Chapters,
             Screen::Reader(_) => ScreenKind::Reader,
             Screen::Settings(_) => ScreenKind::Settings,
+            Screen::Ordering(_) => ScreenKind::Ordering,
+            Screen::Simulator(_) => ScreenKind::Simulator,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
         }
     }
@@ -44,6 +50,8 @@ impl Screen {
             Screen::Chapters(_) => "chapters.title",
             Screen::Reader(_) => "menu.chapters",
             Screen::Settings(_) => "settings.title",
+            Screen::Ordering(_) => "menu.ordering",
+            Screen::Simulator(_) => "menu.simulator",
             Screen::Placeholder(p) => p.title_key,
         }
     }

@@ -33,6 +33,9 @@ pub struct ScenarioText {
     pub summary: String,
     /// The lesson the scenario proves.
     pub lesson: String,
+    /// What the pitfall variant does wrong (read by the engine, `sim::scenario`).
+    #[serde(default)]
+    pub pitfall: Option<String>,
 }
 
 /// A simulator scenario as content.
@@ -57,6 +60,19 @@ struct File {
     format_version: Spanned<u32>,
     id: Spanned<String>,
     text: BTreeMap<String, Spanned<ScenarioText>>,
+    // The engine's sections of the same file; `sim::scenario` parses and checks them.
+    #[serde(default)]
+    #[allow(dead_code)] // present so deny_unknown_fields accepts the engine's sections
+    pitfall: Option<toml::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    setup: Option<toml::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    script: Option<toml::Value>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    expect: Option<toml::Value>,
 }
 
 /// Parses one scenario file named `ID.toml`.

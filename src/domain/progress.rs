@@ -52,6 +52,14 @@ pub enum Fact {
     Position { chapter: String, scroll: u32 },
     /// The language preference changed.
     LanguageChosen(Lang),
+    /// An attempt of the ordering game began (its first pick).
+    OrderingAttempt,
+    /// A wrong pick in the ordering game.
+    OrderingMistake,
+    /// The ordering game was solved.
+    OrderingSolved,
+    /// A simulator scenario was run (started) at least once.
+    ScenarioRun(String),
 }
 
 impl Progress {
@@ -72,6 +80,12 @@ impl Progress {
                 self.last_chapter = Some(chapter.clone());
             }
             Fact::LanguageChosen(lang) => self.language = Some(*lang),
+            Fact::OrderingAttempt => self.ordering.attempts += 1,
+            Fact::OrderingMistake => self.ordering.mistakes += 1,
+            Fact::OrderingSolved => self.ordering.solved = true,
+            Fact::ScenarioRun(id) => {
+                self.scenarios_run.insert(id.clone());
+            }
         }
     }
 
@@ -110,6 +124,21 @@ mod tests {
         assert_eq!(p.last_chapter.as_deref(), Some("inbox"));
         assert_eq!(p.positions["inbox"], 12);
         assert_eq!(p.checklist_ticked(), 1);
+        p.apply(&Fact::OrderingAttempt);
+        p.apply(&Fact::OrderingMistake);
+        p.apply(&Fact::OrderingMistake);
+        p.apply(&Fact::OrderingSolved);
+        p.apply(&Fact::ScenarioRun("lost-ack".into()));
+        p.apply(&Fact::ScenarioRun("lost-ack".into()));
+        assert_eq!(
+            p.ordering,
+            OrderingRecord {
+                solved: true,
+                attempts: 1,
+                mistakes: 2
+            }
+        );
+        assert_eq!(p.scenarios_run.len(), 1);
     }
 
     #[test]

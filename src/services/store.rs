@@ -5,7 +5,7 @@
 mod migrations;
 mod portable;
 
-use crate::domain::{Fact, Progress};
+use crate::domain::{Fact, OrderingRecord, Progress};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -154,6 +154,27 @@ impl Store {
         p.positions = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
+        if let Some(record) = self
+            .conn
+            .query_row(
+                "SELECT solved, attempts, mistakes FROM ordering_record WHERE id = 1",
+                [],
+                |r| {
+                    Ok(OrderingRecord {
+                        solved: r.get(0)?,
+                        attempts: r.get(1)?,
+                        mistakes: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?
+        {
+            p.ordering = record;
+        }
+        let mut stmt = self.conn.prepare("SELECT scenario_id FROM scenario_run")?;
+        p.scenarios_run = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         p.last_chapter = self.setting("last_chapter")?;
         p.language = self
             .setting("language")?
@@ -205,6 +226,15 @@ impl Store {
                 )
                 .and_then(|_| put_setting(&tx, "last_chapter", chapter)),
             Fact::LanguageChosen(lang) => put_setting(&tx, "language", lang.code()),
+            Fact::OrderingAttempt => bump_ordering(&tx, "attempts = attempts + 1"),
+            Fact::OrderingMistake => bump_ordering(&tx, "mistakes = mistakes + 1"),
+            Fact::OrderingSolved => bump_ordering(&tx, "solved = 1"),
+            Fact::ScenarioRun(id) => tx
+                .execute(
+                    "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                    params![id, now],
+                )
+                .map(drop),
         };
         result.and_then(|()| tx.commit()).map_err(|e| self.err(e))
     }
@@ -269,6 +299,17 @@ impl Store {
                     params![chapter, scroll],
                 )?;
             }
+            let o = progress.ordering;
+            tx.execute(
+                "INSERT INTO ordering_record (id, solved, attempts, mistakes) VALUES (1, ?1, ?2, ?3)",
+                params![o.solved, o.attempts, o.mistakes],
+            )?;
+            for id in &progress.scenarios_run {
+                tx.execute(
+                    "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2)",
+                    params![id, now],
+                )?;
+            }
             if let Some(last) = &progress.last_chapter {
                 put_setting(&tx, "last_chapter", last)?;
             }
@@ -279,6 +320,13 @@ impl Store {
         })();
         result.map_err(|e| self.err(e))
     }
+}
+
+/// Changes the single ordering row (created on first use) with a fixed `SET` clause.
+fn bump_ordering(tx: &rusqlite::Transaction<'_>, set: &'static str) -> rusqlite::Result<()> {
+    tx.execute("INSERT INTO ordering_record (id) VALUES (1) ON CONFLICT DO NOTHING", [])?;
+    tx.execute(&format!("UPDATE ordering_record SET {set} WHERE id = 1"), [])
+        .map(drop)
 }
 
 fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqlite::Result<()> {

@@ -50,6 +50,9 @@ fn keys_label(binding: &Binding) -> String {
     if binding.action == Action::Up && binding.keys.len() > 1 {
         return "↑↓".to_owned();
     }
+    if binding.action == Action::StepBack && binding.keys.len() > 1 {
+        return "←→".to_owned();
+    }
     binding.keys.first().map(|k| k.label()).unwrap_or_default()
 }
 

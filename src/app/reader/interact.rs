@@ -95,13 +95,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     .decision(id)
                     .map(|d| d.scenario.clone())
                     .unwrap_or_default();
-                let text = format!(
-                    "{} {}",
-                    app.strings()
-                        .fill("decision.see_it", &[("scenario", &scenario)]),
-                    app.strings().get("decision.sim_later")
-                );
-                app.notify(text, false);
+                return crate::app::simulator::open(app, Some(&scenario));
             }
             Vec::new()
         }

@@ -4,12 +4,14 @@
 use rusqlite::{Connection, TransactionBehavior};
 
 /// Tables that hold facts about the learner ("clear results" empties all of them).
-pub const LEARNER_TABLES: [&str; 5] = [
+pub const LEARNER_TABLES: [&str; 7] = [
     "chapter_read",
     "decision_answer",
     "checklist",
     "chapter_position",
     "setting",
+    "ordering_record",
+    "scenario_run",
 ];
 
 const MIGRATIONS: &[&str] = &[
@@ -19,6 +21,10 @@ const MIGRATIONS: &[&str] = &[
      CREATE TABLE checklist (item_id TEXT PRIMARY KEY, ticked INTEGER NOT NULL, updated_at INTEGER NOT NULL);
      CREATE TABLE chapter_position (chapter_id TEXT PRIMARY KEY, scroll INTEGER NOT NULL);
      CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // 2: the ordering game record (one row) and the simulator scenarios run.
+    "CREATE TABLE ordering_record (id INTEGER PRIMARY KEY CHECK (id = 1), solved INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0, mistakes INTEGER NOT NULL DEFAULT 0);
+     CREATE TABLE scenario_run (scenario_id TEXT PRIMARY KEY, first_run_at INTEGER NOT NULL);",
 ];
 
 /// Why migrating failed.

@@ -121,3 +121,38 @@ fn export_import_round_trip_and_version_check() {
         "a refused import changes nothing"
     );
 }
+
+#[test]
+fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
+    let (dir, mut store) = temp_store();
+    for fact in [
+        Fact::OrderingAttempt,
+        Fact::OrderingMistake,
+        Fact::OrderingMistake,
+        Fact::OrderingAttempt,
+        Fact::OrderingSolved,
+        Fact::ScenarioRun("twin-consumers".into()),
+        Fact::ScenarioRun("twin-consumers".into()),
+        Fact::ScenarioRun("lost-ack".into()),
+    ] {
+        store.save(&fact).expect("save");
+    }
+    drop(store);
+    let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("reopen");
+    let p = store.load().expect("load");
+    assert_eq!(
+        p.ordering,
+        OrderingRecord {
+            solved: true,
+            attempts: 2,
+            mistakes: 2
+        }
+    );
+    assert_eq!(p.scenarios_run.len(), 2);
+    let mut copy = Progress::default();
+    store.replace(&p).expect("replace");
+    assert_eq!(store.load().expect("load"), p);
+    store.clear().expect("clear");
+    copy.language = None;
+    assert_eq!(store.load().expect("load"), copy);
+}

@@ -1,0 +1,145 @@
+//! What the simulator screen asks of the engine thread, and what comes back. Plain data: the
+//! pure core never holds a `Simulation` (it owns SQLite connections).
+
+use crate::sim::{BrokerKind, DlqEntry, Event, Fault, Mode, RunReport, Snapshot};
+
+/// The settings that pick a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSpec {
+    /// Scenario id.
+    pub scenario: String,
+    /// Safe, naive or pitfall.
+    pub mode: Mode,
+    /// Broker profile.
+    pub broker: BrokerKind,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// A command to the simulator thread. `run` tags every command and reply so that replies to
+/// an abandoned run are recognised and dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimCommand {
+    /// Create a run (its directory and databases); nothing is executed yet.
+    Start {
+        /// Run tag.
+        run: u64,
+        /// What to run.
+        spec: RunSpec,
+    },
+    /// Execute up to `count` events at the head of the run.
+    Step {
+        /// Run tag.
+        run: u64,
+        /// Events to execute.
+        count: u32,
+    },
+    /// The picture right after event `index` (step back / forward in history).
+    View {
+        /// Run tag.
+        run: u64,
+        /// Event index.
+        index: u64,
+    },
+    /// Execute everything that is left.
+    ToEnd {
+        /// Run tag.
+        run: u64,
+    },
+    /// Inject a named fault at the head (it fires at the next matching step).
+    Inject {
+        /// Run tag.
+        run: u64,
+        /// The fault.
+        fault: Fault,
+    },
+    /// DLQ triage: optionally fix the cause, then replay up to `count` messages.
+    Replay {
+        /// Run tag.
+        run: u64,
+        /// Batch size.
+        count: u32,
+        /// Fix the cause first (the consumer learns the new schema).
+        fix_cause: bool,
+    },
+    /// Run the same scenario and seed in safe and naive mode to the end, side by side.
+    Compare {
+        /// Run tag.
+        run: u64,
+        /// Scenario, broker and seed (the mode is ignored).
+        spec: RunSpec,
+    },
+    /// Drop the current run (the screen was left).
+    Stop,
+}
+
+/// A reply from the simulator thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimReply {
+    /// The run exists; its files are in `dir`.
+    Started {
+        /// Run tag.
+        run: u64,
+        /// The run directory (for `sqlite3`).
+        dir: String,
+        /// Consumer instances in this scenario.
+        consumers: u8,
+        /// The picture before the first event.
+        head: Box<Snapshot>,
+    },
+    /// The head moved on.
+    Advanced {
+        /// Run tag.
+        run: u64,
+        /// The picture at the head.
+        head: Box<Snapshot>,
+        /// The events executed by this command (the newest few hundred at most).
+        events: Vec<Event>,
+        /// Events executed in the run so far.
+        total: u64,
+        /// Nothing is left to do.
+        finished: bool,
+        /// DLQ entries not yet replayed.
+        dlq: Vec<DlqEntry>,
+        /// The final report, once finished.
+        report: Option<Box<RunReport>>,
+    },
+    /// The picture after an earlier event.
+    Viewed {
+        /// Run tag.
+        run: u64,
+        /// Event index.
+        index: u64,
+        /// The picture.
+        snapshot: Box<Snapshot>,
+    },
+    /// Both reports of a compare.
+    Compared {
+        /// Run tag.
+        run: u64,
+        /// Safe mode.
+        safe: Box<RunReport>,
+        /// Naive mode.
+        naive: Box<RunReport>,
+    },
+    /// A command failed; the text says why.
+    Failed {
+        /// Run tag.
+        run: u64,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl SimReply {
+    /// The run tag of the reply.
+    pub fn run(&self) -> u64 {
+        match self {
+            SimReply::Started { run, .. }
+            | SimReply::Advanced { run, .. }
+            | SimReply::Viewed { run, .. }
+            | SimReply::Compared { run, .. }
+            | SimReply::Failed { run, .. } => *run,
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! What the simulator view shows, derived purely from the state: captions, the transcript, the
+//! failing part, instance status, table and log lines, the runbook signals, the compare
+//! sentence. The ratatui view only lays these out.
+
+use super::{SimState, captions};
+use crate::content::Strings;
+use crate::sim::{Actor, Event, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
+
+/// Width of one tab title (fixed, so a click is hit-tested without strings).
+pub const TAB_WIDTH: usize = 14;
+
+/// The caption of an event in `lang`.
+pub fn caption(lang: &str, event: &Event) -> String {
+    captions().render(lang, event.caption, &event.args)
+}
+
+/// Events up to the one shown, oldest first (history view hides the "future").
+pub fn events_until(s: &SimState) -> impl DoubleEndedIterator<Item = &Event> {
+    let last = s.shown_index();
+    s.log
+        .iter()
+        .filter(move |e| last.is_some_and(|l| e.index <= l))
+}
+
+/// The last `n` captions up to the event shown, oldest first (the transcript).
+pub fn transcript(s: &SimState, lang: &str, n: usize) -> Vec<String> {
+    let mut lines: Vec<String> = events_until(s)
+        .rev()
+        .take(n)
+        .map(|e| format!("#{} {}", e.index + 1, caption(lang, e)))
+        .collect();
+    lines.reverse();
+    lines
+}
+
+/// The part of the map that is failing right now, with the text mark (a string key).
+pub fn failing(snapshot: &Snapshot) -> Option<(Stage, &'static str)> {
+    if snapshot.scalars.broker_down {
+        return Some((Stage::Broker, "simulator.mark_down"));
+    }
+    let event = snapshot.last_event.as_ref()?;
+    match event.outcome {
+        Outcome::Ok => None,
+        Outcome::Failed => Some((event.stage, "simulator.mark_failed")),
+        Outcome::Unknown => Some((event.stage, "simulator.mark_unknown")),
+    }
+}
+
+/// What consumer instance `i` did last (message and event kind), up to the event shown.
+pub fn instance_status(s: &SimState, i: u8) -> Option<(String, Outcome)> {
+    events_until(s)
+        .rev()
+        .take(400)
+        .find(|e| e.actor == Actor::Consumer(i))
+        .map(|e| {
+            let id = e.message_id.as_deref().map_or_else(|| "-".to_owned(), short_id);
+            (format!("{id} {}", e.kind), e.outcome)
+        })
+}
+
+/// The instance letter (A, B, ...).
+pub fn instance_letter(i: u8) -> char {
+    char::from(b'A' + (i % 26))
+}
+
+/// One line of a table section: a title, a header or a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableLine {
+    /// `file · table (n rows)`.
+    Title(String),
+    /// Column names.
+    Header(Vec<&'static str>),
+    /// Cells.
+    Row(Vec<String>),
+}
+
+/// Which database file holds a table.
+pub fn file_of(table: Table) -> &'static str {
+    match table {
+        Table::Queue | Table::Dlq => "broker.db",
+        Table::Orders | Table::Outbox | Table::Inbox | Table::Effects => "service.db",
+    }
+}
+
+/// All six tables as lines (the view scrolls through them).
+pub fn table_lines(snapshot: &Snapshot, rows_label: &str) -> Vec<TableLine> {
+    let mut out = Vec::new();
+    for table in Table::ALL {
+        out.push(TableLine::Title(format!(
+            "{} · {} ({} {rows_label})",
+            file_of(table),
+            table.name(),
+            snapshot.tables.len(table)
+        )));
+        out.push(TableLine::Header(table.columns().to_vec()));
+        for (_, cells) in snapshot.tables.rows(table) {
+            out.push(TableLine::Row(cells.to_vec()));
+        }
+    }
+    out
+}
+
+/// A runbook signal: string key of its name, how to read it, and whether it is a time.
+pub struct Signal {
+    /// String key of the name.
+    pub key: &'static str,
+    /// The value.
+    pub value: fn(&Metrics) -> u64,
+    /// Milliseconds (shown with a unit).
+    pub millis: bool,
+}
+
+/// The six runbook signals (SPEC chapter 13) plus the effect counters they protect.
+pub const SIGNALS: [Signal; 9] = [
+    Signal {
+        key: "metric.age_p50",
+        value: |m| m.age_p50_ms,
+        millis: true,
+    },
+    Signal {
+        key: "metric.age_p95",
+        value: |m| m.age_p95_ms,
+        millis: true,
+    },
+    Signal {
+        key: "metric.age_max",
+        value: |m| m.age_max_ms,
+        millis: true,
+    },
+    Signal {
+        key: "metric.retries",
+        value: |m| m.retries,
+        millis: false,
+    },
+    Signal {
+        key: "metric.dead_lettered",
+        value: |m| m.dead_lettered,
+        millis: false,
+    },
+    Signal {
+        key: "metric.lock_lost",
+        value: |m| m.lock_lost,
+        millis: false,
+    },
+    Signal {
+        key: "metric.prevented",
+        value: |m| m.prevented_duplicates,
+        millis: false,
+    },
+    Signal {
+        key: "metric.outbox_lag",
+        value: |m| m.outbox_lag_max_ms,
+        millis: true,
+    },
+    Signal {
+        key: "metric.effects",
+        value: |m| m.effects,
+        millis: false,
+    },
+];
+
+/// Metrics compared between safe and naive, most telling first.
+const COMPARED: [(&str, fn(&Metrics) -> u64); 8] = [
+    ("metric.duplicate_effects", |m| m.duplicate_effects),
+    ("metric.effects", |m| m.effects),
+    ("metric.lost", |m| m.lost),
+    ("metric.dead_lettered", |m| m.dead_lettered),
+    ("metric.prevented", |m| m.prevented_duplicates),
+    ("metric.redeliveries", |m| m.redeliveries),
+    ("metric.retries", |m| m.retries),
+    ("metric.delivered", |m| m.delivered),
+];
+
+/// The rows of the compare table: `(label key, safe, naive)`.
+pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u64, u64)> {
+    let mut rows: Vec<(&'static str, u64, u64)> = vec![
+        ("metric.accepted", safe.metrics.accepted, naive.metrics.accepted),
+        ("metric.published", safe.metrics.published, naive.metrics.published),
+    ];
+    rows.extend(
+        COMPARED
+            .iter()
+            .map(|(k, f)| (*k, f(&safe.metrics), f(&naive.metrics))),
+    );
+    rows
+}
+
+/// The final difference in one sentence.
+pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) -> String {
+    let verdict = |r: &RunReport| {
+        strings
+            .get(if r.invariants.ok() {
+                "simulator.invariants_ok"
+            } else {
+                "simulator.invariants_broken"
+            })
+            .to_owned()
+    };
+    match COMPARED
+        .iter()
+        .find(|(_, f)| f(&safe.metrics) != f(&naive.metrics))
+    {
+        Some((key, f)) => strings.fill(
+            "simulator.compare_diff",
+            &[
+                ("metric", strings.get(key)),
+                ("safe", &f(&safe.metrics).to_string()),
+                ("naive", &f(&naive.metrics).to_string()),
+                ("safe_verdict", &verdict(safe)),
+                ("naive_verdict", &verdict(naive)),
+            ],
+        ),
+        None => strings.get("simulator.compare_same").to_owned(),
+    }
+}
+
+/// A message id as shown on the map (`msg-000003` -> `#3`).
+pub fn short_id(id: &str) -> String {
+    match id.strip_prefix("msg-") {
+        Some(n) => format!("#{}", n.trim_start_matches('0')),
+        None => id.to_owned(),
+    }
+}
+
+/// Effects beyond the first per order in the picture's effects window. The engine counts
+/// duplicates only in its final report, so the live map derives them from the rows.
+pub fn duplicate_effects(snapshot: &Snapshot) -> u64 {
+    let mut per_order: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+    for (_, cells) in snapshot.tables.rows(Table::Effects) {
+        if let Some(order) = cells.get(2) {
+            *per_order.entry(order.as_str()).or_default() += 1;
+        }
+    }
+    per_order.values().map(|n| n.saturating_sub(1)).sum()
+}

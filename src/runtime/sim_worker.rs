@@ -1,0 +1,249 @@
+//! The simulator engine on its own thread. The pure core sends [`SimCommand`]s; the engine's
+//! pictures come back as [`Msg::Sim`]. [`SimDriver`] is the same logic without the thread, so
+//! tests (and the benchmark) can drive the screen exactly as the runtime does.
+
+use crate::app::Msg;
+use crate::app::simulator::{RunSpec, SimCommand, SimReply};
+use crate::services::log;
+use crate::sim::{Mode, RunConfig, SimError, Simulation};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// Events sent back with one reply at most (the log keeps the newest anyway).
+const EVENTS_PER_REPLY: usize = 400;
+
+/// Runs commands against one simulation at a time, synchronously.
+pub struct SimDriver {
+    base: PathBuf,
+    current: Option<(u64, Simulation)>,
+    created: u64,
+}
+
+impl SimDriver {
+    /// A driver that creates run directories under `base`.
+    pub fn new(base: &Path) -> SimDriver {
+        SimDriver {
+            base: base.to_path_buf(),
+            current: None,
+            created: 0,
+        }
+    }
+
+    /// Executes one command and returns the replies for the core.
+    pub fn handle(&mut self, command: SimCommand) -> Vec<SimReply> {
+        let run = match &command {
+            SimCommand::Start { run, .. }
+            | SimCommand::Step { run, .. }
+            | SimCommand::View { run, .. }
+            | SimCommand::ToEnd { run }
+            | SimCommand::Inject { run, .. }
+            | SimCommand::Replay { run, .. }
+            | SimCommand::Compare { run, .. } => *run,
+            SimCommand::Stop => {
+                self.current = None;
+                return Vec::new();
+            }
+        };
+        match self.execute(command) {
+            Ok(replies) => replies,
+            Err(e) => {
+                log::warn(&format!("simulator: {e}"));
+                vec![SimReply::Failed {
+                    run,
+                    reason: e.to_string(),
+                }]
+            }
+        }
+    }
+
+    fn sim(&mut self, run: u64) -> Result<&mut Simulation, SimError> {
+        match &mut self.current {
+            Some((r, sim)) if *r == run => Ok(sim),
+            _ => Err(SimError::Config(format!(
+                "run {run} is not active (it was replaced or stopped)"
+            ))),
+        }
+    }
+
+    fn execute(&mut self, command: SimCommand) -> Result<Vec<SimReply>, SimError> {
+        Ok(match command {
+            SimCommand::Start { run, spec } => {
+                self.current = None;
+                let sim = self.create(&spec, spec.mode)?;
+                let reply = SimReply::Started {
+                    run,
+                    dir: sim.paths().dir.display().to_string(),
+                    consumers: sim.scenario().setup.consumers,
+                    head: Box::new(sim.snapshot()),
+                };
+                self.current = Some((run, sim));
+                vec![reply]
+            }
+            SimCommand::Step { run, count } => {
+                let sim = self.sim(run)?;
+                let mut events = Vec::new();
+                for _ in 0..count {
+                    match sim.step()? {
+                        Some(event) => events.push(event.clone()),
+                        None => break,
+                    }
+                }
+                vec![advanced(run, sim, events)?]
+            }
+            SimCommand::ToEnd { run } => {
+                let sim = self.sim(run)?;
+                let mut events = std::collections::VecDeque::new();
+                while let Some(event) = sim.step()? {
+                    events.push_back(event.clone());
+                    if events.len() > EVENTS_PER_REPLY {
+                        events.pop_front();
+                    }
+                }
+                vec![advanced(run, sim, events.into())?]
+            }
+            SimCommand::View { run, index } => {
+                let sim = self.sim(run)?;
+                match sim.state_at(index) {
+                    Some(snapshot) => vec![SimReply::Viewed {
+                        run,
+                        index,
+                        snapshot: Box::new(snapshot),
+                    }],
+                    None => vec![SimReply::Failed {
+                        run,
+                        reason: format!(
+                            "event {} is outside the step-back window (earliest: {})",
+                            index + 1,
+                            sim.earliest_step_back().map_or(0, |e| e + 1)
+                        ),
+                    }],
+                }
+            }
+            SimCommand::Inject { run, fault } => {
+                self.sim(run)?.inject(fault);
+                Vec::new()
+            }
+            SimCommand::Replay {
+                run,
+                count,
+                fix_cause,
+            } => {
+                let sim = self.sim(run)?;
+                if fix_cause {
+                    sim.fix_cause();
+                }
+                sim.replay_dlq(count);
+                Vec::new()
+            }
+            SimCommand::Compare { run, spec } => {
+                let safe = self.create(&spec, Mode::Safe)?.run_to_end()?;
+                let naive = self.create(&spec, Mode::Naive)?.run_to_end()?;
+                vec![SimReply::Compared {
+                    run,
+                    safe: Box::new(safe),
+                    naive: Box::new(naive),
+                }]
+            }
+            SimCommand::Stop => Vec::new(),
+        })
+    }
+
+    /// A fresh simulation in a new directory named after its settings.
+    fn create(&mut self, spec: &RunSpec, mode: Mode) -> Result<Simulation, SimError> {
+        let scenario = crate::sim::scenario::find(&spec.scenario)?;
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let dir = loop {
+            self.created += 1;
+            let name = format!(
+                "{}-{}-{}-seed{}-{stamp}-{}",
+                spec.scenario,
+                mode.as_str(),
+                spec.broker.as_str(),
+                spec.seed,
+                self.created
+            );
+            let dir = self.base.join(name);
+            if !dir.exists() {
+                break dir;
+            }
+        };
+        Simulation::new(RunConfig {
+            scenario,
+            mode,
+            broker: spec.broker,
+            seed: spec.seed,
+            messages: None,
+            dir,
+        })
+    }
+}
+
+fn advanced(
+    run: u64,
+    sim: &Simulation,
+    mut events: Vec<crate::sim::Event>,
+) -> Result<SimReply, SimError> {
+    if events.len() > EVENTS_PER_REPLY {
+        events.drain(..events.len() - EVENTS_PER_REPLY);
+    }
+    let finished = sim.is_finished();
+    Ok(SimReply::Advanced {
+        run,
+        head: Box::new(sim.snapshot()),
+        events,
+        total: sim.event_count(),
+        finished,
+        dlq: sim.dlq()?,
+        report: if finished {
+            Some(Box::new(sim.report()?))
+        } else {
+            None
+        },
+    })
+}
+
+/// Handle to the simulator thread.
+pub struct SimWorker {
+    commands: mpsc::Sender<SimCommand>,
+    thread: JoinHandle<()>,
+}
+
+impl SimWorker {
+    /// Starts the thread; run directories go under `base`.
+    pub fn spawn(base: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<SimWorker> {
+        let (commands, inbox) = mpsc::channel::<SimCommand>();
+        let thread = std::thread::Builder::new()
+            .name("simulator".into())
+            .spawn(move || {
+                let mut driver = SimDriver::new(&base);
+                for command in inbox {
+                    for reply in driver.handle(command) {
+                        // The UI may be gone at shutdown; nothing is lost with a dropped picture.
+                        let _ = replies.send(Msg::Sim(reply));
+                    }
+                }
+            })?;
+        Ok(SimWorker { commands, thread })
+    }
+
+    /// Queues a command.
+    pub fn send(&self, command: SimCommand) {
+        if self.commands.send(command).is_err() {
+            log::warn("the simulator thread has stopped; a command was dropped");
+        }
+    }
+
+    /// Lets the thread end. It is not joined: a long compare must not delay quitting, and a
+    /// simulator run is disposable (its files are never the system of record).
+    pub fn finish(self) {
+        drop(self.commands);
+        if self.thread.is_finished() && self.thread.join().is_err() {
+            log::warn("the simulator thread panicked");
+        }
+    }
+}

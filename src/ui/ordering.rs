@@ -1,0 +1,147 @@
+//! The ordering game: seven cards, progress n/7, the hint after a wrong pick, the summary.
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::{App, Feedback, OrderingState, layout};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws the ordering game.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
+    let s = app.strings();
+    let game = &app.course().ordering;
+    let body = layout::body(app.size.0, app.size.1);
+    let record = app.progress.ordering;
+    let head = vec![
+        Line::styled(format!(" {}", game.title), theme.tone(Tone::Title)),
+        Line::from(vec![
+            Span::styled(
+                format!(
+                    " {}",
+                    s.fill(
+                        "ordering.progress",
+                        &[
+                            ("n", &state.game.placed().to_string()),
+                            ("total", &state.game.len().to_string()),
+                        ],
+                    )
+                ),
+                theme.tone(Tone::Bold),
+            ),
+            Span::styled(
+                format!(
+                    "  ·  {}",
+                    s.fill(
+                        "ordering.record",
+                        &[
+                            ("attempts", &record.attempts.to_string()),
+                            ("mistakes", &record.mistakes.to_string()),
+                        ],
+                    )
+                ),
+                theme.dim(),
+            ),
+        ]),
+    ];
+    frame.render_widget(
+        Paragraph::new(head),
+        clip(frame, Rect::new(0, body.y, body.width, 2)),
+    );
+    let cards = layout::ordering_cards(app.size.0, app.size.1);
+    let rest = Rect::new(
+        2,
+        cards.y,
+        body.width.saturating_sub(4),
+        (body.y + body.height).saturating_sub(cards.y + 1),
+    );
+    if state.game.is_solved() {
+        frame.render_widget(
+            Paragraph::new(summary(app, theme)).wrap(Wrap { trim: false }),
+            clip(frame, rest),
+        );
+        return;
+    }
+    let check = if app.options.ascii { "+" } else { "✓" };
+    let lines: Vec<Line<'_>> = state
+        .game
+        .deck()
+        .iter()
+        .enumerate()
+        .map(|(pos, step)| {
+            let card = &game.steps[*step];
+            let marker = if pos == state.cursor {
+                if app.options.ascii { "> " } else { "› " }
+            } else {
+                "  "
+            };
+            match state.game.place_of(pos) {
+                Some(place) => Line::styled(
+                    format!("{marker}{} [{check}{}] {}", pos + 1, place + 1, card.label),
+                    theme.tone(Tone::Good),
+                ),
+                None => {
+                    let style = if pos == state.cursor {
+                        theme.selected()
+                    } else {
+                        ratatui::style::Style::default()
+                    };
+                    Line::from(vec![
+                        Span::styled(format!("{marker}{} [  ] {}", pos + 1, card.label), style),
+                        Span::styled(format!(" - {}", card.text), theme.dim()),
+                    ])
+                }
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(cards)));
+    let mut below: Vec<Line<'_>> = Vec::new();
+    match state.feedback {
+        Some(Feedback::Missing(step)) => below.push(Line::styled(
+            s.fill("ordering.missing", &[("hint", &game.steps[step].hint)]),
+            theme.error(),
+        )),
+        Some(Feedback::Correct(step)) => below.push(Line::styled(
+            s.fill(
+                "ordering.correct",
+                &[
+                    ("label", &game.steps[step].label),
+                    ("n", &(step + 1).to_string()),
+                ],
+            ),
+            theme.tone(Tone::Good),
+        )),
+        None => {}
+    }
+    below.push(Line::styled(game.intro.clone(), theme.dim()));
+    let y = cards.y + cards.height + 1;
+    frame.render_widget(
+        Paragraph::new(below).wrap(Wrap { trim: true }),
+        clip(
+            frame,
+            Rect::new(
+                2,
+                y,
+                body.width.saturating_sub(4),
+                (body.y + body.height).saturating_sub(y + 1),
+            ),
+        ),
+    );
+}
+
+fn summary<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.strings();
+    let game = &app.course().ordering;
+    let mut lines = vec![Line::styled(game.solved.clone(), theme.tone(Tone::Good))];
+    for (i, step) in game.steps.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}. {}: ", i + 1, step.label), theme.tone(Tone::Bold)),
+            Span::raw(step.reason.clone()),
+        ]));
+    }
+    lines.push(Line::styled(s.get("ordering.again"), theme.dim()));
+    lines
+}

@@ -1,0 +1,126 @@
+//! The incident simulator: info line, flow map, narration, tabs, the run's path, menus and the
+//! compare view. Everything shown is derived from the borrowed state.
+
+mod flow_map;
+mod panels;
+mod tabs;
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::simulator::{SPEEDS, view};
+use crate::app::{App, SimState, layout};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws the simulator screen.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
+    let areas = layout::simulator(app.size.0, app.size.1);
+    info(frame, app, state, theme, areas.info);
+    if let Some(compare) = &state.compare {
+        let area = layout::Area {
+            height: (areas.content.y + areas.content.height).saturating_sub(areas.map.y),
+            ..areas.map
+        };
+        panels::compare(frame, app, compare, theme, area);
+    } else {
+        flow_map::draw(frame, app, state, theme, areas.map);
+        narration(frame, app, state, theme, areas.caption);
+        tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
+    }
+    let s = app.strings();
+    let path = state.dir.as_deref().map_or_else(
+        || s.get("simulator.no_run").to_owned(),
+        |dir| s.fill("simulator.path", &[("dir", dir)]),
+    );
+    frame.render_widget(
+        Paragraph::new(Line::styled(path, theme.dim())),
+        clip(frame, rect(areas.path)),
+    );
+    if let Some(picker) = state.picker {
+        panels::picker(frame, app, picker, theme);
+    }
+}
+
+fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let strings = app.strings();
+    let title = crate::app::simulator::scenarios()
+        .get(s.scenario)
+        .map_or_else(|| s.scenario_id().to_owned(), |sc| sc.text(app.lang.code()).title.clone());
+    let (mark, state_key) = if s.playing {
+        (if app.options.ascii { ">" } else { "▶" }, "simulator.playing")
+    } else if s.finished && s.cursor.is_none() {
+        (if app.options.ascii { "#" } else { "■" }, "simulator.finished")
+    } else {
+        (if app.options.ascii { "||" } else { "⏸" }, "simulator.paused")
+    };
+    let position = match (s.cursor, s.shown_index()) {
+        (Some(i), _) => strings.fill(
+            "simulator.history",
+            &[("n", &(i + 1).to_string()), ("total", &s.total.to_string())],
+        ),
+        (None, Some(i)) => strings.fill("simulator.event", &[("n", &(i + 1).to_string())]),
+        (None, None) => strings.get("simulator.not_started").to_owned(),
+    };
+    let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
+    let speed = SPEEDS[s.speed.min(SPEEDS.len() - 1)];
+    let spans = vec![
+        Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
+        Span::raw(format!(
+            "· {} · {} · {} {} · ",
+            s.mode.as_str(),
+            s.broker.as_str().to_uppercase(),
+            strings.get("simulator.seed"),
+            s.seed
+        )),
+        Span::styled(
+            format!("{mark} {} {speed}/s", strings.get(state_key)),
+            theme.tone(Tone::Focus),
+        ),
+        Span::raw(format!(" · {position} · {now} ms")),
+    ];
+    frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
+}
+
+fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let lang = app.lang.code();
+    let lines: Vec<Line<'_>> = if app.options.reduced_motion {
+        view::transcript(s, lang, usize::from(area.height))
+            .into_iter()
+            .map(Line::raw)
+            .collect()
+    } else {
+        let shown = s
+            .shown()
+            .and_then(|snap| snap.last_event.as_ref().map(|e| (snap, e)));
+        match shown {
+            Some((snap, event)) => {
+                let tone = if view::failing(snap).is_some() {
+                    Tone::Bad
+                } else {
+                    Tone::Italic
+                };
+                vec![Line::styled(
+                    format!("#{} {}", event.index + 1, view::caption(lang, event)),
+                    theme.tone(tone),
+                )]
+            }
+            None => {
+                let summary = crate::app::simulator::scenarios()
+                    .get(s.scenario)
+                    .map(|sc| sc.text(lang).summary.clone())
+                    .unwrap_or_default();
+                vec![
+                    Line::raw(summary),
+                    Line::styled(app.strings().get("simulator.press_play"), theme.dim()),
+                ]
+            }
+        }
+    };
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }),
+        clip(frame, rect(area)),
+    );
+}

@@ -1,0 +1,185 @@
+//! The flow map: eight stages as boxes with counters and tokens, arrows between them, the
+//! failing part highlighted and marked in words, and tokens moving during a beat.
+
+use super::super::chrome::clip;
+use super::super::rect;
+use super::super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::simulator::view;
+use crate::app::{App, SimState, layout};
+use crate::sim::{Outcome, Snapshot, Stage};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// The box label of a stage (technical names, the same in both languages).
+fn label(stage: Stage, s: &SimState) -> String {
+    match stage {
+        Stage::Api => "API".into(),
+        Stage::Outbox => "OUTBOX".into(),
+        Stage::Dispatcher => "DISPATCHER".into(),
+        Stage::Broker => format!("BROKER {}", s.broker.as_str().to_uppercase()),
+        Stage::Retry => "RETRY".into(),
+        Stage::Dlq => "DLQ".into(),
+        Stage::Consumer => "CONSUMERS".into(),
+        Stage::Effect => "EFFECT".into(),
+    }
+}
+
+fn count(stage: Stage, snap: &Snapshot) -> u64 {
+    let tokens = snap.tokens.iter().filter(|t| t.stage == stage).count() as u64;
+    match stage {
+        // The engine counts no retry stage; waiting messages are the tokens there.
+        Stage::Retry => tokens,
+        _ => snap.scalars.stages.for_stage(stage),
+    }
+}
+
+/// Draws the map into `area`.
+pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let boxes = layout::flow_boxes(area);
+    let snap = s.shown();
+    let failing = snap.and_then(view::failing);
+    let active = snap
+        .and_then(|x| x.last_event.as_ref())
+        .map(|e| e.stage);
+    let ascii = app.options.ascii;
+    let border = if ascii {
+        ratatui::symbols::border::PLAIN
+    } else {
+        ratatui::symbols::border::ROUNDED
+    };
+    for (stage, area) in Stage::ALL.iter().zip(boxes) {
+        let n = snap.map_or(0, |x| count(*stage, x));
+        let fail = failing.filter(|(f, _)| f == stage);
+        let is_active = active == Some(*stage);
+        let style = match (fail, is_active) {
+            (Some(_), _) => theme.tone(Tone::Bad),
+            (None, true) => theme.tone(Tone::Focus),
+            (None, false) => theme.tone(Tone::Border),
+        };
+        let marker = if is_active { "*" } else { "" };
+        let title = format!("{marker}{} {n}", label(*stage, s));
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_set(border)
+            .border_style(style)
+            .title(Span::styled(title, style));
+        let mut lines = Vec::new();
+        if *stage == Stage::Consumer {
+            for i in 0..s.consumers {
+                let (text, outcome) =
+                    view::instance_status(s, i).unwrap_or_else(|| ("-".into(), Outcome::Ok));
+                let tone = if outcome == Outcome::Ok {
+                    Tone::Text
+                } else {
+                    Tone::Bad
+                };
+                lines.push(Line::styled(
+                    format!("{} {text}", view::instance_letter(i)),
+                    theme.tone(tone),
+                ));
+            }
+        } else {
+            lines.push(tokens_line(*stage, snap, ascii, usize::from(area.width)));
+        }
+        if *stage == Stage::Effect {
+            let dups = snap.map_or(0, view::duplicate_effects);
+            if dups > 0 {
+                lines.push(Line::styled(
+                    app.strings()
+                        .fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
+                    theme.tone(Tone::Bad),
+                ));
+            }
+        }
+        if let Some((_, key)) = fail {
+            let mark = if ascii { "!" } else { "✗" };
+            lines.push(Line::styled(
+                format!("{mark} {}", app.strings().get(key)),
+                theme.tone(Tone::Bad),
+            ));
+        }
+        frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
+    }
+    arrows(frame, &boxes, ascii, theme.dim());
+    if !app.options.reduced_motion && s.playing {
+        movers(frame, s, &boxes, ascii, theme.tone(Tone::Focus));
+    }
+}
+
+fn tokens_line(stage: Stage, snap: Option<&Snapshot>, ascii: bool, width: usize) -> Line<'static> {
+    let Some(snap) = snap else {
+        return Line::raw("");
+    };
+    let n = snap.tokens.iter().filter(|t| t.stage == stage).count();
+    let room = width.saturating_sub(6);
+    let dot = if ascii { "o" } else { "●" };
+    let shown = n.min(room);
+    let mut text = dot.repeat(shown);
+    if n > shown {
+        text.push_str(&format!("+{}", n - shown));
+    }
+    Line::raw(text)
+}
+
+fn arrows(frame: &mut Frame<'_>, boxes: &[layout::Area; 8], ascii: bool, style: Style) {
+    let right = if ascii { "->" } else { "─▶" };
+    let main = [0usize, 1, 2, 3, 6, 7];
+    for pair in main.windows(2) {
+        let (a, b) = (boxes[pair[0]], boxes[pair[1]]);
+        let x = a.x + a.width;
+        if b.x < x + 2 || a.height == 0 {
+            continue;
+        }
+        let y = a.y + a.height / 2;
+        frame.render_widget(
+            Paragraph::new(Span::styled(right, style)),
+            clip(frame, Rect::new(x, y, 2, 1)),
+        );
+    }
+    // Broker <-> retry (redelivery after backoff), consumers -> DLQ (max deliveries).
+    for (upper, lower, glyph) in [
+        (3usize, 4usize, if ascii { "|" } else { "↕" }),
+        (6, 5, if ascii { "v" } else { "↓" }),
+    ] {
+        let (a, b) = (boxes[upper], boxes[lower]);
+        if b.y <= a.y + a.height {
+            continue;
+        }
+        let x = a.x + a.width / 2;
+        frame.render_widget(
+            Paragraph::new(Span::styled(glyph, style)),
+            clip(frame, Rect::new(x, a.y + a.height, 1, 1)),
+        );
+    }
+}
+
+/// Where a moving token sits for a stage: under a main box (on the lane) or inside a lower box.
+fn anchor(stage: Stage, boxes: &[layout::Area; 8]) -> (f32, f32) {
+    let i = Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0);
+    let b = boxes[i];
+    let x = f32::from(b.x) + f32::from(b.width) / 2.0;
+    let y = match stage {
+        Stage::Retry | Stage::Dlq => f32::from(b.y) + 1.0,
+        _ => f32::from(b.y + b.height),
+    };
+    (x, y)
+}
+
+fn movers(frame: &mut Frame<'_>, s: &SimState, boxes: &[layout::Area; 8], ascii: bool, style: Style) {
+    let t = s.progress();
+    let glyph = if ascii { "*" } else { "◆" };
+    for m in &s.moves {
+        let (x0, y0) = anchor(m.from, boxes);
+        let (x1, y1) = anchor(m.to, boxes);
+        let x = (x0 + (x1 - x0) * t).round().max(0.0) as u16;
+        let y = (y0 + (y1 - y0) * t).round().max(0.0) as u16;
+        frame.render_widget(
+            Paragraph::new(Span::styled(glyph, style)),
+            clip(frame, Rect::new(x, y, 1, 1)),
+        );
+    }
+}

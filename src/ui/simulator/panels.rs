@@ -1,0 +1,118 @@
+//! Overlays of the simulator: the scenario and fault menus, the compare view.
+
+use super::super::chrome::clip;
+use super::super::rect;
+use super::super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::simulator::picker_rows;
+use crate::app::simulator::view::{compare_rows, compare_sentence};
+use crate::app::simulator::{Compare, Picker, PickerKind};
+use crate::app::{App, layout};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// The menu popup.
+pub fn picker(frame: &mut Frame<'_>, app: &App, picker: Picker, theme: &Theme) {
+    let s = app.strings();
+    let rows = picker_rows(picker.kind, app.lang.code());
+    let title = match picker.kind {
+        PickerKind::Scenario => s.get("simulator.choose_scenario"),
+        PickerKind::Fault => s.get("simulator.choose_fault"),
+    };
+    let area = frame.area();
+    let width = area.width.saturating_sub(6).min(100);
+    let height = (rows.len() as u16 + 3).min(area.height.saturating_sub(2));
+    let popup = Rect::new(
+        (area.width - width) / 2,
+        area.height.saturating_sub(height) / 2,
+        width,
+        height,
+    );
+    let inner_h = usize::from(height.saturating_sub(3));
+    let first = picker.cursor.saturating_sub(inner_h.saturating_sub(1));
+    let mut lines: Vec<Line<'_>> = rows
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(inner_h)
+        .map(|(i, (id, text))| {
+            let marker = if i == picker.cursor { "› " } else { "  " };
+            let line = format!("{marker}{id:<38} {text}");
+            if i == picker.cursor {
+                Line::styled(line, theme.selected())
+            } else {
+                Line::raw(line)
+            }
+        })
+        .collect();
+    lines.push(Line::styled(s.get("simulator.picker_keys"), theme.dim()));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.tone(Tone::Bold)));
+    frame.render_widget(Clear, clip(frame, popup));
+    frame.render_widget(Paragraph::new(lines).block(block), clip(frame, popup));
+}
+
+/// Safe and naive side by side, with the final difference in one sentence.
+pub fn compare(
+    frame: &mut Frame<'_>,
+    app: &App,
+    compare: &Compare,
+    theme: &Theme,
+    area: layout::Area,
+) {
+    let s = app.strings();
+    let mut lines = vec![Line::styled(s.get("simulator.compare_title"), theme.tone(Tone::Title))];
+    match compare {
+        Compare::Running => lines.push(Line::styled(s.get("simulator.compare_running"), theme.dim())),
+        Compare::Done { safe, naive } => {
+            let verdict = |ok: bool| {
+                if ok {
+                    s.get("simulator.invariants_ok")
+                } else {
+                    s.get("simulator.invariants_broken")
+                }
+            };
+            lines.push(Line::styled(
+                format!("{:<32}{:>14}{:>14}", "", "safe", "naive"),
+                theme.tone(Tone::Bold),
+            ));
+            for (key, a, b) in compare_rows(safe, naive) {
+                let mark = if a == b { " " } else { "≠" };
+                let tone = if a == b { Tone::Text } else { Tone::Bad };
+                let label: String = s.get(key).chars().take(31).collect();
+                lines.push(Line::styled(
+                    format!("{label:<32}{a:>14}{b:>14} {mark}"),
+                    theme.tone(tone),
+                ));
+            }
+            lines.push(Line::raw(format!(
+                "{:<32}{:>14}{:>14}",
+                s.get("simulator.invariants"),
+                verdict(safe.invariants.ok()),
+                verdict(naive.invariants.ok())
+            )));
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                compare_sentence(s, safe, naive),
+                theme.tone(Tone::Bold),
+            ));
+            lines.push(Line::styled(
+                s.fill(
+                    "simulator.compare_paths",
+                    &[
+                        ("safe", &safe.paths.dir.display().to_string()),
+                        ("naive", &naive.paths.dir.display().to_string()),
+                    ],
+                ),
+                theme.dim(),
+            ));
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(frame, rect(area)),
+    );
+}

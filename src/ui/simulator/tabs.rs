@@ -1,0 +1,198 @@
+//! The tabs under the map: event log (SQL + outcome), tables (live rows), metrics (runbook
+//! signals with sparklines), DLQ triage.
+
+use super::super::chrome::clip;
+use super::super::rect;
+use super::super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::simulator::view::{self, TAB_WIDTH, TableLine};
+use crate::app::simulator::{MAX_BATCH, Tab};
+use crate::app::{App, SimState, layout};
+use crate::sim::Outcome;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Sparkline};
+
+/// Most events the log lays out per frame (only the newest fit on screen anyway).
+const LOG_WINDOW: usize = 200;
+
+/// Draws the tab titles and the active tab.
+pub fn draw(
+    frame: &mut Frame<'_>,
+    app: &App,
+    s: &SimState,
+    theme: &Theme,
+    titles: layout::Area,
+    content: layout::Area,
+) {
+    let strings = app.strings();
+    let spans: Vec<Span<'_>> = Tab::ALL
+        .iter()
+        .map(|tab| {
+            let text: String = format!(" {} ", strings.get(tab.label_key()))
+                .chars()
+                .take(TAB_WIDTH - 1)
+                .collect();
+            let text = format!("{text:<width$}", width = TAB_WIDTH);
+            if *tab == s.tab {
+                Span::styled(text, theme.selected())
+            } else {
+                Span::styled(text, theme.dim())
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(titles)));
+    match s.tab {
+        Tab::Log => log(frame, app, s, theme, content),
+        Tab::Tables => tables(frame, app, s, theme, content),
+        Tab::Metrics => metrics(frame, app, s, theme, content),
+        Tab::Dlq => dlq(frame, app, s, theme, content),
+    }
+}
+
+/// Shows the lines that end `scroll` lines above the bottom (0: the newest at the bottom).
+fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line<'_>> {
+    let end = lines.len().saturating_sub(scroll.min(lines.len().saturating_sub(height)));
+    let start = end.saturating_sub(height);
+    lines.into_iter().skip(start).take(end - start).collect()
+}
+
+fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let lang = app.lang.code();
+    let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
+    let mut lines = Vec::new();
+    for e in events.into_iter().rev() {
+        let tone = match e.outcome {
+            Outcome::Ok => Tone::Good,
+            Outcome::Failed | Outcome::Unknown => Tone::Bad,
+        };
+        let id = e.message_id.as_deref().map(view::short_id).unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(format!("#{:<4}", e.index + 1), theme.dim()),
+            Span::raw(format!("{:>7} ms {:<13} {id:<5} ", e.at_ms, e.actor.to_string())),
+            Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
+            Span::raw(view::caption(lang, e)),
+        ]));
+        for sql in e.sql {
+            lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(app.strings().get("simulator.log_empty"), theme.dim()));
+    }
+    let shown = bottom_window(lines, usize::from(area.height), usize::from(s.scroll));
+    frame.render_widget(Paragraph::new(shown), clip(frame, rect(area)));
+}
+
+fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let Some(snap) = s.shown() else {
+        return;
+    };
+    let rows_label = app.strings().get("simulator.rows");
+    let table = view::table_lines(snap, rows_label);
+    let cell = |text: &str, width: usize| -> String {
+        let t: String = text.chars().take(width).collect();
+        format!("{t:<width$} ")
+    };
+    let width = 12;
+    let lines: Vec<Line<'_>> = table
+        .iter()
+        .skip(usize::from(s.scroll))
+        .take(usize::from(area.height))
+        .map(|line| match line {
+            TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
+            TableLine::Header(cols) => Line::styled(
+                cols.iter().map(|c| cell(c, width)).collect::<String>(),
+                theme.dim(),
+            ),
+            TableLine::Row(cells) => {
+                Line::raw(cells.iter().map(|c| cell(c, width)).collect::<String>())
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}
+
+fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let strings = app.strings();
+    let Some(snap) = s.shown() else {
+        return;
+    };
+    let label_w: u16 = 34;
+    let value_w: u16 = 10;
+    let rows = view::SIGNALS
+        .iter()
+        .skip(usize::from(s.scroll))
+        .take(usize::from(area.height));
+    for (i, signal) in rows.enumerate() {
+        let y = area.y + i as u16;
+        let value = (signal.value)(&snap.metrics);
+        let unit = if signal.millis { " ms" } else { "" };
+        let text: String = strings.get(signal.key).chars().take(usize::from(label_w) - 1).collect();
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::raw(format!("{text:<w$}", w = usize::from(label_w))),
+                Span::styled(format!("{value:>7}{unit}"), theme.tone(Tone::Bold)),
+            ])),
+            clip(frame, Rect::new(area.x, y, label_w + value_w, 1)),
+        );
+        let spark_x = area.x + label_w + value_w + 1;
+        let spark_w = (area.x + area.width).saturating_sub(spark_x);
+        if spark_w == 0 {
+            continue;
+        }
+        let data: Vec<u64> = s
+            .samples
+            .iter()
+            .rev()
+            .take(usize::from(spark_w))
+            .rev()
+            .map(|m| (signal.value)(m))
+            .collect();
+        let bar = if app.options.ascii {
+            ratatui::symbols::bar::THREE_LEVELS
+        } else {
+            ratatui::symbols::bar::NINE_LEVELS
+        };
+        frame.render_widget(
+            Sparkline::default()
+                .data(&data)
+                .bar_set(bar)
+                .style(theme.tone(Tone::Code)),
+            clip(frame, Rect::new(spark_x, y, spark_w, 1)),
+        );
+    }
+}
+
+fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let strings = app.strings();
+    let fixed = if s.cause_fixed { "[x]" } else { "[ ]" };
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(
+                format!("{fixed} {}", strings.get("simulator.cause_fixed")),
+                theme.tone(if s.cause_fixed { Tone::Good } else { Tone::Bold }),
+            ),
+            Span::raw(format!(
+                "  ·  {}",
+                strings.fill(
+                    "simulator.batch",
+                    &[("n", &s.batch.to_string()), ("max", &MAX_BATCH.to_string())]
+                )
+            )),
+        ]),
+        Line::styled(
+            strings.fill("simulator.dlq_count", &[("n", &s.dlq.len().to_string())]),
+            theme.dim(),
+        ),
+    ];
+    for entry in s.dlq.iter().skip(usize::from(s.scroll)) {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:<6}", view::short_id(&entry.message_id)), theme.tone(Tone::Bold)),
+            Span::styled(format!("{:<24} ", entry.reason), theme.tone(Tone::Bad)),
+            Span::raw(format!("×{} {}", entry.delivery_count, entry.description)),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}

@@ -1,0 +1,109 @@
+//! Drives the App exactly as the runtime does, but synchronously: every `Effect::Sim` goes to a
+//! `SimDriver` and its replies come straight back as messages. No terminal, no threads.
+
+#![allow(dead_code)] // each test file uses a different part
+
+use queuelab::app::input::{Key, KeyCode};
+use queuelab::app::{App, Effect, Info, Msg, Options};
+use queuelab::content::{ContentSource, Lang, load};
+use queuelab::domain::Progress;
+use queuelab::runtime::sim_worker::SimDriver;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+
+/// An app plus the engine behind it.
+pub struct Harness {
+    pub app: App,
+    pub driver: SimDriver,
+    pub saved: Vec<Effect>,
+    pub dir: tempfile::TempDir,
+}
+
+impl Harness {
+    /// A fresh app at `width`x`height` in `lang`.
+    pub fn new(lang: Lang, width: u16, height: u16, options: Options) -> Harness {
+        let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut app = App::new(content, lang, Progress::default(), options, Info::default());
+        app.update(Msg::Resized { width, height });
+        Harness {
+            app,
+            driver: SimDriver::new(dir.path()),
+            saved: Vec::new(),
+            dir,
+        }
+    }
+
+    /// Sends a message and carries out the simulator effects until nothing is left.
+    pub fn send(&mut self, msg: Msg) {
+        let mut queue = vec![msg];
+        while let Some(msg) = queue.pop() {
+            for effect in self.app.update(msg) {
+                match effect {
+                    Effect::Sim(command) => {
+                        for reply in self.driver.handle(command) {
+                            queue.insert(0, Msg::Sim(reply));
+                        }
+                    }
+                    other => self.saved.push(other),
+                }
+            }
+        }
+    }
+
+    /// Presses keys ('\n' Enter, '<' Left, '>' Right, '\t' Tab, '\x1b' Esc, '^' Home, '$' End).
+    pub fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            let key = match c {
+                '\n' => Key::plain(KeyCode::Enter),
+                '\t' => Key::plain(KeyCode::Tab),
+                '<' => Key::plain(KeyCode::Left),
+                '>' => Key::plain(KeyCode::Right),
+                '^' => Key::plain(KeyCode::Home),
+                '$' => Key::plain(KeyCode::End),
+                '\x1b' => Key::plain(KeyCode::Esc),
+                'v' if false => Key::char(c),
+                c => Key::char(c),
+            };
+            self.send(Msg::Key(key));
+        }
+    }
+
+    /// Presses a key `n` times.
+    pub fn repeat(&mut self, key: char, n: usize) {
+        for _ in 0..n {
+            self.keys(&key.to_string());
+        }
+    }
+
+    /// The screen as text; the run directory's temporary path is replaced by `<runs>`.
+    pub fn screen(&self) -> String {
+        let (width, height) = self.app.size;
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal
+            .draw(|frame| queuelab::ui::draw(frame, &self.app))
+            .expect("draws");
+        let buffer = terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..height {
+            let line: String = (0..width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect();
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        let runs = self.dir.path().display().to_string();
+        // Run directories carry a time stamp; keep only the stable part of their names.
+        let mut text = out.replace(&runs, "<runs>");
+        while let Some(start) = text.find("-seed") {
+            let Some(len) = text[start..].find(|c: char| c.is_whitespace() || c == ')') else {
+                break;
+            };
+            let name = text[start..start + len].to_owned();
+            let stable = name.split('-').take(2).collect::<Vec<_>>().join("-");
+            text = text.replacen(&name, &stable.replace("-seed", "~seed"), 1);
+        }
+        text.replace("~seed", "-seed")
+    }
+}
