@@ -1,4 +1,4 @@
-//! The API the UI drives: step, inject, snapshot, state_at, DLQ triage.
+//! The API the UI drives: step, inject, snapshot, `state_at`, DLQ triage.
 
 use queuelab::sim::scenario;
 use queuelab::sim::{BrokerKind, Fault, Mode, RunConfig, Simulation, Stage, Table};

@@ -102,7 +102,7 @@ fn safe_mode_keeps_the_invariants_and_naive_mode_breaks_them() {
     for case in 0..CASES {
         let mut rng = StdRng::seed_from_u64(case);
         let s = random_scenario(&mut rng);
-        let broker = if case % 2 == 0 {
+        let broker = if case.is_multiple_of(2) {
             BrokerKind::Asb
         } else {
             BrokerKind::Sqs
@@ -120,7 +120,7 @@ fn safe_mode_keeps_the_invariants_and_naive_mode_breaks_them() {
         assert_eq!(r.metrics.lost, 0, "case {case}");
         // Keep the disk small: the files of a passing case are not needed any more.
         let _ = std::fs::remove_dir_all(&dir);
-        if case % 4 == 0 {
+        if case.is_multiple_of(4) {
             naive_runs += 1;
             let dir = root.path().join(format!("naive-{case}"));
             if !run(s, Mode::Naive, broker, case, &dir).invariants.ok() {
@@ -146,7 +146,7 @@ fn replay_case() {
     let mut rng = StdRng::seed_from_u64(case);
     let s = random_scenario(&mut rng);
     println!("{:?}\n{:?}", s.setup, s.script);
-    let broker = if case % 2 == 0 {
+    let broker = if case.is_multiple_of(2) {
         BrokerKind::Asb
     } else {
         BrokerKind::Sqs
