@@ -1,0 +1,169 @@
+//! The command line: clap definitions and dispatch to the subcommands.
+
+mod check_cmd;
+mod progress_cmd;
+mod reset_cmd;
+mod sim_cmd;
+mod tui_cmd;
+
+use crate::content::{ContentSource, Lang};
+use crate::services::{Config, Paths};
+use clap::{Parser, Subcommand};
+pub use sim_cmd::SimArgs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Interactive terminal workshop on resilient message processing: transactional outbox,
+/// idempotent consumer, retries with backoff and jitter, dead-letter queues, claim-check,
+/// Azure Service Bus vs Amazon SQS.
+///
+/// Without a subcommand, queuelab opens the workshop in the terminal.
+#[derive(Debug, Parser)]
+#[command(name = "queuelab", version, about, long_about = None)]
+pub struct Cli {
+    /// Language of the workshop: de or en (default: saved choice, config, then `LANG`/`LC_ALL`).
+    #[arg(long, global = true, value_parser = parse_lang)]
+    pub lang: Option<Lang>,
+    /// Workshop config file (default: queuelab.toml in the config directory).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Where progress, logs, mail and simulator runs live (default: the XDG data directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Load lessons/, quiz/ and assets/ from DIR instead of the embedded copy.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+    /// Do not capture the mouse (lets the terminal select text).
+    #[arg(long, global = true)]
+    pub no_mouse: bool,
+    /// Draw with plain ASCII instead of box-drawing and block characters.
+    #[arg(long, global = true)]
+    pub ascii: bool,
+    /// No animation: discrete steps and text instead of motion.
+    #[arg(long, global = true)]
+    pub reduced_motion: bool,
+    /// What to do; without one, the workshop opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The non-interactive commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate all content in every language; prints one summary line per language.
+    Check,
+    /// Delete all results (progress, answers, e-mail address, one-time-code state).
+    Reset {
+        /// Do not ask for confirmation.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Run the incident simulator headless, or list its scenarios.
+    Sim(SimArgs),
+    /// Export or import progress as a portable JSON file.
+    Progress {
+        /// export or import.
+        #[command(subcommand)]
+        action: ProgressAction,
+    },
+}
+
+/// `queuelab progress ...`.
+#[derive(Debug, Subcommand)]
+pub enum ProgressAction {
+    /// Write the progress to FILE (JSON, format "queuelab-progress", version 1).
+    Export {
+        /// The file to write.
+        file: PathBuf,
+    },
+    /// Replace the progress with the one in FILE (validated first; nothing changes on error).
+    Import {
+        /// The file to read.
+        file: PathBuf,
+    },
+}
+
+fn parse_lang(value: &str) -> Result<Lang, String> {
+    Lang::from_code(value).ok_or_else(|| format!("unknown language {value:?}; use de or en"))
+}
+
+/// Exit code for usage errors and "cannot run here" (SPEC: non-zero with a one-line reason).
+pub const EXIT_USAGE: u8 = 2;
+
+/// A failure that ends the command with a one-line reason on stderr.
+pub struct Failure {
+    /// Exit code.
+    pub code: u8,
+    /// The one-line reason.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure with exit code 1.
+    pub fn new(message: impl Into<String>) -> Self {
+        Failure {
+            code: 1,
+            message: message.into(),
+        }
+    }
+
+    /// A failure with exit code 2 (bad usage, not runnable here).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: &Cli) -> ExitCode {
+    let result = match &cli.command {
+        Some(Command::Check) => check_cmd::run(&content_source(cli)),
+        Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
+        Some(Command::Progress { action }) => {
+            paths(cli).and_then(|p| progress_cmd::run(&p, action))
+        }
+        Some(Command::Sim(args)) => sim_cmd::run(cli, args),
+        None => tui_cmd::run(cli),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("queuelab: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// The content source the flags select.
+pub fn content_source(cli: &Cli) -> ContentSource {
+    cli.content
+        .clone()
+        .map_or(ContentSource::Embedded, ContentSource::Disk)
+}
+
+/// Resolved paths from the flags.
+pub fn paths(cli: &Cli) -> Result<Paths, Failure> {
+    Paths::resolve(cli.data_dir.as_deref(), cli.config.as_deref()).map_err(Failure::new)
+}
+
+/// The workshop config the flags select (defaults when there is none).
+pub fn config(paths: &Paths) -> Result<Config, Failure> {
+    match &paths.config_file {
+        Some(file) => Config::load(file).map_err(|e| Failure::new(e.to_string())),
+        None => Ok(Config::default()),
+    }
+}
+
+/// The language: `--lang`, else the saved choice, else the config, else the locale, else English.
+pub fn pick_lang(flag: Option<Lang>, saved: Option<Lang>, config: Option<Lang>) -> Lang {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .find(|value| !value.is_empty());
+    flag.or(saved)
+        .or(config)
+        .or_else(|| locale.as_deref().and_then(Lang::from_locale))
+        .unwrap_or_default()
+}

@@ -1,0 +1,31 @@
+//! `queuelab progress export|import FILE`.
+
+use super::{Failure, ProgressAction};
+use crate::services::{Paths, Store};
+
+/// Exports or imports the portable progress file.
+pub fn run(paths: &Paths, action: &ProgressAction) -> Result<(), Failure> {
+    paths.ensure_data_dir().map_err(Failure::new)?;
+    let (mut store, _) =
+        Store::open(&paths.progress_db()).map_err(|e| Failure::new(e.to_string()))?;
+    match action {
+        ProgressAction::Export { file } => {
+            store
+                .export(file)
+                .map_err(|e| Failure::new(e.to_string()))?;
+            println!("Progress written to {}.", file.display());
+        }
+        ProgressAction::Import { file } => {
+            let progress = store
+                .import(file)
+                .map_err(|e| Failure::new(e.to_string()))?;
+            println!(
+                "Progress imported from {}: {} chapters read, {} decisions.",
+                file.display(),
+                progress.chapters_read.len(),
+                progress.decisions.len()
+            );
+        }
+    }
+    Ok(())
+}

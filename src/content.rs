@@ -1,0 +1,35 @@
+//! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings and
+//! simulator scenarios, loaded from the embedded copy or from a folder and validated.
+
+mod chapter;
+mod decision;
+pub mod doc;
+mod lang;
+mod loader;
+mod ordering;
+mod problem;
+mod quiz;
+mod reference;
+pub mod scenario;
+mod source;
+mod strings;
+mod toml_file;
+mod validate;
+
+pub use chapter::Chapter;
+pub use decision::{Decision, DecisionOption};
+pub use doc::{Block, Directive, Inline, InlineStyle};
+pub use lang::Lang;
+pub use loader::{Content, Course, load};
+pub use ordering::{Ordering, OrderingStep};
+pub use problem::{Problem, line_column as problem_position};
+pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
+pub use reference::{
+    Calculator, ChecklistItem, FlowStage, Level, Reference, RunbookSignal, Source,
+};
+pub use scenario::Scenario;
+pub use source::ContentSource;
+pub use strings::{KEYS as STRING_KEYS, Strings};
+
+/// The version of the content format this build reads; every file declares it.
+pub const FORMAT_VERSION: u32 = 1;

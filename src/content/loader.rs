@@ -1,0 +1,171 @@
+//! Loads every content file of every language, then runs the cross-file checks.
+
+use super::{
+    Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz, Reference, Scenario, Strings,
+    chapter, decision, ordering, quiz, reference, scenario, strings, validate,
+};
+
+/// Everything one language of the workshop shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Course {
+    /// Chapters in course order.
+    pub chapters: Vec<Chapter>,
+    /// Decision cards.
+    pub decisions: Vec<Decision>,
+    /// The ordering game.
+    pub ordering: Ordering,
+    /// Flow, checklist, runbook, levels, calculator, sources.
+    pub reference: Reference,
+    /// The final quiz.
+    pub quiz: Quiz,
+    /// UI strings.
+    pub strings: Strings,
+}
+
+impl Course {
+    /// The chapter with this id.
+    pub fn chapter(&self, id: &str) -> Option<&Chapter> {
+        self.chapters.iter().find(|c| c.id == id)
+    }
+
+    /// The decision with this id.
+    pub fn decision(&self, id: &str) -> Option<&Decision> {
+        self.decisions.iter().find(|d| d.id == id)
+    }
+}
+
+/// All content, both languages, validated.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Content {
+    de: Course,
+    en: Course,
+    /// Simulator scenarios (texts in both languages).
+    pub scenarios: Vec<Scenario>,
+}
+
+impl Content {
+    /// The course in `lang`.
+    pub fn course(&self, lang: Lang) -> &Course {
+        match lang {
+            Lang::De => &self.de,
+            Lang::En => &self.en,
+        }
+    }
+
+    /// The one-line summary `queuelab check` prints for `lang` (SPEC section 5).
+    pub fn summary(&self, lang: Lang) -> String {
+        let c = self.course(lang);
+        format!(
+            "ok {lang}: {} chapters, {} decisions, {} ordering steps, {} questions, {} scenarios",
+            c.chapters.len(),
+            c.decisions.len(),
+            c.ordering.steps.len(),
+            c.quiz.questions.len(),
+            self.scenarios
+                .iter()
+                .filter(|s| s.text(lang).is_some())
+                .count()
+        )
+    }
+}
+
+/// Loads and validates all content from `source`; every problem found is returned, not only
+/// the first.
+pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let de = load_course(source, Lang::De, &mut problems);
+    let en = load_course(source, Lang::En, &mut problems);
+    let scenarios = load_scenarios(source, &mut problems);
+    let content = Content { de, en, scenarios };
+    if problems.is_empty() {
+        validate::check(&content, &mut problems);
+    }
+    if problems.is_empty() {
+        Ok(content)
+    } else {
+        Err(problems)
+    }
+}
+
+fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    match source.read(path) {
+        Ok(Some(text)) => Some(text),
+        Ok(None) => {
+            problems.push(Problem::file(
+                path,
+                format!("missing file (looked in {})", source.describe()),
+            ));
+            None
+        }
+        Err(message) => {
+            problems.push(Problem::file(path, message));
+            None
+        }
+    }
+}
+
+fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) -> Course {
+    let mut course = Course::default();
+    let dir = format!("lessons/{lang}/chapters");
+    let files: Vec<String> = source
+        .list(&dir)
+        .into_iter()
+        .filter(|n| has_extension(n, "md"))
+        .collect();
+    if files.is_empty() {
+        problems.push(Problem::file(
+            &dir,
+            format!("no chapters found (looked in {})", source.describe()),
+        ));
+    }
+    for name in files {
+        let path = format!("{dir}/{name}");
+        if let Some(text) = read(source, &path, problems) {
+            course
+                .chapters
+                .extend(chapter::parse(&path, &name, &text, problems));
+        }
+    }
+    let path = format!("lessons/{lang}/decisions.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.decisions = decision::parse(&path, &text, problems);
+    }
+    let path = format!("lessons/{lang}/ordering.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.ordering = ordering::parse(&path, &text, problems);
+    }
+    let path = format!("lessons/{lang}/reference.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.reference = reference::parse(&path, &text, problems);
+    }
+    let path = format!("quiz/{lang}/quiz.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.quiz = quiz::parse(&path, &text, problems);
+    }
+    let path = format!("assets/strings/{lang}.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.strings = strings::parse(&path, &text, problems);
+    }
+    course
+}
+
+fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Scenario> {
+    let mut scenarios = Vec::new();
+    for name in source
+        .list("assets/scenarios")
+        .into_iter()
+        .filter(|n| has_extension(n, "toml"))
+    {
+        let path = format!("assets/scenarios/{name}");
+        if let Some(text) = read(source, &path, problems) {
+            scenarios.extend(scenario::parse(&path, &name, &text, problems));
+        }
+    }
+    scenarios
+}
+
+fn has_extension(name: &str, extension: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}

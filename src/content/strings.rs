@@ -1,0 +1,200 @@
+//! UI strings (`assets/strings/LANG.toml`): every word of chrome comes from here.
+
+use super::Problem;
+use super::toml_file::{self, check_version};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The UI strings of one language.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Strings {
+    map: BTreeMap<String, String>,
+}
+
+impl Strings {
+    /// The text for `key`. A missing key shows the key itself: `check` guarantees presence, so
+    /// this only happens with unchecked `--content` folders, and a visible key beats a panic.
+    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+        self.map.get(key).map_or(key, String::as_str)
+    }
+
+    /// The text for `key` with `{name}` placeholders replaced.
+    pub fn fill(&self, key: &str, args: &[(&str, &str)]) -> String {
+        let mut text = self.get(key).to_owned();
+        for (name, value) in args {
+            text = text.replace(&format!("{{{name}}}"), value);
+        }
+        text
+    }
+
+    /// All keys defined.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
+    /// Builds strings from pairs (tests and fixtures).
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        Strings {
+            map: pairs
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format_version: Spanned<u32>,
+    strings: BTreeMap<String, Spanned<String>>,
+}
+
+/// Parses one strings file and checks it defines every key the program uses.
+pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
+    let file: File = match toml_file::parse(path, text) {
+        Ok(f) => f,
+        Err(p) => {
+            problems.push(p);
+            return Strings::default();
+        }
+    };
+    check_version(path, text, &file.format_version, problems);
+    for (key, value) in &file.strings {
+        if value.get_ref().trim().is_empty() {
+            problems.push(toml_file::at(
+                path,
+                text,
+                value,
+                format!("string {key:?} is empty"),
+            ));
+        }
+    }
+    for key in KEYS {
+        if !file.strings.contains_key(*key) {
+            problems.push(Problem::file(path, format!("missing string {key:?}")));
+        }
+    }
+    Strings {
+        map: file
+            .strings
+            .into_iter()
+            .map(|(k, v)| (k, v.into_inner()))
+            .collect(),
+    }
+}
+
+/// Every string key the program uses. A test scans `src/` so this list cannot fall behind.
+pub const KEYS: &[&str] = &[
+    "app.title",
+    "app.subtitle",
+    "common.back",
+    "common.quit",
+    "common.help",
+    "common.yes",
+    "common.no",
+    "common.coming_later",
+    "common.too_small",
+    "common.saved",
+    "common.save_failed",
+    "help.title",
+    "help.global",
+    "help.close",
+    "key.up_down",
+    "key.enter",
+    "key.back",
+    "key.help",
+    "key.quit",
+    "key.scroll",
+    "key.page",
+    "key.next_chapter",
+    "key.prev_chapter",
+    "key.top_bottom",
+    "key.number",
+    "key.toggle_lang",
+    "key.clear",
+    "key.confirm_yes",
+    "key.confirm_no",
+    "key.search",
+    "key.search_next",
+    "key.option",
+    "key.tab",
+    "home.progress",
+    "home.chapters_read",
+    "home.decisions",
+    "home.ordering",
+    "home.ordering_solved",
+    "home.ordering_open",
+    "home.scenarios",
+    "home.quiz",
+    "home.quiz_not_taken",
+    "home.report",
+    "home.report_none",
+    "menu.continue",
+    "menu.start",
+    "menu.chapters",
+    "menu.map",
+    "menu.ordering",
+    "menu.simulator",
+    "menu.checklist",
+    "menu.quiz",
+    "menu.settings",
+    "chapters.title",
+    "chapters.status_new",
+    "chapters.status_read",
+    "chapters.status_decided",
+    "reader.chapter_of",
+    "reader.end",
+    "reader.last_chapter",
+    "reader.search_prompt",
+    "reader.search_none",
+    "reader.search_hit",
+    "decision.answered",
+    "decision.correct",
+    "decision.wrong",
+    "decision.choose",
+    "decision.see_it",
+    "decision.sim_later",
+    "decision.other_option",
+    "widget.calculator",
+    "widget.checklist",
+    "widget.runbook",
+    "widget.levels",
+    "widget.flow",
+    "settings.title",
+    "settings.language",
+    "settings.clear",
+    "settings.clear_confirm",
+    "settings.cleared",
+    "settings.paths",
+    "settings.data_dir",
+    "settings.config",
+    "settings.log",
+    "placeholder.body",
+    "calc.currency",
+    "calc.err_large",
+    "calc.err_negative",
+    "calc.err_number",
+    "calc.hint",
+    "calc.hourly_cost",
+    "calc.hours",
+    "calc.incidents",
+    "calc.people",
+    "calc.result",
+    "checklist.summary",
+    "decision.see_it_key",
+    "store.recovered",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_placeholders_and_missing_keys_show_the_key() {
+        let s = Strings::from_pairs([("a", "{n} of {m}")]);
+        assert_eq!(s.fill("a", &[("n", "1"), ("m", "16")]), "1 of 16");
+        assert_eq!(s.get("nope"), "nope");
+    }
+}

@@ -1,0 +1,254 @@
+//! Checks that span files: references resolve, decisions sit in their chapters, and both
+//! languages carry the same ids, options and answers.
+
+use super::doc::{Block, Directive};
+use super::scenario::SCENARIO_IDS;
+use super::{Content, Course, Lang, Problem};
+use std::collections::BTreeSet;
+
+/// Runs every cross-file check and appends what it finds.
+pub fn check(content: &Content, problems: &mut Vec<Problem>) {
+    for lang in Lang::ALL {
+        check_course(lang, content.course(lang), problems);
+    }
+    check_parity(content.course(Lang::De), content.course(Lang::En), problems);
+}
+
+fn check_course(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
+    let mut ids = BTreeSet::new();
+    for (index, chapter) in course.chapters.iter().enumerate() {
+        if !ids.insert(chapter.id.as_str()) {
+            problems.push(at_line(
+                &chapter.path,
+                chapter.id_line,
+                format!("duplicate chapter id {:?}", chapter.id),
+            ));
+        }
+        if chapter.number != index + 1 {
+            problems.push(Problem::file(
+                &chapter.path,
+                format!(
+                    "chapter numbers must run 01, 02, ... without gaps; expected {:02}",
+                    index + 1
+                ),
+            ));
+        }
+        for (decision_id, line) in chapter.decision_ids() {
+            match course.decision(decision_id) {
+                None => problems.push(at_line(
+                    &chapter.path,
+                    line,
+                    format!("unknown decision {decision_id:?}"),
+                )),
+                Some(d) if d.chapter != chapter.id => problems.push(at_line(
+                    &chapter.path,
+                    line,
+                    format!(
+                        "decision {decision_id:?} belongs to chapter {:?}",
+                        d.chapter
+                    ),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    let path = format!("lessons/{lang}/decisions.toml");
+    for decision in &course.decisions {
+        if !SCENARIO_IDS.contains(&decision.scenario.as_str()) {
+            problems.push(at_line(
+                &path,
+                decision.id_line,
+                format!("unknown scenario {:?}", decision.scenario),
+            ));
+        }
+        let embedded = course.chapter(&decision.chapter).map(|c| {
+            c.decision_ids()
+                .filter(|(id, _)| *id == decision.id)
+                .count()
+        });
+        match embedded {
+            None => problems.push(at_line(&path, decision.id_line, format!("unknown chapter {:?}", decision.chapter))),
+            Some(1) => {}
+            Some(n) => problems.push(at_line(
+                &path,
+                decision.id_line,
+                format!(
+                    "chapter {:?} must embed decision {:?} once with \"::: decision {}\" (found {n})",
+                    decision.chapter, decision.id, decision.id
+                ),
+            )),
+        }
+    }
+}
+
+fn check_parity(de: &Course, en: &Course, problems: &mut Vec<Problem>) {
+    let pairs: [(&str, &str, Vec<String>, Vec<String>); 9] = [
+        (
+            "lessons/en/chapters",
+            "chapter ids (in order)",
+            chapter_keys(de),
+            chapter_keys(en),
+        ),
+        (
+            "lessons/en/decisions.toml",
+            "decisions, options and answers",
+            decision_keys(de),
+            decision_keys(en),
+        ),
+        (
+            "lessons/en/ordering.toml",
+            "ordering step ids",
+            de.ordering.steps.iter().map(|s| s.id.clone()).collect(),
+            en.ordering.steps.iter().map(|s| s.id.clone()).collect(),
+        ),
+        (
+            "lessons/en/reference.toml",
+            "flow stage ids",
+            de.reference.flow.iter().map(|f| f.id.clone()).collect(),
+            en.reference.flow.iter().map(|f| f.id.clone()).collect(),
+        ),
+        (
+            "lessons/en/reference.toml",
+            "checklist ids",
+            de.reference
+                .checklist
+                .iter()
+                .map(|c| c.id.clone())
+                .collect(),
+            en.reference
+                .checklist
+                .iter()
+                .map(|c| c.id.clone())
+                .collect(),
+        ),
+        (
+            "lessons/en/reference.toml",
+            "runbook ids and metrics",
+            de.reference
+                .runbook
+                .iter()
+                .map(|r| format!("{}={}", r.id, r.metric))
+                .collect(),
+            en.reference
+                .runbook
+                .iter()
+                .map(|r| format!("{}={}", r.id, r.metric))
+                .collect(),
+        ),
+        (
+            "quiz/en/quiz.toml",
+            "questions, options and answers",
+            question_keys(de),
+            question_keys(en),
+        ),
+        (
+            "quiz/en/quiz.toml",
+            "level thresholds",
+            de.quiz
+                .levels
+                .iter()
+                .map(|l| format!("{}>={}", l.id, l.min_score))
+                .collect(),
+            en.quiz
+                .levels
+                .iter()
+                .map(|l| format!("{}>={}", l.id, l.min_score))
+                .collect(),
+        ),
+        (
+            "assets/strings/en.toml",
+            "string keys",
+            de.strings.keys().map(str::to_owned).collect(),
+            en.strings.keys().map(str::to_owned).collect(),
+        ),
+    ];
+    for (path, what, de_keys, en_keys) in pairs {
+        if de_keys != en_keys {
+            let only_de: Vec<&String> = de_keys.iter().filter(|k| !en_keys.contains(k)).collect();
+            let only_en: Vec<&String> = en_keys.iter().filter(|k| !de_keys.contains(k)).collect();
+            let detail = if only_de.is_empty() && only_en.is_empty() {
+                "same entries in a different order".to_owned()
+            } else {
+                format!("only in de: {only_de:?}; only in en: {only_en:?}")
+            };
+            problems.push(Problem::file(
+                path,
+                format!("de and en differ in {what}: {detail}"),
+            ));
+        }
+    }
+    let calc = (&de.reference.calculator, &en.reference.calculator);
+    if calc.0 != calc.1 {
+        problems.push(Problem::file(
+            "lessons/en/reference.toml",
+            "de and en differ in the calculator defaults",
+        ));
+    }
+}
+
+/// Each chapter's id with the interactive parts it embeds, so a widget missing in one
+/// language is a parity error too.
+fn chapter_keys(course: &Course) -> Vec<String> {
+    course
+        .chapters
+        .iter()
+        .map(|c| {
+            let parts: Vec<String> = c
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Directive {
+                        directive: Directive::Decision(id),
+                        ..
+                    } => Some(format!("decision {id}")),
+                    Block::Directive {
+                        directive: Directive::Widget(w),
+                        ..
+                    } => Some(format!("{w:?}")),
+                    _ => None,
+                })
+                .collect();
+            format!("{:02} {} [{}]", c.number, c.id, parts.join(", "))
+        })
+        .collect()
+}
+
+fn decision_keys(course: &Course) -> Vec<String> {
+    course
+        .decisions
+        .iter()
+        .flat_map(|d| {
+            d.options.iter().map(move |o| {
+                format!(
+                    "{}@{}->{}: {}={}",
+                    d.id, d.chapter, d.scenario, o.id, o.correct
+                )
+            })
+        })
+        .collect()
+}
+
+fn question_keys(course: &Course) -> Vec<String> {
+    course
+        .quiz
+        .questions
+        .iter()
+        .flat_map(|q| {
+            q.options.iter().map(move |o| {
+                format!(
+                    "{} ({}, multi={}): {}={}",
+                    q.id, q.topic, q.multi, o.id, o.correct
+                )
+            })
+        })
+        .collect()
+}
+
+fn at_line(path: &str, line: usize, message: String) -> Problem {
+    Problem {
+        path: path.to_owned(),
+        line,
+        column: 1,
+        message,
+    }
+}

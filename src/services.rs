@@ -1,0 +1,11 @@
+//! Side effects that know nothing of the UI: files and paths, the workshop config, the progress
+//! store, the log.
+
+pub mod config;
+pub mod log;
+pub mod paths;
+pub mod store;
+
+pub use config::{Config, ConfigError};
+pub use paths::Paths;
+pub use store::{Store, StoreError};

@@ -1,0 +1,318 @@
+//! The progress store: SQLite in the data directory, WAL, `synchronous=FULL`, one transaction
+//! per saved fact, migrations by `user_version`, and a quick check at start that keeps a copy of
+//! a damaged file instead of silently losing it.
+
+mod migrations;
+mod portable;
+
+use crate::domain::{Fact, Progress};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+use thiserror::Error;
+
+pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress};
+
+/// What can go wrong with the progress store.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("progress store {path}: {source}")]
+    Sqlite {
+        path: String,
+        source: rusqlite::Error,
+    },
+    /// The file was written by a newer queuelab.
+    #[error(
+        "progress store {path} has schema version {found}; this queuelab knows up to {known}. Update queuelab or use another --data-dir."
+    )]
+    TooNew {
+        path: String,
+        found: i64,
+        known: i64,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {reason}")]
+    File { path: String, reason: String },
+    /// An import file is not a queuelab progress file of a supported version.
+    #[error("{path}: {reason}")]
+    Import { path: String, reason: String },
+}
+
+/// An open progress store.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// What opening the store found, besides the store itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenNote {
+    /// Everything was fine.
+    Clean,
+    /// The file was damaged; it was moved aside and a fresh one started.
+    Recovered { backup: PathBuf, reason: String },
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path`, checks it and migrates it.
+    pub fn open(path: &Path) -> Result<(Store, OpenNote), StoreError> {
+        match Store::open_checked(path) {
+            Ok(store) => Ok((store, OpenNote::Clean)),
+            Err(err @ StoreError::TooNew { .. }) => Err(err),
+            Err(err) if path.exists() => {
+                let backup = keep_damaged_copy(path)?;
+                let store = Store::open_checked(path)?;
+                Ok((
+                    store,
+                    OpenNote::Recovered {
+                        backup,
+                        reason: err.to_string(),
+                    },
+                ))
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    fn open_checked(path: &Path) -> Result<Store, StoreError> {
+        let sql = |source| StoreError::Sqlite {
+            path: path.display().to_string(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(sql)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(sql)?;
+        let check: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(sql)?;
+        if check != "ok" {
+            return Err(StoreError::File {
+                path: path.display().to_string(),
+                reason: format!("quick_check reported: {check}"),
+            });
+        }
+        // WAL keeps readers and the single writer apart; FULL makes every commit durable
+        // before we tell the learner it is saved.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(sql)?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        migrations::migrate(&mut store.conn).map_err(|e| match e {
+            migrations::MigrateError::TooNew { found, known } => StoreError::TooNew {
+                path: path.display().to_string(),
+                found,
+                known,
+            },
+            migrations::MigrateError::Sqlite(source) => sql(source),
+        })?;
+        Ok(store)
+    }
+
+    /// The file this store lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: self.path.display().to_string(),
+            source,
+        }
+    }
+
+    /// Reads the whole progress.
+    pub fn load(&self) -> Result<Progress, StoreError> {
+        self.load_inner().map_err(|e| self.err(e))
+    }
+
+    fn load_inner(&self) -> rusqlite::Result<Progress> {
+        let mut p = Progress::default();
+        let mut stmt = self.conn.prepare("SELECT chapter_id FROM chapter_read")?;
+        p.chapters_read = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT decision_id, option_id FROM decision_answer")?;
+        p.decisions = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut stmt = self.conn.prepare("SELECT item_id, ticked FROM checklist")?;
+        p.checklist = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT chapter_id, scroll FROM chapter_position")?;
+        p.positions = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        p.last_chapter = self.setting("last_chapter")?;
+        p.language = self
+            .setting("language")?
+            .and_then(|code| crate::content::Lang::from_code(&code));
+        Ok(p)
+    }
+
+    fn setting(&self, key: &str) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM setting WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()
+    }
+
+    /// Saves one fact in its own transaction.
+    pub fn save(&mut self, fact: &Fact) -> Result<(), StoreError> {
+        let now = now_secs();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| StoreError::Sqlite {
+                path: self.path.display().to_string(),
+                source: e,
+            })?;
+        let result = match fact {
+            Fact::ChapterRead(id) => tx
+                .execute("INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING", params![id, now])
+                .map(drop),
+            Fact::DecisionAnswered { decision, option } => tx
+                .execute(
+                    "INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (decision_id) DO UPDATE SET option_id = excluded.option_id, answered_at = excluded.answered_at",
+                    params![decision, option, now],
+                )
+                .map(drop),
+            Fact::ChecklistTicked { item, ticked } => tx
+                .execute(
+                    "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (item_id) DO UPDATE SET ticked = excluded.ticked, updated_at = excluded.updated_at",
+                    params![item, ticked, now],
+                )
+                .map(drop),
+            Fact::Position { chapter, scroll } => tx
+                .execute(
+                    "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)
+                     ON CONFLICT (chapter_id) DO UPDATE SET scroll = excluded.scroll",
+                    params![chapter, scroll],
+                )
+                .and_then(|_| put_setting(&tx, "last_chapter", chapter)),
+            Fact::LanguageChosen(lang) => put_setting(&tx, "language", lang.code()),
+        };
+        result.and_then(|()| tx.commit()).map_err(|e| self.err(e))
+    }
+
+    /// Deletes everything about the learner in one transaction.
+    pub fn clear(&mut self) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| StoreError::Sqlite {
+                path: self.path.display().to_string(),
+                source: e,
+            })?;
+        let result = migrations::LEARNER_TABLES
+            .iter()
+            .try_for_each(|table| tx.execute(&format!("DELETE FROM {table}"), []).map(drop))
+            .and_then(|()| tx.commit());
+        result.map_err(|e| self.err(e))?;
+        // Deleted rows may linger in free pages; VACUUM makes "deleted" mean deleted.
+        self.conn.execute_batch("VACUUM").map_err(|e| self.err(e))
+    }
+
+    /// Runs SQLite's full integrity check ("ok" when healthy).
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        self.conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    /// Replaces the whole progress (import) in one transaction.
+    pub fn replace(&mut self, progress: &Progress) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| StoreError::Sqlite {
+                path: self.path.display().to_string(),
+                source: e,
+            })?;
+        let result = (|| -> rusqlite::Result<()> {
+            for table in migrations::LEARNER_TABLES {
+                tx.execute(&format!("DELETE FROM {table}"), [])?;
+            }
+            let now = now_secs();
+            for id in &progress.chapters_read {
+                tx.execute(
+                    "INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2)",
+                    params![id, now],
+                )?;
+            }
+            for (d, o) in &progress.decisions {
+                tx.execute("INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)", params![d, o, now])?;
+            }
+            for (item, ticked) in &progress.checklist {
+                tx.execute(
+                    "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)",
+                    params![item, ticked, now],
+                )?;
+            }
+            for (chapter, scroll) in &progress.positions {
+                tx.execute(
+                    "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)",
+                    params![chapter, scroll],
+                )?;
+            }
+            if let Some(last) = &progress.last_chapter {
+                put_setting(&tx, "last_chapter", last)?;
+            }
+            if let Some(lang) = progress.language {
+                put_setting(&tx, "language", lang.code())?;
+            }
+            tx.commit()
+        })();
+        result.map_err(|e| self.err(e))
+    }
+}
+
+fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO setting (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key, value],
+    )
+    .map(drop)
+}
+
+fn now_secs() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Moves a damaged store (and its WAL files) aside and returns the backup's path.
+fn keep_damaged_copy(path: &Path) -> Result<PathBuf, StoreError> {
+    let backup = path.with_extension(format!("damaged-{}.db", now_secs()));
+    std::fs::rename(path, &backup).map_err(|e| StoreError::File {
+        path: path.display().to_string(),
+        reason: format!("cannot move the damaged file aside: {e}"),
+    })?;
+    for suffix in ["-wal", "-shm"] {
+        let side = PathBuf::from(format!("{}{suffix}", path.display()));
+        if side.exists() {
+            let _ = std::fs::rename(
+                &side,
+                PathBuf::from(format!("{}{suffix}", backup.display())),
+            );
+        }
+    }
+    Ok(backup)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,123 @@
+use super::*;
+use crate::content::Lang;
+
+fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (store, note) = Store::open(&dir.path().join("progress.db")).expect("open");
+    assert_eq!(note, OpenNote::Clean);
+    (dir, store)
+}
+
+#[test]
+fn saved_facts_survive_reopen() {
+    let (dir, mut store) = temp_store();
+    store
+        .save(&Fact::ChapterRead("outbox".into()))
+        .expect("save");
+    store
+        .save(&Fact::DecisionAnswered {
+            decision: "lost-ack".into(),
+            option: "receipt".into(),
+        })
+        .expect("save");
+    store
+        .save(&Fact::Position {
+            chapter: "inbox".into(),
+            scroll: 7,
+        })
+        .expect("save");
+    store
+        .save(&Fact::ChecklistTicked {
+            item: "stable-ids".into(),
+            ticked: true,
+        })
+        .expect("save");
+    store.save(&Fact::LanguageChosen(Lang::De)).expect("save");
+    drop(store);
+    let (store, _) = Store::open(&dir.path().join("progress.db")).expect("reopen");
+    let p = store.load().expect("load");
+    assert!(p.chapters_read.contains("outbox"));
+    assert_eq!(p.decisions["lost-ack"], "receipt");
+    assert_eq!(p.last_chapter.as_deref(), Some("inbox"));
+    assert_eq!(p.positions["inbox"], 7);
+    assert!(p.checklist["stable-ids"]);
+    assert_eq!(p.language, Some(Lang::De));
+    assert_eq!(store.integrity_check().expect("check"), "ok");
+}
+
+#[test]
+fn clear_deletes_everything_about_the_learner() {
+    let (_dir, mut store) = temp_store();
+    store
+        .save(&Fact::ChapterRead("outbox".into()))
+        .expect("save");
+    store.save(&Fact::LanguageChosen(Lang::De)).expect("save");
+    store.clear().expect("clear");
+    assert_eq!(store.load().expect("load"), Progress::default());
+}
+
+#[test]
+fn a_damaged_file_is_kept_aside_and_a_fresh_one_started() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    std::fs::write(
+        &path,
+        b"this is not an sqlite database, just garbage bytes".repeat(100),
+    )
+    .expect("write");
+    let (store, note) = Store::open(&path).expect("recovered");
+    let OpenNote::Recovered { backup, .. } = note else {
+        panic!("expected recovery")
+    };
+    assert!(backup.exists());
+    assert_eq!(store.load().expect("load"), Progress::default());
+}
+
+#[test]
+fn a_newer_schema_is_refused_not_overwritten() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    let conn = Connection::open(&path).expect("open");
+    conn.pragma_update(None, "user_version", 99)
+        .expect("pragma");
+    drop(conn);
+    let Err(err) = Store::open(&path) else {
+        panic!("a newer schema must be refused")
+    };
+    assert!(err.to_string().contains("schema version 99"), "{err}");
+}
+
+#[test]
+fn export_import_round_trip_and_version_check() {
+    let (dir, mut store) = temp_store();
+    store
+        .save(&Fact::ChapterRead("outbox".into()))
+        .expect("save");
+    let file = dir.path().join("p.json");
+    store.export(&file).expect("export");
+    store.clear().expect("clear");
+    let imported = store.import(&file).expect("import");
+    assert!(imported.chapters_read.contains("outbox"));
+    assert_eq!(store.load().expect("load"), imported);
+
+    let text = std::fs::read_to_string(&file)
+        .expect("read")
+        .replace("\"version\": 1", "\"version\": 2");
+    std::fs::write(&file, text).expect("write");
+    let Err(err) = store.import(&file) else {
+        panic!("version must be refused")
+    };
+    assert!(
+        err.to_string().contains("version 2 is not supported"),
+        "{err}"
+    );
+    std::fs::write(&file, "{\"format\": \"other\"}").expect("write");
+    let Err(err) = store.import(&file) else {
+        panic!("format must be refused")
+    };
+    assert!(err.to_string().contains("not a queuelab progress file"));
+    assert!(
+        store.load().expect("load").chapters_read.contains("outbox"),
+        "a refused import changes nothing"
+    );
+}
