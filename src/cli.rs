@@ -3,11 +3,13 @@
 mod check_cmd;
 mod progress_cmd;
 mod reset_cmd;
+mod sim_cmd;
 mod tui_cmd;
 
 use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
+pub use sim_cmd::SimArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,6 +58,8 @@ pub enum Command {
         #[arg(long)]
         yes: bool,
     },
+    /// Run the incident simulator headless, or list its scenarios.
+    Sim(SimArgs),
     /// Export or import progress as a portable JSON file.
     Progress {
         /// export or import.
@@ -120,6 +124,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Progress { action }) => {
             paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }
+        Some(Command::Sim(args)) => sim_cmd::run(cli, args),
         None => tui_cmd::run(cli),
     };
     match result {

@@ -12,7 +12,7 @@ pub use protocol::{RunSpec, SimCommand, SimReply};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{App, Effect, Screen, layout};
-use crate::sim::scenario::{IDS, Scenario};
+use crate::sim::scenario::{IDS, ScenarioText};
 use crate::sim::{BrokerKind, DlqEntry, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -231,10 +231,14 @@ impl SimState {
     }
 }
 
-/// The embedded scenarios, parsed once (pure: the texts are compiled in).
-pub fn scenarios() -> &'static [Scenario] {
-    static ALL: OnceLock<Vec<Scenario>> = OnceLock::new();
-    ALL.get_or_init(|| crate::sim::scenario::builtin().unwrap_or_default())
+/// The texts of scenario `id` in the app's language (from the loaded content, so `--content`
+/// folders are honoured).
+pub fn scenario_text<'a>(app: &'a App, id: &str) -> Option<&'a ScenarioText> {
+    app.content
+        .scenarios
+        .iter()
+        .find(|sc| sc.id == id)
+        .and_then(|sc| sc.text(app.lang))
 }
 
 /// The caption texts, parsed once.

@@ -9,7 +9,7 @@ use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
-use crate::app::simulator::{SPEEDS, view};
+use crate::app::simulator::{SPEEDS, scenario_text, view};
 use crate::app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
@@ -46,9 +46,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
 
 fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.strings();
-    let title = crate::app::simulator::scenarios()
-        .get(s.scenario)
-        .map_or_else(|| s.scenario_id().to_owned(), |sc| sc.text(app.lang.code()).title.clone());
+    let title = scenario_text(app, s.scenario_id())
+        .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
     let (mark, state_key) = if s.playing {
         (if app.options.ascii { ">" } else { "▶" }, "simulator.playing")
     } else if s.finished && s.cursor.is_none() {
@@ -108,9 +107,8 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 )]
             }
             None => {
-                let summary = crate::app::simulator::scenarios()
-                    .get(s.scenario)
-                    .map(|sc| sc.text(lang).summary.clone())
+                let summary = scenario_text(app, s.scenario_id())
+                    .map(|t| t.summary.clone())
                     .unwrap_or_default();
                 vec![
                     Line::raw(summary),

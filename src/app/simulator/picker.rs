@@ -1,8 +1,8 @@
 //! The two menus of the simulator: choose a scenario, inject a named fault.
 
 use super::playback;
-use super::{SimState, scenarios};
-use crate::app::Effect;
+use super::{SimState, scenario_text};
+use crate::app::{App, Effect};
 use crate::app::input::{Key, KeyCode};
 use crate::sim::Fault;
 use crate::sim::scenario::IDS;
@@ -46,13 +46,15 @@ impl Picker {
 }
 
 /// The rows of a menu: `(id, description)`.
-pub fn rows(kind: PickerKind, lang: &str) -> Vec<(String, String)> {
+pub fn rows(kind: PickerKind, app: &App) -> Vec<(String, String)> {
     match kind {
-        PickerKind::Scenario => scenarios()
+        PickerKind::Scenario => IDS
             .iter()
-            .map(|sc| {
-                let text = sc.text(lang);
-                (sc.id.clone(), format!("{} - {}", text.title, text.summary))
+            .map(|id| {
+                let text = scenario_text(app, id)
+                    .map(|t| format!("{} - {}", t.title, t.summary))
+                    .unwrap_or_default();
+                ((*id).to_owned(), text)
             })
             .collect(),
         PickerKind::Fault => Fault::MENU

@@ -16,7 +16,7 @@ pub(crate) const SQL_INBOX_PROCESSED: &str =
 pub(crate) const SQL_CLAIM_RELEASE: &str = "DELETE FROM inbox WHERE message_id = ?1 AND consumer = ?2 \
      AND instance = ?3 AND processed_ms IS NULL RETURNING id";
 pub(crate) const SQL_CLAIM_DONE: &str = "UPDATE inbox SET processed_ms = ?4 WHERE message_id = ?1 \
-     AND consumer = ?2 AND instance = ?3 RETURNING id";
+     AND consumer = ?2 AND instance = ?3 AND processed_ms IS NULL RETURNING id";
 pub(crate) const SQL_CHARGE_KEYED: &str = "INSERT INTO charges (idempotency_key, order_id, amount_cents, \
      performed_ms) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(idempotency_key) DO NOTHING RETURNING id";
 pub(crate) const SQL_CHARGE_FIND: &str = "SELECT id FROM charges WHERE idempotency_key = ?1";

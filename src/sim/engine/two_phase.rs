@@ -2,6 +2,8 @@
 //! with an idempotency key, then record the effect and mark the claim processed.
 
 use super::actions::{Action, Delivery};
+use rusqlite::OptionalExtension;
+
 use super::inbox::{self, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
@@ -19,10 +21,11 @@ const PROVIDER_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CHARGE_FIND]
 const PROVIDER_TIMEOUT_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CLAIM_RELEASE];
 const FINISH_SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
-    inbox::SQL_EFFECT_INSERT,
     inbox::SQL_CLAIM_DONE,
+    inbox::SQL_EFFECT_INSERT,
     "COMMIT",
 ];
+const CLAIM_LOST_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_CLAIM_DONE, "ROLLBACK"];
 const NAIVE_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT, inbox::SQL_INBOX_INSERT];
 
 impl Simulation {
@@ -162,8 +165,9 @@ impl Simulation {
             .ctx(actor, "naive marker")?;
             (eid, Some(mid))
         } else {
+            // The claim is a lease: finish only while it is still ours. If the sweeper
+            // removed it as stale, another delivery may own the message by now.
             let tx = super::begin_immediate(conn).ctx(actor, "begin finish")?;
-            let eid = inbox::insert_effect(&tx, &e, self.now).ctx(actor, "effect")?;
             let mid: Option<i64> = tx
                 .prepare_cached(inbox::SQL_CLAIM_DONE)
                 .and_then(|mut s| {
@@ -171,17 +175,26 @@ impl Simulation {
                         rusqlite::params![d.message_id, CONSUMER_NAME, e.instance, self.now as i64],
                         |r| r.get(0),
                     )
+                    .optional()
                 })
-                .ok();
+                .ctx(actor, "mark the claim processed")?;
+            let Some(mid) = mid else {
+                tx.rollback().ctx(actor, "rollback finish")?;
+                return Ok(Some(self.fail(
+                    c,
+                    d,
+                    "the claim expired before the effect was recorded".into(),
+                    CLAIM_LOST_SQL,
+                )));
+            };
+            let eid = inbox::insert_effect(&tx, &e, self.now).ctx(actor, "effect")?;
             tx.commit().ctx(actor, "commit finish")?;
-            if let Some(id) = mid {
-                self.change(RowChange::Set(
-                    Table::Inbox,
-                    id,
-                    col::INBOX_PROCESSED,
-                    self.now.to_string(),
-                ));
-            }
+            self.change(RowChange::Set(
+                Table::Inbox,
+                mid,
+                col::INBOX_PROCESSED,
+                self.now.to_string(),
+            ));
             (eid, None)
         };
         if let Some(id) = marker {
