@@ -1,35 +1,297 @@
-//! The simulator screen driven through `App::update` with the real engine behind it.
+//! The simulator screen through `App::update` with the real engine behind it (the same
+//! `SimDriver` the runtime's thread uses): every control, the timeline ends, fault injection
+//! mid-run, DLQ triage, compare, progress, and snapshots at fixed events of fixed seeds.
 
 #[path = "support/sim_harness.rs"]
 mod harness;
 
 use harness::Harness;
-use queuelab::app::{Options, Screen};
+use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab};
+use queuelab::app::{Effect, Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
+use queuelab::domain::Fact;
+use queuelab::sim::scenario::IDS;
+use queuelab::sim::{BrokerKind, Fault, Mode};
 
-fn open(lang: Lang, w: u16, h: u16, scenario_index: usize) -> Harness {
-    let mut h = Harness::new(lang, w, h, Options::default());
+fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
+    let mut h = Harness::new(lang, w, h, options);
     h.keys("5");
-    assert!(matches!(h.app.screen, Screen::Simulator(_)));
-    if scenario_index > 0 {
-        h.keys("c");
-        for _ in 0..scenario_index {
-            h.keys("j");
-        }
-        h.keys("\n");
+    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
+    h.keys("c");
+    for _ in 0..index {
+        h.keys("j");
     }
+    h.keys("\n");
+    assert_eq!(sim(&h).scenario_id(), scenario);
     h
 }
 
+fn sim(h: &Harness) -> &SimState {
+    match &h.app.screen {
+        Screen::Simulator(s) => s,
+        other => panic!("not the simulator: {other:?}"),
+    }
+}
+
+fn shown_event(h: &Harness) -> Option<u64> {
+    sim(h)
+        .shown()
+        .and_then(|s| s.last_event.as_ref())
+        .map(|e| e.index)
+}
+
 #[test]
-fn smoke() {
-    let mut h = open(Lang::En, 80, 24, 5);
-    h.repeat('>', 12);
-    println!("{}", h.screen());
+fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
+    let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
+    assert_eq!(sim(&h).total, 0);
+    assert!(sim(&h).dir.is_some(), "the run directory is shown at once");
+    h.keys("<");
+    assert_eq!(shown_event(&h), None, "nothing before the start");
+    h.repeat('>', 10);
+    assert_eq!(sim(&h).total, 10);
+    assert_eq!(shown_event(&h), Some(9));
+    h.repeat('<', 3);
+    assert_eq!(sim(&h).cursor, Some(6));
+    assert_eq!(shown_event(&h), Some(6), "the picture of event 7 arrived");
+    h.repeat('<', 20);
+    assert_eq!(sim(&h).cursor, Some(0));
+    assert_eq!(shown_event(&h), Some(0), "step back stops at the very first event");
+    h.keys(">");
+    assert_eq!(shown_event(&h), Some(1));
+    assert_eq!(sim(&h).total, 10, "moving in history executes nothing");
+    h.repeat('>', 8);
+    assert_eq!(sim(&h).cursor, None, "back at the head");
+    assert_eq!(shown_event(&h), Some(9));
+    h.keys("^");
+    assert_eq!(shown_event(&h), Some(0), "Home jumps to the first event");
+    h.keys("$");
+    let s = sim(&h);
+    assert!(s.finished && s.cursor.is_none());
+    let report = s.report.as_ref().expect("report at the end");
+    assert!(report.invariants.ok(), "safe twin-consumers keeps the invariants");
+    assert_eq!(shown_event(&h), Some(s.total - 1));
+    let total = s.total;
+    h.keys(">");
+    assert_eq!(sim(&h).total, total, "nothing after the end");
+}
+
+#[test]
+fn play_runs_on_ticks_only_and_pause_stops() {
+    let mut h = open(Lang::En, 80, 24, "happy-path", Options::default());
+    assert_eq!(h.app.tick_interval_ms(), None, "no ticks while paused");
+    h.keys(" ");
+    assert!(sim(&h).playing);
+    assert_eq!(h.app.tick_interval_ms(), Some(33), "30 frames per second while playing");
+    let beat = sim(&h).beat_ms();
+    h.send(Msg::Tick { elapsed_ms: beat / 2 });
+    assert_eq!(sim(&h).total, 0, "half a beat moves tokens, no event yet");
+    h.send(Msg::Tick { elapsed_ms: beat / 2 + 1 });
+    assert_eq!(sim(&h).total, 1);
+    h.keys("+");
+    h.keys("+");
+    assert_eq!(SPEEDS[sim(&h).speed], 8);
+    let fast = sim(&h).beat_ms();
+    h.send(Msg::Tick { elapsed_ms: fast * 4 });
+    assert_eq!(sim(&h).total, 5, "four beats at once ask for four events");
+    h.keys("-");
+    assert_eq!(SPEEDS[sim(&h).speed], 4);
+    h.keys(".");
+    assert!(!sim(&h).playing, "the presenter key pauses");
+    assert_eq!(h.app.tick_interval_ms(), None);
+    h.send(Msg::Tick { elapsed_ms: 5_000 });
+    assert_eq!(sim(&h).total, 5, "a stray tick while paused does nothing");
+}
+
+#[test]
+fn reduced_motion_ticks_once_per_event_and_shows_the_transcript() {
+    let options = Options {
+        reduced_motion: true,
+        ..Options::default()
+    };
+    let mut h = open(Lang::En, 80, 24, "happy-path", options);
+    h.keys(" ");
+    assert_eq!(h.app.tick_interval_ms(), Some(sim(&h).beat_ms()));
+    h.keys(".");
+    h.repeat('>', 3);
+    let screen = h.screen();
+    // The narration is a transcript: the newest captions that fit, in full.
+    assert!(screen.contains("\n #3 Dispatcher published"), "{screen}");
+    h.keys(">");
+    let screen = h.screen();
+    assert!(screen.contains("\n #3 Dispatcher published"), "{screen}");
+    assert!(screen.contains("\n #4 "), "{screen}");
+}
+
+#[test]
+fn a_fault_injected_mid_run_fires() {
+    let mut h = open(Lang::En, 80, 24, "happy-path", Options::default());
+    h.repeat('>', 5);
+    h.repeat('<', 2);
+    h.keys("i");
+    assert_eq!(sim(&h).picker.map(|p| p.kind), Some(PickerKind::Fault));
+    let index = Fault::MENU
+        .iter()
+        .position(|f| matches!(f, Fault::BrokerDown { .. }))
+        .expect("broker-down in the menu");
+    for _ in 0..index {
+        h.keys("j");
+    }
+    h.keys("\n");
+    let s = sim(&h);
+    assert!(s.picker.is_none());
+    assert_eq!(s.cursor, None, "injecting returns to the head");
+    assert!(matches!(s.last_fault, Some(Fault::BrokerDown { .. })));
+    let status = h.app.status.as_ref().expect("armed notice");
+    assert!(status.text.contains("broker-down"), "{}", status.text);
+    h.repeat('>', 3);
+    let down = sim(&h).log.iter().any(|e| e.kind == "broker-down");
+    assert!(down, "the outage began");
+    let screen = h.screen();
+    assert!(screen.contains("DOWN"), "failing broker marked in words:\n{screen}");
+}
+
+#[test]
+fn mode_broker_seed_scenario_and_restart_start_new_runs() {
+    let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
+    h.repeat('>', 4);
+    let first_run = sim(&h).run;
+    h.keys("m");
+    assert_eq!(sim(&h).mode, Mode::Naive);
+    assert!(sim(&h).run > first_run && sim(&h).total == 0);
+    h.keys("m");
+    assert_eq!(sim(&h).mode, Mode::Pitfall);
+    h.keys("m");
+    assert_eq!(sim(&h).mode, Mode::Safe);
+    h.keys("b");
+    assert_eq!(sim(&h).broker, BrokerKind::Sqs);
+    assert!(h.screen().contains("BROKER SQS"));
+    h.keys("n");
+    assert_eq!(sim(&h).seed, 2);
+    h.repeat('>', 3);
+    h.keys("r");
+    assert_eq!(sim(&h).total, 0);
+    assert_eq!((sim(&h).seed, sim(&h).broker), (2, BrokerKind::Sqs), "restart keeps settings");
+    h.keys("c\x1b");
+    assert!(sim(&h).picker.is_none());
+    assert_eq!(sim(&h).scenario_id(), "twin-consumers", "Esc keeps the scenario");
+}
+
+#[test]
+fn tabs_scroll_and_tables_show_the_inbox_rows() {
+    let mut h = open(Lang::En, 100, 40, "twin-consumers", Options::default());
+    h.keys("$");
     h.keys("\t");
-    println!("{}", h.screen());
+    assert_eq!(sim(&h).tab, Tab::Tables);
+    let mut seen = false;
+    for _ in 0..40 {
+        h.keys("j");
+        seen |= h.screen().contains("service.db · inbox (");
+    }
+    assert!(seen, "scrolling reaches the inbox rows");
     h.keys("\t");
-    println!("{}", h.screen());
+    assert_eq!(sim(&h).tab, Tab::Metrics);
+    assert!(h.screen().contains("Prevented duplicates"));
+    h.keys("\t\t");
+    assert_eq!(sim(&h).tab, Tab::Log);
+}
+
+#[test]
+fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
+    let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
+    h.keys("m");
+    h.keys("$");
+    assert!(!sim(&h).report.as_ref().expect("report").invariants.ok());
+    assert!(h.screen().contains("DUP x"), "{}", h.screen());
     h.keys("v");
-    println!("{}", h.screen());
+    let Some(Compare::Done { safe, naive }) = &sim(&h).compare else {
+        panic!("compare done")
+    };
+    assert_eq!(safe.metrics.duplicate_effects, 0);
+    assert!(naive.metrics.duplicate_effects > 0);
+    assert!(h.screen().contains("Final difference - Duplicate effects: 0 (safe)"));
+    h.keys("v");
+    assert!(sim(&h).compare.is_none());
+}
+
+#[test]
+fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
+    let mut h = open(Lang::En, 80, 24, "poison-dlq", Options::default());
+    for _ in 0..400 {
+        if sim(&h).dlq.len() >= 2 {
+            break;
+        }
+        h.keys(">");
+    }
+    let before = sim(&h).dlq.len();
+    assert!(before >= 2, "poison messages reached the DLQ");
+    for _ in 0..3 {
+        h.keys("\t");
+    }
+    assert_eq!(sim(&h).tab, Tab::Dlq);
+    assert!(h.screen().contains("cause fixed"));
+    h.keys("k");
+    h.repeat('j', 20);
+    assert_eq!(sim(&h).batch, 1, "arrows set the batch size, at least one");
+    h.keys("k");
+    h.keys("f");
+    assert!(sim(&h).cause_fixed);
+    h.keys("\n");
+    assert!(sim(&h).fix_sent);
+    h.repeat('>', 10);
+    let replayed = sim(&h).log.iter().any(|e| e.kind.contains("replay"));
+    assert!(replayed, "a replay happened: {:?}", sim(&h).log.back());
+    assert!(sim(&h).dlq.len() < before, "the batch left the DLQ");
+}
+
+#[test]
+fn scenarios_run_are_counted_once_and_shown_on_home() {
+    let mut h = open(Lang::En, 80, 24, "lost-ack", Options::default());
+    assert!(!h.saved.iter().any(|e| matches!(e, Effect::Save(Fact::ScenarioRun(_)))));
+    h.keys(">>>");
+    let runs: Vec<_> = h
+        .saved
+        .iter()
+        .filter(|e| matches!(e, Effect::Save(Fact::ScenarioRun(id)) if id == "lost-ack"))
+        .collect();
+    assert_eq!(runs.len(), 1);
+    assert!(h.app.progress.scenarios_run.contains("lost-ack"));
+    h.keys("q");
+    assert!(h.saved.iter().any(|e| *e == Effect::Quit) || matches!(h.app.screen, Screen::Home(_)));
+    assert!(h.screen().contains("Simulator scenarios run: 1/12"), "{}", h.screen());
+}
+
+#[test]
+fn see_it_happen_in_a_decision_opens_its_scenario() {
+    let mut h = Harness::new(Lang::En, 80, 24, Options::default());
+    h.keys("2");
+    h.keys("3\n\t1s");
+    let s = sim(&h);
+    assert_eq!(s.scenario_id(), "broker-outage");
+    h.keys("q");
+    assert!(matches!(h.app.screen, Screen::Reader(_)), "back to the reader");
+}
+
+#[test]
+fn snapshots_at_fixed_events_of_fixed_seeds() {
+    for (w, hgt) in [(80, 24), (160, 48)] {
+        let mut h = open(Lang::En, w, hgt, "twin-consumers", Options::default());
+        h.repeat('>', 30);
+        insta::assert_snapshot!(format!("sim_twin_safe_e30_en_{w}x{hgt}"), h.screen());
+        h.keys("m");
+        h.keys("$");
+        insta::assert_snapshot!(format!("sim_twin_naive_end_en_{w}x{hgt}"), h.screen());
+        h.keys("\t");
+        insta::assert_snapshot!(format!("sim_twin_naive_tables_en_{w}x{hgt}"), h.screen());
+        h.keys("\t");
+        insta::assert_snapshot!(format!("sim_twin_naive_metrics_en_{w}x{hgt}"), h.screen());
+        h.keys("v");
+        insta::assert_snapshot!(format!("sim_compare_twin_en_{w}x{hgt}"), h.screen());
+    }
+    let mut h = open(Lang::De, 80, 24, "broker-outage", Options::default());
+    h.repeat('>', 20);
+    insta::assert_snapshot!("sim_broker_outage_e20_de_80x24", h.screen());
+    h.keys("i");
+    insta::assert_snapshot!("sim_fault_menu_de_80x24", h.screen());
+    h.keys("\x1b?");
+    insta::assert_snapshot!("sim_help_de_80x24", h.screen());
 }

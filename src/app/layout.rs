@@ -193,10 +193,10 @@ pub fn flow_boxes(map: Area) -> [Area; 8] {
     const GAP: u16 = 2;
     // Smallest widths that fit the labels; the consumers box shows both instances and takes
     // the larger share of any extra width.
-    const MIN: [u16; 6] = [5, 8, 12, 12, 13, 8];
+    const MIN: [u16; 6] = [7, 8, 12, 12, 13, 10];
     let min_total: u16 = MIN.iter().sum::<u16>() + GAP * 5;
     let extra = map.width.saturating_sub(min_total);
-    let consumer_extra = extra / 2;
+    let consumer_extra = extra / 3;
     let each = (extra - consumer_extra) / 5;
     let mut widths = MIN.map(|m| m + each);
     widths[4] += consumer_extra;

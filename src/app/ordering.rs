@@ -136,3 +136,6 @@ pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
         MouseKind::Click => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests;

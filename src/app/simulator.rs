@@ -473,3 +473,6 @@ pub fn leave(s: &SimState) -> Vec<Effect> {
     let _ = s;
     vec![Effect::Sim(SimCommand::Stop)]
 }
+
+#[cfg(test)]
+mod tests;

@@ -86,10 +86,20 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
 fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let lang = app.lang.code();
     let lines: Vec<Line<'_>> = if app.options.reduced_motion {
-        view::transcript(s, lang, usize::from(area.height))
-            .into_iter()
-            .map(Line::raw)
-            .collect()
+        // The newest captions that fit, oldest first, each in full (wrapped).
+        let width = usize::from(area.width.max(1));
+        let mut rows = usize::from(area.height);
+        let mut kept = Vec::new();
+        for line in view::transcript(s, lang, usize::from(area.height)).into_iter().rev() {
+            let needed = line.chars().count().div_ceil(width).max(1);
+            if needed > rows && !kept.is_empty() {
+                break;
+            }
+            rows = rows.saturating_sub(needed);
+            kept.push(Line::raw(line));
+        }
+        kept.reverse();
+        kept
     } else {
         let shown = s
             .shown()

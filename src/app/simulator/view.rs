@@ -51,7 +51,8 @@ pub fn instance_status(s: &SimState, i: u8) -> Option<(String, Outcome)> {
     events_until(s)
         .rev()
         .take(400)
-        .find(|e| e.actor == Actor::Consumer(i))
+        // Polling an empty queue is noise on the map; the log still lists it.
+        .find(|e| e.actor == Actor::Consumer(i) && e.kind != "receive-empty")
         .map(|e| {
             let id = e.message_id.as_deref().map_or_else(|| "-".to_owned(), short_id);
             (format!("{id} {}", e.kind), e.outcome)

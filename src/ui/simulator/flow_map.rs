@@ -33,6 +33,12 @@ fn count(stage: Stage, snap: &Snapshot) -> u64 {
     match stage {
         // The engine counts no retry stage; waiting messages are the tokens there.
         Stage::Retry => tokens,
+        // Its stage counters for these two miss some paths; the metrics are exact.
+        Stage::Api => snap.metrics.accepted,
+        Stage::Effect => snap
+            .metrics
+            .effects
+            .max(snap.tables.len(crate::sim::Table::Effects) as u64),
         _ => snap.scalars.stages.for_stage(stage),
     }
 }
@@ -60,11 +66,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, true) => theme.tone(Tone::Focus),
             (None, false) => theme.tone(Tone::Border),
         };
-        let marker = if is_active { "*" } else { "" };
-        let title = format!("{marker}{} {n}", label(*stage, s));
+        let title = format!("{} {n}", label(*stage, s));
+        // The active stage gets a thick frame and a failing one a double frame, so neither
+        // depends on colour.
+        let set = match (fail, is_active, ascii) {
+            (Some(_), _, false) => ratatui::symbols::border::DOUBLE,
+            (None, true, false) => ratatui::symbols::border::THICK,
+            _ => border,
+        };
         let block = Block::default()
             .borders(Borders::ALL)
-            .border_set(border)
+            .border_set(set)
             .border_style(style)
             .title(Span::styled(title, style));
         let mut lines = Vec::new();

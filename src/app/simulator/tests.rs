@@ -1,0 +1,203 @@
+//! The simulator's controls as commands: which `SimCommand` each key sends, with replies
+//! written by hand (no engine, no thread). The real engine runs in `tests/sim_screen.rs`.
+
+use super::*;
+use crate::app::input::{Key, KeyCode};
+use crate::app::{Info, Msg, Options};
+use crate::content::{ContentSource, Lang, load};
+use crate::domain::Progress;
+use crate::sim::Snapshot;
+use std::sync::Arc;
+
+fn empty_snapshot() -> Box<Snapshot> {
+    Box::new(Snapshot {
+        scalars: crate::sim::state::Scalars::default(),
+        metrics: Metrics::default(),
+        tokens: Vec::new(),
+        last_event: None,
+        tables: crate::sim::Tables::default(),
+    })
+}
+
+fn commands(effects: &[Effect]) -> Vec<SimCommand> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Sim(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn opened() -> (App, u64) {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("embedded content"));
+    let mut app = App::new(
+        content,
+        Lang::En,
+        Progress::default(),
+        Options::default(),
+        Info::default(),
+    );
+    app.update(Msg::Resized {
+        width: 80,
+        height: 24,
+    });
+    let effects = app.update(Msg::Key(Key::char('5')));
+    let cmds = commands(&effects);
+    let [SimCommand::Start { run, spec }] = &cmds[..] else {
+        panic!("one start command: {cmds:?}")
+    };
+    let run = *run;
+    assert_eq!(spec.scenario, "happy-path");
+    app.update(Msg::Sim(SimReply::Started {
+        run,
+        dir: "/runs/x".into(),
+        consumers: 2,
+        head: empty_snapshot(),
+    }));
+    (app, run)
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<SimCommand> {
+    commands(&app.update(Msg::Key(Key::plain(code))))
+}
+
+fn ch(app: &mut App, c: char) -> Vec<SimCommand> {
+    commands(&app.update(Msg::Key(Key::char(c))))
+}
+
+fn advanced(app: &mut App, run: u64, total: u64, finished: bool) {
+    app.update(Msg::Sim(SimReply::Advanced {
+        run,
+        head: empty_snapshot(),
+        events: Vec::new(),
+        total,
+        finished,
+        dlq: Vec::new(),
+        report: None,
+    }));
+}
+
+fn sim(app: &App) -> &SimState {
+    match &app.screen {
+        Screen::Simulator(s) => s,
+        _ => panic!("not the simulator"),
+    }
+}
+
+#[test]
+fn step_keys_send_step_and_view_commands() {
+    let (mut app, run) = opened();
+    assert_eq!(
+        key(&mut app, KeyCode::Right),
+        vec![SimCommand::Step { run, count: 1 }]
+    );
+    assert!(key(&mut app, KeyCode::Right).is_empty(), "one command in flight");
+    advanced(&mut app, run, 5, false);
+    assert_eq!(
+        key(&mut app, KeyCode::Left),
+        vec![SimCommand::View { run, index: 3 }]
+    );
+    assert_eq!(sim(&app).cursor, Some(3));
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index: 3,
+        snapshot: empty_snapshot(),
+    }));
+    assert_eq!(
+        key(&mut app, KeyCode::Home),
+        vec![SimCommand::View { run, index: 0 }]
+    );
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index: 0,
+        snapshot: empty_snapshot(),
+    }));
+    assert!(key(&mut app, KeyCode::Left).is_empty(), "nothing before the first");
+    assert_eq!(key(&mut app, KeyCode::End), vec![SimCommand::ToEnd { run }]);
+    assert_eq!(sim(&app).cursor, None);
+}
+
+#[test]
+fn settings_restart_with_a_new_run_tag_and_old_replies_are_dropped() {
+    let (mut app, run) = opened();
+    for (c, check) in [
+        ('m', "mode"),
+        ('b', "broker"),
+        ('n', "seed"),
+        ('r', "restart"),
+    ] {
+        let cmds = ch(&mut app, c);
+        assert!(
+            matches!(cmds[..], [SimCommand::Start { run: r, .. }] if r > run),
+            "{check}: {cmds:?}"
+        );
+    }
+    advanced(&mut app, run, 99, true);
+    assert_eq!(sim(&app).total, 0, "a reply for the old run is ignored");
+}
+
+#[test]
+fn ticks_drive_playback_only_while_playing() {
+    let (mut app, run) = opened();
+    assert!(commands(&app.update(Msg::Tick { elapsed_ms: 5_000 })).is_empty());
+    ch(&mut app, ' ');
+    let beat = sim(&app).beat_ms();
+    assert!(commands(&app.update(Msg::Tick { elapsed_ms: beat - 1 })).is_empty());
+    assert_eq!(
+        commands(&app.update(Msg::Tick { elapsed_ms: 1 })),
+        vec![SimCommand::Step { run, count: 1 }]
+    );
+    assert!(commands(&app.update(Msg::Tick { elapsed_ms: beat * 3 })).is_empty(), "pending");
+    advanced(&mut app, run, 1, true);
+    assert!(!sim(&app).playing, "the end pauses");
+    assert_eq!(app.tick_interval_ms(), None);
+}
+
+#[test]
+fn fault_menu_compare_replay_and_leaving() {
+    let (mut app, run) = opened();
+    ch(&mut app, 'i');
+    assert!(app.tick_interval_ms().is_none());
+    key(&mut app, KeyCode::Down);
+    let cmds = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(cmds[..], [SimCommand::Inject { run: r, fault: crate::sim::Fault::BrokerDown { .. } }] if r == run),
+        "{cmds:?}"
+    );
+    assert!(matches!(ch(&mut app, 'v')[..], [SimCommand::Compare { .. }]));
+    assert_eq!(sim(&app).compare, Some(Compare::Running));
+    ch(&mut app, 'v');
+    assert_eq!(sim(&app).compare, None);
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(sim(&app).tab, Tab::Dlq);
+    assert!(key(&mut app, KeyCode::Enter).is_empty(), "empty DLQ: nothing to replay");
+    ch(&mut app, 'f');
+    app.update(Msg::Sim(SimReply::Advanced {
+        run,
+        head: empty_snapshot(),
+        events: Vec::new(),
+        total: 3,
+        finished: false,
+        dlq: vec![crate::sim::DlqEntry {
+            seq: 1,
+            message_id: "msg-000001".into(),
+            reason: "MaxDeliveryCountExceeded".into(),
+            description: "schema".into(),
+            delivery_count: 4,
+        }],
+        report: None,
+    }));
+    assert_eq!(
+        key(&mut app, KeyCode::Enter),
+        vec![SimCommand::Replay {
+            run,
+            count: 3,
+            fix_cause: true
+        }]
+    );
+    let leaving = app.update(Msg::Key(Key::char('q')));
+    assert_eq!(commands(&leaving), vec![SimCommand::Stop]);
+}
