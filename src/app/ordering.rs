@@ -100,8 +100,7 @@ fn pick(app: &mut App) -> Vec<Effect> {
             s.feedback = Some(Feedback::Correct(step));
             if s.game.is_solved() {
                 facts.push(Fact::OrderingSolved);
-            } else if let Some(next) = (0..s.game.len()).find(|p| s.game.place_of(*p).is_none())
-            {
+            } else if let Some(next) = (0..s.game.len()).find(|p| s.game.place_of(*p).is_none()) {
                 // Move on to a card still open, so Enter-Enter-Enter does not stall.
                 if s.game.place_of(s.cursor).is_some() {
                     s.cursor = next;

@@ -4,232 +4,22 @@
 mod picker;
 mod playback;
 pub mod protocol;
+mod state;
 pub mod view;
 
 pub use picker::{Picker, PickerKind, rows as picker_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
+pub use state::{
+    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, SAMPLE_CAP, SPEEDS,
+    SimState, Tab,
+};
 
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{App, Effect, Screen, layout};
 use crate::sim::scenario::{IDS, ScenarioText};
-use crate::sim::{BrokerKind, DlqEntry, Event, Metrics, Mode, RunReport, Snapshot, Stage};
-use std::collections::VecDeque;
+use crate::sim::{BrokerKind, Mode};
 use std::sync::OnceLock;
-
-/// Playback speeds in events per second.
-pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
-/// The speed a run starts with (index into [`SPEEDS`]).
-pub const DEFAULT_SPEED: usize = 1;
-/// Frame interval while playing, ms (30 frames per second).
-pub const FRAME_MS: u32 = 33;
-/// Events kept for the event log (the engine keeps more for step back).
-pub const LOG_CAP: usize = 1_000;
-/// Metric samples kept for the sparklines.
-pub const SAMPLE_CAP: usize = 120;
-/// Largest DLQ replay batch the triage offers ("a small batch").
-pub const MAX_BATCH: u32 = 10;
-/// The seed a fresh screen starts with.
-pub const DEFAULT_SEED: u64 = 1;
-
-/// The tabs under the flow map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    /// Events with their SQL and outcome (the transcript).
-    Log,
-    /// Live table rows.
-    Tables,
-    /// Runbook signals and sparklines.
-    Metrics,
-    /// DLQ triage.
-    Dlq,
-}
-
-impl Tab {
-    /// All tabs in order.
-    pub const ALL: [Tab; 4] = [Tab::Log, Tab::Tables, Tab::Metrics, Tab::Dlq];
-
-    /// String key of the tab's title.
-    pub fn label_key(self) -> &'static str {
-        match self {
-            Tab::Log => "simulator.tab_log",
-            Tab::Tables => "simulator.tab_tables",
-            Tab::Metrics => "simulator.tab_metrics",
-            Tab::Dlq => "simulator.tab_dlq",
-        }
-    }
-}
-
-/// A token moving between two stages during the current beat.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
-    /// The message.
-    pub message_id: String,
-    /// Where it comes from.
-    pub from: Stage,
-    /// Where it goes.
-    pub to: Stage,
-}
-
-/// The compare view: pending or both reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Compare {
-    /// The thread is running both modes.
-    Running,
-    /// Both runs are done.
-    Done {
-        /// Safe mode.
-        safe: Box<RunReport>,
-        /// Naive mode.
-        naive: Box<RunReport>,
-    },
-}
-
-/// The simulator screen's own state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // independent flags of one screen
-pub struct SimState {
-    /// Index into the scenario list.
-    pub scenario: usize,
-    /// Mode of the run.
-    pub mode: Mode,
-    /// Broker profile of the run.
-    pub broker: BrokerKind,
-    /// Seed of the run.
-    pub seed: u64,
-    /// Tag of the current run (replies for older runs are dropped).
-    pub run: u64,
-    /// The run directory, once created.
-    pub dir: Option<String>,
-    /// Consumer instances in the scenario.
-    pub consumers: u8,
-    /// Playing (ticks arrive) or paused.
-    pub playing: bool,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
-    /// Time into the current beat, ms (drives the token motion).
-    pub phase_ms: u32,
-    /// A command is out and its reply not yet in.
-    pub pending: bool,
-    /// The picture at the head of the run.
-    pub head: Option<Box<Snapshot>>,
-    /// Events executed so far.
-    pub total: u64,
-    /// `Some(i)`: looking at the picture after event `i` (history); `None`: following the head.
-    pub cursor: Option<u64>,
-    /// The picture at the cursor, once it arrived.
-    pub viewed: Option<Box<Snapshot>>,
-    /// Nothing is left to do in the run.
-    pub finished: bool,
-    /// The final report.
-    pub report: Option<Box<RunReport>>,
-    /// Recent events, oldest first.
-    pub log: VecDeque<Event>,
-    /// Metric samples at the head, oldest first (sparklines).
-    pub samples: VecDeque<Metrics>,
-    /// Tokens moving in the current beat.
-    pub moves: Vec<Move>,
-    /// The tab shown.
-    pub tab: Tab,
-    /// Scroll offset inside the tab.
-    pub scroll: u16,
-    /// An open menu.
-    pub picker: Option<Picker>,
-    /// DLQ triage: the cause is marked as fixed.
-    pub cause_fixed: bool,
-    /// DLQ triage: the fix was sent to the engine (it cannot be undone inside a run).
-    pub fix_sent: bool,
-    /// DLQ triage: replay batch size.
-    pub batch: u32,
-    /// DLQ entries not yet replayed.
-    pub dlq: Vec<DlqEntry>,
-    /// The compare view, when open.
-    pub compare: Option<Compare>,
-    /// The scenario was counted in progress for this screen visit.
-    pub counted: bool,
-    /// The fault injected last (shown until the run restarts).
-    pub last_fault: Option<crate::sim::Fault>,
-}
-
-impl SimState {
-    /// A screen for scenario index `scenario`, nothing started yet.
-    pub fn new(scenario: usize) -> SimState {
-        SimState {
-            scenario,
-            mode: Mode::Safe,
-            broker: BrokerKind::Asb,
-            seed: DEFAULT_SEED,
-            run: 0,
-            dir: None,
-            consumers: 0,
-            playing: false,
-            speed: DEFAULT_SPEED,
-            phase_ms: 0,
-            pending: false,
-            head: None,
-            total: 0,
-            cursor: None,
-            viewed: None,
-            finished: false,
-            report: None,
-            log: VecDeque::new(),
-            samples: VecDeque::new(),
-            moves: Vec::new(),
-            tab: Tab::Log,
-            scroll: 0,
-            picker: None,
-            cause_fixed: false,
-            fix_sent: false,
-            batch: 3,
-            dlq: Vec::new(),
-            compare: None,
-            counted: false,
-            last_fault: None,
-        }
-    }
-
-    /// The scenario id.
-    pub fn scenario_id(&self) -> &'static str {
-        IDS[self.scenario.min(IDS.len() - 1)]
-    }
-
-    /// The settings of the current run.
-    pub fn spec(&self) -> RunSpec {
-        RunSpec {
-            scenario: self.scenario_id().to_owned(),
-            mode: self.mode,
-            broker: self.broker,
-            seed: self.seed,
-        }
-    }
-
-    /// The picture to draw: the viewed one in history, else the head.
-    pub fn shown(&self) -> Option<&Snapshot> {
-        match self.cursor {
-            Some(_) => self.viewed.as_deref().or(self.head.as_deref()),
-            None => self.head.as_deref(),
-        }
-    }
-
-    /// The index of the event shown (`None` before the first event).
-    pub fn shown_index(&self) -> Option<u64> {
-        self.cursor.or_else(|| self.total.checked_sub(1))
-    }
-
-    /// One beat (the time one event takes on screen), ms.
-    pub fn beat_ms(&self) -> u32 {
-        1_000 / SPEEDS[self.speed.min(SPEEDS.len() - 1)]
-    }
-
-    /// How far the current beat's moves have travelled, 0.0..=1.0.
-    pub fn progress(&self) -> f32 {
-        if self.playing {
-            (self.phase_ms as f32 / self.beat_ms() as f32).min(1.0)
-        } else {
-            1.0
-        }
-    }
-}
 
 /// The texts of scenario `id` in the app's language (from the loaded content, so `--content`
 /// folders are honoured).
@@ -295,8 +85,8 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Restart => playback::restart(s),
         Action::CycleMode => {
-            let next = (Mode::ALL.iter().position(|m| *m == s.mode).unwrap_or(0) + 1)
-                % Mode::ALL.len();
+            let next =
+                (Mode::ALL.iter().position(|m| *m == s.mode).unwrap_or(0) + 1) % Mode::ALL.len();
             s.mode = Mode::ALL[next];
             playback::restart(s)
         }
@@ -454,8 +244,7 @@ pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
         MouseKind::ScrollDown => on_action(app, Action::Down),
         MouseKind::Click if areas.tabs.contains(mouse.column, mouse.row) => {
             let x = usize::from(mouse.column - areas.tabs.x);
-            if let (Some(tab), Some(s)) = (Tab::ALL.get(x / view::TAB_WIDTH).copied(), state(app))
-            {
+            if let (Some(tab), Some(s)) = (Tab::ALL.get(x / view::TAB_WIDTH).copied(), state(app)) {
                 s.tab = tab;
                 s.scroll = 0;
             }

@@ -102,7 +102,10 @@ impl OrderingGame {
 
     /// The place (0-based) of the card at `position`, when it is already placed.
     pub fn place_of(&self, position: usize) -> Option<usize> {
-        self.deck.get(position).copied().filter(|s| *s < self.placed)
+        self.deck
+            .get(position)
+            .copied()
+            .filter(|s| *s < self.placed)
     }
 
     /// The step that must come next, while unsolved.
@@ -126,7 +129,7 @@ impl OrderingGame {
     }
 }
 
-/// SplitMix64: a tiny, stable generator, so a seed deals the same cards on every platform and
+/// `SplitMix64`: a tiny, stable generator, so a seed deals the same cards on every platform and
 /// in every version (snapshots rely on it).
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -324,9 +324,15 @@ impl Store {
 
 /// Changes the single ordering row (created on first use) with a fixed `SET` clause.
 fn bump_ordering(tx: &rusqlite::Transaction<'_>, set: &'static str) -> rusqlite::Result<()> {
-    tx.execute("INSERT INTO ordering_record (id) VALUES (1) ON CONFLICT DO NOTHING", [])?;
-    tx.execute(&format!("UPDATE ordering_record SET {set} WHERE id = 1"), [])
-        .map(drop)
+    tx.execute(
+        "INSERT INTO ordering_record (id) VALUES (1) ON CONFLICT DO NOTHING",
+        [],
+    )?;
+    tx.execute(
+        &format!("UPDATE ordering_record SET {set} WHERE id = 1"),
+        [],
+    )
+    .map(drop)
 }
 
 fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqlite::Result<()> {

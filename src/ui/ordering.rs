@@ -78,22 +78,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
             } else {
                 "  "
             };
-            match state.game.place_of(pos) {
-                Some(place) => Line::styled(
+            if let Some(place) = state.game.place_of(pos) {
+                Line::styled(
                     format!("{marker}{} [{check}{}] {}", pos + 1, place + 1, card.label),
                     theme.tone(Tone::Good),
-                ),
-                None => {
-                    let style = if pos == state.cursor {
-                        theme.selected()
-                    } else {
-                        ratatui::style::Style::default()
-                    };
-                    Line::from(vec![
-                        Span::styled(format!("{marker}{} [  ] {}", pos + 1, card.label), style),
-                        Span::styled(format!(" - {}", card.text), theme.dim()),
-                    ])
-                }
+                )
+            } else {
+                let style = if pos == state.cursor {
+                    theme.selected()
+                } else {
+                    ratatui::style::Style::default()
+                };
+                Line::from(vec![
+                    Span::styled(format!("{marker}{} [  ] {}", pos + 1, card.label), style),
+                    Span::styled(format!(" - {}", card.text), theme.dim()),
+                ])
             }
         })
         .collect();
@@ -138,7 +137,10 @@ fn summary<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
     let mut lines = vec![Line::styled(game.solved.clone(), theme.tone(Tone::Good))];
     for (i, step) in game.steps.iter().enumerate() {
         lines.push(Line::from(vec![
-            Span::styled(format!("{}. {}: ", i + 1, step.label), theme.tone(Tone::Bold)),
+            Span::styled(
+                format!("{}. {}: ", i + 1, step.label),
+                theme.tone(Tone::Bold),
+            ),
             Span::raw(step.reason.clone()),
         ]));
     }

@@ -49,11 +49,20 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let title = scenario_text(app, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
     let (mark, state_key) = if s.playing {
-        (if app.options.ascii { ">" } else { "▶" }, "simulator.playing")
+        (
+            if app.options.ascii { ">" } else { "▶" },
+            "simulator.playing",
+        )
     } else if s.finished && s.cursor.is_none() {
-        (if app.options.ascii { "#" } else { "■" }, "simulator.finished")
+        (
+            if app.options.ascii { "#" } else { "■" },
+            "simulator.finished",
+        )
     } else {
-        (if app.options.ascii { "||" } else { "⏸" }, "simulator.paused")
+        (
+            if app.options.ascii { "||" } else { "⏸" },
+            "simulator.paused",
+        )
     };
     let position = match (s.cursor, s.shown_index()) {
         (Some(i), _) => strings.fill(
@@ -90,7 +99,10 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
         let width = usize::from(area.width.max(1));
         let mut rows = usize::from(area.height);
         let mut kept = Vec::new();
-        for line in view::transcript(s, lang, usize::from(area.height)).into_iter().rev() {
+        for line in view::transcript(s, lang, usize::from(area.height))
+            .into_iter()
+            .rev()
+        {
             let needed = line.chars().count().div_ceil(width).max(1);
             if needed > rows && !kept.is_empty() {
                 break;
@@ -104,27 +116,24 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
         let shown = s
             .shown()
             .and_then(|snap| snap.last_event.as_ref().map(|e| (snap, e)));
-        match shown {
-            Some((snap, event)) => {
-                let tone = if view::failing(snap).is_some() {
-                    Tone::Bad
-                } else {
-                    Tone::Italic
-                };
-                vec![Line::styled(
-                    format!("#{} {}", event.index + 1, view::caption(lang, event)),
-                    theme.tone(tone),
-                )]
-            }
-            None => {
-                let summary = scenario_text(app, s.scenario_id())
-                    .map(|t| t.summary.clone())
-                    .unwrap_or_default();
-                vec![
-                    Line::raw(summary),
-                    Line::styled(app.strings().get("simulator.press_play"), theme.dim()),
-                ]
-            }
+        if let Some((snap, event)) = shown {
+            let tone = if view::failing(snap).is_some() {
+                Tone::Bad
+            } else {
+                Tone::Italic
+            };
+            vec![Line::styled(
+                format!("#{} {}", event.index + 1, view::caption(lang, event)),
+                theme.tone(tone),
+            )]
+        } else {
+            let summary = scenario_text(app, s.scenario_id())
+                .map(|t| t.summary.clone())
+                .unwrap_or_default();
+            vec![
+                Line::raw(summary),
+                Line::styled(app.strings().get("simulator.press_play"), theme.dim()),
+            ]
         }
     };
     frame.render_widget(

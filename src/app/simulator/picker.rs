@@ -2,8 +2,8 @@
 
 use super::playback;
 use super::{SimState, scenario_text};
-use crate::app::{App, Effect};
 use crate::app::input::{Key, KeyCode};
+use crate::app::{App, Effect};
 use crate::sim::Fault;
 use crate::sim::scenario::IDS;
 

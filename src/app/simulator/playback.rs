@@ -266,7 +266,10 @@ fn moves(old: &Snapshot, new: &Snapshot) -> Vec<Move> {
         .tokens
         .iter()
         .filter_map(|t| {
-            let from = before.get(t.message_id.as_str()).copied().unwrap_or(Stage::Api);
+            let from = before
+                .get(t.message_id.as_str())
+                .copied()
+                .unwrap_or(Stage::Api);
             (from != t.stage).then(|| Move {
                 message_id: t.message_id.clone(),
                 from,
@@ -275,16 +278,15 @@ fn moves(old: &Snapshot, new: &Snapshot) -> Vec<Move> {
         })
         .take(MAX_MOVES)
         .collect();
-    if let Some(event) = &new.last_event {
-        if let (Some(id), Stage::Effect) = (&event.message_id, event.stage) {
-            if !out.iter().any(|m| &m.message_id == id) {
-                out.push(Move {
-                    message_id: id.clone(),
-                    from: Stage::Consumer,
-                    to: Stage::Effect,
-                });
-            }
-        }
+    if let Some(event) = &new.last_event
+        && let (Some(id), Stage::Effect) = (&event.message_id, event.stage)
+        && !out.iter().any(|m| &m.message_id == id)
+    {
+        out.push(Move {
+            message_id: id.clone(),
+            from: Stage::Consumer,
+            to: Stage::Effect,
+        });
     }
     out
 }

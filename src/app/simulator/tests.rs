@@ -6,7 +6,7 @@ use crate::app::input::{Key, KeyCode};
 use crate::app::{Info, Msg, Options};
 use crate::content::{ContentSource, Lang, load};
 use crate::domain::Progress;
-use crate::sim::Snapshot;
+use crate::sim::{Metrics, Snapshot};
 use std::sync::Arc;
 
 fn empty_snapshot() -> Box<Snapshot> {
@@ -92,7 +92,10 @@ fn step_keys_send_step_and_view_commands() {
         key(&mut app, KeyCode::Right),
         vec![SimCommand::Step { run, count: 1 }]
     );
-    assert!(key(&mut app, KeyCode::Right).is_empty(), "one command in flight");
+    assert!(
+        key(&mut app, KeyCode::Right).is_empty(),
+        "one command in flight"
+    );
     advanced(&mut app, run, 5, false);
     assert_eq!(
         key(&mut app, KeyCode::Left),
@@ -113,7 +116,10 @@ fn step_keys_send_step_and_view_commands() {
         index: 0,
         snapshot: empty_snapshot(),
     }));
-    assert!(key(&mut app, KeyCode::Left).is_empty(), "nothing before the first");
+    assert!(
+        key(&mut app, KeyCode::Left).is_empty(),
+        "nothing before the first"
+    );
     assert_eq!(key(&mut app, KeyCode::End), vec![SimCommand::ToEnd { run }]);
     assert_eq!(sim(&app).cursor, None);
 }
@@ -143,12 +149,23 @@ fn ticks_drive_playback_only_while_playing() {
     assert!(commands(&app.update(Msg::Tick { elapsed_ms: 5_000 })).is_empty());
     ch(&mut app, ' ');
     let beat = sim(&app).beat_ms();
-    assert!(commands(&app.update(Msg::Tick { elapsed_ms: beat - 1 })).is_empty());
+    assert!(
+        commands(&app.update(Msg::Tick {
+            elapsed_ms: beat - 1
+        }))
+        .is_empty()
+    );
     assert_eq!(
         commands(&app.update(Msg::Tick { elapsed_ms: 1 })),
         vec![SimCommand::Step { run, count: 1 }]
     );
-    assert!(commands(&app.update(Msg::Tick { elapsed_ms: beat * 3 })).is_empty(), "pending");
+    assert!(
+        commands(&app.update(Msg::Tick {
+            elapsed_ms: beat * 3
+        }))
+        .is_empty(),
+        "pending"
+    );
     advanced(&mut app, run, 1, true);
     assert!(!sim(&app).playing, "the end pauses");
     assert_eq!(app.tick_interval_ms(), None);
@@ -165,7 +182,10 @@ fn fault_menu_compare_replay_and_leaving() {
         matches!(cmds[..], [SimCommand::Inject { run: r, fault: crate::sim::Fault::BrokerDown { .. } }] if r == run),
         "{cmds:?}"
     );
-    assert!(matches!(ch(&mut app, 'v')[..], [SimCommand::Compare { .. }]));
+    assert!(matches!(
+        ch(&mut app, 'v')[..],
+        [SimCommand::Compare { .. }]
+    ));
     assert_eq!(sim(&app).compare, Some(Compare::Running));
     ch(&mut app, 'v');
     assert_eq!(sim(&app).compare, None);
@@ -173,7 +193,10 @@ fn fault_menu_compare_replay_and_leaving() {
         key(&mut app, KeyCode::Tab);
     }
     assert_eq!(sim(&app).tab, Tab::Dlq);
-    assert!(key(&mut app, KeyCode::Enter).is_empty(), "empty DLQ: nothing to replay");
+    assert!(
+        key(&mut app, KeyCode::Enter).is_empty(),
+        "empty DLQ: nothing to replay"
+    );
     ch(&mut app, 'f');
     app.update(Msg::Sim(SimReply::Advanced {
         run,

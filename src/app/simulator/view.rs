@@ -54,7 +54,10 @@ pub fn instance_status(s: &SimState, i: u8) -> Option<(String, Outcome)> {
         // Polling an empty queue is noise on the map; the log still lists it.
         .find(|e| e.actor == Actor::Consumer(i) && e.kind != "receive-empty")
         .map(|e| {
-            let id = e.message_id.as_deref().map_or_else(|| "-".to_owned(), short_id);
+            let id = e
+                .message_id
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), short_id);
             (format!("{id} {}", e.kind), e.outcome)
         })
 }
@@ -160,8 +163,11 @@ pub const SIGNALS: [Signal; 9] = [
     },
 ];
 
+/// A metric's string key and how to read it from [`Metrics`].
+type MetricRow = (&'static str, fn(&Metrics) -> u64);
+
 /// Metrics compared between safe and naive, most telling first.
-const COMPARED: [(&str, fn(&Metrics) -> u64); 8] = [
+const COMPARED: [MetricRow; 8] = [
     ("metric.duplicate_effects", |m| m.duplicate_effects),
     ("metric.effects", |m| m.effects),
     ("metric.lost", |m| m.lost),
@@ -175,8 +181,16 @@ const COMPARED: [(&str, fn(&Metrics) -> u64); 8] = [
 /// The rows of the compare table: `(label key, safe, naive)`.
 pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u64, u64)> {
     let mut rows: Vec<(&'static str, u64, u64)> = vec![
-        ("metric.accepted", safe.metrics.accepted, naive.metrics.accepted),
-        ("metric.published", safe.metrics.published, naive.metrics.published),
+        (
+            "metric.accepted",
+            safe.metrics.accepted,
+            naive.metrics.accepted,
+        ),
+        (
+            "metric.published",
+            safe.metrics.published,
+            naive.metrics.published,
+        ),
     ];
     rows.extend(
         COMPARED

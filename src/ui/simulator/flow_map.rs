@@ -48,9 +48,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     let boxes = layout::flow_boxes(area);
     let snap = s.shown();
     let failing = snap.and_then(view::failing);
-    let active = snap
-        .and_then(|x| x.last_event.as_ref())
-        .map(|e| e.stage);
+    let active = snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage);
     let ascii = app.options.ascii;
     let border = if ascii {
         ratatui::symbols::border::PLAIN
@@ -66,7 +64,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, true) => theme.tone(Tone::Focus),
             (None, false) => theme.tone(Tone::Border),
         };
-        let title = format!("{} {n}", label(*stage, s));
+        // The count goes inside the box: a title cut at a narrow width would turn 10 into 1.
+        let title = if *stage == Stage::Consumer {
+            format!("{} {n}", label(*stage, s))
+        } else {
+            label(*stage, s)
+        };
         // The active stage gets a thick frame and a failing one a double frame, so neither
         // depends on colour.
         let set = match (fail, is_active, ascii) {
@@ -95,7 +98,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                 ));
             }
         } else {
-            lines.push(tokens_line(*stage, snap, ascii, usize::from(area.width)));
+            lines.push(tokens_line(*stage, snap, n, ascii, usize::from(area.width)));
         }
         if *stage == Stage::Effect {
             let dups = snap.map_or(0, view::duplicate_effects);
@@ -122,17 +125,27 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     }
 }
 
-fn tokens_line(stage: Stage, snap: Option<&Snapshot>, ascii: bool, width: usize) -> Line<'static> {
+/// The stage's count, then one dot per token there (as many as fit).
+fn tokens_line(
+    stage: Stage,
+    snap: Option<&Snapshot>,
+    count: u64,
+    ascii: bool,
+    width: usize,
+) -> Line<'static> {
     let Some(snap) = snap else {
-        return Line::raw("");
+        return Line::raw("0");
     };
+    let mut text = count.to_string();
     let n = snap.tokens.iter().filter(|t| t.stage == stage).count();
-    let room = width.saturating_sub(6);
+    let room = width.saturating_sub(text.len() + 6);
     let dot = if ascii { "o" } else { "●" };
     let shown = n.min(room);
-    let mut text = dot.repeat(shown);
-    if n > shown {
-        text.push_str(&format!("+{}", n - shown));
+    if shown > 0 {
+        text = format!("{text} {}", dot.repeat(shown));
+    }
+    if n > shown && room > 0 {
+        text = format!("{text}+{}", n - shown);
     }
     Line::raw(text)
 }
@@ -181,7 +194,13 @@ fn anchor(stage: Stage, boxes: &[layout::Area; 8]) -> (f32, f32) {
     (x, y)
 }
 
-fn movers(frame: &mut Frame<'_>, s: &SimState, boxes: &[layout::Area; 8], ascii: bool, style: Style) {
+fn movers(
+    frame: &mut Frame<'_>,
+    s: &SimState,
+    boxes: &[layout::Area; 8],
+    ascii: bool,
+    style: Style,
+) {
     let t = s.progress();
     let glyph = if ascii { "*" } else { "◆" };
     for m in &s.moves {

@@ -64,9 +64,15 @@ pub fn compare(
     area: layout::Area,
 ) {
     let s = app.strings();
-    let mut lines = vec![Line::styled(s.get("simulator.compare_title"), theme.tone(Tone::Title))];
+    let mut lines = vec![Line::styled(
+        s.get("simulator.compare_title"),
+        theme.tone(Tone::Title),
+    )];
     match compare {
-        Compare::Running => lines.push(Line::styled(s.get("simulator.compare_running"), theme.dim())),
+        Compare::Running => lines.push(Line::styled(
+            s.get("simulator.compare_running"),
+            theme.dim(),
+        )),
         Compare::Done { safe, naive } => {
             let verdict = |ok: bool| {
                 if ok {

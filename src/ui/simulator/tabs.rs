@@ -34,7 +34,7 @@ pub fn draw(
                 .chars()
                 .take(TAB_WIDTH - 1)
                 .collect();
-            let text = format!("{text:<width$}", width = TAB_WIDTH);
+            let text = format!("{text:<TAB_WIDTH$}");
             if *tab == s.tab {
                 Span::styled(text, theme.selected())
             } else {
@@ -53,7 +53,9 @@ pub fn draw(
 
 /// Shows the lines that end `scroll` lines above the bottom (0: the newest at the bottom).
 fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line<'_>> {
-    let end = lines.len().saturating_sub(scroll.min(lines.len().saturating_sub(height)));
+    let end = lines
+        .len()
+        .saturating_sub(scroll.min(lines.len().saturating_sub(height)));
     let start = end.saturating_sub(height);
     lines.into_iter().skip(start).take(end - start).collect()
 }
@@ -67,10 +69,18 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             Outcome::Ok => Tone::Good,
             Outcome::Failed | Outcome::Unknown => Tone::Bad,
         };
-        let id = e.message_id.as_deref().map(view::short_id).unwrap_or_default();
+        let id = e
+            .message_id
+            .as_deref()
+            .map(view::short_id)
+            .unwrap_or_default();
         lines.push(Line::from(vec![
             Span::styled(format!("#{:<4}", e.index + 1), theme.dim()),
-            Span::raw(format!("{:>7} ms {:<13} {id:<5} ", e.at_ms, e.actor.to_string())),
+            Span::raw(format!(
+                "{:>7} ms {:<13} {id:<5} ",
+                e.at_ms,
+                e.actor.to_string()
+            )),
             Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
             Span::raw(view::caption(lang, e)),
         ]));
@@ -79,7 +89,10 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         }
     }
     if lines.is_empty() {
-        lines.push(Line::styled(app.strings().get("simulator.log_empty"), theme.dim()));
+        lines.push(Line::styled(
+            app.strings().get("simulator.log_empty"),
+            theme.dim(),
+        ));
     }
     let shown = bottom_window(lines, usize::from(area.height), usize::from(s.scroll));
     frame.render_widget(Paragraph::new(shown), clip(frame, rect(area)));
@@ -129,7 +142,11 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
         let y = area.y + i as u16;
         let value = (signal.value)(&snap.metrics);
         let unit = if signal.millis { " ms" } else { "" };
-        let text: String = strings.get(signal.key).chars().take(usize::from(label_w) - 1).collect();
+        let text: String = strings
+            .get(signal.key)
+            .chars()
+            .take(usize::from(label_w) - 1)
+            .collect();
         frame.render_widget(
             Paragraph::new(Line::from(vec![
                 Span::raw(format!("{text:<w$}", w = usize::from(label_w))),
@@ -172,7 +189,11 @@ fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         Line::from(vec![
             Span::styled(
                 format!("{fixed} {}", strings.get("simulator.cause_fixed")),
-                theme.tone(if s.cause_fixed { Tone::Good } else { Tone::Bold }),
+                theme.tone(if s.cause_fixed {
+                    Tone::Good
+                } else {
+                    Tone::Bold
+                }),
             ),
             Span::raw(format!(
                 "  ·  {}",
@@ -189,7 +210,10 @@ fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     ];
     for entry in s.dlq.iter().skip(usize::from(s.scroll)) {
         lines.push(Line::from(vec![
-            Span::styled(format!("{:<6}", view::short_id(&entry.message_id)), theme.tone(Tone::Bold)),
+            Span::styled(
+                format!("{:<6}", view::short_id(&entry.message_id)),
+                theme.tone(Tone::Bold),
+            ),
             Span::styled(format!("{:<24} ", entry.reason), theme.tone(Tone::Bad)),
             Span::raw(format!("×{} {}", entry.delivery_count, entry.description)),
         ]));
