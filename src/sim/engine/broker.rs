@@ -179,14 +179,14 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Queue,
             seq,
-            vec![
+            std::sync::Arc::new(vec![
                 seq.to_string(),
                 message_id.to_string(),
                 self.now.to_string(),
                 String::new(),
                 "0".into(),
                 group.unwrap_or_default().to_string(),
-            ],
+            ]),
         ));
         self.live.scalars.stages.queued += 1;
     }
@@ -367,14 +367,14 @@ impl Simulation {
             self.change(RowChange::Put(
                 Table::Dlq,
                 d,
-                vec![
+                std::sync::Arc::new(vec![
                     d.to_string(),
                     message_id.to_string(),
                     reason.into(),
                     description.into(),
                     self.set.max_deliveries.to_string(),
                     String::new(),
-                ],
+                ]),
             ));
             self.live.scalars.stages.dlq += 1;
             self.m().dead_lettered += 1;

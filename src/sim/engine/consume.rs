@@ -295,7 +295,7 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Effects,
             effect_id,
-            vec![
+            std::sync::Arc::new(vec![
                 effect_id.to_string(),
                 e.business_key.clone(),
                 e.order_id.to_string(),
@@ -303,7 +303,7 @@ impl Simulation {
                 e.kind.into(),
                 self.now.to_string(),
                 e.instance.clone(),
-            ],
+            ]),
         ));
         self.live.scalars.stages.effects += 1;
         self.m().effects += 1;
@@ -330,14 +330,14 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Inbox,
             id,
-            vec![
+            std::sync::Arc::new(vec![
                 id.to_string(),
                 message_id.into(),
                 CONSUMER_NAME.into(),
                 instance.into(),
                 now,
                 p,
-            ],
+            ]),
         ));
         self.live.scalars.stages.inbox += 1;
     }
