@@ -1,13 +1,16 @@
 //! The command line: clap definitions and dispatch to the subcommands.
 
 mod check_cmd;
+mod export_cmd;
 mod progress_cmd;
 mod reset_cmd;
+mod share_cmd;
 mod tui_cmd;
 
 use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,6 +64,40 @@ pub enum Command {
         /// export or import.
         #[command(subcommand)]
         action: ProgressAction,
+    },
+    /// Write the quick-reference map for phone and paper.
+    Export {
+        /// What to export.
+        #[command(subcommand)]
+        what: ExportWhat,
+    },
+    /// Serve the phone map on the local network; prints its URL and QR code. Ctrl+C stops it.
+    ///
+    /// Read-only: it serves the map page at / (and /map.html) and nothing else.
+    Share {
+        /// Port to listen on (default: [share] port of the config, else 8737).
+        #[arg(long)]
+        port: Option<u16>,
+        /// Address to listen on: 0.0.0.0 for the whole LAN, 127.0.0.1 for this machine only.
+        #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::UNSPECIFIED))]
+        bind: IpAddr,
+    },
+}
+
+/// `queuelab export ...`.
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// Write map.html (phone, offline), card.html (printable A4 card), qr.svg and qr.png into DIR.
+    ///
+    /// The QR code opens URL, else the config's `[workshop] map_url`; without either the command
+    /// stops with exit code 2 (no address is guessed: a printed card must open the right page).
+    Map {
+        /// Folder to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// URL the QR code opens (http:// or https://).
+        #[arg(long)]
+        url: Option<String>,
     },
 }
 
@@ -120,6 +157,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Progress { action }) => {
             paths(&cli).and_then(|p| progress_cmd::run(&p, action))
         }
+        Some(Command::Export {
+            what: ExportWhat::Map { out, url },
+        }) => export_cmd::run(&cli, out, url.as_deref()),
+        Some(Command::Share { port, bind }) => share_cmd::run(&cli, *bind, *port),
         None => tui_cmd::run(&cli),
     };
     match result {
@@ -136,6 +177,18 @@ pub fn content_source(cli: &Cli) -> ContentSource {
     cli.content
         .clone()
         .map_or(ContentSource::Embedded, ContentSource::Disk)
+}
+
+/// The validated content the flags select; problems point at `queuelab check`.
+pub fn load_content(cli: &Cli) -> Result<crate::content::Content, Failure> {
+    let source = content_source(cli);
+    crate::content::load(&source).map_err(|problems| {
+        Failure::new(format!(
+            "{} content problem(s) in {}; run queuelab check for details",
+            problems.len(),
+            source.describe()
+        ))
+    })
 }
 
 /// Resolved paths from the flags.

@@ -2,5 +2,6 @@
 
 pub mod calculator;
 pub mod progress;
+pub mod qr;
 
 pub use progress::{Fact, OrderingRecord, Progress};
