@@ -22,7 +22,7 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(name = "queuelab", version, about, long_about = None)]
 pub struct Cli {
-    /// Language of the workshop: de or en (default: saved choice, config, then LANG/LC_ALL).
+    /// Language of the workshop: de or en (default: saved choice, config, then `LANG`/`LC_ALL`).
     #[arg(long, global = true, value_parser = parse_lang)]
     pub lang: Option<Lang>,
     /// Workshop config file (default: queuelab.toml in the config directory).
@@ -150,18 +150,18 @@ impl Failure {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> ExitCode {
+pub fn run(cli: &Cli) -> ExitCode {
     let result = match &cli.command {
-        Some(Command::Check) => check_cmd::run(&content_source(&cli)),
-        Some(Command::Reset { yes }) => paths(&cli).and_then(|p| reset_cmd::run(&p, *yes)),
+        Some(Command::Check) => check_cmd::run(&content_source(cli)),
+        Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
         Some(Command::Progress { action }) => {
-            paths(&cli).and_then(|p| progress_cmd::run(&p, action))
+            paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }
         Some(Command::Export {
             what: ExportWhat::Map { out, url },
-        }) => export_cmd::run(&cli, out, url.as_deref()),
-        Some(Command::Share { port, bind }) => share_cmd::run(&cli, *bind, *port),
-        None => tui_cmd::run(&cli),
+        }) => export_cmd::run(cli, out, url.as_deref()),
+        Some(Command::Share { port, bind }) => share_cmd::run(cli, *bind, *port),
+        None => tui_cmd::run(cli),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
