@@ -7,6 +7,7 @@ mod home;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod map;
 mod msg;
 mod reader;
 mod screen;
@@ -14,6 +15,7 @@ mod settings;
 
 pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem};
+pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{Effect, Msg};
 pub use reader::{ReaderState, SearchState};
 pub use screen::{PlaceholderState, Screen};
@@ -97,6 +99,8 @@ pub struct App {
     pub info: Info,
     /// Set once the learner quits; the runtime stops after this update.
     pub quitting: bool,
+    /// The map URL and the LAN share (they outlive the map screen).
+    pub map: MapSetup,
 }
 
 impl App {
@@ -120,6 +124,7 @@ impl App {
             options,
             info,
             quitting: false,
+            map: MapSetup::default(),
         }
     }
 
@@ -174,6 +179,7 @@ impl App {
                 self.notify(text, true);
                 Vec::new()
             }
+            Msg::ShareStarted(result) => map::on_share_started(self, result),
             Msg::ResultsCleared(Ok(())) => {
                 let text = self.strings().get("settings.cleared").to_owned();
                 self.notify(text, false);
@@ -234,6 +240,7 @@ impl App {
             ScreenKind::Chapters => chapters::on_action(self, action),
             ScreenKind::Reader => reader::on_action(self, action),
             ScreenKind::Settings => settings::on_action(self, action),
+            ScreenKind::Map => map::on_action(self, action),
             ScreenKind::Placeholder => Vec::new(),
         }
     }
@@ -244,6 +251,7 @@ impl App {
             ScreenKind::Chapters => chapters::on_mouse(self, mouse),
             ScreenKind::Reader => reader::on_mouse(self, mouse),
             ScreenKind::Settings => settings::on_mouse(self, mouse),
+            ScreenKind::Map => map::on_mouse(self, mouse),
             ScreenKind::Placeholder => Vec::new(),
         }
     }

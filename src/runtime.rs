@@ -2,6 +2,7 @@
 
 mod convert;
 mod event_loop;
+mod share_slot;
 mod store_worker;
 pub mod terminal;
 

@@ -4,6 +4,7 @@ mod chapters;
 mod chrome;
 mod help;
 mod home;
+mod map;
 mod placeholder;
 mod reader;
 mod settings;
@@ -27,6 +28,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Chapters(state) => chapters::draw(frame, app, state, &theme),
         Screen::Reader(state) => reader::draw(frame, app, state, &theme),
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
+        Screen::Map(state) => map::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);

@@ -44,6 +44,8 @@ pub enum Action {
     SearchNext,
     /// Open the simulator scenario of a decision.
     SeeItHappen,
+    /// Start or stop sharing the map on the local network.
+    Share,
 }
 
 /// A key or a class of keys a binding reacts to.
@@ -118,6 +120,8 @@ pub enum ScreenKind {
     Reader,
     /// Settings.
     Settings,
+    /// The quick-reference map.
+    Map,
     /// A part that comes in a later version.
     Placeholder,
 }
@@ -222,6 +226,22 @@ const SETTINGS: &[Binding] = &[
     HELP,
 ];
 
+const MAP: &[Binding] = &[
+    b(
+        &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+        A::Up,
+        "key.scroll",
+        true,
+    ),
+    b(&[Code(K::PageDown), C(' ')], A::PageDown, "key.page", false),
+    b(&[Code(K::PageUp), C('b')], A::PageUp, "key.page", false),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top_bottom", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.top_bottom", false),
+    b(&[C('s')], A::Share, "key.share", true),
+    BACK,
+    HELP,
+];
+
 const PLACEHOLDER: &[Binding] = &[BACK, HELP];
 
 /// The key table of a screen.
@@ -231,6 +251,7 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Chapters => CHAPTERS,
         ScreenKind::Reader => READER,
         ScreenKind::Settings => SETTINGS,
+        ScreenKind::Map => MAP,
         ScreenKind::Placeholder => PLACEHOLDER,
     }
 }
@@ -304,6 +325,7 @@ mod tests {
             ScreenKind::Chapters,
             ScreenKind::Reader,
             ScreenKind::Settings,
+            ScreenKind::Map,
             ScreenKind::Placeholder,
         ] {
             assert_eq!(

@@ -16,6 +16,8 @@ pub enum Msg {
     FactSaved(Result<(), String>),
     /// Results were cleared (or not).
     ResultsCleared(Result<(), String>),
+    /// The LAN share started at this URL, or could not (the reason).
+    ShareStarted(Result<String, String>),
 }
 
 /// Something the runtime must do for the core.
@@ -25,6 +27,13 @@ pub enum Effect {
     Save(Fact),
     /// Delete every result about the learner.
     ClearResults,
+    /// Serve the phone map on the LAN on this port (0.0.0.0), off the UI loop.
+    StartShare {
+        /// The TCP port.
+        port: u16,
+    },
+    /// Stop serving the map.
+    StopShare,
     /// Leave the program (the runtime restores the terminal).
     Quit,
 }

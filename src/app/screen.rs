@@ -1,7 +1,7 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, ReaderState, SettingsState};
+use super::{ChaptersState, HomeState, MapState, ReaderState, SettingsState};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +21,8 @@ pub enum Screen {
     Reader(ReaderState),
     /// Language, clear results, paths.
     Settings(SettingsState),
+    /// The quick-reference map with its QR code.
+    Map(MapState),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
 }
@@ -33,6 +35,7 @@ impl Screen {
             Screen::Chapters(_) => ScreenKind::Chapters,
             Screen::Reader(_) => ScreenKind::Reader,
             Screen::Settings(_) => ScreenKind::Settings,
+            Screen::Map(_) => ScreenKind::Map,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
         }
     }
@@ -44,6 +47,7 @@ impl Screen {
             Screen::Chapters(_) => "chapters.title",
             Screen::Reader(_) => "menu.chapters",
             Screen::Settings(_) => "settings.title",
+            Screen::Map(_) => "menu.map",
             Screen::Placeholder(p) => p.title_key,
         }
     }

@@ -52,6 +52,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         workshop: config.workshop.name.clone(),
     };
     let mut app = App::new(Arc::new(content), lang, progress, options, info);
+    app.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
     if let OpenNote::Recovered { backup, reason } = note {
         log::warn(&format!(
             "progress store was damaged ({reason}); kept {}",

@@ -2,6 +2,7 @@
 //! after something changed (no timers while idle).
 
 use super::convert::to_msg;
+use super::share_slot::ShareSlot;
 use super::store_worker::{StoreCommand, StoreWorker};
 use super::terminal::{TerminalGuard, Tui};
 use crate::app::{App, Effect, Msg};
@@ -9,6 +10,7 @@ use crate::services::{Store, log};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc::UnboundedSender;
 
 /// Runs the workshop until the learner quits or a signal ends it.
 pub fn run(app: App, store: Store, mouse: bool) -> Result<(), String> {
@@ -25,8 +27,13 @@ pub fn run(app: App, store: Store, mouse: bool) -> Result<(), String> {
 
 async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let worker = StoreWorker::spawn(store, replies)
+    let worker = StoreWorker::spawn(store, replies.clone())
         .map_err(|e| format!("cannot start the store thread: {e}"))?;
+    let mut executor = Executor {
+        worker,
+        share: ShareSlot::default(),
+        replies,
+    };
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
@@ -48,18 +55,19 @@ async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(),
                 None => break,
             },
             Some(msg) = results.recv() => Some(msg),
-            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); execute(&worker, app.quit()); break }
-            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); execute(&worker, app.quit()); break }
-            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); execute(&worker, app.quit()); break }
+            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
+            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
+            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
         };
         if let Some(msg) = msg {
             let effects = app.update(msg);
-            execute(&worker, effects);
+            executor.run(&app, effects);
             outcome = draw(&mut terminal, &app);
         }
     }
+    executor.share.stop();
     // Every save the learner saw must be on disk before the process ends.
-    worker.finish();
+    executor.worker.finish();
     outcome
 }
 
@@ -70,12 +78,28 @@ fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {
         .map_err(|e| format!("drawing failed: {e}"))
 }
 
-fn execute(worker: &StoreWorker, effects: Vec<Effect>) {
-    for effect in effects {
-        match effect {
-            Effect::Save(fact) => worker.send(StoreCommand::Save(fact)),
-            Effect::ClearResults => worker.send(StoreCommand::Clear),
-            Effect::Quit => {}
+/// Carries out effects: saves go to the store thread, the share to its slot; answers come back
+/// as messages through `replies`.
+struct Executor {
+    worker: StoreWorker,
+    share: ShareSlot,
+    replies: UnboundedSender<Msg>,
+}
+
+impl Executor {
+    fn run(&mut self, app: &App, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::Save(fact) => self.worker.send(StoreCommand::Save(fact)),
+                Effect::ClearResults => self.worker.send(StoreCommand::Clear),
+                Effect::StartShare { port } => {
+                    let answer = self.share.start(app, port);
+                    // The receiver lives as long as the loop that calls this.
+                    let _ = self.replies.send(answer);
+                }
+                Effect::StopShare => self.share.stop(),
+                Effect::Quit => {}
+            }
         }
     }
 }

@@ -1,0 +1,94 @@
+//! The map screen as characters: 100x40 with the config's URL, 100x40 without a URL (offers
+//! LAN sharing), and a terminal too small for the code ("enlarge" instead of a broken code).
+
+use queuelab::app::input::Key;
+use queuelab::app::{App, Info, MapSetup, Msg, Options};
+use queuelab::content::{ContentSource, Lang, load};
+use queuelab::domain::Progress;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use std::sync::Arc;
+
+const URL: &str = "https://example.org/lab";
+
+fn map_screen(lang: Lang, url: Option<&str>, width: u16, height: u16) -> App {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    let mut app = App::new(
+        content,
+        lang,
+        Progress::default(),
+        Options::default(),
+        Info::default(),
+    );
+    app.map = MapSetup::new(url.map(str::to_owned), 8737);
+    app.update(Msg::Resized { width, height });
+    app.update(Msg::Key(Key::char('3')));
+    app
+}
+
+fn buffer(app: &App) -> Buffer {
+    let (width, height) = app.size;
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|frame| queuelab::ui::draw(frame, app))
+        .expect("draws");
+    terminal.backend().buffer().clone()
+}
+
+fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let line: String = (0..area.width)
+            .map(|x| buffer[(x, y)].symbol().to_owned())
+            .collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn map_with_the_config_url_at_100x40() {
+    let app = map_screen(Lang::En, Some(URL), 100, 40);
+    let buf = buffer(&app);
+    let screen = text(&buf);
+    insta::assert_snapshot!("map_en_100x40", screen);
+    assert!(screen.contains(URL), "the URL is printed in text");
+    assert!(
+        screen.contains('▀') || screen.contains('▄'),
+        "a half-block code"
+    );
+    // Every cell of the code is white on black, so it scans in light and dark themes alike.
+    let qr_cells: Vec<_> = buf
+        .content
+        .iter()
+        .filter(|c| matches!(c.symbol(), "█" | "▀" | "▄"))
+        .collect();
+    assert!(qr_cells.len() > 200);
+    assert!(
+        qr_cells
+            .iter()
+            .all(|c| c.fg == Color::White && c.bg == Color::Black)
+    );
+}
+
+#[test]
+fn map_without_url_offers_lan_sharing() {
+    let app = map_screen(Lang::De, None, 100, 40);
+    let screen = text(&buffer(&app));
+    insta::assert_snapshot!("map_de_100x40_no_url", screen);
+    assert!(screen.contains("Drücke s"), "{screen}");
+}
+
+#[test]
+fn map_too_small_for_the_code_says_enlarge() {
+    let app = map_screen(Lang::En, Some(URL), 70, 20);
+    let screen = text(&buffer(&app));
+    insta::assert_snapshot!("map_en_70x20_too_small_for_qr", screen);
+    assert!(screen.contains("Enlarge the terminal"), "{screen}");
+    assert!(!screen.contains('▀'), "no partial code");
+    assert!(screen.contains(URL), "the URL stays readable");
+}
