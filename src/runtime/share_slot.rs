@@ -31,7 +31,9 @@ impl ShareSlot {
             }
             Err(e) => {
                 log::warn(&format!("sharing the map failed: {e}"));
-                Msg::ShareStarted(Err(e.to_string()))
+                // The status line has one row: address and OS reason, without the CLI's advice.
+                let share::ShareError::Bind { addr, reason } = e;
+                Msg::ShareStarted(Err(format!("{addr}: {reason}")))
             }
         }
     }
