@@ -156,11 +156,13 @@ fn content_files() -> Vec<(String, String)> {
     files
 }
 
+/// Tells whether a content path belongs to one parser.
+type Belongs = fn(&str) -> bool;
+
 #[test]
 fn content_parsers_never_panic_on_mutated_files() {
     let files = content_files();
     // Group by parser so each parser sees `cases()` inputs.
-    type Belongs = fn(&str) -> bool;
     let kinds: [(&str, Belongs); 6] = [
         ("chapter", |p| p.contains("/chapters/")),
         ("decisions", |p| p.ends_with("decisions.toml")),
