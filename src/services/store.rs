@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
-pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress};
+pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
 
 /// What can go wrong with the progress store.
 #[derive(Debug, Error)]
