@@ -3,20 +3,21 @@
 
 use queuelab::app::input::Key;
 use queuelab::app::{App, Info, MapSetup, Msg, Options};
-use queuelab::content::{ContentSource, Lang, load};
+use queuelab::content::{Content, ContentSource, Lang, load};
 use queuelab::domain::Progress;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 const URL: &str = "https://example.org/lab";
 
 fn map_screen(lang: Lang, url: Option<&str>, width: u16, height: u16) -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
+    let content = CONTENT.get_or_init(|| Arc::new(load(&ContentSource::Embedded).expect("valid")));
     let mut app = App::new(
-        content,
+        Arc::clone(content),
         lang,
         Progress::default(),
         Options::default(),
@@ -91,4 +92,36 @@ fn map_too_small_for_the_code_says_enlarge() {
     assert!(screen.contains("Enlarge the terminal"), "{screen}");
     assert!(!screen.contains('▀'), "no partial code");
     assert!(screen.contains(URL), "the URL stays readable");
+}
+
+#[test]
+fn any_size_and_url_length_draws_without_panic() {
+    let long = format!("https://example.org/{}", "lab/".repeat(60));
+    for url in [None, Some(URL), Some(long.as_str())] {
+        for ascii in [false, true] {
+            for (w, h) in [
+                (0, 0),
+                (1, 1),
+                (59, 17),
+                (60, 18),
+                (71, 21),
+                (100, 40),
+                (240, 80),
+            ] {
+                let mut app = map_screen(Lang::En, url, w.max(60), h.max(18));
+                app.options.ascii = ascii;
+                app.update(Msg::Resized {
+                    width: w,
+                    height: h,
+                });
+                let screen = text(&buffer(&app));
+                if ascii && app.map.qr().is_some() && w >= 100 {
+                    assert!(
+                        screen.contains("##") || screen.contains("Enlarge"),
+                        "{screen}"
+                    );
+                }
+            }
+        }
+    }
 }
