@@ -46,11 +46,9 @@ fn serves_the_map_on_loopback_and_refuses_everything_else() {
         answer.starts_with("HTTP/1.1 200") && !answer.contains(PAGE),
         "{answer}"
     );
+    // `stop` joins the server thread; whether the port refuses afterwards is not asserted,
+    // because a parallel test may be handed the same free port at once.
     server.stop();
-    assert!(
-        TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_err(),
-        "stopped server still accepts connections"
-    );
 }
 
 #[test]
