@@ -4,6 +4,7 @@
 pub mod address;
 pub mod calculator;
 pub mod otp;
+pub mod outbox;
 pub mod progress;
 pub mod quiz;
 pub mod report;
