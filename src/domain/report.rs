@@ -199,6 +199,21 @@ fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
     }
 }
 
+/// The UTC calendar date of a Unix time as `YYYY-MM-DD` (Howard Hinnant's days-to-civil).
+pub fn iso_date(unix_secs: i64) -> String {
+    let days = unix_secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
     parts.collect::<Vec<_>>().join(" | ")
 }

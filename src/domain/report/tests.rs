@@ -77,3 +77,11 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
         assert!(report.subject.contains("Lab"));
     }
 }
+
+#[test]
+fn iso_dates() {
+    assert_eq!(iso_date(0), "1970-01-01");
+    assert_eq!(iso_date(951_782_400), "2000-02-29");
+    assert_eq!(iso_date(1_795_996_800), "2026-11-30");
+    assert_eq!(iso_date(-86_400), "1969-12-31");
+}

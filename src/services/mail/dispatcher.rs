@@ -6,8 +6,9 @@
 //! after the server accepted the message but before the row says "sent": the next run sends it
 //! again. The repeat carries the same Message-ID, so the receiving side can recognise it (many
 //! mail stores do), and the `file` transport overwrites the same file. Code mails are never
-//! repeated after a restart: their code lived only in the memory of the process that made it,
-//! so such a row is marked failed and the learner asks for a new code.
+//! repeated by another process: their code lives only in the memory of the process that made
+//! it, so other processes skip such a row while the code could still be valid and mark it
+//! failed once it has expired; the learner then asks for a new code.
 
 use super::compose::build_message;
 use super::transport::Transport;
@@ -122,10 +123,24 @@ impl Dispatcher {
     ) -> Result<Option<Outcome>, StoreError> {
         let kind = row.mail.kind;
         let code = row.otp_code_id.and_then(|id| self.vault.get(id, now));
+        if row.otp_code_id.is_some() && code.is_none() {
+            if now - row.created_at < VALIDITY_SECS {
+                // Another process (the TUI, a running `report --plain`) may hold this code;
+                // leave the row to it.
+                return Ok(None);
+            }
+            let reason = "the code expired before it could be sent; ask for a new code".to_owned();
+            store.mark_mail_failed(row.id, &reason)?;
+            return Ok(Some(Outcome::Failed {
+                id: row.id,
+                kind,
+                reason,
+            }));
+        }
         let message = match build_message(row, &self.from, code.as_ref()) {
             Ok(message) => message,
             Err(reason) => {
-                // Nothing went on the wire; retrying cannot help (no code, bad address).
+                // Nothing went on the wire; retrying cannot help (bad address).
                 store.mark_mail_failed(row.id, &reason)?;
                 log::warn(&format!(
                     "mail {} ({}) failed: {reason}",
