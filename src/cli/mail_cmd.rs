@@ -24,7 +24,8 @@ pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
         MailAction::Retry => {
             let now = now_secs();
             let changed = session.store.requeue_mails(now).map_err(|e| fail(&e))?;
-            let from = mail::from_mailbox(session.config.mail.from.as_deref()).map_err(|e| fail(&e))?;
+            let from =
+                mail::from_mailbox(session.config.mail.from.as_deref()).map_err(|e| fail(&e))?;
             let transport = mail::from_config(&session.config.mail, &session.paths.mail_dir())
                 .map_err(|e| fail(&e))?;
             let dispatcher = Dispatcher::new(transport, from, CodeVault::shared(), DEFAULT_RETRY);
@@ -81,10 +82,7 @@ fn status_line(m: &OutboxMail, now: i64) -> String {
                 .map(|e| format!("; last error: {e}"))
                 .unwrap_or_default()
         ),
-        MailStatus::Sent => format!(
-            "sent via {}",
-            m.delivered_to.as_deref().unwrap_or("?")
-        ),
+        MailStatus::Sent => format!("sent via {}", m.delivered_to.as_deref().unwrap_or("?")),
         MailStatus::Failed(reason) => format!("failed: {reason}"),
     };
     format!(

@@ -47,7 +47,11 @@ pub fn take<R: BufRead, W: Write>(
                     &[("score", &score.to_string()), ("total", &total)],
                 ))?;
             }
-            saved(session.store.start_attempt(&Attempt::new(quiz, rand::random())))?
+            saved(
+                session
+                    .store
+                    .start_attempt(&Attempt::new(quiz, rand::random())),
+            )?
         }
     };
     while let Some(question) = attempt.next_question(quiz) {
@@ -155,11 +159,20 @@ fn summary<R: BufRead, W: Write>(
         lines.say(s.get("quiz.review"))?;
         for r in review {
             let text = |opts: &[&crate::content::QuestionOption]| {
-                opts.iter().map(|o| o.text.as_str()).collect::<Vec<_>>().join(" | ")
+                opts.iter()
+                    .map(|o| o.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
             };
             lines.say(&format!("- {}", r.question.prompt))?;
-            lines.say(&format!("  {}", s.fill("quiz.your_answer", &[("answer", &text(&r.chosen))])))?;
-            lines.say(&format!("  {}", s.fill("quiz.right_answer", &[("answer", &text(&r.correct))])))?;
+            lines.say(&format!(
+                "  {}",
+                s.fill("quiz.your_answer", &[("answer", &text(&r.chosen))])
+            ))?;
+            lines.say(&format!(
+                "  {}",
+                s.fill("quiz.right_answer", &[("answer", &text(&r.correct))])
+            ))?;
         }
     }
     lines.say("")?;

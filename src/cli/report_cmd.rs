@@ -66,8 +66,8 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     let Some((attempt_id, report)) = build_report(session)? else {
         return Err(Failure::new(s.get("report.need_quiz")));
     };
-    let saved_at = mail::save_report(&session.paths.reports_dir(), attempt_id, &report)
-        .map_err(fail)?;
+    let saved_at =
+        mail::save_report(&session.paths.reports_dir(), attempt_id, &report).map_err(fail)?;
     lines.say(&s.fill(
         "report.saved_local",
         &[("path", &saved_at.display().to_string())],
@@ -170,15 +170,12 @@ fn request<R: BufRead, W: Write>(
             dispatch(session, lines, s, dispatcher)
         }
         // A code from an earlier mail may still be valid: keep asking for it.
-        Err(denied @ (IssueDenied::Cooldown { .. } | IssueDenied::HourlyLimit { .. })) => lines
-            .say(&s.fill(
-                denied.key(),
-                &[("secs", &denied.wait_secs().to_string())],
-            )),
-        Err(denied) => Err(Failure::new(s.fill(
-            denied.key(),
-            &[("secs", &denied.wait_secs().to_string())],
-        ))),
+        Err(denied @ (IssueDenied::Cooldown { .. } | IssueDenied::HourlyLimit { .. })) => {
+            lines.say(&s.fill(denied.key(), &[("secs", &denied.wait_secs().to_string())]))
+        }
+        Err(denied) => Err(Failure::new(
+            s.fill(denied.key(), &[("secs", &denied.wait_secs().to_string())]),
+        )),
     }
 }
 
