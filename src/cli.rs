@@ -23,7 +23,7 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(name = "queuelab", version, about, long_about = None)]
 pub struct Cli {
-    /// Language of the workshop: de or en (default: saved choice, config, then LANG/LC_ALL).
+    /// Language of the workshop: de or en (default: saved choice, config, then `LANG`/`LC_ALL`).
     #[arg(long, global = true, value_parser = parse_lang)]
     pub lang: Option<Lang>,
     /// Workshop config file (default: queuelab.toml in the config directory).
@@ -150,17 +150,17 @@ impl Failure {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> ExitCode {
+pub fn run(cli: &Cli) -> ExitCode {
     let result = match &cli.command {
-        Some(Command::Check) => check_cmd::run(&content_source(&cli)),
-        Some(Command::Reset { yes }) => paths(&cli).and_then(|p| reset_cmd::run(&p, *yes)),
-        Some(Command::Quiz { plain }) => quiz_cmd::run(&cli, *plain),
-        Some(Command::Report { plain }) => report_cmd::run(&cli, *plain),
-        Some(Command::Mail { action }) => mail_cmd::run(&cli, *action),
+        Some(Command::Check) => check_cmd::run(&content_source(cli)),
+        Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
+        Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
+        Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
+        Some(Command::Mail { action }) => mail_cmd::run(cli, *action),
         Some(Command::Progress { action }) => {
-            paths(&cli).and_then(|p| progress_cmd::run(&p, action))
+            paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }
-        None => tui_cmd::run(&cli),
+        None => tui_cmd::run(cli),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,5 +4,5 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    queuelab::cli::run(queuelab::cli::Cli::parse())
+    queuelab::cli::run(&queuelab::cli::Cli::parse())
 }

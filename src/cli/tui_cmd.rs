@@ -1,7 +1,12 @@
 //! The default command: the interactive workshop.
 
 use super::{Cli, Failure};
+use crate::app::{App, Info, Options};
+use crate::content;
+use crate::services::store::OpenNote;
+use crate::services::{Store, log};
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 /// The message for a non-interactive start (SPEC 5: exit 2 and name the other commands).
 pub const NOT_A_TERMINAL: &str = "the workshop needs an interactive terminal. Non-interactive commands: queuelab check, queuelab reset --yes, queuelab progress export|import FILE (see queuelab --help)";
@@ -11,6 +16,56 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(Failure::usage(NOT_A_TERMINAL));
     }
-    let _ = cli;
-    Err(Failure::new("TUI not wired yet"))
+    let source = super::content_source(cli);
+    let content = content::load(&source).map_err(|problems| {
+        let first = problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        Failure::new(format!(
+            "{} content problem(s), first: {first} (run queuelab check for all)",
+            problems.len()
+        ))
+    })?;
+    let paths = super::paths(cli)?;
+    paths.ensure_data_dir().map_err(Failure::new)?;
+    let _ = log::init(&paths.log_file());
+    let config = super::config(&paths)?;
+    let (store, note) =
+        Store::open(&paths.progress_db()).map_err(|e| Failure::new(e.to_string()))?;
+    let progress = store.load().map_err(|e| Failure::new(e.to_string()))?;
+    let lang = super::pick_lang(cli.lang, progress.language, config.workshop.language);
+    let options = Options {
+        ascii: cli.ascii,
+        mouse: !cli.no_mouse,
+        reduced_motion: cli.reduced_motion,
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+    };
+    let info = Info {
+        data_dir: paths.data_dir.display().to_string(),
+        config: paths
+            .config_file
+            .as_ref()
+            .or(paths.default_config.as_ref())
+            .map_or_else(|| "-".to_owned(), |p| p.display().to_string()),
+        log: paths.log_file().display().to_string(),
+        workshop: config.workshop.name.clone(),
+    };
+    let mut app = App::new(Arc::new(content), lang, progress, options, info);
+    if let OpenNote::Recovered { backup, reason } = note {
+        log::warn(&format!(
+            "progress store was damaged ({reason}); kept {}",
+            backup.display()
+        ));
+        let text = app.strings().fill(
+            "store.recovered",
+            &[("path", &backup.display().to_string())],
+        );
+        app.notify(text, true);
+    }
+    log::info(&format!(
+        "start: lang={lang} data_dir={}",
+        paths.data_dir.display()
+    ));
+    crate::runtime::run(app, store, options.mouse).map_err(Failure::new)
 }

@@ -184,6 +184,9 @@ fn parse_markdown(
     blocks.append(&mut builder.blocks);
 }
 
+/// The cells of one table row.
+type Cells = Vec<Vec<Inline>>;
+
 #[derive(Default)]
 struct Builder {
     blocks: Vec<Block>,
@@ -195,7 +198,7 @@ struct Builder {
     list_stack: Vec<Option<u64>>,
     list_items: Vec<ListItem>,
     item_open: bool,
-    table: Option<(Vec<Vec<Inline>>, Vec<Vec<Vec<Inline>>>)>,
+    table: Option<(Cells, Vec<Cells>)>,
     row: Vec<Vec<Inline>>,
     in_head: bool,
 }

@@ -47,6 +47,7 @@ impl Lang {
     }
 
     /// The other language (for the settings toggle).
+    #[must_use]
     pub fn other(self) -> Lang {
         match self {
             Lang::De => Lang::En,

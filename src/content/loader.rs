@@ -110,7 +110,7 @@ fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) 
     let files: Vec<String> = source
         .list(&dir)
         .into_iter()
-        .filter(|n| n.ends_with(".md"))
+        .filter(|n| has_extension(n, "md"))
         .collect();
     if files.is_empty() {
         problems.push(Problem::file(
@@ -154,7 +154,7 @@ fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Sc
     for name in source
         .list("assets/scenarios")
         .into_iter()
-        .filter(|n| n.ends_with(".toml"))
+        .filter(|n| has_extension(n, "toml"))
     {
         let path = format!("assets/scenarios/{name}");
         if let Some(text) = read(source, &path, problems) {
@@ -162,4 +162,10 @@ fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Sc
         }
     }
     scenarios
+}
+
+fn has_extension(name: &str, extension: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }

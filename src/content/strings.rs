@@ -285,6 +285,19 @@ pub const KEYS: &[&str] = &[
     "home.report_failed",
     "home.quiz_score",
     "home.quiz_in_progress",
+    "calc.currency",
+    "calc.err_large",
+    "calc.err_negative",
+    "calc.err_number",
+    "calc.hint",
+    "calc.hourly_cost",
+    "calc.hours",
+    "calc.incidents",
+    "calc.people",
+    "calc.result",
+    "checklist.summary",
+    "decision.see_it_key",
+    "store.recovered",
 ];
 
 #[cfg(test)]

@@ -28,8 +28,7 @@ impl CalcField {
     /// is likelier than a real figure).
     pub fn upper_bound(self) -> f64 {
         match self {
-            CalcField::Incidents => 1_000.0,
-            CalcField::People => 1_000.0,
+            CalcField::Incidents | CalcField::People => 1_000.0,
             CalcField::Hours => 744.0,
             CalcField::HourlyCost => 100_000.0,
         }
@@ -136,7 +135,7 @@ pub fn format_amount(value: f64, lang: Lang) -> String {
     let digits = whole.to_string();
     let mut grouped = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(thousands);
         }
         grouped.push(ch);

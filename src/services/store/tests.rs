@@ -40,7 +40,7 @@ fn saved_facts_survive_reopen() {
     assert_eq!(p.decisions["lost-ack"], "receipt");
     assert_eq!(p.last_chapter.as_deref(), Some("inbox"));
     assert_eq!(p.positions["inbox"], 7);
-    assert_eq!(p.checklist["stable-ids"], true);
+    assert!(p.checklist["stable-ids"]);
     assert_eq!(p.language, Some(Lang::De));
     assert_eq!(store.integrity_check().expect("check"), "ok");
 }
@@ -81,7 +81,9 @@ fn a_newer_schema_is_refused_not_overwritten() {
     conn.pragma_update(None, "user_version", 99)
         .expect("pragma");
     drop(conn);
-    let err = Store::open(&path).err().expect("too new");
+    let Err(err) = Store::open(&path) else {
+        panic!("a newer schema must be refused")
+    };
     assert!(err.to_string().contains("schema version 99"), "{err}");
 }
 
@@ -102,20 +104,18 @@ fn export_import_round_trip_and_version_check() {
         .expect("read")
         .replace("\"version\": 1", "\"version\": 2");
     std::fs::write(&file, text).expect("write");
-    let err = store.import(&file).err().expect("version refused");
+    let Err(err) = store.import(&file) else {
+        panic!("version must be refused")
+    };
     assert!(
         err.to_string().contains("version 2 is not supported"),
         "{err}"
     );
     std::fs::write(&file, "{\"format\": \"other\"}").expect("write");
-    assert!(
-        store
-            .import(&file)
-            .err()
-            .expect("format refused")
-            .to_string()
-            .contains("not a queuelab progress file")
-    );
+    let Err(err) = store.import(&file) else {
+        panic!("format must be refused")
+    };
+    assert!(err.to_string().contains("not a queuelab progress file"));
     assert!(
         store.load().expect("load").chapters_read.contains("outbox"),
         "a refused import changes nothing"

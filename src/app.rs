@@ -1,0 +1,295 @@
+//! The pure core: `App::update(msg) -> Vec<Effect>`. No IO, no clock, no terminal; the runtime
+//! feeds messages in and carries the effects out.
+
+mod chapters;
+pub mod doc_layout;
+mod home;
+pub mod input;
+pub mod keymap;
+pub mod layout;
+mod msg;
+mod reader;
+mod screen;
+mod settings;
+
+pub use chapters::ChaptersState;
+pub use home::{HomeState, MenuItem};
+pub use msg::{Effect, Msg};
+pub use reader::{ReaderState, SearchState};
+pub use screen::{PlaceholderState, Screen};
+pub use settings::SettingsState;
+
+use crate::content::{Content, Course, Lang, Strings};
+use crate::domain::{Fact, Progress};
+use input::Key;
+use keymap::{Action, ScreenKind};
+use std::sync::Arc;
+
+/// The reader's laid-out lines for the current state (the view draws exactly these).
+pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
+    reader::lines(
+        &app.content,
+        app.lang,
+        &app.progress,
+        app.options,
+        app.size,
+        state,
+    )
+}
+
+/// Display options from the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(clippy::struct_excessive_bools)] // four independent command-line switches
+pub struct Options {
+    /// Plain ASCII instead of box-drawing and block characters.
+    pub ascii: bool,
+    /// Mouse capture is on.
+    pub mouse: bool,
+    /// No animation.
+    pub reduced_motion: bool,
+    /// Colours are off (`NO_COLOR`): the theme uses modifiers only.
+    pub no_color: bool,
+}
+
+/// Paths and names shown in Settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Info {
+    /// The data directory.
+    pub data_dir: String,
+    /// The config file in use, or where one would be read from.
+    pub config: String,
+    /// The log file.
+    pub log: String,
+    /// The workshop name from the config.
+    pub workshop: Option<String>,
+}
+
+/// A short message under the screen (saved, failed, hints).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The text, already translated.
+    pub text: String,
+    /// Whether it reports a failure.
+    pub error: bool,
+}
+
+/// The whole state of the workshop UI.
+pub struct App {
+    /// All content, both languages.
+    pub content: Arc<Content>,
+    /// The language shown.
+    pub lang: Lang,
+    /// What the learner has done (mirrors the store).
+    pub progress: Progress,
+    /// The screen on top.
+    pub screen: Screen,
+    /// Screens below it (Back returns to them).
+    pub history: Vec<Screen>,
+    /// Terminal size.
+    pub size: (u16, u16),
+    /// Whether the help overlay is open.
+    pub help: bool,
+    /// The last status line.
+    pub status: Option<Status>,
+    /// Display options.
+    pub options: Options,
+    /// Paths for Settings.
+    pub info: Info,
+    /// Set once the learner quits; the runtime stops after this update.
+    pub quitting: bool,
+}
+
+impl App {
+    /// A new app on the Home screen.
+    pub fn new(
+        content: Arc<Content>,
+        lang: Lang,
+        progress: Progress,
+        options: Options,
+        info: Info,
+    ) -> Self {
+        App {
+            content,
+            lang,
+            progress,
+            screen: Screen::Home(HomeState::default()),
+            history: Vec::new(),
+            size: (80, 24),
+            help: false,
+            status: None,
+            options,
+            info,
+            quitting: false,
+        }
+    }
+
+    /// The course in the current language.
+    pub fn course(&self) -> &Course {
+        self.content.course(self.lang)
+    }
+
+    /// UI strings in the current language.
+    pub fn strings(&self) -> &Strings {
+        &self.course().strings
+    }
+
+    /// Shows a status line.
+    pub fn notify(&mut self, text: impl Into<String>, error: bool) {
+        self.status = Some(Status {
+            text: text.into(),
+            error,
+        });
+    }
+
+    /// Handles one message and returns what the runtime must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Mouse(mouse) => {
+                if self.help || layout::too_small(self.size.0, self.size.1) {
+                    return Vec::new();
+                }
+                self.on_mouse(mouse)
+            }
+            Msg::Resized { width, height } => {
+                self.size = (width, height);
+                if let Screen::Reader(state) = &mut self.screen {
+                    let clamped = reader::clamp_scroll(
+                        state,
+                        &self.content,
+                        self.lang,
+                        &self.progress,
+                        self.options,
+                        self.size,
+                    );
+                    state.scroll = clamped;
+                }
+                Vec::new()
+            }
+            Msg::FactSaved(Ok(())) => Vec::new(),
+            Msg::FactSaved(Err(reason)) | Msg::ResultsCleared(Err(reason)) => {
+                let text = self
+                    .strings()
+                    .fill("common.save_failed", &[("reason", &reason)]);
+                self.notify(text, true);
+                Vec::new()
+            }
+            Msg::ResultsCleared(Ok(())) => {
+                let text = self.strings().get("settings.cleared").to_owned();
+                self.notify(text, false);
+                Vec::new()
+            }
+        }
+    }
+
+    fn on_key(&mut self, key: Key) -> Vec<Effect> {
+        if key.is_ctrl_c() {
+            return self.quit();
+        }
+        if self.help {
+            self.help = false;
+            return Vec::new();
+        }
+        if layout::too_small(self.size.0, self.size.1) {
+            // Only leaving works while nothing can be drawn.
+            return match keymap::action_for(self.screen.kind(), key) {
+                Some(Action::Back) => self.back(),
+                _ => Vec::new(),
+            };
+        }
+        // Text entry (search prompt, calculator field, confirm dialogs) sees keys first.
+        if let Some(effects) = self.captured_key(key) {
+            return effects;
+        }
+        match keymap::action_for(self.screen.kind(), key) {
+            Some(Action::Help) => {
+                self.help = true;
+                Vec::new()
+            }
+            Some(Action::Back) if !self.screen_handles_back() => self.back(),
+            Some(action) => self.on_action(action),
+            None => Vec::new(),
+        }
+    }
+
+    fn captured_key(&mut self, key: Key) -> Option<Vec<Effect>> {
+        match &self.screen {
+            Screen::Reader(state) if state.captures_keys() => {
+                Some(reader::on_captured_key(self, key))
+            }
+            Screen::Settings(state) if state.confirm_clear => {
+                Some(settings::on_confirm_key(self, key))
+            }
+            _ => None,
+        }
+    }
+
+    fn screen_handles_back(&self) -> bool {
+        matches!(&self.screen, Screen::Reader(state) if state.focus.is_some())
+    }
+
+    fn on_action(&mut self, action: Action) -> Vec<Effect> {
+        match self.screen.kind() {
+            ScreenKind::Home => home::on_action(self, action),
+            ScreenKind::Chapters => chapters::on_action(self, action),
+            ScreenKind::Reader => reader::on_action(self, action),
+            ScreenKind::Settings => settings::on_action(self, action),
+            ScreenKind::Placeholder => Vec::new(),
+        }
+    }
+
+    fn on_mouse(&mut self, mouse: input::Mouse) -> Vec<Effect> {
+        match self.screen.kind() {
+            ScreenKind::Home => home::on_mouse(self, mouse),
+            ScreenKind::Chapters => chapters::on_mouse(self, mouse),
+            ScreenKind::Reader => reader::on_mouse(self, mouse),
+            ScreenKind::Settings => settings::on_mouse(self, mouse),
+            ScreenKind::Placeholder => Vec::new(),
+        }
+    }
+
+    /// Opens a screen on top of the current one.
+    pub fn push(&mut self, screen: Screen) {
+        let below = std::mem::replace(&mut self.screen, screen);
+        self.history.push(below);
+        self.status = None;
+    }
+
+    /// Goes back one screen; from Home, quits.
+    pub fn back(&mut self) -> Vec<Effect> {
+        let mut effects = self.leave_screen();
+        match self.history.pop() {
+            Some(previous) => {
+                self.screen = previous;
+                self.status = None;
+            }
+            None => effects.extend(self.quit()),
+        }
+        effects
+    }
+
+    /// Saves what the current screen must keep (the reading position) before it goes.
+    fn leave_screen(&mut self) -> Vec<Effect> {
+        match &self.screen {
+            Screen::Reader(state) => reader::position_effect(self, state).into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Quits from anywhere, saving the reading position first.
+    pub fn quit(&mut self) -> Vec<Effect> {
+        let mut effects = self.leave_screen();
+        self.quitting = true;
+        effects.push(Effect::Quit);
+        effects
+    }
+
+    /// Records a fact in memory and asks the runtime to save it.
+    pub fn record(&mut self, fact: Fact) -> Effect {
+        self.progress.apply(&fact);
+        Effect::Save(fact)
+    }
+}
+
+#[cfg(test)]
+mod tests;

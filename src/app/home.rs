@@ -1,0 +1,155 @@
+//! Home: progress at a glance and the menu.
+
+use super::input::{Mouse, MouseKind};
+use super::keymap::Action;
+use super::{App, ChaptersState, Effect, PlaceholderState, Screen, SettingsState, layout, reader};
+
+/// The entries of the Home menu, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MenuItem {
+    /// Resume the last chapter (or start with chapter 1).
+    Continue,
+    /// The chapter list.
+    Chapters,
+    /// The quick-reference map.
+    Map,
+    /// The seven-step ordering game.
+    Ordering,
+    /// The incident simulator.
+    Simulator,
+    /// The production checklist (chapter 15's toggles).
+    Checklist,
+    /// The final quiz and the report.
+    Quiz,
+    /// Settings.
+    Settings,
+}
+
+impl MenuItem {
+    /// All entries in menu order.
+    pub const ALL: [MenuItem; 8] = [
+        MenuItem::Continue,
+        MenuItem::Chapters,
+        MenuItem::Map,
+        MenuItem::Ordering,
+        MenuItem::Simulator,
+        MenuItem::Checklist,
+        MenuItem::Quiz,
+        MenuItem::Settings,
+    ];
+
+    /// String key of the label.
+    pub fn label_key(self, has_resume_point: bool) -> &'static str {
+        match self {
+            MenuItem::Continue if has_resume_point => "menu.continue",
+            MenuItem::Continue => "menu.start",
+            MenuItem::Chapters => "menu.chapters",
+            MenuItem::Map => "menu.map",
+            MenuItem::Ordering => "menu.ordering",
+            MenuItem::Simulator => "menu.simulator",
+            MenuItem::Checklist => "menu.checklist",
+            MenuItem::Quiz => "menu.quiz",
+            MenuItem::Settings => "menu.settings",
+        }
+    }
+
+    /// Whether the entry opens a part that comes in a later version.
+    pub fn is_placeholder(self) -> bool {
+        matches!(
+            self,
+            MenuItem::Map | MenuItem::Ordering | MenuItem::Simulator | MenuItem::Quiz
+        )
+    }
+}
+
+/// Home's own state: the menu cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HomeState {
+    /// Index into [`MenuItem::ALL`].
+    pub cursor: usize,
+}
+
+fn state(app: &mut App) -> Option<&mut HomeState> {
+    match &mut app.screen {
+        Screen::Home(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Handles a key action on Home.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(home) = state(app) else {
+        return Vec::new();
+    };
+    let last = MenuItem::ALL.len() - 1;
+    match action {
+        Action::Up => home.cursor = home.cursor.checked_sub(1).unwrap_or(last),
+        Action::Down => {
+            home.cursor = if home.cursor >= last {
+                0
+            } else {
+                home.cursor + 1
+            }
+        }
+        Action::Number(n) if (1..=MenuItem::ALL.len()).contains(&usize::from(n)) => {
+            home.cursor = usize::from(n) - 1;
+            return open(app);
+        }
+        Action::Open => return open(app),
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Handles the mouse on Home: click opens an entry, the wheel moves the cursor.
+pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
+    let (_, menu) = layout::home(app.size.0, app.size.1);
+    match mouse.kind {
+        MouseKind::ScrollUp => on_action(app, Action::Up),
+        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::Click if menu.contains(mouse.column, mouse.row) => {
+            let index = usize::from(mouse.row - menu.y);
+            match (state(app), index < MenuItem::ALL.len()) {
+                (Some(home), true) => {
+                    home.cursor = index;
+                    open(app)
+                }
+                _ => Vec::new(),
+            }
+        }
+        MouseKind::Click => Vec::new(),
+    }
+}
+
+fn open(app: &mut App) -> Vec<Effect> {
+    let Some(home) = state(app) else {
+        return Vec::new();
+    };
+    let item = MenuItem::ALL[home.cursor.min(MenuItem::ALL.len() - 1)];
+    match item {
+        MenuItem::Continue => {
+            let chapter = app
+                .progress
+                .last_chapter
+                .as_ref()
+                .and_then(|id| app.course().chapters.iter().position(|c| &c.id == id))
+                .unwrap_or(0);
+            reader::open_chapter(app, chapter)
+        }
+        MenuItem::Chapters => {
+            app.push(Screen::Chapters(ChaptersState::default()));
+            Vec::new()
+        }
+        MenuItem::Checklist => reader::open_checklist(app),
+        MenuItem::Settings => {
+            app.push(Screen::Settings(SettingsState::default()));
+            Vec::new()
+        }
+        placeholder => {
+            app.push(Screen::Placeholder(PlaceholderState {
+                title_key: placeholder.label_key(false),
+            }));
+            Vec::new()
+        }
+    }
+}

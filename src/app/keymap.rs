@@ -1,0 +1,321 @@
+//! One table per screen maps keys to actions. The key handler, the one-line legend and the `?`
+//! help are all built from these tables, so they cannot disagree.
+
+use super::input::{Key, KeyCode};
+
+/// What a key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Move the cursor / scroll up one.
+    Up,
+    /// Move the cursor / scroll down one.
+    Down,
+    /// One page up.
+    PageUp,
+    /// One page down.
+    PageDown,
+    /// To the top.
+    Top,
+    /// To the bottom.
+    Bottom,
+    /// Open / activate the selection.
+    Open,
+    /// Back to the previous screen (quit from Home).
+    Back,
+    /// Show the help for this screen.
+    Help,
+    /// Next chapter.
+    NextChapter,
+    /// Previous chapter.
+    PrevChapter,
+    /// Switch the language.
+    ToggleLang,
+    /// Clear results (asks first).
+    Clear,
+    /// A digit (option number, chapter number).
+    Number(u8),
+    /// Focus the next interactive part.
+    FocusNext,
+    /// Focus the previous interactive part.
+    FocusPrev,
+    /// Search the course.
+    Search,
+    /// Next search hit.
+    SearchNext,
+    /// Open the simulator scenario of a decision.
+    SeeItHappen,
+}
+
+/// A key or a class of keys a binding reacts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPattern {
+    /// Exactly this character.
+    Char(char),
+    /// Exactly this key.
+    Code(KeyCode),
+    /// Any digit 1-9 (and 0).
+    Digit,
+}
+
+impl KeyPattern {
+    fn matches(self, key: Key) -> bool {
+        match (self, key.code) {
+            (KeyPattern::Char(c), KeyCode::Char(k)) => c == k,
+            (KeyPattern::Code(c), k) => c == k,
+            (KeyPattern::Digit, KeyCode::Char(d)) => d.is_ascii_digit(),
+            _ => false,
+        }
+    }
+
+    /// How the key is written in the legend and help.
+    pub fn label(self) -> String {
+        match self {
+            KeyPattern::Char(' ') => "Space".to_owned(),
+            KeyPattern::Char(c) => c.to_string(),
+            KeyPattern::Digit => "1-9".to_owned(),
+            KeyPattern::Code(code) => match code {
+                KeyCode::Enter => "Enter",
+                KeyCode::Esc => "Esc",
+                KeyCode::Tab => "Tab",
+                KeyCode::BackTab => "Shift+Tab",
+                KeyCode::Up => "↑",
+                KeyCode::Down => "↓",
+                KeyCode::Left => "←",
+                KeyCode::Right => "→",
+                KeyCode::PageUp => "PgUp",
+                KeyCode::PageDown => "PgDn",
+                KeyCode::Home => "Home",
+                KeyCode::End => "End",
+                KeyCode::Backspace => "Backspace",
+                KeyCode::Char(_) | KeyCode::Other => "?",
+            }
+            .to_owned(),
+        }
+    }
+}
+
+/// One row of a key table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    /// The keys (the first is shown in the legend).
+    pub keys: &'static [KeyPattern],
+    /// What they do.
+    pub action: Action,
+    /// String key of the description.
+    pub label: &'static str,
+    /// Whether the one-line legend shows it (the help shows all).
+    pub legend: bool,
+}
+
+/// The screens that have a key table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenKind {
+    /// Home menu.
+    Home,
+    /// Chapter list.
+    Chapters,
+    /// Lesson reader.
+    Reader,
+    /// Settings.
+    Settings,
+    /// A part that comes in a later version.
+    Placeholder,
+}
+
+use Action as A;
+use KeyCode as K;
+use KeyPattern::{Char as C, Code, Digit};
+
+const fn b(
+    keys: &'static [KeyPattern],
+    action: Action,
+    label: &'static str,
+    legend: bool,
+) -> Binding {
+    Binding {
+        keys,
+        action,
+        label,
+        legend,
+    }
+}
+
+const MOVE: Binding = b(
+    &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+    A::Up,
+    "key.up_down",
+    true,
+);
+const OPEN: Binding = b(
+    &[Code(K::Enter), Code(K::Right)],
+    A::Open,
+    "key.enter",
+    true,
+);
+const BACK: Binding = b(
+    &[C('q'), Code(K::Esc), Code(K::Left)],
+    A::Back,
+    "key.back",
+    true,
+);
+const HELP: Binding = b(&[C('?')], A::Help, "key.help", true);
+
+const HOME: &[Binding] = &[
+    MOVE,
+    OPEN,
+    b(&[Digit], A::Number(0), "key.number", false),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.quit", true),
+    HELP,
+];
+
+const CHAPTERS: &[Binding] = &[
+    MOVE,
+    OPEN,
+    b(&[Digit], A::Number(0), "key.number", true),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top_bottom", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.top_bottom", false),
+    b(&[C('/')], A::Search, "key.search", false),
+    BACK,
+    HELP,
+];
+
+const READER: &[Binding] = &[
+    b(
+        &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+        A::Up,
+        "key.scroll",
+        true,
+    ),
+    b(&[Code(K::PageDown), C(' ')], A::PageDown, "key.page", false),
+    b(&[Code(K::PageUp), C('b')], A::PageUp, "key.page", false),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top_bottom", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.top_bottom", false),
+    b(
+        &[C('n'), Code(K::Right)],
+        A::NextChapter,
+        "key.next_chapter",
+        true,
+    ),
+    b(
+        &[C('p'), Code(K::Left)],
+        A::PrevChapter,
+        "key.prev_chapter",
+        false,
+    ),
+    b(&[Code(K::Tab)], A::FocusNext, "key.tab", true),
+    b(&[Code(K::BackTab)], A::FocusPrev, "key.tab", false),
+    b(&[Digit], A::Number(0), "key.option", false),
+    b(&[Code(K::Enter)], A::Open, "key.enter", false),
+    b(&[C('s')], A::SeeItHappen, "decision.see_it_key", false),
+    b(&[C('/')], A::Search, "key.search", true),
+    b(&[C('N')], A::SearchNext, "key.search_next", false),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
+    HELP,
+];
+
+const SETTINGS: &[Binding] = &[
+    MOVE,
+    OPEN,
+    b(&[C('l')], A::ToggleLang, "key.toggle_lang", true),
+    b(&[C('x')], A::Clear, "key.clear", true),
+    BACK,
+    HELP,
+];
+
+const PLACEHOLDER: &[Binding] = &[BACK, HELP];
+
+/// The key table of a screen.
+pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
+    match kind {
+        ScreenKind::Home => HOME,
+        ScreenKind::Chapters => CHAPTERS,
+        ScreenKind::Reader => READER,
+        ScreenKind::Settings => SETTINGS,
+        ScreenKind::Placeholder => PLACEHOLDER,
+    }
+}
+
+/// The action a key triggers on a screen, if any. Rows are tried in order; the first row whose
+/// keys match wins, and for the combined legend rows (↑↓) the direction comes from the key.
+pub fn action_for(kind: ScreenKind, key: Key) -> Option<Action> {
+    if key.ctrl {
+        return None;
+    }
+    let binding = bindings(kind)
+        .iter()
+        .find(|binding| binding.keys.iter().any(|p| p.matches(key)))?;
+    Some(match (binding.action, key.code) {
+        (Action::Number(_), KeyCode::Char(d)) => {
+            Action::Number(d.to_digit(10).map_or(0, |n| n as u8))
+        }
+        // The legend row "↑↓ move" lists both directions; the key decides which.
+        (Action::Up, KeyCode::Down | KeyCode::Char('j')) => Action::Down,
+        (action, _) => action,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_actions() {
+        assert_eq!(
+            action_for(ScreenKind::Home, Key::plain(KeyCode::Down)),
+            Some(Action::Down)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Home, Key::char('k')),
+            Some(Action::Up)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Home, Key::char('3')),
+            Some(Action::Number(3))
+        );
+        assert_eq!(
+            action_for(ScreenKind::Reader, Key::char(' ')),
+            Some(Action::PageDown)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Reader, Key::char('n')),
+            Some(Action::NextChapter)
+        );
+        assert_eq!(
+            action_for(ScreenKind::Settings, Key::char('l')),
+            Some(Action::ToggleLang)
+        );
+        assert_eq!(action_for(ScreenKind::Placeholder, Key::char('x')), None);
+        assert_eq!(
+            action_for(
+                ScreenKind::Home,
+                Key {
+                    code: KeyCode::Char('q'),
+                    ctrl: true
+                }
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn every_screen_has_help_and_back() {
+        for kind in [
+            ScreenKind::Home,
+            ScreenKind::Chapters,
+            ScreenKind::Reader,
+            ScreenKind::Settings,
+            ScreenKind::Placeholder,
+        ] {
+            assert_eq!(
+                action_for(kind, Key::char('?')),
+                Some(Action::Help),
+                "{kind:?}"
+            );
+            assert_eq!(
+                action_for(kind, Key::plain(KeyCode::Esc)),
+                Some(Action::Back),
+                "{kind:?}"
+            );
+        }
+    }
+}

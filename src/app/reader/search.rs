@@ -1,0 +1,155 @@
+//! Search across the whole course (`/`): type a query, Enter jumps to the first match, `N`
+//! to the next one, across chapters.
+
+use super::super::input::{Key, KeyCode};
+use super::super::{App, Effect, Screen};
+use super::{ReaderState, lines, open_chapter};
+
+/// An active search.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchState {
+    /// The query typed.
+    pub query: String,
+    /// Whether the prompt is still open.
+    pub editing: bool,
+    /// Matches as (chapter index, line index).
+    pub hits: Vec<(usize, u32)>,
+    /// The match shown.
+    pub current: usize,
+}
+
+fn state(app: &mut App) -> Option<&mut ReaderState> {
+    match &mut app.screen {
+        Screen::Reader(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Opens the search prompt.
+pub fn start(app: &mut App) -> Vec<Effect> {
+    if let Some(s) = state(app) {
+        s.search = Some(SearchState {
+            editing: true,
+            ..SearchState::default()
+        });
+    }
+    Vec::new()
+}
+
+/// Keys while the prompt is open.
+pub fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
+    let Some(s) = state(app) else {
+        return Vec::new();
+    };
+    let Some(search) = &mut s.search else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Char(c) if !c.is_control() && search.query.chars().count() < 60 => {
+            search.query.push(c);
+        }
+        KeyCode::Backspace => {
+            search.query.pop();
+        }
+        KeyCode::Esc => s.search = None,
+        KeyCode::Enter => {
+            search.editing = false;
+            let query = search.query.clone();
+            return run(app, &query);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Finds every line of every chapter that contains the query (case-insensitive).
+fn run(app: &mut App, query: &str) -> Vec<Effect> {
+    let needle = query.trim().to_lowercase();
+    let Screen::Reader(current) = &app.screen else {
+        return Vec::new();
+    };
+    let mut hits = Vec::new();
+    if !needle.is_empty() {
+        for chapter in 0..app.course().chapters.len() {
+            let probe = ReaderState {
+                chapter,
+                focus: None,
+                search: None,
+                calc_edit: None,
+                ..current.clone()
+            };
+            for (i, line) in lines(
+                &app.content,
+                app.lang,
+                &app.progress,
+                app.options,
+                app.size,
+                &probe,
+            )
+            .iter()
+            .enumerate()
+            {
+                if line.text().to_lowercase().contains(&needle) {
+                    hits.push((chapter, i as u32));
+                }
+            }
+        }
+    }
+    // Start at the first match at or after the current position.
+    let here = (current.chapter, current.scroll);
+    let first = hits.iter().position(|h| *h >= here).unwrap_or(0);
+    if let Some(s) = state(app)
+        && let Some(search) = &mut s.search
+    {
+        search.hits = hits;
+        search.current = first;
+    }
+    show(app)
+}
+
+/// Jumps to the next match.
+pub fn next(app: &mut App) -> Vec<Effect> {
+    if let Some(s) = state(app)
+        && let Some(search) = &mut s.search
+        && !search.hits.is_empty()
+    {
+        search.current = (search.current + 1) % search.hits.len();
+    }
+    show(app)
+}
+
+/// Opens the chapter of the current match with the match near the top, and says so.
+fn show(app: &mut App) -> Vec<Effect> {
+    let Screen::Reader(current) = &app.screen else {
+        return Vec::new();
+    };
+    let Some(search) = current.search.clone() else {
+        return Vec::new();
+    };
+    let Some(&(chapter, line)) = search.hits.get(search.current) else {
+        let text = app
+            .strings()
+            .fill("reader.search_none", &[("query", &search.query)]);
+        app.notify(text, true);
+        return Vec::new();
+    };
+    let mut effects = Vec::new();
+    if chapter != current.chapter {
+        effects.extend(open_chapter(app, chapter));
+    }
+    if let Some(s) = state(app) {
+        s.search = Some(search.clone());
+        s.scroll = 0;
+    }
+    effects.extend(super::scroll_by(app, i64::from(line.saturating_sub(2))));
+    let text = app.strings().fill(
+        "reader.search_hit",
+        &[
+            ("n", &(search.current + 1).to_string()),
+            ("total", &search.hits.len().to_string()),
+            ("query", &search.query),
+        ],
+    );
+    app.notify(text, false);
+    effects
+}

@@ -1,0 +1,388 @@
+//! Scripted message sequences through `App::update`: no terminal, no IO.
+
+use super::input::{Key, KeyCode, Mouse, MouseKind};
+use super::*;
+use crate::content::{ContentSource, load};
+use std::sync::OnceLock;
+
+fn content() -> Arc<Content> {
+    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
+    CONTENT
+        .get_or_init(|| {
+            Arc::new(load(&ContentSource::Embedded).expect("embedded content is valid"))
+        })
+        .clone()
+}
+
+fn app(lang: Lang) -> App {
+    let mut app = App::new(
+        content(),
+        lang,
+        Progress::default(),
+        Options::default(),
+        Info::default(),
+    );
+    app.update(Msg::Resized {
+        width: 80,
+        height: 24,
+    });
+    app
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.update(Msg::Key(Key::plain(code)))
+}
+
+fn chars(app: &mut App, text: &str) -> Vec<Effect> {
+    text.chars()
+        .flat_map(|c| app.update(Msg::Key(Key::char(c))))
+        .collect()
+}
+
+fn saved(effects: &[Effect]) -> Vec<&Fact> {
+    effects
+        .iter()
+        .filter_map(|e| {
+            if let Effect::Save(f) = e {
+                Some(f)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn home_menu_opens_chapters_and_back_returns() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.screen, Screen::Chapters(_)));
+    key(&mut app, KeyCode::Esc);
+    assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
+    let effects = chars(&mut app, "q");
+    assert_eq!(effects, vec![Effect::Quit]);
+    assert!(app.quitting);
+}
+
+#[test]
+fn ctrl_c_quits_from_anywhere_and_saves_the_reading_position() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Enter); // start with chapter 1
+    chars(&mut app, "jjj");
+    let effects = app.update(Msg::Key(Key {
+        code: KeyCode::Char('c'),
+        ctrl: true,
+    }));
+    assert_eq!(
+        effects,
+        vec![
+            Effect::Save(Fact::Position {
+                chapter: "friday-incident".into(),
+                scroll: 3
+            }),
+            Effect::Quit
+        ]
+    );
+}
+
+#[test]
+fn reading_to_the_end_marks_the_chapter_read_once() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    let effects = key(&mut app, KeyCode::End);
+    assert_eq!(
+        saved(&effects),
+        vec![&Fact::ChapterRead("friday-incident".into())]
+    );
+    assert!(
+        saved(&key(&mut app, KeyCode::End)).is_empty(),
+        "no second save"
+    );
+    assert!(app.progress.chapters_read.contains("friday-incident"));
+}
+
+#[test]
+fn next_chapter_marks_read_and_opens_the_following_one() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Enter);
+    let effects = chars(&mut app, "n");
+    assert!(saved(&effects).contains(&&Fact::ChapterRead("friday-incident".into())));
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    assert_eq!(state.chapter, 1);
+    assert_eq!(
+        app.history.len(),
+        1,
+        "next replaces the reader instead of stacking"
+    );
+}
+
+#[test]
+fn continue_resumes_the_last_chapter_at_its_position() {
+    let mut progress = Progress::default();
+    progress.apply(&Fact::Position {
+        chapter: "outbox".into(),
+        scroll: 5,
+    });
+    let mut app = App::new(
+        content(),
+        Lang::En,
+        progress,
+        Options::default(),
+        Info::default(),
+    );
+    app.update(Msg::Resized {
+        width: 80,
+        height: 24,
+    });
+    key(&mut app, KeyCode::Enter);
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    assert_eq!((state.chapter, state.scroll), (7, 5));
+}
+
+#[test]
+fn a_decision_is_answered_with_a_digit_and_saved_at_once() {
+    let mut app = app(Lang::En);
+    let index = app
+        .course()
+        .chapters
+        .iter()
+        .position(|c| c.id == "flow-map")
+        .expect("chapter 3");
+    let effects = reader::open_chapter(&mut app, index);
+    assert!(!effects.is_empty());
+    let decision = app
+        .course()
+        .decision("broker-down")
+        .expect("decision")
+        .clone();
+    let correct = decision
+        .options
+        .iter()
+        .position(|o| o.correct)
+        .expect("a correct option");
+    let effects = chars(&mut app, &(correct + 1).to_string());
+    assert_eq!(
+        saved(&effects),
+        vec![&Fact::DecisionAnswered {
+            decision: "broker-down".into(),
+            option: decision.options[correct].id.clone()
+        }]
+    );
+    let lines = reader_lines(
+        &app,
+        match &app.screen {
+            Screen::Reader(s) => s,
+            _ => panic!("reader expected"),
+        },
+    );
+    let text: Vec<String> = lines.iter().map(doc_layout::DocLine::text).collect();
+    assert!(text.iter().any(|l| l.contains("Right.")), "verdict shown");
+    assert!(
+        text.iter().any(|l| l.contains("The other choice")),
+        "consequence of the other option shown"
+    );
+}
+
+#[test]
+fn checklist_items_toggle_and_save() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Down);
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    let effects = key(&mut app, KeyCode::Enter); // "Checklist"
+    assert!(matches!(
+        app.screen,
+        Screen::Reader(ReaderState { focus: Some(0), .. })
+    ));
+    assert!(!saved(&effects).is_empty());
+    let effects = key(&mut app, KeyCode::Enter);
+    let first = app.course().reference.checklist[0].id.clone();
+    assert_eq!(
+        saved(&effects),
+        vec![&Fact::ChecklistTicked {
+            item: first.clone(),
+            ticked: true
+        }]
+    );
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        saved(&effects),
+        vec![&Fact::ChecklistTicked {
+            item: first,
+            ticked: false
+        }]
+    );
+    key(&mut app, KeyCode::Esc);
+    assert!(
+        matches!(app.screen, Screen::Reader(ReaderState { focus: None, .. })),
+        "Esc first drops the focus"
+    );
+}
+
+#[test]
+fn calculator_rejects_bad_input_and_recomputes() {
+    let mut app = app(Lang::En);
+    let index = app
+        .course()
+        .chapters
+        .iter()
+        .position(|c| c.id == "outage-cost")
+        .expect("chapter 11");
+    reader::open_chapter(&mut app, index);
+    key(&mut app, KeyCode::Tab); // incidents
+    key(&mut app, KeyCode::Enter);
+    chars(&mut app, "-3");
+    key(&mut app, KeyCode::Enter);
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    assert_eq!(state.calc_error, Some("calc.err_negative"));
+    assert!((state.calc.monthly() - 5400.0).abs() < 1e-9);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Enter);
+    chars(&mut app, "8");
+    key(&mut app, KeyCode::Enter);
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    assert_eq!(state.calc_error, None);
+    assert!((state.calc.monthly() - 10_800.0).abs() < 1e-9);
+    let text: Vec<String> = reader_lines(&app, state)
+        .iter()
+        .map(doc_layout::DocLine::text)
+        .collect();
+    assert!(
+        text.iter().any(|l| l.contains("= 10,800 PLN per month")),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn search_finds_matches_across_chapters() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Enter);
+    chars(&mut app, "/");
+    chars(&mut app, "skip locked");
+    key(&mut app, KeyCode::Enter);
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    let search = state.search.as_ref().expect("search active");
+    assert!(!search.hits.is_empty());
+    assert_ne!(state.chapter, 0, "jumped to a later chapter");
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("skip locked"))
+    );
+    chars(&mut app, "/");
+    chars(&mut app, "zzzqqq");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.as_ref().is_some_and(|s| s.error));
+}
+
+#[test]
+fn chapter_list_jumps_by_number() {
+    let mut app = app(Lang::En);
+    chars(&mut app, "2");
+    chars(&mut app, "1");
+    chars(&mut app, "4");
+    let Screen::Chapters(list) = &app.screen else {
+        panic!("chapters expected")
+    };
+    assert_eq!(list.cursor, 13, "1 then 4 selects chapter 14");
+}
+
+#[test]
+fn settings_switch_language_and_clear_after_confirmation() {
+    let mut app = app(Lang::En);
+    app.progress.apply(&Fact::ChapterRead("outbox".into()));
+    chars(&mut app, "8");
+    assert!(matches!(app.screen, Screen::Settings(_)));
+    let effects = chars(&mut app, "l");
+    assert_eq!(effects, vec![Effect::Save(Fact::LanguageChosen(Lang::De))]);
+    assert_eq!(app.lang, Lang::De);
+    chars(&mut app, "x");
+    assert!(chars(&mut app, "n").is_empty(), "n keeps everything");
+    assert!(!app.progress.chapters_read.is_empty());
+    chars(&mut app, "x");
+    assert_eq!(
+        chars(&mut app, "j"),
+        vec![Effect::ClearResults],
+        "German 'ja' confirms too"
+    );
+    assert_eq!(app.progress, Progress::default());
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = app(Lang::En);
+    chars(&mut app, "?");
+    assert!(app.help);
+    assert!(
+        chars(&mut app, "q").is_empty(),
+        "the closing key does nothing else"
+    );
+    assert!(!app.help && !app.quitting);
+}
+
+#[test]
+fn tiny_terminals_ignore_input_but_allow_leaving() {
+    let mut app = app(Lang::En);
+    app.update(Msg::Resized {
+        width: 0,
+        height: 0,
+    });
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert!(
+        app.update(Msg::Mouse(Mouse {
+            kind: MouseKind::Click,
+            column: 0,
+            row: 0
+        }))
+        .is_empty()
+    );
+    assert_eq!(chars(&mut app, "q"), vec![Effect::Quit]);
+}
+
+#[test]
+fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
+    let mut app = app(Lang::En);
+    let (_, menu) = layout::home(80, 24);
+    app.update(Msg::Mouse(Mouse {
+        kind: MouseKind::Click,
+        column: menu.x + 2,
+        row: menu.y + 1,
+    }));
+    assert!(matches!(app.screen, Screen::Chapters(_)));
+    let area = layout::list(80, 24);
+    app.update(Msg::Mouse(Mouse {
+        kind: MouseKind::Click,
+        column: area.x,
+        row: area.y,
+    }));
+    assert!(matches!(app.screen, Screen::Reader(_)));
+    app.update(Msg::Mouse(Mouse {
+        kind: MouseKind::ScrollDown,
+        column: 10,
+        row: 10,
+    }));
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    assert_eq!(state.scroll, 3);
+}
+
+#[test]
+fn a_failed_save_is_shown_not_swallowed() {
+    let mut app = app(Lang::En);
+    app.update(Msg::FactSaved(Err("disk full".into())));
+    let status = app.status.as_ref().expect("status");
+    assert!(status.error && status.text.contains("disk full"));
+}

@@ -1,0 +1,8 @@
+//! The impure shell around the core: the terminal, the event loop, the effect executor.
+
+mod convert;
+mod event_loop;
+mod store_worker;
+pub mod terminal;
+
+pub use event_loop::run;

@@ -1,0 +1,66 @@
+//! Entering and leaving the terminal's raw, alternate-screen mode, on every exit path: normal
+//! return, error, panic, and (through the event loop) SIGTERM and SIGHUP.
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::{Stdout, stdout};
+use std::sync::Once;
+
+/// The terminal type the workshop draws on.
+pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+
+/// Restores the terminal when dropped.
+pub struct TerminalGuard;
+
+impl TerminalGuard {
+    /// Enters raw mode and the alternate screen (and mouse capture when asked).
+    pub fn enter(mouse: bool) -> std::io::Result<(TerminalGuard, Tui)> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let guard = TerminalGuard;
+        execute!(stdout(), EnterAlternateScreen, cursor::Hide)?;
+        if mouse {
+            execute!(stdout(), EnableMouseCapture)?;
+        }
+        let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+        Ok((guard, terminal))
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Puts the terminal back: mouse reporting off, main screen, cursor visible, cooked mode.
+/// Safe to call more than once.
+pub fn restore() {
+    // Mouse capture is switched off unconditionally: the escape sequence is harmless when it
+    // was never on, and a terminal left reporting mouse moves is unusable.
+    let _ = execute!(
+        stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = disable_raw_mode();
+}
+
+/// Chains a hook that restores the terminal before the previous hook prints the panic.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            crate::services::log::line("PANIC", &info.to_string());
+            previous(info);
+        }));
+    });
+}

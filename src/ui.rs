@@ -1,0 +1,42 @@
+//! Rendering only: every view borrows the `App` and draws; nothing here changes state or does IO.
+
+mod chapters;
+mod chrome;
+mod help;
+mod home;
+mod placeholder;
+mod reader;
+mod settings;
+pub mod theme;
+
+use crate::app::{App, Screen, layout};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+/// Draws the whole UI for the current state.
+pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    let theme = theme::Theme::new(app.options.no_color);
+    if layout::too_small(area.width, area.height) {
+        chrome::too_small(frame, app, &theme);
+        return;
+    }
+    chrome::header(frame, app, &theme);
+    match &app.screen {
+        Screen::Home(state) => home::draw(frame, app, state, &theme),
+        Screen::Chapters(state) => chapters::draw(frame, app, state, &theme),
+        Screen::Reader(state) => reader::draw(frame, app, state, &theme),
+        Screen::Settings(state) => settings::draw(frame, app, state, &theme),
+        Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
+    }
+    chrome::status(frame, app, &theme);
+    chrome::legend(frame, app, &theme);
+    if app.help {
+        help::draw(frame, app, &theme);
+    }
+}
+
+/// Converts a layout area into a ratatui rectangle.
+fn rect(area: layout::Area) -> Rect {
+    Rect::new(area.x, area.y, area.width, area.height)
+}

@@ -1,0 +1,86 @@
+//! The chapter list with a status per chapter.
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::{App, ChaptersState, layout};
+use crate::content::Chapter;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+/// Draws the chapter list.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &Theme) {
+    let s = app.strings();
+    let body = layout::body(app.size.0, app.size.1);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(" {}", s.get("chapters.title")),
+            theme.tone(Tone::Title),
+        )),
+        clip(frame, Rect::new(0, body.y, body.width, 1)),
+    );
+    let area = layout::list(app.size.0, app.size.1);
+    let width = usize::from(area.width);
+    let lines: Vec<Line<'_>> = app
+        .course()
+        .chapters
+        .iter()
+        .enumerate()
+        .skip(state.offset)
+        .take(usize::from(area.height))
+        .map(|(i, chapter)| {
+            let status = status_label(app, chapter);
+            let head = format!(
+                "{:>2}  {:<11} {}",
+                chapter.number,
+                format!("[{status}]"),
+                chapter.title
+            );
+            let rest = width.saturating_sub(head.chars().count() + 3);
+            let summary: String = if rest > 10 {
+                format!(" — {}", truncate(&chapter.summary, rest))
+            } else {
+                String::new()
+            };
+            if i == state.cursor {
+                Line::from(vec![Span::styled(
+                    format!("{head}{summary}"),
+                    theme.selected(),
+                )])
+            } else {
+                Line::from(vec![Span::raw(head), Span::styled(summary, theme.dim())])
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}
+
+/// "new", "read" or "decided" (read and every decision in it answered).
+fn status_label<'a>(app: &'a App, chapter: &Chapter) -> &'a str {
+    let s = app.strings();
+    let mut decisions = chapter.decision_ids().peekable();
+    let has_decisions = decisions.peek().is_some();
+    let all_decided = has_decisions
+        && chapter
+            .decision_ids()
+            .all(|(id, _)| app.progress.decisions.contains_key(id));
+    if all_decided {
+        s.get("chapters.status_decided")
+    } else if app.progress.chapters_read.contains(&chapter.id) {
+        s.get("chapters.status_read")
+    } else {
+        s.get("chapters.status_new")
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}

@@ -1,0 +1,130 @@
+//! What every screen shares: the header, the status line, the key legend, the too-small notice.
+
+use super::rect;
+use super::theme::Theme;
+use crate::app::keymap::{Action, Binding, bindings};
+use crate::app::{App, layout};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// The top bar: title, workshop name, decisions and chapters counts, language.
+pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let area = rect(layout::header(app.size.0.min(frame.area().width)));
+    let s = app.strings();
+    let course = app.course();
+    let decisions = course
+        .decisions
+        .iter()
+        .filter(|d| app.progress.decisions.contains_key(&d.id))
+        .count();
+    let read = course
+        .chapters
+        .iter()
+        .filter(|c| app.progress.chapters_read.contains(&c.id))
+        .count();
+    let mut left = format!(" {}", s.get("app.title"));
+    if let Some(name) = &app.info.workshop {
+        left = format!("{left} · {name}");
+    }
+    let right = format!(
+        "{} · {} {read}/{} · {} ",
+        s.fill(
+            "decision.answered",
+            &[
+                ("n", &decisions.to_string()),
+                ("total", &course.decisions.len().to_string())
+            ]
+        ),
+        s.get("home.chapters_read"),
+        course.chapters.len(),
+        app.lang.code().to_uppercase()
+    );
+    let pad = usize::from(area.width).saturating_sub(left.chars().count() + right.chars().count());
+    let text = format!("{left}{}{right}", " ".repeat(pad));
+    frame.render_widget(Paragraph::new(text).style(theme.header()), area);
+}
+
+fn keys_label(binding: &Binding) -> String {
+    if binding.action == Action::Up && binding.keys.len() > 1 {
+        return "↑↓".to_owned();
+    }
+    binding.keys.first().map(|k| k.label()).unwrap_or_default()
+}
+
+/// The one-line key legend, built from the screen's key table. When it does not fit, entries
+/// drop from the end, but `? help` always stays: the help lists everything.
+pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let area = rect(layout::legend(app.size.0, app.size.1));
+    let s = app.strings();
+    let entries: Vec<(String, String, bool)> = bindings(app.screen.kind())
+        .iter()
+        .filter(|b| b.legend)
+        .map(|b| {
+            (
+                keys_label(b),
+                format!(" {}  ", s.get(b.label)),
+                b.action == Action::Help,
+            )
+        })
+        .collect();
+    let width = |e: &(String, String, bool)| e.0.chars().count() + e.1.chars().count();
+    let mut kept: Vec<&(String, String, bool)> = entries.iter().collect();
+    while kept.len() > 1
+        && 1 + kept.iter().map(|e| width(e)).sum::<usize>() > usize::from(area.width)
+    {
+        let drop = kept.iter().rposition(|e| !e.2).unwrap_or(0);
+        kept.remove(drop);
+    }
+    let mut spans = vec![Span::raw(" ")];
+    for (keys, label, _) in kept {
+        spans.push(Span::styled(keys.clone(), theme.key()));
+        spans.push(Span::styled(label.clone(), theme.dim()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, area));
+}
+
+/// The status line above the legend (saved / failed / hints).
+pub fn status(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let Some(status) = &app.status else { return };
+    let area = Rect::new(0, app.size.1.saturating_sub(2), app.size.0, 1);
+    let style = if status.error {
+        theme.error()
+    } else {
+        theme.dim()
+    };
+    frame.render_widget(
+        Paragraph::new(format!(" {}", status.text)).style(style),
+        clip(frame, area),
+    );
+}
+
+/// The notice for terminals below the minimum size (down to 0x0).
+pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let area = frame.area();
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    let text = app.strings().fill(
+        "common.too_small",
+        &[
+            ("w", &area.width.to_string()),
+            ("h", &area.height.to_string()),
+            ("need_w", &layout::MIN_WIDTH.to_string()),
+            ("need_h", &layout::MIN_HEIGHT.to_string()),
+        ],
+    );
+    frame.render_widget(
+        Paragraph::new(text)
+            .style(theme.tone(crate::app::doc_layout::Tone::Bold))
+            .wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+/// Keeps an area inside the frame (the app's size and the frame's may differ for one frame
+/// during a resize).
+pub fn clip(frame: &Frame<'_>, area: Rect) -> Rect {
+    area.intersection(frame.area())
+}

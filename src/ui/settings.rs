@@ -1,0 +1,66 @@
+//! Settings: language, clear results, paths.
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::{App, SettingsState, layout};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws Settings.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &Theme) {
+    let s = app.strings();
+    let body = layout::body(app.size.0, app.size.1);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(" {}", s.get("settings.title")),
+            theme.tone(Tone::Title),
+        )),
+        clip(frame, Rect::new(0, body.y, body.width, 1)),
+    );
+    let language = match app.lang {
+        crate::content::Lang::De => "Deutsch",
+        crate::content::Lang::En => "English",
+    };
+    let items = [
+        format!("{}: {language}  (l)", s.get("settings.language")),
+        format!("{}  (x)", s.get("settings.clear")),
+    ];
+    let mut lines: Vec<Line<'_>> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            if i == state.cursor {
+                Line::styled(format!("› {text}"), theme.selected())
+            } else {
+                Line::raw(format!("  {text}"))
+            }
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    if state.confirm_clear {
+        lines.push(Line::styled(s.get("settings.clear_confirm"), theme.error()));
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(
+        s.get("settings.paths"),
+        theme.tone(Tone::Subheading),
+    ));
+    for (key, value) in [
+        ("settings.data_dir", &app.info.data_dir),
+        ("settings.config", &app.info.config),
+        ("settings.log", &app.info.log),
+    ] {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}: ", s.get(key)), theme.dim()),
+            Span::raw(value.clone()),
+        ]));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(frame, rect(layout::list(app.size.0, app.size.1))),
+    );
+}

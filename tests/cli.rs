@@ -1,0 +1,139 @@
+//! The non-interactive commands, run as the real binary.
+
+use std::process::{Command, Output, Stdio};
+
+fn queuelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .args(args)
+        .env("LANG", "C")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_prints_one_summary_line_per_language() {
+    let out = queuelab(&["check"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 2);
+    for (line, lang) in lines.iter().zip(["de", "en"]) {
+        assert!(
+            line.starts_with(&format!(
+                "ok {lang}: 16 chapters, 4 decisions, 7 ordering steps, 10 questions, "
+            )),
+            "{line}"
+        );
+        assert!(line.ends_with(" scenarios"), "{line}");
+    }
+}
+
+#[test]
+fn without_a_terminal_the_tui_exits_2_and_names_the_other_commands() {
+    let out = queuelab(&["--data-dir", "/nonexistent/never-created"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("interactive terminal") && err.contains("queuelab check"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn help_and_version_work() {
+    let out = queuelab(&["--help"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for word in [
+        "check",
+        "reset",
+        "progress",
+        "--lang",
+        "--data-dir",
+        "--content",
+        "--no-mouse",
+        "--ascii",
+        "--reduced-motion",
+        "--config",
+    ] {
+        assert!(text.contains(word), "--help mentions {word}");
+    }
+    assert!(stdout(&queuelab(&["--version"])).starts_with("queuelab "));
+}
+
+#[test]
+fn bad_flags_fail_with_a_reason() {
+    let out = queuelab(&["--lang", "fr", "check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("use de or en"));
+}
+
+#[test]
+fn progress_export_import_and_reset() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8 path");
+    let file = dir.path().join("progress.json");
+    let file = file.to_str().expect("utf-8 path");
+    std::fs::write(
+        file,
+        r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"lost-ack": "receipt"}}}"#,
+    )
+    .expect("write");
+    let out = queuelab(&["--data-dir", data, "progress", "import", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1 chapters read, 1 decisions"));
+    let exported = dir.path().join("again.json");
+    let out = queuelab(&[
+        "--data-dir",
+        data,
+        "progress",
+        "export",
+        exported.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&exported).expect("exported");
+    assert!(text.contains("\"queuelab-progress\"") && text.contains("outbox"));
+
+    std::fs::write(
+        file,
+        r#"{"format": "queuelab-progress", "version": 9, "progress": {}}"#,
+    )
+    .expect("write");
+    let out = queuelab(&["--data-dir", data, "progress", "import", file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("version 9 is not supported"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = queuelab(&["--data-dir", data, "reset"]);
+    assert_eq!(out.status.code(), Some(2), "no terminal to confirm: refuse");
+    let out = queuelab(&["--data-dir", data, "reset", "--yes"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = queuelab(&[
+        "--data-dir",
+        data,
+        "progress",
+        "export",
+        exported.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success());
+    assert!(
+        !std::fs::read_to_string(&exported)
+            .expect("exported")
+            .contains("outbox"),
+        "reset deleted the progress"
+    );
+}

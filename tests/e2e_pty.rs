@@ -1,0 +1,133 @@
+//! The real binary in a pseudo-terminal: start, navigate, quit, resume; SIGKILL keeps every
+//! saved answer; SIGTERM and SIGHUP leave the terminal restored.
+
+#[path = "support/pty.rs"]
+mod pty;
+
+use pty::Session;
+use rusqlite::Connection;
+
+#[test]
+fn read_a_chapter_quit_and_find_it_read_after_restart() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.wait_for("Start with chapter 1");
+    s.send("2");
+    s.wait_for("[new]");
+    s.send("\r");
+    s.wait_for("Chapter 1 of 16");
+    s.send("G");
+    s.wait_for("Chapters read 1/16");
+    s.send("q");
+    s.wait_for("[read]");
+    s.send("q");
+    s.wait_for("Continue where I left off");
+    s.send("q");
+    assert!(s.wait_exit(), "clean exit");
+
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.wait_for("Chapters read: 1/16");
+    s.send("2");
+    s.wait_for(" 1  [read]");
+    s.send("\x03"); // Ctrl+C
+    assert!(s.wait_exit());
+}
+
+#[test]
+fn german_home_and_resume_in_the_reader() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "de"], 100, 30);
+    s.wait_for("Mit Kapitel 1 beginnen");
+    s.send("\r");
+    s.wait_for("Kapitel 1 von 16");
+    s.send("n");
+    s.wait_for("Kapitel 2 von 16");
+    s.send("\x03");
+    assert!(s.wait_exit());
+    let mut s = Session::start(data.path(), &["--lang", "de"], 100, 30);
+    s.wait_for("Weitermachen, wo ich aufgehört habe");
+    s.send("\r");
+    s.wait_for("Kapitel 2 von 16");
+    s.send("\x03");
+    assert!(s.wait_exit());
+}
+
+#[test]
+fn sigkill_keeps_every_saved_answer_and_the_database_sound() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.wait_for("Start with chapter 1");
+    s.send("2");
+    s.wait_for("[new]");
+    s.send("3\r");
+    s.wait_for("Chapter 3 of 16");
+    s.send("1");
+    s.wait_for("Decisions 1/4");
+    s.send("n");
+    s.wait_for("Chapter 4 of 16");
+    s.signal("KILL");
+    let _ = s.wait_exit();
+
+    let db = Connection::open(data.path().join("progress.db")).expect("open");
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("check");
+    assert_eq!(check, "ok");
+    let answers: i64 = db
+        .query_row(
+            "SELECT count(*) FROM decision_answer WHERE decision_id = 'broker-down'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(answers, 1);
+    let read: i64 = db
+        .query_row(
+            "SELECT count(*) FROM chapter_read WHERE chapter_id = 'flow-map'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(read, 1, "leaving with n marked chapter 3 read");
+}
+
+fn assert_restored(raw: &[u8]) {
+    let text = String::from_utf8_lossy(raw);
+    let tail = &text[text.rfind("\x1b[?1049h").unwrap_or(0)..];
+    assert!(tail.contains("\x1b[?1049l"), "left the alternate screen");
+    assert!(tail.contains("\x1b[?1000l"), "mouse reporting switched off");
+    assert!(tail.contains("\x1b[?25h"), "cursor shown again");
+}
+
+#[test]
+fn sigterm_and_sighup_restore_the_terminal() {
+    for signal in ["TERM", "HUP"] {
+        let data = tempfile::tempdir().expect("tempdir");
+        let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+        s.wait_for("Start with chapter 1");
+        s.send("\r");
+        s.wait_for("Chapter 1 of 16");
+        s.signal(signal);
+        assert!(s.wait_exit(), "SIG{signal} ends cleanly");
+        assert_restored(&s.raw());
+        let db = Connection::open(data.path().join("progress.db")).expect("open");
+        let last: String = db
+            .query_row(
+                "SELECT value FROM setting WHERE key = 'last_chapter'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("saved");
+        assert_eq!(last, "friday-incident");
+    }
+}
+
+#[test]
+fn a_tiny_terminal_says_what_it_needs() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "en"], 50, 12);
+    s.wait_for("Terminal too small: 50x12");
+    s.wait_for("60x18");
+    s.send("q");
+    assert!(s.wait_exit());
+}

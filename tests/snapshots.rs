@@ -1,0 +1,117 @@
+//! The screens as characters at fixed sizes (80x24 and an odd 97x31), and the first screen of
+//! every chapter in both languages at 80x24 and 120x40. `INSTA_UPDATE=no` in CI makes any
+//! change a failure to review.
+
+use queuelab::app::input::{Key, KeyCode};
+use queuelab::app::{App, Info, Msg, Options};
+use queuelab::content::{ContentSource, Lang, load};
+use queuelab::domain::Progress;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+
+fn app(lang: Lang, width: u16, height: u16) -> App {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    let info = Info {
+        data_dir: "/data".into(),
+        config: "/config/queuelab.toml".into(),
+        log: "/data/queuelab.log".into(),
+        workshop: None,
+    };
+    let mut app = App::new(content, lang, Progress::default(), Options::default(), info);
+    app.update(Msg::Resized { width, height });
+    app
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let key = match c {
+            '\n' => Key::plain(KeyCode::Enter),
+            '\t' => Key::plain(KeyCode::Tab),
+            c => Key::char(c),
+        };
+        app.update(Msg::Key(key));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let (width, height) = app.size;
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|frame| queuelab::ui::draw(frame, app))
+        .expect("draws");
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let line: String = (0..width)
+            .map(|x| buffer[(x, y)].symbol().to_owned())
+            .collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn home() {
+    for (w, h) in [(80, 24), (97, 31)] {
+        for lang in Lang::ALL {
+            insta::assert_snapshot!(format!("home_{lang}_{w}x{h}"), screen(&app(lang, w, h)));
+        }
+    }
+}
+
+#[test]
+fn chapter_list_and_help() {
+    for (w, h) in [(80, 24), (97, 31)] {
+        let mut a = app(Lang::En, w, h);
+        press(&mut a, "2");
+        insta::assert_snapshot!(format!("chapters_en_{w}x{h}"), screen(&a));
+        press(&mut a, "?");
+        insta::assert_snapshot!(format!("help_chapters_en_{w}x{h}"), screen(&a));
+    }
+}
+
+#[test]
+fn reader_with_an_answered_decision() {
+    for (w, h) in [(80, 24), (97, 31)] {
+        let mut a = app(Lang::De, w, h);
+        press(&mut a, "2");
+        press(&mut a, "3\n\t1");
+        insta::assert_snapshot!(format!("reader_decision_de_{w}x{h}"), screen(&a));
+    }
+}
+
+#[test]
+fn settings_and_placeholder() {
+    let mut a = app(Lang::En, 80, 24);
+    press(&mut a, "8");
+    insta::assert_snapshot!("settings_en_80x24", screen(&a));
+    press(&mut a, "x");
+    insta::assert_snapshot!("settings_confirm_en_80x24", screen(&a));
+    let mut a = app(Lang::De, 97, 31);
+    press(&mut a, "5");
+    insta::assert_snapshot!("placeholder_de_97x31", screen(&a));
+}
+
+#[test]
+fn too_small_down_to_nothing() {
+    for (w, h) in [(59, 24), (80, 17), (20, 5), (1, 1), (0, 0)] {
+        insta::assert_snapshot!(format!("too_small_{w}x{h}"), screen(&app(Lang::En, w, h)));
+    }
+}
+
+#[test]
+fn first_screen_of_every_chapter() {
+    for lang in Lang::ALL {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut a = app(lang, w, h);
+            let count = a.course().chapters.len();
+            press(&mut a, "2\n");
+            for n in 1..=count {
+                insta::assert_snapshot!(format!("chapter_{n:02}_{lang}_{w}x{h}"), screen(&a));
+                press(&mut a, "n");
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Runs the real binary in a pseudo-terminal and reads its screen through a terminal emulator.
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long to wait for a screen to appear before the test fails (generous: CI is shared).
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// A running queuelab in a pseudo-terminal.
+pub struct Session {
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl Session {
+    /// Starts `queuelab ARGS` with its data in `data_dir`.
+    pub fn start(data_dir: &Path, args: &[&str], cols: u16, rows: u16) -> Session {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_queuelab"));
+        cmd.arg("--data-dir");
+        cmd.arg(data_dir);
+        for arg in args {
+            cmd.arg(arg);
+        }
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("LANG", "C.UTF-8");
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).expect("spawn queuelab");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let writer = pair.master.take_writer().expect("writer");
+        let size =
+            |n: u16| std::num::NonZeroU16::new(n).expect("a pty has at least one row and column");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut parser) = p.lock() {
+                    parser.process(&buf[..n]);
+                }
+                if let Ok(mut raw) = r.lock() {
+                    raw.extend_from_slice(&buf[..n]);
+                }
+            }
+        });
+        Session {
+            parser,
+            raw,
+            writer,
+            child,
+            _master: pair.master,
+        }
+    }
+
+    /// The screen's text.
+    pub fn screen(&self) -> String {
+        self.parser
+            .lock()
+            .map(|p| p.screen().contents())
+            .unwrap_or_default()
+    }
+
+    /// Everything the program wrote, raw.
+    pub fn raw(&self) -> Vec<u8> {
+        self.raw.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Waits until the screen shows `text`; fails the test with the screen otherwise.
+    pub fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while start.elapsed() < WAIT {
+            if self.screen().contains(text) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
+    }
+
+    /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc).
+    pub fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).expect("write keys");
+        self.writer.flush().expect("flush");
+        // Give the program a moment so each key is its own event.
+        std::thread::sleep(Duration::from_millis(80));
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("pid")
+    }
+
+    /// Sends a signal with `kill`.
+    pub fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.pid().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+
+    /// Waits for the process to end and returns whether it succeeded.
+    pub fn wait_exit(&mut self) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < WAIT {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                // Let the reader thread drain the last bytes.
+                std::thread::sleep(Duration::from_millis(200));
+                return status.success();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        panic!("queuelab did not exit; screen:\n{}", self.screen());
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
