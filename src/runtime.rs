@@ -2,6 +2,7 @@
 
 mod convert;
 mod event_loop;
+mod mail_worker;
 mod store_worker;
 pub mod terminal;
 

@@ -5,7 +5,9 @@ mod chrome;
 mod help;
 mod home;
 mod placeholder;
+mod quiz;
 mod reader;
+mod report;
 mod settings;
 pub mod theme;
 
@@ -28,6 +30,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Reader(state) => reader::draw(frame, app, state, &theme),
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
+        Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
+        Screen::Report(state) => report::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);

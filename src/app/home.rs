@@ -57,7 +57,7 @@ impl MenuItem {
     pub fn is_placeholder(self) -> bool {
         matches!(
             self,
-            MenuItem::Map | MenuItem::Ordering | MenuItem::Simulator | MenuItem::Quiz
+            MenuItem::Map | MenuItem::Ordering | MenuItem::Simulator
         )
     }
 }
@@ -141,6 +141,7 @@ fn open(app: &mut App) -> Vec<Effect> {
             Vec::new()
         }
         MenuItem::Checklist => reader::open_checklist(app),
+        MenuItem::Quiz => super::quiz::open(app),
         MenuItem::Settings => {
             app.push(Screen::Settings(SettingsState::default()));
             Vec::new()

@@ -44,6 +44,12 @@ pub enum Action {
     SearchNext,
     /// Open the simulator scenario of a decision.
     SeeItHappen,
+    /// Select or unselect the option under the cursor.
+    Select,
+    /// Start a new quiz attempt.
+    Retake,
+    /// Go on to e-mail the report.
+    SendReport,
 }
 
 /// A key or a class of keys a binding reacts to.
@@ -120,6 +126,10 @@ pub enum ScreenKind {
     Settings,
     /// A part that comes in a later version.
     Placeholder,
+    /// The final quiz.
+    Quiz,
+    /// The report flow.
+    Report,
 }
 
 use Action as A;
@@ -224,6 +234,28 @@ const SETTINGS: &[Binding] = &[
 
 const PLACEHOLDER: &[Binding] = &[BACK, HELP];
 
+const QUIZ: &[Binding] = &[
+    MOVE,
+    b(&[C(' ')], A::Select, "quiz.select", true),
+    b(&[Digit], A::Number(0), "key.option", false),
+    b(&[Code(K::Enter)], A::Open, "quiz.submit", true),
+    b(&[Code(K::PageDown)], A::PageDown, "key.page", false),
+    b(&[Code(K::PageUp)], A::PageUp, "key.page", false),
+    b(&[C('r')], A::Retake, "quiz.retake", true),
+    b(&[C('m')], A::SendReport, "quiz.to_report", true),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
+    HELP,
+];
+
+/// While typing, the report screen takes characters itself; this table is what the legend
+/// and help describe, and what applies once the report is queued.
+const REPORT: &[Binding] = &[
+    b(&[Code(K::Enter)], A::Open, "key.enter", true),
+    b(&[C('r')], A::Retake, "otp.resend_now", true),
+    b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
+    HELP,
+];
+
 /// The key table of a screen.
 pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
     match kind {
@@ -232,6 +264,8 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Reader => READER,
         ScreenKind::Settings => SETTINGS,
         ScreenKind::Placeholder => PLACEHOLDER,
+        ScreenKind::Quiz => QUIZ,
+        ScreenKind::Report => REPORT,
     }
 }
 
@@ -305,6 +339,8 @@ mod tests {
             ScreenKind::Reader,
             ScreenKind::Settings,
             ScreenKind::Placeholder,
+            ScreenKind::Quiz,
+            ScreenKind::Report,
         ] {
             assert_eq!(
                 action_for(kind, Key::char('?')),

@@ -1,7 +1,7 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, ReaderState, SettingsState};
+use super::{ChaptersState, HomeState, QuizState, ReaderState, ReportState, SettingsState};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,10 @@ pub enum Screen {
     Settings(SettingsState),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
+    /// The final quiz and its result.
+    Quiz(QuizState),
+    /// Address, code and sending of the report.
+    Report(ReportState),
 }
 
 impl Screen {
@@ -34,6 +38,8 @@ impl Screen {
             Screen::Reader(_) => ScreenKind::Reader,
             Screen::Settings(_) => ScreenKind::Settings,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
+            Screen::Quiz(_) => ScreenKind::Quiz,
+            Screen::Report(_) => ScreenKind::Report,
         }
     }
 
@@ -45,6 +51,8 @@ impl Screen {
             Screen::Reader(_) => "menu.chapters",
             Screen::Settings(_) => "settings.title",
             Screen::Placeholder(p) => p.title_key,
+            Screen::Quiz(_) => "quiz.title",
+            Screen::Report(_) => "report.title",
         }
     }
 }

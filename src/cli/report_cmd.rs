@@ -7,7 +7,7 @@ use super::{Cli, Failure};
 use crate::content::Strings;
 use crate::domain::otp::{IssueDenied, Verdict};
 use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
-use crate::domain::report::{self, Report, ReportInput};
+use crate::domain::report::Report;
 use crate::services::mail::{
     self, CodeVault, Dispatcher, MailError, Outcome, ReportFlow, validate_address,
 };
@@ -33,28 +33,14 @@ fn fail(e: impl std::fmt::Display) -> Failure {
 
 /// Builds the report of the newest finished attempt.
 pub fn build_report(session: &Session) -> Result<Option<(i64, Report)>, Failure> {
-    let Some(stored) = session.store.latest_finished_attempt().map_err(fail)? else {
-        return Ok(None);
-    };
-    let progress = session.store.load().map_err(fail)?;
-    let course = session.course();
-    let workshop = session
-        .config
-        .workshop
-        .name
-        .clone()
-        .unwrap_or_else(|| course.strings.get("app.title").to_owned());
-    let date = report::iso_date(now_secs());
-    let report = report::build(&ReportInput {
-        course,
-        scenarios: &session.content.scenarios,
-        lang: session.lang,
-        workshop: &workshop,
-        date: &date,
-        progress: &progress,
-        attempt: &stored.attempt,
-    });
-    Ok(Some((stored.attempt.id, report)))
+    mail::latest_report(
+        &session.store,
+        &session.content,
+        session.lang,
+        session.config.workshop.name.as_deref(),
+        now_secs(),
+    )
+    .map_err(fail)
 }
 
 /// The whole flow over any reader and writer.

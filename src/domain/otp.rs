@@ -46,7 +46,12 @@ impl OneTimeCode {
         OneTimeCode(format!("{:06}", rng.random_range(0..1_000_000u32)))
     }
 
-    /// The digits, for the mail body only.
+    /// A code as the learner typed it (hidden in `Debug` just like a generated one).
+    pub fn typed(text: &str) -> OneTimeCode {
+        OneTimeCode(text.trim().to_owned())
+    }
+
+    /// The digits, for the mail body and the check only.
     pub fn reveal(&self) -> &str {
         &self.0
     }

@@ -1,8 +1,38 @@
 //! Saves the report locally (the offline fallback SPEC 1.6 asks for), as text and HTML.
 
 use super::MailError;
-use crate::domain::report::Report;
+use crate::content::{Content, Lang};
+use crate::domain::report::{self, Report, ReportInput};
+use crate::services::store::{Store, StoreError};
 use std::path::{Path, PathBuf};
+
+/// The report of the newest finished attempt (None before the quiz is finished), with the
+/// attempt's id.
+pub fn latest_report(
+    store: &Store,
+    content: &Content,
+    lang: Lang,
+    workshop: Option<&str>,
+    now: i64,
+) -> Result<Option<(i64, Report)>, StoreError> {
+    let Some(stored) = store.latest_finished_attempt()? else {
+        return Ok(None);
+    };
+    let progress = store.load()?;
+    let course = content.course(lang);
+    let workshop = workshop.unwrap_or_else(|| course.strings.get("app.title"));
+    let date = report::iso_date(now);
+    let report = report::build(&ReportInput {
+        course,
+        scenarios: &content.scenarios,
+        lang,
+        workshop,
+        date: &date,
+        progress: &progress,
+        attempt: &stored.attempt,
+    });
+    Ok(Some((stored.attempt.id, report)))
+}
 
 /// Writes `report-<attempt>.txt` and `.html` into `dir`; returns the HTML file's path.
 pub fn save_report(dir: &Path, attempt_id: i64, report: &Report) -> Result<PathBuf, MailError> {

@@ -116,6 +116,17 @@ impl Store {
         )
     }
 
+    /// When the next queued mail is due (None when nothing waits).
+    pub fn next_mail_due(&self) -> Result<Option<i64>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT min(next_attempt_at) FROM mail_outbox WHERE status = 'queued'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
     /// Every mail, newest first.
     pub fn mails(&self) -> Result<Vec<OutboxMail>, StoreError> {
         self.query_mails(
