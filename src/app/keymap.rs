@@ -250,8 +250,8 @@ const QUIZ: &[Binding] = &[
 /// While typing, the report screen takes characters itself; this table is what the legend
 /// and help describe, and what applies once the report is queued.
 const REPORT: &[Binding] = &[
-    b(&[Code(K::Enter)], A::Open, "key.enter", true),
-    b(&[C('r')], A::Retake, "otp.resend_now", true),
+    b(&[Code(K::Enter)], A::Open, "report.confirm_key", true),
+    b(&[C('r')], A::Retake, "report.new_code_key", true),
     b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
     HELP,
 ];

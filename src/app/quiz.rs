@@ -218,3 +218,6 @@ fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
     *state = QuizState::at(QuizPhase::Feedback { correct });
     vec![effect]
 }
+
+#[cfg(test)]
+mod tests;

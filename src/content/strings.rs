@@ -285,6 +285,8 @@ pub const KEYS: &[&str] = &[
     "home.report_failed",
     "home.quiz_score",
     "home.quiz_in_progress",
+    "report.new_code_key",
+    "report.confirm_key",
     "calc.currency",
     "calc.err_large",
     "calc.err_negative",
