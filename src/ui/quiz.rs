@@ -10,7 +10,7 @@ use crate::content::Question;
 use crate::domain::quiz::Attempt;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the quiz screen.
@@ -128,11 +128,20 @@ fn feedback_lines<'a>(
         return Vec::new();
     };
     let mut lines = heading(app, attempt, question, theme);
-    lines.push(if correct {
-        Line::styled(s.get("quiz.right"), theme.tone(Tone::Bold))
+    // Verdict, the way on and the explanation come first: the option list below may not fit.
+    let verdict = if correct {
+        Span::styled(s.get("quiz.right"), theme.tone(Tone::Bold))
     } else {
-        Line::styled(s.get("quiz.wrong"), theme.error())
-    });
+        Span::styled(s.get("quiz.wrong"), theme.error())
+    };
+    lines.push(Line::from(vec![
+        verdict,
+        Span::styled(format!("   Enter: {}", s.get("quiz.continue")), theme.key()),
+    ]));
+    lines.push(Line::raw(
+        s.fill("quiz.explanation", &[("text", &question.explanation)]),
+    ));
+    lines.push(Line::raw(""));
     let shown = attempt.options(question);
     let chosen = attempt.chosen(question);
     for (i, option) in shown.iter().enumerate() {
@@ -144,15 +153,6 @@ fn feedback_lines<'a>(
         lines.push(Line::raw(format!("{mark} {}. {}", i + 1, option.text)));
         lines.push(Line::styled(format!("    {}", option.why), theme.dim()));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::raw(
-        s.fill("quiz.explanation", &[("text", &question.explanation)]),
-    ));
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        format!("Enter: {}", s.get("quiz.continue")),
-        theme.key(),
-    ));
     lines
 }
 
