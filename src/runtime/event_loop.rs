@@ -96,7 +96,10 @@ fn execute(worker: &Workers, content: &Content, effects: Vec<Effect>) {
     for effect in effects {
         match effect {
             Effect::Save(fact) => worker.store.send(StoreCommand::Save(fact)),
-            Effect::ClearResults => worker.store.send(StoreCommand::Clear),
+            Effect::ClearResults => {
+                worker.store.send(StoreCommand::Clear);
+                worker.mail.send(MailCommand::ClearFiles);
+            }
             Effect::Quit => {}
             Effect::StartAttempt => {
                 // Question and option ids are the same in every language (content check), so

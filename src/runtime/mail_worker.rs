@@ -21,6 +21,8 @@ const MIN_WAIT: Duration = Duration::from_secs(15);
 
 /// What the mail thread does.
 pub enum MailCommand {
+    /// Delete the mail and report files (results were cleared).
+    ClearFiles,
     /// Save the report locally.
     SaveReport { lang: Lang },
     /// Issue a code and send its mail.
@@ -101,6 +103,7 @@ fn failure(command: &MailCommand, reason: &str) -> Msg {
     let reason = reason.to_owned();
     match command {
         MailCommand::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
+        MailCommand::ClearFiles => Msg::ResultsCleared(Err(reason)),
         MailCommand::RequestCode { .. } => Msg::CodeRequested(Err(reason)),
         MailCommand::ConfirmCode { .. } => Msg::CodeChecked(Err(reason)),
     }
@@ -168,6 +171,14 @@ impl Ctx {
 
     fn handle(&mut self, command: MailCommand) -> Msg {
         match command {
+            MailCommand::ClearFiles => {
+                if let Err(e) = mail::clear_files(&self.paths.mail_dir(), &self.paths.reports_dir())
+                {
+                    log::warn(&e.to_string());
+                    return Msg::ResultsCleared(Err(e.to_string()));
+                }
+                self.status_msg(None)
+            }
             MailCommand::SaveReport { lang } => Msg::ReportSaved(self.save_report(lang)),
             MailCommand::RequestCode { address, lang } => {
                 Msg::CodeRequested(self.request_code(&address, lang))

@@ -13,7 +13,7 @@ pub use compose::{build_message, from_mailbox, new_message_id};
 pub use dispatcher::{CodeVault, Dispatcher, Outcome};
 pub use flow::{ReportFlow, validate_address};
 pub use keyfile::load_or_create_key;
-pub use report_file::{latest_report, save_report};
+pub use report_file::{clear_files, latest_report, save_report};
 pub use transport::{FileTransport, SendError, SmtpTransport, Transport, from_config};
 
 use super::StoreError;

@@ -48,3 +48,22 @@ pub fn save_report(dir: &Path, attempt_id: i64, report: &Report) -> Result<PathB
     std::fs::write(&html, report.html()).map_err(|e| fail(&html, e))?;
     Ok(html)
 }
+
+/// Deletes the files that hold the learner's address or answers: sent and queued `.eml`
+/// files and the saved reports ("clear results" keeps nothing about the learner). The key
+/// file stays: it identifies no one.
+pub fn clear_files(mail_dir: &Path, reports_dir: &Path) -> Result<(), MailError> {
+    for dir in [mail_dir, reports_dir] {
+        match std::fs::remove_dir_all(dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(MailError::File {
+                    path: dir.display().to_string(),
+                    reason: format!("cannot delete: {e}"),
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -158,3 +158,6 @@ impl Store {
             .map_err(|e| self.err(e))
     }
 }
+
+#[cfg(test)]
+mod tests;
