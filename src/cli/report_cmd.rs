@@ -88,6 +88,8 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     }
     request(session, lines, &s, &flow, &dispatcher, &address, attempt_id)?;
     loop {
+        // A code mail that failed earlier goes out as soon as its retry is due.
+        dispatch(session, lines, &s, &dispatcher)?;
         let Some(line) = lines.ask(s.get("report.code_prompt"))? else {
             return eof(lines, &s);
         };
