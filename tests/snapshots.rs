@@ -115,3 +115,73 @@ fn first_screen_of_every_chapter() {
         }
     }
 }
+
+#[test]
+fn ascii_mode_draws_without_box_or_block_characters() {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    let options = Options {
+        ascii: true,
+        ..Options::default()
+    };
+    let mut a = App::new(
+        content,
+        Lang::En,
+        Progress::default(),
+        options,
+        Info::default(),
+    );
+    a.update(Msg::Resized {
+        width: 80,
+        height: 24,
+    });
+    press(&mut a, "2");
+    press(&mut a, "3\n\t1?");
+    let text = screen(&a);
+    insta::assert_snapshot!("ascii_reader_help_en_80x24", text);
+    for forbidden in ['─', '│', '▌', '╭', '┼', '✓'] {
+        assert!(!text.contains(forbidden), "--ascii drew {forbidden:?}");
+    }
+}
+
+#[test]
+fn no_color_theme_uses_modifiers_only_and_marks_focus_in_text() {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    let options = Options {
+        no_color: true,
+        ..Options::default()
+    };
+    let mut a = App::new(
+        content,
+        Lang::En,
+        Progress::default(),
+        options,
+        Info::default(),
+    );
+    a.update(Msg::Resized {
+        width: 80,
+        height: 24,
+    });
+    press(&mut a, "2");
+    press(&mut a, "3\n\t");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+    terminal
+        .draw(|frame| queuelab::ui::draw(frame, &a))
+        .expect("draws");
+    let buffer = terminal.backend().buffer();
+    for cell in buffer.content() {
+        assert_eq!(
+            cell.fg,
+            ratatui::style::Color::Reset,
+            "no foreground colour with NO_COLOR"
+        );
+        assert_eq!(
+            cell.bg,
+            ratatui::style::Color::Reset,
+            "no background colour with NO_COLOR"
+        );
+    }
+    assert!(
+        screen(&a).contains("▌ ──"),
+        "the focused card is marked by text"
+    );
+}

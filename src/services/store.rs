@@ -16,7 +16,7 @@ use thiserror::Error;
 
 pub use otp::{NewCode, ReportRequest, address_key};
 pub use outbox::{NewMail, OutboxMail};
-pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress};
+pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
 pub use quiz::StoredAttempt;
 
 /// What can go wrong with the progress store.
