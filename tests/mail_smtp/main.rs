@@ -17,7 +17,7 @@ use queuelab::services::mail::{
 };
 use queuelab::services::store::now_secs;
 use queuelab::services::{Store, log};
-use server::{Mode, Smtp, dead_port, dropping_server};
+use server::{Fault, Mode, Smtp, dead_port, faulty_server};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -93,11 +93,15 @@ impl Fixture {
     }
 
     fn smtp(&self, port: u16) -> Dispatcher {
+        self.smtp_with(port, Security::None)
+    }
+
+    fn smtp_with(&self, port: u16, security: Security) -> Dispatcher {
         let config = Mail {
             transport: Transport::Smtp,
             host: Some("127.0.0.1".into()),
             port: Some(port),
-            security: Security::None,
+            security,
             from: Some("Queue Lab <lab@example.org>".into()),
             ..Mail::default()
         };
@@ -264,7 +268,7 @@ fn code_and_report_arrive_with_their_parts_and_the_code_is_stored_nowhere() {
 }
 
 #[test]
-fn down_4xx_5xx_and_dropped_connections_keep_the_report_queued_then_deliver_it_once() {
+fn down_4xx_5xx_tls_and_dropped_connections_keep_the_report_queued_then_deliver_it_once() {
     let mut fx = fixture(None);
     let start = now_secs();
     fx.request_code(start);
@@ -282,14 +286,30 @@ fn down_4xx_5xx_and_dropped_connections_keep_the_report_queued_then_deliver_it_o
 
     let smtp = Smtp::start();
     let mut now = start + 10;
-    for (name, mode, port) in [
-        ("down", Mode::Accept, dead_port()),
-        ("4xx", Mode::Temporary, smtp.port),
-        ("5xx", Mode::Permanent, smtp.port),
-        ("drop", Mode::Accept, dropping_server()),
+    for (name, mode, port, security) in [
+        ("down", Mode::Accept, dead_port(), Security::None),
+        ("4xx", Mode::Temporary, smtp.port, Security::None),
+        ("5xx", Mode::Permanent, smtp.port, Security::None),
+        (
+            "drop",
+            Mode::Accept,
+            faulty_server(Fault::Drop),
+            Security::None,
+        ),
+        (
+            "554 after data",
+            Mode::Accept,
+            faulty_server(Fault::RejectAfterData),
+            Security::None,
+        ),
+        // Implicit TLS against a plain-text server: the handshake fails.
+        ("tls", Mode::Accept, smtp.port, Security::Tls),
     ] {
         smtp.set_mode(mode);
-        let outcomes = fx.smtp(port).run_due(&mut fx.store, now).expect("dispatch");
+        let outcomes = fx
+            .smtp_with(port, security)
+            .run_due(&mut fx.store, now)
+            .expect("dispatch");
         let [
             Outcome::Retry {
                 next_at, reason, ..
@@ -361,5 +381,5 @@ fn down_4xx_5xx_and_dropped_connections_keep_the_report_queued_then_deliver_it_o
         .next()
         .expect("row");
     assert_eq!(row.status, MailStatus::Sent);
-    assert_eq!(row.attempts, 5);
+    assert_eq!(row.attempts, 7);
 }

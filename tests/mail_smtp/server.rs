@@ -121,22 +121,50 @@ pub fn dead_port() -> u16 {
     listener.local_addr().expect("addr").port()
 }
 
-/// A responder that greets, answers EHLO, and closes the connection at MAIL FROM.
-pub fn dropping_server() -> u16 {
+/// How the scripted responder misbehaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Close the connection at MAIL FROM, without a reply.
+    Drop,
+    /// Take the whole message, then refuse it with 554 (a content filter's answer).
+    RejectAfterData,
+}
+
+/// A minimal SMTP responder on a free port that misbehaves as `fault` says.
+pub fn faulty_server(fault: Fault) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let mut writer = stream.try_clone().expect("clone stream");
             let mut reader = BufReader::new(stream);
-            let _ = writer.write_all(b"220 drop.test ESMTP\r\n");
+            let _ = writer.write_all(b"220 fault.test ESMTP\r\n");
+            let mut in_data = false;
             let mut line = String::new();
             while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
                 let upper = line.to_ascii_uppercase();
-                if upper.starts_with("EHLO") || upper.starts_with("HELO") {
-                    let _ = writer.write_all(b"250 drop.test\r\n");
-                } else {
+                let reply: &[u8] = if in_data {
+                    if line == ".\r\n" {
+                        in_data = false;
+                        b"554 5.7.1 rejected by the test\r\n"
+                    } else {
+                        b""
+                    }
+                } else if upper.starts_with("EHLO") || upper.starts_with("HELO") {
+                    b"250 fault.test\r\n"
+                } else if upper.starts_with("MAIL") && fault == Fault::Drop {
                     break; // hang up without a reply
+                } else if upper.starts_with("DATA") {
+                    in_data = true;
+                    b"354 go ahead\r\n"
+                } else if upper.starts_with("QUIT") {
+                    let _ = writer.write_all(b"221 bye\r\n");
+                    break;
+                } else {
+                    b"250 ok\r\n"
+                };
+                if !reply.is_empty() && writer.write_all(reply).is_err() {
+                    break;
                 }
                 line.clear();
             }
