@@ -2,7 +2,8 @@
 //! goes on the wire, and marks the result right after.
 //!
 //! Exactly once, as far as we can: a mail is marked sent only after the transport accepted it,
-//! and never sent again once marked. What remains possible is a crash (or a lost connection)
+//! and never sent again once marked; a lease on the row keeps a second dispatcher (the TUI and
+//! `mail retry` at the same time) from sending it in parallel. What remains possible is a crash (or a lost connection)
 //! after the server accepted the message but before the row says "sent": the next run sends it
 //! again. The repeat carries the same Message-ID, so the receiving side can recognise it (many
 //! mail stores do), and the `file` transport overwrites the same file. Code mails are never
@@ -154,7 +155,7 @@ impl Dispatcher {
                 }));
             }
         };
-        if !store.begin_mail_attempt(row.id)? {
+        if !store.begin_mail_attempt(row.id, now)? {
             return Ok(None);
         }
         let attempts = row.attempts + 1;

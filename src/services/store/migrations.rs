@@ -49,7 +49,7 @@ const MIGRATIONS: &[&str] = &[
          created_at INTEGER NOT NULL,
          status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
          attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, last_error TEXT,
-         sent_at INTEGER, delivered_to TEXT);
+         lease_until INTEGER, sent_at INTEGER, delivered_to TEXT);
      CREATE INDEX mail_outbox_due ON mail_outbox (status, next_attempt_at);",
 ];
 

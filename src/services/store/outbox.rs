@@ -47,6 +47,10 @@ pub struct OutboxMail {
     pub delivered_to: Option<String>,
 }
 
+/// How long one dispatcher holds a mail it is sending: longer than an SMTP conversation may
+/// take (its timeout is 20 s), short enough that a crashed process does not block the mail.
+const MAIL_LEASE_SECS: i64 = 120;
+
 const COLUMNS: &str =
     "id, kind, message_id, recipient, cc, subject, body_text, body_html, otp_code_id,
     created_at, status, attempts, next_attempt_at, last_error, delivered_to";
@@ -108,10 +112,14 @@ pub(super) fn insert(
 }
 
 impl Store {
-    /// Queued mails whose next attempt is due at `now`, oldest first.
+    /// Queued mails whose next attempt is due at `now` and that no dispatcher holds, oldest
+    /// first.
     pub fn due_mails(&self, now: i64) -> Result<Vec<OutboxMail>, StoreError> {
         self.query_mails(
-            &format!("SELECT {COLUMNS} FROM mail_outbox WHERE status = 'queued' AND next_attempt_at <= ?1 ORDER BY id"),
+            &format!(
+                "SELECT {COLUMNS} FROM mail_outbox WHERE status = 'queued' AND next_attempt_at <= ?1
+                 AND (lease_until IS NULL OR lease_until <= ?1) ORDER BY id"
+            ),
             now,
         )
     }
@@ -162,12 +170,16 @@ impl Store {
         run(&mut self.conn).map_err(|e| self.err(e))
     }
 
-    /// Records that an attempt starts (durably, before anything goes on the wire), so a crash
-    /// mid-send still counts towards the ceiling. False when the mail is no longer queued.
-    pub fn begin_mail_attempt(&mut self, id: i64) -> Result<bool, StoreError> {
+    /// Claims a mail for one attempt: counts the attempt and takes a lease, durably and before
+    /// anything goes on the wire. SQLite has no `SKIP LOCKED`, so the lease is what keeps two
+    /// dispatchers (the TUI and `mail retry`) from sending the same row; a crash mid-send
+    /// leaves the lease to expire and the attempt counted. False when another dispatcher holds
+    /// the mail or it is no longer queued.
+    pub fn begin_mail_attempt(&mut self, id: i64, now: i64) -> Result<bool, StoreError> {
         self.update(
-            "UPDATE mail_outbox SET attempts = attempts + 1 WHERE id = ?1 AND status = 'queued'",
-            params![id],
+            "UPDATE mail_outbox SET attempts = attempts + 1, lease_until = ?2 + ?3
+             WHERE id = ?1 AND status = 'queued' AND (lease_until IS NULL OR lease_until <= ?2)",
+            params![id, now, MAIL_LEASE_SECS],
         )
         .map(|n| n == 1)
     }
@@ -180,7 +192,8 @@ impl Store {
         delivered_to: &str,
     ) -> Result<(), StoreError> {
         self.update(
-            "UPDATE mail_outbox SET status = 'sent', sent_at = ?2, delivered_to = ?3, last_error = NULL
+            "UPDATE mail_outbox SET status = 'sent', sent_at = ?2, delivered_to = ?3, last_error = NULL,
+                 lease_until = NULL
              WHERE id = ?1 AND status = 'queued'",
             params![id, now, delivered_to],
         )
@@ -190,7 +203,8 @@ impl Store {
     /// Leaves a mail queued with the reason and the time of its next attempt.
     pub fn mark_mail_retry(&mut self, id: i64, next: i64, reason: &str) -> Result<(), StoreError> {
         self.update(
-            "UPDATE mail_outbox SET next_attempt_at = ?2, last_error = ?3 WHERE id = ?1 AND status = 'queued'",
+            "UPDATE mail_outbox SET next_attempt_at = ?2, last_error = ?3, lease_until = NULL
+             WHERE id = ?1 AND status = 'queued'",
             params![id, next, reason],
         )
         .map(drop)
@@ -199,7 +213,8 @@ impl Store {
     /// Gives a mail up with the reason.
     pub fn mark_mail_failed(&mut self, id: i64, reason: &str) -> Result<(), StoreError> {
         self.update(
-            "UPDATE mail_outbox SET status = 'failed', last_error = ?2 WHERE id = ?1 AND status = 'queued'",
+            "UPDATE mail_outbox SET status = 'failed', last_error = ?2, lease_until = NULL
+             WHERE id = ?1 AND status = 'queued'",
             params![id, reason],
         )
         .map(drop)

@@ -76,7 +76,14 @@ fn issue_accept_retry_and_clear() {
 
     // Retry bookkeeping on the code mail.
     assert_eq!(store.due_mails(100).expect("due").len(), 1);
-    assert!(store.begin_mail_attempt(mail_id).expect("begin"));
+    assert!(store.begin_mail_attempt(mail_id, 100).expect("begin"));
+    let (mut rival, _) = Store::open(&path).expect("a second dispatcher");
+    assert!(
+        !rival.begin_mail_attempt(mail_id, 101).expect("begin"),
+        "the lease keeps a second dispatcher off the row"
+    );
+    assert!(rival.due_mails(101).expect("due").is_empty());
+    drop(rival);
     store
         .mark_mail_retry(mail_id, 200, "451 later")
         .expect("retry");
