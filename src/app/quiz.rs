@@ -154,7 +154,12 @@ fn on_question(app: &mut App, state: &mut QuizState, action: Action) -> Vec<Effe
     let count = question.options.len();
     let multi = question.multi;
     match action {
-        Action::Up => state.cursor = state.cursor.checked_sub(1).unwrap_or(count - 1),
+        Action::Up => {
+            state.cursor = state
+                .cursor
+                .checked_sub(1)
+                .unwrap_or(count.saturating_sub(1));
+        }
         Action::Down => state.cursor = (state.cursor + 1) % count.max(1),
         Action::Select => toggle(state, state.cursor, multi),
         Action::Number(n) if (1..=count).contains(&usize::from(n)) => {
