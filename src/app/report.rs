@@ -96,6 +96,11 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
     if key.code == KeyCode::Esc {
         return app.back();
     }
+    // `?` opens the help as the legend promises; no code and practically no address has one.
+    if key.code == KeyCode::Char('?') {
+        app.help = true;
+        return Vec::new();
+    }
     if s.busy {
         return Vec::new();
     }

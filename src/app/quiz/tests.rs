@@ -128,6 +128,10 @@ fn report_flow_address_code_and_status() {
     assert_eq!(effects, vec![Effect::SaveReport { lang: Lang::En }]);
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
     assert!(report_state(&app).messages[0].0.contains("report-9.html"));
+    chars(&mut app, "?");
+    assert!(app.help, "? opens the help, also while typing");
+    chars(&mut app, "x");
+    assert!(!app.help && report_state(&app).input.is_empty());
 
     assert!(chars(&mut app, "ada@example").is_empty());
     assert!(key(&mut app, KeyCode::Enter).is_empty());
