@@ -298,7 +298,8 @@ impl Ctx {
                 wanted = Some(delivery);
             }
         }
-        if report_delivery.is_some() || kind.is_none() {
+        // Only a change is worth a message (and a redraw): an idle start stays silent.
+        if report_delivery.is_some() || (kind.is_none() && !outcomes.is_empty()) {
             let _ = self.replies.send(self.status_msg(report_delivery));
         }
         wanted
