@@ -2,7 +2,11 @@
 
 mod check_cmd;
 mod export_cmd;
+mod lines;
+mod mail_cmd;
 mod progress_cmd;
+mod quiz_cmd;
+mod report_cmd;
 mod reset_cmd;
 mod share_cmd;
 mod tui_cmd;
@@ -58,6 +62,29 @@ pub enum Command {
         /// Do not ask for confirmation.
         #[arg(long)]
         yes: bool,
+    },
+    /// Take the final quiz. With --plain: line by line on stdin/stdout (one line per question,
+    /// option numbers comma-separated for multi-select); every answer is saved at once and an
+    /// unfinished attempt is resumed. End of input stops cleanly.
+    Quiz {
+        /// Line-oriented mode for screen readers and scripts (the TUI has the full screen).
+        #[arg(long)]
+        plain: bool,
+    },
+    /// E-mail the report of the last finished quiz. With --plain: reads the address line, then
+    /// the code line from the mail (`r` asks for a new code after the cooldown); asks for
+    /// consent to an instructor copy only when the config names an instructor. The report is
+    /// always saved locally too, and its path printed.
+    Report {
+        /// Line-oriented mode for screen readers and scripts.
+        #[arg(long)]
+        plain: bool,
+    },
+    /// The mail outbox: show every mail's status, or send what is due now.
+    Mail {
+        /// status or retry.
+        #[command(subcommand)]
+        action: MailAction,
     },
     /// Export or import progress as a portable JSON file.
     Progress {
@@ -116,6 +143,16 @@ pub enum ProgressAction {
     },
 }
 
+/// `queuelab mail ...`.
+#[derive(Debug, Subcommand, Clone, Copy)]
+pub enum MailAction {
+    /// List every mail in the outbox: queued, sent or failed (with the reason).
+    Status,
+    /// Send every queued mail now and put failed reports back into the queue. Exits 1 when a
+    /// mail could not be sent (it stays queued).
+    Retry,
+}
+
 fn parse_lang(value: &str) -> Result<Lang, String> {
     Lang::from_code(value).ok_or_else(|| format!("unknown language {value:?}; use de or en"))
 }
@@ -154,6 +191,9 @@ pub fn run(cli: &Cli) -> ExitCode {
     let result = match &cli.command {
         Some(Command::Check) => check_cmd::run(&content_source(cli)),
         Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
+        Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
+        Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
+        Some(Command::Mail { action }) => mail_cmd::run(cli, *action),
         Some(Command::Progress { action }) => {
             paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }

@@ -27,7 +27,7 @@ pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
 pub use reference::{
     Calculator, ChecklistItem, FlowStage, Level, Reference, RunbookSignal, Source,
 };
-pub use scenario::Scenario;
+pub use scenario::{Scenario, ScenarioText};
 pub use source::ContentSource;
 pub use strings::{KEYS as STRING_KEYS, Strings};
 

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod export;
 pub mod log;
+pub mod mail;
 pub mod paths;
 pub mod share;
 pub mod store;

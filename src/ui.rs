@@ -6,7 +6,9 @@ mod help;
 mod home;
 mod map;
 mod placeholder;
+mod quiz;
 mod reader;
+mod report;
 mod settings;
 pub mod theme;
 
@@ -30,6 +32,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
         Screen::Map(state) => map::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
+        Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
+        Screen::Report(state) => report::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);

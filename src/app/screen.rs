@@ -1,7 +1,9 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, MapState, ReaderState, SettingsState};
+use super::{
+    ChaptersState, HomeState, MapState, QuizState, ReaderState, ReportState, SettingsState,
+};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +27,10 @@ pub enum Screen {
     Map(MapState),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
+    /// The final quiz and its result.
+    Quiz(QuizState),
+    /// Address, code and sending of the report.
+    Report(ReportState),
 }
 
 impl Screen {
@@ -37,6 +43,8 @@ impl Screen {
             Screen::Settings(_) => ScreenKind::Settings,
             Screen::Map(_) => ScreenKind::Map,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
+            Screen::Quiz(_) => ScreenKind::Quiz,
+            Screen::Report(_) => ScreenKind::Report,
         }
     }
 
@@ -49,6 +57,8 @@ impl Screen {
             Screen::Settings(_) => "settings.title",
             Screen::Map(_) => "menu.map",
             Screen::Placeholder(p) => p.title_key,
+            Screen::Quiz(_) => "quiz.title",
+            Screen::Report(_) => "report.title",
         }
     }
 }

@@ -2,35 +2,43 @@
 //! after something changed (no timers while idle).
 
 use super::convert::to_msg;
+use super::executor::Executor;
+use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
-use super::store_worker::{StoreCommand, StoreWorker};
+use super::store_worker::StoreWorker;
 use super::terminal::{TerminalGuard, Tui};
-use crate::app::{App, Effect, Msg};
+use crate::app::{App, Msg};
+use crate::services::{Config, Paths};
 use crate::services::{Store, log};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
-use tokio::sync::mpsc::UnboundedSender;
 
 /// Runs the workshop until the learner quits or a signal ends it.
-pub fn run(app: App, store: Store, mouse: bool) -> Result<(), String> {
+pub fn run(app: App, store: Store, mouse: bool, mail: (Paths, Config)) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the event loop: {e}"))?;
     let (guard, terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    let result = runtime.block_on(event_loop(app, store, terminal));
+    let result = runtime.block_on(event_loop(app, store, terminal, mail));
     drop(guard);
     result
 }
 
-async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(), String> {
+async fn event_loop(
+    mut app: App,
+    store: Store,
+    mut terminal: Tui,
+    (paths, config): (Paths, Config),
+) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let worker = StoreWorker::spawn(store, replies.clone())
-        .map_err(|e| format!("cannot start the store thread: {e}"))?;
     let mut executor = Executor {
-        worker,
+        store: StoreWorker::spawn(store, replies.clone())
+            .map_err(|e| format!("cannot start the store thread: {e}"))?,
+        mail: MailWorker::spawn(paths, config, app.content.clone(), replies.clone())
+            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
         replies,
     };
@@ -65,9 +73,7 @@ async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(),
             outcome = draw(&mut terminal, &app);
         }
     }
-    executor.share.stop();
-    // Every save the learner saw must be on disk before the process ends.
-    executor.worker.finish();
+    executor.finish();
     outcome
 }
 
@@ -76,30 +82,4 @@ fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {
         .draw(|frame| crate::ui::draw(frame, app))
         .map(drop)
         .map_err(|e| format!("drawing failed: {e}"))
-}
-
-/// Carries out effects: saves go to the store thread, the share to its slot; answers come back
-/// as messages through `replies`.
-struct Executor {
-    worker: StoreWorker,
-    share: ShareSlot,
-    replies: UnboundedSender<Msg>,
-}
-
-impl Executor {
-    fn run(&mut self, app: &App, effects: Vec<Effect>) {
-        for effect in effects {
-            match effect {
-                Effect::Save(fact) => self.worker.send(StoreCommand::Save(fact)),
-                Effect::ClearResults => self.worker.send(StoreCommand::Clear),
-                Effect::StartShare { port } => {
-                    let answer = self.share.start(app, port);
-                    // The receiver lives as long as the loop that calls this.
-                    let _ = self.replies.send(answer);
-                }
-                Effect::StopShare => self.share.stop(),
-                Effect::Quit => {}
-            }
-        }
-    }
 }
