@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod calculator;
+pub mod html;
 pub mod otp;
 pub mod outbox;
 pub mod progress;

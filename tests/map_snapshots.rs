@@ -1,54 +1,23 @@
 //! The map screen as characters: 100x40 with the config's URL, 100x40 without a URL (offers
 //! LAN sharing), and a terminal too small for the code ("enlarge" instead of a broken code).
 
+#[path = "support/screen.rs"]
+#[allow(dead_code)]
+mod support;
+
 use queuelab::app::input::Key;
 use queuelab::app::{App, Info, MapSetup, Msg, Options};
-use queuelab::content::{Content, ContentSource, Lang, load};
-use queuelab::domain::Progress;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
+use queuelab::content::Lang;
 use ratatui::style::Color;
-use std::sync::{Arc, OnceLock};
+use support::{new_app, render as buffer, text};
 
 const URL: &str = "https://example.org/lab";
 
 fn map_screen(lang: Lang, url: Option<&str>, width: u16, height: u16) -> App {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    let content = CONTENT.get_or_init(|| Arc::new(load(&ContentSource::Embedded).expect("valid")));
-    let mut app = App::new(
-        Arc::clone(content),
-        lang,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
+    let mut app = new_app(lang, Options::default(), Info::default(), width, height);
     app.map = MapSetup::new(url.map(str::to_owned), 8737);
-    app.update(Msg::Resized { width, height });
     app.update(Msg::Key(Key::char('3')));
     app
-}
-
-fn buffer(app: &App) -> Buffer {
-    let (width, height) = app.size;
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|frame| queuelab::ui::draw(frame, app))
-        .expect("draws");
-    terminal.backend().buffer().clone()
-}
-
-fn text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        let line: String = (0..area.width)
-            .map(|x| buffer[(x, y)].symbol().to_owned())
-            .collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 #[test]

@@ -1,58 +1,23 @@
 //! The quiz and report screens as characters at 80x24 and 97x31, seeded shuffle, no clock.
 
+#[path = "support/screen.rs"]
+#[allow(dead_code)]
+mod support;
+
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::app::{App, CodeRequestOutcome, Delivery, Info, Msg, Options};
-use queuelab::content::{ContentSource, Lang, load};
-use queuelab::domain::Progress;
+use queuelab::content::Lang;
 use queuelab::domain::otp::Verdict;
 use queuelab::domain::quiz::Attempt;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use std::sync::Arc;
+use support::{new_app, press, screen};
 
 fn app(lang: Lang, width: u16, height: u16) -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
-    let mut app = App::new(
-        content,
-        lang,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized { width, height });
+    let mut app = new_app(lang, Options::default(), Info::default(), width, height);
     press(&mut app, "7");
     let mut attempt = Attempt::new(&app.course().quiz, 7);
     attempt.id = 1;
     app.update(Msg::AttemptStarted(Ok(attempt)));
     app
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        let key = match c {
-            '\n' => Key::plain(KeyCode::Enter),
-            c => Key::char(c),
-        };
-        app.update(Msg::Key(key));
-    }
-}
-
-fn screen(app: &App) -> String {
-    let (width, height) = app.size;
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal
-        .draw(|frame| queuelab::ui::draw(frame, app))
-        .expect("draws");
-    let buffer = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..height {
-        let line: String = (0..width)
-            .map(|x| buffer[(x, y)].symbol().to_owned())
-            .collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// Answers every question with option 1 (and 2 for multi-select).

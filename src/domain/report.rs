@@ -7,7 +7,8 @@ use super::Progress;
 use super::quiz::Attempt;
 use crate::content::{Course, Lang, Scenario};
 
-pub use render::{escape_html, html, text};
+pub use crate::domain::html::escape_html;
+pub use render::{html, text};
 
 /// What the report is built from.
 #[derive(Debug, Clone, Copy)]

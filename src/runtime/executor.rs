@@ -67,7 +67,7 @@ impl Executor {
             }
             Effect::SaveReport { lang } => self.mail.send(MailCommand::SaveReport { lang }),
             Effect::RequestCode { address, lang } => {
-                self.mail.send(MailCommand::RequestCode { address, lang })
+                self.mail.send(MailCommand::RequestCode { address, lang });
             }
             Effect::ConfirmCode {
                 address,

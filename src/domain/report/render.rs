@@ -1,23 +1,8 @@
 //! Renders report blocks as plain text and as a small self-contained HTML document.
 
 use super::Block;
+use crate::domain::html::escape_html;
 use std::fmt::Write;
-
-/// Escapes text for HTML element content and attribute values.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// Plain text: the title underlined, headings underlined, items with "- ".
 pub fn text(title: &str, blocks: &[Block]) -> String {

@@ -17,21 +17,7 @@ const BRANCH_X: u32 = 236;
 const BRANCH_W: u32 = 124;
 const VIEW_W: u32 = 370;
 
-/// Escapes text for HTML element content and double- or single-quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::domain::html::escape_html as escape;
 
 /// The flow map as an inline SVG: the main path top to bottom, retry and DLQ on the side. With
 /// `animated`, a token travels the main path (CSS class `token`, stopped by reduced motion).
