@@ -20,14 +20,14 @@ pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use lang::Lang;
-pub use loader::{Content, Course, load};
+pub use loader::{Content, Course, load, parse_one};
 pub use ordering::{Ordering, OrderingStep};
 pub use problem::{Problem, line_column as problem_position};
 pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
 pub use reference::{
     Calculator, ChecklistItem, FlowStage, Level, Reference, RunbookSignal, Source,
 };
-pub use scenario::Scenario;
+pub use scenario::{Scenario, ScenarioText};
 pub use source::ContentSource;
 pub use strings::{KEYS as STRING_KEYS, Strings};
 

@@ -1,6 +1,14 @@
-//! Pure domain logic: the learner's progress and the facts that change it.
+//! Pure domain logic: the learner's progress and the facts that change it, the quiz, the
+//! one-time code, address validation and the report.
 
+pub mod address;
 pub mod calculator;
+pub mod html;
+pub mod otp;
+pub mod outbox;
 pub mod progress;
+pub mod qr;
+pub mod quiz;
+pub mod report;
 
 pub use progress::{Fact, OrderingRecord, Progress};

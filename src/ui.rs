@@ -4,8 +4,11 @@ mod chapters;
 mod chrome;
 mod help;
 mod home;
+mod map;
 mod placeholder;
+mod quiz;
 mod reader;
+mod report;
 mod settings;
 pub mod theme;
 
@@ -27,7 +30,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Chapters(state) => chapters::draw(frame, app, state, &theme),
         Screen::Reader(state) => reader::draw(frame, app, state, &theme),
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
+        Screen::Map(state) => map::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
+        Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
+        Screen::Report(state) => report::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);

@@ -55,10 +55,7 @@ impl MenuItem {
 
     /// Whether the entry opens a part that comes in a later version.
     pub fn is_placeholder(self) -> bool {
-        matches!(
-            self,
-            MenuItem::Map | MenuItem::Ordering | MenuItem::Simulator | MenuItem::Quiz
-        )
+        matches!(self, MenuItem::Ordering | MenuItem::Simulator)
     }
 }
 
@@ -141,6 +138,8 @@ fn open(app: &mut App) -> Vec<Effect> {
             Vec::new()
         }
         MenuItem::Checklist => reader::open_checklist(app),
+        MenuItem::Map => super::map::open(app),
+        MenuItem::Quiz => super::quiz::open(app),
         MenuItem::Settings => {
             app.push(Screen::Settings(SettingsState::default()));
             Vec::new()

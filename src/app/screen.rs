@@ -1,7 +1,9 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, ReaderState, SettingsState};
+use super::{
+    ChaptersState, HomeState, MapState, QuizState, ReaderState, ReportState, SettingsState,
+};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,8 +23,14 @@ pub enum Screen {
     Reader(ReaderState),
     /// Language, clear results, paths.
     Settings(SettingsState),
+    /// The quick-reference map with its QR code.
+    Map(MapState),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
+    /// The final quiz and its result.
+    Quiz(QuizState),
+    /// Address, code and sending of the report.
+    Report(ReportState),
 }
 
 impl Screen {
@@ -33,7 +41,10 @@ impl Screen {
             Screen::Chapters(_) => ScreenKind::Chapters,
             Screen::Reader(_) => ScreenKind::Reader,
             Screen::Settings(_) => ScreenKind::Settings,
+            Screen::Map(_) => ScreenKind::Map,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
+            Screen::Quiz(_) => ScreenKind::Quiz,
+            Screen::Report(_) => ScreenKind::Report,
         }
     }
 
@@ -44,7 +55,10 @@ impl Screen {
             Screen::Chapters(_) => "chapters.title",
             Screen::Reader(_) => "menu.chapters",
             Screen::Settings(_) => "settings.title",
+            Screen::Map(_) => "menu.map",
             Screen::Placeholder(p) => p.title_key,
+            Screen::Quiz(_) => "quiz.title",
+            Screen::Report(_) => "report.title",
         }
     }
 }

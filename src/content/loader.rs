@@ -169,3 +169,27 @@ fn has_extension(name: &str, extension: &str) -> bool {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }
+
+/// Parses one content file on its own, by its path relative to the content root, and returns
+/// what is wrong with it (cross-file checks need [`load`]). The fuzz tests feed it mutated text.
+pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if path.contains("/chapters/") {
+        chapter::parse(path, name, text, &mut problems);
+    } else if path.starts_with("assets/scenarios/") {
+        scenario::parse(path, name, text, &mut problems);
+    } else if path.starts_with("assets/strings/") {
+        strings::parse(path, text, &mut problems);
+    } else if path.starts_with("quiz/") {
+        quiz::parse(path, text, &mut problems);
+    } else {
+        match name {
+            "decisions.toml" => drop(decision::parse(path, text, &mut problems)),
+            "ordering.toml" => drop(ordering::parse(path, text, &mut problems)),
+            "reference.toml" => drop(reference::parse(path, text, &mut problems)),
+            _ => problems.push(Problem::file(path, "not a content file queuelab knows")),
+        }
+    }
+    problems
+}
