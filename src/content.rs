@@ -1,6 +1,7 @@
 //! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings and
 //! simulator scenarios, loaded from the embedded copy or from a folder and validated.
 
+mod captions;
 mod chapter;
 mod decision;
 pub mod doc;
@@ -16,6 +17,7 @@ mod strings;
 mod toml_file;
 mod validate;
 
+pub use captions::{CAPTIONS_PATH, Captions, parse as captions_parse};
 pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
