@@ -28,6 +28,7 @@ mod broker;
 mod consume;
 mod dispatch;
 pub mod inbox;
+mod settle;
 mod two_phase;
 mod upkeep;
 mod view;
@@ -186,8 +187,8 @@ pub struct Simulation {
     pub(crate) charges_per_order: Vec<u8>,
     /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
     pub(crate) unpublished: BTreeSet<(u64, i64)>,
-    /// Current lock token per locked queue row.
-    pub(crate) locks: HashMap<i64, u64>,
+    /// Current lock token and lock end per locked queue row.
+    pub(crate) locks: HashMap<i64, (u64, u64)>,
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
     pub(crate) next_token: u64,
