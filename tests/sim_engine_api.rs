@@ -176,3 +176,9 @@ fn lock_renewal_keeps_a_slow_consumer_its_message() {
         assert!(r.invariants.ok());
     }
 }
+
+#[test]
+fn a_simulation_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Simulation>();
+}
