@@ -7,23 +7,30 @@ mod home;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod map;
 mod msg;
 mod ordering;
+pub mod quiz;
 mod reader;
+pub mod report;
 mod screen;
 mod settings;
 pub mod simulator;
 
 pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem};
-pub use msg::{Effect, Msg};
+pub use map::{MapSetup, MapState, Sharing};
+pub use msg::{CodeRequestOutcome, Delivery, Effect, Msg};
 pub use ordering::{Feedback, OrderingState};
+pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
+pub use report::{ReportPhase, ReportState};
 pub use screen::{PlaceholderState, Screen};
 pub use settings::SettingsState;
 pub use simulator::SimState;
 
 use crate::content::{Content, Course, Lang, Strings};
+use crate::domain::outbox::MailStatus;
 use crate::domain::{Fact, Progress};
 use input::Key;
 use keymap::{Action, ScreenKind};
@@ -101,6 +108,14 @@ pub struct App {
     pub info: Info,
     /// Set once the learner quits; the runtime stops after this update.
     pub quitting: bool,
+    /// The map URL and the LAN share (they outlive the map screen).
+    pub map: MapSetup,
+    /// The quiz as saved.
+    pub quiz: QuizRecord,
+    /// Status of the newest report mail.
+    pub report_status: Option<MailStatus>,
+    /// The instructor address from the config (the report asks before copying it).
+    pub instructor_cc: Option<String>,
 }
 
 impl App {
@@ -124,6 +139,10 @@ impl App {
             options,
             info,
             quitting: false,
+            map: MapSetup::default(),
+            quiz: QuizRecord::default(),
+            report_status: None,
+            instructor_cc: None,
         }
     }
 
@@ -178,14 +197,47 @@ impl App {
                 self.notify(text, true);
                 Vec::new()
             }
+            Msg::ShareStarted(result) => map::on_share_started(self, result),
             Msg::ResultsCleared(Ok(())) => {
+                self.quiz = QuizRecord::default();
+                self.report_status = None;
                 let text = self.strings().get("settings.cleared").to_owned();
                 self.notify(text, false);
                 Vec::new()
             }
             Msg::Tick { elapsed_ms } => simulator::on_tick(self, elapsed_ms),
             Msg::Sim(reply) => simulator::on_reply(self, reply),
+            other => self.on_mail_or_quiz(other),
         }
+    }
+
+    fn on_mail_or_quiz(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::AttemptStarted(Ok(attempt)) => quiz::attempt_started(self, attempt),
+            Msg::AttemptStarted(Err(reason)) => {
+                let text = self
+                    .strings()
+                    .fill("common.save_failed", &[("reason", &reason)]);
+                self.notify(text, true);
+            }
+            Msg::ReportSaved(result) => report::report_saved(self, result),
+            Msg::CodeRequested(outcome) => report::code_requested(self, outcome),
+            Msg::CodeChecked(verdict) => report::code_checked(self, verdict),
+            Msg::MailUpdated { report, delivery } => {
+                let sent = report == Some(MailStatus::Sent);
+                self.report_status = report;
+                if matches!(self.screen, Screen::Report(_)) {
+                    if let Some(delivery) = &delivery {
+                        report::delivered(self, delivery);
+                    }
+                    if sent && delivery.is_some() {
+                        report::say_sent(self);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
     }
 
     fn on_key(&mut self, key: Key) -> Vec<Effect> {
@@ -229,6 +281,9 @@ impl App {
             Screen::Simulator(state) if simulator::captures_keys(state) => {
                 Some(simulator::on_captured_key(self, key))
             }
+            Screen::Report(state) if report::captures_keys(state) => {
+                Some(report::on_captured_key(self, key))
+            }
             _ => None,
         }
     }
@@ -245,7 +300,9 @@ impl App {
             ScreenKind::Settings => settings::on_action(self, action),
             ScreenKind::Ordering => ordering::on_action(self, action),
             ScreenKind::Simulator => simulator::on_action(self, action),
-            ScreenKind::Placeholder => Vec::new(),
+            ScreenKind::Map => map::on_action(self, action),
+            ScreenKind::Quiz => quiz::on_action(self, action),
+            ScreenKind::Placeholder | ScreenKind::Report => Vec::new(),
         }
     }
 
@@ -257,7 +314,8 @@ impl App {
             ScreenKind::Settings => settings::on_mouse(self, mouse),
             ScreenKind::Ordering => ordering::on_mouse(self, mouse),
             ScreenKind::Simulator => simulator::on_mouse(self, mouse),
-            ScreenKind::Placeholder => Vec::new(),
+            ScreenKind::Map => map::on_mouse(self, mouse),
+            ScreenKind::Placeholder | ScreenKind::Quiz | ScreenKind::Report => Vec::new(),
         }
     }
 

@@ -1,8 +1,14 @@
 //! The command line: clap definitions and dispatch to the subcommands.
 
 mod check_cmd;
+mod export_cmd;
+mod lines;
+mod mail_cmd;
 mod progress_cmd;
+mod quiz_cmd;
+mod report_cmd;
 mod reset_cmd;
+mod share_cmd;
 mod sim_cmd;
 mod tui_cmd;
 
@@ -10,6 +16,7 @@ use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
 pub use sim_cmd::SimArgs;
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -60,11 +67,68 @@ pub enum Command {
     },
     /// Run the incident simulator headless, or list its scenarios.
     Sim(SimArgs),
+    /// Take the final quiz. With --plain: line by line on stdin/stdout (one line per question,
+    /// option numbers comma-separated for multi-select); every answer is saved at once and an
+    /// unfinished attempt is resumed. End of input stops cleanly.
+    Quiz {
+        /// Line-oriented mode for screen readers and scripts (the TUI has the full screen).
+        #[arg(long)]
+        plain: bool,
+    },
+    /// E-mail the report of the last finished quiz. With --plain: reads the address line, then
+    /// the code line from the mail (`r` asks for a new code after the cooldown); asks for
+    /// consent to an instructor copy only when the config names an instructor. The report is
+    /// always saved locally too, and its path printed.
+    Report {
+        /// Line-oriented mode for screen readers and scripts.
+        #[arg(long)]
+        plain: bool,
+    },
+    /// The mail outbox: show every mail's status, or send what is due now.
+    Mail {
+        /// status or retry.
+        #[command(subcommand)]
+        action: MailAction,
+    },
     /// Export or import progress as a portable JSON file.
     Progress {
         /// export or import.
         #[command(subcommand)]
         action: ProgressAction,
+    },
+    /// Write the quick-reference map for phone and paper.
+    Export {
+        /// What to export.
+        #[command(subcommand)]
+        what: ExportWhat,
+    },
+    /// Serve the phone map on the local network; prints its URL and QR code. Ctrl+C stops it.
+    ///
+    /// Read-only: it serves the map page at / (and /map.html) and nothing else.
+    Share {
+        /// Port to listen on (default: [share] port of the config, else 8737).
+        #[arg(long)]
+        port: Option<u16>,
+        /// Address to listen on: 0.0.0.0 for the whole LAN, 127.0.0.1 for this machine only.
+        #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::UNSPECIFIED))]
+        bind: IpAddr,
+    },
+}
+
+/// `queuelab export ...`.
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// Write map.html (phone, offline), card.html (printable A4 card), qr.svg and qr.png into DIR.
+    ///
+    /// The QR code opens URL, else the config's `[workshop] map_url`; without either the command
+    /// stops with exit code 2 (no address is guessed: a printed card must open the right page).
+    Map {
+        /// Folder to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// URL the QR code opens (http:// or https://).
+        #[arg(long)]
+        url: Option<String>,
     },
 }
 
@@ -81,6 +145,16 @@ pub enum ProgressAction {
         /// The file to read.
         file: PathBuf,
     },
+}
+
+/// `queuelab mail ...`.
+#[derive(Debug, Subcommand, Clone, Copy)]
+pub enum MailAction {
+    /// List every mail in the outbox: queued, sent or failed (with the reason).
+    Status,
+    /// Send every queued mail now and put failed reports back into the queue. Exits 1 when a
+    /// mail could not be sent (it stays queued).
+    Retry,
 }
 
 fn parse_lang(value: &str) -> Result<Lang, String> {
@@ -121,10 +195,17 @@ pub fn run(cli: &Cli) -> ExitCode {
     let result = match &cli.command {
         Some(Command::Check) => check_cmd::run(&content_source(cli)),
         Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
+        Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
+        Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
+        Some(Command::Mail { action }) => mail_cmd::run(cli, *action),
         Some(Command::Progress { action }) => {
             paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }
         Some(Command::Sim(args)) => sim_cmd::run(cli, args),
+        Some(Command::Export {
+            what: ExportWhat::Map { out, url },
+        }) => export_cmd::run(cli, out, url.as_deref()),
+        Some(Command::Share { port, bind }) => share_cmd::run(cli, *bind, *port),
         None => tui_cmd::run(cli),
     };
     match result {
@@ -141,6 +222,18 @@ pub fn content_source(cli: &Cli) -> ContentSource {
     cli.content
         .clone()
         .map_or(ContentSource::Embedded, ContentSource::Disk)
+}
+
+/// The validated content the flags select; problems point at `queuelab check`.
+pub fn load_content(cli: &Cli) -> Result<crate::content::Content, Failure> {
+    let source = content_source(cli);
+    crate::content::load(&source).map_err(|problems| {
+        Failure::new(format!(
+            "{} content problem(s) in {}; run queuelab check for details",
+            problems.len(),
+            source.describe()
+        ))
+    })
 }
 
 /// Resolved paths from the flags.

@@ -1,6 +1,7 @@
 //! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings and
 //! simulator scenarios, loaded from the embedded copy or from a folder and validated.
 
+mod captions;
 mod chapter;
 mod decision;
 pub mod doc;
@@ -16,18 +17,19 @@ mod strings;
 mod toml_file;
 mod validate;
 
+pub use captions::{CAPTIONS_PATH, Captions, parse as captions_parse};
 pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use lang::Lang;
-pub use loader::{Content, Course, load};
+pub use loader::{Content, Course, load, parse_one};
 pub use ordering::{Ordering, OrderingStep, STEP_COUNT as ORDERING_STEPS};
 pub use problem::{Problem, line_column as problem_position};
 pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
 pub use reference::{
     Calculator, ChecklistItem, FlowStage, Level, Reference, RunbookSignal, Source,
 };
-pub use scenario::Scenario;
+pub use scenario::{Scenario, ScenarioText};
 pub use source::ContentSource;
 pub use strings::{KEYS as STRING_KEYS, Strings};
 

@@ -2,6 +2,9 @@
 
 mod convert;
 mod event_loop;
+mod executor;
+mod mail_worker;
+mod share_slot;
 pub mod sim_worker;
 mod store_worker;
 pub mod terminal;

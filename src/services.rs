@@ -1,9 +1,12 @@
 //! Side effects that know nothing of the UI: files and paths, the workshop config, the progress
-//! store, the log.
+//! store, the log, the map exports and the LAN share.
 
 pub mod config;
+pub mod export;
 pub mod log;
+pub mod mail;
 pub mod paths;
+pub mod share;
 pub mod store;
 
 pub use config::{Config, ConfigError};

@@ -1,7 +1,29 @@
 //! The incident simulator engine: a deterministic discrete-event simulation that runs the
 //! outbox and inbox patterns as real SQL on real SQLite files.
 //!
-//! No UI, no async, no wall clock. The UI drives a [`Simulation`]:
+//! No UI, no async, no wall clock: virtual time in ms, a seeded RNG and an event queue ordered
+//! by (time, sequence). The same scenario, mode, broker, seed and size give the same trace,
+//! byte for byte ([`Simulation::trace_hash`] is SHA-256 over the canonical event lines).
+//!
+//! # API for the UI
+//!
+//! | call | what it does |
+//! | --- | --- |
+//! | [`scenario::builtin`] / [`scenario::find`] / [`scenario::from_loaded`] | the twelve scenarios (texts, setup, script, expectations) |
+//! | [`Simulation::new`] with a [`RunConfig`] | creates the run directory (`service.db`, `broker.db`, `provider.db`, `blobs/`) and schedules the scenario |
+//! | [`Simulation::step`] | executes one event and returns it ([`Event`]: time, actor, stage, message id, kind, SQL, outcome, caption key + args); `None` when finished |
+//! | [`Simulation::run_to_end`] | steps until done and returns the [`RunReport`] (metrics, invariants, trace hash, paths) |
+//! | [`Simulation::inject`] | arms a [`Fault`] at the current virtual time (menu: [`Fault::MENU`]) |
+//! | [`Simulation::snapshot`] | the current [`Snapshot`]: stage counters, tokens per stage with message ids, last event, table rows ([`Table`]), metrics |
+//! | [`Simulation::state_at`] | the snapshot right after an earlier event (step back; checkpoints + deltas, no SQL re-run) |
+//! | [`Simulation::events`] | the recent event log with SQL and outcome |
+//! | [`Simulation::dlq`], [`Simulation::fix_cause`], [`Simulation::replay_dlq`] | DLQ triage: reasons, "cause fixed", replay a small batch |
+//! | [`Simulation::profile`] | broker profile values, each with its documented source ([`profile::Sourced`]) |
+//! | [`Simulation::paths`] | the run's database files, for `sqlite3` |
+//! | [`captions::builtin`] or `Content::captions` | caption texts in de and en for [`Event::caption`] |
+//!
+//! The UI should own the `Simulation` on one thread (it is `Send`) and ask it for snapshots;
+//! nothing in here blocks on anything but SQLite.
 //!
 //! ```no_run
 //! # use queuelab::sim::{self, BrokerKind, Mode, RunConfig, Simulation};

@@ -4,9 +4,12 @@ mod chapters;
 mod chrome;
 mod help;
 mod home;
+mod map;
 mod ordering;
 mod placeholder;
+mod quiz;
 mod reader;
+mod report;
 mod settings;
 mod simulator;
 pub mod theme;
@@ -31,7 +34,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Settings(state) => settings::draw(frame, app, state, &theme),
         Screen::Ordering(state) => ordering::draw(frame, app, state, &theme),
         Screen::Simulator(state) => simulator::draw(frame, app, state, &theme),
+        Screen::Map(state) => map::draw(frame, app, state, &theme),
         Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
+        Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
+        Screen::Report(state) => report::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);

@@ -89,6 +89,15 @@ fn sigkill_keeps_every_saved_answer_and_the_database_sound() {
         )
         .expect("count");
     assert_eq!(read, 1, "leaving with n marked chapter 3 read");
+    drop(db);
+
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.wait_for("Decisions 1/4");
+    s.wait_for("Continue where I left off");
+    s.send("\r");
+    s.wait_for("Chapter 4 of 16");
+    s.send("\x03");
+    assert!(s.wait_exit());
 }
 
 fn assert_restored(raw: &[u8]) {

@@ -138,3 +138,47 @@ fn bad_settings_are_errors_not_panics() {
             .is_some_and(|e| e.to_string().contains("already holds a run"))
     );
 }
+
+#[test]
+fn lock_renewal_keeps_a_slow_consumer_its_message() {
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut scenario = scenario::find("lost-ack").expect("scenario");
+        scenario.script.clear();
+        scenario.setup.renew_lock = true;
+        let mut s = Simulation::new(RunConfig {
+            scenario,
+            mode: Mode::Naive,
+            broker,
+            seed: 3,
+            messages: None,
+            dir: dir.path().join("run"),
+        })
+        .expect("new run");
+        s.inject(Fault::ConsumerSlowerThanLock);
+        let mut renewed = 0;
+        while let Some(e) = s.step().expect("step") {
+            if e.kind == "lock-renewed" || e.kind == "visibility-extended" {
+                renewed += 1;
+            }
+        }
+        let r = s.report().expect("report");
+        assert!(renewed >= 2, "{broker:?}: renewed {renewed} times");
+        assert_eq!(
+            (
+                r.metrics.lock_lost,
+                r.metrics.redeliveries,
+                r.metrics.duplicate_effects
+            ),
+            (0, 0, 0),
+            "{broker:?}"
+        );
+        assert!(r.invariants.ok());
+    }
+}
+
+#[test]
+fn a_simulation_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Simulation>();
+}

@@ -34,6 +34,7 @@ fn random_scenario(rng: &mut StdRng) -> Scenario {
     set.backoff_base_ms = rng.random_range(10..=500);
     set.backoff_cap_ms = 5_000;
     set.sweep_ms = rng.random_range(1_000..=20_000);
+    set.renew_lock = rng.random_bool(0.2);
     let span = u64::from(set.messages) * set.arrival_ms + 500;
     let n = rng.random_range(0..=6);
     s.script = (0..n)

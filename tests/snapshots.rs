@@ -2,54 +2,22 @@
 //! every chapter in both languages at 80x24 and 120x40. `INSTA_UPDATE=no` in CI makes any
 //! change a failure to review.
 
-use queuelab::app::input::{Key, KeyCode};
-use queuelab::app::{App, Info, Msg, Options};
-use queuelab::content::{ContentSource, Lang, load};
-use queuelab::domain::Progress;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use std::sync::Arc;
+#[path = "support/screen.rs"]
+#[allow(dead_code)]
+mod support;
+
+use queuelab::app::{App, Info, Options};
+use queuelab::content::Lang;
+use support::{new_app, press, render, screen};
 
 fn app(lang: Lang, width: u16, height: u16) -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
     let info = Info {
         data_dir: "/data".into(),
         config: "/config/queuelab.toml".into(),
         log: "/data/queuelab.log".into(),
         workshop: None,
     };
-    let mut app = App::new(content, lang, Progress::default(), Options::default(), info);
-    app.update(Msg::Resized { width, height });
-    app
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        let key = match c {
-            '\n' => Key::plain(KeyCode::Enter),
-            '\t' => Key::plain(KeyCode::Tab),
-            c => Key::char(c),
-        };
-        app.update(Msg::Key(key));
-    }
-}
-
-fn screen(app: &App) -> String {
-    let (width, height) = app.size;
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|frame| queuelab::ui::draw(frame, app))
-        .expect("draws");
-    let buffer = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..height {
-        let line: String = (0..width)
-            .map(|x| buffer[(x, y)].symbol().to_owned())
-            .collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    new_app(lang, Options::default(), info, width, height)
 }
 
 #[test]
@@ -83,15 +51,12 @@ fn reader_with_an_answered_decision() {
 }
 
 #[test]
-fn settings_and_placeholder() {
+fn settings() {
     let mut a = app(Lang::En, 80, 24);
     press(&mut a, "8");
     insta::assert_snapshot!("settings_en_80x24", screen(&a));
     press(&mut a, "x");
     insta::assert_snapshot!("settings_confirm_en_80x24", screen(&a));
-    let mut a = app(Lang::De, 97, 31);
-    press(&mut a, "3");
-    insta::assert_snapshot!("placeholder_de_97x31", screen(&a));
 }
 
 #[test]
@@ -114,4 +79,48 @@ fn first_screen_of_every_chapter() {
             }
         }
     }
+}
+
+#[test]
+fn ascii_mode_draws_without_box_or_block_characters() {
+    let options = Options {
+        ascii: true,
+        ..Options::default()
+    };
+    let mut a = new_app(Lang::En, options, Info::default(), 80, 24);
+    press(&mut a, "2");
+    press(&mut a, "3\n\t1?");
+    let text = screen(&a);
+    insta::assert_snapshot!("ascii_reader_help_en_80x24", text);
+    for forbidden in ['─', '│', '▌', '╭', '┼', '✓'] {
+        assert!(!text.contains(forbidden), "--ascii drew {forbidden:?}");
+    }
+}
+
+#[test]
+fn no_color_theme_uses_modifiers_only_and_marks_focus_in_text() {
+    let options = Options {
+        no_color: true,
+        ..Options::default()
+    };
+    let mut a = new_app(Lang::En, options, Info::default(), 80, 24);
+    press(&mut a, "2");
+    press(&mut a, "3\n\t");
+    let buffer = render(&a);
+    for cell in buffer.content() {
+        assert_eq!(
+            cell.fg,
+            ratatui::style::Color::Reset,
+            "no foreground colour with NO_COLOR"
+        );
+        assert_eq!(
+            cell.bg,
+            ratatui::style::Color::Reset,
+            "no background colour with NO_COLOR"
+        );
+    }
+    assert!(
+        screen(&a).contains("▌ ──"),
+        "the focused card is marked by text"
+    );
 }

@@ -3,8 +3,7 @@
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{
-    App, ChaptersState, Effect, PlaceholderState, Screen, SettingsState, layout, ordering, reader,
-    simulator,
+    App, ChaptersState, Effect, Screen, SettingsState, layout, ordering, reader, simulator,
 };
 
 /// The entries of the Home menu, in order.
@@ -54,11 +53,6 @@ impl MenuItem {
             MenuItem::Quiz => "menu.quiz",
             MenuItem::Settings => "menu.settings",
         }
-    }
-
-    /// Whether the entry opens a part that comes in a later version.
-    pub fn is_placeholder(self) -> bool {
-        matches!(self, MenuItem::Map | MenuItem::Quiz)
     }
 }
 
@@ -143,14 +137,10 @@ fn open(app: &mut App) -> Vec<Effect> {
         MenuItem::Checklist => reader::open_checklist(app),
         MenuItem::Ordering => ordering::open(app),
         MenuItem::Simulator => simulator::open(app, None),
+        MenuItem::Map => super::map::open(app),
+        MenuItem::Quiz => super::quiz::open(app),
         MenuItem::Settings => {
             app.push(Screen::Settings(SettingsState::default()));
-            Vec::new()
-        }
-        placeholder => {
-            app.push(Screen::Placeholder(PlaceholderState {
-                title_key: placeholder.label_key(false),
-            }));
             Vec::new()
         }
     }

@@ -70,6 +70,14 @@ pub enum Action {
     Compare,
     /// Toggle "cause fixed" (DLQ triage).
     ToggleFixed,
+    /// Start or stop sharing the map on the local network.
+    Share,
+    /// Select or unselect the option under the cursor.
+    Select,
+    /// Start a new quiz attempt.
+    Retake,
+    /// Go on to e-mail the report.
+    SendReport,
 }
 
 /// A key or a class of keys a binding reacts to.
@@ -148,8 +156,14 @@ pub enum ScreenKind {
     Ordering,
     /// The incident simulator.
     Simulator,
+    /// The quick-reference map.
+    Map,
     /// A part that comes in a later version.
     Placeholder,
+    /// The final quiz.
+    Quiz,
+    /// The report flow.
+    Report,
 }
 
 use Action as A;
@@ -296,7 +310,45 @@ const SIMULATOR: &[Binding] = &[
     HELP,
 ];
 
+const MAP: &[Binding] = &[
+    b(
+        &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+        A::Up,
+        "key.scroll",
+        true,
+    ),
+    b(&[Code(K::PageDown), C(' ')], A::PageDown, "key.page", false),
+    b(&[Code(K::PageUp), C('b')], A::PageUp, "key.page", false),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top_bottom", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.top_bottom", false),
+    b(&[C('s')], A::Share, "key.share", true),
+    BACK,
+    HELP,
+];
+
 const PLACEHOLDER: &[Binding] = &[BACK, HELP];
+
+const QUIZ: &[Binding] = &[
+    MOVE,
+    b(&[C(' ')], A::Select, "quiz.select", true),
+    b(&[Digit], A::Number(0), "key.option", false),
+    b(&[Code(K::Enter)], A::Open, "quiz.submit", true),
+    b(&[Code(K::PageDown)], A::PageDown, "key.page", false),
+    b(&[Code(K::PageUp)], A::PageUp, "key.page", false),
+    b(&[C('r')], A::Retake, "quiz.retake", true),
+    b(&[C('m')], A::SendReport, "quiz.to_report", true),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
+    HELP,
+];
+
+/// While typing, the report screen takes characters itself; this table is what the legend
+/// and help describe, and what applies once the report is queued.
+const REPORT: &[Binding] = &[
+    b(&[Code(K::Enter)], A::Open, "report.confirm_key", true),
+    b(&[C('r')], A::Retake, "report.new_code_key", true),
+    b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
+    HELP,
+];
 
 /// The key table of a screen.
 pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
@@ -307,7 +359,10 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Settings => SETTINGS,
         ScreenKind::Ordering => ORDERING,
         ScreenKind::Simulator => SIMULATOR,
+        ScreenKind::Map => MAP,
         ScreenKind::Placeholder => PLACEHOLDER,
+        ScreenKind::Quiz => QUIZ,
+        ScreenKind::Report => REPORT,
     }
 }
 
@@ -399,7 +454,10 @@ mod tests {
             ScreenKind::Settings,
             ScreenKind::Ordering,
             ScreenKind::Simulator,
+            ScreenKind::Map,
             ScreenKind::Placeholder,
+            ScreenKind::Quiz,
+            ScreenKind::Report,
         ] {
             assert_eq!(
                 action_for(kind, Key::char('?')),

@@ -1,7 +1,10 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::keymap::ScreenKind;
-use super::{ChaptersState, HomeState, OrderingState, ReaderState, SettingsState, SimState};
+use super::{
+    ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
+    SettingsState, SimState,
+};
 
 /// A part of the workshop that arrives in a later version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +28,14 @@ pub enum Screen {
     Ordering(OrderingState),
     /// The incident simulator.
     Simulator(Box<SimState>),
+    /// The quick-reference map with its QR code.
+    Map(MapState),
     /// Coming in a later version.
     Placeholder(PlaceholderState),
+    /// The final quiz and its result.
+    Quiz(QuizState),
+    /// Address, code and sending of the report.
+    Report(ReportState),
 }
 
 impl Screen {
@@ -39,7 +48,10 @@ impl Screen {
             Screen::Settings(_) => ScreenKind::Settings,
             Screen::Ordering(_) => ScreenKind::Ordering,
             Screen::Simulator(_) => ScreenKind::Simulator,
+            Screen::Map(_) => ScreenKind::Map,
             Screen::Placeholder(_) => ScreenKind::Placeholder,
+            Screen::Quiz(_) => ScreenKind::Quiz,
+            Screen::Report(_) => ScreenKind::Report,
         }
     }
 
@@ -52,7 +64,10 @@ impl Screen {
             Screen::Settings(_) => "settings.title",
             Screen::Ordering(_) => "menu.ordering",
             Screen::Simulator(_) => "menu.simulator",
+            Screen::Map(_) => "menu.map",
             Screen::Placeholder(p) => p.title_key,
+            Screen::Quiz(_) => "quiz.title",
+            Screen::Report(_) => "report.title",
         }
     }
 }

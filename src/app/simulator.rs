@@ -19,7 +19,6 @@ use super::keymap::Action;
 use super::{App, Effect, Screen, layout};
 use crate::sim::scenario::{IDS, ScenarioText};
 use crate::sim::{BrokerKind, Mode};
-use std::sync::OnceLock;
 
 /// The texts of scenario `id` in the app's language (from the loaded content, so `--content`
 /// folders are honoured).
@@ -29,12 +28,6 @@ pub fn scenario_text<'a>(app: &'a App, id: &str) -> Option<&'a ScenarioText> {
         .iter()
         .find(|sc| sc.id == id)
         .and_then(|sc| sc.text(app.lang))
-}
-
-/// The caption texts, parsed once.
-pub fn captions() -> &'static crate::sim::captions::Captions {
-    static CAPTIONS: OnceLock<crate::sim::captions::Captions> = OnceLock::new();
-    CAPTIONS.get_or_init(crate::sim::captions::Captions::builtin)
 }
 
 /// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a

@@ -247,6 +247,17 @@ fn calculator_rejects_bad_input_and_recomputes() {
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Enter);
     chars(&mut app, "8");
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    let typing: Vec<String> = reader_lines(&app, state)
+        .iter()
+        .map(doc_layout::DocLine::text)
+        .collect();
+    assert!(
+        typing.iter().any(|l| l.contains("= 10,800 PLN")),
+        "the product follows the typing"
+    );
     key(&mut app, KeyCode::Enter);
     let Screen::Reader(state) = &app.screen else {
         panic!("reader expected")

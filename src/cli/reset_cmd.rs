@@ -31,6 +31,8 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
     }
     let (mut store, _) = Store::open(&db).map_err(|e| Failure::new(e.to_string()))?;
     store.clear().map_err(|e| Failure::new(e.to_string()))?;
+    crate::services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
+        .map_err(|e| Failure::new(e.to_string()))?;
     println!("All results deleted from {}.", paths.data_dir.display());
     Ok(())
 }

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use super::{Cli, Failure};
 use crate::content::{self, Lang};
-use crate::sim::captions::Captions;
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
 
@@ -120,7 +119,7 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
         messages,
         dir: dir.clone(),
     };
-    match execute(config, args, lang) {
+    match execute(config, args, lang, &content.captions) {
         Ok(()) => Ok(()),
         Err(e) => Err(cleanup(&dir, created, &e)),
     }
@@ -187,13 +186,17 @@ fn run_dir(
     )))
 }
 
-fn execute(config: RunConfig, args: &SimArgs, lang: Lang) -> Result<(), SimError> {
+fn execute(
+    config: RunConfig,
+    args: &SimArgs,
+    lang: Lang,
+    captions: &content::Captions,
+) -> Result<(), SimError> {
     let mut sim = Simulation::new(config)?;
-    let captions = Captions::builtin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     while let Some(e) = sim.step()? {
         if args.transcript {
-            let text = captions.render(lang.code(), e.caption, &e.args);
+            let text = captions.render(lang, e.caption, &e.args);
             let msg = e
                 .message_id
                 .as_deref()

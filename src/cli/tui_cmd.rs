@@ -1,7 +1,7 @@
 //! The default command: the interactive workshop.
 
 use super::{Cli, Failure};
-use crate::app::{App, Info, Options};
+use crate::app::{App, Info, Options, QuizRecord};
 use crate::content;
 use crate::services::store::OpenNote;
 use crate::services::{Store, log};
@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 /// The message for a non-interactive start (SPEC 5: exit 2 and name the other commands).
-pub const NOT_A_TERMINAL: &str = "the workshop needs an interactive terminal. Non-interactive commands: queuelab check, queuelab reset --yes, queuelab progress export|import FILE (see queuelab --help)";
+pub const NOT_A_TERMINAL: &str = "the workshop needs an interactive terminal. Non-interactive commands: queuelab check, queuelab reset --yes, queuelab progress export|import FILE, queuelab quiz --plain, queuelab report --plain, queuelab mail status|retry, queuelab export map --out DIR, queuelab share (see queuelab --help)";
 
 /// Starts the TUI after checking there is a terminal to draw on.
 pub fn run(cli: &Cli) -> Result<(), Failure> {
@@ -52,6 +52,20 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         workshop: config.workshop.name.clone(),
     };
     let mut app = App::new(Arc::new(content), lang, progress, options, info);
+    app.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
+    app.instructor_cc.clone_from(&config.workshop.instructor_cc);
+    if let Some(stored) = store
+        .latest_attempt()
+        .map_err(|e| Failure::new(e.to_string()))?
+    {
+        app.quiz = QuizRecord {
+            finished: stored.finished_score.is_some(),
+            attempt: Some(stored.attempt),
+        };
+    }
+    app.report_status = store
+        .report_mail_status()
+        .map_err(|e| Failure::new(e.to_string()))?;
     if let OpenNote::Recovered { backup, reason } = note {
         log::warn(&format!(
             "progress store was damaged ({reason}); kept {}",
@@ -67,5 +81,5 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         "start: lang={lang} data_dir={}",
         paths.data_dir.display()
     ));
-    crate::runtime::run(app, store, options.mouse).map_err(Failure::new)
+    crate::runtime::run(app, store, options.mouse, (paths, config)).map_err(Failure::new)
 }

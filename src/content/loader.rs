@@ -1,8 +1,9 @@
 //! Loads every content file of every language, then runs the cross-file checks.
 
 use super::{
-    Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz, Reference, Scenario, Strings,
-    chapter, decision, ordering, quiz, reference, scenario, strings, validate,
+    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz,
+    Reference, Scenario, Strings, captions, chapter, decision, ordering, quiz, reference, scenario,
+    strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -41,6 +42,8 @@ pub struct Content {
     en: Course,
     /// Simulator scenarios (texts in both languages).
     pub scenarios: Vec<Scenario>,
+    /// Simulator event captions in both languages.
+    pub captions: Captions,
 }
 
 impl Content {
@@ -76,7 +79,15 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let de = load_course(source, Lang::De, &mut problems);
     let en = load_course(source, Lang::En, &mut problems);
     let scenarios = load_scenarios(source, &mut problems);
-    let content = Content { de, en, scenarios };
+    let captions = read(source, CAPTIONS_PATH, &mut problems)
+        .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
+        .unwrap_or_default();
+    let content = Content {
+        de,
+        en,
+        scenarios,
+        captions,
+    };
     if problems.is_empty() {
         validate::check(&content, &mut problems);
     }
@@ -168,4 +179,28 @@ fn has_extension(name: &str, extension: &str) -> bool {
     std::path::Path::new(name)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}
+
+/// Parses one content file on its own, by its path relative to the content root, and returns
+/// what is wrong with it (cross-file checks need [`load`]). The fuzz tests feed it mutated text.
+pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if path.contains("/chapters/") {
+        chapter::parse(path, name, text, &mut problems);
+    } else if path.starts_with("assets/scenarios/") {
+        scenario::parse(path, name, text, &mut problems);
+    } else if path.starts_with("assets/strings/") {
+        strings::parse(path, text, &mut problems);
+    } else if path.starts_with("quiz/") {
+        quiz::parse(path, text, &mut problems);
+    } else {
+        match name {
+            "decisions.toml" => drop(decision::parse(path, text, &mut problems)),
+            "ordering.toml" => drop(ordering::parse(path, text, &mut problems)),
+            "reference.toml" => drop(reference::parse(path, text, &mut problems)),
+            _ => problems.push(Problem::file(path, "not a content file queuelab knows")),
+        }
+    }
+    problems
 }

@@ -2,10 +2,14 @@
 //! after something changed (no timers while idle).
 
 use super::convert::to_msg;
+use super::executor::Executor;
+use super::mail_worker::MailWorker;
+use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
-use super::store_worker::{StoreCommand, StoreWorker};
+use super::store_worker::StoreWorker;
 use super::terminal::{TerminalGuard, Tui};
-use crate::app::{App, Effect, Msg};
+use crate::app::{App, Msg};
+use crate::services::{Config, Paths};
 use crate::services::{Store, log};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
@@ -13,26 +17,36 @@ use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 
 /// Runs the workshop until the learner quits or a signal ends it.
-pub fn run(app: App, store: Store, mouse: bool) -> Result<(), String> {
+pub fn run(app: App, store: Store, mouse: bool, mail: (Paths, Config)) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the event loop: {e}"))?;
     let (guard, terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    let result = runtime.block_on(event_loop(app, store, terminal));
+    let result = runtime.block_on(event_loop(app, store, terminal, mail));
     drop(guard);
     result
 }
 
-async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(), String> {
+async fn event_loop(
+    mut app: App,
+    store: Store,
+    mut terminal: Tui,
+    (paths, config): (Paths, Config),
+) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let worker = StoreWorker::spawn(store, replies.clone())
-        .map_err(|e| format!("cannot start the store thread: {e}"))?;
     let runs = std::path::PathBuf::from(&app.info.data_dir).join("sim-runs");
-    let sim = SimWorker::spawn(runs, replies)
-        .map_err(|e| format!("cannot start the simulator thread: {e}"))?;
-    let workers = Workers { store: worker, sim };
+    let mut executor = Executor {
+        store: StoreWorker::spawn(store, replies.clone())
+            .map_err(|e| format!("cannot start the store thread: {e}"))?,
+        mail: MailWorker::spawn(paths, config, app.content.clone(), replies.clone())
+            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
+        share: ShareSlot::default(),
+        sim: SimWorker::spawn(runs, replies.clone())
+            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        replies,
+    };
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
@@ -74,19 +88,17 @@ async fn event_loop(mut app: App, store: Store, mut terminal: Tui) -> Result<(),
                 last_tick = now;
                 Some(Msg::Tick { elapsed_ms: elapsed })
             }
-            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); execute(&workers, app.quit()); break }
-            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); execute(&workers, app.quit()); break }
-            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); execute(&workers, app.quit()); break }
+            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
+            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
+            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
         };
         if let Some(msg) = msg {
             let effects = app.update(msg);
-            execute(&workers, effects);
+            executor.run(&app, effects);
             outcome = draw(&mut terminal, &app);
         }
     }
-    // Every save the learner saw must be on disk before the process ends.
-    workers.store.finish();
-    workers.sim.finish();
+    executor.finish();
     outcome
 }
 
@@ -95,21 +107,4 @@ fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {
         .draw(|frame| crate::ui::draw(frame, app))
         .map(drop)
         .map_err(|e| format!("drawing failed: {e}"))
-}
-
-/// The threads that carry out effects.
-struct Workers {
-    store: StoreWorker,
-    sim: SimWorker,
-}
-
-fn execute(workers: &Workers, effects: Vec<Effect>) {
-    for effect in effects {
-        match effect {
-            Effect::Save(fact) => workers.store.send(StoreCommand::Save(fact)),
-            Effect::ClearResults => workers.store.send(StoreCommand::Clear),
-            Effect::Sim(command) => workers.sim.send(command),
-            Effect::Quit => {}
-        }
-    }
 }

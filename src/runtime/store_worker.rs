@@ -3,8 +3,10 @@
 
 use crate::app::Msg;
 use crate::domain::Fact;
+use crate::domain::quiz::Attempt;
 use crate::services::Store;
 use crate::services::log;
+use std::collections::BTreeSet;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use tokio::sync::mpsc::UnboundedSender;
@@ -15,6 +17,21 @@ pub enum StoreCommand {
     Save(Fact),
     /// Delete all results.
     Clear,
+    /// Save a new quiz attempt.
+    StartAttempt(Attempt),
+    /// Save one quiz answer.
+    SaveAnswer {
+        /// The attempt.
+        attempt_id: i64,
+        /// The question.
+        question_id: String,
+        /// Chosen option ids.
+        chosen: BTreeSet<String>,
+        /// Right or wrong.
+        correct: bool,
+        /// Score when it was the last question.
+        finished: Option<u32>,
+    },
 }
 
 /// Handle to the store thread.
@@ -41,6 +58,20 @@ impl StoreWorker {
                         StoreCommand::Clear => {
                             Msg::ResultsCleared(store.clear().map_err(|e| e.to_string()))
                         }
+                        StoreCommand::StartAttempt(attempt) => Msg::AttemptStarted(
+                            store.start_attempt(&attempt).map_err(|e| e.to_string()),
+                        ),
+                        StoreCommand::SaveAnswer {
+                            attempt_id,
+                            question_id,
+                            chosen,
+                            correct,
+                            finished,
+                        } => Msg::FactSaved(
+                            store
+                                .save_answer(attempt_id, &question_id, &chosen, correct, finished)
+                                .map_err(|e| e.to_string()),
+                        ),
                     };
                     // The UI may already be gone at shutdown; the save itself has happened.
                     let _ = replies.send(msg);

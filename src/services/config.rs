@@ -151,16 +151,10 @@ impl Config {
             key: key.to_owned(),
             message: message.to_owned(),
         };
-        if let Some(url) = &self.workshop.map_url {
-            let ok = (url.starts_with("https://") || url.starts_with("http://"))
-                && url.len() > "https://".len()
-                && !url.chars().any(|c| c.is_whitespace() || c.is_control());
-            if !ok {
-                return Err(bad(
-                    "workshop.map_url",
-                    "must be an http:// or https:// URL without spaces",
-                ));
-            }
+        if let Some(url) = &self.workshop.map_url
+            && !is_map_url(url)
+        {
+            return Err(bad("workshop.map_url", MAP_URL_RULE));
         }
         if let Some(name) = &self.workshop.name
             && (name.trim().is_empty() || name.chars().any(char::is_control))
@@ -206,6 +200,18 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// What a map URL must look like (config check and `export map --url`).
+pub const MAP_URL_RULE: &str = "must be an http:// or https:// URL without spaces";
+
+/// True for a URL the QR code may carry: http(s), a host part, no whitespace or control chars.
+pub fn is_map_url(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// True for hosts that never leave the machine.

@@ -50,6 +50,21 @@ impl Paths {
         self.data_dir.join(PROGRESS_DB)
     }
 
+    /// Where the `file` mail transport writes `.eml` files.
+    pub fn mail_dir(&self) -> PathBuf {
+        self.data_dir.join("mail")
+    }
+
+    /// Where reports are saved locally (the offline fallback).
+    pub fn reports_dir(&self) -> PathBuf {
+        self.data_dir.join("reports")
+    }
+
+    /// The HMAC key for one-time codes (0600, never in the database).
+    pub fn otp_key_file(&self) -> PathBuf {
+        self.data_dir.join("otp.key")
+    }
+
     /// The log file.
     pub fn log_file(&self) -> PathBuf {
         self.data_dir.join(LOG_FILE)

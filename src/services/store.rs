@@ -3,7 +3,10 @@
 //! a damaged file instead of silently losing it.
 
 mod migrations;
+mod otp;
+mod outbox;
 mod portable;
+mod quiz;
 
 use crate::domain::{Fact, OrderingRecord, Progress};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -11,7 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
-pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress};
+pub use otp::{NewCode, ReportRequest, address_key};
+pub use outbox::{NewMail, OutboxMail};
+pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
+pub use quiz::StoredAttempt;
 
 /// What can go wrong with the progress store.
 #[derive(Debug, Error)]
@@ -343,7 +349,8 @@ fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqli
     .map(drop)
 }
 
-fn now_secs() -> i64 {
+/// The wall clock in Unix seconds (the store stamps rows with it).
+pub fn now_secs() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)

@@ -14,10 +14,10 @@ use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
 use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
 use super::profile::{BrokerProfile, profile};
-use super::report::{Metrics, RunReport, check_invariants};
+use super::report::{Metrics, RunReport};
 use super::retry::RetryPolicy;
 use super::scenario::{MAX_MESSAGES, Scenario, ScenarioError, ScriptStep};
-use super::state::{RowChange, Snapshot, State, tokens};
+use super::state::{RowChange, State};
 use super::store::{self, RunPaths, StoreError};
 use super::timeline::{Delta, Timeline};
 
@@ -28,8 +28,12 @@ mod broker;
 mod consume;
 mod dispatch;
 pub mod inbox;
+mod settle;
 mod two_phase;
 mod upkeep;
+mod view;
+
+pub use view::DlqEntry;
 
 pub(crate) use actions::{Action, ConsumerState, DispatcherState};
 
@@ -183,8 +187,8 @@ pub struct Simulation {
     pub(crate) charges_per_order: Vec<u8>,
     /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
     pub(crate) unpublished: BTreeSet<(u64, i64)>,
-    /// Current lock token per locked queue row.
-    pub(crate) locks: HashMap<i64, u64>,
+    /// Current lock token and lock end per locked queue row.
+    pub(crate) locks: HashMap<i64, (u64, u64)>,
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
     pub(crate) next_token: u64,
@@ -391,22 +395,19 @@ impl Simulation {
             event.index = self.events;
             event.at_ms = self.now;
             self.events += 1;
-            let mut line = event.trace_line();
-            line.push('\n');
-            self.hasher.update(line.as_bytes());
+            event.hash_into(&mut self.hasher);
             let scalars = &mut self.live.scalars;
             scalars.event_index = Some(event.index);
             scalars.now_ms = self.now;
             scalars.broker_down = self.broker_down_until > self.now;
             scalars.ages_len = self.ages.len();
-            self.live.last_event = Some(event.clone());
             let delta = Delta {
                 event,
                 changes: std::mem::take(&mut self.pending),
                 scalars: self.live.scalars,
             };
             self.timeline.push(delta, &self.live);
-            return Ok(self.live.last_event.as_ref());
+            return Ok(self.timeline.last_event());
         }
     }
 
@@ -435,134 +436,4 @@ impl Simulation {
     pub fn replay_dlq(&mut self, count: u32) {
         self.schedule(self.now, Action::ReplayDlq(count));
     }
-
-    /// The current picture.
-    pub fn snapshot(&self) -> Snapshot {
-        self.snapshot_of(&self.live)
-    }
-
-    fn snapshot_of(&self, state: &State) -> Snapshot {
-        let mut metrics = state.scalars.metrics;
-        metrics.set_ages(&self.ages[..state.scalars.ages_len.min(self.ages.len())]);
-        Snapshot {
-            scalars: state.scalars,
-            metrics,
-            tokens: tokens(&state.tables, state.scalars.now_ms),
-            last_event: state.last_event.clone(),
-            tables: state.tables.clone(),
-        }
-    }
-
-    /// The picture right after event `index` (step back); `None` when that event is not in
-    /// the step-back window (see [`Simulation::earliest_step_back`]) or has not happened.
-    pub fn state_at(&self, index: u64) -> Option<Snapshot> {
-        self.timeline.state_at(index).map(|s| self.snapshot_of(&s))
-    }
-
-    /// Oldest event index [`Simulation::state_at`] can rebuild.
-    pub fn earliest_step_back(&self) -> Option<u64> {
-        self.timeline.earliest()
-    }
-
-    /// Recent events (the step-back window), oldest first, with SQL and outcome.
-    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
-        self.timeline.events()
-    }
-
-    /// Number of events so far.
-    pub fn event_count(&self) -> u64 {
-        self.events
-    }
-
-    /// Virtual time, ms.
-    pub fn now_ms(&self) -> u64 {
-        self.now
-    }
-
-    /// Hex SHA-256 over the canonical event lines so far.
-    pub fn trace_hash(&self) -> String {
-        super::blobs::sha256_hex_digest(self.hasher.clone().finalize().as_slice())
-    }
-
-    /// The run's files (for `sqlite3`).
-    pub fn paths(&self) -> &RunPaths {
-        &self.paths
-    }
-
-    /// The broker profile in use (values with sources).
-    pub fn profile(&self) -> &'static BrokerProfile {
-        self.profile
-    }
-
-    /// The scenario being run.
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-
-    /// Mode of this run.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    /// The DLQ entries not yet replayed: `(seq, message_id, reason, description)`.
-    pub fn dlq(&self) -> Result<Vec<DlqEntry>, SimError> {
-        let mut stmt = self
-            .conns
-            .broker
-            .prepare_cached(
-                "SELECT seq, message_id, reason, description, delivery_count FROM dlq \
-                 WHERE replayed_ms IS NULL ORDER BY seq",
-            )
-            .ctx(Actor::Operator, "list the DLQ")?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(DlqEntry {
-                    seq: r.get(0)?,
-                    message_id: r.get(1)?,
-                    reason: r.get(2)?,
-                    description: r.get(3)?,
-                    delivery_count: r.get(4)?,
-                })
-            })
-            .ctx(Actor::Operator, "list the DLQ")?;
-        rows.collect::<Result<_, _>>()
-            .ctx(Actor::Operator, "list the DLQ")
-    }
-
-    /// Finishes the accounting: invariant check over the files and the final metrics.
-    pub fn report(&self) -> Result<RunReport, SimError> {
-        let invariants = check_invariants(&self.paths).map_err(SimError::Check)?;
-        let mut metrics = self.live.scalars.metrics;
-        metrics.set_ages(&self.ages);
-        metrics.lost = invariants.lost;
-        metrics.duplicate_effects = invariants.duplicate_effects;
-        Ok(RunReport {
-            scenario: self.scenario.id.clone(),
-            mode: self.mode,
-            broker: self.broker,
-            seed: self.seed,
-            messages: self.messages,
-            metrics,
-            invariants,
-            trace_hash: self.trace_hash(),
-            events: self.events,
-            duration_ms: self.now,
-            paths: self.paths.clone(),
-        })
-    }
-}
-
-/// One DLQ entry for triage.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DlqEntry {
-    /// DLQ sequence number.
-    pub seq: i64,
-    /// The message.
-    pub message_id: String,
-    /// Dead-letter reason.
-    pub reason: String,
-    /// The last error seen.
-    pub description: String,
-    /// Deliveries before it was dead-lettered.
-    pub delivery_count: i64,
 }

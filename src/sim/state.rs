@@ -2,6 +2,7 @@
 //! stage counters, tokens, the last event. The engine keeps it in step with the SQL it runs.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::model::{Event, Stage};
 use super::report::Metrics;
@@ -106,8 +107,8 @@ impl Table {
 /// One change to the picture, recorded per event so that step back can replay it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowChange {
-    /// Insert or replace a whole row.
-    Put(Table, i64, Vec<String>),
+    /// Insert or replace a whole row (shared with the picture and the step-back log).
+    Put(Table, i64, Arc<Vec<String>>),
     /// Set one cell of an existing row (ignored when the row left the window).
     Set(Table, i64, usize, String),
     /// Remove a row.
@@ -117,7 +118,7 @@ pub enum RowChange {
 /// The bounded table window.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tables {
-    maps: [BTreeMap<i64, Vec<String>>; 6],
+    maps: [BTreeMap<i64, Arc<Vec<String>>>; 6],
 }
 
 impl Tables {
@@ -126,15 +127,15 @@ impl Tables {
         match change {
             RowChange::Put(t, key, cells) => {
                 let map = &mut self.maps[t.slot()];
-                map.insert(*key, cells.clone());
+                map.insert(*key, Arc::clone(cells));
                 while map.len() > TABLE_ROW_CAP {
                     map.pop_first();
                 }
             }
             RowChange::Set(t, key, col, value) => {
-                if let Some(cell) = self.maps[t.slot()]
-                    .get_mut(key)
-                    .and_then(|r| r.get_mut(*col))
+                if let Some(row) = self.maps[t.slot()].get_mut(key)
+                    && row.get(*col) != Some(value)
+                    && let Some(cell) = Arc::make_mut(row).get_mut(*col)
                 {
                     cell.clone_from(value);
                 }
@@ -322,7 +323,11 @@ mod tests {
     fn window_keeps_the_newest_rows() {
         let mut t = Tables::default();
         for k in 0..(TABLE_ROW_CAP as i64 + 5) {
-            t.apply(&RowChange::Put(Table::Orders, k, vec![k.to_string()]));
+            t.apply(&RowChange::Put(
+                Table::Orders,
+                k,
+                Arc::new(vec![k.to_string()]),
+            ));
         }
         assert_eq!(t.len(Table::Orders), TABLE_ROW_CAP);
         assert_eq!(t.rows(Table::Orders).next().map(|r| r.0), Some(5));

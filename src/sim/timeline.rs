@@ -48,7 +48,10 @@ impl Timeline {
         let index = delta.event.index;
         self.deltas.push_back(delta);
         if (index + 1).is_multiple_of(CHECKPOINT_EVERY) {
-            self.checkpoints.push_back((Some(index), live.clone()));
+            // The live state does not carry its last event (the log does); a checkpoint must.
+            let mut state = live.clone();
+            state.last_event = self.last_event().cloned();
+            self.checkpoints.push_back((Some(index), state));
         }
         if self.deltas.len() > STEP_BACK_CAP && self.checkpoints.len() > 1 {
             // Drop everything before the second checkpoint: it becomes the new origin.
@@ -97,6 +100,11 @@ impl Timeline {
             state.last_event = Some(d.event.clone());
         }
         Some(state)
+    }
+
+    /// The newest event.
+    pub fn last_event(&self) -> Option<&Event> {
+        self.deltas.back().map(|d| &d.event)
     }
 
     /// The recorded events still in the window, oldest first.

@@ -41,11 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         height,
     );
     let title = s.fill("help.title", &[("screen", s.get(app.screen.title_key()))]);
-    let border = if app.options.ascii {
-        ratatui::symbols::border::PLAIN
-    } else {
-        ratatui::symbols::border::ROUNDED
-    };
+    let border = super::theme::border_set(app.options.ascii);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_set(border)

@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
                 "  "
             };
             let label = format!("{marker}{} {}", i + 1, s.get(item.label_key(has_resume)));
-            let mut spans = vec![Span::styled(
+            let spans = vec![Span::styled(
                 label,
                 if selected {
                     theme.selected()
@@ -49,12 +49,6 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
                     ratatui::style::Style::default()
                 },
             )];
-            if item.is_placeholder() {
-                spans.push(Span::styled(
-                    format!("  ({})", s.get("common.coming_later")),
-                    theme.dim(),
-                ));
-            }
             Line::from(spans)
         })
         .collect();
@@ -106,7 +100,43 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
         ),
         row(s.get("home.ordering"), ordering.to_owned()),
         row(s.get("home.scenarios"), scenarios),
-        row(s.get("home.quiz"), s.get("home.quiz_not_taken").to_owned()),
-        row(s.get("home.report"), s.get("home.report_none").to_owned()),
+        row(s.get("home.quiz"), quiz_summary(app)),
+        row(s.get("home.report"), report_summary(app)),
     ]
+}
+
+/// "7/10, Practitioner", "in progress (3/10)" or "not taken".
+fn quiz_summary(app: &App) -> String {
+    let s = app.strings();
+    let quiz = &app.course().quiz;
+    let total = quiz.questions.len().to_string();
+    match &app.quiz.attempt {
+        Some(attempt) if app.quiz.finished => {
+            let score = attempt.score(quiz);
+            s.fill(
+                "home.quiz_score",
+                &[
+                    ("score", &score.correct.to_string()),
+                    ("total", &total),
+                    ("level", score.level.map_or("-", |l| l.name.as_str())),
+                ],
+            )
+        }
+        Some(attempt) => s.fill(
+            "home.quiz_in_progress",
+            &[("n", &attempt.answers.len().to_string()), ("total", &total)],
+        ),
+        None => s.get("home.quiz_not_taken").to_owned(),
+    }
+}
+
+fn report_summary(app: &App) -> String {
+    let s = app.strings();
+    s.get(match app.report_status {
+        Some(crate::domain::outbox::MailStatus::Queued) => "home.report_queued",
+        Some(crate::domain::outbox::MailStatus::Sent) => "home.report_sent",
+        Some(crate::domain::outbox::MailStatus::Failed(_)) => "home.report_failed",
+        None => "home.report_none",
+    })
+    .to_owned()
 }

@@ -93,13 +93,12 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
 }
 
 fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let lang = app.lang.code();
     let lines: Vec<Line<'_>> = if app.options.reduced_motion {
         // The newest captions that fit, oldest first, each in full (wrapped).
         let width = usize::from(area.width.max(1));
         let mut rows = usize::from(area.height);
         let mut kept = Vec::new();
-        for line in view::transcript(s, lang, usize::from(area.height))
+        for line in view::transcript(app, s, usize::from(area.height))
             .into_iter()
             .rev()
         {
@@ -123,7 +122,7 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 Tone::Italic
             };
             vec![Line::styled(
-                format!("#{} {}", event.index + 1, view::caption(lang, event)),
+                format!("#{} {}", event.index + 1, view::caption(app, event)),
                 theme.tone(tone),
             )]
         } else {

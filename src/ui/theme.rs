@@ -3,6 +3,24 @@
 
 use crate::app::doc_layout::Tone;
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
+
+/// Frame characters for `--ascii`.
+pub const ASCII_BORDER: border::Set<'static> = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// The frame characters for the chosen mode.
+pub fn border_set(ascii: bool) -> border::Set<'static> {
+    if ascii { ASCII_BORDER } else { border::ROUNDED }
+}
 
 /// The active theme.
 #[derive(Debug, Clone, Copy)]

@@ -21,6 +21,23 @@ pub struct Session {
 impl Session {
     /// Starts `queuelab ARGS` with its data in `data_dir`.
     pub fn start(data_dir: &Path, args: &[&str], cols: u16, rows: u16) -> Session {
+        Session::start_program(
+            Path::new(env!("CARGO_BIN_EXE_queuelab")),
+            data_dir,
+            args,
+            cols,
+            rows,
+        )
+    }
+
+    /// Starts any program (queuelab or a benchmark floor) the same way.
+    pub fn start_program(
+        program: &Path,
+        data_dir: &Path,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+    ) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -30,7 +47,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("openpty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_queuelab"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.arg("--data-dir");
         cmd.arg(data_dir);
         for arg in args {

@@ -268,11 +268,16 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
         ],
         target,
     });
+    // The product follows the number being typed as soon as it is valid ("recomputed live").
+    let mut live = ctx.calc.clone();
+    if let Some((field, text)) = ctx.calc_edit {
+        let _ = live.set(field, text);
+    }
     let factors: Vec<String> = CalcField::ALL
         .iter()
-        .map(|f| format_amount(ctx.calc.get(*f), ctx.lang))
+        .map(|f| format_amount(live.get(*f), ctx.lang))
         .collect();
-    let product = format_amount(ctx.calc.monthly(), ctx.lang);
+    let product = format_amount(live.monthly(), ctx.lang);
     let result = s.fill(
         "calc.result",
         &[

@@ -2,16 +2,19 @@
 //! failing part, instance status, table and log lines, the runbook signals, the compare
 //! sentence. The ratatui view only lays these out.
 
-use super::{SimState, captions};
+use super::SimState;
+use crate::app::App;
 use crate::content::Strings;
 use crate::sim::{Actor, Event, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
 pub const TAB_WIDTH: usize = 14;
 
-/// The caption of an event in `lang`.
-pub fn caption(lang: &str, event: &Event) -> String {
-    captions().render(lang, event.caption, &event.args)
+/// The caption of an event in the app's language.
+pub fn caption(app: &App, event: &Event) -> String {
+    app.content
+        .captions
+        .render(app.lang, event.caption, &event.args)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").
@@ -23,11 +26,11 @@ pub fn events_until(s: &SimState) -> impl DoubleEndedIterator<Item = &Event> {
 }
 
 /// The last `n` captions up to the event shown, oldest first (the transcript).
-pub fn transcript(s: &SimState, lang: &str, n: usize) -> Vec<String> {
+pub fn transcript(app: &App, s: &SimState, n: usize) -> Vec<String> {
     let mut lines: Vec<String> = events_until(s)
         .rev()
         .take(n)
-        .map(|e| format!("#{} {}", e.index + 1, caption(lang, e)))
+        .map(|e| format!("#{} {}", e.index + 1, caption(app, e)))
         .collect();
     lines.reverse();
     lines

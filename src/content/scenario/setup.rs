@@ -86,6 +86,9 @@ pub struct Setup {
     /// Dispatcher restart time after a crash, ms.
     #[serde(default = "d_restart")]
     pub restart_ms: u64,
+    /// Consumers renew their lock (Service Bus) / extend the visibility timeout (SQS) while working.
+    #[serde(default)]
+    pub renew_lock: bool,
     /// Consumer work per message, ms.
     #[serde(default = "d_handling")]
     pub handling_ms: u64,

@@ -4,7 +4,8 @@
 use rusqlite::{Connection, TransactionBehavior};
 
 /// Tables that hold facts about the learner ("clear results" empties all of them).
-pub const LEARNER_TABLES: [&str; 7] = [
+/// Children before parents, so foreign keys never block the delete.
+pub const LEARNER_TABLES: [&str; 14] = [
     "chapter_read",
     "decision_answer",
     "checklist",
@@ -12,6 +13,13 @@ pub const LEARNER_TABLES: [&str; 7] = [
     "setting",
     "ordering_record",
     "scenario_run",
+    "quiz_answer",
+    "quiz_order",
+    "quiz_attempt",
+    "otp_failure",
+    "otp_code",
+    "report_request",
+    "mail_outbox",
 ];
 
 const MIGRATIONS: &[&str] = &[
@@ -21,7 +29,31 @@ const MIGRATIONS: &[&str] = &[
      CREATE TABLE checklist (item_id TEXT PRIMARY KEY, ticked INTEGER NOT NULL, updated_at INTEGER NOT NULL);
      CREATE TABLE chapter_position (chapter_id TEXT PRIMARY KEY, scroll INTEGER NOT NULL);
      CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
-    // 2: the ordering game record (one row) and the simulator scenarios run.
+    // 2: quiz attempts and answers, one-time codes (tags only, never the digits), the report
+    // request with its address, and the mail outbox.
+    "CREATE TABLE quiz_attempt (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, started_at INTEGER NOT NULL,
+         finished_at INTEGER, score INTEGER);
+     CREATE TABLE quiz_order (attempt_id INTEGER NOT NULL REFERENCES quiz_attempt (id) ON DELETE CASCADE,
+         question_id TEXT NOT NULL, option_ids TEXT NOT NULL, PRIMARY KEY (attempt_id, question_id));
+     CREATE TABLE quiz_answer (attempt_id INTEGER NOT NULL REFERENCES quiz_attempt (id) ON DELETE CASCADE,
+         question_id TEXT NOT NULL, option_ids TEXT NOT NULL, correct INTEGER NOT NULL,
+         answered_at INTEGER NOT NULL, PRIMARY KEY (attempt_id, question_id));
+     CREATE TABLE otp_code (id INTEGER PRIMARY KEY, address TEXT NOT NULL, nonce BLOB NOT NULL,
+         tag BLOB NOT NULL, issued_at INTEGER NOT NULL, used_at INTEGER);
+     CREATE INDEX otp_code_address ON otp_code (address, issued_at);
+     CREATE TABLE otp_failure (id INTEGER PRIMARY KEY, address TEXT NOT NULL, at INTEGER NOT NULL);
+     CREATE INDEX otp_failure_address ON otp_failure (address, at);
+     CREATE TABLE report_request (id INTEGER PRIMARY KEY CHECK (id = 1), address TEXT NOT NULL,
+         cc_consent INTEGER NOT NULL DEFAULT 0, attempt_id INTEGER, confirmed_at INTEGER);
+     CREATE TABLE mail_outbox (id INTEGER PRIMARY KEY, message_id TEXT NOT NULL UNIQUE,
+         kind TEXT NOT NULL CHECK (kind IN ('code', 'report')), recipient TEXT NOT NULL, cc TEXT,
+         subject TEXT NOT NULL, body_text TEXT NOT NULL, body_html TEXT, otp_code_id INTEGER,
+         created_at INTEGER NOT NULL,
+         status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+         attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, last_error TEXT,
+         lease_until INTEGER, sent_at INTEGER, delivered_to TEXT);
+     CREATE INDEX mail_outbox_due ON mail_outbox (status, next_attempt_at);",
+    // 3: the ordering game record (one row) and the simulator scenarios run.
     "CREATE TABLE ordering_record (id INTEGER PRIMARY KEY CHECK (id = 1), solved INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0, mistakes INTEGER NOT NULL DEFAULT 0);
      CREATE TABLE scenario_run (scenario_id TEXT PRIMARY KEY, first_run_at INTEGER NOT NULL);",

@@ -55,28 +55,32 @@ impl Store {
 /// Reads and validates a portable progress file without touching any store.
 pub fn read_portable(file: &Path) -> Result<Progress, StoreError> {
     let path = file.display().to_string();
-    let bad = |reason: String| StoreError::Import {
+    let text = std::fs::read_to_string(file).map_err(|e| StoreError::Import {
         path: path.clone(),
-        reason,
-    };
-    let text = std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read: {e}")))?;
+        reason: format!("cannot read: {e}"),
+    })?;
+    parse_portable(&text).map_err(|reason| StoreError::Import { path, reason })
+}
+
+/// Validates the text of a portable progress file: the format marker, the version, the shape.
+pub fn parse_portable(text: &str) -> Result<Progress, String> {
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("format").and_then(serde_json::Value::as_str) != Some(PORTABLE_FORMAT) {
-        return Err(bad(format!(
+        return Err(format!(
             "not a queuelab progress file (expected \"format\": \"{PORTABLE_FORMAT}\")"
-        )));
+        ));
     }
     match value.get("version").and_then(serde_json::Value::as_u64) {
         Some(v) if v == u64::from(PORTABLE_VERSION) => {}
         Some(v) => {
-            return Err(bad(format!(
+            return Err(format!(
                 "progress file version {v} is not supported; this queuelab reads version {PORTABLE_VERSION}"
-            )));
+            ));
         }
-        None => return Err(bad("the file has no \"version\"".to_owned())),
+        None => return Err("the file has no \"version\"".to_owned()),
     }
     let doc: PortableProgress =
-        serde_json::from_value(value).map_err(|e| bad(format!("invalid progress: {e}")))?;
+        serde_json::from_value(value).map_err(|e| format!("invalid progress: {e}"))?;
     Ok(doc.progress)
 }

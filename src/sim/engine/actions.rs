@@ -40,6 +40,8 @@ pub(crate) enum Action {
     ConsumerAbandon(u8),
     /// Consumer reconnects after a lost connection.
     ConsumerReconnect(u8),
+    /// The consumer renews its lock / extends the visibility timeout of message `token`.
+    ConsumerRenew { c: u8, token: u64 },
     /// A lock / visibility timeout runs out.
     LockExpiry { seq: i64, token: u64 },
     /// A delayed message becomes visible: wake a consumer.
@@ -183,6 +185,7 @@ impl Simulation {
             Action::ConsumerAbandon(c) => self.consumer_abandon(c),
             Action::ConsumerReconnect(c) => Ok(Some(self.consumer_reconnect(c))),
             Action::LockExpiry { seq, token } => Ok(self.lock_expiry(seq, token)),
+            Action::ConsumerRenew { c, token } => self.consumer_renew(c, token),
             Action::BrokerWake => {
                 self.wake_consumers(self.now, 1);
                 Ok(None)

@@ -126,12 +126,12 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Orders,
             order_id,
-            vec![
+            std::sync::Arc::new(vec![
                 order_id.to_string(),
                 req.clone(),
                 amount.to_string(),
                 now.clone(),
-            ],
+            ]),
         ));
         self.live.scalars.stages.accepted += 1;
         self.m().accepted += 1;
@@ -139,7 +139,7 @@ impl Simulation {
             self.change(RowChange::Put(
                 Table::Outbox,
                 id,
-                vec![
+                std::sync::Arc::new(vec![
                     id.to_string(),
                     msg.clone(),
                     now,
@@ -147,7 +147,7 @@ impl Simulation {
                     String::new(),
                     String::new(),
                     "0".into(),
-                ],
+                ]),
             ));
             self.unpublished.insert((self.now, id));
             self.live.scalars.stages.outbox_pending += 1;

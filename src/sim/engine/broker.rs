@@ -28,6 +28,8 @@ pub(crate) const SQL_RECEIVE_ORDERED: &str = "UPDATE queue SET visible_ms = ?1 +
      RETURNING seq, message_id, order_id, body, delivery_count";
 pub(crate) const SQL_COMPLETE: &str =
     "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
+pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visible_ms = ?4 \
+     WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_ABANDON: &str = "UPDATE queue SET visible_ms = ?3, locked_until_ms = NULL, lock_token = NULL \
      WHERE seq = ?1 AND lock_token = ?2";
 pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, order_id, body, reason, description, \
@@ -130,6 +132,22 @@ pub(crate) fn complete(
         == 1)
 }
 
+/// Extends a lock that is still held until `until`; false when it was already lost.
+pub(crate) fn renew(
+    conn: &Connection,
+    seq: i64,
+    token: u64,
+    now: u64,
+    until: u64,
+) -> rusqlite::Result<bool> {
+    Ok(conn.prepare_cached(SQL_RENEW)?.execute(params![
+        seq,
+        token_text(token),
+        now as i64,
+        until as i64
+    ])? == 1)
+}
+
 /// Abandons a message so that it becomes visible at `visible_at`; false when the lock was lost.
 pub(crate) fn abandon(
     conn: &Connection,
@@ -179,14 +197,14 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Queue,
             seq,
-            vec![
+            std::sync::Arc::new(vec![
                 seq.to_string(),
                 message_id.to_string(),
                 self.now.to_string(),
                 String::new(),
                 "0".into(),
                 group.unwrap_or_default().to_string(),
-            ],
+            ]),
         ));
         self.live.scalars.stages.queued += 1;
     }
@@ -272,8 +290,8 @@ impl Simulation {
         let Some(r) = got else {
             return Ok(None);
         };
-        self.locks.insert(r.seq, token);
         let until = self.now + self.set.lock_ms;
+        self.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
         self.change(RowChange::Set(
             Table::Queue,
@@ -367,14 +385,14 @@ impl Simulation {
             self.change(RowChange::Put(
                 Table::Dlq,
                 d,
-                vec![
+                std::sync::Arc::new(vec![
                     d.to_string(),
                     message_id.to_string(),
                     reason.into(),
                     description.into(),
                     self.set.max_deliveries.to_string(),
                     String::new(),
-                ],
+                ]),
             ));
             self.live.scalars.stages.dlq += 1;
             self.m().dead_lettered += 1;
@@ -392,7 +410,12 @@ impl Simulation {
 
     /// A lock / visibility timeout ran out: the message is visible again.
     pub(crate) fn lock_expiry(&mut self, seq: i64, token: u64) -> Option<Event> {
-        if self.locks.get(&seq) != Some(&token) {
+        // A renewed lock has a later end; its own expiry is scheduled separately.
+        if !self
+            .locks
+            .get(&seq)
+            .is_some_and(|(t, until)| *t == token && *until <= self.now)
+        {
             return None;
         }
         self.locks.remove(&seq);

@@ -2,16 +2,15 @@
 //! claim with the provider, settle, and the failure path (immediate retry, delayed retry, DLQ).
 
 use super::actions::{Action, Delivery};
-use super::broker::{abandon, complete, token_text};
+use super::broker::complete;
 use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
-use crate::sim::state::{RowChange, Table, col};
+use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
-const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
 const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
 
 /// Parsed message body: `version|order|amount|created_ms|reference`.
@@ -108,7 +107,7 @@ impl Simulation {
                 message_id: r.message_id,
                 order_id: r.order_id,
                 body: r.body,
-                token: self.locks.get(&r.seq).copied().unwrap_or(0),
+                token: self.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
                 immediate_left: self.set.retry.immediate,
                 handling_ms: handling,
@@ -151,6 +150,13 @@ impl Simulation {
             Action::ConsumerApply(c)
         };
         self.schedule(self.now + d.handling_ms, next);
+        if self.scenario.setup.renew_lock {
+            let token = d.token;
+            self.schedule(
+                self.now + self.set.lock_ms / 2,
+                Action::ConsumerRenew { c, token },
+            );
+        }
         let caption = if self.mode == Mode::Naive {
             "sim.check-none-naive"
         } else {
@@ -295,7 +301,7 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Effects,
             effect_id,
-            vec![
+            std::sync::Arc::new(vec![
                 effect_id.to_string(),
                 e.business_key.clone(),
                 e.order_id.to_string(),
@@ -303,7 +309,7 @@ impl Simulation {
                 e.kind.into(),
                 self.now.to_string(),
                 e.instance.clone(),
-            ],
+            ]),
         ));
         self.live.scalars.stages.effects += 1;
         self.m().effects += 1;
@@ -330,14 +336,14 @@ impl Simulation {
         self.change(RowChange::Put(
             Table::Inbox,
             id,
-            vec![
+            std::sync::Arc::new(vec![
                 id.to_string(),
                 message_id.into(),
                 CONSUMER_NAME.into(),
                 instance.into(),
                 now,
                 p,
-            ],
+            ]),
         ));
         self.live.scalars.stages.inbox += 1;
     }
@@ -393,125 +399,5 @@ impl Simulation {
             (_, Some(Pitfall::EffectOutsideTx)) => self.apply_trap(c, &d, e, created),
             _ => Ok(Some(self.apply_in_one_transaction(c, d, e, created))),
         }
-    }
-
-    pub(crate) fn consumer_settle(&mut self, c: u8) -> Result<Option<Event>, SimError> {
-        let Some(d) = self.delivery(c) else {
-            return Ok(None);
-        };
-        let actor = Actor::Consumer(c);
-        self.poll_again(c, self.now + 1);
-        if d.settled {
-            return Ok(None);
-        }
-        if self.broker_is_down() {
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                "sim.settle-failed-broker-down",
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![],
-            )));
-        }
-        if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
-            self.picture_dequeued(d.seq);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                "sim.settled",
-                SETTLE_SQL,
-                Outcome::Ok,
-                vec![token_text(d.token)],
-            )))
-        } else {
-            self.m().lock_lost += 1;
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                "sim.lock-lost",
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )))
-        }
-    }
-
-    pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
-        let Some(d) = self.delivery(c) else {
-            return Ok(None);
-        };
-        self.poll_again(c, self.now + 1);
-        let actor = Actor::Consumer(c);
-        let error = d.error.clone().unwrap_or_default();
-        if d.delivery_count >= self.set.max_deliveries {
-            return self
-                .dead_letter_now(actor, d.seq, &d.message_id, &error)
-                .map(Some);
-        }
-        let delay =
-            self.set
-                .retry
-                .delay_ms(d.delivery_count, self.set.retry.base_ms, &mut self.rng);
-        let visible = self.now + delay;
-        if abandon(&self.conns.broker, d.seq, d.token, visible).ctx(actor, "abandon")? {
-            if self.locks.remove(&d.seq).is_some() {
-                self.live.scalars.stages.in_flight =
-                    self.live.scalars.stages.in_flight.saturating_sub(1);
-            }
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_VISIBLE,
-                visible.to_string(),
-            ));
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_LOCK,
-                String::new(),
-            ));
-            self.schedule(visible, Action::BrokerWake);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Retry,
-                Some(&d.message_id),
-                "sim.retry-delayed",
-                ABANDON_SQL,
-                Outcome::Ok,
-                vec![
-                    delay.to_string(),
-                    self.set.retry.jitter.as_str().into(),
-                    error,
-                ],
-            )))
-        } else {
-            self.m().lock_lost += 1;
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                "sim.lock-lost",
-                ABANDON_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )))
-        }
-    }
-
-    pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
-        self.poll_again(c, self.now);
-        Simulation::ev(
-            Actor::Consumer(c),
-            Stage::Consumer,
-            None,
-            "sim.consumer-reconnected",
-            &[],
-            Outcome::Ok,
-            vec![],
-        )
     }
 }

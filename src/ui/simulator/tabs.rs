@@ -61,7 +61,6 @@ fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line
 }
 
 fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let lang = app.lang.code();
     let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
     let mut lines = Vec::new();
     for e in events.into_iter().rev() {
@@ -82,7 +81,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
                 e.actor.to_string()
             )),
             Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(view::caption(lang, e)),
+            Span::raw(view::caption(app, e)),
         ]));
         for sql in e.sql {
             lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));

@@ -1,0 +1,165 @@
+//! Measures the TUI against the bars of SPEC section 6, each against a floor measured in the
+//! same run, and prints the figures (`cargo bench --bench tui`):
+//! - start-up: process start to the first complete frame, vs a minimal ratatui program;
+//! - idle: CPU time and context switches (wake-ups) over 10 s on Home and in the reader;
+//! - memory: peak resident set (`VmHWM`) after a scripted session.
+//!
+//! Linux only (reads /proc). Not part of `cargo test`.
+
+#[path = "../tests/support/pty.rs"]
+#[allow(dead_code)]
+mod pty;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 15;
+
+fn binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    // target/release/deps/tui-HASH -> target/release/
+    let dir = exe.parent().and_then(Path::parent).expect("target dir");
+    dir.join(name)
+}
+
+fn build_floor() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--release",
+            "--example",
+            "minimal_frame",
+            "--bin",
+            "queuelab",
+        ])
+        .status()
+        .expect("cargo runs");
+    assert!(status.success());
+    binary("examples/minimal_frame")
+}
+
+/// Median time from spawn until `marker` is on the pty screen.
+fn time_to_frame(program: &Path, args: &[&str], marker: &str) -> Duration {
+    let mut samples = Vec::new();
+    for _ in 0..RUNS {
+        let data = tempfile::tempdir().expect("tempdir");
+        let start = Instant::now();
+        let session = pty::Session::start_program(program, data.path(), args, 80, 24);
+        session.wait_for(marker);
+        samples.push(start.elapsed());
+        drop(session);
+    }
+    samples.sort();
+    samples[RUNS / 2]
+}
+
+fn proc_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    // After the ")" : state is field 0; utime and stime are fields 11 and 12.
+    fields
+        .get(11)
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0)
+        + fields
+            .get(12)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+}
+
+fn context_switches(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .map(|task| {
+            let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+            status
+                .lines()
+                .filter(|l| {
+                    l.starts_with("voluntary_ctxt_switches")
+                        || l.starts_with("nonvoluntary_ctxt_switches")
+                })
+                .filter_map(|l| l.split_whitespace().last()?.parse::<u64>().ok())
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+fn vm_hwm_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or(0)
+}
+
+fn idle(program: &Path, keys: &str, wait: &str, label: &str) {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = pty::Session::start_program(program, data.path(), &["--lang", "en"], 100, 30);
+    s.wait_for("Start with chapter 1");
+    if !keys.is_empty() {
+        s.send(keys);
+    }
+    s.wait_for(wait);
+    std::thread::sleep(Duration::from_secs(1));
+    let pid = s.pid();
+    let (cpu0, cs0) = (proc_ticks(pid), context_switches(pid));
+    std::thread::sleep(Duration::from_secs(10));
+    let (cpu1, cs1) = (proc_ticks(pid), context_switches(pid));
+    let ticks_per_sec = 100.0; // USER_HZ on Linux
+    let cpu_ms = (cpu1 - cpu0) as f64 / ticks_per_sec * 1000.0;
+    println!(
+        "idle {label:<8} 10 s: cpu {cpu_ms:.0} ms ({:.2}% of a core), wake-ups (context switches) {}  [bar: no periodic wake-ups]",
+        cpu_ms / 100.0,
+        cs1 - cs0
+    );
+    s.send("\x03");
+}
+
+fn main() {
+    let floor = build_floor();
+    let queuelab = binary("queuelab");
+    let base = time_to_frame(&floor, &[], "minimal frame ready");
+    let ours = time_to_frame(&queuelab, &["--lang", "en"], "Start with chapter 1");
+    println!(
+        "start-up to first frame (median of {RUNS}): queuelab {:.1} ms, minimal ratatui {:.1} ms, ratio {:.2}  [bar: <= 1.30]",
+        ours.as_secs_f64() * 1000.0,
+        base.as_secs_f64() * 1000.0,
+        ours.as_secs_f64() / base.as_secs_f64()
+    );
+
+    idle(&queuelab, "", "Start with chapter 1", "home");
+    idle(&queuelab, "\r", "Chapter 1 of 16", "reader");
+
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = pty::Session::start_program(&queuelab, data.path(), &["--lang", "en"], 120, 40);
+    s.wait_for("Start with chapter 1");
+    s.send("2");
+    s.wait_for("[new]");
+    for _ in 0..16 {
+        s.send("\r");
+        s.send("G");
+        s.send("q");
+        s.send("j");
+    }
+    s.send("q");
+    s.send("8");
+    s.send("l");
+    s.send("q");
+    std::thread::sleep(Duration::from_millis(500));
+    let peak = vm_hwm_kb(s.pid());
+    println!(
+        "peak memory of a session reading all 16 chapters: {:.1} MB  [bar: <= 30 MB]",
+        peak as f64 / 1024.0
+    );
+    s.send("\x03");
+}

@@ -1,0 +1,228 @@
+//! The final quiz screen: a question with its shuffled options, the explanation after each
+//! answer, and the result (score, level, next steps, review, retake, report).
+
+use super::keymap::Action;
+use super::{App, Effect, Screen};
+use crate::content::Question;
+use crate::domain::quiz::Attempt;
+use std::collections::BTreeSet;
+
+/// The learner's quiz as the app knows it (mirrors the store).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct QuizRecord {
+    /// The newest attempt, finished or not.
+    pub attempt: Option<Attempt>,
+    /// Whether that attempt is finished.
+    pub finished: bool,
+}
+
+/// Where the quiz screen is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuizPhase {
+    /// Waiting for the store to start a new attempt.
+    Starting,
+    /// A question is shown.
+    Question,
+    /// The answer was given; the explanation is shown.
+    Feedback {
+        /// Whether it was right.
+        correct: bool,
+    },
+    /// Score, level, next steps and review.
+    Result,
+}
+
+/// The quiz screen's own state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuizState {
+    /// Where the screen is.
+    pub phase: QuizPhase,
+    /// Cursor among the shown options.
+    pub cursor: usize,
+    /// Positions of the chosen options.
+    pub selected: BTreeSet<usize>,
+    /// Scroll offset of the feedback and result text.
+    pub scroll: u16,
+}
+
+impl QuizState {
+    fn at(phase: QuizPhase) -> QuizState {
+        QuizState {
+            phase,
+            cursor: 0,
+            selected: BTreeSet::new(),
+            scroll: 0,
+        }
+    }
+}
+
+/// Opens the quiz: resumes an unfinished attempt, shows the last result, or starts one.
+pub fn open(app: &mut App) -> Vec<Effect> {
+    let (phase, effects) = match (&app.quiz.attempt, app.quiz.finished) {
+        (Some(_), false) => (QuizPhase::Question, Vec::new()),
+        (Some(_), true) => (QuizPhase::Result, Vec::new()),
+        (None, _) => (QuizPhase::Starting, vec![Effect::StartAttempt]),
+    };
+    app.push(Screen::Quiz(QuizState::at(phase)));
+    effects
+}
+
+/// A new attempt arrived from the store.
+pub fn attempt_started(app: &mut App, attempt: Attempt) {
+    app.quiz = QuizRecord {
+        attempt: Some(attempt),
+        finished: false,
+    };
+    if let Screen::Quiz(state) = &mut app.screen {
+        *state = QuizState::at(QuizPhase::Question);
+    }
+}
+
+/// The question on screen (the first unanswered one, or the one just answered in feedback).
+pub fn current_question<'a>(app: &'a App, state: &QuizState) -> Option<&'a Question> {
+    let attempt = app.quiz.attempt.as_ref()?;
+    let quiz = &app.course().quiz;
+    match state.phase {
+        QuizPhase::Question => attempt.next_question(quiz),
+        // Answers come in file order, so the one just answered sits right before the first
+        // unanswered one (or is the last question once all are answered).
+        QuizPhase::Feedback { .. } => quiz.questions.get(attempt.position(quiz).checked_sub(1)?),
+        _ => None,
+    }
+}
+
+/// Handles a key action on the quiz.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let Screen::Quiz(state) = &app.screen else {
+        return Vec::new();
+    };
+    let mut state = state.clone();
+    let effects = match state.phase {
+        QuizPhase::Starting => Vec::new(),
+        QuizPhase::Question => on_question(app, &mut state, action),
+        QuizPhase::Feedback { .. } => match action {
+            Action::Open => {
+                let complete = app
+                    .quiz
+                    .attempt
+                    .as_ref()
+                    .is_some_and(|a| a.is_complete(&app.course().quiz));
+                state = QuizState::at(if complete {
+                    QuizPhase::Result
+                } else {
+                    QuizPhase::Question
+                });
+                Vec::new()
+            }
+            _ => scroll(&mut state, action),
+        },
+        QuizPhase::Result => match action {
+            Action::Retake => {
+                state = QuizState::at(QuizPhase::Starting);
+                vec![Effect::StartAttempt]
+            }
+            Action::SendReport => {
+                if let Screen::Quiz(s) = &mut app.screen {
+                    *s = state;
+                }
+                return super::report::open(app);
+            }
+            _ => scroll(&mut state, action),
+        },
+    };
+    if let Screen::Quiz(s) = &mut app.screen {
+        *s = state;
+    }
+    effects
+}
+
+fn scroll(state: &mut QuizState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Up => state.scroll = state.scroll.saturating_sub(1),
+        Action::Down => state.scroll = state.scroll.saturating_add(1),
+        Action::PageUp => state.scroll = state.scroll.saturating_sub(10),
+        Action::PageDown => state.scroll = state.scroll.saturating_add(10),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn on_question(app: &mut App, state: &mut QuizState, action: Action) -> Vec<Effect> {
+    let Some(question) = current_question(app, state) else {
+        return Vec::new();
+    };
+    let count = question.options.len();
+    let multi = question.multi;
+    match action {
+        Action::Up => {
+            state.cursor = state
+                .cursor
+                .checked_sub(1)
+                .unwrap_or(count.saturating_sub(1));
+        }
+        Action::Down => state.cursor = (state.cursor + 1) % count.max(1),
+        Action::Select => toggle(state, state.cursor, multi),
+        Action::Number(n) if (1..=count).contains(&usize::from(n)) => {
+            state.cursor = usize::from(n) - 1;
+            toggle(state, state.cursor, multi);
+        }
+        Action::Open => return submit(app, state),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn toggle(state: &mut QuizState, index: usize, multi: bool) {
+    if multi {
+        if !state.selected.remove(&index) {
+            state.selected.insert(index);
+        }
+    } else {
+        state.selected = BTreeSet::from([index]);
+    }
+}
+
+fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
+    if state.selected.is_empty() {
+        // Enter on a single-choice question answers with the option under the cursor.
+        let multi = current_question(app, state).is_some_and(|q| q.multi);
+        if multi {
+            let hint = app.strings().get("quiz.multi_hint").to_owned();
+            app.notify(hint, false);
+            return Vec::new();
+        }
+        state.selected.insert(state.cursor);
+    }
+    let content = app.content.clone();
+    let quiz = &content.course(app.lang).quiz;
+    let Some(attempt) = app.quiz.attempt.as_mut() else {
+        return Vec::new();
+    };
+    let Some(question) = attempt.next_question(quiz) else {
+        return Vec::new();
+    };
+    let shown = attempt.options(question);
+    let chosen: BTreeSet<String> = state
+        .selected
+        .iter()
+        .filter_map(|i| shown.get(*i).map(|o| o.id.clone()))
+        .collect();
+    attempt.answer(&question.id, chosen.clone());
+    let correct = attempt.is_correct(question);
+    let finished = attempt
+        .is_complete(quiz)
+        .then(|| attempt.score(quiz).correct);
+    app.quiz.finished = finished.is_some();
+    let effect = Effect::SaveAnswer {
+        attempt_id: attempt.id,
+        question_id: question.id.clone(),
+        chosen,
+        correct,
+        finished,
+    };
+    *state = QuizState::at(QuizPhase::Feedback { correct });
+    vec![effect]
+}
+
+#[cfg(test)]
+mod tests;

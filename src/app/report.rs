@@ -1,0 +1,263 @@
+//! The report screen: address entry, the instructor consent (only when the workshop names an
+//! instructor), code entry with remaining tries, and the sending status.
+
+use super::input::{Key, KeyCode};
+use super::msg::{CodeRequestOutcome, Delivery};
+use super::{App, Effect, Screen};
+use crate::domain::address;
+use crate::domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
+
+/// Longest text the entry field takes (an address cannot be longer).
+const MAX_INPUT: usize = address::MAX_LEN + 8;
+
+/// Where the report flow is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportPhase {
+    /// Typing the address.
+    Address,
+    /// Asking whether the instructor gets a copy.
+    Consent,
+    /// Typing the code from the mail.
+    Code,
+    /// The report is queued or sent.
+    Done,
+}
+
+/// The report screen's own state. The typed code is never kept here after Enter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportState {
+    /// Where the flow is.
+    pub phase: ReportPhase,
+    /// The text being typed.
+    pub input: String,
+    /// The confirmed address.
+    pub address: String,
+    /// Whether the instructor copy was agreed to.
+    pub consent: bool,
+    /// Wrong tries left (after the first wrong one).
+    pub remaining: usize,
+    /// Lines to show under the field: (text, is error).
+    pub messages: Vec<(String, bool)>,
+    /// Where the local copy of the report was saved.
+    pub saved_at: Option<String>,
+    /// A request is on its way (input is ignored meanwhile).
+    pub busy: bool,
+}
+
+/// Opens the report screen (the quiz must be finished) and saves the local copy.
+pub fn open(app: &mut App) -> Vec<Effect> {
+    if !app.quiz.finished {
+        let text = app.strings().get("report.need_quiz").to_owned();
+        app.notify(text, true);
+        return Vec::new();
+    }
+    app.push(Screen::Report(ReportState {
+        phase: ReportPhase::Address,
+        input: String::new(),
+        address: String::new(),
+        consent: false,
+        remaining: MAX_FAILURES,
+        messages: Vec::new(),
+        saved_at: None,
+        busy: false,
+    }));
+    vec![Effect::SaveReport { lang: app.lang }]
+}
+
+fn state(app: &mut App) -> Option<&mut ReportState> {
+    match &mut app.screen {
+        Screen::Report(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn say(app: &mut App, key: &str, args: &[(&str, &str)], error: bool) {
+    let text = app.strings().fill(key, args);
+    if let Some(s) = state(app) {
+        s.messages.push((text, error));
+        // Keep the last few lines; older ones scroll away.
+        let excess = s.messages.len().saturating_sub(4);
+        s.messages.drain(..excess);
+    }
+}
+
+/// Whether the screen takes typed characters (everything but Done).
+pub fn captures_keys(state: &ReportState) -> bool {
+    state.phase != ReportPhase::Done
+}
+
+/// Keys while typing: characters, Backspace, Enter, Esc (back).
+pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
+    let lang = app.lang;
+    let cc = app.instructor_cc.clone();
+    let Some(s) = state(app) else {
+        return Vec::new();
+    };
+    if key.code == KeyCode::Esc {
+        return app.back();
+    }
+    // `?` opens the help as the legend promises; no code and practically no address has one.
+    if key.code == KeyCode::Char('?') {
+        app.help = true;
+        return Vec::new();
+    }
+    if s.busy {
+        return Vec::new();
+    }
+    match (s.phase, key.code) {
+        (ReportPhase::Consent, KeyCode::Char(c)) => {
+            s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
+            s.phase = ReportPhase::Code;
+            s.busy = true;
+            vec![Effect::RequestCode {
+                address: s.address.clone(),
+                lang,
+            }]
+        }
+        (ReportPhase::Code, KeyCode::Char('r' | 'R')) if s.input.is_empty() => {
+            s.busy = true;
+            vec![Effect::RequestCode {
+                address: s.address.clone(),
+                lang,
+            }]
+        }
+        (_, KeyCode::Char(c)) => {
+            if s.input.chars().count() < MAX_INPUT && !c.is_control() {
+                s.input.push(c);
+            }
+            Vec::new()
+        }
+        (_, KeyCode::Backspace) => {
+            s.input.pop();
+            Vec::new()
+        }
+        (ReportPhase::Address, KeyCode::Enter) => match address::validate(&s.input) {
+            Ok(valid) => {
+                s.address = valid;
+                s.input.clear();
+                s.messages.clear();
+                if cc.is_some() {
+                    s.phase = ReportPhase::Consent;
+                    Vec::new()
+                } else {
+                    s.phase = ReportPhase::Code;
+                    s.busy = true;
+                    vec![Effect::RequestCode {
+                        address: s.address.clone(),
+                        lang,
+                    }]
+                }
+            }
+            Err(e) => {
+                say(app, e.key(), &[], true);
+                Vec::new()
+            }
+        },
+        (ReportPhase::Code, KeyCode::Enter) if !s.input.trim().is_empty() => {
+            // The typed code leaves the screen state at once.
+            let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
+            s.busy = true;
+            vec![Effect::ConfirmCode {
+                address: s.address.clone(),
+                code,
+                consent: s.consent,
+                lang,
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The local copy was saved (or not).
+pub fn report_saved(app: &mut App, result: Result<String, String>) {
+    match result {
+        Ok(path) => {
+            say(app, "report.saved_local", &[("path", &path)], false);
+            if let Some(s) = state(app) {
+                s.saved_at = Some(path);
+            }
+        }
+        Err(reason) => say(app, "common.save_failed", &[("reason", &reason)], true),
+    }
+}
+
+/// The answer to a code request.
+pub fn code_requested(app: &mut App, outcome: Result<CodeRequestOutcome, String>) {
+    if let Some(s) = state(app) {
+        s.busy = false;
+    }
+    match outcome {
+        Ok(CodeRequestOutcome::Sent(delivery)) => {
+            let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
+            say(app, "report.code_sent", &[("address", &address)], false);
+            delivered(app, &delivery);
+        }
+        Ok(CodeRequestOutcome::Denied { key, secs }) => {
+            say(app, key, &[("secs", &secs.to_string())], true);
+        }
+        Ok(CodeRequestOutcome::Invalid { key }) => {
+            say(app, key, &[], true);
+            if let Some(s) = state(app) {
+                s.phase = ReportPhase::Address;
+            }
+        }
+        Err(reason) => say(app, "common.save_failed", &[("reason", &reason)], true),
+    }
+}
+
+/// Says where a mail went (file path, retry reason).
+pub fn delivered(app: &mut App, delivery: &Delivery) {
+    match delivery {
+        Delivery::File(path) => say(app, "mail.file_written", &[("path", path)], false),
+        Delivery::Smtp => {}
+        Delivery::Retry(reason) => say(app, "mail.retry_later", &[("reason", reason)], true),
+        Delivery::Failed(reason) => say(app, "mail.status_failed", &[("reason", reason)], true),
+    }
+}
+
+/// The report went out.
+pub fn say_sent(app: &mut App) {
+    let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
+    say(app, "report.sent", &[("address", &address)], false);
+}
+
+/// The verdict on a typed code.
+pub fn code_checked(app: &mut App, verdict: Result<Verdict, String>) {
+    if let Some(s) = state(app) {
+        s.busy = false;
+    }
+    let verdict = match verdict {
+        Ok(v) => v,
+        Err(reason) => {
+            say(app, "common.save_failed", &[("reason", &reason)], true);
+            return;
+        }
+    };
+    let (remaining, secs) = match verdict {
+        Verdict::Wrong { remaining } => (remaining, 0),
+        Verdict::Locked { wait_secs } => (0, wait_secs),
+        _ => (MAX_FAILURES, 0),
+    };
+    let ok = matches!(verdict, Verdict::Accepted { .. });
+    say(
+        app,
+        verdict.key(),
+        &[
+            ("remaining", &remaining.to_string()),
+            ("secs", &secs.to_string()),
+        ],
+        !ok,
+    );
+    if let Some(s) = state(app) {
+        if matches!(verdict, Verdict::Wrong { .. } | Verdict::Locked { .. }) {
+            s.remaining = remaining;
+        }
+        if ok {
+            s.phase = ReportPhase::Done;
+        }
+    }
+    if ok {
+        let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
+        say(app, "report.queued", &[("address", &address)], false);
+    }
+}

@@ -1,0 +1,97 @@
+//! `queuelab mail status` and `queuelab mail retry`: the outbox for operators and scripts.
+
+use super::lines::Session;
+use super::{Cli, Failure, MailAction};
+use crate::domain::outbox::{DEFAULT_RETRY, MailStatus};
+use crate::services::mail::{self, CodeVault, Dispatcher, Outcome};
+use crate::services::store::{OutboxMail, now_secs};
+
+/// Runs `mail status` or `mail retry`.
+pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
+    let mut session = Session::open(cli)?;
+    let fail = |e: &dyn std::fmt::Display| Failure::new(e.to_string());
+    match action {
+        MailAction::Status => {
+            let mails = session.store.mails().map_err(|e| fail(&e))?;
+            if mails.is_empty() {
+                println!("The mail outbox is empty.");
+            }
+            for m in &mails {
+                println!("{}", status_line(m, now_secs()));
+            }
+            Ok(())
+        }
+        MailAction::Retry => {
+            let now = now_secs();
+            let changed = session.store.requeue_mails(now).map_err(|e| fail(&e))?;
+            let from =
+                mail::from_mailbox(session.config.mail.from.as_deref()).map_err(|e| fail(&e))?;
+            let transport = mail::from_config(&session.config.mail, &session.paths.mail_dir())
+                .map_err(|e| fail(&e))?;
+            let dispatcher = Dispatcher::new(transport, from, CodeVault::shared(), DEFAULT_RETRY);
+            let outcomes = dispatcher
+                .run_due(&mut session.store, now)
+                .map_err(|e| fail(&e))?;
+            if outcomes.is_empty() {
+                println!("Nothing due ({changed} mail(s) put back in the queue).");
+            }
+            let mut unsent = 0;
+            for o in &outcomes {
+                match o {
+                    Outcome::Sent { id, kind, to } => {
+                        println!("#{id} {} sent via {to}", kind.as_str());
+                    }
+                    Outcome::Retry {
+                        id,
+                        kind,
+                        reason,
+                        next_at,
+                    } => {
+                        unsent += 1;
+                        println!(
+                            "#{id} {} still queued, next attempt in {} s: {reason}",
+                            kind.as_str(),
+                            next_at - now
+                        );
+                    }
+                    Outcome::Failed { id, kind, reason } => {
+                        unsent += 1;
+                        println!("#{id} {} failed: {reason}", kind.as_str());
+                    }
+                }
+            }
+            if unsent > 0 {
+                return Err(Failure::new(format!(
+                    "{unsent} mail(s) could not be sent via {}; see queuelab mail status",
+                    dispatcher.describe()
+                )));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// One line per mail: id, kind, status, attempts, Message-ID and details.
+fn status_line(m: &OutboxMail, now: i64) -> String {
+    let status = match &m.status {
+        MailStatus::Queued => format!(
+            "queued (next attempt in {} s{})",
+            (m.next_attempt_at - now).max(0),
+            m.last_error
+                .as_ref()
+                .map(|e| format!("; last error: {e}"))
+                .unwrap_or_default()
+        ),
+        MailStatus::Sent => format!("sent via {}", m.delivered_to.as_deref().unwrap_or("?")),
+        MailStatus::Failed(reason) => format!("failed: {reason}"),
+    };
+    format!(
+        "#{} {} {} attempts={} {} to {}",
+        m.id,
+        m.mail.kind.as_str(),
+        status,
+        m.attempts,
+        m.mail.message_id,
+        m.mail.recipient
+    )
+}

@@ -1,0 +1,157 @@
+//! `queuelab share`: serves the phone map on the LAN until Ctrl+C, printing its URL and QR code.
+
+use super::{Cli, Failure};
+use crate::content::Strings;
+use crate::domain::qr::QrMatrix;
+use crate::domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
+use crate::services::export;
+use crate::services::share::{self, ShareServer};
+use std::io::IsTerminal;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// White on black: light modules filled white, dark modules black, whatever the theme.
+const QR_COLOURS: &str = "\x1b[97;40m";
+const RESET: &str = "\x1b[0m";
+
+/// Serves the map on `bind`:`port` (port: flag, else config) until Ctrl+C or SIGTERM.
+pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
+    let paths = super::paths(cli)?;
+    let config = super::config(&paths)?;
+    let content = super::load_content(cli)?;
+    let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+    let course = content.course(lang);
+    let s = &course.strings;
+    let port = port.unwrap_or(config.share.port);
+    // The page names the address phones reach it at; the port is known before binding unless 0.
+    let public_ip = if bind.is_unspecified() {
+        share::lan_ip()
+    } else {
+        Some(bind).filter(|ip| !ip.is_loopback())
+    };
+    let stop = StopSignal::register()?;
+    let server = start(bind, port, public_ip, course, lang)?;
+    let port = server.local_addr().port();
+    match public_ip {
+        Some(ip) => {
+            let url = share::url_for(ip, port);
+            println!("{}\n\n  {url}\n", s.get("share.serving"));
+            print_qr(&url, cli.ascii, s);
+        }
+        None => println!("{}", s.get("share.no_lan")),
+    }
+    let local = if bind.is_unspecified() || bind.is_loopback() {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    } else {
+        bind
+    };
+    println!(
+        "{}",
+        s.fill("share.local", &[("url", &share::url_for(local, port))])
+    );
+    println!("{}", s.get("share.stop"));
+    stop.wait();
+    server.stop();
+    println!("{}", s.get("share.stopped"));
+    Ok(())
+}
+
+fn start(
+    bind: IpAddr,
+    port: u16,
+    public_ip: Option<IpAddr>,
+    course: &crate::content::Course,
+    lang: crate::content::Lang,
+) -> Result<ShareServer, Failure> {
+    // With port 0 the real port is only known after binding; the footer then omits the URL.
+    let page_url = public_ip
+        .filter(|_| port != 0)
+        .map(|ip| share::url_for(ip, port));
+    let page = export::map_html(course, lang, page_url.as_deref());
+    ShareServer::start(SocketAddr::new(bind, port), page).map_err(|e| Failure::new(e.to_string()))
+}
+
+/// Prints the QR code, or the "enlarge" hint when the terminal is too narrow for it.
+fn print_qr(url: &str, ascii: bool, s: &Strings) {
+    let Ok(matrix) = QrMatrix::encode(url) else {
+        return;
+    };
+    let glyphs = if ascii {
+        Glyphs::Ascii
+    } else {
+        Glyphs::HalfBlock
+    };
+    let tty = std::io::stdout().is_terminal();
+    let columns = crossterm::terminal::size()
+        .ok()
+        .filter(|_| tty)
+        .map_or(usize::MAX, |(w, _)| usize::from(w));
+    let (w, h) = text::size(&matrix, glyphs, TERMINAL_QUIET_ZONE);
+    let Some(lines) =
+        text::render_fitting(&matrix, glyphs, TERMINAL_QUIET_ZONE, columns, usize::MAX)
+    else {
+        let (w, h) = (w.to_string(), h.to_string());
+        println!("{}\n", s.fill("map.enlarge", &[("w", &w), ("h", &h)]));
+        return;
+    };
+    let colour = tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    for line in lines {
+        if colour {
+            println!("{QR_COLOURS}{line}{RESET}");
+        } else {
+            println!("{line}");
+        }
+    }
+    println!();
+}
+
+/// Ctrl+C (SIGINT) and SIGTERM handlers, registered before the "press Ctrl+C" hint is printed so
+/// an early Ctrl+C still ends the command cleanly instead of killing it.
+struct StopSignal {
+    runtime: tokio::runtime::Runtime,
+    #[cfg(unix)]
+    signals: [tokio::signal::unix::Signal; 2],
+}
+
+impl StopSignal {
+    fn register() -> Result<StopSignal, Failure> {
+        let fail = |e: std::io::Error| Failure::new(format!("cannot wait for Ctrl+C: {e}"));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .build()
+            .map_err(fail)?;
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let _context = runtime.enter();
+            let signals = [
+                signal(SignalKind::interrupt()).map_err(fail)?,
+                signal(SignalKind::terminate()).map_err(fail)?,
+            ];
+            Ok(StopSignal { runtime, signals })
+        }
+        #[cfg(not(unix))]
+        Ok(StopSignal { runtime })
+    }
+
+    /// Blocks until one of the signals arrives.
+    #[cfg(unix)]
+    fn wait(self) {
+        let StopSignal {
+            runtime,
+            signals: [mut int, mut term],
+        } = self;
+        runtime.block_on(async {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        });
+    }
+
+    /// Blocks until Ctrl+C.
+    #[cfg(not(unix))]
+    fn wait(self) {
+        // If the handler cannot be installed there is nothing to wait for; stop right away.
+        let _ = self.runtime.block_on(tokio::signal::ctrl_c());
+    }
+}

@@ -1,0 +1,173 @@
+//! The final quiz as the learner takes it: attempts with a seeded option order per question,
+//! scoring (multi-select counts only when exactly the correct options are chosen), the level a
+//! score reaches, and the review of wrong answers.
+
+mod choice;
+
+use crate::content::{Question, QuestionOption, Quiz, QuizLevel};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use choice::{ChoiceError, parse_choice};
+
+/// One attempt at the quiz. Earlier attempts are kept; the newest unfinished one is resumed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Attempt {
+    /// Store id of the attempt (0 before it is saved).
+    pub id: i64,
+    /// The seed the option order came from (kept for the record).
+    pub seed: u64,
+    /// Question id -> option ids in the order shown in this attempt. Stored as computed, so a
+    /// later change of the shuffle algorithm cannot reorder a resumed attempt.
+    pub order: BTreeMap<String, Vec<String>>,
+    /// Question id -> chosen option ids.
+    pub answers: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The result of a finished (or partly finished) attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Score<'a> {
+    /// Questions answered correctly.
+    pub correct: u32,
+    /// Questions in the quiz.
+    pub total: u32,
+    /// The level reached (none only when the quiz file defines no levels).
+    pub level: Option<&'a QuizLevel>,
+}
+
+/// A wrong answer, for the review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Review<'a> {
+    /// The question.
+    pub question: &'a Question,
+    /// The options the learner chose.
+    pub chosen: Vec<&'a QuestionOption>,
+    /// The correct options.
+    pub correct: Vec<&'a QuestionOption>,
+}
+
+impl Attempt {
+    /// A new attempt whose option order comes from `seed`.
+    pub fn new(quiz: &Quiz, seed: u64) -> Attempt {
+        Attempt {
+            id: 0,
+            seed,
+            order: shuffled_order(quiz, seed),
+            answers: BTreeMap::new(),
+        }
+    }
+
+    /// The options of `question` in this attempt's order (file order for unknown ids, so a
+    /// question added to the file after the attempt started still shows).
+    pub fn options<'a>(&self, question: &'a Question) -> Vec<&'a QuestionOption> {
+        let Some(ids) = self.order.get(&question.id) else {
+            return question.options.iter().collect();
+        };
+        let mut shown: Vec<&QuestionOption> = ids
+            .iter()
+            .filter_map(|id| question.options.iter().find(|o| &o.id == id))
+            .collect();
+        for o in &question.options {
+            if !ids.contains(&o.id) {
+                shown.push(o);
+            }
+        }
+        shown
+    }
+
+    /// The first question (in file order) without an answer.
+    pub fn next_question<'a>(&self, quiz: &'a Quiz) -> Option<&'a Question> {
+        quiz.questions
+            .iter()
+            .find(|q| !self.answers.contains_key(&q.id))
+    }
+
+    /// Index of the next unanswered question, or the count when all are answered.
+    pub fn position(&self, quiz: &Quiz) -> usize {
+        quiz.questions
+            .iter()
+            .position(|q| !self.answers.contains_key(&q.id))
+            .unwrap_or(quiz.questions.len())
+    }
+
+    /// Whether every question has an answer.
+    pub fn is_complete(&self, quiz: &Quiz) -> bool {
+        self.next_question(quiz).is_none()
+    }
+
+    /// Records an answer (replacing an earlier one to the same question).
+    pub fn answer(&mut self, question_id: &str, chosen: BTreeSet<String>) {
+        self.answers.insert(question_id.to_owned(), chosen);
+    }
+
+    /// Whether the answer to `question` is right.
+    pub fn is_correct(&self, question: &Question) -> bool {
+        self.answers
+            .get(&question.id)
+            .is_some_and(|chosen| is_correct(question, chosen))
+    }
+
+    /// Score and level.
+    pub fn score<'a>(&self, quiz: &'a Quiz) -> Score<'a> {
+        let correct = quiz.questions.iter().filter(|q| self.is_correct(q)).count() as u32;
+        Score {
+            correct,
+            total: quiz.questions.len() as u32,
+            level: quiz.level_for(correct),
+        }
+    }
+
+    /// The answered questions that were wrong, in file order.
+    pub fn review<'a>(&self, quiz: &'a Quiz) -> Vec<Review<'a>> {
+        quiz.questions
+            .iter()
+            .filter(|q| self.answers.contains_key(&q.id) && !self.is_correct(q))
+            .map(|q| Review {
+                question: q,
+                chosen: self.chosen(q),
+                correct: q.options.iter().filter(|o| o.correct).collect(),
+            })
+            .collect()
+    }
+
+    /// The options the learner chose for `question`, in this attempt's order.
+    pub fn chosen<'a>(&self, question: &'a Question) -> Vec<&'a QuestionOption> {
+        let Some(chosen) = self.answers.get(&question.id) else {
+            return Vec::new();
+        };
+        self.options(question)
+            .into_iter()
+            .filter(|o| chosen.contains(&o.id))
+            .collect()
+    }
+}
+
+/// Whether `chosen` is exactly the set of correct options ("all and only").
+pub fn is_correct(question: &Question, chosen: &BTreeSet<String>) -> bool {
+    let right: BTreeSet<&String> = question
+        .options
+        .iter()
+        .filter(|o| o.correct)
+        .map(|o| &o.id)
+        .collect();
+    right.len() == chosen.len() && chosen.iter().all(|id| right.contains(id))
+}
+
+/// The option order of every question for `seed` (each question shuffled in file order from
+/// one generator, so the whole attempt follows from the seed).
+pub fn shuffled_order(quiz: &Quiz, seed: u64) -> BTreeMap<String, Vec<String>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    quiz.questions
+        .iter()
+        .map(|q| {
+            let mut ids: Vec<String> = q.options.iter().map(|o| o.id.clone()).collect();
+            ids.shuffle(&mut rng);
+            (q.id.clone(), ids)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

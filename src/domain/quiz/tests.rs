@@ -1,0 +1,128 @@
+use super::*;
+use crate::content::{ContentSource, Lang, load};
+
+fn quiz() -> Quiz {
+    load(&ContentSource::Embedded)
+        .expect("shipped content is valid")
+        .course(Lang::En)
+        .quiz
+        .clone()
+}
+
+/// The correct option ids of a question.
+fn right(q: &Question) -> BTreeSet<String> {
+    q.options
+        .iter()
+        .filter(|o| o.correct)
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+fn wrong_one(q: &Question) -> BTreeSet<String> {
+    q.options
+        .iter()
+        .filter(|o| !o.correct)
+        .take(1)
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+#[test]
+fn same_seed_same_order_and_every_option_kept() {
+    let quiz = quiz();
+    let a = Attempt::new(&quiz, 7);
+    let b = Attempt::new(&quiz, 7);
+    assert_eq!(a.order, b.order);
+    for q in &quiz.questions {
+        let mut shown: Vec<&str> = a.options(q).iter().map(|o| o.id.as_str()).collect();
+        shown.sort_unstable();
+        let mut file: Vec<&str> = q.options.iter().map(|o| o.id.as_str()).collect();
+        file.sort_unstable();
+        assert_eq!(shown, file, "{}", q.id);
+    }
+}
+
+#[test]
+fn different_seeds_shuffle_differently() {
+    let quiz = quiz();
+    let file_order: BTreeMap<String, Vec<String>> = quiz
+        .questions
+        .iter()
+        .map(|q| {
+            (
+                q.id.clone(),
+                q.options.iter().map(|o| o.id.clone()).collect(),
+            )
+        })
+        .collect();
+    let orders: BTreeSet<_> = (0..20).map(|s| shuffled_order(&quiz, s)).collect();
+    assert!(orders.len() > 15, "only {} distinct orders", orders.len());
+    assert!(orders.iter().any(|o| *o != file_order));
+}
+
+#[test]
+fn multi_select_needs_all_and_only_the_correct_options() {
+    let quiz = quiz();
+    let q = quiz
+        .questions
+        .iter()
+        .find(|q| q.multi)
+        .expect("the quiz has a multi-select question");
+    let all = right(q);
+    assert!(is_correct(q, &all));
+    let mut partial = all.clone();
+    let first = partial.iter().next().cloned().expect("two correct");
+    partial.remove(&first);
+    assert!(!is_correct(q, &partial), "a subset is not enough");
+    let mut extra = all.clone();
+    extra.extend(wrong_one(q));
+    assert!(!is_correct(q, &extra), "a wrong extra option spoils it");
+    assert!(!is_correct(q, &BTreeSet::new()));
+}
+
+#[test]
+fn score_level_and_review() {
+    let quiz = quiz();
+    let mut attempt = Attempt::new(&quiz, 1);
+    assert_eq!(attempt.position(&quiz), 0);
+    for (i, q) in quiz.questions.iter().enumerate() {
+        let chosen = if i < 6 { right(q) } else { wrong_one(q) };
+        attempt.answer(&q.id, chosen);
+    }
+    assert!(attempt.is_complete(&quiz));
+    let score = attempt.score(&quiz);
+    assert_eq!((score.correct, score.total), (6, 10));
+    assert_eq!(
+        score.level.map(|l| l.id.as_str()),
+        quiz.level_for(6).map(|l| l.id.as_str())
+    );
+    let review = attempt.review(&quiz);
+    assert_eq!(review.len(), 4);
+    assert_eq!(review[0].question.id, quiz.questions[6].id);
+    assert!(review.iter().all(|r| r.chosen.iter().all(|o| !o.correct)));
+    assert!(review.iter().all(|r| r.correct.iter().all(|o| o.correct)));
+}
+
+#[test]
+fn resume_continues_at_the_first_unanswered_question() {
+    let quiz = quiz();
+    let mut attempt = Attempt::new(&quiz, 3);
+    attempt.answer(&quiz.questions[0].id, right(&quiz.questions[0]));
+    attempt.answer(&quiz.questions[1].id, wrong_one(&quiz.questions[1]));
+    assert_eq!(attempt.position(&quiz), 2);
+    assert_eq!(
+        attempt.next_question(&quiz).map(|q| q.id.as_str()),
+        Some(quiz.questions[2].id.as_str())
+    );
+    assert!(!attempt.is_complete(&quiz));
+}
+
+#[test]
+fn unknown_order_falls_back_to_file_order() {
+    let quiz = quiz();
+    let attempt = Attempt::default();
+    let q = &quiz.questions[0];
+    let ids: Vec<&str> = attempt.options(q).iter().map(|o| o.id.as_str()).collect();
+    let file: Vec<&str> = q.options.iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, file);
+}

@@ -1,0 +1,223 @@
+//! The personal report of SPEC 1.6: one list of blocks rendered twice, as plain text and as
+//! HTML, so both parts always say the same. Every dynamic text is escaped in the HTML.
+
+mod render;
+
+use super::Progress;
+use super::quiz::Attempt;
+use crate::content::{Course, Lang, Scenario};
+
+pub use crate::domain::html::escape_html;
+pub use render::{html, text};
+
+/// What the report is built from.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportInput<'a> {
+    /// The course in the report's language.
+    pub course: &'a Course,
+    /// All simulator scenarios (for their titles).
+    pub scenarios: &'a [Scenario],
+    /// The report's language.
+    pub lang: Lang,
+    /// Workshop name (from the config, or the app title).
+    pub workshop: &'a str,
+    /// The date line, already formatted by the caller (the domain reads no clock).
+    pub date: &'a str,
+    /// The learner's progress.
+    pub progress: &'a Progress,
+    /// The quiz attempt the report is about.
+    pub attempt: &'a Attempt,
+}
+
+/// One block of the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// A section heading.
+    Heading(String),
+    /// A paragraph.
+    Para(String),
+    /// A list item (consecutive items form one list).
+    Item(String),
+}
+
+/// The finished report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Mail subject.
+    pub subject: String,
+    /// Language of the text (for the HTML `lang` attribute).
+    pub lang: Lang,
+    /// The blocks both renderings come from.
+    pub blocks: Vec<Block>,
+}
+
+impl Report {
+    /// Plain-text rendering.
+    pub fn text(&self) -> String {
+        text(&self.subject, &self.blocks)
+    }
+
+    /// HTML rendering (a complete document, everything escaped).
+    pub fn html(&self) -> String {
+        html(&self.subject, &self.blocks, self.lang.code())
+    }
+}
+
+/// Builds the report.
+pub fn build(input: &ReportInput<'_>) -> Report {
+    let s = &input.course.strings;
+    let quiz = &input.course.quiz;
+    let score = input.attempt.score(quiz);
+    let mut blocks = vec![
+        Block::Para(s.fill("report.date", &[("date", input.date)])),
+        Block::Para(s.fill("report.workshop", &[("name", input.workshop)])),
+        Block::Para(s.fill(
+            "report.score",
+            &[
+                ("score", &score.correct.to_string()),
+                ("total", &score.total.to_string()),
+                ("level", score.level.map_or("-", |l| l.name.as_str())),
+            ],
+        )),
+        Block::Heading(s.get("report.quiz").to_owned()),
+    ];
+    for (n, q) in quiz.questions.iter().enumerate() {
+        let chosen = input.attempt.chosen(q);
+        let answer = if chosen.is_empty() {
+            s.get("report.no_answer").to_owned()
+        } else {
+            join(chosen.iter().map(|o| o.text.as_str()))
+        };
+        let verdict = if input.attempt.is_correct(q) {
+            s.get("report.right")
+        } else {
+            s.get("report.wrong")
+        };
+        let right = join(
+            q.options
+                .iter()
+                .filter(|o| o.correct)
+                .map(|o| o.text.as_str()),
+        );
+        blocks.push(Block::Para(format!("{}. {}", n + 1, q.prompt)));
+        blocks.push(Block::Item(s.fill(
+            "report.your_answer",
+            &[("answer", &answer), ("verdict", verdict)],
+        )));
+        blocks.push(Block::Item(
+            s.fill("report.right_answer", &[("answer", &right)]),
+        ));
+        blocks.push(Block::Item(
+            s.fill("report.explanation", &[("text", &q.explanation)]),
+        ));
+    }
+    push_progress(input, &mut blocks);
+    blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
+    if let Some(level) = score.level {
+        blocks.extend(level.next_steps.iter().cloned().map(Block::Item));
+    }
+    blocks.push(Block::Para(s.get("report.footer").to_owned()));
+    Report {
+        subject: s.fill("report.subject", &[("workshop", input.workshop)]),
+        lang: input.lang,
+        blocks,
+    }
+}
+
+/// Decisions, ordering game, scenarios and checklist.
+fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    let s = &input.course.strings;
+    let p = input.progress;
+    blocks.push(Block::Heading(s.get("report.decisions").to_owned()));
+    for d in &input.course.decisions {
+        let chosen = p
+            .decisions
+            .get(&d.id)
+            .and_then(|id| d.options.iter().find(|o| &o.id == id));
+        blocks.push(Block::Item(match chosen {
+            Some(o) => s.fill(
+                "report.decision",
+                &[
+                    ("title", &d.title),
+                    ("choice", &o.text),
+                    (
+                        "verdict",
+                        s.get(if o.correct {
+                            "report.right"
+                        } else {
+                            "report.wrong"
+                        }),
+                    ),
+                ],
+            ),
+            None => s.fill("report.decision_open", &[("title", &d.title)]),
+        }));
+    }
+    blocks.push(Block::Heading(s.get("report.ordering").to_owned()));
+    let key = if p.ordering.solved {
+        "report.ordering_solved"
+    } else {
+        "report.ordering_open"
+    };
+    blocks.push(Block::Para(s.fill(
+        key,
+        &[
+            ("attempts", &p.ordering.attempts.to_string()),
+            ("mistakes", &p.ordering.mistakes.to_string()),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get("report.scenarios").to_owned()));
+    let run: Vec<Block> = input
+        .scenarios
+        .iter()
+        .filter(|sc| p.scenarios_run.contains(&sc.id))
+        .map(|sc| {
+            Block::Item(
+                sc.text(input.lang)
+                    .map_or_else(|| sc.id.clone(), |t| format!("{} ({})", t.title, sc.id)),
+            )
+        })
+        .collect();
+    if run.is_empty() {
+        blocks.push(Block::Para(s.get("report.scenarios_none").to_owned()));
+    }
+    blocks.extend(run);
+    blocks.push(Block::Heading(s.fill(
+        "report.checklist",
+        &[
+            ("ticked", &p.checklist_ticked().to_string()),
+            ("total", &input.course.reference.checklist.len().to_string()),
+        ],
+    )));
+    for item in &input.course.reference.checklist {
+        let ticked = p.checklist.get(&item.id).copied().unwrap_or(false);
+        let mark = s.get(if ticked {
+            "report.ticked"
+        } else {
+            "report.unticked"
+        });
+        blocks.push(Block::Item(format!("[{mark}] {}", item.question)));
+    }
+}
+
+/// The UTC calendar date of a Unix time as `YYYY-MM-DD` (Howard Hinnant's days-to-civil).
+pub fn iso_date(unix_secs: i64) -> String {
+    let days = unix_secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    parts.collect::<Vec<_>>().join(" | ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,314 @@
+//! The mail thread: its own connection to the progress store, the confirmation flow and the
+//! dispatcher. It sleeps until a command arrives or the next queued mail is due, so nothing
+//! wakes up while the outbox is empty; SMTP never runs on the UI loop.
+
+use crate::app::{CodeRequestOutcome, Delivery, Msg};
+use crate::content::{Content, Lang};
+use crate::domain::otp::OneTimeCode;
+use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
+use crate::services::mail::{self, CodeVault, Dispatcher, Outcome, ReportFlow};
+use crate::services::store::now_secs;
+use crate::services::{Config, Paths, Store, log};
+use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// Shortest sleep between two dispatcher runs while mails wait. A code mail that belongs to
+/// another process stays due without being sent here; this keeps such a row from spinning.
+const MIN_WAIT: Duration = Duration::from_secs(15);
+
+/// What the mail thread does.
+pub enum MailCommand {
+    /// Delete the mail and report files (results were cleared).
+    ClearFiles,
+    /// Save the report locally.
+    SaveReport { lang: Lang },
+    /// Issue a code and send its mail.
+    RequestCode { address: String, lang: Lang },
+    /// Check a code and send the report.
+    ConfirmCode {
+        /// The address.
+        address: String,
+        /// The typed code.
+        code: OneTimeCode,
+        /// Instructor copy agreed.
+        consent: bool,
+        /// Report language.
+        lang: Lang,
+    },
+}
+
+/// Handle to the mail thread.
+pub struct MailWorker {
+    commands: mpsc::Sender<MailCommand>,
+    thread: JoinHandle<()>,
+}
+
+struct Ctx {
+    store: Store,
+    content: Arc<Content>,
+    config: Config,
+    paths: Paths,
+    flow: ReportFlow,
+    dispatcher: Dispatcher,
+    file_transport: bool,
+    replies: UnboundedSender<Msg>,
+}
+
+impl MailWorker {
+    /// Starts the thread. Setup problems (bad mail config, unreadable key) are logged and
+    /// reported when the learner first uses mail; the workshop itself keeps running.
+    pub fn spawn(
+        paths: Paths,
+        config: Config,
+        content: Arc<Content>,
+        replies: UnboundedSender<Msg>,
+    ) -> std::io::Result<MailWorker> {
+        let (commands, inbox) = mpsc::channel::<MailCommand>();
+        let thread = std::thread::Builder::new()
+            .name("mail".into())
+            .spawn(
+                move || match setup(paths, config, content, replies.clone()) {
+                    Ok(mut ctx) => ctx.run(&inbox),
+                    Err(reason) => {
+                        log::warn(&format!("mail is not available: {reason}"));
+                        for command in inbox {
+                            let _ = replies.send(failure(&command, &reason));
+                        }
+                    }
+                },
+            )?;
+        Ok(MailWorker { commands, thread })
+    }
+
+    /// Queues a command.
+    pub fn send(&self, command: MailCommand) {
+        if self.commands.send(command).is_err() {
+            log::warn("the mail thread has stopped; a mail command was not queued");
+        }
+    }
+
+    /// Stops the thread after the current command (queued mails stay in the outbox).
+    pub fn finish(self) {
+        drop(self.commands);
+        if self.thread.join().is_err() {
+            log::warn("the mail thread panicked");
+        }
+    }
+}
+
+fn failure(command: &MailCommand, reason: &str) -> Msg {
+    let reason = reason.to_owned();
+    match command {
+        MailCommand::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
+        MailCommand::ClearFiles => Msg::ResultsCleared(Err(reason)),
+        MailCommand::RequestCode { .. } => Msg::CodeRequested(Err(reason)),
+        MailCommand::ConfirmCode { .. } => Msg::CodeChecked(Err(reason)),
+    }
+}
+
+fn setup(
+    paths: Paths,
+    config: Config,
+    content: Arc<Content>,
+    replies: UnboundedSender<Msg>,
+) -> Result<Ctx, String> {
+    let (store, _) = Store::open(&paths.progress_db()).map_err(|e| e.to_string())?;
+    let from = mail::from_mailbox(config.mail.from.as_deref()).map_err(|e| e.to_string())?;
+    let vault = CodeVault::shared();
+    let flow = ReportFlow {
+        key: mail::load_or_create_key(&paths.otp_key_file()).map_err(|e| e.to_string())?,
+        vault: vault.clone(),
+        from: from.clone(),
+        instructor_cc: config.workshop.instructor_cc.clone(),
+    };
+    let transport =
+        mail::from_config(&config.mail, &paths.mail_dir()).map_err(|e| e.to_string())?;
+    let file_transport = config.mail.transport == crate::services::config::Transport::File;
+    Ok(Ctx {
+        store,
+        content,
+        config,
+        paths,
+        flow,
+        dispatcher: Dispatcher::new(transport, from, vault, DEFAULT_RETRY),
+        file_transport,
+        replies,
+    })
+}
+
+impl Ctx {
+    fn run(&mut self, inbox: &mpsc::Receiver<MailCommand>) {
+        // Mails left from an earlier session go out now.
+        self.dispatch(None);
+        loop {
+            let command = match self.next_wait() {
+                Some(wait) => match inbox.recv_timeout(wait) {
+                    Ok(command) => command,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.dispatch(None);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return,
+                },
+                None => match inbox.recv() {
+                    Ok(command) => command,
+                    Err(_) => return,
+                },
+            };
+            let reply = self.handle(command);
+            let _ = self.replies.send(reply);
+        }
+    }
+
+    fn next_wait(&self) -> Option<Duration> {
+        let due = self.store.next_mail_due().ok().flatten()?;
+        let secs = u64::try_from(due - now_secs()).unwrap_or(0);
+        Some(Duration::from_secs(secs).max(MIN_WAIT))
+    }
+
+    fn handle(&mut self, command: MailCommand) -> Msg {
+        match command {
+            MailCommand::ClearFiles => {
+                if let Err(e) = mail::clear_files(&self.paths.mail_dir(), &self.paths.reports_dir())
+                {
+                    log::warn(&e.to_string());
+                    return Msg::ResultsCleared(Err(e.to_string()));
+                }
+                self.status_msg(None)
+            }
+            MailCommand::SaveReport { lang } => Msg::ReportSaved(self.save_report(lang)),
+            MailCommand::RequestCode { address, lang } => {
+                Msg::CodeRequested(self.request_code(&address, lang))
+            }
+            MailCommand::ConfirmCode {
+                address,
+                code,
+                consent,
+                lang,
+            } => {
+                let verdict = self.confirm(&address, &code, consent, lang);
+                let accepted = matches!(verdict, Ok(crate::domain::otp::Verdict::Accepted { .. }));
+                let _ = self.replies.send(Msg::CodeChecked(verdict));
+                if accepted {
+                    self.dispatch(Some(MailKind::Report));
+                }
+                self.status_msg(None)
+            }
+        }
+    }
+
+    fn report(&self, lang: Lang) -> Result<(i64, crate::domain::report::Report), String> {
+        mail::latest_report(
+            &self.store,
+            &self.content,
+            lang,
+            self.config.workshop.name.as_deref(),
+            now_secs(),
+        )
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| {
+            self.content
+                .course(lang)
+                .strings
+                .get("report.need_quiz")
+                .to_owned()
+        })
+    }
+
+    fn save_report(&self, lang: Lang) -> Result<String, String> {
+        let (attempt_id, report) = self.report(lang)?;
+        mail::save_report(&self.paths.reports_dir(), attempt_id, &report)
+            .map(|p| p.display().to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    fn request_code(&mut self, address: &str, lang: Lang) -> Result<CodeRequestOutcome, String> {
+        let address = match mail::validate_address(address) {
+            Ok(a) => a,
+            Err(e) => return Ok(CodeRequestOutcome::Invalid { key: e.key() }),
+        };
+        let (attempt_id, _) = self.report(lang)?;
+        let strings = &self.content.course(lang).strings;
+        let issued = self
+            .flow
+            .request_code(&mut self.store, strings, &address, attempt_id, now_secs())
+            .map_err(|e| e.to_string())?;
+        if let Err(denied) = issued {
+            return Ok(CodeRequestOutcome::Denied {
+                key: denied.key(),
+                secs: denied.wait_secs(),
+            });
+        }
+        let delivery = self.dispatch(Some(MailKind::Code));
+        Ok(CodeRequestOutcome::Sent(delivery.unwrap_or(Delivery::Smtp)))
+    }
+
+    fn confirm(
+        &mut self,
+        address: &str,
+        code: &OneTimeCode,
+        consent: bool,
+        lang: Lang,
+    ) -> Result<crate::domain::otp::Verdict, String> {
+        let (_, report) = self.report(lang)?;
+        self.flow
+            .confirm_code(
+                &mut self.store,
+                address,
+                code.reveal(),
+                now_secs(),
+                consent,
+                &report,
+            )
+            .map_err(|e| e.to_string())
+    }
+
+    /// Sends what is due; returns what happened to the newest mail of `kind`, and tells the
+    /// UI about the report's status.
+    fn dispatch(&mut self, kind: Option<MailKind>) -> Option<Delivery> {
+        let outcomes = match self.dispatcher.run_due(&mut self.store, now_secs()) {
+            Ok(o) => o,
+            Err(e) => {
+                log::warn(&format!("mail dispatch failed: {e}"));
+                return Some(Delivery::Retry(e.to_string()));
+            }
+        };
+        let mut wanted = None;
+        let mut report_delivery = None;
+        for outcome in &outcomes {
+            let (k, delivery) = match outcome {
+                Outcome::Sent { kind, to, .. } => (
+                    *kind,
+                    if self.file_transport {
+                        Delivery::File(to.clone())
+                    } else {
+                        Delivery::Smtp
+                    },
+                ),
+                Outcome::Retry { kind, reason, .. } => (*kind, Delivery::Retry(reason.clone())),
+                Outcome::Failed { kind, reason, .. } => (*kind, Delivery::Failed(reason.clone())),
+            };
+            if k == MailKind::Report {
+                report_delivery = Some(delivery.clone());
+            }
+            if Some(k) == kind {
+                wanted = Some(delivery);
+            }
+        }
+        // Only a change is worth a message (and a redraw): an idle start stays silent.
+        if report_delivery.is_some() || (kind.is_none() && !outcomes.is_empty()) {
+            let _ = self.replies.send(self.status_msg(report_delivery));
+        }
+        wanted
+    }
+
+    fn status_msg(&self, delivery: Option<Delivery>) -> Msg {
+        Msg::MailUpdated {
+            report: self.store.report_mail_status().ok().flatten(),
+            delivery,
+        }
+    }
+}

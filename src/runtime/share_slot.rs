@@ -1,0 +1,48 @@
+//! The LAN map server behind the map screen's `s` key. The server answers requests on its own
+//! thread; the UI loop only binds the socket (no network traffic) and keeps the handle.
+
+use crate::app::{App, Msg};
+use crate::services::share::{self, ShareServer};
+use crate::services::{export, log};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// The running server, if any; dropping the slot stops it.
+#[derive(Default)]
+pub struct ShareSlot {
+    server: Option<ShareServer>,
+}
+
+impl ShareSlot {
+    /// Serves the map in the app's language on all interfaces; answers with the URL phones open.
+    pub fn start(&mut self, app: &App, port: u16) -> Msg {
+        self.stop();
+        let Some(ip) = share::lan_ip() else {
+            return Msg::ShareStarted(Err(app.strings().get("share.no_lan").to_owned()));
+        };
+        let url = share::url_for(ip, port);
+        let page = export::map_html(app.course(), app.lang, Some(&url));
+        let bind = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), port);
+        match ShareServer::start(bind, page) {
+            Ok(server) => {
+                let url = share::url_for(ip, server.local_addr().port());
+                log::info(&format!("sharing the map at {url}"));
+                self.server = Some(server);
+                Msg::ShareStarted(Ok(url))
+            }
+            Err(e) => {
+                log::warn(&format!("sharing the map failed: {e}"));
+                // The status line has one row: address and OS reason, without the CLI's advice.
+                let share::ShareError::Bind { addr, reason } = e;
+                Msg::ShareStarted(Err(format!("{addr}: {reason}")))
+            }
+        }
+    }
+
+    /// Stops the server (waits for its thread).
+    pub fn stop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop();
+            log::info("stopped sharing the map");
+        }
+    }
+}

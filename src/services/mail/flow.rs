@@ -1,0 +1,118 @@
+//! The confirmation flow of SPEC 1.6 as services: validate the address, issue a code and queue
+//! its mail, check a typed code and queue the report. Both the plain CLI and the TUI use it.
+
+use super::MailError;
+use super::compose::{CODE_PLACEHOLDER, new_message_id};
+use super::dispatcher::CodeVault;
+use crate::content::Strings;
+use crate::domain::address::{self, AddressError};
+use crate::domain::otp::{self, IssueDenied, NONCE_LEN, OneTimeCode, Verdict};
+use crate::domain::outbox::MailKind;
+use crate::domain::report::Report;
+use crate::services::store::{NewCode, NewMail, Store};
+use lettre::message::Mailbox;
+use rand::rngs::{StdRng, SysRng};
+use rand::{SeedableRng, TryRng};
+use std::sync::Arc;
+
+/// Everything the flow needs besides the store.
+pub struct ReportFlow {
+    /// The HMAC key from the key file.
+    pub key: Vec<u8>,
+    /// Where fresh codes wait for the dispatcher.
+    pub vault: Arc<CodeVault>,
+    /// The sender (its domain names the Message-IDs).
+    pub from: Mailbox,
+    /// The instructor address from the config, if any.
+    pub instructor_cc: Option<String>,
+}
+
+/// SPEC 3 address validation: the specific checks, then lettre's parser.
+pub fn validate_address(input: &str) -> Result<String, AddressError> {
+    let checked = address::validate(input)?;
+    checked
+        .parse::<lettre::Address>()
+        .map_err(|_| AddressError::Syntax)?;
+    Ok(checked)
+}
+
+impl ReportFlow {
+    /// Issues a code for `address` and queues its mail (one transaction). Returns the mail's
+    /// outbox id, or why no code may be sent now.
+    pub fn request_code(
+        &self,
+        store: &mut Store,
+        strings: &Strings,
+        address: &str,
+        attempt_id: i64,
+        now: i64,
+    ) -> Result<Result<i64, IssueDenied>, MailError> {
+        // A CSPRNG seeded from the operating system; seeding is the only fallible step.
+        let mut rng =
+            StdRng::try_from_rng(&mut SysRng).map_err(|e| MailError::Random(e.to_string()))?;
+        let mut nonce = vec![0u8; NONCE_LEN];
+        SysRng
+            .try_fill_bytes(&mut nonce)
+            .map_err(|e| MailError::Random(e.to_string()))?;
+        let code = OneTimeCode::generate(&mut rng);
+        let mail = NewMail {
+            kind: MailKind::Code,
+            message_id: new_message_id(&self.from),
+            recipient: address.to_owned(),
+            cc: None,
+            subject: strings.get("mail.code_subject").to_owned(),
+            // The placeholder stays in the stored body; the digits exist only in memory.
+            text: strings.fill("mail.code_body", &[("code", CODE_PLACEHOLDER)]),
+            html: None,
+        };
+        let tag = otp::tag(&self.key, &nonce, address, code.reveal());
+        let issued = store.issue_code(address, attempt_id, now, |history| {
+            history
+                .may_issue(now)
+                .map(|()| NewCode { nonce, tag, mail })
+        })?;
+        Ok(issued.map(|(code_id, mail_id)| {
+            self.vault.put(code_id, code, now);
+            mail_id
+        }))
+    }
+
+    /// Checks a typed code. On success the code is used up and the report queued in the same
+    /// transaction; a wrong code is recorded as a failure.
+    pub fn confirm_code(
+        &self,
+        store: &mut Store,
+        address: &str,
+        typed: &str,
+        now: i64,
+        cc_consent: bool,
+        report: &Report,
+    ) -> Result<Verdict, MailError> {
+        let verdict = store
+            .otp_history(address)?
+            .check(&self.key, address, typed, now);
+        match verdict {
+            Verdict::Accepted { code_id } => {
+                let mail = NewMail {
+                    kind: MailKind::Report,
+                    message_id: new_message_id(&self.from),
+                    recipient: address.to_owned(),
+                    cc: self.instructor_cc.clone().filter(|_| cc_consent),
+                    subject: report.subject.clone(),
+                    text: report.text(),
+                    html: Some(report.html()),
+                };
+                match store.accept_code(code_id, now, cc_consent, &mail)? {
+                    Some(_) => Ok(verdict),
+                    // Another process used it between our read and our write.
+                    None => Ok(Verdict::AlreadyUsed),
+                }
+            }
+            Verdict::Wrong { .. } => {
+                store.record_otp_failure(address, now)?;
+                Ok(verdict)
+            }
+            other => Ok(other),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The two transports: `file` writes `.eml` files, `smtp` talks to a server through lettre
+//! with rustls (implicit TLS, STARTTLS, or plain text for loopback only).
+
+use super::MailError;
+use crate::services::config::{self, Security};
+use crate::services::store::OutboxMail;
+use lettre::Message;
+use lettre::transport::smtp::authentication::Credentials;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long one SMTP conversation may take before it counts as failed (and is retried).
+const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A failed send; always retried until the ceiling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendError {
+    /// What happened, for the status line and `mail status`.
+    pub reason: String,
+}
+
+/// Something that can deliver a message.
+pub trait Transport: Send + Sync {
+    /// Sends `message` (the row it came from names it); returns where it went.
+    fn send(&self, message: &Message, row: &OutboxMail) -> Result<String, SendError>;
+    /// A short description for status lines.
+    fn describe(&self) -> String;
+}
+
+/// Writes each mail to `<dir>/<id>-<kind>.eml`. The name is stable per outbox row, so a repeat
+/// after a crash overwrites the same file instead of leaving a second copy (lettre's own file
+/// transport names files by a fresh UUID per send, which would duplicate).
+pub struct FileTransport {
+    dir: PathBuf,
+}
+
+impl FileTransport {
+    /// A transport writing into `dir` (created on first use).
+    pub fn new(dir: &Path) -> FileTransport {
+        FileTransport {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// The file a row is written to.
+    pub fn file_for(&self, row: &OutboxMail) -> PathBuf {
+        self.dir
+            .join(format!("{:06}-{}.eml", row.id, row.mail.kind.as_str()))
+    }
+}
+
+impl Transport for FileTransport {
+    fn send(&self, message: &Message, row: &OutboxMail) -> Result<String, SendError> {
+        let fail = |what: &str, e: std::io::Error| SendError {
+            reason: format!("{what} {}: {e}", self.dir.display()),
+        };
+        std::fs::create_dir_all(&self.dir).map_err(|e| fail("cannot create", e))?;
+        let path = self.file_for(row);
+        let tmp = path.with_extension("eml.tmp");
+        write_private(&tmp, &message.formatted()).map_err(|e| fail("cannot write into", e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| fail("cannot write into", e))?;
+        Ok(path.display().to_string())
+    }
+
+    fn describe(&self) -> String {
+        format!("file {}", self.dir.display())
+    }
+}
+
+/// Writes a file readable by the owner only (it may hold a code or an address).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Sends through an SMTP server.
+pub struct SmtpTransport {
+    inner: lettre::SmtpTransport,
+    label: String,
+}
+
+impl SmtpTransport {
+    /// Builds the transport from the `[mail]` config; the password comes from the environment
+    /// variable the config names.
+    pub fn from_config(mail: &config::Mail) -> Result<SmtpTransport, MailError> {
+        let bad = |key: &str, message: String| MailError::Config {
+            key: key.into(),
+            message,
+        };
+        let host = mail
+            .host
+            .as_deref()
+            .ok_or_else(|| bad("mail.host", "is required for the smtp transport".into()))?;
+        let (builder, default_port) = match mail.security {
+            Security::Tls => (lettre::SmtpTransport::relay(host), 465),
+            Security::Starttls => (lettre::SmtpTransport::starttls_relay(host), 587),
+            Security::None => {
+                if !config::is_loopback(host) {
+                    return Err(bad(
+                        "mail.security",
+                        "\"none\" is only allowed for a loopback host".into(),
+                    ));
+                }
+                (Ok(lettre::SmtpTransport::builder_dangerous(host)), 25)
+            }
+        };
+        let port = mail.port.unwrap_or(default_port);
+        let mut builder = builder
+            .map_err(|e| bad("mail.host", format!("cannot set up TLS for {host:?}: {e}")))?
+            .port(port)
+            .timeout(Some(SMTP_TIMEOUT));
+        if let Some(user) = &mail.user {
+            let var = mail.password_env.as_deref().ok_or_else(|| {
+                bad(
+                    "mail.password_env",
+                    "is required with mail.user: name the environment variable that holds the password".into(),
+                )
+            })?;
+            let password = std::env::var(var).map_err(|_| {
+                bad(
+                    "mail.password_env",
+                    format!("the environment variable {var} is not set; export it before starting queuelab"),
+                )
+            })?;
+            builder = builder.credentials(Credentials::new(user.clone(), password));
+        }
+        Ok(SmtpTransport {
+            inner: builder.build(),
+            label: format!("smtp {host}:{port}"),
+        })
+    }
+}
+
+impl Transport for SmtpTransport {
+    fn send(&self, message: &Message, _row: &OutboxMail) -> Result<String, SendError> {
+        lettre::Transport::send(&self.inner, message)
+            .map(|_| self.label.clone())
+            .map_err(|e| SendError {
+                reason: describe_smtp_error(&e),
+            })
+    }
+
+    fn describe(&self) -> String {
+        self.label.clone()
+    }
+}
+
+fn describe_smtp_error(e: &lettre::transport::smtp::Error) -> String {
+    let kind = if e.is_transient() {
+        "temporary server error"
+    } else if e.is_permanent() {
+        "permanent server error"
+    } else if e.is_timeout() {
+        "timeout"
+    } else if e.is_tls() {
+        "TLS failure"
+    } else {
+        "connection failure"
+    };
+    format!("{kind}: {e}")
+}
+
+/// The transport the config selects.
+pub fn from_config(mail: &config::Mail, mail_dir: &Path) -> Result<Box<dyn Transport>, MailError> {
+    match mail.transport {
+        config::Transport::File => Ok(Box::new(FileTransport::new(mail_dir))),
+        config::Transport::Smtp => Ok(Box::new(SmtpTransport::from_config(mail)?)),
+    }
+}

@@ -1,0 +1,163 @@
+//! One-time-code state and the report request in the store. Only tags are stored, never the
+//! digits; issuing a code and queueing its mail, and accepting a code and queueing the report,
+//! each happen in one transaction.
+
+use super::outbox::{self, NewMail};
+use super::{Store, StoreError};
+use crate::domain::otp::{CodeRecord, IssueDenied, OtpHistory};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+/// What the learner asked the report for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportRequest {
+    /// The address (deleted by "clear results").
+    pub address: String,
+    /// The quiz attempt the report is about.
+    pub attempt_id: Option<i64>,
+    /// Whether the code was confirmed.
+    pub confirmed: bool,
+}
+
+/// A new code as the caller made it after looking at the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewCode {
+    /// Random nonce.
+    pub nonce: Vec<u8>,
+    /// HMAC tag.
+    pub tag: Vec<u8>,
+    /// The code mail (body with the `{code}` placeholder).
+    pub mail: NewMail,
+}
+
+/// The normal form under which codes and failures are kept for an address.
+pub fn address_key(address: &str) -> String {
+    address.trim().to_lowercase()
+}
+
+fn history(conn: &Connection, key: &str) -> rusqlite::Result<OtpHistory> {
+    let mut stmt = conn.prepare(
+        "SELECT id, nonce, tag, issued_at, used_at FROM otp_code WHERE address = ?1 ORDER BY issued_at, id",
+    )?;
+    let codes = stmt
+        .query_map([key], |r| {
+            Ok(CodeRecord {
+                id: r.get(0)?,
+                nonce: r.get(1)?,
+                tag: r.get(2)?,
+                issued_at: r.get(3)?,
+                used_at: r.get(4)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut stmt = conn.prepare("SELECT at FROM otp_failure WHERE address = ?1 ORDER BY at, id")?;
+    let failures = stmt
+        .query_map([key], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(OtpHistory { codes, failures })
+}
+
+impl Store {
+    /// Codes and failures for `address`.
+    pub fn otp_history(&self, address: &str) -> Result<OtpHistory, StoreError> {
+        history(&self.conn, &address_key(address)).map_err(|e| self.err(e))
+    }
+
+    /// Issues a code: `make` sees the history inside the write transaction (so two processes
+    /// cannot both pass the rate limit) and returns the code to store or why none may be sent.
+    /// Returns the code's id and its mail's id.
+    pub fn issue_code(
+        &mut self,
+        address: &str,
+        attempt_id: i64,
+        now: i64,
+        make: impl FnOnce(&OtpHistory) -> Result<NewCode, IssueDenied>,
+    ) -> Result<Result<(i64, i64), IssueDenied>, StoreError> {
+        let key = address_key(address);
+        let run = |conn: &mut Connection| -> rusqlite::Result<Result<(i64, i64), IssueDenied>> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let code = match make(&history(&tx, &key)?) {
+                Ok(code) => code,
+                Err(denied) => return Ok(Err(denied)),
+            };
+            tx.execute(
+                "INSERT INTO otp_code (address, nonce, tag, issued_at) VALUES (?1, ?2, ?3, ?4)",
+                params![key, code.nonce, code.tag, now],
+            )?;
+            let code_id = tx.last_insert_rowid();
+            let mail_id = outbox::insert(&tx, &code.mail, Some(code_id), now)?;
+            tx.execute(
+                "INSERT INTO report_request (id, address, attempt_id) VALUES (1, ?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET address = excluded.address,
+                     attempt_id = excluded.attempt_id, confirmed_at = NULL, cc_consent = 0",
+                params![address.trim(), attempt_id],
+            )?;
+            tx.commit()?;
+            Ok(Ok((code_id, mail_id)))
+        };
+        run(&mut self.conn).map_err(|e| self.err(e))
+    }
+
+    /// Records a wrong try for `address`.
+    pub fn record_otp_failure(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
+        let key = address_key(address);
+        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.execute(
+                "INSERT INTO otp_failure (address, at) VALUES (?1, ?2)",
+                params![key, now],
+            )?;
+            tx.commit()
+        };
+        run(&mut self.conn).map_err(|e| self.err(e))
+    }
+
+    /// Uses up the code and queues the report in one transaction. Returns the report mail's
+    /// id, or None when the code was used already (single use even across processes).
+    pub fn accept_code(
+        &mut self,
+        code_id: i64,
+        now: i64,
+        cc_consent: bool,
+        report: &NewMail,
+    ) -> Result<Option<i64>, StoreError> {
+        let run = |conn: &mut Connection| -> rusqlite::Result<Option<i64>> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let used = tx.execute(
+                "UPDATE otp_code SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
+                params![code_id, now],
+            )?;
+            if used != 1 {
+                return Ok(None);
+            }
+            tx.execute(
+                "UPDATE report_request SET confirmed_at = ?1, cc_consent = ?2",
+                params![now, cc_consent],
+            )?;
+            let id = outbox::insert(&tx, report, None, now)?;
+            tx.commit()?;
+            Ok(Some(id))
+        };
+        run(&mut self.conn).map_err(|e| self.err(e))
+    }
+
+    /// The current report request, if any.
+    pub fn report_request(&self) -> Result<Option<ReportRequest>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT address, attempt_id, confirmed_at FROM report_request WHERE id = 1",
+                [],
+                |r| {
+                    Ok(ReportRequest {
+                        address: r.get(0)?,
+                        attempt_id: r.get(1)?,
+                        confirmed: r.get::<_, Option<i64>>(2)?.is_some(),
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,146 @@
+//! The one-time-code and outbox tables: issue and accept in one transaction each, single use
+//! across connections, retry bookkeeping, and "clear results" leaving nothing behind.
+
+use super::super::outbox::NewMail;
+use super::*;
+use crate::domain::otp::IssueDenied;
+use crate::domain::outbox::{MailKind, MailStatus};
+use crate::domain::quiz::Attempt;
+use std::collections::BTreeSet;
+
+fn mail(kind: MailKind, id: &str) -> NewMail {
+    NewMail {
+        kind,
+        message_id: format!("<{id}@example.org>"),
+        recipient: "ada@example.org".into(),
+        cc: None,
+        subject: "s".into(),
+        text: "Code: {code}".into(),
+        html: None,
+    }
+}
+
+fn new_code(id: &str) -> NewCode {
+    NewCode {
+        nonce: vec![1; 16],
+        tag: vec![2; 32],
+        mail: mail(MailKind::Code, id),
+    }
+}
+
+#[test]
+fn issue_accept_retry_and_clear() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    let (mut store, _) = Store::open(&path).expect("open");
+    let attempt = store.start_attempt(&Attempt::default()).expect("attempt");
+    store
+        .save_answer(
+            attempt.id,
+            "q1",
+            &BTreeSet::from(["a".to_owned()]),
+            true,
+            Some(1),
+        )
+        .expect("answer");
+    let (code_id, mail_id) = store
+        .issue_code("Ada@Example.org", attempt.id, 100, |h| {
+            assert!(h.codes.is_empty());
+            Ok(new_code("c1"))
+        })
+        .expect("store")
+        .expect("issued");
+    let denied = store
+        .issue_code("ada@example.org", attempt.id, 120, |h| {
+            assert_eq!(
+                h.codes.len(),
+                1,
+                "the history is per address, case-insensitive"
+            );
+            Err(IssueDenied::Cooldown { wait_secs: 40 })
+        })
+        .expect("store");
+    assert_eq!(denied, Err(IssueDenied::Cooldown { wait_secs: 40 }));
+    assert_eq!(
+        store.mails().expect("mails").len(),
+        1,
+        "a denied code queues nothing"
+    );
+    store
+        .record_otp_failure("ada@example.org", 130)
+        .expect("failure");
+    assert_eq!(
+        store.otp_history("ADA@example.org").expect("h").failures,
+        vec![130]
+    );
+
+    // Retry bookkeeping on the code mail.
+    assert_eq!(store.due_mails(100).expect("due").len(), 1);
+    assert!(store.begin_mail_attempt(mail_id, 100).expect("begin"));
+    let (mut rival, _) = Store::open(&path).expect("a second dispatcher");
+    assert!(
+        !rival.begin_mail_attempt(mail_id, 101).expect("begin"),
+        "the lease keeps a second dispatcher off the row"
+    );
+    assert!(rival.due_mails(101).expect("due").is_empty());
+    drop(rival);
+    store
+        .mark_mail_retry(mail_id, 200, "451 later")
+        .expect("retry");
+    assert!(store.due_mails(150).expect("due").is_empty());
+    assert_eq!(store.next_mail_due().expect("next"), Some(200));
+    store.mark_mail_sent(mail_id, 200, "smtp").expect("sent");
+    assert_eq!(store.next_mail_due().expect("next"), None);
+
+    // Accepting is single use, also from a second connection.
+    let (mut other, _) = Store::open(&path).expect("second connection");
+    let report = mail(MailKind::Report, "r1");
+    assert!(
+        store
+            .accept_code(code_id, 140, true, &report)
+            .expect("accept")
+            .is_some()
+    );
+    assert_eq!(
+        other
+            .accept_code(code_id, 141, true, &report)
+            .expect("again"),
+        None
+    );
+    assert_eq!(
+        store.report_mail_status().expect("status"),
+        Some(MailStatus::Queued)
+    );
+    let request = store.report_request().expect("request").expect("some");
+    assert!(request.confirmed);
+    assert_eq!(request.address, "Ada@Example.org");
+
+    // Failed reports come back with `mail retry`; code mails do not.
+    let report_id = store.due_mails(150).expect("due")[0].id;
+    store
+        .mark_mail_failed(report_id, "gave up")
+        .expect("failed");
+    assert_eq!(
+        store.report_mail_status().expect("status"),
+        Some(MailStatus::Failed("gave up".into()))
+    );
+    assert_eq!(store.requeue_mails(300).expect("requeue"), 1);
+    assert_eq!(store.due_mails(300).expect("due").len(), 1);
+
+    store.clear().expect("clear");
+    assert!(store.mails().expect("mails").is_empty());
+    assert!(store.report_request().expect("request").is_none());
+    assert_eq!(
+        store.otp_history("ada@example.org").expect("h"),
+        OtpHistory::default()
+    );
+    assert!(store.latest_attempt().expect("attempt").is_none());
+    drop((store, other));
+    let bytes = std::fs::read(&path).expect("db");
+    assert!(
+        !bytes
+            .windows(15)
+            .any(|w| w.eq_ignore_ascii_case(b"ada@example.org")),
+        "the address is gone from the file after clear (VACUUM)"
+    );
+}

@@ -1,0 +1,178 @@
+//! The end of a delivery: complete (settle), abandon with a delayed retry or dead-letter, and
+//! reconnecting after a lost connection.
+
+use super::actions::Action;
+use super::broker::{abandon, complete, token_text};
+use super::{SimError, Simulation, SqlContext};
+use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::state::{RowChange, Table, col};
+
+const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
+const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
+const RENEW_SQL: &[&str] = &[super::broker::SQL_RENEW];
+
+impl Simulation {
+    /// Lock renewal (Service Bus `RenewMessageLockAsync` / `AutoLockRenewal`) or visibility
+    /// extension (SQS `ChangeMessageVisibility`): while the consumer still works on the same
+    /// delivery, push the lock end one lock duration out and renew again halfway.
+    pub(crate) fn consumer_renew(&mut self, c: u8, token: u64) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        if d.token != token || d.settled || self.broker_is_down() {
+            return Ok(None);
+        }
+        let actor = Actor::Consumer(c);
+        let until = self.now + self.set.lock_ms;
+        let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
+            .ctx(actor, "renew lock")?;
+        if !renewed {
+            return Ok(None);
+        }
+        self.locks.insert(d.seq, (token, until));
+        self.schedule(until, Action::LockExpiry { seq: d.seq, token });
+        self.schedule(
+            self.now + self.set.lock_ms / 2,
+            Action::ConsumerRenew { c, token },
+        );
+        self.change(RowChange::Set(
+            Table::Queue,
+            d.seq,
+            col::QUEUE_VISIBLE,
+            until.to_string(),
+        ));
+        let caption = match self.broker {
+            crate::sim::BrokerKind::Asb => "sim.lock-renewed",
+            crate::sim::BrokerKind::Sqs => "sim.visibility-extended",
+        };
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Broker,
+            Some(&d.message_id),
+            caption,
+            RENEW_SQL,
+            Outcome::Ok,
+            vec![until.to_string()],
+        )))
+    }
+
+    pub(crate) fn consumer_settle(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        self.poll_again(c, self.now + 1);
+        if d.settled {
+            return Ok(None);
+        }
+        if self.broker_is_down() {
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.settle-failed-broker-down",
+                SETTLE_SQL,
+                Outcome::Failed,
+                vec![],
+            )));
+        }
+        if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
+            self.picture_dequeued(d.seq);
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.settled",
+                SETTLE_SQL,
+                Outcome::Ok,
+                vec![token_text(d.token)],
+            )))
+        } else {
+            self.m().lock_lost += 1;
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.lock-lost",
+                SETTLE_SQL,
+                Outcome::Failed,
+                vec![token_text(d.token)],
+            )))
+        }
+    }
+
+    pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        self.poll_again(c, self.now + 1);
+        let actor = Actor::Consumer(c);
+        let error = d.error.clone().unwrap_or_default();
+        if d.delivery_count >= self.set.max_deliveries {
+            return self
+                .dead_letter_now(actor, d.seq, &d.message_id, &error)
+                .map(Some);
+        }
+        let delay =
+            self.set
+                .retry
+                .delay_ms(d.delivery_count, self.set.retry.base_ms, &mut self.rng);
+        let visible = self.now + delay;
+        if abandon(&self.conns.broker, d.seq, d.token, visible).ctx(actor, "abandon")? {
+            if self.locks.remove(&d.seq).is_some() {
+                self.live.scalars.stages.in_flight =
+                    self.live.scalars.stages.in_flight.saturating_sub(1);
+            }
+            self.change(RowChange::Set(
+                Table::Queue,
+                d.seq,
+                col::QUEUE_VISIBLE,
+                visible.to_string(),
+            ));
+            self.change(RowChange::Set(
+                Table::Queue,
+                d.seq,
+                col::QUEUE_LOCK,
+                String::new(),
+            ));
+            self.schedule(visible, Action::BrokerWake);
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Retry,
+                Some(&d.message_id),
+                "sim.retry-delayed",
+                ABANDON_SQL,
+                Outcome::Ok,
+                vec![
+                    delay.to_string(),
+                    self.set.retry.jitter.as_str().into(),
+                    error,
+                ],
+            )))
+        } else {
+            self.m().lock_lost += 1;
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.lock-lost",
+                ABANDON_SQL,
+                Outcome::Failed,
+                vec![token_text(d.token)],
+            )))
+        }
+    }
+
+    pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
+        self.poll_again(c, self.now);
+        Simulation::ev(
+            Actor::Consumer(c),
+            Stage::Consumer,
+            None,
+            "sim.consumer-reconnected",
+            &[],
+            Outcome::Ok,
+            vec![],
+        )
+    }
+}

@@ -1,0 +1,117 @@
+//! The quick-reference map: the text column (flow, checklist, runbook) and the QR panel with the
+//! URL beneath the code. The code is drawn white-on-black by its own style so it scans as
+//! dark-on-light in any terminal theme.
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::doc_layout::wrap::hard_wrap;
+use crate::app::map::{self, MapAreas};
+use crate::app::{App, MapState, Sharing, layout};
+use crate::domain::qr::QrMatrix;
+use crate::domain::qr::text::{TERMINAL_QUIET_ZONE, render};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws the map screen.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
+    let s = app.strings();
+    let body = layout::body(app.size.0, app.size.1);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(" {}", s.get("menu.map")),
+            theme.tone(Tone::Title),
+        )),
+        clip(frame, Rect::new(0, body.y, body.width, 1)),
+    );
+    let areas = map::current_areas(app);
+    let text = map::lines(app, usize::from(areas.text.width));
+    let visible: Vec<Line<'_>> = text
+        .iter()
+        .skip(usize::from(state.scroll))
+        .take(usize::from(areas.text.height))
+        .map(|line| {
+            Line::from(
+                line.spans
+                    .iter()
+                    .map(|span| Span::styled(span.text.clone(), theme.tone(span.tone)))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(visible), clip(frame, rect(areas.text)));
+    panel(frame, app, areas, theme);
+}
+
+/// The QR panel: code (or the "enlarge" note), URL in text, and what `s` does.
+fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
+    let strings = app.strings();
+    let area = rect(areas.panel);
+    let (lines, top) = if let (Some(url), Some(qr)) = (app.map.url(), app.map.qr()) {
+        let mut lines = Vec::new();
+        let mut top = area.y;
+        if areas.qr_fits {
+            top += draw_code(frame, app, qr, area);
+        } else {
+            let (w, h) = map::needed_size(map::qr_size(qr, app.options.ascii));
+            let note = strings.fill(
+                "map.enlarge",
+                &[("w", &w.to_string()), ("h", &h.to_string())],
+            );
+            lines.push(Line::styled(note, theme.tone(Tone::Bold)));
+            lines.push(Line::raw(""));
+        }
+        lines.extend(
+            hard_wrap(url, usize::from(area.width))
+                .into_iter()
+                .map(|part| Line::styled(part, theme.tone(Tone::Bold))),
+        );
+        let hint = match app.map.sharing {
+            Sharing::On(_) => Some("map.sharing"),
+            _ if areas.qr_fits => Some("map.scan"),
+            _ => None,
+        };
+        lines.extend(hint.map(|key| Line::styled(strings.get(key), theme.dim())));
+        (lines, top)
+    } else {
+        let lines = vec![
+            Line::styled(strings.get("map.no_url"), theme.tone(Tone::Bold)),
+            Line::raw(""),
+            Line::raw(strings.get("map.share_offer")),
+        ];
+        (lines, area.y)
+    };
+    let rest = Rect::new(
+        area.x,
+        top,
+        area.width,
+        (area.y + area.height).saturating_sub(top),
+    );
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }),
+        clip(frame, rest),
+    );
+}
+
+/// Draws the code centred at the top of `area`; returns the rows it took.
+fn draw_code(frame: &mut Frame<'_>, app: &App, qr: &QrMatrix, area: Rect) -> u16 {
+    let code = render(qr, map::glyphs(app.options.ascii), TERMINAL_QUIET_ZONE);
+    let (width, height) = map::qr_size(qr, app.options.ascii);
+    let x = area.x + area.width.saturating_sub(width) / 2;
+    // NO_COLOR leaves the terminal's own colours; a dark theme still shows light modules filled.
+    let style = if app.options.no_color {
+        Style::default()
+    } else {
+        Style::default().fg(Color::White).bg(Color::Black)
+    };
+    let code: Vec<Line<'_>> = code.into_iter().map(|l| Line::styled(l, style)).collect();
+    frame.render_widget(
+        Paragraph::new(code),
+        clip(frame, Rect::new(x, area.y, width, height)),
+    );
+    height
+}

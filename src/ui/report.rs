@@ -1,0 +1,97 @@
+//! The report view: where the local copy is, the entry field (address, consent or code) with
+//! remaining tries, and the messages of the flow (sent, queued, retrying, failed).
+
+use super::chrome::clip;
+use super::rect;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::{App, ReportPhase, ReportState, layout};
+use crate::domain::otp::MAX_FAILURES;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws the report screen.
+pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme) {
+    let s = app.strings();
+    let body = layout::body(app.size.0, app.size.1);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(" {}", s.get("report.title")),
+            theme.tone(Tone::Title),
+        )),
+        clip(frame, Rect::new(0, body.y, body.width, 1)),
+    );
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    let (hint, prompt) = match state.phase {
+        ReportPhase::Address => (
+            s.get("report.enter_address"),
+            s.get("report.address_prompt"),
+        ),
+        ReportPhase::Consent => (s.get("report.cc_hint"), s.get("report.cc_prompt")),
+        ReportPhase::Code => (s.get("report.enter_code"), s.get("report.code_prompt")),
+        ReportPhase::Done => ("", ""),
+    };
+    if !hint.is_empty() {
+        lines.push(Line::styled(hint, theme.dim()));
+        lines.push(Line::raw(""));
+    }
+    if state.phase == ReportPhase::Consent {
+        let cc = app.instructor_cc.clone().unwrap_or_default();
+        lines.push(Line::raw(s.fill("report.cc_prompt", &[("cc", &cc)])));
+    } else if !prompt.is_empty() {
+        // The code is shown as dots: it is a secret, and screen readers need not read it out.
+        let shown = if state.phase == ReportPhase::Code {
+            let dot = if app.options.ascii { "*" } else { "•" };
+            dot.repeat(state.input.chars().count())
+        } else {
+            state.input.clone()
+        };
+        let cursor = if state.busy { "" } else { "_" };
+        lines.push(Line::from(vec![
+            Span::styled(prompt.trim_end().to_owned(), theme.tone(Tone::Bold)),
+            Span::raw(" "),
+            Span::styled(format!("{shown}{cursor}"), theme.selected()),
+        ]));
+    }
+    if state.phase == ReportPhase::Code {
+        let mut status = Vec::new();
+        if state.remaining < MAX_FAILURES {
+            status.push(s.fill(
+                "otp.tries_left",
+                &[("remaining", &state.remaining.to_string())],
+            ));
+        }
+        status.push(s.get("otp.resend_now").to_owned());
+        lines.push(Line::styled(status.join(" - "), theme.dim()));
+    }
+    if state.busy {
+        lines.push(Line::styled(s.get("report.sending"), theme.dim()));
+    }
+    lines.push(Line::raw(""));
+    for (text, error) in &state.messages {
+        lines.push(if *error {
+            Line::styled(text.clone(), theme.error())
+        } else {
+            Line::raw(text.clone())
+        });
+    }
+    if let Some(status) = &app.report_status {
+        let text = match status {
+            crate::domain::outbox::MailStatus::Failed(reason) => {
+                s.fill(status.key(), &[("reason", reason)])
+            }
+            other => s.get(other.key()).to_owned(),
+        };
+        lines.push(Line::raw(""));
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}: ", s.get("home.report")), theme.dim()),
+            Span::styled(text, theme.tone(Tone::Bold)),
+        ]));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(frame, rect(layout::reader_text(app.size.0, app.size.1))),
+    );
+}

@@ -1,0 +1,311 @@
+//! Seeded fuzzing of every parser of outside input and random key storms through the whole UI:
+//! no panic, whatever comes in. `QUEUELAB_FUZZ_CASES` raises the number of cases per parser
+//! (the default keeps `cargo test` quick; the README's benchmark section records a 100,000 run).
+
+use queuelab::app::input::{Key, KeyCode, Mouse, MouseKind};
+use queuelab::app::{App, Info, Msg, Options, Screen};
+use queuelab::content::{ContentSource, Lang, load, parse_one};
+use queuelab::domain::Progress;
+use queuelab::services::Config;
+use queuelab::services::store::parse_portable;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+use std::sync::Arc;
+
+fn cases() -> usize {
+    std::env::var("QUEUELAB_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000)
+}
+
+const SNIPPETS: &[&str] = &[
+    "\"",
+    "'",
+    "[[",
+    "]]",
+    "[",
+    "]",
+    "=",
+    "==",
+    "+++",
+    "+++\n",
+    "\n",
+    "\r\n",
+    ":::",
+    "::: decision x\n",
+    "::: widget flow\n",
+    "\u{0}",
+    "é",
+    "🙂",
+    "```",
+    "```sql\n",
+    "|",
+    "| a | b |\n|---|\n",
+    "<b>",
+    "\t",
+    "99999999999999999999999",
+    "-1",
+    "1e309",
+    "format_version = 2",
+    "id = \"\"",
+    "correct = true",
+    "{",
+    "}",
+    "null",
+    "true",
+    "# ",
+    "## ",
+    "- ",
+    "1. ",
+    "> ",
+    "\\",
+    "\u{202e}",
+    "\u{feff}",
+    "![x](y)",
+    "~~",
+    "**",
+    "*",
+];
+
+/// Applies one to three random edits: delete, insert a tricky snippet, duplicate or swap lines,
+/// truncate.
+fn mutate(rng: &mut StdRng, text: &str) -> String {
+    let mut out = text.to_owned();
+    for _ in 0..rng.random_range(1..=3) {
+        let boundaries: Vec<usize> = (0..=out.len())
+            .filter(|i| out.is_char_boundary(*i))
+            .collect();
+        let pick = |rng: &mut StdRng| boundaries[rng.random_range(0..boundaries.len())];
+        match rng.random_range(0..5) {
+            0 => {
+                let (a, b) = (pick(rng), pick(rng));
+                let (lo, hi) = (a.min(b), a.max(b));
+                let end = boundaries
+                    .iter()
+                    .copied()
+                    .filter(|i| *i <= hi.min(lo + 40))
+                    .max()
+                    .unwrap_or(lo);
+                out.replace_range(lo..end, "");
+            }
+            1 => {
+                let at = pick(rng);
+                out.insert_str(at, SNIPPETS[rng.random_range(0..SNIPPETS.len())]);
+            }
+            2 => {
+                let lines: Vec<&str> = out.lines().collect();
+                if !lines.is_empty() {
+                    let i = rng.random_range(0..lines.len());
+                    let mut copy: Vec<&str> = lines.clone();
+                    copy.insert(i, lines[i]);
+                    out = copy.join("\n");
+                }
+            }
+            3 => {
+                let mut lines: Vec<String> = out.lines().map(str::to_owned).collect();
+                if lines.len() > 1 {
+                    let (a, b) = (
+                        rng.random_range(0..lines.len()),
+                        rng.random_range(0..lines.len()),
+                    );
+                    lines.swap(a, b);
+                    out = lines.join("\n");
+                }
+            }
+            _ => {
+                let at = pick(rng);
+                out.truncate(at);
+            }
+        }
+    }
+    out
+}
+
+fn content_files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "lessons/de/chapters",
+        "lessons/en/chapters",
+        "lessons/de",
+        "lessons/en",
+        "quiz/de",
+        "quiz/en",
+        "assets/strings",
+        "assets/scenarios",
+    ] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten().filter(|e| e.path().is_file()) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let extension = entry
+                .path()
+                .extension()
+                .map(|e| e.to_string_lossy().to_lowercase());
+            if matches!(extension.as_deref(), Some("md" | "toml")) {
+                let text = std::fs::read_to_string(entry.path()).expect("readable content");
+                files.push((format!("{dir}/{name}"), text));
+            }
+        }
+    }
+    files
+}
+
+/// Tells whether a content path belongs to one parser.
+type Belongs = fn(&str) -> bool;
+
+#[test]
+fn content_parsers_never_panic_on_mutated_files() {
+    let files = content_files();
+    // Group by parser so each parser sees `cases()` inputs.
+    let kinds: [(&str, Belongs); 6] = [
+        ("chapter", |p| p.contains("/chapters/")),
+        ("decisions", |p| p.ends_with("decisions.toml")),
+        ("ordering", |p| p.ends_with("ordering.toml")),
+        ("reference", |p| p.ends_with("reference.toml")),
+        ("quiz", |p| p.starts_with("quiz/")),
+        ("strings", |p| p.starts_with("assets/strings/")),
+    ];
+    let mut rng = StdRng::seed_from_u64(7);
+    for (kind, belongs) in kinds {
+        let group: Vec<&(String, String)> = files.iter().filter(|(p, _)| belongs(p)).collect();
+        assert!(!group.is_empty(), "no {kind} files");
+        let mut rejected = 0;
+        for case in 0..cases() {
+            let (path, text) = group[case % group.len()];
+            let problems = parse_one(path, &mutate(&mut rng, text));
+            rejected += usize::from(!problems.is_empty());
+            for p in &problems {
+                assert!(
+                    p.line >= 1 && p.column >= 1 && !p.message.is_empty(),
+                    "{kind}: {p}"
+                );
+            }
+        }
+        assert!(
+            rejected > 0,
+            "{kind}: mutations must be caught sometimes, or the parser checks nothing"
+        );
+    }
+}
+
+#[test]
+fn config_parser_never_panics() {
+    let base = "[workshop]\nname = \"Lab\"\nlanguage = \"de\"\nmap_url = \"https://example.org/lab\"\ninstructor_cc = \"t@example.org\"\n\n[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = 2525\nsecurity = \"none\"\nfrom = \"lab@example.org\"\npassword_env = \"P\"\n\n[share]\nport = 8737\n";
+    assert!(Config::parse("c.toml", base).is_ok());
+    let mut rng = StdRng::seed_from_u64(11);
+    for _ in 0..cases() {
+        if let Err(e) = Config::parse("c.toml", &mutate(&mut rng, base)) {
+            assert!(e.to_string().starts_with("c.toml"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn progress_import_parser_never_panics() {
+    let base = r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"lost-ack": "receipt"}, "checklist": {"stable-ids": true}, "positions": {"inbox": 4}, "last_chapter": "inbox", "language": "de"}}"#;
+    assert!(parse_portable(base).is_ok());
+    let mut rng = StdRng::seed_from_u64(13);
+    for _ in 0..cases() {
+        let _ = parse_portable(&mutate(&mut rng, base));
+    }
+}
+
+fn random_msg(rng: &mut StdRng) -> Msg {
+    const CODES: [KeyCode; 14] = [
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::Other,
+    ];
+    const CHARS: &str = "0123456789qjkgGnpbsNl/xyYrRh ?.,-+[]<>asdfzcvm\u{e9}";
+    match rng.random_range(0..20) {
+        0 => Msg::Resized {
+            width: rng.random_range(0..=220),
+            height: rng.random_range(0..=70),
+        },
+        1 => {
+            let kind = [MouseKind::Click, MouseKind::ScrollUp, MouseKind::ScrollDown]
+                [rng.random_range(0..3)];
+            Msg::Mouse(Mouse {
+                kind,
+                column: rng.random_range(0..230),
+                row: rng.random_range(0..80),
+            })
+        }
+        2..=7 => Msg::Key(Key::plain(CODES[rng.random_range(0..CODES.len())])),
+        _ => {
+            let chars: Vec<char> = CHARS.chars().collect();
+            Msg::Key(Key::char(chars[rng.random_range(0..chars.len())]))
+        }
+    }
+}
+
+#[test]
+fn key_storms_on_every_screen_at_random_sizes_never_panic() {
+    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
+    let storms = (cases() / 100).max(10);
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut screens_seen = std::collections::HashSet::new();
+    for storm in 0..storms {
+        let lang = if storm % 2 == 0 { Lang::En } else { Lang::De };
+        let mut app = App::new(
+            content.clone(),
+            lang,
+            Progress::default(),
+            Options::default(),
+            Info::default(),
+        );
+        app.update(Msg::Resized {
+            width: 80,
+            height: 24,
+        });
+        for _ in 0..300 {
+            let msg = random_msg(&mut rng);
+            // Ctrl+C and q-from-Home end the run; keep storming a fresh app instead.
+            app.update(msg);
+            if app.quitting {
+                app = App::new(
+                    content.clone(),
+                    lang,
+                    Progress::default(),
+                    Options::default(),
+                    Info::default(),
+                );
+                app.update(Msg::Resized {
+                    width: rng.random_range(0..=200),
+                    height: rng.random_range(0..=60),
+                });
+            }
+            screens_seen.insert(std::mem::discriminant(&app.screen));
+            if let Screen::Reader(state) = &app.screen {
+                assert!(state.chapter < app.course().chapters.len());
+            }
+            let (w, h) = app.size;
+            let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+            terminal
+                .draw(|frame| queuelab::ui::draw(frame, &app))
+                .expect("draws");
+        }
+    }
+    assert!(
+        screens_seen.len() >= 4,
+        "the storms reached most screens ({})",
+        screens_seen.len()
+    );
+}
