@@ -20,6 +20,7 @@ pub struct SimDriver {
     base: PathBuf,
     current: Option<(u64, Simulation)>,
     created: u64,
+    stamped: bool,
 }
 
 impl SimDriver {
@@ -29,6 +30,16 @@ impl SimDriver {
             base: base.to_path_buf(),
             current: None,
             created: 0,
+            stamped: true,
+        }
+    }
+
+    /// A driver whose directory names carry no time stamp, only a counter (stable names for
+    /// snapshot tests).
+    pub fn without_stamp(base: &Path) -> SimDriver {
+        SimDriver {
+            stamped: false,
+            ..SimDriver::new(base)
         }
     }
 
@@ -154,9 +165,14 @@ impl SimDriver {
     /// A fresh simulation in a new directory named after its settings.
     fn create(&mut self, spec: &RunSpec, mode: Mode) -> Result<Simulation, SimError> {
         let scenario = crate::sim::scenario::find(&spec.scenario)?;
-        let stamp = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        // The time stamp keeps runs of earlier sessions apart (the counter restarts at 1).
+        let stamp = if self.stamped {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        } else {
+            0
+        };
         let dir = loop {
             self.created += 1;
             let name = format!(

@@ -29,7 +29,7 @@ impl Harness {
         app.update(Msg::Resized { width, height });
         Harness {
             app,
-            driver: SimDriver::new(dir.path()),
+            driver: SimDriver::without_stamp(dir.path()),
             saved: Vec::new(),
             dir,
         }
@@ -93,17 +93,6 @@ impl Harness {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        let runs = self.dir.path().display().to_string();
-        // Run directories carry a time stamp; keep only the stable part of their names.
-        let mut text = out.replace(&runs, "<runs>");
-        while let Some(start) = text.find("-seed") {
-            let Some(len) = text[start..].find(|c: char| c.is_whitespace() || c == ')') else {
-                break;
-            };
-            let name = text[start..start + len].to_owned();
-            let stable = name.split('-').take(2).collect::<Vec<_>>().join("-");
-            text = text.replacen(&name, &stable.replace("-seed", "~seed"), 1);
-        }
-        text.replace("~seed", "-seed")
+        out.replace(&self.dir.path().display().to_string(), "<runs>")
     }
 }
