@@ -230,6 +230,25 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
     h.keys("$");
     assert!(!sim(&h).report.as_ref().expect("report").invariants.ok());
     assert!(h.screen().contains("DUP x"), "{}", h.screen());
+    h.keys("m");
+    h.keys("m");
+    assert_eq!(sim(&h).mode, Mode::Safe);
+    h.keys("$");
+    let caught = sim(&h)
+        .log
+        .iter()
+        .find(|e| e.kind == "duplicate-prevented")
+        .expect("the unique index caught the twin");
+    let index = caught.index;
+    while sim(&h).shown_index() != Some(index) {
+        h.keys("<");
+    }
+    assert!(
+        h.screen()
+            .contains("UNIQUE constraint failed (SQLite 19/2067)"),
+        "{}",
+        h.screen()
+    );
     h.keys("v");
     let Some(Compare::Done { safe, naive }) = &sim(&h).compare else {
         panic!("compare done")

@@ -54,6 +54,7 @@ impl SimDriver {
             | SimCommand::Replay { run, .. }
             | SimCommand::Compare { run, .. } => *run,
             SimCommand::Stop => {
+                // The last run's files stay for `sqlite3` after leaving the screen.
                 self.current = None;
                 return Vec::new();
             }
@@ -70,6 +71,21 @@ impl SimDriver {
         }
     }
 
+    /// Drops the replaced run and deletes its files: a trainee who cycles modes and seeds
+    /// would otherwise fill the data directory with runs nobody can find any more (the screen
+    /// shows only the current run's path).
+    fn discard_current(&mut self) {
+        if let Some((_, sim)) = self.current.take() {
+            let dir = sim.paths().dir.clone();
+            drop(sim);
+            if dir.starts_with(&self.base)
+                && let Err(e) = std::fs::remove_dir_all(&dir)
+            {
+                log::warn(&format!("cannot remove old run {}: {e}", dir.display()));
+            }
+        }
+    }
+
     fn sim(&mut self, run: u64) -> Result<&mut Simulation, SimError> {
         match &mut self.current {
             Some((r, sim)) if *r == run => Ok(sim),
@@ -82,7 +98,7 @@ impl SimDriver {
     fn execute(&mut self, command: SimCommand) -> Result<Vec<SimReply>, SimError> {
         Ok(match command {
             SimCommand::Start { run, spec } => {
-                self.current = None;
+                self.discard_current();
                 let sim = self.create(&spec, spec.mode)?;
                 let reply = SimReply::Started {
                     run,
@@ -261,5 +277,55 @@ impl SimWorker {
         if self.thread.is_finished() && self.thread.join().is_err() {
             log::warn("the simulator thread panicked");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{BrokerKind, Mode};
+
+    fn spec() -> RunSpec {
+        RunSpec {
+            scenario: "happy-path".into(),
+            mode: Mode::Safe,
+            broker: BrokerKind::Asb,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn a_new_run_replaces_the_old_one_and_its_files() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let mut driver = SimDriver::without_stamp(base.path());
+        let [SimReply::Started { dir: first, .. }] = &driver.handle(SimCommand::Start {
+            run: 1,
+            spec: spec(),
+        })[..] else {
+            panic!("started")
+        };
+        let first = first.clone();
+        assert!(Path::new(&first).join("service.db").exists());
+        let replies = driver.handle(SimCommand::Step { run: 1, count: 3 });
+        assert!(matches!(
+            &replies[..],
+            [SimReply::Advanced { total: 3, .. }]
+        ));
+        driver.handle(SimCommand::Start {
+            run: 2,
+            spec: spec(),
+        });
+        assert!(
+            !Path::new(&first).exists(),
+            "the replaced run's files are gone"
+        );
+        let stale = driver.handle(SimCommand::Step { run: 1, count: 1 });
+        assert!(matches!(&stale[..], [SimReply::Failed { run: 1, .. }]));
+        let back = driver.handle(SimCommand::View { run: 2, index: 5 });
+        assert!(
+            matches!(&back[..], [SimReply::Failed { run: 2, .. }]),
+            "not yet happened"
+        );
+        assert!(driver.handle(SimCommand::Stop).is_empty());
     }
 }
