@@ -356,3 +356,24 @@ fn snapshots_at_fixed_events_of_fixed_seeds() {
     h.keys("\x1b?");
     insta::assert_snapshot!("sim_help_de_80x24", h.screen());
 }
+
+#[test]
+fn tokens_move_during_a_beat_and_rest_when_paused() {
+    let mut h = open(Lang::En, 80, 24, "happy-path", Options::default());
+    h.repeat('>', 2);
+    h.keys(" ");
+    let beat = sim(&h).beat_ms();
+    h.send(queuelab::app::Msg::Tick { elapsed_ms: beat });
+    assert!(!sim(&h).moves.is_empty(), "the published message moves");
+    h.send(queuelab::app::Msg::Tick {
+        elapsed_ms: beat / 2,
+    });
+    let moving = h.screen();
+    assert!(moving.contains('◆'), "a token on its way:\n{moving}");
+    insta::assert_snapshot!("sim_token_moving_en_80x24", moving);
+    h.keys(" ");
+    assert!(
+        !h.screen().contains('◆'),
+        "paused: tokens rest at their stage"
+    );
+}
