@@ -9,11 +9,13 @@ mod quiz_cmd;
 mod report_cmd;
 mod reset_cmd;
 mod share_cmd;
+mod sim_cmd;
 mod tui_cmd;
 
 use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
+pub use sim_cmd::SimArgs;
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,6 +88,8 @@ pub enum Command {
         #[command(subcommand)]
         action: MailAction,
     },
+    /// Run the incident simulator headless, or list its scenarios.
+    Sim(SimArgs),
     /// Export or import progress as a portable JSON file.
     Progress {
         /// export or import.
@@ -201,6 +205,7 @@ pub fn run(cli: &Cli) -> ExitCode {
             what: ExportWhat::Map { out, url },
         }) => export_cmd::run(cli, out, url.as_deref()),
         Some(Command::Share { port, bind }) => share_cmd::run(cli, *bind, *port),
+        Some(Command::Sim(args)) => sim_cmd::run(cli, args),
         None => tui_cmd::run(cli),
     };
     match result {

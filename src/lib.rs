@@ -6,4 +6,5 @@ pub mod content;
 pub mod domain;
 pub mod runtime;
 pub mod services;
+pub mod sim;
 pub mod ui;

@@ -1,5 +1,13 @@
 //! Simulator scenario files (`assets/scenarios/ID.toml`): the texts the workshop shows about a
-//! scenario in both languages. The engine's setup lives next to these fields.
+//! scenario in both languages, and the engine's part (setup, timed script, expected outcome per
+//! mode, the pitfall variant), checked here so that `queuelab check` validates all of it.
+
+mod setup;
+
+pub use setup::{
+    Expectation, FAULTS, JITTERS, MAX_MESSAGES, METRIC_NAMES, MODES, OPERATOR_ACTIONS, PITFALLS,
+    ScriptEntry, Setup,
+};
 
 use super::toml_file::{self, at, check_text, check_version};
 use super::{Lang, Problem};
@@ -33,15 +41,25 @@ pub struct ScenarioText {
     pub summary: String,
     /// The lesson the scenario proves.
     pub lesson: String,
+    /// What the pitfall variant does wrong.
+    pub pitfall: String,
 }
 
 /// A simulator scenario as content.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     /// One of [`SCENARIO_IDS`].
     pub id: String,
     /// Texts per language.
     pub text: BTreeMap<Lang, ScenarioText>,
+    /// The pitfall variant (one of [`PITFALLS`]).
+    pub pitfall: String,
+    /// The simulated system.
+    pub setup: Setup,
+    /// Timed faults and operator actions.
+    pub script: Vec<ScriptEntry>,
+    /// Expected outcome per mode (`safe`, `naive`, `pitfall`).
+    pub expect: BTreeMap<String, Expectation>,
 }
 
 impl Scenario {
@@ -56,7 +74,12 @@ impl Scenario {
 struct File {
     format_version: Spanned<u32>,
     id: Spanned<String>,
+    pitfall: Spanned<String>,
     text: BTreeMap<String, Spanned<ScenarioText>>,
+    setup: Spanned<Setup>,
+    #[serde(default)]
+    script: Vec<Spanned<ScriptEntry>>,
+    expect: Spanned<BTreeMap<String, Spanned<Expectation>>>,
 }
 
 /// Parses one scenario file named `ID.toml`.
@@ -95,6 +118,7 @@ pub fn parse(
             format!("scenario {id:?} must live in {id}.toml"),
         ));
     }
+    check_engine_part(path, text, &file, problems);
     let mut texts = BTreeMap::new();
     for (code, value) in file.text {
         let Some(lang) = Lang::from_code(&code) else {
@@ -110,6 +134,7 @@ pub fn parse(
             ("title", &value.get_ref().title),
             ("summary", &value.get_ref().summary),
             ("lesson", &value.get_ref().lesson),
+            ("pitfall", &value.get_ref().pitfall),
         ] {
             check_text(
                 path,
@@ -129,5 +154,54 @@ pub fn parse(
     (problems.len() == before).then(|| Scenario {
         id: file.id.into_inner(),
         text: texts,
+        pitfall: file.pitfall.into_inner(),
+        setup: file.setup.into_inner(),
+        script: file.script.into_iter().map(Spanned::into_inner).collect(),
+        expect: file
+            .expect
+            .into_inner()
+            .into_iter()
+            .map(|(k, v)| (k, v.into_inner()))
+            .collect(),
     })
+}
+
+/// Checks the engine's part: pitfall name, setup values, script actions, expectations.
+fn check_engine_part(path: &str, text: &str, file: &File, problems: &mut Vec<Problem>) {
+    if !PITFALLS.contains(&file.pitfall.get_ref().as_str()) {
+        problems.push(at(
+            path,
+            text,
+            &file.pitfall,
+            format!(
+                "unknown pitfall {:?}; known: {}",
+                file.pitfall.get_ref(),
+                PITFALLS.join(", ")
+            ),
+        ));
+    }
+    for message in file.setup.get_ref().problems() {
+        problems.push(at(path, text, &file.setup, message));
+    }
+    for step in &file.script {
+        if let Some(message) = step.get_ref().problem() {
+            problems.push(at(path, text, step, message));
+        }
+    }
+    let expect = file.expect.get_ref();
+    for (mode, e) in expect {
+        for message in e.get_ref().problems(mode) {
+            problems.push(at(path, text, e, message));
+        }
+    }
+    for mode in MODES {
+        if !expect.contains_key(mode) {
+            problems.push(at(
+                path,
+                text,
+                &file.expect,
+                format!("[expect.{mode}] is missing"),
+            ));
+        }
+    }
 }

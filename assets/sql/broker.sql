@@ -1,0 +1,32 @@
+-- broker.db: the message broker's own storage (Azure Service Bus or Amazon SQS profile).
+CREATE TABLE IF NOT EXISTS queue (
+    seq              INTEGER PRIMARY KEY,     -- broker sequence number
+    message_id       TEXT    NOT NULL,
+    order_id         INTEGER NOT NULL,
+    body             TEXT    NOT NULL,
+    enqueued_ms      INTEGER NOT NULL,
+    visible_ms       INTEGER NOT NULL,        -- visible at (SQS) / lock until (Service Bus)
+    locked_until_ms  INTEGER,
+    lock_token       TEXT,                    -- lock token / receipt handle
+    delivery_count   INTEGER NOT NULL DEFAULT 0,
+    group_id         TEXT,                    -- session id / MessageGroupId
+    dedup_id         TEXT
+);
+CREATE INDEX IF NOT EXISTS queue_group ON queue(group_id, seq);
+
+CREATE TABLE IF NOT EXISTS dlq (
+    seq              INTEGER PRIMARY KEY,
+    message_id       TEXT    NOT NULL,
+    order_id         INTEGER NOT NULL,
+    body             TEXT    NOT NULL,
+    reason           TEXT    NOT NULL,        -- DeadLetterReason / redrive cause
+    description      TEXT    NOT NULL,        -- the last error seen
+    delivery_count   INTEGER NOT NULL,
+    dead_lettered_ms INTEGER NOT NULL,
+    replayed_ms      INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS dedup (
+    dedup_id         TEXT    PRIMARY KEY,     -- MessageId (Service Bus) / deduplication id (SQS FIFO)
+    first_seen_ms    INTEGER NOT NULL
+);

@@ -1,0 +1,261 @@
+//! `queuelab sim`: list the scenarios or run one headless (SPEC 5).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Cli, Failure};
+use crate::content::{self, Lang};
+use crate::sim::captions::Captions;
+use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
+use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
+
+/// Arguments of `queuelab sim`.
+#[derive(Debug, clap::Args)]
+pub struct SimArgs {
+    /// List the scenario ids with one-line descriptions.
+    #[arg(long)]
+    pub list: bool,
+    /// Run this scenario headless (see --list for the ids).
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// safe (unique inbox index, one transaction), naive (check-then-insert) or pitfall (the
+    /// scenario's named mistake).
+    #[arg(long, value_name = "MODE", default_value = "safe")]
+    pub mode: String,
+    /// Broker profile: asb (Azure Service Bus) or sqs (Amazon SQS).
+    #[arg(long, value_name = "BROKER", default_value = "asb")]
+    pub broker: String,
+    /// Seed of the run: the same seed gives the same trace, byte for byte.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1",
+        allow_hyphen_values = true
+    )]
+    pub seed: String,
+    /// Number of orders (scales backlog and chaos; other scenarios have a fixed size).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub messages: Option<String>,
+    /// Run directory for service.db, broker.db, provider.db and blobs/ (default: a new folder
+    /// under the data directory's sim-runs/). Must not already hold a run.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object with the metrics, the invariant verdict, the trace hash and the paths.
+    #[arg(long)]
+    pub json: bool,
+    /// Print every event's caption as a plain line (before the JSON object when both are given).
+    #[arg(long)]
+    pub transcript: bool,
+}
+
+/// Runs `queuelab sim`.
+pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
+    let lang = super::pick_lang(cli.lang, None, None);
+    let content = content::load(&super::content_source(cli)).map_err(|problems| {
+        Failure::new(format!(
+            "content has {} problem(s); run `queuelab check` (first: {})",
+            problems.len(),
+            problems
+                .first()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        ))
+    })?;
+    if args.list {
+        return list(&content, lang);
+    }
+    let Some(id) = args.scenario.as_deref() else {
+        return Err(Failure::usage(
+            "sim needs --scenario ID or --list (see `queuelab sim --help`)",
+        ));
+    };
+    let scenario = scenario::from_loaded(&content, id).map_err(|e| match e {
+        ScenarioError::Unknown(_) => {
+            Failure::usage(format!("{e}; known: {}", scenario::IDS.join(", ")))
+        }
+        ScenarioError::Invalid(_) => Failure::new(e.to_string()),
+    })?;
+    let mode = Mode::parse(&args.mode).ok_or_else(|| {
+        Failure::usage(format!(
+            "unknown --mode {:?}; use safe, naive or pitfall",
+            args.mode
+        ))
+    })?;
+    let broker = BrokerKind::parse(&args.broker).ok_or_else(|| {
+        Failure::usage(format!(
+            "unknown --broker {:?}; use asb or sqs",
+            args.broker
+        ))
+    })?;
+    let seed: u64 = args.seed.parse().map_err(|_| {
+        Failure::usage(format!(
+            "--seed {:?} is not a number (0..=18446744073709551615)",
+            args.seed
+        ))
+    })?;
+    let messages = match args.messages.as_deref() {
+        None => None,
+        Some(text) => match text.parse::<u32>() {
+            Ok(0) => return Err(Failure::usage("--messages must be at least 1")),
+            Ok(n) if n > MAX_MESSAGES => {
+                return Err(Failure::usage(format!(
+                    "--messages {n} is too many (at most {MAX_MESSAGES})"
+                )));
+            }
+            Ok(n) => Some(n),
+            Err(_) => {
+                return Err(Failure::usage(format!(
+                    "--messages {text:?} is not a whole number"
+                )));
+            }
+        },
+    };
+    let (dir, created) = run_dir(cli, args, id, mode, broker, seed)?;
+    let config = RunConfig {
+        scenario,
+        mode,
+        broker,
+        seed,
+        messages,
+        dir: dir.clone(),
+    };
+    match execute(config, args, lang) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(cleanup(&dir, created, &e)),
+    }
+}
+
+fn list(content: &content::Content, lang: Lang) -> Result<(), Failure> {
+    let width = scenario::IDS.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = std::io::stdout().lock();
+    for id in scenario::IDS {
+        let summary = content
+            .scenarios
+            .iter()
+            .find(|s| s.id == id)
+            .and_then(|s| s.text(lang))
+            .map_or("", |t| t.summary.as_str());
+        writeln!(out, "{id:width$}  {summary}").map_err(|e| Failure::new(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// The run directory: `--out DIR`, or a fresh numbered folder under the data directory.
+/// Returns whether this command created it (then a failed run removes it again).
+fn run_dir(
+    cli: &Cli,
+    args: &SimArgs,
+    id: &str,
+    mode: Mode,
+    broker: BrokerKind,
+    seed: u64,
+) -> Result<(PathBuf, bool), Failure> {
+    if let Some(out) = &args.out {
+        if out.join("service.db").exists() {
+            return Err(Failure::usage(format!(
+                "--out {} already holds a run (service.db exists); choose an empty directory",
+                out.display()
+            )));
+        }
+        let existed = out.exists();
+        fs::create_dir_all(out)
+            .map_err(|e| Failure::usage(format!("--out {}: cannot create: {e}", out.display())))?;
+        let probe = out.join(".queuelab-write-test");
+        fs::write(&probe, b"").map_err(|e| {
+            if !existed {
+                let _ = fs::remove_dir(out);
+            }
+            Failure::usage(format!("--out {}: not writable: {e}", out.display()))
+        })?;
+        let _ = fs::remove_file(&probe);
+        return Ok((out.clone(), !existed));
+    }
+    let paths = super::paths(cli)?;
+    paths.ensure_data_dir().map_err(Failure::usage)?;
+    let base = paths.data_dir.join("sim-runs");
+    let stem = format!("{id}-{}-{}-seed{seed}", mode.as_str(), broker.as_str());
+    for n in 1..10_000 {
+        let dir = base.join(format!("{stem}-{n}"));
+        if !dir.exists() {
+            return Ok((dir, true));
+        }
+    }
+    Err(Failure::usage(format!(
+        "too many runs in {}; clear it or use --out",
+        base.display()
+    )))
+}
+
+fn execute(config: RunConfig, args: &SimArgs, lang: Lang) -> Result<(), SimError> {
+    let mut sim = Simulation::new(config)?;
+    let captions = Captions::builtin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    while let Some(e) = sim.step()? {
+        if args.transcript {
+            let text = captions.render(lang.code(), e.caption, &e.args);
+            let msg = e
+                .message_id
+                .as_deref()
+                .map(|m| format!(" {m}"))
+                .unwrap_or_default();
+            // A closed stdout (e.g. `| head`) must not abort the run.
+            let _ = writeln!(out, "[{:>9} ms] {}{msg}: {text}", e.at_ms, e.actor);
+        }
+    }
+    let report = sim.report()?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        let _ = writeln!(out, "{json}");
+    } else {
+        let m = &report.metrics;
+        let verdict = if report.invariants.ok() {
+            "ok"
+        } else {
+            "BROKEN"
+        };
+        let _ = writeln!(
+            out,
+            "{} {} {} seed {}: {} accepted, {} effects, {} duplicate effects, {} prevented duplicates, {} dead-lettered, {} lost; invariants {verdict}",
+            report.scenario,
+            report.mode.as_str(),
+            report.broker.as_str(),
+            report.seed,
+            m.accepted,
+            m.effects,
+            m.duplicate_effects,
+            m.prevented_duplicates,
+            m.dead_lettered,
+            m.lost
+        );
+        for v in &report.invariants.violations {
+            let _ = writeln!(out, "  {v}");
+        }
+        let _ = writeln!(out, "{} events, trace {}", report.events, report.trace_hash);
+        let _ = writeln!(out, "files: {}", report.paths.dir.display());
+    }
+    let _ = out.flush();
+    Ok(())
+}
+
+/// Turns an engine error into the one-line failure, removing a run directory this command
+/// created (and saying so) so that nothing half-written stays behind silently.
+fn cleanup(dir: &Path, created: bool, e: &SimError) -> Failure {
+    let code_usage = matches!(
+        e,
+        SimError::Store(_) | SimError::Config(_) | SimError::Scenario(_)
+    );
+    let note = if created && fs::remove_dir_all(dir).is_ok() {
+        format!(" (removed the incomplete run directory {})", dir.display())
+    } else if dir.join("service.db").exists() {
+        format!(" (incomplete run left in {})", dir.display())
+    } else {
+        String::new()
+    };
+    let message = format!("{e}{note}").replace('\n', "; ");
+    if code_usage {
+        Failure::usage(message)
+    } else {
+        Failure::new(message)
+    }
+}

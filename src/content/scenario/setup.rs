@@ -1,0 +1,300 @@
+//! The engine's part of a scenario file: `[setup]`, `[[script]]` and `[expect.MODE]`, with the
+//! names the engine understands so that `queuelab check` can validate them without the engine.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Pitfall variants (`pitfall = ...`).
+pub const PITFALLS: [&str; 5] = [
+    "publish-in-request",
+    "effect-outside-tx",
+    "settle-before-commit",
+    "short-retention",
+    "inline-payload",
+];
+
+/// Jitter strategies (`setup.jitter`).
+pub const JITTERS: [&str; 4] = ["none", "full", "equal", "decorrelated"];
+
+/// Named faults a script may inject.
+pub const FAULTS: [&str; 10] = [
+    "api-timeout-after-commit",
+    "broker-down",
+    "dispatcher-crash-after-publish",
+    "consumer-lost-connection-after-effect",
+    "consumer-slower-than-lock",
+    "duplicate-delivery",
+    "poison-message",
+    "provider-timeout-after-perform",
+    "blob-missing",
+    "blob-hash-mismatch",
+];
+
+/// Operator actions a script may contain besides faults.
+pub const OPERATOR_ACTIONS: [&str; 2] = ["fix-cause", "replay-dlq"];
+
+/// Modes an expectation may name.
+pub const MODES: [&str; 3] = ["safe", "naive", "pitfall"];
+
+/// Metrics an expectation may bound (the JSON field names of `sim --json`).
+pub const METRIC_NAMES: [&str; 15] = [
+    "accepted",
+    "published",
+    "delivered",
+    "redeliveries",
+    "effects",
+    "duplicate_effects",
+    "prevented_duplicates",
+    "dead_lettered",
+    "lost",
+    "lock_lost",
+    "retries",
+    "age_p50_ms",
+    "age_p95_ms",
+    "age_max_ms",
+    "outbox_lag_max_ms",
+];
+
+/// Upper bound for the number of orders of a run.
+pub const MAX_MESSAGES: u32 = 1_000_000;
+
+/// Setup of the simulated system. Missing values take the defaults below or the broker profile's.
+#[allow(clippy::struct_excessive_bools)] // independent switches of a config file
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Orders the client sends.
+    pub messages: u32,
+    /// `--messages` may change the number of orders.
+    #[serde(default)]
+    pub scalable: bool,
+    /// Gap between client requests, ms.
+    #[serde(default = "d_arrival")]
+    pub arrival_ms: u64,
+    /// Consumer instances (each with its own connection).
+    #[serde(default = "d_consumers")]
+    pub consumers: u8,
+    /// Dispatcher instances.
+    #[serde(default = "d_one")]
+    pub dispatchers: u8,
+    /// Outbox rows claimed per batch.
+    #[serde(default = "d_batch")]
+    pub batch: u32,
+    /// Dispatcher lease, ms.
+    #[serde(default = "d_lease")]
+    pub lease_ms: u64,
+    /// Dispatcher restart time after a crash, ms.
+    #[serde(default = "d_restart")]
+    pub restart_ms: u64,
+    /// Consumer work per message, ms.
+    #[serde(default = "d_handling")]
+    pub handling_ms: u64,
+    /// Lock duration / visibility timeout override, ms.
+    pub lock_ms: Option<u64>,
+    /// MaxDeliveryCount / maxReceiveCount override.
+    pub max_deliveries: Option<u32>,
+    /// Broker duplicate detection (Service Bus) / FIFO queue with dedup (SQS).
+    #[serde(default)]
+    pub dedup: bool,
+    /// Service Bus duplicate detection window override, ms (SQS FIFO is fixed at 5 minutes).
+    pub dedup_window_ms: Option<u64>,
+    /// Per-group order: sessions (Service Bus) / FIFO message groups (SQS).
+    #[serde(default)]
+    pub groups: u32,
+    /// SQS standard: probability that a receive also leaves a second copy behind.
+    #[serde(default)]
+    pub duplicate_rate: f64,
+    /// Large payloads go through the claim-check blob store.
+    #[serde(default)]
+    pub claim_check: bool,
+    /// Payload size for claim-check, KiB.
+    #[serde(default = "d_payload")]
+    pub payload_kib: u32,
+    /// The consumer calls the external provider (two-phase claim).
+    #[serde(default)]
+    pub two_phase: bool,
+    /// Inbox retention, ms.
+    #[serde(default = "d_retention")]
+    pub retention_ms: u64,
+    /// Inbox retention in the short-retention pitfall, ms.
+    #[serde(default = "d_short_retention")]
+    pub short_retention_ms: u64,
+    /// Sweeper period, ms.
+    #[serde(default = "d_sweep")]
+    pub sweep_ms: u64,
+    /// Jitter strategy name.
+    #[serde(default = "d_jitter")]
+    pub jitter: String,
+    /// Immediate retries.
+    #[serde(default = "d_one_u32")]
+    pub immediate_retries: u32,
+    /// Backoff base, ms.
+    #[serde(default = "d_backoff_base")]
+    pub backoff_base_ms: u64,
+    /// Backoff cap, ms.
+    #[serde(default = "d_backoff_cap")]
+    pub backoff_cap_ms: u64,
+    /// The client's retry delay after a timeout, ms.
+    #[serde(default = "d_client_retry")]
+    pub client_retry_ms: u64,
+    /// Random faults: expected faults per 100 orders (0 = off).
+    #[serde(default)]
+    pub chaos_per_100: u32,
+}
+
+fn d_arrival() -> u64 {
+    200
+}
+fn d_consumers() -> u8 {
+    2
+}
+fn d_one() -> u8 {
+    1
+}
+fn d_one_u32() -> u32 {
+    1
+}
+fn d_batch() -> u32 {
+    10
+}
+fn d_lease() -> u64 {
+    5_000
+}
+fn d_restart() -> u64 {
+    1_000
+}
+fn d_handling() -> u64 {
+    120
+}
+fn d_payload() -> u32 {
+    64
+}
+fn d_retention() -> u64 {
+    7 * 24 * 3_600_000
+}
+fn d_short_retention() -> u64 {
+    30_000
+}
+fn d_sweep() -> u64 {
+    15_000
+}
+fn d_jitter() -> String {
+    "full".into()
+}
+fn d_backoff_base() -> u64 {
+    500
+}
+fn d_backoff_cap() -> u64 {
+    30_000
+}
+fn d_client_retry() -> u64 {
+    1_000
+}
+
+/// One scripted step as written in the file.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptEntry {
+    /// Virtual time, ms.
+    pub at_ms: u64,
+    /// A fault name or an operator action.
+    #[serde(rename = "do")]
+    pub action: String,
+    /// Repetitions (faults) or batch size (DLQ replay).
+    #[serde(default = "d_one_u32")]
+    pub count: u32,
+    /// Outage length for `broker-down`, ms.
+    pub duration_ms: Option<u64>,
+}
+
+/// Expected outcome of one mode: metric bounds and the invariant verdict.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// Whether the invariants must hold (`Some(false)`: must be broken).
+    pub invariants_ok: Option<bool>,
+    /// Metric name -> lower bound.
+    #[serde(default)]
+    pub min: BTreeMap<String, u64>,
+    /// Metric name -> upper bound.
+    #[serde(default)]
+    pub max: BTreeMap<String, u64>,
+}
+
+impl Setup {
+    /// What is wrong with the values, naming the key.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let s = self;
+        if s.messages == 0 || s.messages > MAX_MESSAGES {
+            out.push(format!(
+                "setup.messages = {} must be 1..={MAX_MESSAGES}",
+                s.messages
+            ));
+        }
+        if s.consumers == 0 || s.consumers > 8 {
+            out.push(format!("setup.consumers = {} must be 1..=8", s.consumers));
+        }
+        if s.dispatchers == 0 || s.dispatchers > 4 {
+            out.push(format!(
+                "setup.dispatchers = {} must be 1..=4",
+                s.dispatchers
+            ));
+        }
+        if s.batch == 0 || s.batch > 1_000 {
+            out.push(format!("setup.batch = {} must be 1..=1000", s.batch));
+        }
+        if !(0.0..=0.5).contains(&s.duplicate_rate) {
+            out.push(format!(
+                "setup.duplicate_rate = {} must be within 0..=0.5",
+                s.duplicate_rate
+            ));
+        }
+        if s.max_deliveries == Some(0) {
+            out.push("setup.max_deliveries must be at least 1".into());
+        }
+        if s.lease_ms == 0 || s.sweep_ms == 0 || s.backoff_base_ms == 0 {
+            out.push("setup.lease_ms, sweep_ms and backoff_base_ms must be above 0".into());
+        }
+        if !JITTERS.contains(&s.jitter.as_str()) {
+            out.push(format!(
+                "setup.jitter = {:?} is unknown (one of: {})",
+                s.jitter,
+                JITTERS.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+impl ScriptEntry {
+    /// What is wrong with the step.
+    pub fn problem(&self) -> Option<String> {
+        let a = self.action.as_str();
+        (!FAULTS.contains(&a) && !OPERATOR_ACTIONS.contains(&a)).then(|| {
+            format!(
+                "script do = {a:?} is neither a fault ({}) nor {}",
+                FAULTS.join(", "),
+                OPERATOR_ACTIONS.join("/")
+            )
+        })
+    }
+}
+
+impl Expectation {
+    /// What is wrong with the bounds of mode `mode`.
+    pub fn problems(&self, mode: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if !MODES.contains(&mode) {
+            out.push(format!(
+                "[expect.{mode}]: unknown mode (safe, naive, pitfall)"
+            ));
+        }
+        for name in self.min.keys().chain(self.max.keys()) {
+            if !METRIC_NAMES.contains(&name.as_str()) {
+                out.push(format!("[expect.{mode}] names unknown metric {name:?}"));
+            }
+        }
+        out
+    }
+}

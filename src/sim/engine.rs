@@ -1,0 +1,568 @@
+//! The discrete-event engine: virtual clock, seeded RNG, event queue ordered by (time, sequence),
+//! the actors' connections, and the public API the UI and the CLI drive.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::path::PathBuf;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
+
+use super::blobs::BlobStore;
+use super::fault::{Armed, Fault};
+use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
+use super::profile::{BrokerProfile, profile};
+use super::report::{Metrics, RunReport, check_invariants};
+use super::retry::RetryPolicy;
+use super::scenario::{MAX_MESSAGES, Scenario, ScenarioError, ScriptStep};
+use super::state::{RowChange, Snapshot, State, tokens};
+use super::store::{self, RunPaths, StoreError};
+use super::timeline::{Delta, Timeline};
+
+mod actions;
+mod api;
+mod apply;
+mod broker;
+mod consume;
+mod dispatch;
+pub mod inbox;
+mod two_phase;
+mod upkeep;
+
+pub(crate) use actions::{Action, ConsumerState, DispatcherState};
+
+/// Everything needed to start a run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The scenario (see [`super::scenario::find`]).
+    pub scenario: Scenario,
+    /// Safe, naive or the scenario's pitfall.
+    pub mode: Mode,
+    /// Broker profile.
+    pub broker: BrokerKind,
+    /// RNG seed: same seed, same trace.
+    pub seed: u64,
+    /// Orders to send; `None` takes the scenario's. Only `scalable` scenarios accept another number.
+    pub messages: Option<u32>,
+    /// The run directory (created; must not already hold a run).
+    pub dir: PathBuf,
+}
+
+/// Errors of the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The run directory or a database could not be set up.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A scenario problem.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// A setting is not acceptable.
+    #[error("{0}")]
+    Config(String),
+    /// SQL that must not fail did fail (a bug or a broken file).
+    #[error("{actor}: {context}: {source}")]
+    Sql {
+        /// Who ran it.
+        actor: String,
+        /// What it was doing.
+        context: &'static str,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// A file-system error in the blob store.
+    #[error("claim-check store: {0}")]
+    Blob(String),
+    /// The invariant check could not read the files.
+    #[error("{0}")]
+    Check(String),
+}
+
+/// Attaches actor and context to a SQLite error.
+pub(crate) trait SqlContext<T> {
+    /// Wraps the error.
+    fn ctx(self, actor: Actor, context: &'static str) -> Result<T, SimError>;
+}
+
+impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
+    fn ctx(self, actor: Actor, context: &'static str) -> Result<T, SimError> {
+        self.map_err(|source| SimError::Sql {
+            actor: actor.to_string(),
+            context,
+            source,
+        })
+    }
+}
+
+/// `BEGIN IMMEDIATE`: take the write lock up front, so a read-modify-write never upgrades late.
+pub(crate) fn begin_immediate(conn: &Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)
+}
+
+/// Connections, one per actor that has its own in reality.
+pub(crate) struct Conns {
+    pub api: Connection,
+    pub dispatchers: Vec<Connection>,
+    pub consumers: Vec<Connection>,
+    pub broker: Connection,
+    pub provider: Connection,
+    pub sweeper: Connection,
+}
+
+/// An entry of the event queue; ordered by time, then by scheduling order.
+#[derive(Debug, Clone, Copy)]
+struct Scheduled {
+    at: u64,
+    seq: u64,
+    action: Action,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.at, self.seq).cmp(&(other.at, other.seq))
+    }
+}
+
+/// Resolved run settings (scenario setup + profile + mode).
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    pub lock_ms: u64,
+    pub max_deliveries: u32,
+    pub dedup_window_ms: Option<u64>,
+    pub ordered: bool,
+    pub retention_ms: u64,
+    pub retry: RetryPolicy,
+    pub pitfall: Option<Pitfall>,
+}
+
+/// A running simulation. Create with [`Simulation::new`], advance with [`Simulation::step`] or
+/// [`Simulation::run_to_end`], read with [`Simulation::snapshot`] and [`Simulation::state_at`].
+pub struct Simulation {
+    pub(crate) scenario: Scenario,
+    pub(crate) mode: Mode,
+    pub(crate) broker: BrokerKind,
+    pub(crate) seed: u64,
+    pub(crate) messages: u32,
+    pub(crate) profile: &'static BrokerProfile,
+    pub(crate) set: Settings,
+    pub(crate) paths: RunPaths,
+    pub(crate) blobs: BlobStore,
+    pub(crate) conns: Conns,
+    pub(crate) rng: StdRng,
+    heap: BinaryHeap<Reverse<Scheduled>>,
+    next_seq: u64,
+    pub(crate) now: u64,
+    pub(crate) armed: Armed,
+    pub(crate) dispatchers: Vec<DispatcherState>,
+    pub(crate) consumers: Vec<ConsumerState>,
+    pub(crate) broker_down_until: u64,
+    pub(crate) cause_fixed: bool,
+    pub(crate) script: Vec<ScriptStep>,
+    pub(crate) next_script: usize,
+    pub(crate) live: State,
+    pending: Vec<RowChange>,
+    timeline: Timeline,
+    pub(crate) ages: Vec<u32>,
+    pub(crate) effects_per_order: Vec<u8>,
+    pub(crate) charges_per_order: Vec<u8>,
+    /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
+    pub(crate) unpublished: BTreeSet<(u64, i64)>,
+    /// Current lock token per locked queue row.
+    pub(crate) locks: HashMap<i64, u64>,
+    /// Last processing error per queue row (goes into the DLQ description).
+    pub(crate) last_error: HashMap<i64, String>,
+    pub(crate) next_token: u64,
+    /// Orders whose message was already duplicated once by the broker.
+    pub(crate) duplicated: std::collections::HashSet<i64>,
+    pub(crate) next_effect: u64,
+    hasher: Sha256,
+    events: u64,
+    finished: bool,
+}
+
+/// Delay between a receive and the consumer's existence check, ms.
+pub(crate) const CHECK_MS: u64 = 2;
+/// Delay between a dispatcher's claim and its publish, ms.
+pub(crate) const PUBLISH_MS: u64 = 3;
+/// How long a consumer is gone after losing its connection, ms.
+pub(crate) const RECONNECT_MS: u64 = 1_000;
+/// The logical consumer name written to the inbox (instances share it).
+pub(crate) const CONSUMER_NAME: &str = "billing";
+
+impl Simulation {
+    /// Creates the run directory and schemas and schedules the scenario.
+    #[allow(clippy::too_many_lines)] // plain field initialisation
+    pub fn new(config: RunConfig) -> Result<Simulation, SimError> {
+        let RunConfig {
+            scenario,
+            mode,
+            broker,
+            seed,
+            messages,
+            dir,
+        } = config;
+        let messages = match messages {
+            None => scenario.setup.messages,
+            Some(0) => return Err(SimError::Config("--messages must be at least 1".into())),
+            Some(n) if n > MAX_MESSAGES => {
+                return Err(SimError::Config(format!(
+                    "--messages {n} is too many (at most {MAX_MESSAGES})"
+                )));
+            }
+            Some(n) if n != scenario.setup.messages && !scenario.setup.scalable => {
+                return Err(SimError::Config(format!(
+                    "scenario '{}' has a fixed size of {} messages; --messages scales only backlog and chaos",
+                    scenario.id, scenario.setup.messages
+                )));
+            }
+            Some(n) => n,
+        };
+        let profile = profile(broker);
+        let s = &scenario.setup;
+        let dedup_window_ms = match (s.dedup, broker) {
+            (false, _) => None,
+            (true, BrokerKind::Asb) => {
+                Some(s.dedup_window_ms.unwrap_or(profile.dedup_window_ms.value))
+            }
+            (true, BrokerKind::Sqs) => Some(profile.dedup_window_ms.value),
+        };
+        let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
+        let set = Settings {
+            lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
+            max_deliveries: s
+                .max_deliveries
+                .unwrap_or(profile.max_deliveries.value as u32),
+            dedup_window_ms,
+            ordered: s.groups > 0,
+            retention_ms: if pitfall == Some(Pitfall::ShortRetention) {
+                s.short_retention_ms
+            } else {
+                s.retention_ms
+            },
+            retry: scenario.retry_policy(),
+            pitfall,
+        };
+        let paths = store::create(&dir, mode)?;
+        let open = |file: &'static str| store::open(&paths.dir.join(file), file);
+        let conns = Conns {
+            api: open("service.db")?,
+            dispatchers: (0..s.dispatchers)
+                .map(|_| open("service.db"))
+                .collect::<Result<_, _>>()?,
+            consumers: (0..s.consumers)
+                .map(|_| open("service.db"))
+                .collect::<Result<_, _>>()?,
+            broker: open("broker.db")?,
+            provider: open("provider.db")?,
+            sweeper: open("service.db")?,
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let script = actions::build_script(&scenario, messages, &mut rng);
+        let mut sim = Simulation {
+            blobs: BlobStore::new(&paths.blobs),
+            dispatchers: vec![DispatcherState::default(); usize::from(s.dispatchers)],
+            consumers: vec![ConsumerState::default(); usize::from(s.consumers)],
+            effects_per_order: vec![0; messages as usize + 1],
+            charges_per_order: vec![0; messages as usize + 1],
+            scenario,
+            mode,
+            broker,
+            seed,
+            messages,
+            profile,
+            set,
+            paths,
+            conns,
+            rng,
+            heap: BinaryHeap::new(),
+            next_seq: 0,
+            now: 0,
+            armed: Armed::default(),
+            broker_down_until: 0,
+            cause_fixed: false,
+            script,
+            next_script: 0,
+            live: State::default(),
+            pending: Vec::new(),
+            timeline: Timeline::new(State::default()),
+            ages: Vec::new(),
+            unpublished: BTreeSet::new(),
+            locks: HashMap::new(),
+            last_error: HashMap::new(),
+            next_token: 1,
+            duplicated: std::collections::HashSet::new(),
+            next_effect: 1,
+            hasher: Sha256::new(),
+            events: 0,
+            finished: false,
+        };
+        sim.schedule(
+            0,
+            Action::ApiRequest {
+                order: 1,
+                retry: false,
+            },
+        );
+        let sweep = sim.scenario.setup.sweep_ms;
+        sim.schedule(sweep, Action::Sweep);
+        sim.schedule_next_script();
+        Ok(sim)
+    }
+
+    /// Schedules `action` at virtual time `at` (never before now).
+    pub(crate) fn schedule(&mut self, at: u64, action: Action) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.heap.push(Reverse(Scheduled {
+            at: at.max(self.now),
+            seq,
+            action,
+        }));
+    }
+
+    /// True when nothing but the sweeper is left to do.
+    pub(crate) fn only_sweeper_left(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Applies a picture change and records it for step back.
+    pub(crate) fn change(&mut self, c: RowChange) {
+        self.live.tables.apply(&c);
+        self.pending.push(c);
+    }
+
+    /// Mutable access to the live metrics.
+    pub(crate) fn m(&mut self) -> &mut Metrics {
+        &mut self.live.scalars.metrics
+    }
+
+    /// Builds an event (index and time are filled in by [`Simulation::step`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn ev(
+        actor: Actor,
+        stage: Stage,
+        message_id: Option<&str>,
+        caption: &'static str,
+        sql: &'static [&'static str],
+        outcome: Outcome,
+        args: Vec<String>,
+    ) -> Event {
+        Event {
+            index: 0,
+            at_ms: 0,
+            actor,
+            stage,
+            message_id: message_id.map(str::to_string),
+            kind: caption.strip_prefix("sim.").unwrap_or(caption),
+            sql,
+            outcome,
+            caption,
+            args,
+        }
+    }
+
+    /// Executes the next event. Returns `Ok(None)` when the run is finished.
+    pub fn step(&mut self) -> Result<Option<&Event>, SimError> {
+        loop {
+            let Some(Reverse(next)) = self.heap.pop() else {
+                self.finished = true;
+                return Ok(None);
+            };
+            self.now = next.at;
+            let Some(mut event) = self.execute(next.action)? else {
+                continue;
+            };
+            event.index = self.events;
+            event.at_ms = self.now;
+            self.events += 1;
+            let mut line = event.trace_line();
+            line.push('\n');
+            self.hasher.update(line.as_bytes());
+            let scalars = &mut self.live.scalars;
+            scalars.event_index = Some(event.index);
+            scalars.now_ms = self.now;
+            scalars.broker_down = self.broker_down_until > self.now;
+            scalars.ages_len = self.ages.len();
+            self.live.last_event = Some(event.clone());
+            let delta = Delta {
+                event,
+                changes: std::mem::take(&mut self.pending),
+                scalars: self.live.scalars,
+            };
+            self.timeline.push(delta, &self.live);
+            return Ok(self.live.last_event.as_ref());
+        }
+    }
+
+    /// Runs until nothing is left to do and returns the report (with the invariant check).
+    pub fn run_to_end(&mut self) -> Result<RunReport, SimError> {
+        while self.step()?.is_some() {}
+        self.report()
+    }
+
+    /// True when the event queue ran dry.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Injects a fault at the current virtual time (it fires at the next matching step).
+    pub fn inject(&mut self, fault: Fault) {
+        self.schedule(self.now, Action::Inject(fault));
+    }
+
+    /// The operator fixes the cause of poison messages (the consumer learns schema v2).
+    pub fn fix_cause(&mut self) {
+        self.schedule(self.now, Action::FixCause);
+    }
+
+    /// The operator replays up to `count` DLQ entries (oldest first) at the current time.
+    pub fn replay_dlq(&mut self, count: u32) {
+        self.schedule(self.now, Action::ReplayDlq(count));
+    }
+
+    /// The current picture.
+    pub fn snapshot(&self) -> Snapshot {
+        self.snapshot_of(&self.live)
+    }
+
+    fn snapshot_of(&self, state: &State) -> Snapshot {
+        let mut metrics = state.scalars.metrics;
+        metrics.set_ages(&self.ages[..state.scalars.ages_len.min(self.ages.len())]);
+        Snapshot {
+            scalars: state.scalars,
+            metrics,
+            tokens: tokens(&state.tables, state.scalars.now_ms),
+            last_event: state.last_event.clone(),
+            tables: state.tables.clone(),
+        }
+    }
+
+    /// The picture right after event `index` (step back); `None` when that event is not in
+    /// the step-back window (see [`Simulation::earliest_step_back`]) or has not happened.
+    pub fn state_at(&self, index: u64) -> Option<Snapshot> {
+        self.timeline.state_at(index).map(|s| self.snapshot_of(&s))
+    }
+
+    /// Oldest event index [`Simulation::state_at`] can rebuild.
+    pub fn earliest_step_back(&self) -> Option<u64> {
+        self.timeline.earliest()
+    }
+
+    /// Recent events (the step-back window), oldest first, with SQL and outcome.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
+        self.timeline.events()
+    }
+
+    /// Number of events so far.
+    pub fn event_count(&self) -> u64 {
+        self.events
+    }
+
+    /// Virtual time, ms.
+    pub fn now_ms(&self) -> u64 {
+        self.now
+    }
+
+    /// Hex SHA-256 over the canonical event lines so far.
+    pub fn trace_hash(&self) -> String {
+        super::blobs::sha256_hex_digest(self.hasher.clone().finalize().as_slice())
+    }
+
+    /// The run's files (for `sqlite3`).
+    pub fn paths(&self) -> &RunPaths {
+        &self.paths
+    }
+
+    /// The broker profile in use (values with sources).
+    pub fn profile(&self) -> &'static BrokerProfile {
+        self.profile
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Mode of this run.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The DLQ entries not yet replayed: `(seq, message_id, reason, description)`.
+    pub fn dlq(&self) -> Result<Vec<DlqEntry>, SimError> {
+        let mut stmt = self
+            .conns
+            .broker
+            .prepare_cached(
+                "SELECT seq, message_id, reason, description, delivery_count FROM dlq \
+                 WHERE replayed_ms IS NULL ORDER BY seq",
+            )
+            .ctx(Actor::Operator, "list the DLQ")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(DlqEntry {
+                    seq: r.get(0)?,
+                    message_id: r.get(1)?,
+                    reason: r.get(2)?,
+                    description: r.get(3)?,
+                    delivery_count: r.get(4)?,
+                })
+            })
+            .ctx(Actor::Operator, "list the DLQ")?;
+        rows.collect::<Result<_, _>>()
+            .ctx(Actor::Operator, "list the DLQ")
+    }
+
+    /// Finishes the accounting: invariant check over the files and the final metrics.
+    pub fn report(&self) -> Result<RunReport, SimError> {
+        let invariants = check_invariants(&self.paths).map_err(SimError::Check)?;
+        let mut metrics = self.live.scalars.metrics;
+        metrics.set_ages(&self.ages);
+        metrics.lost = invariants.lost;
+        metrics.duplicate_effects = invariants.duplicate_effects;
+        Ok(RunReport {
+            scenario: self.scenario.id.clone(),
+            mode: self.mode,
+            broker: self.broker,
+            seed: self.seed,
+            messages: self.messages,
+            metrics,
+            invariants,
+            trace_hash: self.trace_hash(),
+            events: self.events,
+            duration_ms: self.now,
+            paths: self.paths.clone(),
+        })
+    }
+}
+
+/// One DLQ entry for triage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DlqEntry {
+    /// DLQ sequence number.
+    pub seq: i64,
+    /// The message.
+    pub message_id: String,
+    /// Dead-letter reason.
+    pub reason: String,
+    /// The last error seen.
+    pub description: String,
+    /// Deliveries before it was dead-lettered.
+    pub delivery_count: i64,
+}

@@ -1,0 +1,267 @@
+//! The API actor: accepts orders idempotently on the request id and writes the outbox row in
+//! the same transaction (or, in the publish-in-request pitfall, publishes directly).
+
+use rand::RngExt;
+use rusqlite::{OptionalExtension, params};
+
+use super::actions::Action;
+use super::{SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Outcome, Pitfall, Stage};
+use crate::sim::state::{RowChange, Table};
+
+pub(crate) const SQL_ORDER_INSERT: &str = "INSERT INTO orders (request_id, customer, amount_cents, created_ms) \
+     VALUES (?1, ?2, ?3, ?4) ON CONFLICT(request_id) DO NOTHING RETURNING id";
+pub(crate) const SQL_ORDER_FIND: &str = "SELECT id FROM orders WHERE request_id = ?1";
+pub(crate) const SQL_OUTBOX_INSERT: &str = "INSERT INTO outbox (message_id, order_id, body, blob_key, blob_sha256, \
+     group_id, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id";
+
+const API_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_ORDER_INSERT,
+    SQL_OUTBOX_INSERT,
+    "COMMIT",
+];
+const API_RETRY_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_ORDER_INSERT,
+    SQL_ORDER_FIND,
+    "COMMIT",
+];
+const API_DIRECT_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_ORDER_INSERT,
+    "COMMIT",
+    super::broker::SQL_ENQUEUE,
+];
+
+/// Body schema the consumer understands from the start.
+pub(crate) const BODY_V1: &str = "v1";
+/// Body schema of poison messages (understood only after the cause is fixed).
+pub(crate) const BODY_V2: &str = "v2";
+
+/// Stable ids derived from the order number: the client reuses them on every retry.
+pub(crate) fn request_id(order: u32) -> String {
+    format!("req-{order:06}")
+}
+
+/// The message id of an order's outbox row.
+pub(crate) fn message_id(order: u32) -> String {
+    format!("msg-{order:06}")
+}
+
+/// A deterministic amount per order (the same on a client retry).
+fn amount_cents(order: u32) -> i64 {
+    500 + i64::from(order.wrapping_mul(7_919) % 9_500)
+}
+
+impl Simulation {
+    #[allow(clippy::too_many_lines)] // one narrated step: accept, retry, timeout, pitfall
+    pub(crate) fn api_request(&mut self, order: u32, retry: bool) -> Result<Event, SimError> {
+        if !retry && order < self.messages {
+            let next = self.now + self.scenario.setup.arrival_ms;
+            self.schedule(
+                next,
+                Action::ApiRequest {
+                    order: order + 1,
+                    retry: false,
+                },
+            );
+        }
+        let req = request_id(order);
+        let msg = message_id(order);
+        let amount = amount_cents(order);
+        let actor = Actor::Api;
+        let group = (self.set.ordered)
+            .then(|| format!("customer-{}", order % self.scenario.setup.groups.max(1)));
+        let poison = !retry && self.armed.take(Fault::PoisonMessage);
+        let version = if poison { BODY_V2 } else { BODY_V1 };
+        let (body, blob) = self.api_body(order, version, amount)?;
+        let direct = self.set.pitfall == Some(Pitfall::PublishInRequest);
+
+        let conn = &self.conns.api;
+        let tx = super::begin_immediate(conn).ctx(actor, "begin the order transaction")?;
+        let new_id: Option<i64> = tx
+            .prepare_cached(SQL_ORDER_INSERT)
+            .and_then(|mut s| {
+                s.query_row(params![req, "customer", amount, self.now as i64], |r| {
+                    r.get(0)
+                })
+                .optional()
+            })
+            .ctx(actor, "insert the order")?;
+        let Some(order_id) = new_id else {
+            let existing: i64 = tx
+                .prepare_cached(SQL_ORDER_FIND)
+                .and_then(|mut s| s.query_row(params![req], |r| r.get(0)))
+                .ctx(actor, "find the order by request id")?;
+            tx.commit().ctx(actor, "commit")?;
+            return Ok(Simulation::ev(
+                actor,
+                Stage::Api,
+                Some(&msg),
+                "sim.api-same-order",
+                API_RETRY_SQL,
+                Outcome::Ok,
+                vec![req, existing.to_string()],
+            ));
+        };
+        let mut outbox_id = None;
+        if !direct {
+            let (key, sha) = blob.clone().unzip();
+            outbox_id = Some(
+                tx.prepare_cached(SQL_OUTBOX_INSERT)
+                    .and_then(|mut s| {
+                        s.query_row(
+                            params![msg, order_id, body, key, sha, group, self.now as i64],
+                            |r| r.get::<_, i64>(0),
+                        )
+                    })
+                    .ctx(actor, "insert the outbox row")?,
+            );
+        }
+        tx.commit().ctx(actor, "commit the order")?;
+
+        let now = self.now.to_string();
+        self.change(RowChange::Put(
+            Table::Orders,
+            order_id,
+            vec![
+                order_id.to_string(),
+                req.clone(),
+                amount.to_string(),
+                now.clone(),
+            ],
+        ));
+        self.live.scalars.stages.accepted += 1;
+        self.m().accepted += 1;
+        if let Some(id) = outbox_id {
+            self.change(RowChange::Put(
+                Table::Outbox,
+                id,
+                vec![
+                    id.to_string(),
+                    msg.clone(),
+                    now,
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    "0".into(),
+                ],
+            ));
+            self.unpublished.insert((self.now, id));
+            self.live.scalars.stages.outbox_pending += 1;
+            self.wake_dispatcher(self.now + 1);
+        }
+        if direct {
+            return self.api_publish_direct(order_id, &msg, &body, group.as_deref());
+        }
+        if !retry && self.armed.take(Fault::ApiTimeoutAfterCommit) {
+            let again = self.now + self.scenario.setup.client_retry_ms;
+            self.schedule(again, Action::ApiRequest { order, retry: true });
+            return Ok(Simulation::ev(
+                actor,
+                Stage::Api,
+                Some(&msg),
+                "sim.api-timeout-after-commit",
+                API_SQL,
+                Outcome::Unknown,
+                vec![req, order_id.to_string()],
+            ));
+        }
+        let caption = if poison {
+            "sim.api-accepted-poison"
+        } else {
+            "sim.api-accepted"
+        };
+        Ok(Simulation::ev(
+            actor,
+            Stage::Api,
+            Some(&msg),
+            caption,
+            API_SQL,
+            Outcome::Ok,
+            vec![req, order_id.to_string()],
+        ))
+    }
+
+    /// The message body, and for claim-check the blob key and checksum.
+    fn api_body(
+        &mut self,
+        order: u32,
+        version: &str,
+        amount: i64,
+    ) -> Result<(String, Option<(String, String)>), SimError> {
+        let s = &self.scenario.setup;
+        if !s.claim_check {
+            return Ok((format!("{version}|{order}|{amount}|{}|-", self.now), None));
+        }
+        if self.set.pitfall == Some(Pitfall::InlinePayload) {
+            // Base64 grows the payload by a third; the body only records the size it would have.
+            let bytes = u64::from(s.payload_kib) * 1024 * 4 / 3;
+            return Ok((
+                format!("{version}|{order}|{amount}|{}|inline:{bytes}", self.now),
+                None,
+            ));
+        }
+        let len = s.payload_kib as usize * 1024;
+        let mut payload = vec![0_u8; len];
+        self.rng.fill(&mut payload[..]);
+        // Unpredictable name: 128 random bits from the run's RNG (seeded, so the trace stays
+        // reproducible; a production store would use a CSPRNG).
+        let key = format!(
+            "{:016x}{:016x}",
+            self.rng.random::<u64>(),
+            self.rng.random::<u64>()
+        );
+        let sha = self
+            .blobs
+            .put(&key, &payload)
+            .map_err(|e| SimError::Blob(e.to_string()))?;
+        if self.armed.take(Fault::BlobMissing) {
+            self.blobs.remove(&key);
+        } else if self.armed.take(Fault::BlobHashMismatch) {
+            self.blobs
+                .corrupt(&key)
+                .map_err(|e| SimError::Blob(e.to_string()))?;
+        }
+        Ok((
+            format!("{version}|{order}|{amount}|{}|blob:{key}:{sha}", self.now),
+            Some((key, sha)),
+        ))
+    }
+
+    /// Pitfall: publish inside the request. When the broker is down the order is committed but
+    /// no message will ever exist.
+    fn api_publish_direct(
+        &mut self,
+        order_id: i64,
+        msg: &str,
+        body: &str,
+        group: Option<&str>,
+    ) -> Result<Event, SimError> {
+        let args = vec![msg.to_string(), order_id.to_string()];
+        if self.broker_is_down() {
+            self.m().lost += 1;
+            return Ok(Simulation::ev(
+                Actor::Api,
+                Stage::Api,
+                Some(msg),
+                "sim.api-direct-publish-failed",
+                API_DIRECT_SQL,
+                Outcome::Failed,
+                args,
+            ));
+        }
+        self.enqueue(Actor::Api, msg, order_id, body, group)?;
+        Ok(Simulation::ev(
+            Actor::Api,
+            Stage::Broker,
+            Some(msg),
+            "sim.api-direct-published",
+            API_DIRECT_SQL,
+            Outcome::Ok,
+            args,
+        ))
+    }
+}

@@ -1,0 +1,212 @@
+//! The three ways a consumer applies a message: safe (marker + effect in one transaction),
+//! naive (effect, then marker, no transaction) and the ExecuteUpdate trap (effect committed on
+//! its own, marker in a transaction).
+
+use super::actions::{Action, Delivery};
+use super::inbox::{self, Applied, EffectRow, Violation};
+use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Outcome, Stage};
+
+const SAFE_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    inbox::SQL_EFFECT_INSERT,
+    inbox::SQL_RECEIPT_INSERT,
+    "COMMIT",
+];
+const SAFE_DUP_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "ROLLBACK"];
+const NAIVE_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT, inbox::SQL_INBOX_INSERT];
+const NAIVE_CRASH_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT];
+const TRAP_SQL: &[&str] = &[
+    inbox::SQL_EFFECT_INSERT,
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    "COMMIT",
+];
+const TRAP_DUP_SQL: &[&str] = &[
+    inbox::SQL_EFFECT_INSERT,
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    "ROLLBACK",
+];
+
+impl Simulation {
+    fn lost_connection_armed(&mut self) -> bool {
+        self.armed.take(Fault::ConsumerLostConnectionAfterEffect)
+    }
+
+    /// Naive: effect, then marker - two autocommit writes, no unique index behind them.
+    pub(crate) fn apply_naive(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        e: EffectRow,
+        created: u64,
+    ) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Consumer(c);
+        let conn_i = usize::from(c);
+        let msg = d.message_id.clone();
+        let conn = &self.conns.consumers[conn_i];
+        let effect_id = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+        self.picture_effect(&e, effect_id, created);
+        if self.lost_connection_armed() {
+            return Ok(Some(self.lose_connection(
+                c,
+                d,
+                "sim.naive-effect-then-connection-lost",
+                NAIVE_CRASH_SQL,
+            )));
+        }
+        let conn = &self.conns.consumers[conn_i];
+        let id = inbox::insert_marker(
+            conn,
+            &msg,
+            CONSUMER_NAME,
+            &e.instance,
+            self.now,
+            Some(self.now),
+        )
+        .ctx(actor, "naive marker")?;
+        self.picture_marker(id, &msg, &e.instance, true);
+        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Effect,
+            Some(&msg),
+            "sim.applied-naive",
+            NAIVE_SQL,
+            Outcome::Ok,
+            vec![e.business_key],
+        )))
+    }
+
+    /// Pitfall: the effect commits by itself (like `ExecuteUpdate`), the marker in its own transaction.
+    pub(crate) fn apply_trap(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        e: EffectRow,
+        created: u64,
+    ) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Consumer(c);
+        let conn_i = usize::from(c);
+        let msg = d.message_id.clone();
+        let conn = &self.conns.consumers[conn_i];
+        let effect_id = inbox::insert_effect(conn, &e, self.now)
+            .ctx(actor, "effect outside the transaction")?;
+        self.picture_effect(&e, effect_id, created);
+        if self.lost_connection_armed() {
+            return Ok(Some(self.lose_connection(
+                c,
+                d,
+                "sim.trap-effect-then-connection-lost",
+                NAIVE_CRASH_SQL,
+            )));
+        }
+        let conn = &self.conns.consumers[conn_i];
+        let tx = super::begin_immediate(conn).ctx(actor, "begin marker transaction")?;
+        let marker = match inbox::insert_marker(
+            &tx,
+            &msg,
+            CONSUMER_NAME,
+            &e.instance,
+            self.now,
+            Some(self.now),
+        ) {
+            Ok(id) => {
+                tx.commit().ctx(actor, "commit marker")?;
+                Some(id)
+            }
+            Err(err) if inbox::classify(&err) == Violation::InboxDuplicate => {
+                tx.rollback().ctx(actor, "rollback marker")?;
+                None
+            }
+            Err(err) => return Err(err).ctx(actor, "insert marker"),
+        };
+        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        if let Some(id) = marker {
+            self.picture_marker(id, &msg, &e.instance, true);
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Effect,
+                Some(&msg),
+                "sim.trap-applied",
+                TRAP_SQL,
+                Outcome::Ok,
+                vec![e.business_key],
+            )))
+        } else {
+            self.m().prevented_duplicates += 1;
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Effect,
+                Some(&msg),
+                "sim.trap-duplicate-effect-stays",
+                TRAP_DUP_SQL,
+                Outcome::Failed,
+                vec![e.business_key],
+            )))
+        }
+    }
+
+    /// Safe: marker + effect + receipt in one `BEGIN IMMEDIATE` transaction.
+    pub(crate) fn apply_in_one_transaction(
+        &mut self,
+        c: u8,
+        d: Delivery,
+        e: EffectRow,
+        created: u64,
+    ) -> Event {
+        let actor = Actor::Consumer(c);
+        let conn_i = usize::from(c);
+        let msg = d.message_id.clone();
+        let conn = &self.conns.consumers[conn_i];
+        match inbox::apply_safe(conn, CONSUMER_NAME, &e, self.now) {
+            Ok(Applied::Done(inbox_id, effect_id)) => {
+                self.picture_marker(inbox_id, &msg, &e.instance, true);
+                self.picture_effect(&e, effect_id, created);
+                if self.lost_connection_armed() {
+                    return self.lose_connection(
+                        c,
+                        &d,
+                        "sim.applied-then-connection-lost",
+                        SAFE_SQL,
+                    );
+                }
+                self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                Simulation::ev(
+                    actor,
+                    Stage::Effect,
+                    Some(&msg),
+                    "sim.applied",
+                    SAFE_SQL,
+                    Outcome::Ok,
+                    vec![e.business_key],
+                )
+            }
+            Ok(Applied::Duplicate) => {
+                self.m().prevented_duplicates += 1;
+                self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                Simulation::ev(
+                    actor,
+                    Stage::Consumer,
+                    Some(&msg),
+                    "sim.duplicate-prevented",
+                    SAFE_DUP_SQL,
+                    Outcome::Ok,
+                    vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
+                )
+            }
+            Err(err) => {
+                let text = match inbox::classify(&err) {
+                    Violation::OtherUnique(t) => {
+                        format!("real error, not a duplicate: {t}")
+                    }
+                    Violation::InboxDuplicate | Violation::Other(_) => err.to_string(),
+                };
+                self.fail(c, d, text, SAFE_SQL)
+            }
+        }
+    }
+}

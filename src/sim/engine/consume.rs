@@ -1,0 +1,517 @@
+//! The consumer actor: receive, existence check, apply (safe / naive / pitfall), two-phase
+//! claim with the provider, settle, and the failure path (immediate retry, delayed retry, DLQ).
+
+use super::actions::{Action, Delivery};
+use super::broker::{abandon, complete, token_text};
+use super::inbox::{self, EffectRow};
+use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
+use crate::sim::state::{RowChange, Table, col};
+
+const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
+const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
+const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
+const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
+
+/// Parsed message body: `version|order|amount|created_ms|reference`.
+struct Body<'a> {
+    version: &'a str,
+    amount: i64,
+    created: u64,
+    reference: &'a str,
+}
+
+fn parse_body(body: &str) -> Option<Body<'_>> {
+    let mut it = body.splitn(5, '|');
+    let version = it.next()?;
+    let _order = it.next()?;
+    Some(Body {
+        version,
+        amount: it.next()?.parse().ok()?,
+        created: it.next()?.parse().ok()?,
+        reference: it.next()?,
+    })
+}
+
+impl Simulation {
+    pub(crate) fn delivery(&self, c: u8) -> Option<Delivery> {
+        self.consumers[usize::from(c)].busy.clone()
+    }
+
+    pub(crate) fn put_delivery(&mut self, c: u8, d: Delivery) {
+        self.consumers[usize::from(c)].busy = Some(d);
+    }
+
+    pub(crate) fn instance(c: u8) -> String {
+        Actor::Consumer(c).to_string()
+    }
+
+    /// Schedules the consumer's next receive.
+    pub(crate) fn poll_again(&mut self, c: u8, at: u64) {
+        let st = &mut self.consumers[usize::from(c)];
+        st.busy = None;
+        if !st.poll_scheduled {
+            st.poll_scheduled = true;
+            self.schedule(at, Action::ConsumerPoll(c));
+        }
+    }
+
+    pub(crate) fn consumer_poll(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let i = usize::from(c);
+        // `poll_scheduled` stays set while receiving so that a wake-up caused by this very
+        // receive (a duplicate copy) goes to another instance.
+        let result = self.consumer_receive(c);
+        self.consumers[i].poll_scheduled = false;
+        if std::mem::take(&mut self.consumers[i].repoll) {
+            self.poll_again(c, self.now + 1);
+        }
+        result
+    }
+
+    fn consumer_receive(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let i = usize::from(c);
+        if self.consumers[i].busy.is_some() || self.consumers[i].down_until > self.now {
+            return Ok(None);
+        }
+        if self.broker_is_down() {
+            self.consumers[i].waiting_for_broker = true;
+            return Ok(None);
+        }
+        let Some((r, ev)) = self.broker_receive(c)? else {
+            return Ok(Some(Simulation::ev(
+                Actor::Consumer(c),
+                Stage::Broker,
+                None,
+                "sim.receive-empty",
+                RECEIVE_SQL,
+                Outcome::Ok,
+                vec![],
+            )));
+        };
+        if r.delivery_count > self.set.max_deliveries {
+            let why = self
+                .last_error
+                .get(&r.seq)
+                .cloned()
+                .unwrap_or_else(|| "lock expired on every delivery".into());
+            let ev = self.dead_letter_now(Actor::Broker, r.seq, &r.message_id, &why)?;
+            self.consumers[i].repoll = true;
+            return Ok(Some(ev));
+        }
+        let slow = self.armed.take(Fault::ConsumerSlowerThanLock);
+        let handling = self.scenario.setup.handling_ms + if slow { self.set.lock_ms } else { 0 };
+        self.put_delivery(
+            c,
+            Delivery {
+                seq: r.seq,
+                message_id: r.message_id,
+                order_id: r.order_id,
+                body: r.body,
+                token: self.locks.get(&r.seq).copied().unwrap_or(0),
+                delivery_count: r.delivery_count,
+                immediate_left: self.set.retry.immediate,
+                handling_ms: handling,
+                charge_id: None,
+                error: None,
+                settled: false,
+            },
+        );
+        self.schedule(self.now + CHECK_MS, Action::ConsumerCheck(c));
+        Ok(Some(ev))
+    }
+
+    pub(crate) fn consumer_check(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        let seen = inbox::inbox_seen(
+            &self.conns.consumers[usize::from(c)],
+            &d.message_id,
+            CONSUMER_NAME,
+        )
+        .ctx(actor, "existence check")?;
+        if seen {
+            self.m().prevented_duplicates += 1;
+            self.schedule(self.now + 1, Action::ConsumerSettle(c));
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Consumer,
+                Some(&d.message_id),
+                "sim.check-found",
+                CHECK_SQL,
+                Outcome::Ok,
+                vec![],
+            )));
+        }
+        let next = if self.scenario.setup.two_phase && self.mode == Mode::Naive {
+            Action::ConsumerProvider(c)
+        } else {
+            Action::ConsumerApply(c)
+        };
+        self.schedule(self.now + d.handling_ms, next);
+        let caption = if self.mode == Mode::Naive {
+            "sim.check-none-naive"
+        } else {
+            "sim.check-none-safe"
+        };
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Consumer,
+            Some(&d.message_id),
+            caption,
+            CHECK_SQL,
+            Outcome::Ok,
+            vec![d.handling_ms.to_string()],
+        )))
+    }
+
+    /// Reads and (unless naive) verifies the payload; `Ok(payload_ok)` or the processing error.
+    pub(crate) fn read_payload(&self, body: &str) -> Result<(bool, i64, u64), String> {
+        let b = parse_body(body).ok_or_else(|| "body does not parse".to_string())?;
+        if b.version != super::api::BODY_V1
+            && !(b.version == super::api::BODY_V2 && self.cause_fixed)
+        {
+            return Err(format!(
+                "unsupported schema version {} (poison message)",
+                b.version
+            ));
+        }
+        let mut ok = true;
+        if let Some(rest) = b.reference.strip_prefix("blob:") {
+            let (key, sha) = rest
+                .split_once(':')
+                .ok_or_else(|| "bad claim-check reference".to_string())?;
+            let verify = self.mode != Mode::Naive;
+            ok = self
+                .blobs
+                .get(key, sha, verify)
+                .map_err(|e| e.to_string())?
+                .1;
+        }
+        Ok((ok, b.amount, b.created))
+    }
+
+    /// Processing failed: immediate retry, or abandon / dead-letter on the next step.
+    pub(crate) fn fail(
+        &mut self,
+        c: u8,
+        mut d: Delivery,
+        error: String,
+        sql: &'static [&'static str],
+    ) -> Event {
+        let actor = Actor::Consumer(c);
+        self.m().retries += 1;
+        self.last_error.insert(d.seq, error.clone());
+        let msg = d.message_id.clone();
+        if d.settled {
+            self.m().lost += 1;
+            self.poll_again(c, self.now + 1);
+            return Simulation::ev(
+                actor,
+                Stage::Consumer,
+                Some(&msg),
+                "sim.failed-after-settle",
+                sql,
+                Outcome::Failed,
+                vec![error],
+            );
+        }
+        if d.immediate_left > 0 {
+            d.immediate_left -= 1;
+            self.put_delivery(c, d);
+            self.schedule(self.now + 1, Action::ConsumerApply(c));
+            return Simulation::ev(
+                actor,
+                Stage::Consumer,
+                Some(&msg),
+                "sim.failed-retry-now",
+                sql,
+                Outcome::Failed,
+                vec![error],
+            );
+        }
+        d.error = Some(error.clone());
+        self.put_delivery(c, d);
+        self.schedule(self.now + 1, Action::ConsumerAbandon(c));
+        Simulation::ev(
+            actor,
+            Stage::Consumer,
+            Some(&msg),
+            "sim.failed",
+            sql,
+            Outcome::Failed,
+            vec![error],
+        )
+    }
+
+    /// The connection drops after a durable write: the message stays locked until it expires.
+    pub(crate) fn lose_connection(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        caption: &'static str,
+        sql: &'static [&'static str],
+    ) -> Event {
+        let i = usize::from(c);
+        self.consumers[i].busy = None;
+        self.consumers[i].down_until = self.now + RECONNECT_MS;
+        self.schedule(self.now + RECONNECT_MS, Action::ConsumerReconnect(c));
+        Simulation::ev(
+            Actor::Consumer(c),
+            Stage::Consumer,
+            Some(&d.message_id),
+            caption,
+            sql,
+            Outcome::Unknown,
+            vec![self.set.lock_ms.to_string()],
+        )
+    }
+
+    pub(crate) fn effect_row(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        kind: &'static str,
+        amount: i64,
+        payload_ok: bool,
+    ) -> EffectRow {
+        let n = self.next_effect;
+        self.next_effect += 1;
+        EffectRow {
+            business_key: format!("CR-{n:08}"),
+            order_id: d.order_id,
+            message_id: d.message_id.clone(),
+            kind,
+            amount_cents: amount,
+            payload_ok,
+            instance: Simulation::instance(c),
+        }
+    }
+
+    /// Puts an applied effect into the picture and the metrics.
+    pub(crate) fn picture_effect(&mut self, e: &EffectRow, effect_id: i64, created: u64) {
+        self.change(RowChange::Put(
+            Table::Effects,
+            effect_id,
+            vec![
+                effect_id.to_string(),
+                e.business_key.clone(),
+                e.order_id.to_string(),
+                e.message_id.clone(),
+                e.kind.into(),
+                self.now.to_string(),
+                e.instance.clone(),
+            ],
+        ));
+        self.live.scalars.stages.effects += 1;
+        self.m().effects += 1;
+        if let Some(n) = self.effects_per_order.get_mut(e.order_id as usize) {
+            *n = n.saturating_add(1);
+        }
+        self.ages
+            .push(u32::try_from(self.now.saturating_sub(created)).unwrap_or(u32::MAX));
+    }
+
+    pub(crate) fn picture_marker(
+        &mut self,
+        id: i64,
+        message_id: &str,
+        instance: &str,
+        processed: bool,
+    ) {
+        let now = self.now.to_string();
+        let p = if processed {
+            now.clone()
+        } else {
+            String::new()
+        };
+        self.change(RowChange::Put(
+            Table::Inbox,
+            id,
+            vec![
+                id.to_string(),
+                message_id.into(),
+                CONSUMER_NAME.into(),
+                instance.into(),
+                now,
+                p,
+            ],
+        ));
+        self.live.scalars.stages.inbox += 1;
+    }
+
+    pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(mut d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        let pitfall = self.set.pitfall;
+        if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
+            let ok = complete(&self.conns.broker, d.seq, d.token, self.now)
+                .ctx(actor, "settle early")?;
+            if !ok {
+                self.m().lock_lost += 1;
+                self.poll_again(c, self.now + 1);
+                return Ok(Some(Simulation::ev(
+                    actor,
+                    Stage::Broker,
+                    Some(&d.message_id),
+                    "sim.lock-lost",
+                    SETTLE_SQL,
+                    Outcome::Failed,
+                    vec![],
+                )));
+            }
+            self.picture_dequeued(d.seq);
+            d.settled = true;
+            if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+                self.m().lost += 1;
+                return Ok(Some(self.lose_connection(
+                    c,
+                    &d,
+                    "sim.settled-then-connection-lost",
+                    SETTLE_SQL,
+                )));
+            }
+            self.put_delivery(c, d.clone());
+        }
+        let (payload_ok, amount, created) = match self.read_payload(&d.body) {
+            Ok(p) => p,
+            Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
+        };
+        if self.scenario.setup.two_phase {
+            if self.mode == Mode::Naive {
+                return self.consumer_provider(c);
+            }
+            return self.two_phase_claim(c, d).map(Some);
+        }
+        let e = self.effect_row(c, &d, "credit", amount, payload_ok);
+        match (self.mode, pitfall) {
+            (Mode::Naive, _) => self.apply_naive(c, &d, e, created),
+            (_, Some(Pitfall::EffectOutsideTx)) => self.apply_trap(c, &d, e, created),
+            _ => Ok(Some(self.apply_in_one_transaction(c, d, e, created))),
+        }
+    }
+
+    pub(crate) fn consumer_settle(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        self.poll_again(c, self.now + 1);
+        if d.settled {
+            return Ok(None);
+        }
+        if self.broker_is_down() {
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.settle-failed-broker-down",
+                SETTLE_SQL,
+                Outcome::Failed,
+                vec![],
+            )));
+        }
+        if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
+            self.picture_dequeued(d.seq);
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.settled",
+                SETTLE_SQL,
+                Outcome::Ok,
+                vec![token_text(d.token)],
+            )))
+        } else {
+            self.m().lock_lost += 1;
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.lock-lost",
+                SETTLE_SQL,
+                Outcome::Failed,
+                vec![token_text(d.token)],
+            )))
+        }
+    }
+
+    pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        self.poll_again(c, self.now + 1);
+        let actor = Actor::Consumer(c);
+        let error = d.error.clone().unwrap_or_default();
+        if d.delivery_count >= self.set.max_deliveries {
+            return self
+                .dead_letter_now(actor, d.seq, &d.message_id, &error)
+                .map(Some);
+        }
+        let delay =
+            self.set
+                .retry
+                .delay_ms(d.delivery_count, self.set.retry.base_ms, &mut self.rng);
+        let visible = self.now + delay;
+        if abandon(&self.conns.broker, d.seq, d.token, visible).ctx(actor, "abandon")? {
+            if self.locks.remove(&d.seq).is_some() {
+                self.live.scalars.stages.in_flight =
+                    self.live.scalars.stages.in_flight.saturating_sub(1);
+            }
+            self.change(RowChange::Set(
+                Table::Queue,
+                d.seq,
+                col::QUEUE_VISIBLE,
+                visible.to_string(),
+            ));
+            self.change(RowChange::Set(
+                Table::Queue,
+                d.seq,
+                col::QUEUE_LOCK,
+                String::new(),
+            ));
+            self.schedule(visible, Action::BrokerWake);
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Retry,
+                Some(&d.message_id),
+                "sim.retry-delayed",
+                ABANDON_SQL,
+                Outcome::Ok,
+                vec![
+                    delay.to_string(),
+                    self.set.retry.jitter.as_str().into(),
+                    error,
+                ],
+            )))
+        } else {
+            self.m().lock_lost += 1;
+            Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                "sim.lock-lost",
+                ABANDON_SQL,
+                Outcome::Failed,
+                vec![token_text(d.token)],
+            )))
+        }
+    }
+
+    pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
+        self.poll_again(c, self.now);
+        Simulation::ev(
+            Actor::Consumer(c),
+            Stage::Consumer,
+            None,
+            "sim.consumer-reconnected",
+            &[],
+            Outcome::Ok,
+            vec![],
+        )
+    }
+}

@@ -1,0 +1,432 @@
+//! The dispatcher actor: claims outbox rows with a lease (SQLite has no SKIP LOCKED), publishes
+//! them, then marks them. A crash between publish and mark publishes the rows again later.
+
+use rusqlite::{Connection, params};
+
+use super::actions::{Action, Claimed};
+use super::{SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::state::{RowChange, Table, col};
+
+/// Claim a batch with a lease. PostgreSQL would write `SELECT ... FOR UPDATE SKIP LOCKED`,
+/// SQL Server `WITH (UPDLOCK, READPAST, ROWLOCK)`; SQLite has one writer at a time, so a lease
+/// column decides who owns a row until when.
+pub(crate) const SQL_CLAIM: &str = "UPDATE outbox SET lease_owner = ?1, lease_until_ms = ?2 + ?3, \
+     attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox WHERE published_ms IS NULL \
+     AND failed_reason IS NULL AND (lease_until_ms IS NULL OR lease_until_ms <= ?2) ORDER BY id LIMIT ?4) \
+     RETURNING id, message_id, order_id, body, group_id, attempts";
+pub(crate) const SQL_MARK: &str = "UPDATE outbox SET published_ms = ?1, lease_owner = NULL, lease_until_ms = NULL \
+     WHERE id = ?2 AND lease_owner = ?3";
+pub(crate) const SQL_RELEASE: &str = "UPDATE outbox SET lease_owner = NULL, lease_until_ms = NULL \
+     WHERE id = ?1 AND lease_owner = ?2";
+pub(crate) const SQL_GIVE_UP: &str = "UPDATE outbox SET failed_reason = ?3, lease_owner = NULL, lease_until_ms = NULL \
+     WHERE id = ?1 AND lease_owner = ?2";
+
+const CLAIM_SQL: &[&str] = &[SQL_CLAIM];
+const PUBLISH_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    super::broker::SQL_DEDUP_SEEN,
+    super::broker::SQL_DEDUP_PUT,
+    super::broker::SQL_ENQUEUE,
+    "COMMIT",
+];
+const RELEASE_SQL: &[&str] = &[SQL_RELEASE];
+const GIVE_UP_SQL: &[&str] = &[SQL_GIVE_UP];
+const MARK_SQL: &[&str] = &["BEGIN IMMEDIATE", SQL_MARK, "COMMIT"];
+
+/// The lease owner name of dispatcher `d`.
+fn owner(d: u8) -> String {
+    Actor::Dispatcher(d).to_string()
+}
+
+/// Claims up to `batch` rows for `owner` until `now + lease_ms`.
+pub(crate) fn claim(
+    conn: &Connection,
+    owner: &str,
+    now: u64,
+    lease_ms: u64,
+    batch: u32,
+) -> rusqlite::Result<Vec<(Claimed, u32)>> {
+    let mut stmt = conn.prepare_cached(SQL_CLAIM)?;
+    let rows = stmt.query_map(params![owner, now as i64, lease_ms as i64, batch], |r| {
+        Ok((
+            Claimed {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                order_id: r.get(2)?,
+                body: r.get(3)?,
+                group_id: r.get(4)?,
+            },
+            r.get::<_, u32>(5)?,
+        ))
+    })?;
+    let mut v: Vec<(Claimed, u32)> = rows.collect::<rusqlite::Result<_>>()?;
+    // RETURNING order is unspecified; keep the outbox order.
+    v.sort_by_key(|(c, _)| c.id);
+    Ok(v)
+}
+
+/// Marks claimed rows as published; returns how many were still ours.
+pub(crate) fn mark(
+    conn: &Connection,
+    owner: &str,
+    ids: &[i64],
+    now: u64,
+) -> rusqlite::Result<usize> {
+    let tx = super::begin_immediate(conn)?;
+    let mut n = 0;
+    {
+        let mut stmt = tx.prepare_cached(SQL_MARK)?;
+        for id in ids {
+            n += stmt.execute(params![now as i64, id, owner])?;
+        }
+    }
+    tx.commit()?;
+    Ok(n)
+}
+
+/// Publish attempts after which the dispatcher gives up on a row it can never send.
+const MAX_PUBLISH_ATTEMPTS: u32 = 3;
+
+impl Simulation {
+    /// Wakes one idle dispatcher at `at` when the outbox has work.
+    pub(crate) fn wake_dispatcher(&mut self, at: u64) {
+        if self.unpublished.is_empty() {
+            return;
+        }
+        if let Some(d) = self
+            .dispatchers
+            .iter()
+            .position(|d| !d.busy && d.down_until <= at)
+        {
+            self.dispatchers[d].busy = true;
+            self.schedule(at, Action::DispatcherPoll(d as u8));
+        }
+    }
+
+    /// Records the current outbox lag (age of the oldest unpublished row).
+    pub(crate) fn note_outbox_lag(&mut self) {
+        if let Some((created, _)) = self.unpublished.first() {
+            let lag = self.now.saturating_sub(*created);
+            let m = self.m();
+            m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
+        }
+    }
+
+    pub(crate) fn dispatcher_poll(&mut self, d: u8) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        if self.dispatchers[i].down_until > self.now {
+            self.dispatchers[i].busy = false;
+            return Ok(None);
+        }
+        self.note_outbox_lag();
+        let s = &self.scenario.setup;
+        let (lease, batch) = (s.lease_ms, s.batch);
+        let rows = claim(
+            &self.conns.dispatchers[i],
+            &owner(d),
+            self.now,
+            lease,
+            batch,
+        )
+        .ctx(actor, "claim outbox rows")?;
+        if rows.is_empty() {
+            self.dispatchers[i].busy = false;
+            return Ok(None);
+        }
+        let until = (self.now + lease).to_string();
+        for (c, attempts) in &rows {
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_OWNER,
+                owner(d),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_UNTIL,
+                until.clone(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_ATTEMPTS,
+                attempts.to_string(),
+            ));
+        }
+        self.live.scalars.stages.dispatching += rows.len() as u64;
+        let first = rows[0].0.message_id.clone();
+        let n = rows.len();
+        self.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
+        self.schedule(self.now + super::PUBLISH_MS, Action::DispatcherPublish(d));
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Dispatcher,
+            Some(&first),
+            "sim.dispatcher-claimed",
+            CLAIM_SQL,
+            Outcome::Ok,
+            vec![n.to_string(), lease.to_string()],
+        )))
+    }
+
+    fn release_batch(
+        &mut self,
+        d: u8,
+        sql: &'static str,
+        reason: Option<&str>,
+    ) -> Result<(), SimError> {
+        let i = usize::from(d);
+        let batch = std::mem::take(&mut self.dispatchers[i].batch);
+        let me = owner(d);
+        for c in &batch {
+            let conn = &self.conns.dispatchers[i];
+            match reason {
+                Some(r) => conn
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.execute(params![c.id, me, r])),
+                None => conn
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.execute(params![c.id, me])),
+            }
+            .ctx(Actor::Dispatcher(d), "release the lease")?;
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_OWNER,
+                String::new(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_UNTIL,
+                String::new(),
+            ));
+        }
+        let st = &mut self.live.scalars.stages;
+        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        if reason.is_some() {
+            for c in &batch {
+                self.unpublished.retain(|(_, id)| *id != c.id);
+            }
+            st.outbox_pending = st.outbox_pending.saturating_sub(batch.len() as u64);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_lines)] // one narrated step: outage, size limit, publish, crash window
+    pub(crate) fn dispatcher_publish(&mut self, d: u8) -> Result<Event, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        let first = self.dispatchers[i]
+            .batch
+            .first()
+            .map(|c| c.message_id.clone());
+        let n = self.dispatchers[i].batch.len();
+        if self.broker_is_down() {
+            self.release_batch(d, SQL_RELEASE, None)?;
+            let st = &mut self.dispatchers[i];
+            st.failures += 1;
+            let (failures, last) = (st.failures, st.last_delay);
+            let delay = self.set.retry.delay_ms(failures, last, &mut self.rng);
+            self.dispatchers[i].last_delay = delay;
+            self.m().retries += 1;
+            self.schedule(self.now + delay, Action::DispatcherPoll(d));
+            return Ok(Simulation::ev(
+                actor,
+                Stage::Dispatcher,
+                first.as_deref(),
+                "sim.publish-failed-broker-down",
+                RELEASE_SQL,
+                Outcome::Failed,
+                vec![n.to_string(), delay.to_string()],
+            ));
+        }
+        let limit = self.profile.max_message_bytes.value;
+        let too_big = self.dispatchers[i].batch.iter().find_map(|c| {
+            let size = c
+                .body
+                .rsplit_once("inline:")
+                .and_then(|(_, b)| b.parse::<u64>().ok())
+                .unwrap_or(c.body.len() as u64);
+            (size > limit).then_some(size)
+        });
+        if let Some(size) = too_big {
+            let attempts = self.dispatchers[i].failures + 1;
+            let reason =
+                format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
+            self.m().retries += 1;
+            if attempts >= MAX_PUBLISH_ATTEMPTS {
+                self.dispatchers[i].failures = 0;
+                self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
+                self.schedule(self.now + 1, Action::DispatcherPoll(d));
+                return Ok(Simulation::ev(
+                    actor,
+                    Stage::Outbox,
+                    first.as_deref(),
+                    "sim.publish-gave-up",
+                    GIVE_UP_SQL,
+                    Outcome::Failed,
+                    vec![size.to_string(), limit.to_string()],
+                ));
+            }
+            self.dispatchers[i].failures = attempts;
+            self.release_batch(d, SQL_RELEASE, None)?;
+            self.schedule(self.now + self.set.retry.base_ms, Action::DispatcherPoll(d));
+            return Ok(Simulation::ev(
+                actor,
+                Stage::Dispatcher,
+                first.as_deref(),
+                "sim.publish-too-large",
+                RELEASE_SQL,
+                Outcome::Failed,
+                vec![size.to_string(), limit.to_string()],
+            ));
+        }
+        self.dispatchers[i].failures = 0;
+        let batch = self.dispatchers[i].batch.clone();
+        let results = {
+            let conn = &self.conns.broker;
+            let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
+            let mut out = Vec::with_capacity(batch.len());
+            for c in &batch {
+                out.push(
+                    super::broker::enqueue(
+                        &tx,
+                        self.now,
+                        self.set.dedup_window_ms,
+                        &c.message_id,
+                        c.order_id,
+                        &c.body,
+                        c.group_id.as_deref(),
+                    )
+                    .ctx(actor, "publish")?,
+                );
+            }
+            tx.commit().ctx(Actor::Broker, "commit publish")?;
+            out
+        };
+        let mut dropped = 0;
+        for (c, seq) in batch.iter().zip(&results) {
+            if let Some(seq) = seq {
+                self.m().published += 1;
+                self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
+            } else {
+                dropped += 1;
+                self.m().prevented_duplicates += 1;
+            }
+        }
+        let enqueued = batch.len() - dropped;
+        self.wake_consumers(self.now + 1, enqueued);
+        if self.armed.take(Fault::DispatcherCrashAfterPublish) {
+            let restart = self.now + self.scenario.setup.restart_ms;
+            let lease_end = self.now + self.scenario.setup.lease_ms;
+            self.dispatchers[i].batch.clear();
+            self.dispatchers[i].down_until = restart;
+            self.schedule(restart, Action::DispatcherRestart(d));
+            self.schedule(lease_end, Action::LeaseExpiry);
+            let st = &mut self.live.scalars.stages;
+            st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+            return Ok(Simulation::ev(
+                actor,
+                Stage::Dispatcher,
+                first.as_deref(),
+                "sim.dispatcher-crashed-after-publish",
+                PUBLISH_SQL,
+                Outcome::Failed,
+                vec![enqueued.to_string(), lease_end.to_string()],
+            ));
+        }
+        self.schedule(self.now + 1, Action::DispatcherMark(d));
+        let caption = if dropped > 0 {
+            "sim.published-dedup"
+        } else {
+            "sim.published"
+        };
+        Ok(Simulation::ev(
+            actor,
+            Stage::Broker,
+            first.as_deref(),
+            caption,
+            PUBLISH_SQL,
+            Outcome::Ok,
+            vec![enqueued.to_string(), dropped.to_string()],
+        ))
+    }
+
+    pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        let batch = std::mem::take(&mut self.dispatchers[i].batch);
+        let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
+        let marked = mark(&self.conns.dispatchers[i], &owner(d), &ids, self.now)
+            .ctx(actor, "mark published")?;
+        let now = self.now.to_string();
+        for c in &batch {
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_PUBLISHED,
+                now.clone(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_OWNER,
+                String::new(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_UNTIL,
+                String::new(),
+            ));
+        }
+        let ids_set: std::collections::HashSet<i64> = ids.iter().copied().collect();
+        let before = self.unpublished.len();
+        self.unpublished.retain(|(_, id)| !ids_set.contains(id));
+        let removed = (before - self.unpublished.len()) as u64;
+        let st = &mut self.live.scalars.stages;
+        st.outbox_pending = st.outbox_pending.saturating_sub(removed);
+        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.note_outbox_lag();
+        if self.unpublished.is_empty() {
+            self.dispatchers[i].busy = false;
+        } else {
+            self.schedule(self.now + 1, Action::DispatcherPoll(d));
+        }
+        let first = batch.first().map(|c| c.message_id.clone());
+        let (caption, outcome) = if marked == batch.len() {
+            ("sim.dispatcher-marked", Outcome::Ok)
+        } else {
+            ("sim.dispatcher-mark-lease-lost", Outcome::Failed)
+        };
+        Ok(Simulation::ev(
+            actor,
+            Stage::Outbox,
+            first.as_deref(),
+            caption,
+            MARK_SQL,
+            outcome,
+            vec![marked.to_string(), batch.len().to_string()],
+        ))
+    }
+
+    pub(crate) fn dispatcher_restart(&mut self, d: u8) -> Event {
+        let i = usize::from(d);
+        self.dispatchers[i].busy = false;
+        self.wake_dispatcher(self.now);
+        Simulation::ev(
+            Actor::Dispatcher(d),
+            Stage::Dispatcher,
+            None,
+            "sim.dispatcher-restarted",
+            &[],
+            Outcome::Ok,
+            vec![],
+        )
+    }
+}

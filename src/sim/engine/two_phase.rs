@@ -1,0 +1,228 @@
+//! Two-phase claim for an effect outside the database: claim in the inbox, call the provider
+//! with an idempotency key, then record the effect and mark the claim processed.
+
+use super::actions::{Action, Delivery};
+use rusqlite::OptionalExtension;
+
+use super::inbox::{self, Violation};
+use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
+use crate::sim::state::{RowChange, Table, col};
+
+const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
+const CLAIM_DUP_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    "ROLLBACK",
+    inbox::SQL_INBOX_PROCESSED,
+];
+const PROVIDER_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CHARGE_FIND];
+const PROVIDER_TIMEOUT_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CLAIM_RELEASE];
+const FINISH_SAFE_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    inbox::SQL_CLAIM_DONE,
+    inbox::SQL_EFFECT_INSERT,
+    "COMMIT",
+];
+const CLAIM_LOST_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_CLAIM_DONE, "ROLLBACK"];
+const NAIVE_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT, inbox::SQL_INBOX_INSERT];
+
+impl Simulation {
+    /// Two-phase claim, phase 1: claim the message in the inbox (`processed_ms` NULL).
+    pub(crate) fn two_phase_claim(&mut self, c: u8, d: Delivery) -> Result<Event, SimError> {
+        let actor = Actor::Consumer(c);
+        let instance = Simulation::instance(c);
+        let conn = &self.conns.consumers[usize::from(c)];
+        let tx = super::begin_immediate(conn).ctx(actor, "begin claim")?;
+        match inbox::insert_marker(&tx, &d.message_id, CONSUMER_NAME, &instance, self.now, None) {
+            Ok(id) => {
+                tx.commit().ctx(actor, "commit claim")?;
+                self.picture_marker(id, &d.message_id, &instance, false);
+                self.schedule(self.now + d.handling_ms / 2, Action::ConsumerProvider(c));
+                Ok(Simulation::ev(
+                    actor,
+                    Stage::Consumer,
+                    Some(&d.message_id),
+                    "sim.claimed",
+                    CLAIM_SQL,
+                    Outcome::Ok,
+                    vec![],
+                ))
+            }
+            Err(err) if inbox::classify(&err) == Violation::InboxDuplicate => {
+                tx.rollback().ctx(actor, "rollback claim")?;
+                let done = inbox::marker_state(conn, &d.message_id, CONSUMER_NAME)
+                    .ctx(actor, "read claim")?;
+                if done == Some(true) {
+                    self.m().prevented_duplicates += 1;
+                    self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                    return Ok(Simulation::ev(
+                        actor,
+                        Stage::Consumer,
+                        Some(&d.message_id),
+                        "sim.duplicate-prevented",
+                        CLAIM_DUP_SQL,
+                        Outcome::Ok,
+                        vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
+                    ));
+                }
+                Ok(self.fail(c, d, "claimed by another instance".into(), CLAIM_DUP_SQL))
+            }
+            Err(err) => Err(err).ctx(actor, "insert claim"),
+        }
+    }
+
+    /// Phase 2: the provider call (with the message id as idempotency key unless naive/trap).
+    pub(crate) fn consumer_provider(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(mut d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let (_, amount, _) = match self.read_payload(&d.body) {
+            Ok(p) => p,
+            Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
+        };
+        let keyed = self.mode == Mode::Safe
+            || (self.mode == Mode::Pitfall && self.set.pitfall != Some(Pitfall::EffectOutsideTx));
+        let key = keyed.then_some(d.message_id.as_str());
+        let (id, new) = inbox::charge(&self.conns.provider, key, d.order_id, amount, self.now)
+            .ctx(Actor::Provider, "charge")?;
+        if new {
+            if let Some(n) = self.charges_per_order.get_mut(d.order_id as usize) {
+                *n = n.saturating_add(1);
+            }
+        } else {
+            self.m().prevented_duplicates += 1;
+        }
+        if self.armed.take(Fault::ProviderTimeoutAfterPerform) {
+            if self.mode != Mode::Naive {
+                let conn = &self.conns.consumers[usize::from(c)];
+                let released: Option<i64> = conn
+                    .prepare_cached(inbox::SQL_CLAIM_RELEASE)
+                    .and_then(|mut s| {
+                        s.query_row(
+                            rusqlite::params![d.message_id, CONSUMER_NAME, Simulation::instance(c)],
+                            |r| r.get(0),
+                        )
+                    })
+                    .ok();
+                if let Some(rid) = released {
+                    self.change(RowChange::Delete(Table::Inbox, rid));
+                    self.live.scalars.stages.inbox =
+                        self.live.scalars.stages.inbox.saturating_sub(1);
+                }
+            }
+            let mut ev = self.fail(
+                c,
+                d,
+                "provider timed out after performing the charge".into(),
+                PROVIDER_TIMEOUT_SQL,
+            );
+            ev.outcome = Outcome::Unknown;
+            return Ok(Some(ev));
+        }
+        d.charge_id = Some(id);
+        let msg = d.message_id.clone();
+        let half = d.handling_ms / 2;
+        self.put_delivery(c, d);
+        self.schedule(self.now + half, Action::ConsumerFinish(c));
+        let caption = match (new, keyed) {
+            (true, true) => "sim.provider-charged-keyed",
+            (true, false) => "sim.provider-charged-unkeyed",
+            (false, _) => "sim.provider-replayed",
+        };
+        Ok(Some(Simulation::ev(
+            Actor::Provider,
+            Stage::Effect,
+            Some(&msg),
+            caption,
+            PROVIDER_SQL,
+            Outcome::Ok,
+            vec![id.to_string()],
+        )))
+    }
+
+    /// Phase 3: record the effect and mark the claim processed (one transaction unless naive).
+    pub(crate) fn consumer_finish(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        let (payload_ok, amount, created) =
+            self.read_payload(&d.body).unwrap_or((true, 0, self.now));
+        let e = self.effect_row(c, &d, "charge", amount, payload_ok);
+        let conn = &self.conns.consumers[usize::from(c)];
+        let (effect_id, marker) = if self.mode == Mode::Naive {
+            let eid = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+            let mid = inbox::insert_marker(
+                conn,
+                &d.message_id,
+                CONSUMER_NAME,
+                &e.instance,
+                self.now,
+                Some(self.now),
+            )
+            .ctx(actor, "naive marker")?;
+            (eid, Some(mid))
+        } else {
+            // The claim is a lease: finish only while it is still ours. If the sweeper
+            // removed it as stale, another delivery may own the message by now.
+            let tx = super::begin_immediate(conn).ctx(actor, "begin finish")?;
+            let mid: Option<i64> = tx
+                .prepare_cached(inbox::SQL_CLAIM_DONE)
+                .and_then(|mut s| {
+                    s.query_row(
+                        rusqlite::params![d.message_id, CONSUMER_NAME, e.instance, self.now as i64],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                })
+                .ctx(actor, "mark the claim processed")?;
+            let Some(mid) = mid else {
+                tx.rollback().ctx(actor, "rollback finish")?;
+                return Ok(Some(self.fail(
+                    c,
+                    d,
+                    "the claim expired before the effect was recorded".into(),
+                    CLAIM_LOST_SQL,
+                )));
+            };
+            let eid = inbox::insert_effect(&tx, &e, self.now).ctx(actor, "effect")?;
+            tx.commit().ctx(actor, "commit finish")?;
+            self.change(RowChange::Set(
+                Table::Inbox,
+                mid,
+                col::INBOX_PROCESSED,
+                self.now.to_string(),
+            ));
+            (eid, None)
+        };
+        if let Some(id) = marker {
+            self.picture_marker(id, &d.message_id, &e.instance, true);
+        }
+        self.picture_effect(&e, effect_id, created);
+        if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+            return Ok(Some(self.lose_connection(
+                c,
+                &d,
+                "sim.applied-then-connection-lost",
+                FINISH_SAFE_SQL,
+            )));
+        }
+        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        let sql = if self.mode == Mode::Naive {
+            NAIVE_SQL
+        } else {
+            FINISH_SAFE_SQL
+        };
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Effect,
+            Some(&d.message_id),
+            "sim.two-phase-finished",
+            sql,
+            Outcome::Ok,
+            vec![d.charge_id.unwrap_or(0).to_string()],
+        )))
+    }
+}

@@ -1,0 +1,233 @@
+//! The sweeper (inbox retention, stale claims, stale leases), the scenario script, injected
+//! faults and the operator's DLQ triage.
+
+use rusqlite::params;
+
+use super::actions::Action;
+use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
+use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::scenario::ScriptAction;
+use crate::sim::state::{RowChange, Table, col};
+
+pub(crate) const SQL_SWEEP_RETENTION: &str =
+    "DELETE FROM inbox WHERE processed_ms IS NOT NULL AND processed_ms < ?1 RETURNING id";
+pub(crate) const SQL_SWEEP_CLAIMS: &str = "DELETE FROM inbox WHERE processed_ms IS NULL AND received_ms < ?1 AND consumer = ?2 RETURNING id";
+pub(crate) const SQL_SWEEP_LEASES: &str = "UPDATE outbox SET lease_owner = NULL, lease_until_ms = NULL \
+     WHERE published_ms IS NULL AND lease_until_ms < ?1 RETURNING id";
+pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, order_id, body FROM dlq \
+     WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
+pub(crate) const SQL_REPLAY_MARK: &str = "UPDATE dlq SET replayed_ms = ?2 WHERE seq = ?1";
+
+const SWEEP_SQL: &[&str] = &[SQL_SWEEP_RETENTION, SQL_SWEEP_CLAIMS, SQL_SWEEP_LEASES];
+const REPLAY_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_REPLAY_PICK,
+    super::broker::SQL_ENQUEUE,
+    SQL_REPLAY_MARK,
+    "COMMIT",
+];
+
+fn ids(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    p: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(p, |r| r.get(0))?;
+    rows.collect()
+}
+
+impl Simulation {
+    /// The sweeper's pass; reschedules itself while other work remains.
+    pub(crate) fn sweep(&mut self) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Sweeper;
+        let now = self.now;
+        let claim_timeout = self.set.lock_ms.saturating_mul(2);
+        let conn = &self.conns.sweeper;
+        let retained = ids(
+            conn,
+            SQL_SWEEP_RETENTION,
+            params![now.saturating_sub(self.set.retention_ms) as i64],
+        )
+        .ctx(actor, "retention")?;
+        let claims = ids(
+            conn,
+            SQL_SWEEP_CLAIMS,
+            params![now.saturating_sub(claim_timeout) as i64, CONSUMER_NAME],
+        )
+        .ctx(actor, "stale claims")?;
+        let leases = ids(conn, SQL_SWEEP_LEASES, params![now as i64]).ctx(actor, "stale leases")?;
+        for id in retained.iter().chain(&claims) {
+            self.change(RowChange::Delete(Table::Inbox, *id));
+        }
+        for id in &leases {
+            self.change(RowChange::Set(
+                Table::Outbox,
+                *id,
+                col::OUTBOX_LEASE_OWNER,
+                String::new(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                *id,
+                col::OUTBOX_LEASE_UNTIL,
+                String::new(),
+            ));
+        }
+        let st = &mut self.live.scalars.stages;
+        st.inbox = st
+            .inbox
+            .saturating_sub((retained.len() + claims.len()) as u64);
+        if !leases.is_empty() {
+            self.wake_dispatcher(now);
+        }
+        let more = !self.only_sweeper_left();
+        if more {
+            self.schedule(now + self.scenario.setup.sweep_ms, Action::Sweep);
+        }
+        if retained.is_empty() && claims.is_empty() && leases.is_empty() && more {
+            // Nothing removed: keep the quiet pass out of the trace.
+            return Ok(None);
+        }
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Consumer,
+            None,
+            "sim.sweep",
+            SWEEP_SQL,
+            Outcome::Ok,
+            vec![
+                retained.len().to_string(),
+                claims.len().to_string(),
+                leases.len().to_string(),
+                self.set.retention_ms.to_string(),
+            ],
+        )))
+    }
+
+    /// Schedules the next script step, if any.
+    pub(crate) fn schedule_next_script(&mut self) {
+        if let Some(step) = self.script.get(self.next_script) {
+            self.schedule(step.at_ms, Action::Script);
+        }
+    }
+
+    /// Runs the next script step.
+    pub(crate) fn run_script_step(&mut self) -> Result<Option<Event>, SimError> {
+        let Some(step) = self.script.get(self.next_script).copied() else {
+            return Ok(None);
+        };
+        self.next_script += 1;
+        self.schedule_next_script();
+        match step.action {
+            ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
+            ScriptAction::FixCause => Ok(Some(self.fix_cause_now())),
+            ScriptAction::ReplayDlq => self.replay_dlq_now(step.count).map(Some),
+        }
+    }
+
+    /// Arms a fault `count` times (a broker outage starts at once).
+    pub(crate) fn arm(&mut self, fault: Fault, count: u32, by_trainee: bool) -> Event {
+        let actor = if by_trainee {
+            Actor::Operator
+        } else {
+            Actor::Script
+        };
+        if let Fault::BrokerDown { duration_ms } = fault {
+            let until = self.now + duration_ms;
+            self.broker_down_until = self.broker_down_until.max(until);
+            self.schedule(until, Action::BrokerUp);
+            return Simulation::ev(
+                actor,
+                Stage::Broker,
+                None,
+                "sim.broker-down",
+                &[],
+                Outcome::Ok,
+                vec![duration_ms.to_string()],
+            );
+        }
+        for _ in 0..count {
+            self.armed.arm(fault);
+        }
+        Simulation::ev(
+            actor,
+            Stage::Api,
+            None,
+            "sim.fault-armed",
+            &[],
+            Outcome::Ok,
+            vec![fault.as_str().into(), count.to_string()],
+        )
+    }
+
+    /// The cause of the poison messages is fixed.
+    pub(crate) fn fix_cause_now(&mut self) -> Event {
+        self.cause_fixed = true;
+        Simulation::ev(
+            Actor::Operator,
+            Stage::Dlq,
+            None,
+            "sim.cause-fixed",
+            &[],
+            Outcome::Ok,
+            vec![],
+        )
+    }
+
+    /// Replays up to `n` DLQ entries into the queue (fresh delivery count).
+    pub(crate) fn replay_dlq_now(&mut self, n: u32) -> Result<Event, SimError> {
+        let actor = Actor::Operator;
+        let now = self.now;
+        let conn = &self.conns.broker;
+        let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
+        let picked: Vec<(i64, String, i64, String)> = {
+            let mut stmt = tx
+                .prepare_cached(SQL_REPLAY_PICK)
+                .ctx(actor, "pick DLQ entries")?;
+            let rows = stmt
+                .query_map(params![n], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+                .ctx(actor, "pick DLQ entries")?;
+            rows.collect::<rusqlite::Result<_>>()
+                .ctx(actor, "pick DLQ entries")?
+        };
+        let mut enqueued = Vec::with_capacity(picked.len());
+        for (dlq_seq, msg, order_id, body) in &picked {
+            // Replays bypass duplicate detection: the operator means to send it again.
+            let seq = super::broker::enqueue(&tx, now, None, msg, *order_id, body, None)
+                .ctx(actor, "replay")?;
+            tx.prepare_cached(SQL_REPLAY_MARK)
+                .and_then(|mut s| s.execute(params![dlq_seq, now as i64]))
+                .ctx(actor, "mark replayed")?;
+            enqueued.push((*dlq_seq, seq, msg.clone()));
+        }
+        tx.commit().ctx(actor, "commit replay")?;
+        for (dlq_seq, seq, msg) in &enqueued {
+            self.change(RowChange::Set(
+                Table::Dlq,
+                *dlq_seq,
+                col::DLQ_REPLAYED,
+                now.to_string(),
+            ));
+            if let Some(seq) = seq {
+                self.picture_enqueued(*seq, msg, None);
+            }
+        }
+        let st = &mut self.live.scalars.stages;
+        st.dlq = st.dlq.saturating_sub(enqueued.len() as u64);
+        self.wake_consumers(now + 1, enqueued.len());
+        let first = enqueued.first().map(|e| e.2.clone());
+        Ok(Simulation::ev(
+            actor,
+            Stage::Dlq,
+            first.as_deref(),
+            "sim.dlq-replayed",
+            REPLAY_SQL,
+            Outcome::Ok,
+            vec![enqueued.len().to_string(), n.to_string()],
+        ))
+    }
+}

@@ -1,0 +1,267 @@
+//! Plain value types shared by the engine, its snapshots and its callers.
+
+use std::fmt;
+
+/// How the consumer (and the API) protect themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Unique inbox index, marker and effect in one transaction, duplicate recognised by 2067 + columns.
+    Safe,
+    /// Check-then-insert without a unique index.
+    Naive,
+    /// The scenario's named pitfall (see [`Pitfall`]) on top of the safe schema.
+    Pitfall,
+}
+
+impl Mode {
+    /// All modes, in the order the UI offers them.
+    pub const ALL: [Mode; 3] = [Mode::Safe, Mode::Naive, Mode::Pitfall];
+
+    /// The CLI spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Safe => "safe",
+            Mode::Naive => "naive",
+            Mode::Pitfall => "pitfall",
+        }
+    }
+
+    /// Parses the CLI spelling.
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+}
+
+/// Which broker profile the run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BrokerKind {
+    /// Azure Service Bus (peek-lock, MaxDeliveryCount, duplicate detection, sessions).
+    Asb,
+    /// Amazon SQS (visibility timeout, redrive policy, standard or FIFO).
+    Sqs,
+}
+
+impl BrokerKind {
+    /// Both profiles.
+    pub const ALL: [BrokerKind; 2] = [BrokerKind::Asb, BrokerKind::Sqs];
+
+    /// The CLI spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BrokerKind::Asb => "asb",
+            BrokerKind::Sqs => "sqs",
+        }
+    }
+
+    /// Parses the CLI spelling.
+    pub fn parse(s: &str) -> Option<BrokerKind> {
+        BrokerKind::ALL.into_iter().find(|b| b.as_str() == s)
+    }
+}
+
+/// The flaw a scenario's `pitfall` mode builds in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pitfall {
+    /// The API publishes inside the HTTP request, no outbox.
+    PublishInRequest,
+    /// The effect is committed outside the inbox transaction (like EF Core `ExecuteUpdate`).
+    EffectOutsideTx,
+    /// The consumer completes/deletes the message before its transaction commits.
+    SettleBeforeCommit,
+    /// The sweeper deletes inbox markers sooner than duplicates can still arrive.
+    ShortRetention,
+    /// The large payload travels inside the message instead of a claim-check reference.
+    InlinePayload,
+}
+
+impl Pitfall {
+    /// All pitfalls.
+    pub const ALL: [Pitfall; 5] = [
+        Pitfall::PublishInRequest,
+        Pitfall::EffectOutsideTx,
+        Pitfall::SettleBeforeCommit,
+        Pitfall::ShortRetention,
+        Pitfall::InlinePayload,
+    ];
+
+    /// The spelling used in scenario files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pitfall::PublishInRequest => "publish-in-request",
+            Pitfall::EffectOutsideTx => "effect-outside-tx",
+            Pitfall::SettleBeforeCommit => "settle-before-commit",
+            Pitfall::ShortRetention => "short-retention",
+            Pitfall::InlinePayload => "inline-payload",
+        }
+    }
+
+    /// Parses the scenario-file spelling.
+    pub fn parse(s: &str) -> Option<Pitfall> {
+        Pitfall::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+/// Who acted in an event. Instances are numbered from 0 (shown as A, B, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Actor {
+    /// The HTTP API (and its client, for retries).
+    Api,
+    /// An outbox dispatcher instance.
+    Dispatcher(u8),
+    /// The broker itself (lock expiry, dead-lettering, duplicate detection).
+    Broker,
+    /// A consumer instance with its own SQLite connection.
+    Consumer(u8),
+    /// The external provider (payment/pricing API).
+    Provider,
+    /// The sweeper (inbox retention, stale claims and leases).
+    Sweeper,
+    /// The scenario script or the trainee injecting a fault.
+    Script,
+    /// The operator doing DLQ triage.
+    Operator,
+}
+
+impl Actor {
+    /// The instance letter for numbered actors (`A`, `B`, ...).
+    fn letter(i: u8) -> char {
+        char::from(b'A' + (i % 26))
+    }
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Api => f.write_str("api"),
+            Actor::Dispatcher(i) => write!(f, "dispatcher-{}", Actor::letter(*i)),
+            Actor::Broker => f.write_str("broker"),
+            Actor::Consumer(i) => write!(f, "consumer-{}", Actor::letter(*i)),
+            Actor::Provider => f.write_str("provider"),
+            Actor::Sweeper => f.write_str("sweeper"),
+            Actor::Script => f.write_str("script"),
+            Actor::Operator => f.write_str("operator"),
+        }
+    }
+}
+
+/// A stage of the flow map; tokens and events are placed on one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// API and the client.
+    Api,
+    /// The outbox table.
+    Outbox,
+    /// The dispatcher.
+    Dispatcher,
+    /// The broker queue.
+    Broker,
+    /// Waiting for a delayed retry.
+    Retry,
+    /// The dead-letter queue.
+    Dlq,
+    /// Consumers and their inbox.
+    Consumer,
+    /// The business effect (and the external provider).
+    Effect,
+}
+
+impl Stage {
+    /// All stages in flow-map order.
+    pub const ALL: [Stage; 8] = [
+        Stage::Api,
+        Stage::Outbox,
+        Stage::Dispatcher,
+        Stage::Broker,
+        Stage::Retry,
+        Stage::Dlq,
+        Stage::Consumer,
+        Stage::Effect,
+    ];
+
+    /// Lower-case name used in traces.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Api => "api",
+            Stage::Outbox => "outbox",
+            Stage::Dispatcher => "dispatcher",
+            Stage::Broker => "broker",
+            Stage::Retry => "retry",
+            Stage::Dlq => "dlq",
+            Stage::Consumer => "consumer",
+            Stage::Effect => "effect",
+        }
+    }
+}
+
+/// What the actor knows about the result of its step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// It worked and the actor knows it.
+    Ok,
+    /// It failed and the actor knows it.
+    Failed,
+    /// The actor cannot know (timeout after the other side acted).
+    Unknown,
+}
+
+impl Outcome {
+    /// Lower-case name used in traces.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "failed",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// One step of the simulation, as recorded in the trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Position in the run, from 0.
+    pub index: u64,
+    /// Virtual time in milliseconds.
+    pub at_ms: u64,
+    /// Who acted.
+    pub actor: Actor,
+    /// Where on the flow map.
+    pub stage: Stage,
+    /// The message concerned, when there is one.
+    pub message_id: Option<String>,
+    /// Short machine name of what happened (equals the caption key without its `sim.` prefix).
+    pub kind: &'static str,
+    /// The SQL statements executed, in order (empty when none ran).
+    pub sql: &'static [&'static str],
+    /// The result as the actor sees it.
+    pub outcome: Outcome,
+    /// Caption key, present in every language of the captions file.
+    pub caption: &'static str,
+    /// Positional arguments for the caption (`{0}`, `{1}`, ...).
+    pub args: Vec<String>,
+}
+
+impl Event {
+    /// The canonical trace line (what the trace hash is computed over).
+    pub fn trace_line(&self) -> String {
+        let mut line = format!(
+            "{} {} {} {} {} {} {} {}",
+            self.index,
+            self.at_ms,
+            self.actor,
+            self.stage.as_str(),
+            self.message_id.as_deref().unwrap_or("-"),
+            self.kind,
+            self.outcome.as_str(),
+            self.caption
+        );
+        for a in &self.args {
+            line.push_str(" |");
+            line.push_str(a);
+        }
+        for s in self.sql {
+            line.push_str(" ;");
+            line.push_str(s);
+        }
+        line
+    }
+}

@@ -1,0 +1,220 @@
+//! `queuelab sim` as the real binary: --list, --json fields, transcripts, bad input.
+
+use std::process::{Command, Output, Stdio};
+
+fn queuelab(data: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("LANG", "C")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const JSON_FIELDS: [&str; 26] = [
+    "scenario",
+    "mode",
+    "broker",
+    "seed",
+    "messages",
+    "accepted",
+    "published",
+    "delivered",
+    "redeliveries",
+    "effects",
+    "duplicate_effects",
+    "prevented_duplicates",
+    "dead_lettered",
+    "lost",
+    "lock_lost",
+    "retries",
+    "age_p50_ms",
+    "age_p95_ms",
+    "age_max_ms",
+    "outbox_lag_max_ms",
+    "invariants_ok",
+    "trace_hash",
+    "events",
+    "service_db",
+    "broker_db",
+    "provider_db",
+];
+
+fn json(data: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = queuelab(data, args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn list_names_all_twelve_scenarios_with_a_description() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = queuelab(data.path(), &["sim", "--list"]);
+    assert!(out.status.success());
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 12);
+    for (line, id) in lines.iter().zip(queuelab::sim::scenario::IDS) {
+        assert!(line.starts_with(id) && line.len() > id.len() + 10, "{line}");
+    }
+    let de = queuelab(data.path(), &["--lang", "de", "sim", "--list"]);
+    assert!(text(&de.stdout).contains("Bestellungen"));
+}
+
+#[test]
+fn twin_consumers_json_naive_duplicates_safe_does_not() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let naive = json(
+        data.path(),
+        &[
+            "sim",
+            "--scenario",
+            "twin-consumers",
+            "--mode",
+            "naive",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    );
+    for field in JSON_FIELDS {
+        assert!(naive.get(field).is_some(), "missing {field}");
+    }
+    assert!(naive["duplicate_effects"].as_u64() > Some(0));
+    assert_eq!(naive["invariants_ok"], false);
+    let safe = json(
+        data.path(),
+        &[
+            "sim",
+            "--scenario",
+            "twin-consumers",
+            "--mode",
+            "safe",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(safe["duplicate_effects"], 0);
+    assert_eq!(safe["lost"], 0);
+    assert_eq!(safe["invariants_ok"], true);
+    let db = std::path::PathBuf::from(safe["service_db"].as_str().expect("path"));
+    assert!(
+        db.starts_with(data.path()),
+        "default run dir lives under the data dir: {}",
+        db.display()
+    );
+    let conn = rusqlite::Connection::open(&db).expect("open service.db");
+    let effects: i64 = conn
+        .query_row("SELECT COUNT(*) FROM effects", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(Some(effects as u64), safe["effects"].as_u64());
+}
+
+#[test]
+fn same_seed_same_hash_through_the_binary() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let args = [
+        "sim",
+        "--scenario",
+        "chaos",
+        "--broker",
+        "sqs",
+        "--seed",
+        "9",
+        "--messages",
+        "120",
+        "--json",
+    ];
+    let a = json(data.path(), &args);
+    let b = json(data.path(), &args);
+    assert_eq!(a["trace_hash"], b["trace_hash"]);
+    assert_eq!(a["messages"], 120);
+    assert_eq!(a["invariants_ok"], true);
+}
+
+#[test]
+fn transcript_prints_captions_in_the_chosen_language() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = queuelab(
+        data.path(),
+        &[
+            "--lang",
+            "de",
+            "sim",
+            "--scenario",
+            "lost-ack",
+            "--transcript",
+        ],
+    );
+    assert!(out.status.success());
+    let t = text(&out.stdout);
+    assert!(t.contains("Inbox-Marker"), "{t}");
+    assert!(!t.contains("sim."), "no raw caption keys: {t}");
+}
+
+#[test]
+fn out_dir_is_used_and_never_reused() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let dir = data.path().join("my-run");
+    let dir_s = dir.to_str().expect("utf-8 path");
+    let first = queuelab(
+        data.path(),
+        &["sim", "--scenario", "happy-path", "--out", dir_s],
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(
+        dir.join("service.db").exists()
+            && dir.join("broker.db").exists()
+            && dir.join("blobs").is_dir()
+    );
+    let again = queuelab(
+        data.path(),
+        &["sim", "--scenario", "happy-path", "--out", dir_s],
+    );
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("already holds a run"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let file = data.path().join("a-file");
+    std::fs::write(&file, "x").expect("write");
+    let under_file = file.join("sub");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["sim", "--scenario", "no-such-scenario"],
+        vec!["sim", "--scenario", "chaos", "--mode", "reckless"],
+        vec!["sim", "--scenario", "chaos", "--broker", "kafka"],
+        vec!["sim", "--scenario", "chaos", "--messages", "0"],
+        vec!["sim", "--scenario", "chaos", "--messages", "5000000000"],
+        vec!["sim", "--scenario", "chaos", "--messages", "-3"],
+        vec!["sim", "--scenario", "chaos", "--seed", "x"],
+        vec!["sim", "--scenario", "happy-path", "--messages", "50"],
+        vec![
+            "sim",
+            "--scenario",
+            "chaos",
+            "--out",
+            under_file.to_str().expect("utf-8"),
+        ],
+        vec!["sim"],
+    ];
+    for args in cases {
+        let out = queuelab(data.path(), &args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(
+        !data.path().join("sim-runs").exists(),
+        "failed runs leave no run directory behind"
+    );
+}
