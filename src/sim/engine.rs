@@ -29,6 +29,8 @@ mod consume;
 mod dispatch;
 pub mod inbox;
 mod settle;
+#[cfg(test)]
+mod sql_tests;
 mod two_phase;
 mod upkeep;
 mod view;
