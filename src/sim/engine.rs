@@ -135,6 +135,8 @@ pub struct Simulation {
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
     pub(crate) next_token: u64,
+    /// DLQ selections waiting for their `ReplayChosen` step, in order.
+    pub(crate) chosen_replays: std::collections::VecDeque<Vec<i64>>,
     /// Orders whose message was already duplicated once by the broker.
     pub(crate) duplicated: std::collections::HashSet<i64>,
     pub(crate) next_effect: u64,
@@ -253,6 +255,7 @@ impl Simulation {
             locks: HashMap::new(),
             last_error: HashMap::new(),
             next_token: 1,
+            chosen_replays: std::collections::VecDeque::new(),
             duplicated: std::collections::HashSet::new(),
             next_effect: 1,
             hasher: Sha256::new(),
@@ -373,6 +376,13 @@ impl Simulation {
     /// The operator fixes the cause of poison messages (the consumer learns schema v2).
     pub fn fix_cause(&mut self) {
         self.schedule(self.now, Action::FixCause);
+    }
+
+    /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time;
+    /// entries already replayed are skipped.
+    pub fn replay_dlq_entries(&mut self, seqs: &[i64]) {
+        self.chosen_replays.push_back(seqs.to_vec());
+        self.schedule(self.now, Action::ReplayChosen);
     }
 
     /// The operator replays up to `count` DLQ entries (oldest first) at the current time.
