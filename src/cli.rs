@@ -65,8 +65,6 @@ pub enum Command {
         #[arg(long)]
         yes: bool,
     },
-    /// Run the incident simulator headless, or list its scenarios.
-    Sim(SimArgs),
     /// Take the final quiz. With --plain: line by line on stdin/stdout (one line per question,
     /// option numbers comma-separated for multi-select); every answer is saved at once and an
     /// unfinished attempt is resumed. End of input stops cleanly.
@@ -90,6 +88,8 @@ pub enum Command {
         #[command(subcommand)]
         action: MailAction,
     },
+    /// Run the incident simulator headless, or list its scenarios.
+    Sim(SimArgs),
     /// Export or import progress as a portable JSON file.
     Progress {
         /// export or import.
@@ -201,11 +201,11 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Progress { action }) => {
             paths(cli).and_then(|p| progress_cmd::run(&p, action))
         }
-        Some(Command::Sim(args)) => sim_cmd::run(cli, args),
         Some(Command::Export {
             what: ExportWhat::Map { out, url },
         }) => export_cmd::run(cli, out, url.as_deref()),
         Some(Command::Share { port, bind }) => share_cmd::run(cli, *bind, *port),
+        Some(Command::Sim(args)) => sim_cmd::run(cli, args),
         None => tui_cmd::run(cli),
     };
     match result {

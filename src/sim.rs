@@ -17,7 +17,7 @@
 //! | [`Simulation::snapshot`] | the current [`Snapshot`]: stage counters, tokens per stage with message ids, last event, table rows ([`Table`]), metrics |
 //! | [`Simulation::state_at`] | the snapshot right after an earlier event (step back; checkpoints + deltas, no SQL re-run) |
 //! | [`Simulation::events`] | the recent event log with SQL and outcome |
-//! | [`Simulation::dlq`], [`Simulation::fix_cause`], [`Simulation::replay_dlq`] | DLQ triage: reasons, "cause fixed", replay a small batch |
+//! | [`Simulation::dlq`], [`Simulation::fix_cause`], [`Simulation::replay_dlq_entries`], [`Simulation::replay_dlq`] | DLQ triage: reasons, "cause fixed", replay the chosen entries or the oldest few |
 //! | [`Simulation::profile`] | broker profile values, each with its documented source ([`profile::Sourced`]) |
 //! | [`Simulation::paths`] | the run's database files, for `sqlite3` |
 //! | [`captions::builtin`] or `Content::captions` | caption texts in de and en for [`Event::caption`] |

@@ -163,13 +163,14 @@ type Belongs = fn(&str) -> bool;
 fn content_parsers_never_panic_on_mutated_files() {
     let files = content_files();
     // Group by parser so each parser sees `cases()` inputs.
-    let kinds: [(&str, Belongs); 6] = [
+    let kinds: [(&str, Belongs); 7] = [
         ("chapter", |p| p.contains("/chapters/")),
         ("decisions", |p| p.ends_with("decisions.toml")),
         ("ordering", |p| p.ends_with("ordering.toml")),
         ("reference", |p| p.ends_with("reference.toml")),
         ("quiz", |p| p.starts_with("quiz/")),
         ("strings", |p| p.starts_with("assets/strings/")),
+        ("scenario", |p| p.starts_with("assets/scenarios/")),
     ];
     let mut rng = StdRng::seed_from_u64(7);
     for (kind, belongs) in kinds {

@@ -3,7 +3,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
-use std::path::PathBuf;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -16,89 +15,33 @@ use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
 use super::retry::RetryPolicy;
-use super::scenario::{MAX_MESSAGES, Scenario, ScenarioError, ScriptStep};
+use super::scenario::{MAX_MESSAGES, Scenario, ScriptStep};
 use super::state::{RowChange, State};
-use super::store::{self, RunPaths, StoreError};
+use super::store::{self, RunPaths};
 use super::timeline::{Delta, Timeline};
 
 mod actions;
 mod api;
 mod apply;
 mod broker;
+mod config;
 mod consume;
 mod dispatch;
 pub mod inbox;
+mod outbox;
+mod queue;
 mod settle;
+#[cfg(test)]
+mod sql_tests;
 mod two_phase;
 mod upkeep;
 mod view;
 
+pub(crate) use config::SqlContext;
+pub use config::{RunConfig, SimError};
 pub use view::DlqEntry;
 
 pub(crate) use actions::{Action, ConsumerState, DispatcherState};
-
-/// Everything needed to start a run.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// The scenario (see [`super::scenario::find`]).
-    pub scenario: Scenario,
-    /// Safe, naive or the scenario's pitfall.
-    pub mode: Mode,
-    /// Broker profile.
-    pub broker: BrokerKind,
-    /// RNG seed: same seed, same trace.
-    pub seed: u64,
-    /// Orders to send; `None` takes the scenario's. Only `scalable` scenarios accept another number.
-    pub messages: Option<u32>,
-    /// The run directory (created; must not already hold a run).
-    pub dir: PathBuf,
-}
-
-/// Errors of the engine.
-#[derive(Debug, thiserror::Error)]
-pub enum SimError {
-    /// The run directory or a database could not be set up.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// A scenario problem.
-    #[error(transparent)]
-    Scenario(#[from] ScenarioError),
-    /// A setting is not acceptable.
-    #[error("{0}")]
-    Config(String),
-    /// SQL that must not fail did fail (a bug or a broken file).
-    #[error("{actor}: {context}: {source}")]
-    Sql {
-        /// Who ran it.
-        actor: String,
-        /// What it was doing.
-        context: &'static str,
-        /// SQLite's error.
-        source: rusqlite::Error,
-    },
-    /// A file-system error in the blob store.
-    #[error("claim-check store: {0}")]
-    Blob(String),
-    /// The invariant check could not read the files.
-    #[error("{0}")]
-    Check(String),
-}
-
-/// Attaches actor and context to a SQLite error.
-pub(crate) trait SqlContext<T> {
-    /// Wraps the error.
-    fn ctx(self, actor: Actor, context: &'static str) -> Result<T, SimError>;
-}
-
-impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
-    fn ctx(self, actor: Actor, context: &'static str) -> Result<T, SimError> {
-        self.map_err(|source| SimError::Sql {
-            actor: actor.to_string(),
-            context,
-            source,
-        })
-    }
-}
 
 /// `BEGIN IMMEDIATE`: take the write lock up front, so a read-modify-write never upgrades late.
 pub(crate) fn begin_immediate(conn: &Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
@@ -192,6 +135,8 @@ pub struct Simulation {
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
     pub(crate) next_token: u64,
+    /// DLQ selections waiting for their `ReplayChosen` step, in order.
+    pub(crate) chosen_replays: std::collections::VecDeque<Vec<i64>>,
     /// Orders whose message was already duplicated once by the broker.
     pub(crate) duplicated: std::collections::HashSet<i64>,
     pub(crate) next_effect: u64,
@@ -310,6 +255,7 @@ impl Simulation {
             locks: HashMap::new(),
             last_error: HashMap::new(),
             next_token: 1,
+            chosen_replays: std::collections::VecDeque::new(),
             duplicated: std::collections::HashSet::new(),
             next_effect: 1,
             hasher: Sha256::new(),
@@ -430,6 +376,13 @@ impl Simulation {
     /// The operator fixes the cause of poison messages (the consumer learns schema v2).
     pub fn fix_cause(&mut self) {
         self.schedule(self.now, Action::FixCause);
+    }
+
+    /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time;
+    /// entries already replayed are skipped.
+    pub fn replay_dlq_entries(&mut self, seqs: &[i64]) {
+        self.chosen_replays.push_back(seqs.to_vec());
+        self.schedule(self.now, Action::ReplayChosen);
     }
 
     /// The operator replays up to `count` DLQ entries (oldest first) at the current time.

@@ -5,14 +5,13 @@ use std::collections::BTreeSet;
 #[test]
 fn report_holds_every_part_in_both_renderings_and_languages() {
     let content = load(&ContentSource::Embedded).expect("shipped content is valid");
-    // The report only needs the ids and titles of the shipped scenarios.
     let scenarios: Vec<Scenario> = content
         .scenarios
         .iter()
         .filter(|s| s.id == "lost-ack")
         .cloned()
         .collect();
-    assert_eq!(scenarios.len(), 1, "lost-ack is shipped");
+    assert_eq!(scenarios.len(), 1, "the shipped lost-ack scenario");
     for lang in [Lang::De, Lang::En] {
         let course = content.course(lang);
         let mut attempt = Attempt::new(&course.quiz, 5);

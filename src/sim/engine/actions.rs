@@ -58,6 +58,8 @@ pub(crate) enum Action {
     FixCause,
     /// The operator replays up to n DLQ entries.
     ReplayDlq(u32),
+    /// The operator replays the entries queued by `Simulation::replay_dlq_entries`.
+    ReplayChosen,
 }
 
 /// An outbox row a dispatcher claimed.
@@ -195,7 +197,11 @@ impl Simulation {
             Action::Script => self.run_script_step(),
             Action::Inject(f) => Ok(Some(self.arm(f, 1, true))),
             Action::FixCause => Ok(Some(self.fix_cause_now())),
-            Action::ReplayDlq(n) => self.replay_dlq_now(n).map(Some),
+            Action::ReplayDlq(n) => self.replay_dlq_now(n, None).map(Some),
+            Action::ReplayChosen => {
+                let chosen = self.chosen_replays.pop_front().unwrap_or_default();
+                self.replay_dlq_now(0, Some(&chosen)).map(Some)
+            }
         }
     }
 }

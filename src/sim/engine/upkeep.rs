@@ -1,7 +1,7 @@
 //! The sweeper (inbox retention, stale claims, stale leases), the scenario script, injected
 //! faults and the operator's DLQ triage.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::actions::Action;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
@@ -17,6 +17,8 @@ pub(crate) const SQL_SWEEP_LEASES: &str = "UPDATE outbox SET lease_owner = NULL,
      WHERE published_ms IS NULL AND lease_until_ms < ?1 RETURNING id";
 pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, order_id, body FROM dlq \
      WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
+pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, order_id, body FROM dlq \
+     WHERE seq = ?1 AND replayed_ms IS NULL";
 pub(crate) const SQL_REPLAY_MARK: &str = "UPDATE dlq SET replayed_ms = ?2 WHERE seq = ?1";
 
 const SWEEP_SQL: &[&str] = &[SQL_SWEEP_RETENTION, SQL_SWEEP_CLAIMS, SQL_SWEEP_LEASES];
@@ -123,7 +125,7 @@ impl Simulation {
         match step.action {
             ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
             ScriptAction::FixCause => Ok(Some(self.fix_cause_now())),
-            ScriptAction::ReplayDlq => self.replay_dlq_now(step.count).map(Some),
+            ScriptAction::ReplayDlq => self.replay_dlq_now(step.count, None).map(Some),
         }
     }
 
@@ -177,19 +179,37 @@ impl Simulation {
     }
 
     /// Replays up to `n` DLQ entries into the queue (fresh delivery count).
-    pub(crate) fn replay_dlq_now(&mut self, n: u32) -> Result<Event, SimError> {
+    /// Replays the DLQ entries the operator chose (sequence numbers), or the oldest `n` when
+    /// `chosen` is `None`.
+    pub(crate) fn replay_dlq_now(
+        &mut self,
+        n: u32,
+        chosen: Option<&[i64]>,
+    ) -> Result<Event, SimError> {
         let actor = Actor::Operator;
         let now = self.now;
         let conn = &self.conns.broker;
         let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
-        let picked: Vec<(i64, String, i64, String)> = {
+        let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+        let picked: Vec<(i64, String, i64, String)> = if let Some(seqs) = chosen {
+            let mut stmt = tx
+                .prepare_cached(SQL_REPLAY_ONE)
+                .ctx(actor, "pick DLQ entries")?;
+            let mut out = Vec::with_capacity(seqs.len());
+            for seq in seqs {
+                out.extend(
+                    stmt.query_row(params![seq], row)
+                        .optional()
+                        .ctx(actor, "pick DLQ entries")?,
+                );
+            }
+            out
+        } else {
             let mut stmt = tx
                 .prepare_cached(SQL_REPLAY_PICK)
                 .ctx(actor, "pick DLQ entries")?;
             let rows = stmt
-                .query_map(params![n], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                })
+                .query_map(params![n], row)
                 .ctx(actor, "pick DLQ entries")?;
             rows.collect::<rusqlite::Result<_>>()
                 .ctx(actor, "pick DLQ entries")?

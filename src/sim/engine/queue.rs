@@ -1,0 +1,182 @@
+//! The broker's storage as SQL on `broker.db`: enqueue with duplicate detection, receive with
+//! a lock / visibility timeout, complete, renew, abandon, dead-letter, duplicate copies. Free
+//! functions over a connection so that each can be tested against a real file on its own.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub(crate) const SQL_DEDUP_SEEN: &str = "SELECT first_seen_ms FROM dedup WHERE dedup_id = ?1";
+pub(crate) const SQL_DEDUP_PUT: &str = "INSERT INTO dedup (dedup_id, first_seen_ms) VALUES (?1, ?2) \
+     ON CONFLICT(dedup_id) DO UPDATE SET first_seen_ms = excluded.first_seen_ms";
+pub(crate) const SQL_ENQUEUE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
+     group_id, dedup_id) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?1) RETURNING seq";
+pub(crate) const SQL_RECEIVE: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
+     lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT seq FROM queue \
+     WHERE visible_ms <= ?1 ORDER BY seq LIMIT 1 OFFSET ?4) \
+     RETURNING seq, message_id, order_id, body, delivery_count";
+/// Per-group order (sessions / FIFO groups): nothing is handed out while an earlier message
+/// of the same group is still in the queue.
+pub(crate) const SQL_RECEIVE_ORDERED: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
+     lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT q.seq FROM queue q \
+     WHERE q.visible_ms <= ?1 AND (q.group_id IS NULL OR NOT EXISTS (SELECT 1 FROM queue p \
+     WHERE p.group_id = q.group_id AND p.seq < q.seq)) ORDER BY q.seq LIMIT 1 OFFSET ?4) \
+     RETURNING seq, message_id, order_id, body, delivery_count";
+pub(crate) const SQL_COMPLETE: &str =
+    "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
+pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visible_ms = ?4 \
+     WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
+pub(crate) const SQL_ABANDON: &str = "UPDATE queue SET visible_ms = ?3, locked_until_ms = NULL, lock_token = NULL \
+     WHERE seq = ?1 AND lock_token = ?2";
+pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, order_id, body, reason, description, \
+     delivery_count, dead_lettered_ms) SELECT message_id, order_id, body, ?2, ?3, delivery_count, ?4 \
+     FROM queue WHERE seq = ?1 RETURNING seq";
+pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1";
+pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
+     delivery_count, group_id, dedup_id) SELECT message_id, order_id, body, ?2, ?2, 0, group_id, dedup_id \
+     FROM queue WHERE seq = ?1 RETURNING seq";
+
+pub(crate) const RECEIVE_SQL: &[&str] = &[SQL_RECEIVE];
+pub(crate) const RECEIVE_ORDERED_SQL: &[&str] = &[SQL_RECEIVE_ORDERED];
+pub(crate) const RECEIVE_DUP_SQL: &[&str] = &[SQL_RECEIVE, SQL_DUPLICATE];
+pub(crate) const DEAD_LETTER_SQL: &[&str] =
+    &["BEGIN IMMEDIATE", SQL_DEAD_LETTER, SQL_DELETE, "COMMIT"];
+
+/// A message as the broker hands it out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Received {
+    pub seq: i64,
+    pub message_id: String,
+    pub order_id: i64,
+    pub body: String,
+    pub delivery_count: u32,
+}
+
+/// The lock token / receipt handle text.
+pub(crate) fn token_text(token: u64) -> String {
+    format!("lt-{token}")
+}
+
+/// Enqueues one message unless the broker saw its id within `dedup_window`; `None` = dropped.
+pub(crate) fn enqueue(
+    conn: &Connection,
+    now: u64,
+    dedup_window: Option<u64>,
+    message_id: &str,
+    order_id: i64,
+    body: &str,
+    group: Option<&str>,
+) -> rusqlite::Result<Option<i64>> {
+    if let Some(window) = dedup_window {
+        let seen: Option<i64> = conn
+            .prepare_cached(SQL_DEDUP_SEEN)?
+            .query_row(params![message_id], |r| r.get(0))
+            .optional()?;
+        if seen.is_some_and(|t| now.saturating_sub(t as u64) < window) {
+            return Ok(None);
+        }
+        conn.prepare_cached(SQL_DEDUP_PUT)?
+            .execute(params![message_id, now as i64])?;
+    }
+    conn.prepare_cached(SQL_ENQUEUE)?
+        .query_row(
+            params![message_id, order_id, body, now as i64, group],
+            |r| r.get(0),
+        )
+        .map(Some)
+}
+
+/// Receives the first visible message (skipping `offset` for SQS standard's loose order).
+pub(crate) fn receive(
+    conn: &Connection,
+    now: u64,
+    lock_ms: u64,
+    token: u64,
+    ordered: bool,
+    offset: u32,
+) -> rusqlite::Result<Option<Received>> {
+    let sql = if ordered {
+        SQL_RECEIVE_ORDERED
+    } else {
+        SQL_RECEIVE
+    };
+    conn.prepare_cached(sql)?
+        .query_row(
+            params![now as i64, lock_ms as i64, token_text(token), offset],
+            |r| {
+                Ok(Received {
+                    seq: r.get(0)?,
+                    message_id: r.get(1)?,
+                    order_id: r.get(2)?,
+                    body: r.get(3)?,
+                    delivery_count: r.get::<_, u32>(4)?,
+                })
+            },
+        )
+        .optional()
+}
+
+/// Completes (deletes) a message; false when the lock was lost.
+pub(crate) fn complete(
+    conn: &Connection,
+    seq: i64,
+    token: u64,
+    now: u64,
+) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(SQL_COMPLETE)?
+        .execute(params![seq, token_text(token), now as i64])?
+        == 1)
+}
+
+/// Extends a lock that is still held until `until`; false when it was already lost.
+pub(crate) fn renew(
+    conn: &Connection,
+    seq: i64,
+    token: u64,
+    now: u64,
+    until: u64,
+) -> rusqlite::Result<bool> {
+    Ok(conn.prepare_cached(SQL_RENEW)?.execute(params![
+        seq,
+        token_text(token),
+        now as i64,
+        until as i64
+    ])? == 1)
+}
+
+/// Abandons a message so that it becomes visible at `visible_at`; false when the lock was lost.
+pub(crate) fn abandon(
+    conn: &Connection,
+    seq: i64,
+    token: u64,
+    visible_at: u64,
+) -> rusqlite::Result<bool> {
+    Ok(conn.prepare_cached(SQL_ABANDON)?.execute(params![
+        seq,
+        token_text(token),
+        visible_at as i64
+    ])? == 1)
+}
+
+/// Moves a message to the DLQ in one transaction; returns the DLQ sequence number.
+pub(crate) fn dead_letter(
+    conn: &Connection,
+    seq: i64,
+    reason: &str,
+    description: &str,
+    now: u64,
+) -> rusqlite::Result<Option<i64>> {
+    let tx = super::begin_immediate(conn)?;
+    let dlq_seq: Option<i64> = tx
+        .prepare_cached(SQL_DEAD_LETTER)?
+        .query_row(params![seq, reason, description, now as i64], |r| r.get(0))
+        .optional()?;
+    tx.prepare_cached(SQL_DELETE)?.execute(params![seq])?;
+    tx.commit()?;
+    Ok(dlq_seq)
+}
+
+/// Leaves a second copy of message `seq` in the queue (duplicate delivery).
+pub(crate) fn duplicate(conn: &Connection, seq: i64, now: u64) -> rusqlite::Result<i64> {
+    conn.prepare_cached(SQL_DUPLICATE)?
+        .query_row(params![seq, now as i64], |r| r.get(0))
+}
