@@ -299,7 +299,7 @@ const SIMULATOR: &[Binding] = &[
     b(
         &[Code(K::Up), Code(K::Down), C('k'), C('j')],
         A::Up,
-        "key.scroll",
+        "key.scroll_or_batch",
         false,
     ),
     b(&[Code(K::PageUp)], A::PageUp, "key.page", false),

@@ -107,6 +107,7 @@ pub const KEYS: &[&str] = &[
     "key.help",
     "key.quit",
     "key.scroll",
+    "key.scroll_or_batch",
     "key.page",
     "key.next_chapter",
     "key.prev_chapter",
