@@ -2,6 +2,7 @@
 //! saved answer; SIGTERM and SIGHUP leave the terminal restored.
 
 #[path = "support/pty.rs"]
+#[allow(dead_code)] // shared helper; terminal_restore.rs uses the termios and cursor readers
 mod pty;
 
 use pty::Session;

@@ -57,6 +57,7 @@ async fn event_loop(
         height: size.height,
     });
     let mut outcome = draw(&mut terminal, &app);
+    super::debug_panic::after_first_frame();
     let mut last_tick = tokio::time::Instant::now();
     while outcome.is_ok() && !app.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never

@@ -10,6 +10,13 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::{Stdout, stdout};
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the terminal is in the workshop's mode right now. `restore` acts only once per
+/// `enter`: after a panic the hook restores, prints the message, and then the guard drops while
+/// unwinding; a second "leave the alternate screen" would move the cursor back to where the
+/// program started (DECRC) and the shell prompt would overwrite the panic message.
+static ENTERED: AtomicBool = AtomicBool::new(false);
 
 /// The terminal type the workshop draws on.
 pub type Tui = Terminal<CrosstermBackend<Stdout>>;
@@ -22,6 +29,7 @@ impl TerminalGuard {
     pub fn enter(mouse: bool) -> std::io::Result<(TerminalGuard, Tui)> {
         install_panic_hook();
         enable_raw_mode()?;
+        ENTERED.store(true, Ordering::SeqCst);
         let guard = TerminalGuard;
         execute!(stdout(), EnterAlternateScreen, cursor::Hide)?;
         if mouse {
@@ -39,8 +47,11 @@ impl Drop for TerminalGuard {
 }
 
 /// Puts the terminal back: mouse reporting off, main screen, cursor visible, cooked mode.
-/// Safe to call more than once.
+/// Safe to call more than once: only the first call after `enter` writes anything.
 pub fn restore() {
+    if !ENTERED.swap(false, Ordering::SeqCst) {
+        return;
+    }
     // Mouse capture is switched off unconditionally: the escape sequence is harmless when it
     // was never on, and a terminal left reporting mouse moves is unusable.
     let _ = execute!(

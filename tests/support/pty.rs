@@ -15,7 +15,7 @@ pub struct Session {
     raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
 }
 
 impl Session {
@@ -30,6 +30,18 @@ impl Session {
         )
     }
 
+    /// Starts `queuelab ARGS` with extra environment variables.
+    pub fn start_with_env(
+        data_dir: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        cols: u16,
+        rows: u16,
+    ) -> Session {
+        let program = Path::new(env!("CARGO_BIN_EXE_queuelab"));
+        Session::spawn(program, data_dir, args, env, (cols, rows))
+    }
+
     /// Starts any program (queuelab or a benchmark floor) the same way.
     pub fn start_program(
         program: &Path,
@@ -37,6 +49,16 @@ impl Session {
         args: &[&str],
         cols: u16,
         rows: u16,
+    ) -> Session {
+        Session::spawn(program, data_dir, args, &[], (cols, rows))
+    }
+
+    fn spawn(
+        program: &Path,
+        data_dir: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        (cols, rows): (u16, u16),
     ) -> Session {
         let pty = native_pty_system();
         let pair = pty
@@ -56,6 +78,9 @@ impl Session {
         cmd.env("TERM", "xterm-256color");
         cmd.env("LANG", "C.UTF-8");
         cmd.env_remove("NO_COLOR");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         let child = pair.slave.spawn_command(cmd).expect("spawn queuelab");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("reader");
@@ -84,7 +109,7 @@ impl Session {
             raw,
             writer,
             child,
-            _master: pair.master,
+            master: pair.master,
         }
     }
 
@@ -94,6 +119,31 @@ impl Session {
             .lock()
             .map(|p| p.screen().contents())
             .unwrap_or_default()
+    }
+
+    /// Whether the emulated terminal shows its alternate screen.
+    pub fn in_alternate_screen(&self) -> bool {
+        self.parser
+            .lock()
+            .is_ok_and(|p| p.screen().alternate_screen())
+    }
+
+    /// The cursor's (row, column) on the emulated screen.
+    pub fn cursor(&self) -> (u16, u16) {
+        self.parser
+            .lock()
+            .map(|p| p.screen().cursor_position())
+            .unwrap_or_default()
+    }
+
+    /// The pseudo-terminal's line-discipline flags now. Master and slave share one termios, and
+    /// the master stays open after the program exits, so this shows the mode it left behind:
+    /// cooked mode has ICANON and ECHO set, raw mode has both cleared.
+    pub fn local_flags(&self) -> nix::sys::termios::LocalFlags {
+        self.master
+            .get_termios()
+            .expect("a unix pty master reports its termios")
+            .local_flags
     }
 
     /// Everything the program wrote, raw.
