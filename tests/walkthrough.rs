@@ -2,9 +2,11 @@
 //! loopback: fresh data directory -> read a chapter -> answer a decision -> solve the ordering
 //! game from the content's order -> run a scenario -> finish the quiz -> confirm the address with
 //! the code from the mail -> the report arrives. Then a second pass is killed (SIGKILL) in the
-//! middle of the quiz retake, restarted, and finished: every saved fact is still there and the
-//! second report arrives too.
+//! middle of the quiz retake and again after the code mail went out but before the code was
+//! typed; each restart finds every saved fact, the second report arrives, nothing is sent twice.
 
+#[path = "walkthrough/mail.rs"]
+mod mail;
 #[path = "support/pty.rs"]
 #[allow(dead_code)] // shared helper; this test does not read the raw output
 mod pty;
@@ -12,6 +14,7 @@ mod pty;
 #[allow(dead_code)] // the fault modes serve the mail tests
 mod server;
 
+use mail::{code_in, header, plain_text, wait_for_mails};
 use pty::{Session, WAIT};
 use queuelab::content::{ContentSource, Lang, load};
 use rusqlite::Connection;
@@ -21,10 +24,11 @@ use std::time::{Duration, Instant};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
+/// Each report request uses its own address: a new code for an address that got one less than
+/// 60 seconds ago waits out the cooldown, and the test must not depend on the clock.
 const FIRST: &str = "ada@example.org";
-/// The second pass uses its own address: a new code for the first one would wait out the
-/// 60-second cooldown, and the test must not depend on the clock.
 const SECOND: &str = "bob@example.org";
+const THIRD: &str = "cy@example.org";
 
 fn start(data: &Path, config: &Path) -> Session {
     let config = config.to_str().expect("utf-8 path");
@@ -35,37 +39,6 @@ fn type_text(s: &mut Session, text: &str) {
     for c in text.chars() {
         s.send(&c.to_string());
     }
-}
-
-/// Waits until the server holds at least `n` mails and returns them.
-fn wait_for_mails(smtp: &Smtp, n: usize, s: &Session) -> Vec<Received> {
-    let start = Instant::now();
-    while start.elapsed() < WAIT {
-        let mails = smtp.received();
-        if mails.len() >= n {
-            return mails;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!(
-        "the SMTP server got {} of {n} mails; screen:\n{}",
-        smtp.received().len(),
-        s.screen()
-    );
-}
-
-fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
-    raw.lines()
-        .take_while(|l| !l.is_empty())
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-}
-
-/// The six digits after "report: " in a code mail.
-fn code_in(raw: &str) -> String {
-    let start = raw.find("report: ").expect("code line") + "report: ".len();
-    let code: String = raw[start..].chars().take(6).collect();
-    assert!(code.bytes().all(|b| b.is_ascii_digit()), "{code:?}");
-    code
 }
 
 /// The number the game shows in front of the still open card `label` ("3 [  ] Broker - ...").
@@ -92,30 +65,98 @@ fn answer(s: &mut Session, from: usize, to: usize) {
     }
 }
 
-/// From the quiz result: asks for the report, confirms `address` with the mailed code, and
-/// returns the report mail the server received (mail number `seen + 2`).
-fn confirm_and_receive(s: &mut Session, smtp: &Smtp, address: &str, seen: usize) -> Received {
+/// From the quiz result: asks for a report to `address` and returns the code from the mail the
+/// server received (mail number `seen + 1`).
+fn request_code(s: &mut Session, smtp: &Smtp, address: &str, seen: usize) -> String {
     s.wait_for("Your result");
     s.send("m");
     s.wait_for("Your report is saved at");
     type_text(s, address);
     s.send("\r");
     let mails = wait_for_mails(smtp, seen + 1, s);
+    assert_eq!(mails.len(), seen + 1, "only the code mail went out");
     let code_mail = &mails[seen];
     assert_eq!(code_mail.to, vec![address.to_owned()]);
     assert_eq!(
         header(&code_mail.data, "Subject"),
         Some("Your queuelab confirmation code")
     );
-    let code = code_in(&code_mail.data);
     s.wait_for("A 6-digit code is on its way");
-    type_text(s, &code);
-    assert!(!s.screen().contains(&code), "the code is masked on screen");
-    s.send("\r");
-    let mails = wait_for_mails(smtp, seen + 2, s);
-    s.wait_for(&format!("Report sent to {address}"));
-    mails[seen + 1].clone()
+    code_in(&code_mail.data)
 }
+
+/// Types the code and returns the report the server received (mail number `seen + 1`).
+fn confirm(s: &mut Session, smtp: &Smtp, address: &str, code: &str, seen: usize) -> Received {
+    type_text(s, code);
+    assert!(!s.screen().contains(code), "the code is masked on screen");
+    s.send("\r");
+    let mails = wait_for_mails(smtp, seen + 1, s);
+    s.wait_for(&format!("Report sent to {address}"));
+    let report = mails[seen].clone();
+    assert_eq!(report.to, vec![address.to_owned()]);
+    assert_eq!(
+        header(&report.data, "Subject"),
+        Some("Queue Lab: your queuelab report")
+    );
+    assert!(
+        header(&report.data, "Content-Type")
+            .is_some_and(|c| c.starts_with("multipart/alternative"))
+    );
+    report
+}
+
+/// The report tells what this learner did: the score of the latest attempt as saved, the
+/// decision, the ordering game and the scenario.
+fn assert_report_content(report: &Received, data: &Path) {
+    let db = Connection::open(data.join("progress.db")).expect("open");
+    let score = count(
+        &db,
+        "SELECT score FROM quiz_attempt WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+    );
+    let text = plain_text(&report.data);
+    for line in [
+        format!("Quiz: {score} of 10, level "),
+        "Solved (1 attempts, 0 wrong picks).".to_owned(),
+        "- Happy path (happy-path)".to_owned(),
+        "- Decision 2: not answered".to_owned(),
+    ] {
+        assert!(text.contains(&line), "{line:?} in the report:\n{text}");
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("- Decision 1: ") && l.ends_with("(right)")),
+        "decision 1 right in the report:\n{text}"
+    );
+}
+
+/// Waits until progress.db marks the code mail to `address` sent (so a kill cannot fall
+/// between the server's acceptance and the app's note of it).
+fn wait_until_code_marked_sent(data: &Path, address: &str) {
+    let start = Instant::now();
+    while start.elapsed() < WAIT {
+        if let Ok(db) = Connection::open(data.join("progress.db")) {
+            let sent: i64 = db
+                .query_row(
+                    "SELECT count(*) FROM mail_outbox
+                     WHERE kind = 'code' AND recipient = ?1 AND status = 'sent'",
+                    [address],
+                    |r| r.get(0),
+                )
+                .unwrap_or(0);
+            if sent == 1 {
+                return;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the code mail to {address} was never marked sent");
+}
+
+/// Answers saved in the latest quiz attempt.
+const LATEST_ANSWERS: &str =
+    "SELECT count(*) FROM quiz_answer WHERE attempt_id = (SELECT max(id) FROM quiz_attempt)";
+/// Finished quiz attempts.
+const FINISHED_ATTEMPTS: &str = "SELECT count(*) FROM quiz_attempt WHERE finished_at IS NOT NULL";
 
 fn count(db: &Connection, sql: &str) -> i64 {
     db.query_row(sql, [], |r| r.get(0))
@@ -171,7 +212,7 @@ fn smtp_config(dir: &Path, port: u16) -> std::path::PathBuf {
 }
 
 #[test]
-fn the_whole_journey_survives_a_kill_in_the_second_pass() {
+fn the_whole_journey_survives_kills_in_the_second_pass() {
     let smtp = Smtp::start();
     let data = tempfile::tempdir().expect("tempdir");
     let etc = tempfile::tempdir().expect("tempdir");
@@ -230,16 +271,9 @@ fn the_whole_journey_survives_a_kill_in_the_second_pass() {
     // The quiz, then the report through the SMTP server.
     s.send("7");
     answer(&mut s, 1, 10);
-    let report = confirm_and_receive(&mut s, &smtp, FIRST, 0);
-    assert_eq!(report.to, vec![FIRST.to_owned()]);
-    assert_eq!(
-        header(&report.data, "Subject"),
-        Some("Queue Lab: your queuelab report")
-    );
-    assert!(
-        header(&report.data, "Content-Type")
-            .is_some_and(|c| c.starts_with("multipart/alternative"))
-    );
+    let code = request_code(&mut s, &smtp, FIRST, 0);
+    let report = confirm(&mut s, &smtp, FIRST, &code, 1);
+    assert_report_content(&report, data.path());
     s.send("\x1b");
     s.wait_for("Your result");
     s.send("q");
@@ -257,10 +291,7 @@ fn the_whole_journey_survives_a_kill_in_the_second_pass() {
     {
         let db = Connection::open(data.path().join("progress.db")).expect("open");
         assert_eq!(
-            count(
-                &db,
-                "SELECT count(*) FROM quiz_answer WHERE attempt_id = (SELECT max(id) FROM quiz_attempt)"
-            ),
+            count(&db, LATEST_ANSWERS),
             3,
             "each retake answer was saved the moment it was given"
         );
@@ -268,7 +299,8 @@ fn the_whole_journey_survives_a_kill_in_the_second_pass() {
     }
     assert_first_pass_saved(data.path());
 
-    // Restart: Home shows the old facts and the retake in progress; finish it.
+    // Restart: Home shows the old facts and the retake in progress; finish it, ask for a
+    // report, and die again once the code mail is out but before the code is typed.
     let mut s = start(data.path(), &config);
     s.wait_for("in progress (3/10)");
     let home = s.screen();
@@ -282,8 +314,32 @@ fn the_whole_journey_survives_a_kill_in_the_second_pass() {
     }
     s.send("7");
     answer(&mut s, 4, 10);
-    let second = confirm_and_receive(&mut s, &smtp, SECOND, 2);
-    assert_eq!(second.to, vec![SECOND.to_owned()]);
+    let _lost_code = request_code(&mut s, &smtp, SECOND, 2);
+    wait_until_code_marked_sent(data.path(), SECOND);
+    s.signal("KILL");
+    let _ = s.wait_exit();
+    {
+        let db = Connection::open(data.path().join("progress.db")).expect("open");
+        assert_eq!(count(&db, LATEST_ANSWERS), 10);
+        assert_eq!(count(&db, FINISHED_ATTEMPTS), 2);
+        assert_eq!(
+            count(
+                &db,
+                "SELECT count(*) FROM mail_outbox WHERE kind = 'report'"
+            ),
+            1,
+            "no report without a confirmed code"
+        );
+    }
+
+    // Restart once more: the code died with the process (it exists only in memory), so the
+    // learner asks again and finishes.
+    let mut s = start(data.path(), &config);
+    s.wait_for("Continue where I left off");
+    s.send("7");
+    let code = request_code(&mut s, &smtp, THIRD, 3);
+    let report = confirm(&mut s, &smtp, THIRD, &code, 4);
+    assert_report_content(&report, data.path());
     s.send("\x1b");
     s.send("q");
     s.wait_for("Report: sent");
@@ -292,31 +348,25 @@ fn the_whole_journey_survives_a_kill_in_the_second_pass() {
 
     assert_first_pass_saved(data.path());
     let db = Connection::open(data.path().join("progress.db")).expect("open");
-    assert_eq!(
-        count(
-            &db,
-            "SELECT count(*) FROM quiz_attempt WHERE finished_at IS NOT NULL"
-        ),
-        2
-    );
-    assert_eq!(
-        count(
-            &db,
-            "SELECT count(*) FROM quiz_answer WHERE attempt_id = (SELECT max(id) FROM quiz_attempt)"
-        ),
-        10
-    );
+    assert_eq!(count(&db, FINISHED_ATTEMPTS), 2);
+    assert_eq!(count(&db, LATEST_ANSWERS), 10);
     assert_eq!(
         count(
             &db,
             "SELECT count(*) FROM mail_outbox WHERE status = 'sent'"
         ),
-        4,
-        "two codes and two reports, each sent once"
+        5,
+        "three codes and two reports, each sent once"
     );
     assert_eq!(
-        smtp.received().len(),
-        4,
-        "nothing sent twice after the kill"
+        count(
+            &db,
+            "SELECT count(*) FROM otp_code WHERE used_at IS NOT NULL"
+        ),
+        2
     );
+    let received = smtp.received();
+    assert_eq!(received.len(), 5, "nothing sent twice after the kills");
+    let to_second = received.iter().filter(|m| m.to == [SECOND]).count();
+    assert_eq!(to_second, 1, "the unconfirmed address got its code only");
 }
