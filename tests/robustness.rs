@@ -310,3 +310,94 @@ fn key_storms_on_every_screen_at_random_sizes_never_panic() {
         screens_seen.len()
     );
 }
+
+/// Random text from a mix of ordinary, structural and hostile characters.
+fn random_text(rng: &mut StdRng, max: usize) -> String {
+    const POOL: &[&str] = &[
+        "a", "Z", "0", "9", "@", ".", "-", "_", "+", " ", "\t", "\n", "\r", "\u{0}", "\u{7f}", "é",
+        "ß", "🙂", "\u{202e}", "\"", "<", ">", "(", ")", ",", ";", ":", "\\", "[", "]", "example",
+        "org", "xn--",
+    ];
+    let len = rng.random_range(0..=max);
+    (0..len)
+        .map(|_| POOL[rng.random_range(0..POOL.len())])
+        .collect()
+}
+
+#[test]
+fn address_validation_never_panics_and_accepts_only_sane_addresses() {
+    use queuelab::domain::address::validate;
+    let mut rng = StdRng::seed_from_u64(19);
+    let mut accepted = 0;
+    for _ in 0..cases() {
+        let input = if rng.random_range(0..4) == 0 {
+            mutate(&mut rng, "trainee.name+lab@mail.example.org")
+        } else {
+            random_text(&mut rng, 60)
+        };
+        if let Ok(address) = validate(&input) {
+            accepted += 1;
+            assert!(
+                address.len() <= 254 && address.matches('@').count() == 1,
+                "{address:?}"
+            );
+            assert!(
+                !address.chars().any(|c| c.is_whitespace() || c.is_control()),
+                "{address:?}"
+            );
+        }
+    }
+    assert!(accepted > 0, "some mutations keep a valid address");
+}
+
+#[test]
+fn one_time_code_input_never_panics_and_never_accepts_a_wrong_code() {
+    use queuelab::domain::otp::{CodeRecord, OtpHistory, Verdict, tag};
+    let key = [7u8; 32];
+    let address = "t@example.org";
+    let nonce = vec![1, 2, 3, 4];
+    let history = OtpHistory {
+        codes: vec![CodeRecord {
+            id: 1,
+            nonce: nonce.clone(),
+            tag: tag(&key, &nonce, address, "482913"),
+            issued_at: 1_000,
+            used_at: None,
+        }],
+        failures: Vec::new(),
+    };
+    assert_eq!(
+        history.check(&key, address, "482913", 1_010),
+        Verdict::Accepted { code_id: 1 }
+    );
+    let mut rng = StdRng::seed_from_u64(23);
+    for _ in 0..cases() {
+        let typed = if rng.random_range(0..2) == 0 {
+            mutate(&mut rng, "482913")
+        } else {
+            random_text(&mut rng, 12)
+        };
+        let verdict = history.check(&key, address, &typed, 1_010);
+        let digits: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
+        if matches!(verdict, Verdict::Accepted { .. }) {
+            assert_eq!(digits, "482913", "only the right code is accepted");
+        }
+    }
+}
+
+#[test]
+fn quiz_answer_lines_never_panic() {
+    use queuelab::domain::quiz::parse_choice;
+    let mut rng = StdRng::seed_from_u64(29);
+    for _ in 0..cases() {
+        let line = if rng.random_range(0..2) == 0 {
+            mutate(&mut rng, "1,3")
+        } else {
+            random_text(&mut rng, 10)
+        };
+        let count = rng.random_range(1..6);
+        if let Ok(chosen) = parse_choice(&line, count, rng.random_range(0..2) == 0) {
+            assert!(chosen.iter().all(|n| *n < count), "{line:?} -> {chosen:?}");
+        }
+    }
+}

@@ -29,6 +29,7 @@ mod consume;
 mod dispatch;
 pub mod inbox;
 mod outbox;
+mod payload;
 mod queue;
 mod settle;
 #[cfg(test)]

@@ -1,10 +1,14 @@
 //! Layout of the interactive parts: decision cards, checklist, calculator, runbook, levels,
 //! flow. Target numbering follows [`super::targets`] exactly.
 
+mod decision;
+
+use decision::decision_card;
+
 use super::wrap::wrap;
 use super::{DocContext, DocLine, Span, Tone};
+use crate::content::Strings;
 use crate::content::doc::{Directive, Widget};
-use crate::content::{Decision, Strings};
 use crate::domain::calculator::{CalcField, format_amount};
 
 fn plain(text: &str, tone: Tone) -> Vec<(String, Tone)> {
@@ -55,117 +59,6 @@ pub fn directive(
         Directive::Widget(Widget::Runbook) => runbook(ctx, max, lines),
         Directive::Widget(Widget::Levels) => levels(ctx, max, lines),
         Directive::Widget(Widget::Flow) => flow(ctx, max, lines),
-    }
-}
-
-fn decision_card(
-    d: &Decision,
-    ctx: &DocContext<'_>,
-    max: usize,
-    target: Option<usize>,
-    lines: &mut Vec<DocLine>,
-) {
-    let s = ctx.strings();
-    let chosen = ctx.progress.decisions.get(&d.id).and_then(|o| d.option(o));
-    let mut title = d.title.clone();
-    if let Some(choice) = chosen {
-        let verdict = if choice.correct {
-            s.get("decision.correct")
-        } else {
-            s.get("decision.wrong")
-        };
-        title = format!("{title} · {verdict}");
-    }
-    lines.push(DocLine {
-        spans: title_line(&title, max, ctx.ascii),
-        target,
-    });
-    add(
-        lines,
-        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
-        target,
-    );
-    for (i, option) in d.options.iter().enumerate() {
-        let is_chosen = chosen.is_some_and(|c| c.id == option.id);
-        let mark = match (chosen.is_some(), option.correct, is_chosen, ctx.ascii) {
-            (true, true, _, true) => "ok ",
-            (true, true, _, false) => " ✓ ",
-            (true, false, true, true) => " x ",
-            (true, false, true, false) => " ✗ ",
-            _ => "   ",
-        };
-        let tone = match (chosen.is_some(), option.correct) {
-            (true, true) => Tone::Good,
-            (true, false) if is_chosen => Tone::Bad,
-            _ => Tone::Text,
-        };
-        let first = [span(mark, tone), span(format!("[{}] ", i + 1), Tone::Focus)];
-        let rest = [span("       ", Tone::Text)];
-        add(
-            lines,
-            wrap(
-                &plain(
-                    &option.text,
-                    if is_chosen { Tone::Bold } else { Tone::Text },
-                ),
-                max,
-                &first,
-                &rest,
-            ),
-            target,
-        );
-    }
-    match chosen {
-        None => {
-            add(
-                lines,
-                wrap(&plain(&d.instruction, Tone::Italic), max, &[], &[]),
-                target,
-            );
-            let keys = format!("1-{}", d.options.len());
-            add(
-                lines,
-                wrap(
-                    &plain(&s.fill("decision.choose", &[("keys", &keys)]), Tone::Dim),
-                    max,
-                    &[],
-                    &[],
-                ),
-                target,
-            );
-        }
-        Some(choice) => {
-            // The title already carries the verdict; the feedback says why.
-            let tone = if choice.correct {
-                Tone::Good
-            } else {
-                Tone::Bad
-            };
-            add(
-                lines,
-                wrap(&plain(&choice.feedback, tone), max, &[], &[]),
-                target,
-            );
-            for other in d.options.iter().filter(|o| o.id != choice.id) {
-                let mut runs = plain(&format!("{}: ", s.get("decision.other_option")), Tone::Bold);
-                runs.push((other.feedback.clone(), Tone::Text));
-                add(lines, wrap(&runs, max, &[], &[]), target);
-            }
-            let bar = [span(if ctx.ascii { "| " } else { "▌ " }, Tone::Border)];
-            add(
-                lines,
-                wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
-                target,
-            );
-            let mut see = format!(
-                "s: {}",
-                s.fill("decision.see_it", &[("scenario", &d.scenario)])
-            );
-            if !ctx.simulator_available {
-                see = format!("{see} {}", s.get("decision.sim_later"));
-            }
-            add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
-        }
     }
 }
 

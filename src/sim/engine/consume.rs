@@ -13,26 +13,6 @@ const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
 
-/// Parsed message body: `version|order|amount|created_ms|reference`.
-struct Body<'a> {
-    version: &'a str,
-    amount: i64,
-    created: u64,
-    reference: &'a str,
-}
-
-fn parse_body(body: &str) -> Option<Body<'_>> {
-    let mut it = body.splitn(5, '|');
-    let version = it.next()?;
-    let _order = it.next()?;
-    Some(Body {
-        version,
-        amount: it.next()?.parse().ok()?,
-        created: it.next()?.parse().ok()?,
-        reference: it.next()?,
-    })
-}
-
 impl Simulation {
     pub(crate) fn delivery(&self, c: u8) -> Option<Delivery> {
         self.consumers[usize::from(c)].busy.clone()
@@ -171,32 +151,6 @@ impl Simulation {
             Outcome::Ok,
             vec![d.handling_ms.to_string()],
         )))
-    }
-
-    /// Reads and (unless naive) verifies the payload; `Ok(payload_ok)` or the processing error.
-    pub(crate) fn read_payload(&self, body: &str) -> Result<(bool, i64, u64), String> {
-        let b = parse_body(body).ok_or_else(|| "body does not parse".to_string())?;
-        if b.version != super::api::BODY_V1
-            && !(b.version == super::api::BODY_V2 && self.cause_fixed)
-        {
-            return Err(format!(
-                "unsupported schema version {} (poison message)",
-                b.version
-            ));
-        }
-        let mut ok = true;
-        if let Some(rest) = b.reference.strip_prefix("blob:") {
-            let (key, sha) = rest
-                .split_once(':')
-                .ok_or_else(|| "bad claim-check reference".to_string())?;
-            let verify = self.mode != Mode::Naive;
-            ok = self
-                .blobs
-                .get(key, sha, verify)
-                .map_err(|e| e.to_string())?
-                .1;
-        }
-        Ok((ok, b.amount, b.created))
     }
 
     /// Processing failed: immediate retry, or abandon / dead-letter on the next step.

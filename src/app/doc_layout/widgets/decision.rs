@@ -1,0 +1,119 @@
+//! The decision card: situation, options, and after an answer the verdict, why, what the other
+//! choice would cause, the principle and the way to see it happen.
+
+use super::{add, plain, span, title_line};
+use crate::app::doc_layout::wrap::wrap;
+use crate::app::doc_layout::{DocContext, DocLine, Tone};
+use crate::content::Decision;
+
+/// Lays out one decision card; all its lines belong to `target`.
+pub fn decision_card(
+    d: &Decision,
+    ctx: &DocContext<'_>,
+    max: usize,
+    target: Option<usize>,
+    lines: &mut Vec<DocLine>,
+) {
+    let s = ctx.strings();
+    let chosen = ctx.progress.decisions.get(&d.id).and_then(|o| d.option(o));
+    let mut title = d.title.clone();
+    if let Some(choice) = chosen {
+        let verdict = if choice.correct {
+            s.get("decision.correct")
+        } else {
+            s.get("decision.wrong")
+        };
+        title = format!("{title} · {verdict}");
+    }
+    lines.push(DocLine {
+        spans: title_line(&title, max, ctx.ascii),
+        target,
+    });
+    add(
+        lines,
+        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
+        target,
+    );
+    for (i, option) in d.options.iter().enumerate() {
+        let is_chosen = chosen.is_some_and(|c| c.id == option.id);
+        let mark = match (chosen.is_some(), option.correct, is_chosen, ctx.ascii) {
+            (true, true, _, true) => "ok ",
+            (true, true, _, false) => " ✓ ",
+            (true, false, true, true) => " x ",
+            (true, false, true, false) => " ✗ ",
+            _ => "   ",
+        };
+        let tone = match (chosen.is_some(), option.correct) {
+            (true, true) => Tone::Good,
+            (true, false) if is_chosen => Tone::Bad,
+            _ => Tone::Text,
+        };
+        let first = [span(mark, tone), span(format!("[{}] ", i + 1), Tone::Focus)];
+        let rest = [span("       ", Tone::Text)];
+        add(
+            lines,
+            wrap(
+                &plain(
+                    &option.text,
+                    if is_chosen { Tone::Bold } else { Tone::Text },
+                ),
+                max,
+                &first,
+                &rest,
+            ),
+            target,
+        );
+    }
+    match chosen {
+        None => {
+            add(
+                lines,
+                wrap(&plain(&d.instruction, Tone::Italic), max, &[], &[]),
+                target,
+            );
+            let keys = format!("1-{}", d.options.len());
+            add(
+                lines,
+                wrap(
+                    &plain(&s.fill("decision.choose", &[("keys", &keys)]), Tone::Dim),
+                    max,
+                    &[],
+                    &[],
+                ),
+                target,
+            );
+        }
+        Some(choice) => {
+            // The title already carries the verdict; the feedback says why.
+            let tone = if choice.correct {
+                Tone::Good
+            } else {
+                Tone::Bad
+            };
+            add(
+                lines,
+                wrap(&plain(&choice.feedback, tone), max, &[], &[]),
+                target,
+            );
+            for other in d.options.iter().filter(|o| o.id != choice.id) {
+                let mut runs = plain(&format!("{}: ", s.get("decision.other_option")), Tone::Bold);
+                runs.push((other.feedback.clone(), Tone::Text));
+                add(lines, wrap(&runs, max, &[], &[]), target);
+            }
+            let bar = [span(if ctx.ascii { "| " } else { "▌ " }, Tone::Border)];
+            add(
+                lines,
+                wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
+                target,
+            );
+            let mut see = format!(
+                "s: {}",
+                s.fill("decision.see_it", &[("scenario", &d.scenario)])
+            );
+            if !ctx.simulator_available {
+                see = format!("{see} {}", s.get("decision.sim_later"));
+            }
+            add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Reading a delivered message body: its schema version (poison messages), the claim-check
+//! reference and the SHA-256 check of the blob.
+
+use super::Simulation;
+use crate::sim::model::Mode;
+
+/// Parsed message body: `version|order|amount|created_ms|reference`.
+struct Body<'a> {
+    version: &'a str,
+    amount: i64,
+    created: u64,
+    reference: &'a str,
+}
+
+fn parse_body(body: &str) -> Option<Body<'_>> {
+    let mut it = body.splitn(5, '|');
+    let version = it.next()?;
+    let _order = it.next()?;
+    Some(Body {
+        version,
+        amount: it.next()?.parse().ok()?,
+        created: it.next()?.parse().ok()?,
+        reference: it.next()?,
+    })
+}
+
+impl Simulation {
+    /// Reads and (unless naive) verifies the payload; `Ok(payload_ok)` or the processing error.
+    pub(crate) fn read_payload(&self, body: &str) -> Result<(bool, i64, u64), String> {
+        let b = parse_body(body).ok_or_else(|| "body does not parse".to_string())?;
+        if b.version != super::api::BODY_V1
+            && !(b.version == super::api::BODY_V2 && self.cause_fixed)
+        {
+            return Err(format!(
+                "unsupported schema version {} (poison message)",
+                b.version
+            ));
+        }
+        let mut ok = true;
+        if let Some(rest) = b.reference.strip_prefix("blob:") {
+            let (key, sha) = rest
+                .split_once(':')
+                .ok_or_else(|| "bad claim-check reference".to_string())?;
+            let verify = self.mode != Mode::Naive;
+            ok = self
+                .blobs
+                .get(key, sha, verify)
+                .map_err(|e| e.to_string())?
+                .1;
+        }
+        Ok((ok, b.amount, b.created))
+    }
+}
