@@ -116,7 +116,7 @@ fn assert_report_content(report: &Received, data: &Path) {
     let text = plain_text(&report.data);
     for line in [
         format!("Quiz: {score} of 10, level "),
-        "Solved (1 attempts, 0 wrong picks).".to_owned(),
+        "Solved (attempts: 1, wrong picks: 0).".to_owned(),
         "- Happy path (happy-path)".to_owned(),
         "- Decision 2: not answered".to_owned(),
     ] {
