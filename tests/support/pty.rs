@@ -153,12 +153,18 @@ impl Session {
 
     /// Waits until the screen shows `text`; fails the test with the screen otherwise.
     pub fn wait_for(&self, text: &str) {
+        self.wait_for_polling(text, Duration::from_millis(50));
+    }
+
+    /// Like [`Session::wait_for`], checking every `interval` (benchmarks poll finely so the
+    /// interval does not hide the difference they measure).
+    pub fn wait_for_polling(&self, text: &str, interval: Duration) {
         let start = Instant::now();
         while start.elapsed() < WAIT {
             if self.screen().contains(text) {
                 return;
             }
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(interval);
         }
         panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
     }

@@ -80,11 +80,16 @@ pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
     if found > known {
         return Err(MigrateError::TooNew { found, known });
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", index as i64 + 1)?;
-        tx.commit()?;
+    if found == known {
+        return Ok(());
     }
+    // All pending steps in one transaction: a fresh file is ready after one durable commit
+    // (start-up time), and a kill mid-way leaves the old version, never a half-migrated file.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    for sql in MIGRATIONS.iter().skip(found as usize) {
+        tx.execute_batch(sql)?;
+    }
+    tx.pragma_update(None, "user_version", known)?;
+    tx.commit()?;
     Ok(())
 }
