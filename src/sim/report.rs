@@ -43,24 +43,9 @@ pub struct Metrics {
     pub outbox_lag_max_ms: u64,
 }
 
-/// Metric names usable in scenario expectations (same spelling as the JSON fields).
-pub const METRIC_NAMES: [&str; 15] = [
-    "accepted",
-    "published",
-    "delivered",
-    "redeliveries",
-    "effects",
-    "duplicate_effects",
-    "prevented_duplicates",
-    "dead_lettered",
-    "lost",
-    "lock_lost",
-    "retries",
-    "age_p50_ms",
-    "age_p95_ms",
-    "age_max_ms",
-    "outbox_lag_max_ms",
-];
+/// Metric names usable in scenario expectations (same spelling as the JSON fields); one list,
+/// owned by the scenario content format.
+pub use crate::content::scenario::METRIC_NAMES;
 
 impl Metrics {
     /// The value of a metric by its name.
