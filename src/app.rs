@@ -25,7 +25,7 @@ pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
 pub use report::{ReportPhase, ReportState};
-pub use screen::{PlaceholderState, Screen};
+pub use screen::Screen;
 pub use settings::SettingsState;
 pub use simulator::SimState;
 
@@ -39,11 +39,11 @@ use std::sync::Arc;
 /// The reader's laid-out lines for the current state (the view draws exactly these).
 pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
     reader::lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
+        &app.session.content,
+        app.session.lang,
+        &app.session.progress,
+        app.session.options,
+        app.session.size,
         state,
     )
 }
@@ -84,18 +84,14 @@ pub struct Status {
     pub error: bool,
 }
 
-/// The whole state of the workshop UI.
-pub struct App {
+/// Everything the screens share: content, language, progress and the rest of the session.
+pub struct Session {
     /// All content, both languages.
     pub content: Arc<Content>,
     /// The language shown.
     pub lang: Lang,
     /// What the learner has done (mirrors the store).
     pub progress: Progress,
-    /// The screen on top.
-    pub screen: Screen,
-    /// Screens below it (Back returns to them).
-    pub history: Vec<Screen>,
     /// Terminal size.
     pub size: (u16, u16),
     /// Whether the help overlay is open.
@@ -118,34 +114,7 @@ pub struct App {
     pub instructor_cc: Option<String>,
 }
 
-impl App {
-    /// A new app on the Home screen.
-    pub fn new(
-        content: Arc<Content>,
-        lang: Lang,
-        progress: Progress,
-        options: Options,
-        info: Info,
-    ) -> Self {
-        App {
-            content,
-            lang,
-            progress,
-            screen: Screen::Home(HomeState::default()),
-            history: Vec::new(),
-            size: (80, 24),
-            help: false,
-            status: None,
-            options,
-            info,
-            quitting: false,
-            map: MapSetup::default(),
-            quiz: QuizRecord::default(),
-            report_status: None,
-            instructor_cc: None,
-        }
-    }
-
+impl Session {
     /// The course in the current language.
     pub fn course(&self) -> &Course {
         self.content.course(self.lang)
@@ -164,26 +133,74 @@ impl App {
         });
     }
 
+    /// Records a fact in memory and asks the runtime to save it.
+    pub fn record(&mut self, fact: Fact) -> Effect {
+        self.progress.apply(&fact);
+        Effect::Save(fact)
+    }
+}
+
+/// The whole state of the workshop UI.
+pub struct App {
+    /// The screen on top.
+    pub screen: Screen,
+    /// Screens below it (Back returns to them).
+    pub history: Vec<Screen>,
+    /// What every screen shares.
+    pub session: Session,
+}
+
+impl App {
+    /// A new app on the Home screen.
+    pub fn new(
+        content: Arc<Content>,
+        lang: Lang,
+        progress: Progress,
+        options: Options,
+        info: Info,
+    ) -> Self {
+        App {
+            screen: Screen::Home(HomeState::default()),
+            history: Vec::new(),
+            session: Session {
+                content,
+                lang,
+                progress,
+                size: (80, 24),
+                help: false,
+                status: None,
+                options,
+                info,
+                quitting: false,
+                map: MapSetup::default(),
+                quiz: QuizRecord::default(),
+                report_status: None,
+                instructor_cc: None,
+            },
+        }
+    }
+
     /// Handles one message and returns what the runtime must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Mouse(mouse) => {
-                if self.help || layout::too_small(self.size.0, self.size.1) {
+                if self.session.help || layout::too_small(self.session.size.0, self.session.size.1)
+                {
                     return Vec::new();
                 }
                 self.on_mouse(mouse)
             }
             Msg::Resized { width, height } => {
-                self.size = (width, height);
+                self.session.size = (width, height);
                 if let Screen::Reader(state) = &mut self.screen {
                     let clamped = reader::clamp_scroll(
                         state,
-                        &self.content,
-                        self.lang,
-                        &self.progress,
-                        self.options,
-                        self.size,
+                        &self.session.content,
+                        self.session.lang,
+                        &self.session.progress,
+                        self.session.options,
+                        self.session.size,
                     );
                     state.scroll = clamped;
                 }
@@ -192,17 +209,18 @@ impl App {
             Msg::FactSaved(Ok(())) => Vec::new(),
             Msg::FactSaved(Err(reason)) | Msg::ResultsCleared(Err(reason)) => {
                 let text = self
+                    .session
                     .strings()
                     .fill("common.save_failed", &[("reason", &reason)]);
-                self.notify(text, true);
+                self.session.notify(text, true);
                 Vec::new()
             }
             Msg::ShareStarted(result) => map::on_share_started(self, result),
             Msg::ResultsCleared(Ok(())) => {
-                self.quiz = QuizRecord::default();
-                self.report_status = None;
-                let text = self.strings().get("settings.cleared").to_owned();
-                self.notify(text, false);
+                self.session.quiz = QuizRecord::default();
+                self.session.report_status = None;
+                let text = self.session.strings().get("settings.cleared").to_owned();
+                self.session.notify(text, false);
                 Vec::new()
             }
             Msg::Tick { elapsed_ms } => simulator::on_tick(self, elapsed_ms),
@@ -216,16 +234,17 @@ impl App {
             Msg::AttemptStarted(Ok(attempt)) => quiz::attempt_started(self, attempt),
             Msg::AttemptStarted(Err(reason)) => {
                 let text = self
+                    .session
                     .strings()
                     .fill("common.save_failed", &[("reason", &reason)]);
-                self.notify(text, true);
+                self.session.notify(text, true);
             }
             Msg::ReportSaved(result) => report::report_saved(self, result),
             Msg::CodeRequested(outcome) => report::code_requested(self, outcome),
             Msg::CodeChecked(verdict) => report::code_checked(self, verdict),
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
-                self.report_status = report;
+                self.session.report_status = report;
                 if matches!(self.screen, Screen::Report(_)) {
                     if let Some(delivery) = &delivery {
                         report::delivered(self, delivery);
@@ -244,11 +263,11 @@ impl App {
         if key.is_ctrl_c() {
             return self.quit();
         }
-        if self.help {
-            self.help = false;
+        if self.session.help {
+            self.session.help = false;
             return Vec::new();
         }
-        if layout::too_small(self.size.0, self.size.1) {
+        if layout::too_small(self.session.size.0, self.session.size.1) {
             // Only leaving works while nothing can be drawn.
             return match keymap::action_for(self.screen.kind(), key) {
                 Some(Action::Back) => self.back(),
@@ -261,7 +280,7 @@ impl App {
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Help) => {
-                self.help = true;
+                self.session.help = true;
                 Vec::new()
             }
             Some(Action::Back) if !self.screen_handles_back() => self.back(),
@@ -302,7 +321,7 @@ impl App {
             ScreenKind::Simulator => simulator::on_action(self, action),
             ScreenKind::Map => map::on_action(self, action),
             ScreenKind::Quiz => quiz::on_action(self, action),
-            ScreenKind::Placeholder | ScreenKind::Report => Vec::new(),
+            ScreenKind::Report => Vec::new(),
         }
     }
 
@@ -315,7 +334,7 @@ impl App {
             ScreenKind::Ordering => ordering::on_mouse(self, mouse),
             ScreenKind::Simulator => simulator::on_mouse(self, mouse),
             ScreenKind::Map => map::on_mouse(self, mouse),
-            ScreenKind::Placeholder | ScreenKind::Quiz | ScreenKind::Report => Vec::new(),
+            ScreenKind::Quiz | ScreenKind::Report => Vec::new(),
         }
     }
 
@@ -323,7 +342,7 @@ impl App {
     pub fn push(&mut self, screen: Screen) {
         let below = std::mem::replace(&mut self.screen, screen);
         self.history.push(below);
-        self.status = None;
+        self.session.status = None;
     }
 
     /// Goes back one screen; from Home, quits.
@@ -332,7 +351,7 @@ impl App {
         match self.history.pop() {
             Some(previous) => {
                 self.screen = previous;
-                self.status = None;
+                self.session.status = None;
             }
             None => effects.extend(self.quit()),
         }
@@ -351,7 +370,7 @@ impl App {
     /// Quits from anywhere, saving the reading position first.
     pub fn quit(&mut self) -> Vec<Effect> {
         let mut effects = self.leave_screen();
-        self.quitting = true;
+        self.session.quitting = true;
         effects.push(Effect::Quit);
         effects
     }
@@ -360,12 +379,6 @@ impl App {
     /// or paused workshop never wakes up.
     pub fn tick_interval_ms(&self) -> Option<u32> {
         simulator::tick_interval(self)
-    }
-
-    /// Records a fact in memory and asks the runtime to save it.
-    pub fn record(&mut self, fact: Fact) -> Effect {
-        self.progress.apply(&fact);
-        Effect::Save(fact)
     }
 }
 

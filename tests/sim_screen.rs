@@ -158,7 +158,7 @@ fn a_fault_injected_mid_run_fires() {
     assert!(s.picker.is_none());
     assert_eq!(s.cursor, None, "injecting returns to the head");
     assert!(matches!(s.last_fault, Some(Fault::BrokerDown { .. })));
-    let status = h.app.status.as_ref().expect("armed notice");
+    let status = h.app.session.status.as_ref().expect("armed notice");
     assert!(status.text.contains("broker-down"), "{}", status.text);
     h.repeat('>', 3);
     let down = sim(&h).log.iter().any(|e| e.kind == "broker-down");
@@ -308,7 +308,7 @@ fn scenarios_run_are_counted_once_and_shown_on_home() {
         .filter(|e| matches!(e, Effect::Save(Fact::ScenarioRun(id)) if id == "lost-ack"))
         .collect();
     assert_eq!(runs.len(), 1);
-    assert!(h.app.progress.scenarios_run.contains("lost-ack"));
+    assert!(h.app.session.progress.scenarios_run.contains("lost-ack"));
     h.keys("q");
     assert!(matches!(h.app.screen, Screen::Home(_)));
     assert!(

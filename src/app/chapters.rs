@@ -24,8 +24,8 @@ fn state(app: &mut App) -> Option<&mut ChaptersState> {
 
 /// Handles a key action on the chapter list.
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let count = app.course().chapters.len();
-    let visible = usize::from(layout::list(app.size.0, app.size.1).height).max(1);
+    let count = app.session.course().chapters.len();
+    let visible = usize::from(layout::list(app.session.size.0, app.session.size.1).height).max(1);
     let Some(list) = state(app) else {
         return Vec::new();
     };
@@ -80,8 +80,8 @@ fn scroll_into_view(list: &mut ChaptersState, visible: usize) {
 
 /// Handles the mouse: click opens, the wheel moves.
 pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let area = layout::list(app.size.0, app.size.1);
-    let count = app.course().chapters.len();
+    let area = layout::list(app.session.size.0, app.session.size.1);
+    let count = app.session.course().chapters.len();
     match mouse.kind {
         MouseKind::ScrollUp => on_action(app, Action::Up),
         MouseKind::ScrollDown => on_action(app, Action::Down),

@@ -97,7 +97,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// Handles the mouse on Home: click opens an entry, the wheel moves the cursor.
 pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let (_, menu) = layout::home(app.size.0, app.size.1);
+    let (_, menu) = layout::home(app.session.size.0, app.session.size.1);
     match mouse.kind {
         MouseKind::ScrollUp => on_action(app, Action::Up),
         MouseKind::ScrollDown => on_action(app, Action::Down),
@@ -123,10 +123,17 @@ fn open(app: &mut App) -> Vec<Effect> {
     match item {
         MenuItem::Continue => {
             let chapter = app
+                .session
                 .progress
                 .last_chapter
                 .as_ref()
-                .and_then(|id| app.course().chapters.iter().position(|c| &c.id == id))
+                .and_then(|id| {
+                    app.session
+                        .course()
+                        .chapters
+                        .iter()
+                        .position(|c| &c.id == id)
+                })
                 .unwrap_or(0);
             reader::open_chapter(app, chapter)
         }

@@ -154,8 +154,12 @@ pub fn areas(width: u16, height: u16, qr: Option<(u16, u16)>) -> MapAreas {
 
 /// The areas for the app's current size and code.
 pub fn current_areas(app: &App) -> MapAreas {
-    let qr = app.map.qr().map(|qr| qr_size(qr, app.options.ascii));
-    areas(app.size.0, app.size.1, qr)
+    let qr = app
+        .session
+        .map
+        .qr()
+        .map(|qr| qr_size(qr, app.session.options.ascii));
+    areas(app.session.size.0, app.session.size.1, qr)
 }
 
 /// Opens the map screen.
@@ -207,20 +211,20 @@ pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
 
 /// Starts sharing when off, stops it when on.
 fn toggle_share(app: &mut App) -> Vec<Effect> {
-    match app.map.sharing {
+    match app.session.map.sharing {
         Sharing::Off => {
-            app.map.sharing = Sharing::Starting;
+            app.session.map.sharing = Sharing::Starting;
             vec![Effect::StartShare {
-                port: app.map.share_port,
+                port: app.session.map.share_port,
             }]
         }
         // A second press while starting waits for the answer instead of racing it.
         Sharing::Starting => Vec::new(),
         Sharing::On(_) => {
-            app.map.sharing = Sharing::Off;
-            app.map.refresh_qr();
-            let text = app.strings().get("map.share_stopped").to_owned();
-            app.notify(text, false);
+            app.session.map.sharing = Sharing::Off;
+            app.session.map.refresh_qr();
+            let text = app.session.strings().get("map.share_stopped").to_owned();
+            app.session.notify(text, false);
             vec![Effect::StopShare]
         }
     }
@@ -230,18 +234,19 @@ fn toggle_share(app: &mut App) -> Vec<Effect> {
 pub fn on_share_started(app: &mut App, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(url) => {
-            app.map.sharing = Sharing::On(url);
-            app.status = None;
+            app.session.map.sharing = Sharing::On(url);
+            app.session.status = None;
         }
         Err(reason) => {
-            app.map.sharing = Sharing::Off;
+            app.session.map.sharing = Sharing::Off;
             let text = app
+                .session
                 .strings()
                 .fill("map.share_failed", &[("reason", &reason)]);
-            app.notify(text, true);
+            app.session.notify(text, true);
         }
     }
-    app.map.refresh_qr();
+    app.session.map.refresh_qr();
     Vec::new()
 }
 

@@ -46,8 +46,8 @@ impl OrderingState {
 
 /// Opens the ordering game.
 pub fn open(app: &mut App) -> Vec<Effect> {
-    let steps = app.course().ordering.steps.len();
-    let state = OrderingState::new(steps, app.progress.ordering.attempts, 0);
+    let steps = app.session.course().ordering.steps.len();
+    let state = OrderingState::new(steps, app.session.progress.ordering.attempts, 0);
     app.push(Screen::Ordering(state));
     Vec::new()
 }
@@ -61,7 +61,7 @@ fn state(app: &mut App) -> Option<&mut OrderingState> {
 
 /// Handles a key action in the ordering game.
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let attempts = app.progress.ordering.attempts;
+    let attempts = app.session.progress.ordering.attempts;
     let Some(s) = state(app) else {
         return Vec::new();
     };
@@ -113,12 +113,12 @@ fn pick(app: &mut App) -> Vec<Effect> {
         }
         Pick::Ignored => {}
     }
-    facts.into_iter().map(|f| app.record(f)).collect()
+    facts.into_iter().map(|f| app.session.record(f)).collect()
 }
 
 /// Handles the mouse: a click on a card picks it; the wheel moves the cursor.
 pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let cards = layout::ordering_cards(app.size.0, app.size.1);
+    let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
     match mouse.kind {
         MouseKind::ScrollUp => on_action(app, Action::Up),
         MouseKind::ScrollDown => on_action(app, Action::Down),

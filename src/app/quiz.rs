@@ -58,7 +58,7 @@ impl QuizState {
 
 /// Opens the quiz: resumes an unfinished attempt, shows the last result, or starts one.
 pub fn open(app: &mut App) -> Vec<Effect> {
-    let (phase, effects) = match (&app.quiz.attempt, app.quiz.finished) {
+    let (phase, effects) = match (&app.session.quiz.attempt, app.session.quiz.finished) {
         (Some(_), false) => (QuizPhase::Question, Vec::new()),
         (Some(_), true) => (QuizPhase::Result, Vec::new()),
         (None, _) => (QuizPhase::Starting, vec![Effect::StartAttempt]),
@@ -69,7 +69,7 @@ pub fn open(app: &mut App) -> Vec<Effect> {
 
 /// A new attempt arrived from the store.
 pub fn attempt_started(app: &mut App, attempt: Attempt) {
-    app.quiz = QuizRecord {
+    app.session.quiz = QuizRecord {
         attempt: Some(attempt),
         finished: false,
     };
@@ -80,8 +80,8 @@ pub fn attempt_started(app: &mut App, attempt: Attempt) {
 
 /// The question on screen (the first unanswered one, or the one just answered in feedback).
 pub fn current_question<'a>(app: &'a App, state: &QuizState) -> Option<&'a Question> {
-    let attempt = app.quiz.attempt.as_ref()?;
-    let quiz = &app.course().quiz;
+    let attempt = app.session.quiz.attempt.as_ref()?;
+    let quiz = &app.session.course().quiz;
     match state.phase {
         QuizPhase::Question => attempt.next_question(quiz),
         // Answers come in file order, so the one just answered sits right before the first
@@ -103,10 +103,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         QuizPhase::Feedback { .. } => match action {
             Action::Open => {
                 let complete = app
+                    .session
                     .quiz
                     .attempt
                     .as_ref()
-                    .is_some_and(|a| a.is_complete(&app.course().quiz));
+                    .is_some_and(|a| a.is_complete(&app.session.course().quiz));
                 state = QuizState::at(if complete {
                     QuizPhase::Result
                 } else {
@@ -187,15 +188,15 @@ fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
         // Enter on a single-choice question answers with the option under the cursor.
         let multi = current_question(app, state).is_some_and(|q| q.multi);
         if multi {
-            let hint = app.strings().get("quiz.multi_hint").to_owned();
-            app.notify(hint, false);
+            let hint = app.session.strings().get("quiz.multi_hint").to_owned();
+            app.session.notify(hint, false);
             return Vec::new();
         }
         state.selected.insert(state.cursor);
     }
-    let content = app.content.clone();
-    let quiz = &content.course(app.lang).quiz;
-    let Some(attempt) = app.quiz.attempt.as_mut() else {
+    let content = app.session.content.clone();
+    let quiz = &content.course(app.session.lang).quiz;
+    let Some(attempt) = app.session.quiz.attempt.as_mut() else {
         return Vec::new();
     };
     let Some(question) = attempt.next_question(quiz) else {
@@ -212,7 +213,7 @@ fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
     let finished = attempt
         .is_complete(quiz)
         .then(|| attempt.score(quiz).correct);
-    app.quiz.finished = finished.is_some();
+    app.session.quiz.finished = finished.is_some();
     let effect = Effect::SaveAnswer {
         attempt_id: attempt.id,
         question_id: question.id.clone(),

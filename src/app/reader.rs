@@ -67,7 +67,6 @@ pub fn lines(
         calc_edit: state.calc_edit.as_ref().map(|(f, t)| (*f, t.as_str())),
         calc_error: state.calc_error,
         ascii: options.ascii,
-        simulator_available: true,
         lang,
     };
     doc_layout::layout(chapter, &ctx, layout::reader_text(size.0, size.1).width)
@@ -94,12 +93,18 @@ pub fn clamp_scroll(
 
 /// Opens chapter `index` (replacing the reader if one is open) at its remembered position.
 pub fn open_chapter(app: &mut App, index: usize) -> Vec<Effect> {
-    let course = app.course();
+    let course = app.session.course();
     let Some(chapter) = course.chapters.get(index) else {
         return Vec::new();
     };
     let id = chapter.id.clone();
-    let scroll = app.progress.positions.get(&id).copied().unwrap_or(0);
+    let scroll = app
+        .session
+        .progress
+        .positions
+        .get(&id)
+        .copied()
+        .unwrap_or(0);
     let calc = CalcValues::from_defaults(&course.reference.calculator);
     let mut effects = Vec::new();
     let next = ReaderState {
@@ -120,18 +125,18 @@ pub fn open_chapter(app: &mut App, index: usize) -> Vec<Effect> {
     let scroll = match &app.screen {
         Screen::Reader(s) => clamp_scroll(
             s,
-            &app.content,
-            app.lang,
-            &app.progress,
-            app.options,
-            app.size,
+            &app.session.content,
+            app.session.lang,
+            &app.session.progress,
+            app.session.options,
+            app.session.size,
         ),
         _ => 0,
     };
     if let Some(s) = state(app) {
         s.scroll = scroll;
     }
-    effects.push(app.record(Fact::Position {
+    effects.push(app.session.record(Fact::Position {
         chapter: id,
         scroll,
     }));
@@ -141,7 +146,7 @@ pub fn open_chapter(app: &mut App, index: usize) -> Vec<Effect> {
 
 /// Opens the chapter that holds the checklist, focused on its first question.
 pub fn open_checklist(app: &mut App) -> Vec<Effect> {
-    let course = app.course();
+    let course = app.session.course();
     let found = course.chapters.iter().enumerate().find_map(|(i, c)| {
         doc_layout::targets(c, course)
             .iter()
@@ -158,7 +163,7 @@ pub fn open_checklist(app: &mut App) -> Vec<Effect> {
 
 /// The effect that saves the reading position of `state`.
 pub fn position_effect(app: &App, state: &ReaderState) -> Option<Effect> {
-    let id = app.course().chapters.get(state.chapter)?.id.clone();
+    let id = app.session.course().chapters.get(state.chapter)?.id.clone();
     Some(Effect::Save(Fact::Position {
         chapter: id,
         scroll: state.scroll,
@@ -171,22 +176,22 @@ fn mark_read_if_at_end(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     let total = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
+        &app.session.content,
+        app.session.lang,
+        &app.session.progress,
+        app.session.options,
+        app.session.size,
         state,
     )
     .len();
-    let Some(chapter) = app.course().chapters.get(state.chapter) else {
+    let Some(chapter) = app.session.course().chapters.get(state.chapter) else {
         return Vec::new();
     };
-    if state.scroll >= max_scroll(total, app.size)
-        && !app.progress.chapters_read.contains(&chapter.id)
+    if state.scroll >= max_scroll(total, app.session.size)
+        && !app.session.progress.chapters_read.contains(&chapter.id)
     {
         let id = chapter.id.clone();
-        return vec![app.record(Fact::ChapterRead(id))];
+        return vec![app.session.record(Fact::ChapterRead(id))];
     }
     Vec::new()
 }
@@ -197,15 +202,15 @@ pub fn scroll_by(app: &mut App, delta: i64) -> Vec<Effect> {
         return Vec::new();
     };
     let total = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
+        &app.session.content,
+        app.session.lang,
+        &app.session.progress,
+        app.session.options,
+        app.session.size,
         current,
     )
     .len();
-    let max = i64::from(max_scroll(total, app.size));
+    let max = i64::from(max_scroll(total, app.session.size));
     if let Some(s) = state(app) {
         s.scroll = (i64::from(s.scroll) + delta).clamp(0, max) as u32;
     }
@@ -214,7 +219,7 @@ pub fn scroll_by(app: &mut App, delta: i64) -> Vec<Effect> {
 
 fn page(app: &App) -> i64 {
     i64::from(
-        layout::reader_text(app.size.0, app.size.1)
+        layout::reader_text(app.session.size.0, app.session.size.1)
             .height
             .saturating_sub(2)
             .max(1),
@@ -235,15 +240,20 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Bottom => scroll_by(app, i64::from(u32::MAX)),
         Action::NextChapter => {
             let mut effects = Vec::new();
-            let id = app.course().chapters.get(current).map(|c| c.id.clone());
-            if let Some(id) = id.filter(|id| !app.progress.chapters_read.contains(id)) {
-                effects.push(app.record(Fact::ChapterRead(id)));
+            let id = app
+                .session
+                .course()
+                .chapters
+                .get(current)
+                .map(|c| c.id.clone());
+            if let Some(id) = id.filter(|id| !app.session.progress.chapters_read.contains(id)) {
+                effects.push(app.session.record(Fact::ChapterRead(id)));
             }
-            if current + 1 < app.course().chapters.len() {
+            if current + 1 < app.session.course().chapters.len() {
                 effects.extend(open_chapter(app, current + 1));
             } else {
-                let text = app.strings().get("reader.last_chapter").to_owned();
-                app.notify(text, false);
+                let text = app.session.strings().get("reader.last_chapter").to_owned();
+                app.session.notify(text, false);
             }
             effects
         }
@@ -272,7 +282,7 @@ pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
         MouseKind::ScrollUp => scroll_by(app, -3),
         MouseKind::ScrollDown => scroll_by(app, 3),
         MouseKind::Click => {
-            let area = layout::reader_text(app.size.0, app.size.1);
+            let area = layout::reader_text(app.session.size.0, app.session.size.1);
             let Screen::Reader(current) = &app.screen else {
                 return Vec::new();
             };
@@ -280,11 +290,11 @@ pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
                 return Vec::new();
             }
             let all = lines(
-                &app.content,
-                app.lang,
-                &app.progress,
-                app.options,
-                app.size,
+                &app.session.content,
+                app.session.lang,
+                &app.session.progress,
+                app.session.options,
+                app.session.size,
                 current,
             );
             let index = current.scroll as usize + usize::from(mouse.row - area.y);

@@ -46,9 +46,9 @@ pub struct ReportState {
 
 /// Opens the report screen (the quiz must be finished) and saves the local copy.
 pub fn open(app: &mut App) -> Vec<Effect> {
-    if !app.quiz.finished {
-        let text = app.strings().get("report.need_quiz").to_owned();
-        app.notify(text, true);
+    if !app.session.quiz.finished {
+        let text = app.session.strings().get("report.need_quiz").to_owned();
+        app.session.notify(text, true);
         return Vec::new();
     }
     app.push(Screen::Report(ReportState {
@@ -61,7 +61,9 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         saved_at: None,
         busy: false,
     }));
-    vec![Effect::SaveReport { lang: app.lang }]
+    vec![Effect::SaveReport {
+        lang: app.session.lang,
+    }]
 }
 
 fn state(app: &mut App) -> Option<&mut ReportState> {
@@ -72,7 +74,7 @@ fn state(app: &mut App) -> Option<&mut ReportState> {
 }
 
 fn say(app: &mut App, key: &str, args: &[(&str, &str)], error: bool) {
-    let text = app.strings().fill(key, args);
+    let text = app.session.strings().fill(key, args);
     if let Some(s) = state(app) {
         s.messages.push((text, error));
         // Keep the last few lines; older ones scroll away.
@@ -88,8 +90,8 @@ pub fn captures_keys(state: &ReportState) -> bool {
 
 /// Keys while typing: characters, Backspace, Enter, Esc (back).
 pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let lang = app.lang;
-    let cc = app.instructor_cc.clone();
+    let lang = app.session.lang;
+    let cc = app.session.instructor_cc.clone();
     let Some(s) = state(app) else {
         return Vec::new();
     };
@@ -98,7 +100,7 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
     }
     // `?` opens the help as the legend promises; no code and practically no address has one.
     if key.code == KeyCode::Char('?') {
-        app.help = true;
+        app.session.help = true;
         return Vec::new();
     }
     if s.busy {

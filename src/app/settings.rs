@@ -55,8 +55,8 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 fn toggle_language(app: &mut App) -> Vec<Effect> {
-    app.lang = app.lang.other();
-    vec![app.record(Fact::LanguageChosen(app.lang))]
+    app.session.lang = app.session.lang.other();
+    vec![app.session.record(Fact::LanguageChosen(app.session.lang))]
 }
 
 /// Keys while "delete everything?" is asked: y (or j) deletes, anything else keeps.
@@ -66,7 +66,7 @@ pub fn on_confirm_key(app: &mut App, key: Key) -> Vec<Effect> {
     };
     s.confirm_clear = false;
     if matches!(key.code, KeyCode::Char('y' | 'Y' | 'j' | 'J')) {
-        app.progress = Progress::default();
+        app.session.progress = Progress::default();
         return vec![Effect::ClearResults];
     }
     Vec::new()
@@ -74,7 +74,7 @@ pub fn on_confirm_key(app: &mut App, key: Key) -> Vec<Effect> {
 
 /// Handles the mouse: a click on an entry activates it.
 pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let area = layout::list(app.size.0, app.size.1);
+    let area = layout::list(app.session.size.0, app.session.size.1);
     if mouse.kind != MouseKind::Click || !area.contains(mouse.column, mouse.row) {
         return Vec::new();
     }

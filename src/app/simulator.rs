@@ -23,11 +23,12 @@ use crate::sim::{BrokerKind, Mode};
 /// The texts of scenario `id` in the app's language (from the loaded content, so `--content`
 /// folders are honoured).
 pub fn scenario_text<'a>(app: &'a App, id: &str) -> Option<&'a ScenarioText> {
-    app.content
+    app.session
+        .content
         .scenarios
         .iter()
         .find(|sc| sc.id == id)
-        .and_then(|sc| sc.text(app.lang))
+        .and_then(|sc| sc.text(app.session.lang))
 }
 
 /// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a
@@ -153,8 +154,11 @@ fn count_run(app: &mut App, mut effects: Vec<Effect>) -> Vec<Effect> {
         }
         _ => return effects,
     };
-    if !app.progress.scenarios_run.contains(id) {
-        effects.push(app.record(crate::domain::Fact::ScenarioRun(id.to_owned())));
+    if !app.session.progress.scenarios_run.contains(id) {
+        effects.push(
+            app.session
+                .record(crate::domain::Fact::ScenarioRun(id.to_owned())),
+        );
     }
     effects
 }
@@ -171,9 +175,10 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
     });
     if let Some(name) = armed {
         let text = app
+            .session
             .strings()
             .fill("simulator.fault_armed", &[("fault", name)]);
-        app.notify(text, false);
+        app.session.notify(text, false);
     }
     effects
 }
@@ -204,9 +209,10 @@ pub fn on_reply(app: &mut App, reply: SimReply) -> Vec<Effect> {
     };
     if let Some(reason) = failed {
         let text = app
+            .session
             .strings()
             .fill("simulator.failed", &[("reason", &reason)]);
-        app.notify(text, true);
+        app.session.notify(text, true);
     }
     count_run(app, effects)
 }
@@ -215,8 +221,8 @@ pub fn on_reply(app: &mut App, reply: SimReply) -> Vec<Effect> {
 /// With reduced motion there is nothing to animate between events, so one tick per event.
 pub fn tick_interval(app: &App) -> Option<u32> {
     match &app.screen {
-        Screen::Simulator(s) if s.playing && !app.help && s.picker.is_none() => {
-            Some(if app.options.reduced_motion {
+        Screen::Simulator(s) if s.playing && !app.session.help && s.picker.is_none() => {
+            Some(if app.session.options.reduced_motion {
                 s.beat_ms().max(FRAME_MS)
             } else {
                 FRAME_MS
@@ -228,7 +234,7 @@ pub fn tick_interval(app: &App) -> Option<u32> {
 
 /// Handles the mouse: tabs and the play marker are clickable, the wheel scrolls the tab.
 pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let areas = layout::simulator(app.size.0, app.size.1);
+    let areas = layout::simulator(app.session.size.0, app.session.size.1);
     if state(app).is_none() {
         return Vec::new();
     }

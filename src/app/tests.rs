@@ -62,7 +62,7 @@ fn home_menu_opens_chapters_and_back_returns() {
     assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
     let effects = chars(&mut app, "q");
     assert_eq!(effects, vec![Effect::Quit]);
-    assert!(app.quitting);
+    assert!(app.session.quitting);
 }
 
 #[test]
@@ -99,7 +99,12 @@ fn reading_to_the_end_marks_the_chapter_read_once() {
         saved(&key(&mut app, KeyCode::End)).is_empty(),
         "no second save"
     );
-    assert!(app.progress.chapters_read.contains("friday-incident"));
+    assert!(
+        app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
 }
 
 #[test]
@@ -148,6 +153,7 @@ fn continue_resumes_the_last_chapter_at_its_position() {
 fn a_decision_is_answered_with_a_digit_and_saved_at_once() {
     let mut app = app(Lang::En);
     let index = app
+        .session
         .course()
         .chapters
         .iter()
@@ -156,6 +162,7 @@ fn a_decision_is_answered_with_a_digit_and_saved_at_once() {
     let effects = reader::open_chapter(&mut app, index);
     assert!(!effects.is_empty());
     let decision = app
+        .session
         .course()
         .decision("broker-down")
         .expect("decision")
@@ -202,7 +209,7 @@ fn checklist_items_toggle_and_save() {
     ));
     assert!(!saved(&effects).is_empty());
     let effects = key(&mut app, KeyCode::Enter);
-    let first = app.course().reference.checklist[0].id.clone();
+    let first = app.session.course().reference.checklist[0].id.clone();
     assert_eq!(
         saved(&effects),
         vec![&Fact::ChecklistTicked {
@@ -229,6 +236,7 @@ fn checklist_items_toggle_and_save() {
 fn calculator_rejects_bad_input_and_recomputes() {
     let mut app = app(Lang::En);
     let index = app
+        .session
         .course()
         .chapters
         .iter()
@@ -288,14 +296,15 @@ fn search_finds_matches_across_chapters() {
     assert!(!search.hits.is_empty());
     assert_ne!(state.chapter, 0, "jumped to a later chapter");
     assert!(
-        app.status
+        app.session
+            .status
             .as_ref()
             .is_some_and(|s| s.text.contains("skip locked"))
     );
     chars(&mut app, "/");
     chars(&mut app, "zzzqqq");
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.as_ref().is_some_and(|s| s.error));
+    assert!(app.session.status.as_ref().is_some_and(|s| s.error));
 }
 
 #[test]
@@ -313,34 +322,36 @@ fn chapter_list_jumps_by_number() {
 #[test]
 fn settings_switch_language_and_clear_after_confirmation() {
     let mut app = app(Lang::En);
-    app.progress.apply(&Fact::ChapterRead("outbox".into()));
+    app.session
+        .progress
+        .apply(&Fact::ChapterRead("outbox".into()));
     chars(&mut app, "8");
     assert!(matches!(app.screen, Screen::Settings(_)));
     let effects = chars(&mut app, "l");
     assert_eq!(effects, vec![Effect::Save(Fact::LanguageChosen(Lang::De))]);
-    assert_eq!(app.lang, Lang::De);
+    assert_eq!(app.session.lang, Lang::De);
     chars(&mut app, "x");
     assert!(chars(&mut app, "n").is_empty(), "n keeps everything");
-    assert!(!app.progress.chapters_read.is_empty());
+    assert!(!app.session.progress.chapters_read.is_empty());
     chars(&mut app, "x");
     assert_eq!(
         chars(&mut app, "j"),
         vec![Effect::ClearResults],
         "German 'ja' confirms too"
     );
-    assert_eq!(app.progress, Progress::default());
+    assert_eq!(app.session.progress, Progress::default());
 }
 
 #[test]
 fn help_opens_and_any_key_closes_it() {
     let mut app = app(Lang::En);
     chars(&mut app, "?");
-    assert!(app.help);
+    assert!(app.session.help);
     assert!(
         chars(&mut app, "q").is_empty(),
         "the closing key does nothing else"
     );
-    assert!(!app.help && !app.quitting);
+    assert!(!app.session.help && !app.session.quitting);
 }
 
 #[test]
@@ -394,6 +405,6 @@ fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
 fn a_failed_save_is_shown_not_swallowed() {
     let mut app = app(Lang::En);
     app.update(Msg::FactSaved(Err("disk full".into())));
-    let status = app.status.as_ref().expect("status");
+    let status = app.session.status.as_ref().expect("status");
     assert!(status.error && status.text.contains("disk full"));
 }

@@ -36,11 +36,11 @@ async fn event_loop(
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let runs = std::path::PathBuf::from(&app.info.data_dir).join("sim-runs");
+    let runs = std::path::PathBuf::from(&app.session.info.data_dir).join("sim-runs");
     let mut executor = Executor {
         store: StoreWorker::spawn(store, replies.clone())
             .map_err(|e| format!("cannot start the store thread: {e}"))?,
-        mail: MailWorker::spawn(paths, config, app.content.clone(), replies.clone())
+        mail: MailWorker::spawn(paths, config, app.session.content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
         sim: SimWorker::spawn(runs, replies.clone())
@@ -59,7 +59,7 @@ async fn event_loop(
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
     let mut last_tick = tokio::time::Instant::now();
-    while outcome.is_ok() && !app.quitting {
+    while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
         // armed and the loop sleeps until a key, a signal or a result arrives.
         let interval = app.tick_interval_ms();

@@ -50,7 +50,7 @@ impl Executor {
             Effect::StartAttempt => {
                 // Question and option ids are the same in every language (content check), so
                 // the order from either course fits both.
-                let quiz = &app.content.course(Lang::default()).quiz;
+                let quiz = &app.session.content.course(Lang::default()).quiz;
                 let attempt = Attempt::new(quiz, rand::random());
                 self.store.send(StoreCommand::StartAttempt(attempt));
             }

@@ -17,10 +17,10 @@ impl ShareSlot {
     pub fn start(&mut self, app: &App, port: u16) -> Msg {
         self.stop();
         let Some(ip) = share::lan_ip() else {
-            return Msg::ShareStarted(Err(app.strings().get("share.no_lan").to_owned()));
+            return Msg::ShareStarted(Err(app.session.strings().get("share.no_lan").to_owned()));
         };
         let url = share::url_for(ip, port);
-        let page = export::map_html(app.course(), app.lang, Some(&url));
+        let page = export::map_html(app.session.course(), app.session.lang, Some(&url));
         let bind = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), port);
         match ShareServer::start(bind, page) {
             Ok(server) => {

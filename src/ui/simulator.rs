@@ -17,7 +17,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
-    let areas = layout::simulator(app.size.0, app.size.1);
+    let areas = layout::simulator(app.session.size.0, app.session.size.1);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         narration(frame, app, state, theme, areas.caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
-    let s = app.strings();
+    let s = app.session.strings();
     let path = state.dir.as_deref().map_or_else(
         || s.get("simulator.no_run").to_owned(),
         |dir| s.fill("simulator.path", &[("dir", dir)]),
@@ -45,22 +45,34 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
 }
 
 fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let title = scenario_text(app, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
     let (mark, state_key) = if s.playing {
         (
-            if app.options.ascii { ">" } else { "▶" },
+            if app.session.options.ascii {
+                ">"
+            } else {
+                "▶"
+            },
             "simulator.playing",
         )
     } else if s.finished && s.cursor.is_none() {
         (
-            if app.options.ascii { "#" } else { "■" },
+            if app.session.options.ascii {
+                "#"
+            } else {
+                "■"
+            },
             "simulator.finished",
         )
     } else {
         (
-            if app.options.ascii { "||" } else { "⏸" },
+            if app.session.options.ascii {
+                "||"
+            } else {
+                "⏸"
+            },
             "simulator.paused",
         )
     };
@@ -93,7 +105,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
 }
 
 fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let lines: Vec<Line<'_>> = if app.options.reduced_motion {
+    let lines: Vec<Line<'_>> = if app.session.options.reduced_motion {
         // The newest captions that fit, oldest first, each in full (wrapped).
         let width = usize::from(area.width.max(1));
         let mut rows = usize::from(area.height);
@@ -131,7 +143,10 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 .unwrap_or_default();
             vec![
                 Line::raw(summary),
-                Line::styled(app.strings().get("simulator.press_play"), theme.dim()),
+                Line::styled(
+                    app.session.strings().get("simulator.press_play"),
+                    theme.dim(),
+                ),
             ]
         }
     };

@@ -28,15 +28,15 @@ fn heading(title: &str, max: usize, ascii: bool) -> DocLine {
 
 /// The lines of the text column for `max` cells.
 pub fn lines(app: &App, max: usize) -> Vec<DocLine> {
-    let course = app.course();
+    let course = app.session.course();
     let s = &course.strings;
-    let ascii = app.options.ascii;
+    let ascii = app.session.options.ascii;
     let mut out = vec![heading(s.get("widget.flow"), max, ascii)];
     flow(&course.reference.flow, max, ascii, &mut out);
     out.push(DocLine::blank());
     out.push(heading(s.get("widget.checklist"), max, ascii));
     for (i, item) in course.reference.checklist.iter().enumerate() {
-        let ticked = app.progress.checklist.get(&item.id).copied() == Some(true);
+        let ticked = app.session.progress.checklist.get(&item.id).copied() == Some(true);
         let (mark, tone) = if ticked {
             ("[x]", Tone::Good)
         } else {

@@ -15,7 +15,7 @@ fn app(map_url: Option<&str>, width: u16, height: u16) -> App {
         Options::default(),
         Info::default(),
     );
-    app.map = MapSetup::new(map_url.map(str::to_owned), 8737);
+    app.session.map = MapSetup::new(map_url.map(str::to_owned), 8737);
     app.update(Msg::Resized { width, height });
     app
 }
@@ -37,9 +37,9 @@ fn home_opens_the_map_and_back_returns() {
 fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     let mut a = app(None, 100, 40);
     press(&mut a, '3');
-    assert!(a.map.qr().is_none(), "no URL, no code");
+    assert!(a.session.map.qr().is_none(), "no URL, no code");
     assert_eq!(press(&mut a, 's'), vec![Effect::StartShare { port: 8737 }]);
-    assert_eq!(a.map.sharing, Sharing::Starting);
+    assert_eq!(a.session.map.sharing, Sharing::Starting);
     assert_eq!(
         press(&mut a, 's'),
         Vec::new(),
@@ -47,11 +47,11 @@ fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     );
     let url = "http://192.168.1.20:8737/";
     a.update(Msg::ShareStarted(Ok(url.to_owned())));
-    assert_eq!(a.map.url(), Some(url));
-    assert_eq!(a.map.qr(), QrMatrix::encode(url).ok().as_ref());
+    assert_eq!(a.session.map.url(), Some(url));
+    assert_eq!(a.session.map.qr(), QrMatrix::encode(url).ok().as_ref());
     assert_eq!(press(&mut a, 's'), vec![Effect::StopShare]);
-    assert_eq!(a.map.sharing, Sharing::Off);
-    assert!(a.map.qr().is_none());
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    assert!(a.session.map.qr().is_none());
 }
 
 #[test]
@@ -60,10 +60,10 @@ fn a_failed_share_says_why_and_falls_back_to_the_config_url() {
     press(&mut a, '3');
     press(&mut a, 's');
     a.update(Msg::ShareStarted(Err("port 8737 is taken".to_owned())));
-    assert_eq!(a.map.sharing, Sharing::Off);
-    let status = a.status.clone().expect("a status line");
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    let status = a.session.status.clone().expect("a status line");
     assert!(status.error && status.text.contains("port 8737 is taken"));
-    assert_eq!(a.map.url(), Some("https://example.org/lab"));
+    assert_eq!(a.session.map.url(), Some("https://example.org/lab"));
 }
 
 #[test]
@@ -128,7 +128,7 @@ fn the_text_holds_the_flow_the_checklist_and_the_runbook() {
     assert!(all.contains("API → DB + Outbox → Dispatcher"), "{all}");
     assert!(all.contains("↳ Retry"), "{all}");
     assert!(text.iter().filter(|l| l.starts_with("[ ]")).count() == 10);
-    for signal in &a.course().reference.runbook {
+    for signal in &a.session.course().reference.runbook {
         assert!(
             all.contains(&format!("{}:", signal.name)),
             "{}",

@@ -76,8 +76,8 @@ fn a_wrong_pick_names_the_missing_step_and_is_saved_as_a_mistake() {
     let effects = app.update(Msg::Key(Key::char(right)));
     assert!(facts(&effects).is_empty(), "the attempt was counted once");
     assert_eq!(game(&app).feedback, Some(Feedback::Correct(0)));
-    assert_eq!(app.progress.ordering.mistakes, 1);
-    assert_eq!(app.progress.ordering.attempts, 1);
+    assert_eq!(app.session.progress.ordering.mistakes, 1);
+    assert_eq!(app.session.progress.ordering.attempts, 1);
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn solving_with_digits_saves_solved() {
     }
     assert!(game(&app).game.is_solved());
     assert_eq!(all, vec![Fact::OrderingAttempt, Fact::OrderingSolved]);
-    assert!(app.progress.ordering.solved);
+    assert!(app.session.progress.ordering.solved);
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn started(app: &mut App) {
     let effects = chars(app, "7");
     assert_eq!(effects, vec![Effect::StartAttempt]);
     assert_eq!(phase(app), Some(QuizPhase::Starting));
-    let mut attempt = Attempt::new(&app.course().quiz, 42);
+    let mut attempt = Attempt::new(&app.session.course().quiz, 42);
     attempt.id = 9;
     app.update(Msg::AttemptStarted(Ok(attempt)));
     assert_eq!(phase(app), Some(QuizPhase::Question));
@@ -68,8 +68,8 @@ fn started(app: &mut App) {
 
 /// Answers the current question (rightly or not) with number keys and Enter.
 fn answer(app: &mut App, right: bool) -> Vec<Effect> {
-    let attempt = app.quiz.attempt.clone().expect("attempt");
-    let quiz = app.course().quiz.clone();
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
+    let quiz = app.session.course().quiz.clone();
     let question = attempt.next_question(&quiz).expect("a question is open");
     for (i, option) in attempt.options(question).iter().enumerate() {
         if option.correct == right {
@@ -86,7 +86,7 @@ fn answer(app: &mut App, right: bool) -> Vec<Effect> {
 fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
     let mut app = app();
     started(&mut app);
-    let total = app.course().quiz.questions.len();
+    let total = app.session.course().quiz.questions.len();
     for n in 0..total {
         let effects = answer(&mut app, n != 2);
         let [
@@ -107,10 +107,10 @@ fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
         key(&mut app, KeyCode::Enter);
     }
     assert_eq!(phase(&app), Some(QuizPhase::Result));
-    assert!(app.quiz.finished);
-    let attempt = app.quiz.attempt.clone().expect("attempt");
+    assert!(app.session.quiz.finished);
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
     assert_eq!(
-        attempt.score(&app.course().quiz).correct as usize,
+        attempt.score(&app.session.course().quiz).correct as usize,
         total - 1
     );
     assert_eq!(chars(&mut app, "r"), vec![Effect::StartAttempt], "retake");
@@ -120,7 +120,7 @@ fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
 fn report_flow_address_code_and_status() {
     let mut app = app();
     started(&mut app);
-    for _ in 0..app.course().quiz.questions.len() {
+    for _ in 0..app.session.course().quiz.questions.len() {
         answer(&mut app, true);
         key(&mut app, KeyCode::Enter);
     }
@@ -129,15 +129,18 @@ fn report_flow_address_code_and_status() {
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
     assert!(report_state(&app).messages[0].0.contains("report-9.html"));
     chars(&mut app, "?");
-    assert!(app.help, "? opens the help, also while typing");
+    assert!(app.session.help, "? opens the help, also while typing");
     chars(&mut app, "x");
-    assert!(!app.help && report_state(&app).input.is_empty());
+    assert!(!app.session.help && report_state(&app).input.is_empty());
 
     assert!(chars(&mut app, "ada@example").is_empty());
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     let (text, error) = report_state(&app).messages.last().expect("message").clone();
     assert!(error);
-    assert_eq!(text, app.strings().get("address.err_domain_not_dotted"));
+    assert_eq!(
+        text,
+        app.session.strings().get("address.err_domain_not_dotted")
+    );
     let effects = chars(&mut app, ".org");
     assert!(effects.is_empty());
     let effects = key(&mut app, KeyCode::Enter);
@@ -198,7 +201,7 @@ fn report_flow_address_code_and_status() {
         report: Some(MailStatus::Sent),
         delivery: Some(Delivery::Smtp),
     });
-    assert_eq!(app.report_status, Some(MailStatus::Sent));
+    assert_eq!(app.session.report_status, Some(MailStatus::Sent));
     let last = &report_state(&app).messages.last().expect("msg").0;
     assert!(last.contains("ada@example.org"), "{last}");
     key(&mut app, KeyCode::Esc);
@@ -208,9 +211,9 @@ fn report_flow_address_code_and_status() {
 #[test]
 fn instructor_copy_is_asked_only_when_configured() {
     let mut app = app();
-    app.instructor_cc = Some("coach@example.org".into());
+    app.session.instructor_cc = Some("coach@example.org".into());
     started(&mut app);
-    for _ in 0..app.course().quiz.questions.len() {
+    for _ in 0..app.session.course().quiz.questions.len() {
         answer(&mut app, true);
         key(&mut app, KeyCode::Enter);
     }

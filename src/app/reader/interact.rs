@@ -19,10 +19,11 @@ fn chapter_targets(app: &App) -> Vec<Target> {
     let Screen::Reader(s) = &app.screen else {
         return Vec::new();
     };
-    app.course()
+    app.session
+        .course()
         .chapters
         .get(s.chapter)
-        .map(|c| targets(c, app.course()))
+        .map(|c| targets(c, app.session.course()))
         .unwrap_or_default()
 }
 
@@ -39,11 +40,11 @@ pub fn focus(app: &mut App, target: Option<usize>) -> Vec<Effect> {
         return Vec::new();
     };
     let all = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
+        &app.session.content,
+        app.session.lang,
+        &app.session.progress,
+        app.session.options,
+        app.session.size,
         current,
     );
     let first = all
@@ -54,7 +55,8 @@ pub fn focus(app: &mut App, target: Option<usize>) -> Vec<Effect> {
         .iter()
         .rposition(|l| l.target == Some(target))
         .unwrap_or(0) as i64;
-    let height = i64::from(super::layout::reader_text(app.size.0, app.size.1).height);
+    let height =
+        i64::from(super::layout::reader_text(app.session.size.0, app.session.size.1).height);
     let scroll = i64::from(current.scroll);
     let delta = if first < scroll {
         first - scroll
@@ -91,6 +93,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 .or_else(|| all.iter().find(|t| matches!(t, Target::Decision(_))));
             if let Some(Target::Decision(id)) = decision {
                 let scenario = app
+                    .session
                     .course()
                     .decision(id)
                     .map(|d| d.scenario.clone())
@@ -119,7 +122,7 @@ fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<E
     let Some(Target::Decision(id)) = all.get(target) else {
         return Vec::new();
     };
-    let Some(decision) = app.course().decision(id) else {
+    let Some(decision) = app.session.course().decision(id) else {
         return Vec::new();
     };
     let Some(option) = usize::from(n)
@@ -132,7 +135,7 @@ fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<E
         decision: decision.id.clone(),
         option: option.id.clone(),
     };
-    let mut effects = vec![app.record(fact)];
+    let mut effects = vec![app.session.record(fact)];
     effects.extend(focus(app, Some(target)));
     effects
 }
@@ -141,8 +144,14 @@ fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<E
 fn activate(app: &mut App, all: &[Target], target: usize) -> Vec<Effect> {
     match all.get(target) {
         Some(Target::Checklist(id)) => {
-            let ticked = !app.progress.checklist.get(id).copied().unwrap_or(false);
-            vec![app.record(Fact::ChecklistTicked {
+            let ticked = !app
+                .session
+                .progress
+                .checklist
+                .get(id)
+                .copied()
+                .unwrap_or(false);
+            vec![app.session.record(Fact::ChecklistTicked {
                 item: id.clone(),
                 ticked,
             })]
@@ -156,7 +165,14 @@ fn activate(app: &mut App, all: &[Target], target: usize) -> Vec<Effect> {
             Vec::new()
         }
         Some(Target::CalcCurrency) => {
-            let count = app.course().reference.calculator.currencies.len().max(1);
+            let count = app
+                .session
+                .course()
+                .reference
+                .calculator
+                .currencies
+                .len()
+                .max(1);
             if let Some(s) = state(app) {
                 s.calc.currency = (s.calc.currency + 1) % count;
             }

@@ -70,7 +70,7 @@ fn run(app: &mut App, query: &str) -> Vec<Effect> {
     };
     let mut hits = Vec::new();
     if !needle.is_empty() {
-        for chapter in 0..app.course().chapters.len() {
+        for chapter in 0..app.session.course().chapters.len() {
             let probe = ReaderState {
                 chapter,
                 focus: None,
@@ -79,11 +79,11 @@ fn run(app: &mut App, query: &str) -> Vec<Effect> {
                 ..current.clone()
             };
             for (i, line) in lines(
-                &app.content,
-                app.lang,
-                &app.progress,
-                app.options,
-                app.size,
+                &app.session.content,
+                app.session.lang,
+                &app.session.progress,
+                app.session.options,
+                app.session.size,
                 &probe,
             )
             .iter()
@@ -128,9 +128,10 @@ fn show(app: &mut App) -> Vec<Effect> {
     };
     let Some(&(chapter, line)) = search.hits.get(search.current) else {
         let text = app
+            .session
             .strings()
             .fill("reader.search_none", &[("query", &search.query)]);
-        app.notify(text, true);
+        app.session.notify(text, true);
         return Vec::new();
     };
     let mut effects = Vec::new();
@@ -142,7 +143,7 @@ fn show(app: &mut App) -> Vec<Effect> {
         s.scroll = 0;
     }
     effects.extend(super::scroll_by(app, i64::from(line.saturating_sub(2))));
-    let text = app.strings().fill(
+    let text = app.session.strings().fill(
         "reader.search_hit",
         &[
             ("n", &(search.current + 1).to_string()),
@@ -150,6 +151,6 @@ fn show(app: &mut App) -> Vec<Effect> {
             ("query", &search.query),
         ],
     );
-    app.notify(text, false);
+    app.session.notify(text, false);
     effects
 }

@@ -12,9 +12,10 @@ pub const TAB_WIDTH: usize = 14;
 
 /// The caption of an event in the app's language.
 pub fn caption(app: &App, event: &Event) -> String {
-    app.content
+    app.session
+        .content
         .captions
-        .render(app.lang, event.caption, &event.args)
+        .render(app.session.lang, event.caption, &event.args)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").

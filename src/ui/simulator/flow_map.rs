@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     let snap = s.shown();
     let failing = snap.and_then(view::failing);
     let active = snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage);
-    let ascii = app.options.ascii;
+    let ascii = app.session.options.ascii;
     let border = if ascii {
         ratatui::symbols::border::PLAIN
     } else {
@@ -104,7 +104,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             let dups = snap.map_or(0, view::duplicate_effects);
             if dups > 0 {
                 lines.push(Line::styled(
-                    app.strings()
+                    app.session
+                        .strings()
                         .fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
                     theme.tone(Tone::Bad),
                 ));
@@ -113,14 +114,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         if let Some((_, key)) = fail {
             let mark = if ascii { "!" } else { "✗" };
             lines.push(Line::styled(
-                format!("{mark} {}", app.strings().get(key)),
+                format!("{mark} {}", app.session.strings().get(key)),
                 theme.tone(Tone::Bad),
             ));
         }
         frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
     }
     arrows(frame, &boxes, ascii, theme.dim());
-    if !app.options.reduced_motion && s.playing {
+    if !app.session.options.reduced_motion && s.playing {
         movers(frame, s, &boxes, ascii, theme.tone(Tone::Focus));
     }
 }

@@ -26,7 +26,7 @@ pub fn draw(
     titles: layout::Area,
     content: layout::Area,
 ) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let spans: Vec<Span<'_>> = Tab::ALL
         .iter()
         .map(|tab| {
@@ -89,7 +89,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     }
     if lines.is_empty() {
         lines.push(Line::styled(
-            app.strings().get("simulator.log_empty"),
+            app.session.strings().get("simulator.log_empty"),
             theme.dim(),
         ));
     }
@@ -101,7 +101,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     let Some(snap) = s.shown() else {
         return;
     };
-    let rows_label = app.strings().get("simulator.rows");
+    let rows_label = app.session.strings().get("simulator.rows");
     let table = view::table_lines(snap, rows_label);
     let cell = |text: &str, width: usize| -> String {
         let t: String = text.chars().take(width).collect();
@@ -127,7 +127,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
 }
 
 fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let Some(snap) = s.shown() else {
         return;
     };
@@ -166,7 +166,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             .rev()
             .map(|m| (signal.value)(m))
             .collect();
-        let bar = if app.options.ascii {
+        let bar = if app.session.options.ascii {
             ratatui::symbols::bar::THREE_LEVELS
         } else {
             ratatui::symbols::bar::NINE_LEVELS
@@ -182,7 +182,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
 }
 
 fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let fixed = if s.cause_fixed { "[x]" } else { "[ ]" };
     let mut lines = vec![
         Line::from(vec![
