@@ -1,42 +1,12 @@
 //! Scripted message sequences through `App::update`: no terminal, no IO.
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
+use super::test_app::{chars, content, key, open_chapter, test_app};
 use super::*;
-use crate::content::{ContentSource, load};
-use std::sync::OnceLock;
-
-fn content() -> Arc<Content> {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    CONTENT
-        .get_or_init(|| {
-            Arc::new(load(&ContentSource::Embedded).expect("embedded content is valid"))
-        })
-        .clone()
-}
+use crate::domain::Fact;
 
 fn app(lang: Lang) -> App {
-    let mut app = App::new(
-        content(),
-        lang,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
-    app
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    app.update(Msg::Key(Key::plain(code)))
-}
-
-fn chars(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| app.update(Msg::Key(Key::char(c))))
-        .collect()
+    test_app(lang, 80, 24)
 }
 
 fn saved(effects: &[Effect]) -> Vec<&Fact> {
@@ -159,7 +129,7 @@ fn a_decision_is_answered_with_a_digit_and_saved_at_once() {
         .iter()
         .position(|c| c.id == "flow-map")
         .expect("chapter 3");
-    let effects = reader::open_chapter(&mut app, index);
+    let effects = open_chapter(&mut app, index);
     assert!(!effects.is_empty());
     let decision = app
         .session
@@ -242,7 +212,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .iter()
         .position(|c| c.id == "outage-cost")
         .expect("chapter 11");
-    reader::open_chapter(&mut app, index);
+    open_chapter(&mut app, index);
     key(&mut app, KeyCode::Tab); // incidents
     key(&mut app, KeyCode::Enter);
     chars(&mut app, "-3");

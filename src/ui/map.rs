@@ -28,8 +28,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let areas = map::current_areas(app);
-    let text = map::lines(app, usize::from(areas.text.width));
+    let areas = map::current_areas(&app.session);
+    let text = map::lines(&app.session, usize::from(areas.text.width));
     let visible: Vec<Line<'_>> = text
         .iter()
         .skip(usize::from(state.scroll))

@@ -83,7 +83,7 @@ fn question_lines<'a>(
     state: &QuizState,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
-    let Some(question) = current_question(app, state) else {
+    let Some(question) = current_question(&app.session, state) else {
         return Vec::new();
     };
     let mut lines = heading(app, attempt, question, theme);
@@ -127,7 +127,7 @@ fn feedback_lines<'a>(
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let s = app.session.strings();
-    let Some(question) = current_question(app, state) else {
+    let Some(question) = current_question(&app.session, state) else {
         return Vec::new();
     };
     let mut lines = heading(app, attempt, question, theme);

@@ -46,7 +46,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
 
 fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.session.strings();
-    let title = scenario_text(app, s.scenario_id())
+    let title = scenario_text(&app.session, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
     let (mark, state_key) = if s.playing {
         (
@@ -110,7 +110,7 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
         let width = usize::from(area.width.max(1));
         let mut rows = usize::from(area.height);
         let mut kept = Vec::new();
-        for line in view::transcript(app, s, usize::from(area.height))
+        for line in view::transcript(&app.session, s, usize::from(area.height))
             .into_iter()
             .rev()
         {
@@ -134,11 +134,15 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 Tone::Italic
             };
             vec![Line::styled(
-                format!("#{} {}", event.index + 1, view::caption(app, event)),
+                format!(
+                    "#{} {}",
+                    event.index + 1,
+                    view::caption(&app.session, event)
+                ),
                 theme.tone(tone),
             )]
         } else {
-            let summary = scenario_text(app, s.scenario_id())
+            let summary = scenario_text(&app.session, s.scenario_id())
                 .map(|t| t.summary.clone())
                 .unwrap_or_default();
             vec![

@@ -1,22 +1,13 @@
 use super::*;
 use crate::app::doc_layout::DocLine;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
-use std::sync::Arc;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg};
+use crate::content::Lang;
 
 fn app(map_url: Option<&str>, width: u16, height: u16) -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
+    let mut app = test_app(Lang::En, width, height);
     app.session.map = MapSetup::new(map_url.map(str::to_owned), 8737);
-    app.update(Msg::Resized { width, height });
     app
 }
 
@@ -74,8 +65,8 @@ fn scrolling_stays_inside_the_text() {
     let Screen::Map(state) = a.screen else {
         panic!("map screen");
     };
-    let areas = current_areas(&a);
-    let total = lines(&a, usize::from(areas.text.width)).len();
+    let areas = current_areas(&a.session);
+    let total = lines(&a.session, usize::from(areas.text.width)).len();
     assert!(state.scroll > 0);
     assert_eq!(
         usize::from(state.scroll) + usize::from(areas.text.height),
@@ -123,7 +114,7 @@ fn the_code_fits_or_the_panel_says_so() {
 #[test]
 fn the_text_holds_the_flow_the_checklist_and_the_runbook() {
     let a = app(None, 100, 40);
-    let text: Vec<String> = lines(&a, 60).iter().map(DocLine::text).collect();
+    let text: Vec<String> = lines(&a.session, 60).iter().map(DocLine::text).collect();
     let all = text.join("\n");
     assert!(all.contains("API → DB + Outbox → Dispatcher"), "{all}");
     assert!(all.contains("↳ Retry"), "{all}");

@@ -2,24 +2,12 @@
 
 use super::*;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
-use std::sync::Arc;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg};
+use crate::content::Lang;
 
 fn app() -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("embedded content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
+    let mut app = test_app(Lang::En, 80, 24);
     app.update(Msg::Key(Key::char('4')));
     app
 }

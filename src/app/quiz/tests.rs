@@ -1,44 +1,15 @@
 //! The quiz and report flow as scripted messages through `App::update`.
 
-use crate::app::input::{Key, KeyCode};
+use crate::app::input::KeyCode;
+use crate::app::test_app::{chars, key, test_app};
 use crate::app::*;
-use crate::content::{Content, ContentSource, Lang, load};
-use crate::domain::Progress;
+use crate::content::Lang;
 use crate::domain::otp::Verdict;
 use crate::domain::outbox::MailStatus;
 use crate::domain::quiz::Attempt;
-use std::sync::{Arc, OnceLock};
-
-fn content() -> Arc<Content> {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    CONTENT
-        .get_or_init(|| Arc::new(load(&ContentSource::Embedded).expect("valid content")))
-        .clone()
-}
 
 fn app() -> App {
-    let mut app = App::new(
-        content(),
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
-    app
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    app.update(Msg::Key(Key::plain(code)))
-}
-
-fn chars(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| app.update(Msg::Key(Key::char(c))))
-        .collect()
+    test_app(Lang::En, 80, 24)
 }
 
 fn phase(app: &App) -> Option<QuizPhase> {

@@ -3,7 +3,7 @@
 use super::playback;
 use super::{SimState, scenario_text};
 use crate::app::input::{Key, KeyCode};
-use crate::app::{App, Effect};
+use crate::app::{Effect, Session};
 use crate::sim::Fault;
 use crate::sim::scenario::IDS;
 
@@ -46,12 +46,12 @@ impl Picker {
 }
 
 /// The rows of a menu: `(id, description)`.
-pub fn rows(kind: PickerKind, app: &App) -> Vec<(String, String)> {
+pub fn rows(kind: PickerKind, session: &Session) -> Vec<(String, String)> {
     match kind {
         PickerKind::Scenario => IDS
             .iter()
             .map(|id| {
-                let text = scenario_text(app, id)
+                let text = scenario_text(session, id)
                     .map(|t| format!("{} - {}", t.title, t.summary))
                     .unwrap_or_default();
                 ((*id).to_owned(), text)

@@ -3,11 +3,10 @@
 
 use super::*;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg};
+use crate::content::Lang;
 use crate::sim::{Metrics, Snapshot};
-use std::sync::Arc;
 
 fn empty_snapshot() -> Box<Snapshot> {
     Box::new(Snapshot {
@@ -30,18 +29,7 @@ fn commands(effects: &[Effect]) -> Vec<SimCommand> {
 }
 
 fn opened() -> (App, u64) {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("embedded content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
+    let mut app = test_app(Lang::En, 80, 24);
     let effects = app.update(Msg::Key(Key::char('5')));
     let cmds = commands(&effects);
     let [SimCommand::Start { run, spec }] = &cmds[..] else {

@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 /// The menu popup.
 pub fn picker(frame: &mut Frame<'_>, app: &App, picker: Picker, theme: &Theme) {
     let s = app.session.strings();
-    let rows = picker_rows(picker.kind, app);
+    let rows = picker_rows(picker.kind, &app.session);
     let title = match picker.kind {
         PickerKind::Scenario => s.get("simulator.choose_scenario"),
         PickerKind::Fault => s.get("simulator.choose_fault"),

@@ -81,7 +81,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
                 e.actor.to_string()
             )),
             Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(view::caption(app, e)),
+            Span::raw(view::caption(&app.session, e)),
         ]));
         for sql in e.sql {
             lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
