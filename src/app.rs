@@ -30,7 +30,10 @@ mod test_app;
 pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem};
 pub use map::{MapSetup, MapState, Sharing};
-pub use msg::{CodeRequestOutcome, Delivery, Effect, Msg};
+pub use msg::{
+    CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
+    StoreRequest,
+};
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
@@ -297,12 +300,11 @@ impl App {
         }
     }
 
-    /// Quits from anywhere, saving the reading position first.
+    /// Quits from anywhere, saving the reading position first; the runtime's loop ends once
+    /// `session.quitting` is set, after carrying out these effects.
     pub fn quit(&mut self) -> Vec<Effect> {
-        let mut effects = self.leave_screen();
         self.session.quitting = true;
-        effects.push(Effect::Quit);
-        effects
+        self.leave_screen()
     }
 
     /// How often the runtime must send [`Msg::Tick`]: `None` while nothing moves, so an idle

@@ -7,7 +7,7 @@ mod harness;
 
 use harness::Harness;
 use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab};
-use queuelab::app::{Effect, Msg, Options, Screen, SimState};
+use queuelab::app::{Effect, Msg, Options, Screen, SimState, StoreRequest};
 use queuelab::content::Lang;
 use queuelab::domain::Fact;
 use queuelab::sim::scenario::IDS;
@@ -299,13 +299,13 @@ fn scenarios_run_are_counted_once_and_shown_on_home() {
     assert!(
         !h.saved
             .iter()
-            .any(|e| matches!(e, Effect::Save(Fact::ScenarioRun(_))))
+            .any(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(_)))))
     );
     h.keys(">>>");
     let runs: Vec<_> = h
         .saved
         .iter()
-        .filter(|e| matches!(e, Effect::Save(Fact::ScenarioRun(id)) if id == "lost-ack"))
+        .filter(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(id))) if id == "lost-ack"))
         .collect();
     assert_eq!(runs.len(), 1);
     assert!(h.app.session.progress.scenarios_run.contains("lost-ack"));

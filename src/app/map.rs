@@ -7,7 +7,7 @@ mod lines;
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::layout::{self, Area};
-use super::{Effect, Screen, Session};
+use super::{Effect, Screen, Session, ShareFailure, ShareRequest};
 use crate::domain::qr::QrMatrix;
 use crate::domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
 
@@ -203,9 +203,10 @@ fn toggle_share(session: &mut Session) -> Vec<Effect> {
     match session.map.sharing {
         Sharing::Off => {
             session.map.sharing = Sharing::Starting;
-            vec![Effect::StartShare {
+            vec![Effect::Share(ShareRequest::Start {
                 port: session.map.share_port,
-            }]
+                lang: session.lang,
+            })]
         }
         // A second press while starting waits for the answer instead of racing it.
         Sharing::Starting => Vec::new(),
@@ -214,20 +215,27 @@ fn toggle_share(session: &mut Session) -> Vec<Effect> {
             session.map.refresh_qr();
             let text = session.strings().get("map.share_stopped").to_owned();
             session.notify(text, false);
-            vec![Effect::StopShare]
+            vec![Effect::Share(ShareRequest::Stop)]
         }
     }
 }
 
-/// The runtime's answer to [`Effect::StartShare`]: the URL phones open, or why not.
-pub fn on_share_started(session: &mut Session, result: Result<String, String>) -> Vec<Effect> {
+/// The runtime's answer to [`ShareRequest::Start`]: the URL phones open, or why not.
+pub fn on_share_started(
+    session: &mut Session,
+    result: Result<String, ShareFailure>,
+) -> Vec<Effect> {
     match result {
         Ok(url) => {
             session.map.sharing = Sharing::On(url);
             session.status = None;
         }
-        Err(reason) => {
+        Err(failure) => {
             session.map.sharing = Sharing::Off;
+            let reason = match failure {
+                ShareFailure::NoLan => session.strings().get("share.no_lan").to_owned(),
+                ShareFailure::Bind(reason) => reason,
+            };
             let text = session
                 .strings()
                 .fill("map.share_failed", &[("reason", &reason)]);

@@ -2,7 +2,7 @@
 //! answer, and the result (score, level, next steps, review, retake, report).
 
 use super::keymap::Action;
-use super::{Effect, Screen, Session};
+use super::{Effect, Screen, Session, StoreRequest};
 use crate::content::Question;
 use crate::domain::quiz::Attempt;
 use std::collections::BTreeSet;
@@ -61,7 +61,10 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
     let (phase, effects) = match (&session.quiz.attempt, session.quiz.finished) {
         (Some(_), false) => (QuizPhase::Question, Vec::new()),
         (Some(_), true) => (QuizPhase::Result, Vec::new()),
-        (None, _) => (QuizPhase::Starting, vec![Effect::StartAttempt]),
+        (None, _) => (
+            QuizPhase::Starting,
+            vec![Effect::Store(StoreRequest::StartAttempt)],
+        ),
     };
     session.push(Screen::Quiz(QuizState::at(phase)));
     effects
@@ -116,7 +119,7 @@ pub fn on_action(state: &mut QuizState, session: &mut Session, action: Action) -
         QuizPhase::Result => match action {
             Action::Retake => {
                 *state = QuizState::at(QuizPhase::Starting);
-                vec![Effect::StartAttempt]
+                vec![Effect::Store(StoreRequest::StartAttempt)]
             }
             Action::SendReport => super::report::open(session),
             _ => scroll(state, action),
@@ -201,13 +204,13 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
         .is_complete(quiz)
         .then(|| attempt.score(quiz).correct);
     session.quiz.finished = finished.is_some();
-    let effect = Effect::SaveAnswer {
+    let effect = Effect::Store(StoreRequest::SaveAnswer {
         attempt_id: attempt.id,
         question_id: question.id.clone(),
         chosen,
         correct,
         finished,
-    };
+    });
     *state = QuizState::at(QuizPhase::Feedback { correct });
     vec![effect]
 }

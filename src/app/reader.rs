@@ -8,7 +8,7 @@ pub use search::SearchState;
 use super::doc_layout::{self, DocContext, DocLine, Target};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{Effect, Screen, Session, layout};
+use super::{Effect, Screen, Session, StoreRequest, layout};
 use crate::domain::Fact;
 use crate::domain::calculator::{CalcField, CalcValues};
 
@@ -149,10 +149,10 @@ pub fn open_checklist(session: &mut Session) -> Vec<Effect> {
 /// The effect that saves the reading position of `state`.
 pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect> {
     let id = session.course().chapters.get(state.chapter)?.id.clone();
-    Some(Effect::Save(Fact::Position {
+    Some(Effect::Store(StoreRequest::Save(Fact::Position {
         chapter: id,
         scroll: state.scroll,
-    }))
+    })))
 }
 
 /// Marks the chapter read once its last line has been on screen.

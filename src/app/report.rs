@@ -3,7 +3,7 @@
 
 use super::input::{Key, KeyCode};
 use super::msg::{CodeRequestOutcome, Delivery};
-use super::{Effect, Screen, Session};
+use super::{Effect, MailRequest, Screen, Session};
 use crate::domain::address;
 use crate::domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
 
@@ -61,7 +61,7 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         saved_at: None,
         busy: false,
     }));
-    vec![Effect::SaveReport { lang: session.lang }]
+    vec![Effect::Mail(MailRequest::SaveReport { lang: session.lang })]
 }
 
 fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
@@ -70,6 +70,13 @@ fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)],
     // Keep the last few lines; older ones scroll away.
     let excess = s.messages.len().saturating_sub(4);
     s.messages.drain(..excess);
+}
+
+fn request_code(s: &ReportState, lang: crate::content::Lang) -> Effect {
+    Effect::Mail(MailRequest::RequestCode {
+        address: s.address.clone(),
+        lang,
+    })
 }
 
 /// Whether the screen takes typed characters (everything but Done).
@@ -98,17 +105,11 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
             s.phase = ReportPhase::Code;
             s.busy = true;
-            vec![Effect::RequestCode {
-                address: s.address.clone(),
-                lang,
-            }]
+            vec![request_code(s, lang)]
         }
         (ReportPhase::Code, KeyCode::Char('r' | 'R')) if s.input.is_empty() => {
             s.busy = true;
-            vec![Effect::RequestCode {
-                address: s.address.clone(),
-                lang,
-            }]
+            vec![request_code(s, lang)]
         }
         (_, KeyCode::Char(c)) => {
             if s.input.chars().count() < MAX_INPUT && !c.is_control() {
@@ -131,10 +132,7 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
                 } else {
                     s.phase = ReportPhase::Code;
                     s.busy = true;
-                    vec![Effect::RequestCode {
-                        address: s.address.clone(),
-                        lang,
-                    }]
+                    vec![request_code(s, lang)]
                 }
             }
             Err(e) => {
@@ -146,12 +144,12 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
             // The typed code leaves the screen state at once.
             let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
             s.busy = true;
-            vec![Effect::ConfirmCode {
+            vec![Effect::Mail(MailRequest::ConfirmCode {
                 address: s.address.clone(),
                 code,
                 consent: s.consent,
                 lang,
-            }]
+            })]
         }
         _ => Vec::new(),
     }

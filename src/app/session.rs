@@ -1,7 +1,7 @@
 //! What every screen shares: content, language, progress, status and the other session facts,
 //! plus the one navigation request a handler may leave for `App::update`.
 
-use super::{Effect, MapSetup, QuizRecord, Screen};
+use super::{Effect, MapSetup, QuizRecord, Screen, StoreRequest};
 use crate::content::{Content, Course, Lang, Strings};
 use crate::domain::outbox::MailStatus;
 use crate::domain::{Fact, Progress};
@@ -150,6 +150,6 @@ impl Session {
     /// Records a fact in memory and asks the runtime to save it.
     pub fn record(&mut self, fact: Fact) -> Effect {
         self.progress.apply(&fact);
-        Effect::Save(fact)
+        Effect::Store(StoreRequest::Save(fact))
     }
 }

@@ -2,7 +2,7 @@
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{Effect, Session, layout};
+use super::{Effect, MailRequest, Session, StoreRequest, layout};
 use crate::domain::{Fact, Progress};
 
 /// The entries of the Settings list.
@@ -54,7 +54,10 @@ pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) ->
     s.confirm_clear = false;
     if matches!(key.code, KeyCode::Char('y' | 'Y' | 'j' | 'J')) {
         session.progress = Progress::default();
-        return vec![Effect::ClearResults];
+        return vec![
+            Effect::Store(StoreRequest::ClearResults),
+            Effect::Mail(MailRequest::ClearFiles),
+        ];
     }
     Vec::new()
 }

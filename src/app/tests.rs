@@ -13,7 +13,7 @@ fn saved(effects: &[Effect]) -> Vec<&Fact> {
     effects
         .iter()
         .filter_map(|e| {
-            if let Effect::Save(f) = e {
+            if let Effect::Store(StoreRequest::Save(f)) = e {
                 Some(f)
             } else {
                 None
@@ -31,7 +31,7 @@ fn home_menu_opens_chapters_and_back_returns() {
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
     let effects = chars(&mut app, "q");
-    assert_eq!(effects, vec![Effect::Quit]);
+    assert_eq!(effects, Vec::new());
     assert!(app.session.quitting);
 }
 
@@ -46,14 +46,12 @@ fn ctrl_c_quits_from_anywhere_and_saves_the_reading_position() {
     }));
     assert_eq!(
         effects,
-        vec![
-            Effect::Save(Fact::Position {
-                chapter: "friday-incident".into(),
-                scroll: 3
-            }),
-            Effect::Quit
-        ]
+        vec![Effect::Store(StoreRequest::Save(Fact::Position {
+            chapter: "friday-incident".into(),
+            scroll: 3
+        })),]
     );
+    assert!(app.session.quitting);
 }
 
 #[test]
@@ -298,7 +296,12 @@ fn settings_switch_language_and_clear_after_confirmation() {
     chars(&mut app, "8");
     assert!(matches!(app.screen, Screen::Settings(_)));
     let effects = chars(&mut app, "l");
-    assert_eq!(effects, vec![Effect::Save(Fact::LanguageChosen(Lang::De))]);
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreRequest::Save(Fact::LanguageChosen(
+            Lang::De
+        )))]
+    );
     assert_eq!(app.session.lang, Lang::De);
     chars(&mut app, "x");
     assert!(chars(&mut app, "n").is_empty(), "n keeps everything");
@@ -306,7 +309,10 @@ fn settings_switch_language_and_clear_after_confirmation() {
     chars(&mut app, "x");
     assert_eq!(
         chars(&mut app, "j"),
-        vec![Effect::ClearResults],
+        vec![
+            Effect::Store(StoreRequest::ClearResults),
+            Effect::Mail(MailRequest::ClearFiles)
+        ],
         "German 'ja' confirms too"
     );
     assert_eq!(app.session.progress, Progress::default());
@@ -340,7 +346,8 @@ fn tiny_terminals_ignore_input_but_allow_leaving() {
         }))
         .is_empty()
     );
-    assert_eq!(chars(&mut app, "q"), vec![Effect::Quit]);
+    assert_eq!(chars(&mut app, "q"), Vec::new());
+    assert!(app.session.quitting);
 }
 
 #[test]

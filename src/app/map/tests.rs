@@ -2,7 +2,7 @@ use super::*;
 use crate::app::doc_layout::DocLine;
 use crate::app::input::{Key, KeyCode};
 use crate::app::test_app::test_app;
-use crate::app::{App, Msg};
+use crate::app::{App, Msg, ShareFailure, ShareRequest};
 use crate::content::Lang;
 
 fn app(map_url: Option<&str>, width: u16, height: u16) -> App {
@@ -29,7 +29,13 @@ fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     let mut a = app(None, 100, 40);
     press(&mut a, '3');
     assert!(a.session.map.qr().is_none(), "no URL, no code");
-    assert_eq!(press(&mut a, 's'), vec![Effect::StartShare { port: 8737 }]);
+    assert_eq!(
+        press(&mut a, 's'),
+        vec![Effect::Share(ShareRequest::Start {
+            port: 8737,
+            lang: Lang::En
+        })]
+    );
     assert_eq!(a.session.map.sharing, Sharing::Starting);
     assert_eq!(
         press(&mut a, 's'),
@@ -40,9 +46,21 @@ fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     a.update(Msg::ShareStarted(Ok(url.to_owned())));
     assert_eq!(a.session.map.url(), Some(url));
     assert_eq!(a.session.map.qr(), QrMatrix::encode(url).ok().as_ref());
-    assert_eq!(press(&mut a, 's'), vec![Effect::StopShare]);
+    assert_eq!(press(&mut a, 's'), vec![Effect::Share(ShareRequest::Stop)]);
     assert_eq!(a.session.map.sharing, Sharing::Off);
     assert!(a.session.map.qr().is_none());
+}
+
+#[test]
+fn no_lan_address_is_worded_by_the_app_in_its_language() {
+    let mut a = app(None, 100, 40);
+    press(&mut a, '3');
+    press(&mut a, 's');
+    a.update(Msg::ShareStarted(Err(ShareFailure::NoLan)));
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    let status = a.session.status.clone().expect("a status line");
+    let no_lan = a.session.strings().get("share.no_lan").to_owned();
+    assert!(status.error && status.text.contains(&no_lan), "{status:?}");
 }
 
 #[test]
@@ -50,7 +68,9 @@ fn a_failed_share_says_why_and_falls_back_to_the_config_url() {
     let mut a = app(Some("https://example.org/lab"), 100, 40);
     press(&mut a, '3');
     press(&mut a, 's');
-    a.update(Msg::ShareStarted(Err("port 8737 is taken".to_owned())));
+    a.update(Msg::ShareStarted(Err(ShareFailure::Bind(
+        "port 8737 is taken".to_owned(),
+    ))));
     assert_eq!(a.session.map.sharing, Sharing::Off);
     let status = a.session.status.clone().expect("a status line");
     assert!(status.error && status.text.contains("port 8737 is taken"));

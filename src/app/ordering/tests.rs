@@ -3,7 +3,7 @@
 use super::*;
 use crate::app::input::{Key, KeyCode};
 use crate::app::test_app::test_app;
-use crate::app::{App, Msg};
+use crate::app::{App, Msg, StoreRequest};
 use crate::content::Lang;
 
 fn app() -> App {
@@ -34,7 +34,7 @@ fn facts(effects: &[Effect]) -> Vec<Fact> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Save(f) => Some(f.clone()),
+            Effect::Store(StoreRequest::Save(f)) => Some(f.clone()),
             _ => None,
         })
         .collect()

@@ -29,7 +29,7 @@ fn report_state(app: &App) -> &ReportState {
 /// Opens the quiz from Home and delivers a started attempt.
 fn started(app: &mut App) {
     let effects = chars(app, "7");
-    assert_eq!(effects, vec![Effect::StartAttempt]);
+    assert_eq!(effects, vec![Effect::Store(StoreRequest::StartAttempt)]);
     assert_eq!(phase(app), Some(QuizPhase::Starting));
     let mut attempt = Attempt::new(&app.session.course().quiz, 42);
     attempt.id = 9;
@@ -61,12 +61,12 @@ fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
     for n in 0..total {
         let effects = answer(&mut app, n != 2);
         let [
-            Effect::SaveAnswer {
+            Effect::Store(StoreRequest::SaveAnswer {
                 attempt_id,
                 correct,
                 finished,
                 ..
-            },
+            }),
         ] = &effects[..]
         else {
             panic!("question {n}: {effects:?}");
@@ -84,7 +84,11 @@ fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
         attempt.score(&app.session.course().quiz).correct as usize,
         total - 1
     );
-    assert_eq!(chars(&mut app, "r"), vec![Effect::StartAttempt], "retake");
+    assert_eq!(
+        chars(&mut app, "r"),
+        vec![Effect::Store(StoreRequest::StartAttempt)],
+        "retake"
+    );
 }
 
 #[test]
@@ -96,7 +100,10 @@ fn report_flow_address_code_and_status() {
         key(&mut app, KeyCode::Enter);
     }
     let effects = chars(&mut app, "m");
-    assert_eq!(effects, vec![Effect::SaveReport { lang: Lang::En }]);
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::SaveReport { lang: Lang::En })]
+    );
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
     assert!(report_state(&app).messages[0].0.contains("report-9.html"));
     chars(&mut app, "?");
@@ -117,10 +124,10 @@ fn report_flow_address_code_and_status() {
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::RequestCode {
+        vec![Effect::Mail(MailRequest::RequestCode {
             address: "ada@example.org".into(),
             lang: Lang::En
-        }]
+        })]
     );
     assert!(report_state(&app).busy);
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
@@ -139,17 +146,20 @@ fn report_flow_address_code_and_status() {
     );
     assert!(matches!(
         &effects[..],
-        [Effect::ConfirmCode { consent: false, .. }]
+        [Effect::Mail(MailRequest::ConfirmCode {
+            consent: false,
+            ..
+        })]
     ));
     app.update(Msg::CodeChecked(Ok(Verdict::Wrong { remaining: 4 })));
     assert_eq!(report_state(&app).remaining, 4);
     assert_eq!(report_state(&app).phase, ReportPhase::Code);
     assert_eq!(
         chars(&mut app, "r"),
-        vec![Effect::RequestCode {
+        vec![Effect::Mail(MailRequest::RequestCode {
             address: "ada@example.org".into(),
             lang: Lang::En
-        }],
+        })],
         "r asks for a new code"
     );
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
@@ -193,7 +203,10 @@ fn instructor_copy_is_asked_only_when_configured() {
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert_eq!(report_state(&app).phase, ReportPhase::Consent);
     let effects = chars(&mut app, "y");
-    assert!(matches!(&effects[..], [Effect::RequestCode { .. }]));
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::RequestCode { .. })]
+    ));
     assert!(
         chars(&mut app, "1").is_empty(),
         "typing waits while the request runs"
@@ -206,7 +219,7 @@ fn instructor_copy_is_asked_only_when_configured() {
     let effects = key(&mut app, KeyCode::Enter);
     assert!(matches!(
         &effects[..],
-        [Effect::ConfirmCode { consent: true, .. }]
+        [Effect::Mail(MailRequest::ConfirmCode { consent: true, .. })]
     ));
 }
 
