@@ -10,8 +10,8 @@ pub mod view;
 pub use picker::{Picker, PickerKind, rows as picker_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
 pub use state::{
-    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, SAMPLE_CAP, SPEEDS,
-    SimState, Tab,
+    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, RunSettings,
+    SAMPLE_CAP, SPEEDS, SimState, Tab, Timeline, Triage,
 };
 
 use super::input::{Key, Mouse, MouseKind};
@@ -59,34 +59,38 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         Action::Top => playback::view_first(s),
         Action::Bottom => playback::to_end(s),
         Action::Faster => {
-            s.speed = (s.speed + 1).min(SPEEDS.len() - 1);
+            s.settings.speed = (s.settings.speed + 1).min(SPEEDS.len() - 1);
             Vec::new()
         }
         Action::Slower => {
-            s.speed = s.speed.saturating_sub(1);
+            s.settings.speed = s.settings.speed.saturating_sub(1);
             Vec::new()
         }
         Action::Restart => playback::restart(s),
         Action::CycleMode => {
-            let next =
-                (Mode::ALL.iter().position(|m| *m == s.mode).unwrap_or(0) + 1) % Mode::ALL.len();
-            s.mode = Mode::ALL[next];
+            let next = (Mode::ALL
+                .iter()
+                .position(|m| *m == s.settings.mode)
+                .unwrap_or(0)
+                + 1)
+                % Mode::ALL.len();
+            s.settings.mode = Mode::ALL[next];
             playback::restart(s)
         }
         Action::CycleBroker => {
-            s.broker = match s.broker {
+            s.settings.broker = match s.settings.broker {
                 BrokerKind::Asb => BrokerKind::Sqs,
                 BrokerKind::Sqs => BrokerKind::Asb,
             };
             playback::restart(s)
         }
         Action::NextSeed => {
-            s.seed = s.seed.wrapping_add(1);
+            s.settings.seed = s.settings.seed.wrapping_add(1);
             playback::restart(s)
         }
         Action::ChooseScenario => {
-            s.playing = false;
-            s.picker = Some(Picker::new(PickerKind::Scenario, s.scenario));
+            s.timeline.playing = false;
+            s.picker = Some(Picker::new(PickerKind::Scenario, s.settings.scenario));
             Vec::new()
         }
         Action::InjectFault => {
@@ -111,7 +115,7 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::ToggleFixed => {
-            s.cause_fixed = !s.cause_fixed || s.fix_sent;
+            s.triage.cause_fixed = !s.triage.cause_fixed || s.triage.fix_sent;
             Vec::new()
         }
         Action::Open if s.tab == Tab::Dlq => playback::replay(s),
@@ -124,8 +128,8 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
 fn scroll(s: &mut SimState, action: Action) {
     let page = 5;
     match (s.tab, action) {
-        (Tab::Dlq, Action::Up) => s.batch = (s.batch + 1).min(MAX_BATCH),
-        (Tab::Dlq, Action::Down) => s.batch = s.batch.saturating_sub(1).max(1),
+        (Tab::Dlq, Action::Up) => s.triage.batch = (s.triage.batch + 1).min(MAX_BATCH),
+        (Tab::Dlq, Action::Down) => s.triage.batch = s.triage.batch.saturating_sub(1).max(1),
         (_, Action::Up) => s.scroll = s.scroll.saturating_sub(1),
         (_, Action::Down) => s.scroll = s.scroll.saturating_add(1),
         (_, Action::PageUp) => s.scroll = s.scroll.saturating_sub(page),
@@ -136,7 +140,7 @@ fn scroll(s: &mut SimState, action: Action) {
 
 /// Counts the scenario in progress the first time one of its events happened on this visit.
 fn count_run(s: &mut SimState, session: &mut Session, mut effects: Vec<Effect>) -> Vec<Effect> {
-    if s.counted || s.total == 0 {
+    if s.counted || s.timeline.total == 0 {
         return effects;
     }
     s.counted = true;
@@ -177,7 +181,7 @@ pub fn on_tick(s: &mut SimState, session: &mut Session, elapsed_ms: u32) -> Vec<
 /// A reply from the engine thread.
 pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec<Effect> {
     let failed = match &reply {
-        SimReply::Failed { run, reason } if *run == s.run => Some(reason.clone()),
+        SimReply::Failed { run, reason } if *run == s.timeline.run => Some(reason.clone()),
         _ => None,
     };
     let effects = playback::on_reply(s, reply);
@@ -193,7 +197,7 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
 /// How often the runtime must send ticks: only while playing, never while paused or idle.
 /// With reduced motion there is nothing to animate between events, so one tick per event.
 pub fn tick_interval(s: &SimState, session: &Session) -> Option<u32> {
-    if !s.playing || session.help || s.picker.is_some() {
+    if !s.timeline.playing || session.help || s.picker.is_some() {
         return None;
     }
     Some(if session.options.reduced_motion {

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
     let s = app.session.strings();
-    let path = state.dir.as_deref().map_or_else(
+    let path = state.timeline.dir.as_deref().map_or_else(
         || s.get("simulator.no_run").to_owned(),
         |dir| s.fill("simulator.path", &[("dir", dir)]),
     );
@@ -48,7 +48,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let strings = app.session.strings();
     let title = scenario_text(&app.session, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
-    let (mark, state_key) = if s.playing {
+    let (mark, state_key) = if s.timeline.playing {
         (
             if app.session.options.ascii {
                 ">"
@@ -57,7 +57,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             },
             "simulator.playing",
         )
-    } else if s.finished && s.cursor.is_none() {
+    } else if s.timeline.finished && s.timeline.cursor.is_none() {
         (
             if app.session.options.ascii {
                 "#"
@@ -76,24 +76,27 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             "simulator.paused",
         )
     };
-    let position = match (s.cursor, s.shown_index()) {
+    let position = match (s.timeline.cursor, s.shown_index()) {
         (Some(i), _) => strings.fill(
             "simulator.history",
-            &[("n", &(i + 1).to_string()), ("total", &s.total.to_string())],
+            &[
+                ("n", &(i + 1).to_string()),
+                ("total", &s.timeline.total.to_string()),
+            ],
         ),
         (None, Some(i)) => strings.fill("simulator.event", &[("n", &(i + 1).to_string())]),
         (None, None) => strings.get("simulator.not_started").to_owned(),
     };
     let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
-    let speed = SPEEDS[s.speed.min(SPEEDS.len() - 1)];
+    let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
         Span::raw(format!(
             "· {} · {} · {} {} · ",
-            s.mode.as_str(),
-            s.broker.as_str().to_uppercase(),
+            s.settings.mode.as_str(),
+            s.settings.broker.as_str().to_uppercase(),
             strings.get("simulator.seed"),
-            s.seed
+            s.settings.seed
         )),
         Span::styled(
             format!("{mark} {} {speed}/s", strings.get(state_key)),

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 /// How long to wait for a screen to appear before the test fails (generous: CI is shared).
 pub const WAIT: Duration = Duration::from_secs(30);
+/// Longest wait for the program to draw after a key (keys that change nothing draw nothing).
+const KEY_ANSWER: Duration = Duration::from_secs(2);
 
 /// A running queuelab in a pseudo-terminal.
 pub struct Session {
@@ -169,12 +171,23 @@ impl Session {
         panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
     }
 
-    /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc).
+    /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc) and waits until the program has
+    /// answered by drawing, so the next keys arrive as their own event (an Esc directly
+    /// followed by a letter would read as Alt+letter).
     pub fn send(&mut self, keys: &str) {
+        let before = self.raw_len();
         self.writer.write_all(keys.as_bytes()).expect("write keys");
         self.writer.flush().expect("flush");
-        // Give the program a moment so each key is its own event.
-        std::thread::sleep(Duration::from_millis(80));
+        // A key that changes nothing draws nothing (the app redraws only on change), so the
+        // wait is bounded; the test's next `wait_for` checks what the key did.
+        let start = Instant::now();
+        while start.elapsed() < KEY_ANSWER && self.raw_len() == before {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn raw_len(&self) -> usize {
+        self.raw.lock().map(|r| r.len()).unwrap_or_default()
     }
 
     /// The process id.

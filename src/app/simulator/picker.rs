@@ -88,7 +88,7 @@ fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
     match picker.kind {
         PickerKind::Scenario => {
             s.picker = None;
-            s.scenario = picker.cursor.min(IDS.len() - 1);
+            s.settings.scenario = picker.cursor.min(IDS.len() - 1);
             playback::restart(s)
         }
         PickerKind::Fault => {
@@ -97,7 +97,7 @@ fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
                 return Vec::new();
             };
             s.picker = None;
-            s.last_fault = Some(fault);
+            s.timeline.last_fault = Some(fault);
             playback::inject(s, fault)
         }
     }

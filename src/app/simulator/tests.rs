@@ -89,7 +89,7 @@ fn step_keys_send_step_and_view_commands() {
         key(&mut app, KeyCode::Left),
         vec![SimCommand::View { run, index: 3 }]
     );
-    assert_eq!(sim(&app).cursor, Some(3));
+    assert_eq!(sim(&app).timeline.cursor, Some(3));
     app.update(Msg::Sim(SimReply::Viewed {
         run,
         index: 3,
@@ -109,7 +109,7 @@ fn step_keys_send_step_and_view_commands() {
         "nothing before the first"
     );
     assert_eq!(key(&mut app, KeyCode::End), vec![SimCommand::ToEnd { run }]);
-    assert_eq!(sim(&app).cursor, None);
+    assert_eq!(sim(&app).timeline.cursor, None);
 }
 
 #[test]
@@ -128,7 +128,11 @@ fn settings_restart_with_a_new_run_tag_and_old_replies_are_dropped() {
         );
     }
     advanced(&mut app, run, 99, true);
-    assert_eq!(sim(&app).total, 0, "a reply for the old run is ignored");
+    assert_eq!(
+        sim(&app).timeline.total,
+        0,
+        "a reply for the old run is ignored"
+    );
 }
 
 #[test]
@@ -155,7 +159,7 @@ fn ticks_drive_playback_only_while_playing() {
         "pending"
     );
     advanced(&mut app, run, 1, true);
-    assert!(!sim(&app).playing, "the end pauses");
+    assert!(!sim(&app).timeline.playing, "the end pauses");
     assert_eq!(app.tick_interval_ms(), None);
 }
 

@@ -21,7 +21,8 @@ pub fn caption(session: &Session, event: &Event) -> String {
 /// Events up to the one shown, oldest first (history view hides the "future").
 pub fn events_until(s: &SimState) -> impl DoubleEndedIterator<Item = &Event> {
     let last = s.shown_index();
-    s.log
+    s.timeline
+        .log
         .iter()
         .filter(move |e| last.is_some_and(|l| e.index <= l))
 }

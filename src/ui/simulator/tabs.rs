@@ -159,6 +159,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             continue;
         }
         let data: Vec<u64> = s
+            .timeline
             .samples
             .iter()
             .rev()
@@ -183,12 +184,12 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
 
 fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.session.strings();
-    let fixed = if s.cause_fixed { "[x]" } else { "[ ]" };
+    let fixed = if s.triage.cause_fixed { "[x]" } else { "[ ]" };
     let mut lines = vec![
         Line::from(vec![
             Span::styled(
                 format!("{fixed} {}", strings.get("simulator.cause_fixed")),
-                theme.tone(if s.cause_fixed {
+                theme.tone(if s.triage.cause_fixed {
                     Tone::Good
                 } else {
                     Tone::Bold
@@ -198,16 +199,22 @@ fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
                 "  ·  {}",
                 strings.fill(
                     "simulator.batch",
-                    &[("n", &s.batch.to_string()), ("max", &MAX_BATCH.to_string())]
+                    &[
+                        ("n", &s.triage.batch.to_string()),
+                        ("max", &MAX_BATCH.to_string())
+                    ]
                 )
             )),
         ]),
         Line::styled(
-            strings.fill("simulator.dlq_count", &[("n", &s.dlq.len().to_string())]),
+            strings.fill(
+                "simulator.dlq_count",
+                &[("n", &s.triage.dlq.len().to_string())],
+            ),
             theme.dim(),
         ),
     ];
-    for entry in s.dlq.iter().skip(usize::from(s.scroll)) {
+    for entry in s.triage.dlq.iter().skip(usize::from(s.scroll)) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!("{:<6}", view::short_id(&entry.message_id)),
