@@ -1,15 +1,15 @@
 //! The simulator screen through `App::update` with the real engine behind it (the same
 //! `SimDriver` the runtime's thread uses): every control, the timeline ends, fault injection
-//! mid-run, DLQ triage, compare, progress, and snapshots at fixed events of fixed seeds.
+//! mid-run, compare, and snapshots at fixed events of fixed seeds. DLQ triage and progress are
+//! in `sim_screen_progress.rs`.
 
 #[path = "support/sim_harness.rs"]
 mod harness;
 
 use harness::Harness;
-use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab};
-use queuelab::app::{Effect, Msg, Options, Screen, SimState, StoreRequest};
+use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab, Timeline};
+use queuelab::app::{Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
-use queuelab::domain::Fact;
 use queuelab::sim::scenario::IDS;
 use queuelab::sim::{BrokerKind, Fault, Mode};
 
@@ -33,6 +33,10 @@ fn sim(h: &Harness) -> &SimState {
     }
 }
 
+fn timeline(h: &Harness) -> &Timeline {
+    &sim(h).timeline
+}
+
 fn shown_event(h: &Harness) -> Option<u64> {
     sim(h)
         .shown()
@@ -43,21 +47,21 @@ fn shown_event(h: &Harness) -> Option<u64> {
 #[test]
 fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
     let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
-    assert_eq!(sim(&h).timeline.total, 0);
+    assert_eq!(timeline(&h).total, 0);
     assert!(
-        sim(&h).timeline.dir.is_some(),
+        timeline(&h).dir.is_some(),
         "the run directory is shown at once"
     );
     h.keys("<");
     assert_eq!(shown_event(&h), None, "nothing before the start");
     h.repeat('>', 10);
-    assert_eq!(sim(&h).timeline.total, 10);
+    assert_eq!(timeline(&h).total, 10);
     assert_eq!(shown_event(&h), Some(9));
     h.repeat('<', 3);
-    assert_eq!(sim(&h).timeline.cursor, Some(6));
+    assert_eq!(timeline(&h).cursor, Some(6));
     assert_eq!(shown_event(&h), Some(6), "the picture of event 7 arrived");
     h.repeat('<', 20);
-    assert_eq!(sim(&h).timeline.cursor, Some(0));
+    assert_eq!(timeline(&h).cursor, Some(0));
     assert_eq!(
         shown_event(&h),
         Some(0),
@@ -65,13 +69,9 @@ fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
     );
     h.keys(">");
     assert_eq!(shown_event(&h), Some(1));
-    assert_eq!(
-        sim(&h).timeline.total,
-        10,
-        "moving in history executes nothing"
-    );
+    assert_eq!(timeline(&h).total, 10, "moving in history executes nothing");
     h.repeat('>', 8);
-    assert_eq!(sim(&h).timeline.cursor, None, "back at the head");
+    assert_eq!(timeline(&h).cursor, None, "back at the head");
     assert_eq!(shown_event(&h), Some(9));
     h.keys("^");
     assert_eq!(shown_event(&h), Some(0), "Home jumps to the first event");
@@ -86,7 +86,7 @@ fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
     assert_eq!(shown_event(&h), Some(s.timeline.total - 1));
     let total = s.timeline.total;
     h.keys(">");
-    assert_eq!(sim(&h).timeline.total, total, "nothing after the end");
+    assert_eq!(timeline(&h).total, total, "nothing after the end");
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn play_runs_on_ticks_only_and_pause_stops() {
     let mut h = open(Lang::En, 80, 24, "happy-path", Options::default());
     assert_eq!(h.app.tick_interval_ms(), None, "no ticks while paused");
     h.keys(" ");
-    assert!(sim(&h).timeline.playing);
+    assert!(timeline(&h).playing);
     assert_eq!(
         h.app.tick_interval_ms(),
         Some(33),
@@ -105,14 +105,14 @@ fn play_runs_on_ticks_only_and_pause_stops() {
         elapsed_ms: beat / 2,
     });
     assert_eq!(
-        sim(&h).timeline.total,
+        timeline(&h).total,
         0,
         "half a beat moves tokens, no event yet"
     );
     h.send(Msg::Tick {
         elapsed_ms: beat / 2 + 1,
     });
-    assert_eq!(sim(&h).timeline.total, 1);
+    assert_eq!(timeline(&h).total, 1);
     h.keys("+");
     h.keys("+");
     assert_eq!(SPEEDS[sim(&h).settings.speed], 8);
@@ -121,18 +121,18 @@ fn play_runs_on_ticks_only_and_pause_stops() {
         elapsed_ms: fast * 4,
     });
     assert_eq!(
-        sim(&h).timeline.total,
+        timeline(&h).total,
         5,
         "four beats at once ask for four events"
     );
     h.keys("-");
     assert_eq!(SPEEDS[sim(&h).settings.speed], 4);
     h.keys(".");
-    assert!(!sim(&h).timeline.playing, "the presenter key pauses");
+    assert!(!timeline(&h).playing, "the presenter key pauses");
     assert_eq!(h.app.tick_interval_ms(), None);
     h.send(Msg::Tick { elapsed_ms: 5_000 });
     assert_eq!(
-        sim(&h).timeline.total,
+        timeline(&h).total,
         5,
         "a stray tick while paused does nothing"
     );
@@ -183,7 +183,7 @@ fn a_fault_injected_mid_run_fires() {
     let status = h.app.session.status.as_ref().expect("armed notice");
     assert!(status.text.contains("broker-down"), "{}", status.text);
     h.repeat('>', 3);
-    let down = sim(&h).timeline.log.iter().any(|e| e.kind == "broker-down");
+    let down = timeline(&h).log.iter().any(|e| e.kind == "broker-down");
     assert!(down, "the outage began");
     let screen = h.screen();
     assert!(
@@ -196,10 +196,10 @@ fn a_fault_injected_mid_run_fires() {
 fn mode_broker_seed_scenario_and_restart_start_new_runs() {
     let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
     h.repeat('>', 4);
-    let first_run = sim(&h).timeline.run;
+    let first_run = timeline(&h).run;
     h.keys("m");
     assert_eq!(sim(&h).settings.mode, Mode::Naive);
-    assert!(sim(&h).timeline.run > first_run && sim(&h).timeline.total == 0);
+    assert!(timeline(&h).run > first_run && timeline(&h).total == 0);
     h.keys("m");
     assert_eq!(sim(&h).settings.mode, Mode::Pitfall);
     h.keys("m");
@@ -211,7 +211,7 @@ fn mode_broker_seed_scenario_and_restart_start_new_runs() {
     assert_eq!(sim(&h).settings.seed, 2);
     h.repeat('>', 3);
     h.keys("r");
-    assert_eq!(sim(&h).timeline.total, 0);
+    assert_eq!(timeline(&h).total, 0);
     assert_eq!(
         (sim(&h).settings.seed, sim(&h).settings.broker),
         (2, BrokerKind::Sqs),
@@ -295,87 +295,6 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
 }
 
 #[test]
-fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
-    let mut h = open(Lang::En, 80, 24, "poison-dlq", Options::default());
-    for _ in 0..400 {
-        if sim(&h).triage.dlq.len() >= 2 {
-            break;
-        }
-        h.keys(">");
-    }
-    let before = sim(&h).triage.dlq.len();
-    assert!(before >= 2, "poison messages reached the DLQ");
-    for _ in 0..3 {
-        h.keys("\t");
-    }
-    assert_eq!(sim(&h).tab, Tab::Dlq);
-    assert!(h.screen().contains("cause fixed"));
-    h.keys("k");
-    h.repeat('j', 20);
-    assert_eq!(
-        sim(&h).triage.batch,
-        1,
-        "arrows set the batch size, at least one"
-    );
-    h.keys("k");
-    h.keys("f");
-    assert!(sim(&h).triage.cause_fixed);
-    h.keys("\n");
-    assert!(sim(&h).triage.fix_sent);
-    h.repeat('>', 10);
-    let replayed = sim(&h)
-        .timeline
-        .log
-        .iter()
-        .any(|e| e.kind.contains("replay"));
-    assert!(
-        replayed,
-        "a replay happened: {:?}",
-        sim(&h).timeline.log.back()
-    );
-    assert!(sim(&h).triage.dlq.len() < before, "the batch left the DLQ");
-}
-
-#[test]
-fn scenarios_run_are_counted_once_and_shown_on_home() {
-    let mut h = open(Lang::En, 80, 24, "lost-ack", Options::default());
-    assert!(
-        !h.saved
-            .iter()
-            .any(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(_)))))
-    );
-    h.keys(">>>");
-    let runs: Vec<_> = h
-        .saved
-        .iter()
-        .filter(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(id))) if id == "lost-ack"))
-        .collect();
-    assert_eq!(runs.len(), 1);
-    assert!(h.app.session.progress.scenarios_run.contains("lost-ack"));
-    h.keys("q");
-    assert!(matches!(h.app.screen, Screen::Home(_)));
-    assert!(
-        h.screen().contains("Simulator scenarios run: 1/12"),
-        "{}",
-        h.screen()
-    );
-}
-
-#[test]
-fn see_it_happen_in_a_decision_opens_its_scenario() {
-    let mut h = Harness::new(Lang::En, 80, 24, Options::default());
-    h.keys("2");
-    h.keys("3\n\t1s");
-    let s = sim(&h);
-    assert_eq!(s.scenario_id(), "broker-outage");
-    h.keys("q");
-    assert!(
-        matches!(h.app.screen, Screen::Reader(_)),
-        "back to the reader"
-    );
-}
-
-#[test]
 fn snapshots_at_fixed_events_of_fixed_seeds() {
     for (w, hgt) in [(80, 24), (160, 48)] {
         let mut h = open(Lang::En, w, hgt, "twin-consumers", Options::default());
@@ -408,7 +327,7 @@ fn tokens_move_during_a_beat_and_rest_when_paused() {
     let beat = sim(&h).beat_ms();
     h.send(queuelab::app::Msg::Tick { elapsed_ms: beat });
     assert!(
-        !sim(&h).timeline.moves.is_empty(),
+        !timeline(&h).moves.is_empty(),
         "the published message moves"
     );
     h.send(queuelab::app::Msg::Tick {
