@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 pub const WAIT: Duration = Duration::from_secs(30);
 /// Longest wait for the program to draw after a key (keys that change nothing draw nothing).
 const KEY_ANSWER: Duration = Duration::from_secs(2);
+/// Output silence that marks a finished frame.
+const QUIET: Duration = Duration::from_millis(30);
+/// Longest wait for that silence (an animation never falls silent).
+const QUIET_MAX: Duration = Duration::from_millis(300);
 
 /// A running queuelab in a pseudo-terminal.
 pub struct Session {
@@ -175,7 +179,20 @@ impl Session {
     /// answered by drawing, so the next keys arrive as their own event (an Esc directly
     /// followed by a letter would read as Alt+letter).
     pub fn send(&mut self, keys: &str) {
-        let before = self.raw_len();
+        // Let the frame being written finish first, so the output that follows answers these
+        // keys and not an earlier one (bounded: a playing simulator draws all the time).
+        let start = Instant::now();
+        let mut seen = self.raw_len();
+        let mut quiet_since = Instant::now();
+        while start.elapsed() < QUIET_MAX && quiet_since.elapsed() < QUIET {
+            std::thread::sleep(Duration::from_millis(5));
+            let now = self.raw_len();
+            if now != seen {
+                seen = now;
+                quiet_since = Instant::now();
+            }
+        }
+        let before = seen;
         self.writer.write_all(keys.as_bytes()).expect("write keys");
         self.writer.flush().expect("flush");
         // A key that changes nothing draws nothing (the app redraws only on change), so the
