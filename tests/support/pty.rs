@@ -181,6 +181,21 @@ impl Session {
     pub fn send(&mut self, keys: &str) {
         // Let the frame being written finish first, so the output that follows answers these
         // keys and not an earlier one (bounded: a playing simulator draws all the time).
+        let before = self.wait_quiet();
+        self.writer.write_all(keys.as_bytes()).expect("write keys");
+        self.writer.flush().expect("flush");
+        // A key that changes nothing draws nothing (the app redraws only on change), so the
+        // wait is bounded; the test's next `wait_for` checks what the key did.
+        let start = Instant::now();
+        while start.elapsed() < KEY_ANSWER && self.raw_len() == before {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.wait_quiet();
+    }
+
+    /// Waits until the output has been silent for [`QUIET`] (a frame is complete), at most
+    /// [`QUIET_MAX`].
+    fn wait_quiet(&self) -> usize {
         let start = Instant::now();
         let mut seen = self.raw_len();
         let mut quiet_since = Instant::now();
@@ -192,15 +207,7 @@ impl Session {
                 quiet_since = Instant::now();
             }
         }
-        let before = seen;
-        self.writer.write_all(keys.as_bytes()).expect("write keys");
-        self.writer.flush().expect("flush");
-        // A key that changes nothing draws nothing (the app redraws only on change), so the
-        // wait is bounded; the test's next `wait_for` checks what the key did.
-        let start = Instant::now();
-        while start.elapsed() < KEY_ANSWER && self.raw_len() == before {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        seen
     }
 
     fn raw_len(&self) -> usize {
