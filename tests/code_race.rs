@@ -116,9 +116,7 @@ fn concurrent_processes_get_five_wrong_tries_together_then_the_code_is_locked() 
     for (mut child, output) in children {
         drop(child.stdin.take());
         let _ = child.wait();
-        let text = output
-            .recv_timeout(Duration::from_mins(1))
-            .expect("output");
+        let text = output.recv_timeout(Duration::from_mins(1)).expect("output");
         if text.contains("Wrong code.") {
             evaluated += 1;
         } else {
