@@ -17,7 +17,7 @@ use thiserror::Error;
 
 pub use open::OpenNote;
 pub use otp::{NewCode, ReportRequest, address_key};
-pub use outbox::{NewMail, OutboxMail};
+pub use outbox::{MAIL_LEASE_SECS, NewMail, OutboxMail};
 pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
 pub use quiz::StoredAttempt;
 

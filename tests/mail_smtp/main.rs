@@ -4,6 +4,7 @@
 
 mod hardening;
 mod server;
+mod slow;
 
 use queuelab::content::{ContentSource, Course, Lang, load};
 use queuelab::domain::Progress;

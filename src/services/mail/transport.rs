@@ -3,14 +3,19 @@
 
 use super::MailError;
 use crate::services::config::{self, Security};
-use crate::services::store::OutboxMail;
-use lettre::Message;
+use crate::services::store::{MAIL_LEASE_SECS, OutboxMail};
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long one SMTP conversation may take before it counts as failed (and is retried).
+/// How long one read or write on the SMTP connection may wait for the server.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a whole send (connect, TLS, every command, the message) may take. A server that
+/// answers one byte at a time defeats the per-read timeout; this bound does not, and it is
+/// shorter than the outbox lease, so a mail is never in two sends at once.
+pub const SEND_DEADLINE: Duration = Duration::from_mins(1);
+const _: () = assert!(SEND_DEADLINE.as_secs() < MAIL_LEASE_SECS as u64);
 
 /// A failed send; always retried until the ceiling.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,9 +84,15 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
+/// lettre's async client on tokio: a send is a future, so dropping it ends the conversation.
+type Smtp = AsyncSmtpTransport<Tokio1Executor>;
+
 /// Sends through an SMTP server.
 pub struct SmtpTransport {
-    inner: lettre::SmtpTransport,
+    inner: Smtp,
+    /// Drives one send at a time; dropping the send at its deadline closes the connection.
+    runtime: tokio::runtime::Runtime,
+    deadline: Duration,
     label: String,
 }
 
@@ -98,8 +109,8 @@ impl SmtpTransport {
             .as_deref()
             .ok_or_else(|| bad("mail.host", "is required for the smtp transport".into()))?;
         let (builder, default_port) = match mail.security {
-            Security::Tls => (lettre::SmtpTransport::relay(host), 465),
-            Security::Starttls => (lettre::SmtpTransport::starttls_relay(host), 587),
+            Security::Tls => (Smtp::relay(host), 465),
+            Security::Starttls => (Smtp::starttls_relay(host), 587),
             Security::None => {
                 if !config::is_loopback(host) {
                     return Err(bad(
@@ -107,7 +118,7 @@ impl SmtpTransport {
                         "\"none\" is only allowed for a loopback host".into(),
                     ));
                 }
-                (Ok(lettre::SmtpTransport::builder_dangerous(host)), 25)
+                (Ok(Smtp::builder_dangerous(host)), 25)
             }
         };
         let port = mail.port.unwrap_or(default_port);
@@ -130,20 +141,50 @@ impl SmtpTransport {
             })?;
             builder = builder.credentials(Credentials::new(user.clone(), password));
         }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                bad(
+                    "mail.transport",
+                    format!("cannot start the SMTP client: {e}"),
+                )
+            })?;
         Ok(SmtpTransport {
             inner: builder.build(),
+            runtime,
+            deadline: SEND_DEADLINE,
             label: format!("smtp {host}:{port}"),
         })
+    }
+
+    /// The same transport with another overall send deadline (tests use seconds).
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Duration) -> SmtpTransport {
+        self.deadline = deadline.min(SEND_DEADLINE);
+        self
     }
 }
 
 impl Transport for SmtpTransport {
     fn send(&self, message: &Message, _row: &OutboxMail) -> Result<String, SendError> {
-        lettre::Transport::send(&self.inner, message)
-            .map(|_| self.label.clone())
-            .map_err(|e| SendError {
+        // The timer must be made inside the runtime (it registers with the runtime's clock).
+        let send =
+            async { tokio::time::timeout(self.deadline, self.inner.send(message.clone())).await };
+        match self.runtime.block_on(send) {
+            Ok(Ok(_)) => Ok(self.label.clone()),
+            Ok(Err(e)) => Err(SendError {
                 reason: describe_smtp_error(&e),
-            })
+            }),
+            // The send future is dropped here, and with it the connection: nothing of this
+            // attempt can reach the server after this point.
+            Err(_) => Err(SendError {
+                reason: format!(
+                    "timeout: the whole SMTP conversation took longer than {} s",
+                    self.deadline.as_secs()
+                ),
+            }),
+        }
     }
 
     fn describe(&self) -> String {
