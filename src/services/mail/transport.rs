@@ -17,11 +17,24 @@ const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
 pub const SEND_DEADLINE: Duration = Duration::from_mins(1);
 const _: () = assert!(SEND_DEADLINE.as_secs() < MAIL_LEASE_SECS as u64);
 
-/// A failed send; always retried until the ceiling.
+/// A failed send: retried until the ceiling, unless the server refused it for good.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SendError {
     /// What happened, for the status line and `mail status`.
     pub reason: String,
+    /// The server answered 5xx: repeating the same mail cannot help until the cause is fixed
+    /// (then `mail retry` sends it again).
+    pub permanent: bool,
+}
+
+impl SendError {
+    /// A failure worth retrying later.
+    pub fn transient(reason: String) -> SendError {
+        SendError {
+            reason,
+            permanent: false,
+        }
+    }
 }
 
 /// Something that can deliver a message.
@@ -56,8 +69,8 @@ impl FileTransport {
 
 impl Transport for FileTransport {
     fn send(&self, message: &Message, row: &OutboxMail) -> Result<String, SendError> {
-        let fail = |what: &str, e: std::io::Error| SendError {
-            reason: format!("{what} {}: {e}", self.dir.display()),
+        let fail = |what: &str, e: std::io::Error| {
+            SendError::transient(format!("{what} {}: {e}", self.dir.display()))
         };
         std::fs::create_dir_all(&self.dir).map_err(|e| fail("cannot create", e))?;
         let path = self.file_for(row);
@@ -175,15 +188,14 @@ impl Transport for SmtpTransport {
             Ok(Ok(_)) => Ok(self.label.clone()),
             Ok(Err(e)) => Err(SendError {
                 reason: describe_smtp_error(&e),
+                permanent: e.is_permanent(),
             }),
             // The send future is dropped here, and with it the connection: nothing of this
             // attempt can reach the server after this point.
-            Err(_) => Err(SendError {
-                reason: format!(
-                    "timeout: the whole SMTP conversation took longer than {} s",
-                    self.deadline.as_secs()
-                ),
-            }),
+            Err(_) => Err(SendError::transient(format!(
+                "timeout: the whole SMTP conversation took longer than {} s",
+                self.deadline.as_secs()
+            ))),
         }
     }
 
@@ -192,19 +204,45 @@ impl Transport for SmtpTransport {
     }
 }
 
+/// Names the failure by its cause: the server's verdict first, then timeout and TLS (found
+/// anywhere in the error's source chain, where lettre leaves them inside connection errors).
 fn describe_smtp_error(e: &lettre::transport::smtp::Error) -> String {
-    let kind = if e.is_transient() {
-        "temporary server error"
-    } else if e.is_permanent() {
+    let kind = if e.is_permanent() {
         "permanent server error"
-    } else if e.is_timeout() {
+    } else if e.is_transient() {
+        "temporary server error"
+    } else if e.is_timeout() || in_chain(e, is_timeout_io) {
         "timeout"
-    } else if e.is_tls() {
+    } else if e.is_tls() || in_chain(e, is_tls_io) {
         "TLS failure"
     } else {
         "connection failure"
     };
     format!("{kind}: {e}")
+}
+
+fn in_chain(e: &lettre::transport::smtp::Error, test: fn(&std::io::Error) -> bool) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if cause.downcast_ref::<std::io::Error>().is_some_and(test) {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn is_timeout_io(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    )
+}
+
+/// rustls reports a failed handshake as an I/O error that wraps a `rustls::Error`.
+fn is_tls_io(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some())
 }
 
 /// The transport the config selects.
