@@ -87,7 +87,7 @@ fn progress_export_import_and_reset() {
     let file = file.to_str().expect("utf-8 path");
     std::fs::write(
         file,
-        r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"lost-ack": "receipt"}}}"#,
+        r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"broker-down": "outbox"}}}"#,
     )
     .expect("write");
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);

@@ -18,7 +18,10 @@ use thiserror::Error;
 pub use open::OpenNote;
 pub use otp::{NewCode, ReportRequest, address_key};
 pub use outbox::{MAIL_LEASE_SECS, NewMail, OutboxMail};
-pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
+pub use portable::{
+    MAX_IMPORT_BYTES, PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, QuizAnswerRecord,
+    QuizAttemptRecord, parse_portable,
+};
 pub use quiz::StoredAttempt;
 
 /// What can go wrong with the progress store.
@@ -206,63 +209,6 @@ impl Store {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .map_err(|e| self.err(e))
     }
-
-    /// Replaces the whole progress (import) in one transaction.
-    pub fn replace(&mut self, progress: &Progress) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| StoreError::Sqlite {
-                path: self.path.display().to_string(),
-                source: e,
-            })?;
-        let result = (|| -> rusqlite::Result<()> {
-            for table in migrations::LEARNER_TABLES {
-                tx.execute(&format!("DELETE FROM {table}"), [])?;
-            }
-            let now = now_secs();
-            for id in &progress.chapters_read {
-                tx.execute(
-                    "INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            for (d, o) in &progress.decisions {
-                tx.execute("INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)", params![d, o, now])?;
-            }
-            for (item, ticked) in &progress.checklist {
-                tx.execute(
-                    "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)",
-                    params![item, ticked, now],
-                )?;
-            }
-            for (chapter, scroll) in &progress.positions {
-                tx.execute(
-                    "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)",
-                    params![chapter, scroll],
-                )?;
-            }
-            let o = progress.ordering;
-            tx.execute(
-                "INSERT INTO ordering_record (id, solved, attempts, mistakes) VALUES (1, ?1, ?2, ?3)",
-                params![o.solved, o.attempts, o.mistakes],
-            )?;
-            for id in &progress.scenarios_run {
-                tx.execute(
-                    "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            if let Some(last) = &progress.last_chapter {
-                put_setting(&tx, "last_chapter", last)?;
-            }
-            if let Some(lang) = progress.language {
-                put_setting(&tx, "language", lang.code())?;
-            }
-            tx.commit()
-        })();
-        result.map_err(|e| self.err(e))
-    }
 }
 
 /// Changes the single ordering row (created on first use) with a fixed `SET` clause.
@@ -278,7 +224,11 @@ fn bump_ordering(tx: &rusqlite::Transaction<'_>, set: &'static str) -> rusqlite:
     .map(drop)
 }
 
-fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqlite::Result<()> {
+pub(super) fn put_setting(
+    tx: &rusqlite::Transaction<'_>,
+    key: &str,
+    value: &str,
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO setting (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         params![key, value],

@@ -89,35 +89,37 @@ fn a_newer_schema_is_refused_not_overwritten() {
 
 #[test]
 fn export_import_round_trip_and_version_check() {
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    let chapter = content.course(Lang::En).chapters[0].id.clone();
     let (dir, mut store) = temp_store();
     store
-        .save(&Fact::ChapterRead("outbox".into()))
+        .save(&Fact::ChapterRead(chapter.clone()))
         .expect("save");
     let file = dir.path().join("p.json");
     store.export(&file).expect("export");
     store.clear().expect("clear");
-    let imported = store.import(&file).expect("import");
-    assert!(imported.chapters_read.contains("outbox"));
-    assert_eq!(store.load().expect("load"), imported);
+    let imported = store.import(&file, &content).expect("import");
+    assert!(imported.progress.chapters_read.contains(&chapter));
+    assert_eq!(store.load().expect("load"), imported.progress);
 
     let text = std::fs::read_to_string(&file)
         .expect("read")
-        .replace("\"version\": 1", "\"version\": 2");
+        .replace("\"version\": 2", "\"version\": 3");
     std::fs::write(&file, text).expect("write");
-    let Err(err) = store.import(&file) else {
+    let Err(err) = store.import(&file, &content) else {
         panic!("version must be refused")
     };
     assert!(
-        err.to_string().contains("version 2 is not supported"),
+        err.to_string().contains("version 3 is not supported"),
         "{err}"
     );
     std::fs::write(&file, "{\"format\": \"other\"}").expect("write");
-    let Err(err) = store.import(&file) else {
+    let Err(err) = store.import(&file, &content) else {
         panic!("format must be refused")
     };
     assert!(err.to_string().contains("not a queuelab progress file"));
     assert!(
-        store.load().expect("load").chapters_read.contains("outbox"),
+        store.load().expect("load").chapters_read.contains(&chapter),
         "a refused import changes nothing"
     );
 }
@@ -150,7 +152,14 @@ fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
     );
     assert_eq!(p.scenarios_run.len(), 2);
     let mut copy = Progress::default();
-    store.replace(&p).expect("replace");
+    store
+        .replace(&PortableProgress {
+            format: PORTABLE_FORMAT.into(),
+            version: PORTABLE_VERSION,
+            progress: p.clone(),
+            quiz: None,
+        })
+        .expect("replace");
     assert_eq!(store.load().expect("load"), p);
     store.clear().expect("clear");
     copy.language = None;
