@@ -2,7 +2,7 @@
 
 use super::Failure;
 use crate::services::Paths;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 /// Clears the progress store.
 pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
@@ -23,7 +23,8 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
         );
         let _ = std::io::stdout().flush();
         let mut answer = String::new();
-        let _ = std::io::stdin().lock().read_line(&mut answer);
+        // A failed or over-long answer is not a yes.
+        let _ = super::lines::read_line_bounded(&mut std::io::stdin().lock(), &mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes" | "j" | "J" | "ja") {
             println!("Kept everything.");
             return Ok(());
