@@ -171,6 +171,7 @@ pub const KEYS: &[&str] = &[
     "otp.no_code",
     "otp.cooldown",
     "otp.hourly_limit",
+    "otp.machine_limit",
     "otp.tries_left",
     "otp.resend_in",
     "otp.resend_now",

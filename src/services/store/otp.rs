@@ -5,7 +5,9 @@
 
 use super::outbox::{self, NewMail};
 use super::{Store, StoreError};
-use crate::domain::otp::{CodeRecord, IssueDenied, OtpHistory, Verdict};
+use crate::domain::otp::{
+    CodeRecord, IssueDenied, OtpHistory, Verdict, WINDOW_SECS, may_issue_any,
+};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 /// What the learner asked the report for.
@@ -63,8 +65,9 @@ impl Store {
         history(&self.conn, &address_key(address)).map_err(|e| self.err(e))
     }
 
-    /// Issues a code: `make` sees the history inside the write transaction (so two processes
-    /// cannot both pass the rate limit) and returns the code to store or why none may be sent.
+    /// Issues a code: the limit across all addresses is checked, then `make` sees the history
+    /// inside the write transaction (so two processes cannot both pass a rate limit) and returns
+    /// the code to store or why none may be sent.
     /// Returns the code's id and its mail's id.
     pub fn issue_code(
         &mut self,
@@ -76,6 +79,14 @@ impl Store {
         let key = address_key(address);
         let run = |conn: &mut Connection| -> rusqlite::Result<Result<(i64, i64), IssueDenied>> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut stmt = tx.prepare("SELECT issued_at FROM otp_code WHERE issued_at > ?1")?;
+            let issued: Vec<i64> = stmt
+                .query_map([now - WINDOW_SECS], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            drop(stmt);
+            if let Err(denied) = may_issue_any(&issued, now) {
+                return Ok(Err(denied));
+            }
             let code = match make(&history(&tx, &key)?) {
                 Ok(code) => code,
                 Err(denied) => return Ok(Err(denied)),

@@ -152,3 +152,33 @@ fn issue_accept_retry_and_clear() {
         "the address is gone from the file after clear (VACUUM)"
     );
 }
+
+/// Issue 14, item 6: codes to many different addresses stop at the limit for all addresses.
+#[test]
+fn codes_across_all_addresses_are_limited_per_hour() {
+    use crate::domain::otp::{MAX_CODES_PER_WINDOW_ALL, WINDOW_SECS};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("open");
+    let attempt = store.start_attempt(&Attempt::default()).expect("attempt");
+    let issue = |store: &mut Store, n: usize, now: i64| {
+        store
+            .issue_code(&format!("learner{n}@example.org"), attempt.id, now, |_| {
+                Ok(new_code(&format!("c{n}")))
+            })
+            .expect("store")
+    };
+    for n in 0..MAX_CODES_PER_WINDOW_ALL {
+        assert!(issue(&mut store, n, 1_000 + n as i64).is_ok(), "code {n}");
+    }
+    let denied = issue(&mut store, 99, 1_020);
+    assert_eq!(
+        denied,
+        Err(IssueDenied::MachineLimit {
+            wait_secs: 1_000 + WINDOW_SECS - 1_020
+        })
+    );
+    assert!(
+        issue(&mut store, 100, 1_000 + WINDOW_SECS).is_ok(),
+        "one slot frees when the oldest code leaves the hour"
+    );
+}
