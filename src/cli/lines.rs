@@ -32,7 +32,7 @@ impl Session {
         })?;
         let paths = super::paths(cli)?;
         let config = super::config(&paths)?;
-        paths.ensure_data_dir().map_err(Failure::new)?;
+        warn_shared(paths.ensure_data_dir().map_err(Failure::new)?);
         // Logging is best effort: a read-only log file must not stop the quiz.
         let _ = log::init(&paths.log_file());
         let store = open_store(&paths.progress_db())?;
@@ -53,6 +53,14 @@ impl Session {
     /// The course in the session's language.
     pub fn course(&self) -> &Course {
         self.content.course(self.lang)
+    }
+}
+
+/// Says on stderr (and in the log) that the data folder is readable by others.
+pub fn warn_shared(warning: Option<String>) {
+    if let Some(warning) = warning {
+        log::warn(&warning);
+        eprintln!("{warning}");
     }
 }
 

@@ -5,7 +5,7 @@ use super::{Cli, Failure, ProgressAction};
 /// Exports or imports the portable progress file.
 pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
-    paths.ensure_data_dir().map_err(Failure::new)?;
+    super::lines::warn_shared(paths.ensure_data_dir().map_err(Failure::new)?);
     let mut store = super::lines::open_store(&paths.progress_db())?;
     match action {
         ProgressAction::Export { file } => {

@@ -20,7 +20,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let source = super::content_source(cli);
     let paths = super::paths(cli)?;
-    paths.ensure_data_dir().map_err(Failure::new)?;
+    let shared = paths.ensure_data_dir().map_err(Failure::new)?;
     let _ = log::init(&paths.log_file());
     let config = super::config(&paths)?;
     // Parsing the content and opening SQLite (check, migrations, durable commits) take about
@@ -85,6 +85,14 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         let text = app.strings().fill(
             "store.recovered",
             &[("path", &backup.display().to_string())],
+        );
+        app.notify(text, true);
+    }
+    if let Some(warning) = shared {
+        log::warn(&warning);
+        let text = app.strings().fill(
+            "store.shared_folder",
+            &[("path", &paths.data_dir.display().to_string())],
         );
         app.notify(text, true);
     }

@@ -241,6 +241,7 @@ pub const KEYS: &[&str] = &[
     "checklist.summary",
     "decision.see_it_key",
     "store.recovered",
+    "store.shared_folder",
     "key.broker",
     "key.cause_fixed",
     "key.compare",
