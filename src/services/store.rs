@@ -185,7 +185,8 @@ impl Store {
         result.and_then(|()| tx.commit()).map_err(|e| self.err(e))
     }
 
-    /// Deletes everything about the learner in one transaction.
+    /// Deletes everything about the learner in one transaction, then the traces: free pages,
+    /// the WAL, and the copies of damaged stores.
     pub fn clear(&mut self) -> Result<(), StoreError> {
         let tx = self
             .conn
@@ -199,8 +200,20 @@ impl Store {
             .try_for_each(|table| tx.execute(&format!("DELETE FROM {table}"), []).map(drop))
             .and_then(|()| tx.commit());
         result.map_err(|e| self.err(e))?;
-        // Deleted rows may linger in free pages; VACUUM makes "deleted" mean deleted.
-        self.conn.execute_batch("VACUUM").map_err(|e| self.err(e))
+        // Deleted rows may linger in free pages; VACUUM makes "deleted" mean deleted. In WAL
+        // mode the old pages also sit in the -wal file until a checkpoint: copy them back and
+        // truncate it now, not when the TUI exits.
+        self.conn.execute_batch("VACUUM").map_err(|e| self.err(e))?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| self.err(e))?;
+        // Copies of a damaged store hold the same personal data.
+        open::delete_damaged_copies(&self.path).map(drop)
+    }
+
+    /// Copies kept from damaged stores next to this one (oldest first).
+    pub fn damaged_copies(&self) -> Vec<PathBuf> {
+        open::damaged_copies(&self.path)
     }
 
     /// Runs SQLite's full integrity check ("ok" when healthy).

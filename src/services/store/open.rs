@@ -92,6 +92,49 @@ pub(super) fn classify(path: &Path, source: rusqlite::Error) -> StoreError {
     }
 }
 
+/// The `progress.damaged-*.db` copies next to `db`, oldest first (the name carries the time).
+pub(super) fn damaged_copies(db: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(stem)) = (db.parent(), db.file_stem().and_then(|s| s.to_str())) else {
+        return Vec::new();
+    };
+    let prefix = format!("{stem}.damaged-");
+    let mut copies: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".db"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    copies.sort();
+    copies
+}
+
+/// Deletes every damaged copy next to `db` with its WAL files; returns what was deleted.
+pub(super) fn delete_damaged_copies(db: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    let copies = damaged_copies(db);
+    for copy in &copies {
+        for suffix in ["", "-wal", "-shm"] {
+            let file = PathBuf::from(format!("{}{suffix}", copy.display()));
+            match std::fs::remove_file(&file) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(StoreError::File {
+                        path: file.display().to_string(),
+                        reason: format!("cannot delete the damaged copy: {e}"),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(copies)
+}
+
 /// Moves a damaged store (and its WAL files) aside and returns the backup's path.
 fn keep_damaged_copy(path: &Path) -> Result<PathBuf, StoreError> {
     let backup = path.with_extension(format!("damaged-{}.db", now_secs()));

@@ -165,3 +165,54 @@ fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
     copy.language = None;
     assert_eq!(store.load().expect("load"), copy);
 }
+
+/// Issue 14, item 9: after "clear results" the address is in neither the database nor its WAL
+/// while the store is still open, and copies of damaged stores are listed and deleted too.
+#[test]
+fn clear_truncates_the_wal_and_deletes_damaged_copies() {
+    use crate::domain::outbox::MailKind;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    std::fs::write(&path, b"garbage, not sqlite".repeat(100)).expect("write");
+    let (mut store, note) = Store::open(&path).expect("recovered");
+    assert!(matches!(note, OpenNote::Recovered { .. }));
+    assert_eq!(store.damaged_copies().len(), 1);
+    let mail = NewMail {
+        kind: MailKind::Code,
+        message_id: "<m@example.org>".into(),
+        recipient: "ada.lovelace@example.org".into(),
+        cc: None,
+        subject: "s".into(),
+        text: "t".into(),
+        html: None,
+    };
+    store
+        .issue_code("ada.lovelace@example.org", 1, 100, |_| {
+            Ok(NewCode {
+                nonce: vec![1; 16],
+                tag: vec![2; 32],
+                mail,
+            })
+        })
+        .expect("store")
+        .expect("issued");
+    store.clear().expect("clear");
+    let needle = b"ada.lovelace@example.org";
+    for file in ["progress.db", "progress.db-wal"] {
+        let bytes = std::fs::read(dir.path().join(file)).unwrap_or_default();
+        assert!(
+            !bytes.windows(needle.len()).any(|w| w == needle),
+            "{file} still holds the address while the store is open"
+        );
+    }
+    assert!(store.damaged_copies().is_empty());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        !left.iter().any(|n| n.to_string_lossy().contains("damaged")),
+        "{left:?}"
+    );
+}
