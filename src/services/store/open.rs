@@ -104,9 +104,11 @@ pub(super) fn damaged_copies(db: &Path) -> Vec<PathBuf> {
                 .filter_map(Result::ok)
                 .map(|e| e.path())
                 .filter(|p| {
-                    p.file_name()
+                    let name_fits = p
+                        .file_name()
                         .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".db"))
+                        .is_some_and(|n| n.starts_with(&prefix));
+                    name_fits && p.extension().is_some_and(|x| x == "db")
                 })
                 .collect()
         })
