@@ -90,10 +90,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     if let Some(warning) = shared {
         log::warn(&warning);
-        let text = app.strings().fill(
-            "store.shared_folder",
-            &[("path", &paths.data_dir.display().to_string())],
-        );
+        // The status line has one row; Settings shows the folder's path.
+        let text = app.strings().get("store.shared_folder").to_owned();
         app.notify(text, true);
     }
     log::info(&format!(
