@@ -198,9 +198,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
         Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
         Some(Command::Mail { action }) => mail_cmd::run(cli, *action),
-        Some(Command::Progress { action }) => {
-            paths(cli).and_then(|p| progress_cmd::run(&p, action))
-        }
+        Some(Command::Progress { action }) => progress_cmd::run(cli, action),
         Some(Command::Export {
             what: ExportWhat::Map { out, url },
         }) => export_cmd::run(cli, out, url.as_deref()),

@@ -87,7 +87,7 @@ fn progress_export_import_and_reset() {
     let file = file.to_str().expect("utf-8 path");
     std::fs::write(
         file,
-        r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"lost-ack": "receipt"}}}"#,
+        r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"broker-down": "outbox"}}}"#,
     )
     .expect("write");
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);
@@ -135,5 +135,32 @@ fn progress_export_import_and_reset() {
             .expect("exported")
             .contains("outbox"),
         "reset deleted the progress"
+    );
+}
+
+/// Issue 14, item 10: a 1 MB line on stdin in a plain mode ends with a clear message, exit 1.
+#[test]
+fn an_endless_stdin_line_is_refused() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .args(["--lang", "en", "--data-dir"])
+        .arg(dir.path())
+        .args(["quiz", "--plain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The process stops reading after 4 KB and exits, so this write may fail with a broken pipe.
+    let _ = stdin.write_all(&vec![b'1'; 1024 * 1024]);
+    drop(stdin);
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("longer than 4096 bytes"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -158,9 +158,11 @@ fn request<R: BufRead, W: Write>(
             dispatch(session, lines, s, dispatcher)
         }
         // A code from an earlier mail may still be valid: keep asking for it.
-        Err(denied @ (IssueDenied::Cooldown { .. } | IssueDenied::HourlyLimit { .. })) => {
-            lines.say(&s.fill(denied.key(), &[("secs", &denied.wait_secs().to_string())]))
-        }
+        Err(
+            denied @ (IssueDenied::Cooldown { .. }
+            | IssueDenied::HourlyLimit { .. }
+            | IssueDenied::MachineLimit { .. }),
+        ) => lines.say(&s.fill(denied.key(), &[("secs", &denied.wait_secs().to_string())])),
         Err(denied) => Err(Failure::new(
             s.fill(denied.key(), &[("secs", &denied.wait_secs().to_string())]),
         )),

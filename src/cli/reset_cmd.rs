@@ -1,8 +1,8 @@
 //! `queuelab reset`: delete all results, after a y/n question unless `--yes`.
 
 use super::Failure;
-use crate::services::{Paths, Store};
-use std::io::{BufRead, IsTerminal, Write};
+use crate::services::Paths;
+use std::io::{IsTerminal, Write};
 
 /// Clears the progress store.
 pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
@@ -23,13 +23,14 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
         );
         let _ = std::io::stdout().flush();
         let mut answer = String::new();
-        let _ = std::io::stdin().lock().read_line(&mut answer);
+        // A failed or over-long answer is not a yes.
+        let _ = super::lines::read_line_bounded(&mut std::io::stdin().lock(), &mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes" | "j" | "J" | "ja") {
             println!("Kept everything.");
             return Ok(());
         }
     }
-    let (mut store, _) = Store::open(&db).map_err(|e| Failure::new(e.to_string()))?;
+    let mut store = super::lines::open_store(&db)?;
     store.clear().map_err(|e| Failure::new(e.to_string()))?;
     crate::services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
         .map_err(|e| Failure::new(e.to_string()))?;

@@ -171,7 +171,8 @@ fn run_dir(
         return Ok((out.clone(), !existed));
     }
     let paths = super::paths(cli)?;
-    paths.ensure_data_dir().map_err(Failure::usage)?;
+    // Simulator runs hold no personal data: a shared data folder needs no warning here.
+    let _shared = paths.ensure_data_dir().map_err(Failure::usage)?;
     let base = paths.data_dir.join("sim-runs");
     let stem = format!("{id}-{}-{}-seed{seed}", mode.as_str(), broker.as_str());
     for n in 1..10_000 {

@@ -20,6 +20,9 @@ pub const MAX_FAILURES: usize = 5;
 pub const COOLDOWN_SECS: i64 = 60;
 /// Codes per address within [`WINDOW_SECS`].
 pub const MAX_CODES_PER_WINDOW: usize = 5;
+/// Codes for all addresses together within [`WINDOW_SECS`]: one learner needs one or two, and
+/// this stops a script from mailing codes to a list of strangers through the workshop.
+pub const MAX_CODES_PER_WINDOW_ALL: usize = 10;
 /// The rate-limit window.
 pub const WINDOW_SECS: i64 = 60 * 60;
 /// Length of the random per-code nonce mixed into the tag.
@@ -88,8 +91,27 @@ pub enum IssueDenied {
     Cooldown { wait_secs: i64 },
     /// Five codes within the hour.
     HourlyLimit { wait_secs: i64 },
+    /// [`MAX_CODES_PER_WINDOW_ALL`] codes within the hour, all addresses together.
+    MachineLimit { wait_secs: i64 },
     /// Five wrong tries within the hour.
     Locked { wait_secs: i64 },
+}
+
+/// The limit across all addresses: `issued` are the issue times of every code (any order).
+pub fn may_issue_any(issued: &[i64], now: i64) -> Result<(), IssueDenied> {
+    let mut recent: Vec<i64> = issued
+        .iter()
+        .copied()
+        .filter(|t| *t > now - WINDOW_SECS)
+        .collect();
+    if recent.len() < MAX_CODES_PER_WINDOW_ALL {
+        return Ok(());
+    }
+    recent.sort_unstable();
+    let oldest_counting = recent[recent.len() - MAX_CODES_PER_WINDOW_ALL];
+    Err(IssueDenied::MachineLimit {
+        wait_secs: oldest_counting + WINDOW_SECS - now,
+    })
 }
 
 /// The outcome of typing a code.
@@ -117,6 +139,7 @@ impl IssueDenied {
         match self {
             IssueDenied::Cooldown { .. } => "otp.cooldown",
             IssueDenied::HourlyLimit { .. } => "otp.hourly_limit",
+            IssueDenied::MachineLimit { .. } => "otp.machine_limit",
             IssueDenied::Locked { .. } => "otp.locked",
         }
     }
@@ -126,6 +149,7 @@ impl IssueDenied {
         match self {
             IssueDenied::Cooldown { wait_secs }
             | IssueDenied::HourlyLimit { wait_secs }
+            | IssueDenied::MachineLimit { wait_secs }
             | IssueDenied::Locked { wait_secs } => wait_secs,
         }
     }

@@ -3,6 +3,7 @@
 
 use crate::content::Lang;
 use serde::Deserialize;
+use std::io::Read;
 use std::path::Path;
 use thiserror::Error;
 
@@ -118,14 +119,30 @@ impl Default for Share {
 /// Default port of `queuelab share`.
 pub const DEFAULT_SHARE_PORT: u16 = 8737;
 
+/// The largest config file read.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
 impl Config {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+        let read_error = |reason: String| ConfigError::Read {
             file: file.clone(),
-            reason: e.to_string(),
-        })?;
+            reason,
+        };
+        let handle = std::fs::File::open(path).map_err(|e| read_error(e.to_string()))?;
+        let mut text = String::new();
+        // Bounded: `--config /dev/zero` or a huge file must not exhaust memory.
+        handle
+            .take(MAX_CONFIG_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| read_error(e.to_string()))?;
+        if text.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(read_error(format!(
+                "larger than {} MB; a workshop config is a few lines",
+                MAX_CONFIG_BYTES / (1024 * 1024)
+            )));
+        }
         Config::parse(&file, &text)
     }
 
@@ -161,11 +178,23 @@ impl Config {
         {
             return Err(bad("workshop.name", "must be a non-empty single line"));
         }
+        // The same checks the learner's own address gets, so a consenting learner's report
+        // can never fail for good on the instructor's address.
         if let Some(cc) = &self.workshop.instructor_cc
-            && (cc.matches('@').count() != 1
-                || cc.chars().any(|c| c.is_whitespace() || c.is_control()))
+            && crate::services::mail::validate_address(cc).is_err()
         {
-            return Err(bad("workshop.instructor_cc", "must be one e-mail address"));
+            return Err(bad(
+                "workshop.instructor_cc",
+                "must be one e-mail address (name@example.org)",
+            ));
+        }
+        if let Some(from) = &self.mail.from
+            && crate::services::mail::from_mailbox(Some(from)).is_err()
+        {
+            return Err(bad(
+                "mail.from",
+                "must be an e-mail address, optionally with a name: Queue Lab <lab@example.org>",
+            ));
         }
         if self.mail.transport == Transport::Smtp {
             let Some(host) = self.mail.host.as_deref().filter(|h| !h.trim().is_empty()) else {
@@ -227,6 +256,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_config_over_1_mb_or_endless_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big.toml");
+        let comment = format!("# {}\n", "x".repeat(1000));
+        std::fs::write(&big, comment.repeat(1100)).expect("write");
+        let err = Config::load(&big).expect_err("too large");
+        assert!(err.to_string().contains("larger than 1 MB"), "{err}");
+        #[cfg(unix)]
+        {
+            let err = Config::load(Path::new("/dev/zero")).expect_err("endless");
+            assert!(err.to_string().contains("larger than 1 MB"), "{err}");
+        }
+    }
+
+    #[test]
     fn empty_config_is_all_defaults() {
         assert_eq!(Config::parse("c.toml", ""), Ok(Config::default()));
     }
@@ -260,6 +304,19 @@ mod tests {
         assert!(err.to_string().contains("mail.security"), "{err}");
         let err = Config::parse("w.toml", "[share]\nport = 70000\n").expect_err("port");
         assert!(err.to_string().contains("w.toml:2"), "{err}");
+        let err = Config::parse(
+            "w.toml",
+            "[workshop]\ninstructor_cc = \"trainer@example.org,evil\"\n",
+        )
+        .expect_err("two addresses");
+        assert!(
+            err.to_string()
+                .starts_with("w.toml: workshop.instructor_cc: "),
+            "{err}"
+        );
+        let err = Config::parse("w.toml", "[mail]\nfrom = \"Queue Lab <lab at example>\"\n")
+            .expect_err("bad from");
+        assert!(err.to_string().starts_with("w.toml: mail.from: "), "{err}");
         let err =
             Config::parse("w.toml", "[mail]\npassword_env = \"hunter2!\"\n").expect_err("password");
         assert!(err.to_string().contains("mail.password_env"), "{err}");

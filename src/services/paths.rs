@@ -70,23 +70,45 @@ impl Paths {
         self.data_dir.join(LOG_FILE)
     }
 
-    /// Creates the data directory (owner-only where the platform allows).
-    pub fn ensure_data_dir(&self) -> Result<(), String> {
-        std::fs::create_dir_all(&self.data_dir).map_err(|e| {
-            format!(
-                "cannot create the data directory {}: {e}",
-                self.data_dir.display()
-            )
-        })?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Progress may hold an e-mail address: keep it away from other local users.
-            let _ =
-                std::fs::set_permissions(&self.data_dir, std::fs::Permissions::from_mode(0o700));
+    /// Creates the data directory if needed: folders queuelab creates are owner-only (0700). An
+    /// existing folder is never changed (it may be the home folder or a shared one); when other
+    /// users can read it, the answer is a warning that names the files holding personal data.
+    pub fn ensure_data_dir(&self) -> Result<Option<String>, String> {
+        let dir = &self.data_dir;
+        let fail =
+            |e: std::io::Error| format!("cannot create the data directory {}: {e}", dir.display());
+        if dir.is_dir() {
+            return Ok(shared_folder_warning(dir));
         }
-        Ok(())
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(fail)?;
+        Ok(None)
     }
+}
+
+/// Files in the data folder that hold personal data (address, answers, codes' key, mails).
+pub const PERSONAL_FILES: &str = "progress.db, otp.key, mail/, reports/, queuelab.log";
+
+#[cfg(unix)]
+fn shared_folder_warning(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir).ok()?.permissions().mode();
+    // Group or others may list or read it.
+    (mode & 0o055 != 0).then(|| {
+        format!(
+            "warning: other users of this computer can read {} (mode {:o}); {PERSONAL_FILES} there hold your e-mail address and answers. Use a private folder (chmod 700) or another --data-dir.",
+            dir.display(),
+            mode & 0o777
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn shared_folder_warning(_dir: &Path) -> Option<String> {
+    None
 }
 
 #[cfg(test)]
@@ -100,5 +122,28 @@ mod tests {
         assert_eq!(p.data_dir, PathBuf::from("/tmp/ql"));
         assert_eq!(p.config_file, Some(PathBuf::from("/tmp/c.toml")));
         assert_eq!(p.progress_db(), PathBuf::from("/tmp/ql/progress.db"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_created_folders_are_made_private_and_shared_ones_get_a_warning() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().expect("tempdir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        let created = root.path().join("a/b");
+        let paths = Paths::resolve(Some(&created), None).expect("paths");
+        assert_eq!(paths.ensure_data_dir(), Ok(None));
+        assert_eq!(mode(&created), 0o700);
+
+        let shared = root.path().join("shared");
+        std::fs::create_dir(&shared).expect("mkdir");
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let paths = Paths::resolve(Some(&shared), None).expect("paths");
+        let warning = paths.ensure_data_dir().expect("ok").expect("a warning");
+        assert!(
+            warning.contains("progress.db") && warning.contains("otp.key"),
+            "{warning}"
+        );
+        assert_eq!(mode(&shared), 0o755, "an existing folder is not changed");
     }
 }

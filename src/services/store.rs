@@ -3,6 +3,7 @@
 //! a damaged file instead of silently losing it.
 
 mod migrations;
+mod open;
 mod otp;
 mod outbox;
 mod portable;
@@ -14,9 +15,13 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
+pub use open::OpenNote;
 pub use otp::{NewCode, ReportRequest, address_key};
-pub use outbox::{NewMail, OutboxMail};
-pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
+pub use outbox::{MAIL_LEASE_SECS, NewMail, OutboxMail};
+pub use portable::{
+    MAX_IMPORT_BYTES, PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, QuizAnswerRecord,
+    QuizAttemptRecord, parse_portable,
+};
 pub use quiz::StoredAttempt;
 
 /// What can go wrong with the progress store.
@@ -40,6 +45,13 @@ pub enum StoreError {
     /// A file could not be read or written.
     #[error("{path}: {reason}")]
     File { path: String, reason: String },
+    /// Another process holds the database lock; waiting or closing it helps, moving it aside
+    /// would lose everything.
+    #[error("{path} is in use by another queuelab — close it or wait")]
+    Busy { path: String },
+    /// The integrity check failed or SQLite calls the file corrupt or not a database.
+    #[error("{path} is damaged: {reason}")]
+    Damaged { path: String, reason: String },
     /// An import file is not a queuelab progress file of a supported version.
     #[error("{path}: {reason}")]
     Import { path: String, reason: String },
@@ -51,86 +63,14 @@ pub struct Store {
     path: PathBuf,
 }
 
-/// What opening the store found, besides the store itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OpenNote {
-    /// Everything was fine.
-    Clean,
-    /// The file was damaged; it was moved aside and a fresh one started.
-    Recovered { backup: PathBuf, reason: String },
-}
-
 impl Store {
-    /// Opens (creating if needed) the store at `path`, checks it and migrates it.
-    pub fn open(path: &Path) -> Result<(Store, OpenNote), StoreError> {
-        match Store::open_checked(path) {
-            Ok(store) => Ok((store, OpenNote::Clean)),
-            Err(err @ StoreError::TooNew { .. }) => Err(err),
-            Err(err) if path.exists() => {
-                let backup = keep_damaged_copy(path)?;
-                let store = Store::open_checked(path)?;
-                Ok((
-                    store,
-                    OpenNote::Recovered {
-                        backup,
-                        reason: err.to_string(),
-                    },
-                ))
-            }
-            Err(err) => Err(err),
-        }
-    }
-
-    fn open_checked(path: &Path) -> Result<Store, StoreError> {
-        let sql = |source| StoreError::Sqlite {
-            path: path.display().to_string(),
-            source,
-        };
-        let conn = Connection::open(path).map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(sql)?;
-        let check: String = conn
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(sql)?;
-        if check != "ok" {
-            return Err(StoreError::File {
-                path: path.display().to_string(),
-                reason: format!("quick_check reported: {check}"),
-            });
-        }
-        // WAL keeps readers and the single writer apart; FULL makes every commit durable
-        // before we tell the learner it is saved.
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sql)?;
-        let mut store = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
-        migrations::migrate(&mut store.conn).map_err(|e| match e {
-            migrations::MigrateError::TooNew { found, known } => StoreError::TooNew {
-                path: path.display().to_string(),
-                found,
-                known,
-            },
-            migrations::MigrateError::Sqlite(source) => sql(source),
-        })?;
-        Ok(store)
-    }
-
     /// The file this store lives in.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     fn err(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite {
-            path: self.path.display().to_string(),
-            source,
-        }
+        open::classify(&self.path, source)
     }
 
     /// Reads the whole progress.
@@ -245,7 +185,8 @@ impl Store {
         result.and_then(|()| tx.commit()).map_err(|e| self.err(e))
     }
 
-    /// Deletes everything about the learner in one transaction.
+    /// Deletes everything about the learner in one transaction, then the traces: free pages,
+    /// the WAL, and the copies of damaged stores.
     pub fn clear(&mut self) -> Result<(), StoreError> {
         let tx = self
             .conn
@@ -259,8 +200,20 @@ impl Store {
             .try_for_each(|table| tx.execute(&format!("DELETE FROM {table}"), []).map(drop))
             .and_then(|()| tx.commit());
         result.map_err(|e| self.err(e))?;
-        // Deleted rows may linger in free pages; VACUUM makes "deleted" mean deleted.
-        self.conn.execute_batch("VACUUM").map_err(|e| self.err(e))
+        // Deleted rows may linger in free pages; VACUUM makes "deleted" mean deleted. In WAL
+        // mode the old pages also sit in the -wal file until a checkpoint: copy them back and
+        // truncate it now, not when the TUI exits.
+        self.conn.execute_batch("VACUUM").map_err(|e| self.err(e))?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| self.err(e))?;
+        // Copies of a damaged store hold the same personal data.
+        open::delete_damaged_copies(&self.path).map(drop)
+    }
+
+    /// Copies kept from damaged stores next to this one (oldest first).
+    pub fn damaged_copies(&self) -> Vec<PathBuf> {
+        open::damaged_copies(&self.path)
     }
 
     /// Runs SQLite's full integrity check ("ok" when healthy).
@@ -268,63 +221,6 @@ impl Store {
         self.conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .map_err(|e| self.err(e))
-    }
-
-    /// Replaces the whole progress (import) in one transaction.
-    pub fn replace(&mut self, progress: &Progress) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| StoreError::Sqlite {
-                path: self.path.display().to_string(),
-                source: e,
-            })?;
-        let result = (|| -> rusqlite::Result<()> {
-            for table in migrations::LEARNER_TABLES {
-                tx.execute(&format!("DELETE FROM {table}"), [])?;
-            }
-            let now = now_secs();
-            for id in &progress.chapters_read {
-                tx.execute(
-                    "INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            for (d, o) in &progress.decisions {
-                tx.execute("INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)", params![d, o, now])?;
-            }
-            for (item, ticked) in &progress.checklist {
-                tx.execute(
-                    "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)",
-                    params![item, ticked, now],
-                )?;
-            }
-            for (chapter, scroll) in &progress.positions {
-                tx.execute(
-                    "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)",
-                    params![chapter, scroll],
-                )?;
-            }
-            let o = progress.ordering;
-            tx.execute(
-                "INSERT INTO ordering_record (id, solved, attempts, mistakes) VALUES (1, ?1, ?2, ?3)",
-                params![o.solved, o.attempts, o.mistakes],
-            )?;
-            for id in &progress.scenarios_run {
-                tx.execute(
-                    "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            if let Some(last) = &progress.last_chapter {
-                put_setting(&tx, "last_chapter", last)?;
-            }
-            if let Some(lang) = progress.language {
-                put_setting(&tx, "language", lang.code())?;
-            }
-            tx.commit()
-        })();
-        result.map_err(|e| self.err(e))
     }
 }
 
@@ -341,7 +237,11 @@ fn bump_ordering(tx: &rusqlite::Transaction<'_>, set: &'static str) -> rusqlite:
     .map(drop)
 }
 
-fn put_setting(tx: &rusqlite::Transaction<'_>, key: &str, value: &str) -> rusqlite::Result<()> {
+pub(super) fn put_setting(
+    tx: &rusqlite::Transaction<'_>,
+    key: &str,
+    value: &str,
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO setting (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         params![key, value],
@@ -354,25 +254,6 @@ pub fn now_secs() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Moves a damaged store (and its WAL files) aside and returns the backup's path.
-fn keep_damaged_copy(path: &Path) -> Result<PathBuf, StoreError> {
-    let backup = path.with_extension(format!("damaged-{}.db", now_secs()));
-    std::fs::rename(path, &backup).map_err(|e| StoreError::File {
-        path: path.display().to_string(),
-        reason: format!("cannot move the damaged file aside: {e}"),
-    })?;
-    for suffix in ["-wal", "-shm"] {
-        let side = PathBuf::from(format!("{}{suffix}", path.display()));
-        if side.exists() {
-            let _ = std::fs::rename(
-                &side,
-                PathBuf::from(format!("{}{suffix}", backup.display())),
-            );
-        }
-    }
-    Ok(backup)
 }
 
 #[cfg(test)]

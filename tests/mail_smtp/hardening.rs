@@ -1,7 +1,7 @@
 //! Header injection, codes that belong to another process, and the lock after wrong tries.
 
-use super::server::Smtp;
-use super::{LEARNER, fixture, header};
+use super::server::{Fault, Mode, Smtp, faulty_server};
+use super::{Fixture, LEARNER, code_in, fixture, header};
 use queuelab::domain::otp::{MAX_FAILURES, VALIDITY_SECS, Verdict};
 use queuelab::domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
 use queuelab::services::config::{Mail, Security, Transport};
@@ -9,6 +9,52 @@ use queuelab::services::mail::{
     self, CodeVault, Dispatcher, FileTransport, Outcome, SmtpTransport,
 };
 use queuelab::services::store::{NewMail, OutboxMail, now_secs};
+use std::time::Duration;
+
+fn smtp_config(port: u16) -> Mail {
+    Mail {
+        transport: Transport::Smtp,
+        host: Some("127.0.0.1".into()),
+        port: Some(port),
+        security: Security::None,
+        from: Some("Queue Lab <lab@example.org>".into()),
+        ..Mail::default()
+    }
+}
+
+/// A fixture whose report is confirmed and waits in the outbox.
+fn queued_report() -> Fixture {
+    let mut fx = fixture(None);
+    let start = now_secs();
+    fx.request_code(start);
+    fx.file()
+        .run_due(&mut fx.store, start)
+        .expect("code to file");
+    let eml = std::fs::read_to_string(fx.dir.path().join("mail/000001-code.eml")).expect("eml");
+    let report = fx.report();
+    let verdict = fx
+        .flow
+        .confirm_code(
+            &mut fx.store,
+            LEARNER,
+            &code_in(&eml),
+            start + 5,
+            false,
+            &report,
+        )
+        .expect("confirm");
+    assert!(matches!(verdict, Verdict::Accepted { .. }));
+    fx
+}
+
+fn report_row(fx: &Fixture) -> OutboxMail {
+    fx.store
+        .mails()
+        .expect("mails")
+        .into_iter()
+        .find(|m| m.mail.kind == MailKind::Report)
+        .expect("report row")
+}
 
 fn row(subject: &str, recipient: &str, cc: Option<&str>) -> OutboxMail {
     OutboxMail {
@@ -153,4 +199,81 @@ fn wrong_codes_lock_and_a_new_code_does_not_unlock() {
         .confirm_code(&mut fx.store, LEARNER, "123456", now + 121, false, &report)
         .expect("confirm");
     assert!(matches!(verdict, Verdict::Locked { .. }), "{verdict:?}");
+}
+
+/// Issue 14, item 11: a 5xx fails at once with the server's reason (no eight retries over an hour
+/// and a half) and `mail retry` sends it once the cause is fixed; a TLS failure and a timeout
+/// are named as such, not as "connection failure".
+#[test]
+fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
+    let mut fx = queued_report();
+    let smtp = Smtp::start();
+    smtp.set_mode(Mode::Permanent);
+    let now = now_secs() + 10;
+    let outcomes = fx
+        .smtp(smtp.port)
+        .run_due(&mut fx.store, now)
+        .expect("dispatch");
+    let [Outcome::Failed { reason, .. }] = &outcomes[..] else {
+        panic!("a 5xx should fail at once, got {outcomes:?}");
+    };
+    assert!(
+        reason.starts_with("permanent server error") && reason.contains("550"),
+        "{reason}"
+    );
+    let row = report_row(&fx);
+    assert_eq!(row.status, MailStatus::Failed(reason.clone()));
+    assert_eq!(row.attempts, 1, "no retries after a permanent refusal");
+
+    // The cause is fixed; `mail retry` revives the report and it goes out once.
+    smtp.set_mode(Mode::Accept);
+    assert_eq!(fx.store.requeue_mails(now + 60).expect("requeue"), 1);
+    let outcomes = fx
+        .smtp(smtp.port)
+        .run_due(&mut fx.store, now + 60)
+        .expect("dispatch");
+    assert!(
+        matches!(outcomes[..], [Outcome::Sent { .. }]),
+        "{outcomes:?}"
+    );
+    assert_eq!(smtp.received().len(), 1);
+
+    // A refusal after the whole message (a content filter's 554) is permanent too.
+    let mut fx = queued_report();
+    let port = faulty_server(Fault::RejectAfterData);
+    let outcomes = fx.smtp(port).run_due(&mut fx.store, now).expect("dispatch");
+    let [Outcome::Failed { reason, .. }] = &outcomes[..] else {
+        panic!("a 554 should fail at once, got {outcomes:?}");
+    };
+    assert!(reason.contains("554"), "{reason}");
+
+    // Implicit TLS against a plain-text server, and a server that never says hello.
+    let mut fx = queued_report();
+    let tls = fx
+        .smtp_with(smtp.port, Security::Tls)
+        .run_due(&mut fx.store, now)
+        .expect("dispatch");
+    let [Outcome::Retry { reason, .. }] = &tls[..] else {
+        panic!("{tls:?}");
+    };
+    assert!(reason.starts_with("TLS failure"), "{reason}");
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = silent.local_addr().expect("addr").port();
+    let transport = SmtpTransport::from_config(&smtp_config(port))
+        .expect("smtp")
+        .with_deadline(Duration::from_secs(1));
+    let dispatcher = Dispatcher::new(
+        Box::new(transport),
+        fx.flow.from.clone(),
+        fx.vault.clone(),
+        DEFAULT_RETRY,
+    );
+    let late = dispatcher
+        .run_due(&mut fx.store, now + 3_600)
+        .expect("dispatch");
+    let [Outcome::Retry { reason, .. }] = &late[..] else {
+        panic!("{late:?}");
+    };
+    assert!(reason.starts_with("timeout"), "{reason}");
+    drop(silent);
 }

@@ -176,8 +176,14 @@ impl Dispatcher {
                     to,
                 }))
             }
-            Err(err) if self.policy.exhausted(attempts) => {
-                let reason = format!("gave up after {attempts} attempts: {}", err.reason);
+            Err(err) if err.permanent || self.policy.exhausted(attempts) => {
+                let reason = if err.permanent {
+                    // The server said no for good: say why at once; `mail retry` resends after
+                    // the cause is fixed.
+                    err.reason
+                } else {
+                    format!("gave up after {attempts} attempts: {}", err.reason)
+                };
                 store.mark_mail_failed(row.id, &reason)?;
                 log::warn(&format!(
                     "mail {} ({}) failed: {reason}",

@@ -3,20 +3,38 @@
 
 use super::MailError;
 use crate::services::config::{self, Security};
-use crate::services::store::OutboxMail;
-use lettre::Message;
+use crate::services::store::{MAIL_LEASE_SECS, OutboxMail};
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long one SMTP conversation may take before it counts as failed (and is retried).
+/// How long one read or write on the SMTP connection may wait for the server.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a whole send (connect, TLS, every command, the message) may take. A server that
+/// answers one byte at a time defeats the per-read timeout; this bound does not, and it is
+/// shorter than the outbox lease, so a mail is never in two sends at once.
+pub const SEND_DEADLINE: Duration = Duration::from_mins(1);
+const _: () = assert!(SEND_DEADLINE.as_secs() < MAIL_LEASE_SECS as u64);
 
-/// A failed send; always retried until the ceiling.
+/// A failed send: retried until the ceiling, unless the server refused it for good.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SendError {
     /// What happened, for the status line and `mail status`.
     pub reason: String,
+    /// The server answered 5xx: repeating the same mail cannot help until the cause is fixed
+    /// (then `mail retry` sends it again).
+    pub permanent: bool,
+}
+
+impl SendError {
+    /// A failure worth retrying later.
+    pub fn transient(reason: String) -> SendError {
+        SendError {
+            reason,
+            permanent: false,
+        }
+    }
 }
 
 /// Something that can deliver a message.
@@ -51,8 +69,8 @@ impl FileTransport {
 
 impl Transport for FileTransport {
     fn send(&self, message: &Message, row: &OutboxMail) -> Result<String, SendError> {
-        let fail = |what: &str, e: std::io::Error| SendError {
-            reason: format!("{what} {}: {e}", self.dir.display()),
+        let fail = |what: &str, e: std::io::Error| {
+            SendError::transient(format!("{what} {}: {e}", self.dir.display()))
         };
         std::fs::create_dir_all(&self.dir).map_err(|e| fail("cannot create", e))?;
         let path = self.file_for(row);
@@ -79,9 +97,15 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.sync_all()
 }
 
+/// lettre's async client on tokio: a send is a future, so dropping it ends the conversation.
+type Smtp = AsyncSmtpTransport<Tokio1Executor>;
+
 /// Sends through an SMTP server.
 pub struct SmtpTransport {
-    inner: lettre::SmtpTransport,
+    inner: Smtp,
+    /// Drives one send at a time; dropping the send at its deadline closes the connection.
+    runtime: tokio::runtime::Runtime,
+    deadline: Duration,
     label: String,
 }
 
@@ -98,8 +122,8 @@ impl SmtpTransport {
             .as_deref()
             .ok_or_else(|| bad("mail.host", "is required for the smtp transport".into()))?;
         let (builder, default_port) = match mail.security {
-            Security::Tls => (lettre::SmtpTransport::relay(host), 465),
-            Security::Starttls => (lettre::SmtpTransport::starttls_relay(host), 587),
+            Security::Tls => (Smtp::relay(host), 465),
+            Security::Starttls => (Smtp::starttls_relay(host), 587),
             Security::None => {
                 if !config::is_loopback(host) {
                     return Err(bad(
@@ -107,7 +131,7 @@ impl SmtpTransport {
                         "\"none\" is only allowed for a loopback host".into(),
                     ));
                 }
-                (Ok(lettre::SmtpTransport::builder_dangerous(host)), 25)
+                (Ok(Smtp::builder_dangerous(host)), 25)
             }
         };
         let port = mail.port.unwrap_or(default_port);
@@ -130,20 +154,49 @@ impl SmtpTransport {
             })?;
             builder = builder.credentials(Credentials::new(user.clone(), password));
         }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                bad(
+                    "mail.transport",
+                    format!("cannot start the SMTP client: {e}"),
+                )
+            })?;
         Ok(SmtpTransport {
             inner: builder.build(),
+            runtime,
+            deadline: SEND_DEADLINE,
             label: format!("smtp {host}:{port}"),
         })
+    }
+
+    /// The same transport with another overall send deadline (tests use seconds).
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Duration) -> SmtpTransport {
+        self.deadline = deadline.min(SEND_DEADLINE);
+        self
     }
 }
 
 impl Transport for SmtpTransport {
     fn send(&self, message: &Message, _row: &OutboxMail) -> Result<String, SendError> {
-        lettre::Transport::send(&self.inner, message)
-            .map(|_| self.label.clone())
-            .map_err(|e| SendError {
+        // The timer must be made inside the runtime (it registers with the runtime's clock).
+        let send =
+            async { tokio::time::timeout(self.deadline, self.inner.send(message.clone())).await };
+        match self.runtime.block_on(send) {
+            Ok(Ok(_)) => Ok(self.label.clone()),
+            Ok(Err(e)) => Err(SendError {
                 reason: describe_smtp_error(&e),
-            })
+                permanent: e.is_permanent(),
+            }),
+            // The send future is dropped here, and with it the connection: nothing of this
+            // attempt can reach the server after this point.
+            Err(_) => Err(SendError::transient(format!(
+                "timeout: the whole SMTP conversation took longer than {} s",
+                self.deadline.as_secs()
+            ))),
+        }
     }
 
     fn describe(&self) -> String {
@@ -151,19 +204,45 @@ impl Transport for SmtpTransport {
     }
 }
 
+/// Names the failure by its cause: the server's verdict first, then timeout and TLS (found
+/// anywhere in the error's source chain, where lettre leaves them inside connection errors).
 fn describe_smtp_error(e: &lettre::transport::smtp::Error) -> String {
-    let kind = if e.is_transient() {
-        "temporary server error"
-    } else if e.is_permanent() {
+    let kind = if e.is_permanent() {
         "permanent server error"
-    } else if e.is_timeout() {
+    } else if e.is_transient() {
+        "temporary server error"
+    } else if e.is_timeout() || in_chain(e, is_timeout_io) {
         "timeout"
-    } else if e.is_tls() {
+    } else if e.is_tls() || in_chain(e, is_tls_io) {
         "TLS failure"
     } else {
         "connection failure"
     };
     format!("{kind}: {e}")
+}
+
+fn in_chain(e: &lettre::transport::smtp::Error, test: fn(&std::io::Error) -> bool) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if cause.downcast_ref::<std::io::Error>().is_some_and(test) {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn is_timeout_io(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    )
+}
+
+/// rustls reports a failed handshake as an I/O error that wraps a `rustls::Error`.
+fn is_tls_io(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some())
 }
 
 /// The transport the config selects.

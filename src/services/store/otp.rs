@@ -1,10 +1,13 @@
 //! One-time-code state and the report request in the store. Only tags are stored, never the
-//! digits; issuing a code and queueing its mail, and accepting a code and queueing the report,
-//! each happen in one transaction.
+//! digits; issuing a code and queueing its mail, and checking a typed code together with
+//! recording its outcome (failure, or acceptance and the queued report), each happen in one
+//! transaction.
 
 use super::outbox::{self, NewMail};
 use super::{Store, StoreError};
-use crate::domain::otp::{CodeRecord, IssueDenied, OtpHistory};
+use crate::domain::otp::{
+    CodeRecord, IssueDenied, OtpHistory, Verdict, WINDOW_SECS, may_issue_any,
+};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 /// What the learner asked the report for.
@@ -62,8 +65,9 @@ impl Store {
         history(&self.conn, &address_key(address)).map_err(|e| self.err(e))
     }
 
-    /// Issues a code: `make` sees the history inside the write transaction (so two processes
-    /// cannot both pass the rate limit) and returns the code to store or why none may be sent.
+    /// Issues a code: the limit across all addresses is checked, then `make` sees the history
+    /// inside the write transaction (so two processes cannot both pass a rate limit) and returns
+    /// the code to store or why none may be sent.
     /// Returns the code's id and its mail's id.
     pub fn issue_code(
         &mut self,
@@ -75,6 +79,14 @@ impl Store {
         let key = address_key(address);
         let run = |conn: &mut Connection| -> rusqlite::Result<Result<(i64, i64), IssueDenied>> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut stmt = tx.prepare("SELECT issued_at FROM otp_code WHERE issued_at > ?1")?;
+            let issued: Vec<i64> = stmt
+                .query_map([now - WINDOW_SECS], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            drop(stmt);
+            if let Err(denied) = may_issue_any(&issued, now) {
+                return Ok(Err(denied));
+            }
             let code = match make(&history(&tx, &key)?) {
                 Ok(code) => code,
                 Err(denied) => return Ok(Err(denied)),
@@ -97,45 +109,46 @@ impl Store {
         run(&mut self.conn).map_err(|e| self.err(e))
     }
 
-    /// Records a wrong try for `address`.
-    pub fn record_otp_failure(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
-        let key = address_key(address);
-        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute(
-                "INSERT INTO otp_failure (address, at) VALUES (?1, ?2)",
-                params![key, now],
-            )?;
-            tx.commit()
-        };
-        run(&mut self.conn).map_err(|e| self.err(e))
-    }
-
-    /// Uses up the code and queues the report in one transaction. Returns the report mail's
-    /// id, or None when the code was used already (single use even across processes).
-    pub fn accept_code(
+    /// Checks a typed code in one `BEGIN IMMEDIATE` transaction: reads the history, lets `judge`
+    /// decide, and records the failure, or uses up the code and queues `report`, before any other
+    /// process can read the history. So concurrent processes together get at most the five tries.
+    pub fn decide_code(
         &mut self,
-        code_id: i64,
+        address: &str,
         now: i64,
         cc_consent: bool,
         report: &NewMail,
-    ) -> Result<Option<i64>, StoreError> {
-        let run = |conn: &mut Connection| -> rusqlite::Result<Option<i64>> {
+        judge: impl FnOnce(&OtpHistory) -> Verdict,
+    ) -> Result<Verdict, StoreError> {
+        let key = address_key(address);
+        let run = |conn: &mut Connection| -> rusqlite::Result<Verdict> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let used = tx.execute(
-                "UPDATE otp_code SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
-                params![code_id, now],
-            )?;
-            if used != 1 {
-                return Ok(None);
+            let verdict = judge(&history(&tx, &key)?);
+            match verdict {
+                Verdict::Accepted { code_id } => {
+                    let used = tx.execute(
+                        "UPDATE otp_code SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
+                        params![code_id, now],
+                    )?;
+                    if used != 1 {
+                        return Ok(Verdict::AlreadyUsed);
+                    }
+                    tx.execute(
+                        "UPDATE report_request SET confirmed_at = ?1, cc_consent = ?2",
+                        params![now, cc_consent],
+                    )?;
+                    outbox::insert(&tx, report, None, now)?;
+                }
+                Verdict::Wrong { .. } => {
+                    tx.execute(
+                        "INSERT INTO otp_failure (address, at) VALUES (?1, ?2)",
+                        params![key, now],
+                    )?;
+                }
+                _ => return Ok(verdict),
             }
-            tx.execute(
-                "UPDATE report_request SET confirmed_at = ?1, cc_consent = ?2",
-                params![now, cc_consent],
-            )?;
-            let id = outbox::insert(&tx, report, None, now)?;
             tx.commit()?;
-            Ok(Some(id))
+            Ok(verdict)
         };
         run(&mut self.conn).map_err(|e| self.err(e))
     }

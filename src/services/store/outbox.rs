@@ -47,9 +47,10 @@ pub struct OutboxMail {
     pub delivered_to: Option<String>,
 }
 
-/// How long one dispatcher holds a mail it is sending: longer than an SMTP conversation may
-/// take (its timeout is 20 s), short enough that a crashed process does not block the mail.
-const MAIL_LEASE_SECS: i64 = 120;
+/// How long one dispatcher holds a mail it is sending: longer than a whole SMTP conversation may
+/// take (the transport's overall send deadline is shorter, checked at compile time there), short
+/// enough that a crashed process does not block the mail.
+pub const MAIL_LEASE_SECS: i64 = 120;
 
 const COLUMNS: &str =
     "id, kind, message_id, recipient, cc, subject, body_text, body_html, otp_code_id,

@@ -1,38 +1,93 @@
 //! The portable progress file (`queuelab progress export/import`): versioned JSON.
 //!
 //! ```json
-//! {"format": "queuelab-progress", "version": 1, "progress": { ... }}
+//! {"format": "queuelab-progress", "version": 2, "progress": { ... }, "quiz": [ ... ]}
 //! ```
+//!
+//! Version 2 carries everything the learner sees as progress, quiz attempts included. Version 1
+//! (no `quiz`) is still read. An import replaces exactly what the file carries: the one-time-code
+//! lock, the rate limits and the mail outbox are never part of a file and never touched.
+
+mod ids;
+mod rows;
 
 use super::{Store, StoreError};
+use crate::content::Content;
 use crate::domain::Progress;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::Path;
+
+pub use ids::check_ids;
 
 /// The `format` marker of a progress file.
 pub const PORTABLE_FORMAT: &str = "queuelab-progress";
-/// The version this build writes and reads.
-pub const PORTABLE_VERSION: u32 = 1;
+/// The version this build writes.
+pub const PORTABLE_VERSION: u32 = 2;
+/// Versions this build reads.
+pub const READABLE_VERSIONS: [u32; 2] = [1, 2];
+/// The largest progress file read (a real one is a few kilobytes).
+pub const MAX_IMPORT_BYTES: u64 = 10 * 1024 * 1024;
 
 /// The file's shape.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortableProgress {
     /// Always [`PORTABLE_FORMAT`].
     pub format: String,
-    /// Always [`PORTABLE_VERSION`] for files this build writes.
+    /// [`PORTABLE_VERSION`] for files this build writes.
     pub version: u32,
-    /// The progress itself.
+    /// Chapters, decisions, checklist, positions, ordering game, scenarios, language.
     pub progress: Progress,
+    /// Quiz attempts with their option order and answers; absent in version 1 files, and then
+    /// the quiz results in the store stay as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiz: Option<Vec<QuizAttemptRecord>>,
+}
+
+/// One quiz attempt as the file carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuizAttemptRecord {
+    /// The attempt's id (the report request refers to it).
+    pub id: i64,
+    /// The shuffle seed (its bits as a signed integer, as stored).
+    pub seed: i64,
+    /// Unix seconds.
+    pub started_at: i64,
+    /// Unix seconds, when finished.
+    pub finished_at: Option<i64>,
+    /// The score, when finished.
+    pub score: Option<i64>,
+    /// Question id -> option ids in the order shown.
+    pub order: BTreeMap<String, Vec<String>>,
+    /// The answers given.
+    pub answers: Vec<QuizAnswerRecord>,
+}
+
+/// One answer of an attempt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuizAnswerRecord {
+    /// The question id.
+    pub question: String,
+    /// The chosen option ids.
+    pub options: Vec<String>,
+    /// Whether the answer was right.
+    pub correct: bool,
+    /// Unix seconds.
+    pub answered_at: i64,
 }
 
 impl Store {
-    /// Writes the progress as a portable JSON file.
+    /// Writes the progress and the quiz attempts as a portable JSON file.
     pub fn export(&self, file: &Path) -> Result<(), StoreError> {
         let doc = PortableProgress {
             format: PORTABLE_FORMAT.to_owned(),
             version: PORTABLE_VERSION,
             progress: self.load()?,
+            quiz: Some(self.quiz_records()?),
         };
         let json = serde_json::to_string_pretty(&doc).map_err(|e| StoreError::File {
             path: file.display().to_string(),
@@ -44,26 +99,50 @@ impl Store {
         })
     }
 
-    /// Reads a portable file, checks format and version, and replaces the progress.
-    pub fn import(&mut self, file: &Path) -> Result<Progress, StoreError> {
-        let progress = read_portable(file)?;
-        self.replace(&progress)?;
-        Ok(progress)
+    /// Reads a portable file, checks format, version, size and every id against `content`, and
+    /// replaces what the file carries in one transaction.
+    pub fn import(
+        &mut self,
+        file: &Path,
+        content: &Content,
+    ) -> Result<PortableProgress, StoreError> {
+        let doc = read_portable(file)?;
+        check_ids(&doc, content).map_err(|reason| StoreError::Import {
+            path: file.display().to_string(),
+            reason,
+        })?;
+        self.replace(&doc)?;
+        Ok(doc)
     }
 }
 
-/// Reads and validates a portable progress file without touching any store.
-pub fn read_portable(file: &Path) -> Result<Progress, StoreError> {
+/// Reads and validates a portable progress file (at most [`MAX_IMPORT_BYTES`]) without
+/// touching any store.
+pub fn read_portable(file: &Path) -> Result<PortableProgress, StoreError> {
     let path = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|e| StoreError::Import {
+    let fail = |reason: String| StoreError::Import {
         path: path.clone(),
-        reason: format!("cannot read: {e}"),
-    })?;
-    parse_portable(&text).map_err(|reason| StoreError::Import { path, reason })
+        reason,
+    };
+    let handle = std::fs::File::open(file).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let mut text = String::new();
+    // One byte over the limit tells "too large" from "exactly at the limit" without trusting
+    // the file's size (a pipe or /dev/zero has none).
+    handle
+        .take(MAX_IMPORT_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    if text.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(fail(format!(
+            "larger than {} MB; a progress file is a few kilobytes",
+            MAX_IMPORT_BYTES / (1024 * 1024)
+        )));
+    }
+    parse_portable(&text).map_err(fail)
 }
 
 /// Validates the text of a portable progress file: the format marker, the version, the shape.
-pub fn parse_portable(text: &str) -> Result<Progress, String> {
+pub fn parse_portable(text: &str) -> Result<PortableProgress, String> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("format").and_then(serde_json::Value::as_str) != Some(PORTABLE_FORMAT) {
@@ -72,15 +151,21 @@ pub fn parse_portable(text: &str) -> Result<Progress, String> {
         ));
     }
     match value.get("version").and_then(serde_json::Value::as_u64) {
-        Some(v) if v == u64::from(PORTABLE_VERSION) => {}
+        Some(v) if READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v) => {}
         Some(v) => {
             return Err(format!(
-                "progress file version {v} is not supported; this queuelab reads version {PORTABLE_VERSION}"
+                "progress file version {v} is not supported; this queuelab reads versions 1 and {PORTABLE_VERSION}"
             ));
         }
         None => return Err("the file has no \"version\"".to_owned()),
     }
     let doc: PortableProgress =
         serde_json::from_value(value).map_err(|e| format!("invalid progress: {e}"))?;
-    Ok(doc.progress)
+    if doc.version == 1 && doc.quiz.is_some() {
+        return Err("a version 1 file has no \"quiz\"; use version 2".to_owned());
+    }
+    Ok(doc)
 }
+
+#[cfg(test)]
+mod tests;

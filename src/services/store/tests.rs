@@ -89,35 +89,37 @@ fn a_newer_schema_is_refused_not_overwritten() {
 
 #[test]
 fn export_import_round_trip_and_version_check() {
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    let chapter = content.course(Lang::En).chapters[0].id.clone();
     let (dir, mut store) = temp_store();
     store
-        .save(&Fact::ChapterRead("outbox".into()))
+        .save(&Fact::ChapterRead(chapter.clone()))
         .expect("save");
     let file = dir.path().join("p.json");
     store.export(&file).expect("export");
     store.clear().expect("clear");
-    let imported = store.import(&file).expect("import");
-    assert!(imported.chapters_read.contains("outbox"));
-    assert_eq!(store.load().expect("load"), imported);
+    let imported = store.import(&file, &content).expect("import");
+    assert!(imported.progress.chapters_read.contains(&chapter));
+    assert_eq!(store.load().expect("load"), imported.progress);
 
     let text = std::fs::read_to_string(&file)
         .expect("read")
-        .replace("\"version\": 1", "\"version\": 2");
+        .replace("\"version\": 2", "\"version\": 3");
     std::fs::write(&file, text).expect("write");
-    let Err(err) = store.import(&file) else {
+    let Err(err) = store.import(&file, &content) else {
         panic!("version must be refused")
     };
     assert!(
-        err.to_string().contains("version 2 is not supported"),
+        err.to_string().contains("version 3 is not supported"),
         "{err}"
     );
     std::fs::write(&file, "{\"format\": \"other\"}").expect("write");
-    let Err(err) = store.import(&file) else {
+    let Err(err) = store.import(&file, &content) else {
         panic!("format must be refused")
     };
     assert!(err.to_string().contains("not a queuelab progress file"));
     assert!(
-        store.load().expect("load").chapters_read.contains("outbox"),
+        store.load().expect("load").chapters_read.contains(&chapter),
         "a refused import changes nothing"
     );
 }
@@ -150,9 +152,67 @@ fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
     );
     assert_eq!(p.scenarios_run.len(), 2);
     let mut copy = Progress::default();
-    store.replace(&p).expect("replace");
+    store
+        .replace(&PortableProgress {
+            format: PORTABLE_FORMAT.into(),
+            version: PORTABLE_VERSION,
+            progress: p.clone(),
+            quiz: None,
+        })
+        .expect("replace");
     assert_eq!(store.load().expect("load"), p);
     store.clear().expect("clear");
     copy.language = None;
     assert_eq!(store.load().expect("load"), copy);
+}
+
+/// Issue 14, item 9: after "clear results" the address is in neither the database nor its WAL
+/// while the store is still open, and copies of damaged stores are listed and deleted too.
+#[test]
+fn clear_truncates_the_wal_and_deletes_damaged_copies() {
+    use crate::domain::outbox::MailKind;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    std::fs::write(&path, b"garbage, not sqlite".repeat(100)).expect("write");
+    let (mut store, note) = Store::open(&path).expect("recovered");
+    assert!(matches!(note, OpenNote::Recovered { .. }));
+    assert_eq!(store.damaged_copies().len(), 1);
+    let mail = NewMail {
+        kind: MailKind::Code,
+        message_id: "<m@example.org>".into(),
+        recipient: "ada.lovelace@example.org".into(),
+        cc: None,
+        subject: "s".into(),
+        text: "t".into(),
+        html: None,
+    };
+    store
+        .issue_code("ada.lovelace@example.org", 1, 100, |_| {
+            Ok(NewCode {
+                nonce: vec![1; 16],
+                tag: vec![2; 32],
+                mail,
+            })
+        })
+        .expect("store")
+        .expect("issued");
+    store.clear().expect("clear");
+    let needle = b"ada.lovelace@example.org";
+    for file in ["progress.db", "progress.db-wal"] {
+        let bytes = std::fs::read(dir.path().join(file)).unwrap_or_default();
+        assert!(
+            !bytes.windows(needle.len()).any(|w| w == needle),
+            "{file} still holds the address while the store is open"
+        );
+    }
+    assert!(store.damaged_copies().is_empty());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        !left.iter().any(|n| n.to_string_lossy().contains("damaged")),
+        "{left:?}"
+    );
 }

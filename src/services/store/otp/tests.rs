@@ -66,9 +66,16 @@ fn issue_accept_retry_and_clear() {
         1,
         "a denied code queues nothing"
     );
-    store
-        .record_otp_failure("ada@example.org", 130)
+    let wrong = store
+        .decide_code(
+            "ada@example.org",
+            130,
+            false,
+            &mail(MailKind::Report, "r0"),
+            |_| Verdict::Wrong { remaining: 4 },
+        )
         .expect("failure");
+    assert_eq!(wrong, Verdict::Wrong { remaining: 4 });
     assert_eq!(
         store.otp_history("ADA@example.org").expect("h").failures,
         vec![130]
@@ -95,17 +102,18 @@ fn issue_accept_retry_and_clear() {
     // Accepting is single use, also from a second connection.
     let (mut other, _) = Store::open(&path).expect("second connection");
     let report = mail(MailKind::Report, "r1");
-    assert!(
+    let accept = |_: &OtpHistory| Verdict::Accepted { code_id };
+    assert_eq!(
         store
-            .accept_code(code_id, 140, true, &report)
-            .expect("accept")
-            .is_some()
+            .decide_code("ada@example.org", 140, true, &report, accept)
+            .expect("accept"),
+        Verdict::Accepted { code_id }
     );
     assert_eq!(
         other
-            .accept_code(code_id, 141, true, &report)
+            .decide_code("ada@example.org", 141, true, &report, accept)
             .expect("again"),
-        None
+        Verdict::AlreadyUsed
     );
     assert_eq!(
         store.report_mail_status().expect("status"),
@@ -142,5 +150,35 @@ fn issue_accept_retry_and_clear() {
             .windows(15)
             .any(|w| w.eq_ignore_ascii_case(b"ada@example.org")),
         "the address is gone from the file after clear (VACUUM)"
+    );
+}
+
+/// Issue 14, item 6: codes to many different addresses stop at the limit for all addresses.
+#[test]
+fn codes_across_all_addresses_are_limited_per_hour() {
+    use crate::domain::otp::{MAX_CODES_PER_WINDOW_ALL, WINDOW_SECS};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("open");
+    let attempt = store.start_attempt(&Attempt::default()).expect("attempt");
+    let issue = |store: &mut Store, n: usize, now: i64| {
+        store
+            .issue_code(&format!("learner{n}@example.org"), attempt.id, now, |_| {
+                Ok(new_code(&format!("c{n}")))
+            })
+            .expect("store")
+    };
+    for n in 0..MAX_CODES_PER_WINDOW_ALL {
+        assert!(issue(&mut store, n, 1_000 + n as i64).is_ok(), "code {n}");
+    }
+    let denied = issue(&mut store, 99, 1_020);
+    assert_eq!(
+        denied,
+        Err(IssueDenied::MachineLimit {
+            wait_secs: 1_000 + WINDOW_SECS - 1_020
+        })
+    );
+    assert!(
+        issue(&mut store, 100, 1_000 + WINDOW_SECS).is_ok(),
+        "one slot frees when the oldest code leaves the hour"
     );
 }
