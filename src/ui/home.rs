@@ -109,7 +109,12 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
 fn quiz_summary(app: &App) -> String {
     let s = app.strings();
     let quiz = &app.course().quiz;
-    let total = quiz.questions.len().to_string();
+    let total = app
+        .quiz
+        .attempt
+        .as_ref()
+        .map_or(crate::content::QUESTION_COUNT, |a| a.total(quiz))
+        .to_string();
     match &app.quiz.attempt {
         Some(attempt) if app.quiz.finished => {
             let score = attempt.score(quiz);
