@@ -38,6 +38,30 @@ pub struct Score<'a> {
     pub level: Option<&'a QuizLevel>,
 }
 
+/// One option as the feedback shows it after an answer: whether the learner picked it and
+/// whether it is correct, so a multi-select answer can tell "picked and right" from "missed".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionMark<'a> {
+    /// The option.
+    pub option: &'a QuestionOption,
+    /// The learner chose it.
+    pub picked: bool,
+    /// It belongs to the right answer.
+    pub correct: bool,
+}
+
+impl OptionMark<'_> {
+    /// A correct option the learner did not choose.
+    pub fn missed(&self) -> bool {
+        self.correct && !self.picked
+    }
+
+    /// A wrong option the learner chose.
+    pub fn wrongly_picked(&self) -> bool {
+        self.picked && !self.correct
+    }
+}
+
 /// A wrong answer, for the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Review<'a> {
@@ -158,6 +182,19 @@ impl Attempt {
                 question: q,
                 chosen: self.chosen(q),
                 correct: q.options.iter().filter(|o| o.correct).collect(),
+            })
+            .collect()
+    }
+
+    /// Every option of `question` in this attempt's order, marked picked and/or correct.
+    pub fn marks<'a>(&self, question: &'a Question) -> Vec<OptionMark<'a>> {
+        let chosen = self.answers.get(&question.id);
+        self.options(question)
+            .into_iter()
+            .map(|option| OptionMark {
+                option,
+                picked: chosen.is_some_and(|c| c.contains(&option.id)),
+                correct: option.correct,
             })
             .collect()
     }

@@ -180,3 +180,29 @@ fn an_attempt_stored_before_the_bank_asks_the_whole_file() {
     };
     assert_eq!(attempt.total(&quiz), quiz.questions.len());
 }
+
+#[test]
+fn marks_tell_picked_from_missed_in_a_multi_select_answer() {
+    let quiz = quiz();
+    let q = quiz
+        .questions
+        .iter()
+        .find(|q| q.multi)
+        .expect("the bank has a multi-select question");
+    let mut attempt = Attempt::new(&quiz, 4);
+    let one_right: BTreeSet<String> = right(q).into_iter().take(1).collect();
+    let mut chosen = one_right.clone();
+    chosen.extend(wrong_one(q));
+    attempt.answer(&q.id, chosen);
+    let marks = attempt.marks(q);
+    assert_eq!(marks.len(), q.options.len());
+    assert_eq!(marks.iter().filter(|m| m.picked && m.correct).count(), 1);
+    assert_eq!(marks.iter().filter(|m| m.wrongly_picked()).count(), 1);
+    assert_eq!(
+        marks.iter().filter(|m| m.missed()).count(),
+        right(q).len() - 1
+    );
+    let shown: Vec<&str> = attempt.options(q).iter().map(|o| o.id.as_str()).collect();
+    let marked: Vec<&str> = marks.iter().map(|m| m.option.id.as_str()).collect();
+    assert_eq!(shown, marked, "marks follow the attempt's option order");
+}
