@@ -5,6 +5,7 @@ mod captions;
 mod chapter;
 mod decision;
 pub mod doc;
+mod glossary;
 mod lang;
 mod loader;
 mod ordering;
@@ -21,11 +22,12 @@ pub use captions::{CAPTIONS_PATH, Captions, parse as captions_parse};
 pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
+pub use glossary::{Glossary, Term as GlossaryTerm};
 pub use lang::Lang;
 pub use loader::{Content, Course, load, parse_one};
 pub use ordering::{Ordering, OrderingStep, STEP_COUNT as ORDERING_STEPS};
 pub use problem::{Problem, line_column as problem_position};
-pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};
+pub use quiz::{QUESTION_COUNT, Question, QuestionOption, Quiz, QuizLevel, TOPICS};
 pub use reference::{
     Calculator, ChecklistItem, FlowStage, Level, Reference, RunbookSignal, Source,
 };

@@ -28,7 +28,7 @@ fn check_prints_one_summary_line_per_language() {
     for (line, lang) in lines.iter().zip(["de", "en"]) {
         assert!(
             line.starts_with(&format!(
-                "ok {lang}: 16 chapters, 4 decisions, 7 ordering steps, 10 questions, "
+                "ok {lang}: 16 chapters, 4 decisions, 7 ordering steps, 10 questions (bank 30), "
             )),
             "{line}"
         );

@@ -232,10 +232,10 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     s.send("q");
     s.wait_for("[read]");
 
-    // Decision 1 sits in chapter 3.
+    // Decision 1 sits in chapter 3; its right answer is option 2 (the outbox).
     s.send("3\r");
     s.wait_for("Chapter 3 of 16");
-    s.send("1");
+    s.send("2");
     s.wait_for("Decisions 1/4");
     // The first q leaves the focused decision card, the second the reader.
     s.send("q");

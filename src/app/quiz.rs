@@ -88,9 +88,9 @@ pub fn current_question<'a>(session: &'a Session, state: &QuizState) -> Option<&
     let quiz = &session.course().quiz;
     match state.phase {
         QuizPhase::Question => attempt.next_question(quiz),
-        // Answers come in file order, so the one just answered sits right before the first
+        // Answers come in attempt order, so the one just answered sits right before the first
         // unanswered one (or is the last question once all are answered).
-        QuizPhase::Feedback { .. } => quiz.questions.get(attempt.position(quiz).checked_sub(1)?),
+        QuizPhase::Feedback { .. } => attempt.last_answered(quiz),
         _ => None,
     }
 }

@@ -10,6 +10,9 @@ pub fn run(source: &ContentSource) -> Result<(), Failure> {
             for lang in Lang::ALL {
                 println!("{}", content.summary(lang));
             }
+            for warning in &content.warnings {
+                eprintln!("warning: {warning}");
+            }
             Ok(())
         }
         Err(problems) => {

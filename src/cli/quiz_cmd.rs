@@ -32,11 +32,12 @@ pub fn take<R: BufRead, W: Write>(
 ) -> Result<(), Failure> {
     let course = session.content.course(session.lang).clone();
     let (quiz, s) = (&course.quiz, &course.strings);
-    let total = quiz.questions.len().to_string();
+    let mut total = crate::content::QUESTION_COUNT.to_string();
     lines.say(s.get("quiz.title"))?;
     let mut attempt = match saved(session.store.latest_attempt())? {
         Some(stored) if stored.finished_score.is_none() => {
             let n = (stored.attempt.position(quiz) + 1).to_string();
+            total = stored.attempt.total(quiz).to_string();
             lines.say(&s.fill("quiz.resumed", &[("n", &n), ("total", &total)]))?;
             stored.attempt
         }

@@ -93,8 +93,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     if let Some(warning) = shared {
         log::warn(&warning);
         // The status line has one row; Settings shows the folder's path.
-        let text = app.strings().get("store.shared_folder").to_owned();
-        app.notify(text, true);
+        let text = app.session.strings().get("store.shared_folder").to_owned();
+        app.session.notify(text, true);
     }
     log::info(&format!(
         "start: lang={lang} data_dir={}",

@@ -57,6 +57,20 @@ impl Chapter {
     }
 }
 
+/// Reading speed the "read" rule assumes (issue 13: 200 words per minute).
+pub const READING_WORDS_PER_MINUTE: usize = 200;
+/// A chapter counts as read only after at least this share (1/N) of its reading time.
+pub const MIN_READING_SHARE: usize = 5;
+
+impl Chapter {
+    /// Seconds a learner must have spent on the chapter before it may count as read: a fifth
+    /// of its reading time at 200 words per minute, rounded up.
+    pub fn min_reading_secs(&self) -> u64 {
+        let per = READING_WORDS_PER_MINUTE * MIN_READING_SHARE;
+        (self.word_count() * 60).div_ceil(per) as u64
+    }
+}
+
 fn words(text: &str) -> usize {
     text.split_whitespace().count()
 }
@@ -187,6 +201,12 @@ mod tests {
             vec![("broker-down", 12)]
         );
         assert_eq!(chapter.word_count(), 2);
+        // 2 words at 200 wpm are 0.6 s; a fifth of that rounds up to one second.
+        assert_eq!(chapter.min_reading_secs(), 1);
+        let long = GOOD.replace("Text.", &"word ".repeat(1000));
+        let chapter = parse("x/03-a.md", "03-a.md", &long, &mut problems).expect("chapter");
+        // 1001 words: 300.3 s of reading, a fifth is 60.06 s, rounded up.
+        assert_eq!(chapter.min_reading_secs(), 61);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The decision cards (`lessons/LANG/decisions.toml`).
 
 use super::Problem;
-use super::toml_file::{self, at, check_ids, check_text, check_version};
+use super::toml_file::{self, at, check_duplicate_options, check_ids, check_text, check_version};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -28,6 +28,15 @@ pub struct Decision {
     pub id_line: usize,
 }
 
+/// Fewest options a card offers (SPEC 5: three or more, so guessing is not a coin toss).
+pub const OPTIONS_MIN: usize = 3;
+/// Most options a card offers (answered with keys 1-4).
+pub const OPTIONS_MAX: usize = 4;
+/// The longest option may be at most this many percent of the shortest one's length.
+pub const LENGTH_RATIO_MAX_PERCENT: usize = 150;
+/// The simulator modes an option can be played in (see `queuelab sim --mode`).
+pub const MODES: [&str; 3] = ["safe", "naive", "pitfall"];
+
 /// One answer of a decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecisionOption {
@@ -39,12 +48,20 @@ pub struct DecisionOption {
     pub correct: bool,
     /// Why it is right, or what it would cause.
     pub feedback: String,
+    /// The simulator mode of the card's scenario that plays this choice: `safe` for the right
+    /// one, `naive` or `pitfall` for a wrong one (the compare view shows it beside `safe`).
+    pub mode: String,
 }
 
 impl Decision {
     /// The option with this id.
     pub fn option(&self, id: &str) -> Option<&DecisionOption> {
         self.options.iter().find(|o| o.id == id)
+    }
+
+    /// The simulator mode that plays the option `id` (`None` for an unknown id).
+    pub fn mode_for(&self, id: &str) -> Option<&str> {
+        self.option(id).map(|o| o.mode.as_str())
     }
 }
 
@@ -76,6 +93,7 @@ struct RawOption {
     text: Spanned<String>,
     correct: bool,
     feedback: Spanned<String>,
+    mode: Spanned<String>,
 }
 
 /// Parses and checks one decisions file.
@@ -116,14 +134,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
             check_text(path, text, "option text", &option.text, problems);
             check_text(path, text, "option feedback", &option.feedback, problems);
         }
-        if raw.option.len() < 2 {
-            problems.push(at(
-                path,
-                text,
-                &raw.id,
-                "a decision needs at least two options",
-            ));
-        }
+        check_options(path, text, &raw, problems);
         let correct = raw.option.iter().filter(|o| o.correct).count();
         if correct != 1 {
             problems.push(at(
@@ -153,12 +164,65 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
                     text: o.text.into_inner(),
                     correct: o.correct,
                     feedback: o.feedback.into_inner(),
+                    mode: o.mode.into_inner(),
                 })
                 .collect(),
             id_line,
         });
     }
     decisions
+}
+
+/// Option count, similar lengths, no repeated text, and a simulator mode that fits the answer.
+fn check_options(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<Problem>) {
+    let id = raw.id.get_ref();
+    let n = raw.option.len();
+    if !(OPTIONS_MIN..=OPTIONS_MAX).contains(&n) {
+        problems.push(at(
+            path,
+            text,
+            &raw.id,
+            format!("decision {id:?} has {n} options; it needs {OPTIONS_MIN} to {OPTIONS_MAX}"),
+        ));
+    }
+    let lengths = raw.option.iter().map(|o| o.text.get_ref().chars().count());
+    let (shortest, longest) = (lengths.clone().min(), lengths.max());
+    if let (Some(shortest), Some(longest)) = (shortest, longest)
+        && longest * 100 > shortest.max(1) * LENGTH_RATIO_MAX_PERCENT
+    {
+        problems.push(at(
+            path,
+            text,
+            &raw.id,
+            format!("decision {id:?}: options run from {shortest} to {longest} characters; the longest may be at most {LENGTH_RATIO_MAX_PERCENT}% of the shortest"),
+        ));
+    }
+    check_duplicate_options(
+        path,
+        text,
+        &format!("decision {id:?}"),
+        raw.option.iter().map(|o| (&o.id, &o.text)),
+        problems,
+    );
+    for o in &raw.option {
+        let mode = o.mode.get_ref().as_str();
+        let fits = if o.correct {
+            mode == "safe"
+        } else {
+            mode == "naive" || mode == "pitfall"
+        };
+        if !MODES.contains(&mode) || !fits {
+            problems.push(at(
+                path,
+                text,
+                &o.mode,
+                format!(
+                    "option {:?} has mode {mode:?}; the correct option plays \"safe\", a wrong one \"naive\" or \"pitfall\"",
+                    o.id.get_ref()
+                ),
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -176,14 +240,22 @@ instruction = "i"
 explanation = "e"
 [[decision.option]]
 id = "retry"
-text = "t"
+text = "retry"
 correct = false
 feedback = "f"
+mode = "pitfall"
 [[decision.option]]
 id = "outbox"
-text = "t"
+text = "outbox"
 correct = true
 feedback = "f"
+mode = "safe"
+[[decision.option]]
+id = "drop"
+text = "drops"
+correct = false
+feedback = "f"
+mode = "naive"
 "#;
 
     #[test]
@@ -192,6 +264,7 @@ feedback = "f"
         let decisions = parse("d.toml", GOOD, &mut problems);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(decisions[0].option("outbox").map(|o| o.correct), Some(true));
+        assert_eq!(decisions[0].mode_for("retry"), Some("pitfall"));
         assert_eq!(decisions[0].id_line, 3);
     }
 
@@ -200,14 +273,62 @@ feedback = "f"
         let mut problems = Vec::new();
         parse(
             "d.toml",
-            &GOOD.replace("correct = false", "correct = true"),
+            &GOOD
+                .replace("correct = false", "correct = true")
+                .replace("\"pitfall\"", "\"safe\"")
+                .replace("\"naive\"", "\"safe\""),
             &mut problems,
         );
         assert_eq!(problems.len(), 1);
         assert!(
-            problems[0].message.contains("2 correct options"),
+            problems[0].message.contains("3 correct options"),
             "{problems:?}"
         );
         assert_eq!(problems[0].line, 3);
+    }
+
+    #[test]
+    fn options_are_counted_compared_and_played() {
+        let mut problems = Vec::new();
+        let two = GOOD
+            .rsplit_once("[[decision.option]]")
+            .map_or("", |(a, _)| a);
+        parse("d.toml", two, &mut problems);
+        assert_eq!(
+            problems[0].message,
+            "decision \"broker-down\" has 2 options; it needs 3 to 4"
+        );
+        let mut problems = Vec::new();
+        parse(
+            "d.toml",
+            &GOOD.replace("\"drops\"", "\"Outbox \""),
+            &mut problems,
+        );
+        assert_eq!(
+            problems[0].message,
+            "decision \"broker-down\": option \"drop\" has the same text as option \"outbox\""
+        );
+        let mut problems = Vec::new();
+        parse(
+            "d.toml",
+            &GOOD.replace("\"drops\"", "\"drops it all\""),
+            &mut problems,
+        );
+        assert!(
+            problems[0].message.contains("run from 5 to 12 characters"),
+            "{problems:?}"
+        );
+        let mut problems = Vec::new();
+        parse(
+            "d.toml",
+            &GOOD.replace("mode = \"safe\"", "mode = \"naive\""),
+            &mut problems,
+        );
+        assert!(
+            problems[0]
+                .message
+                .starts_with("option \"outbox\" has mode \"naive\""),
+            "{problems:?}"
+        );
     }
 }

@@ -1,9 +1,9 @@
 //! Loads every content file of every language, then runs the cross-file checks.
 
 use super::{
-    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz,
-    Reference, Scenario, Strings, captions, chapter, decision, ordering, quiz, reference, scenario,
-    strings, validate,
+    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
+    Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, ordering, quiz,
+    reference, scenario, strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -21,6 +21,8 @@ pub struct Course {
     pub quiz: Quiz,
     /// UI strings.
     pub strings: Strings,
+    /// The agreed terms and their rejected synonyms.
+    pub glossary: Glossary,
 }
 
 impl Course {
@@ -44,6 +46,9 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Simulator event captions in both languages.
     pub captions: Captions,
+    /// Findings that do not fail the check: rejected glossary synonyms in the simulator's
+    /// scenario and caption texts (owned with the engine; errors everywhere else).
+    pub warnings: Vec<Problem>,
 }
 
 impl Content {
@@ -59,10 +64,11 @@ impl Content {
     pub fn summary(&self, lang: Lang) -> String {
         let c = self.course(lang);
         format!(
-            "ok {lang}: {} chapters, {} decisions, {} ordering steps, {} questions, {} scenarios",
+            "ok {lang}: {} chapters, {} decisions, {} ordering steps, {} questions (bank {}), {} scenarios",
             c.chapters.len(),
             c.decisions.len(),
             c.ordering.steps.len(),
+            quiz::QUESTION_COUNT.min(c.quiz.questions.len()),
             c.quiz.questions.len(),
             self.scenarios
                 .iter()
@@ -78,15 +84,28 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let mut problems = Vec::new();
     let de = load_course(source, Lang::De, &mut problems);
     let en = load_course(source, Lang::En, &mut problems);
-    let scenarios = load_scenarios(source, &mut problems);
+    let mut warnings = Vec::new();
+    let mut scan_both = |path: &str, text: &str| {
+        for (lang, course) in [(Lang::De, &de), (Lang::En, &en)] {
+            let section = lang.to_string();
+            course
+                .glossary
+                .scan(path, text, Some(&section), &mut warnings);
+        }
+    };
+    let scenarios = load_scenarios(source, &mut problems, &mut scan_both);
     let captions = read(source, CAPTIONS_PATH, &mut problems)
-        .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
+        .and_then(|text| {
+            scan_both(CAPTIONS_PATH, &text);
+            captions::parse(CAPTIONS_PATH, &text, &mut problems)
+        })
         .unwrap_or_default();
     let content = Content {
         de,
         en,
         scenarios,
         captions,
+        warnings,
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);
@@ -117,6 +136,17 @@ fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Opti
 
 fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) -> Course {
     let mut course = Course::default();
+    let path = format!("lessons/{lang}/glossary.toml");
+    if let Some(text) = read(source, &path, problems) {
+        course.glossary = glossary::parse(&path, &text, problems);
+    }
+    let glossary = course.glossary.clone();
+    // Every text of this language follows its glossary; a rejected synonym is a problem.
+    let read = |path: &str, problems: &mut Vec<Problem>| {
+        let text = read(source, path, problems)?;
+        glossary.scan(path, &text, None, problems);
+        Some(text)
+    };
     let dir = format!("lessons/{lang}/chapters");
     let files: Vec<String> = source
         .list(&dir)
@@ -131,36 +161,40 @@ fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) 
     }
     for name in files {
         let path = format!("{dir}/{name}");
-        if let Some(text) = read(source, &path, problems) {
+        if let Some(text) = read(&path, problems) {
             course
                 .chapters
                 .extend(chapter::parse(&path, &name, &text, problems));
         }
     }
     let path = format!("lessons/{lang}/decisions.toml");
-    if let Some(text) = read(source, &path, problems) {
+    if let Some(text) = read(&path, problems) {
         course.decisions = decision::parse(&path, &text, problems);
     }
     let path = format!("lessons/{lang}/ordering.toml");
-    if let Some(text) = read(source, &path, problems) {
+    if let Some(text) = read(&path, problems) {
         course.ordering = ordering::parse(&path, &text, problems);
     }
     let path = format!("lessons/{lang}/reference.toml");
-    if let Some(text) = read(source, &path, problems) {
+    if let Some(text) = read(&path, problems) {
         course.reference = reference::parse(&path, &text, problems);
     }
     let path = format!("quiz/{lang}/quiz.toml");
-    if let Some(text) = read(source, &path, problems) {
+    if let Some(text) = read(&path, problems) {
         course.quiz = quiz::parse(&path, &text, problems);
     }
     let path = format!("assets/strings/{lang}.toml");
-    if let Some(text) = read(source, &path, problems) {
+    if let Some(text) = read(&path, problems) {
         course.strings = strings::parse(&path, &text, problems);
     }
     course
 }
 
-fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Scenario> {
+fn load_scenarios(
+    source: &ContentSource,
+    problems: &mut Vec<Problem>,
+    scan: &mut impl FnMut(&str, &str),
+) -> Vec<Scenario> {
     let mut scenarios = Vec::new();
     for name in source
         .list("assets/scenarios")
@@ -169,6 +203,7 @@ fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Sc
     {
         let path = format!("assets/scenarios/{name}");
         if let Some(text) = read(source, &path, problems) {
+            scan(&path, &text);
             scenarios.extend(scenario::parse(&path, &name, &text, problems));
         }
     }
@@ -198,6 +233,7 @@ pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
         match name {
             "decisions.toml" => drop(decision::parse(path, text, &mut problems)),
             "ordering.toml" => drop(ordering::parse(path, text, &mut problems)),
+            "glossary.toml" => drop(glossary::parse(path, text, &mut problems)),
             "reference.toml" => drop(reference::parse(path, text, &mut problems)),
             _ => problems.push(Problem::file(path, "not a content file queuelab knows")),
         }

@@ -1,22 +1,30 @@
 //! The final quiz (`quiz/LANG/quiz.toml`): questions, options and levels.
 
 use super::Problem;
-use super::toml_file::{self, at, check_ids, check_text, check_version};
+use super::toml_file::{self, at, check_duplicate_options, check_ids, check_text, check_version};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// Number of questions the quiz must have (SPEC 1.5).
+/// Questions per attempt (SPEC 1.5): one drawn per topic.
 pub const QUESTION_COUNT: usize = 10;
-/// The topics a question may cover.
-pub const TOPICS: [&str; 8] = [
+/// The smallest question bank the quiz accepts.
+pub const BANK_MIN: usize = 30;
+/// The fewest questions per topic, so a retake can ask something else.
+pub const PER_TOPIC_MIN: usize = 3;
+/// Highest share (percent) of questions whose correct option may be the strictly longest.
+pub const LONGEST_CORRECT_MAX_PERCENT: usize = 40;
+/// The topics a question may cover; an attempt asks one question of each, in this order.
+pub const TOPICS: [&str; QUESTION_COUNT] = [
     "service-bus",
     "sqs",
     "outbox",
     "inbox",
     "claim-check",
     "idempotency",
-    "retry-dlq",
+    "retry",
     "telemetry",
+    "dlq",
+    "ordering",
 ];
 
 /// The quiz of one language.
@@ -24,7 +32,7 @@ pub const TOPICS: [&str; 8] = [
 pub struct Quiz {
     /// Levels by ascending `min_score`.
     pub levels: Vec<QuizLevel>,
-    /// The questions, in file order.
+    /// The question bank, in file order (an attempt draws from it).
     pub questions: Vec<Question>,
 }
 
@@ -140,15 +148,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Quiz {
         file.question.iter().map(|q| &q.id),
         problems,
     );
-    if file.question.len() != QUESTION_COUNT {
-        problems.push(Problem::file(
-            path,
-            format!(
-                "found {} questions; the quiz needs exactly {QUESTION_COUNT}",
-                file.question.len()
-            ),
-        ));
-    }
+    check_bank(path, &file.question, problems);
     for q in &file.question {
         check_question(path, text, q, problems);
     }
@@ -230,6 +230,63 @@ fn check_levels(path: &str, text: &str, levels: &[RawLevel], problems: &mut Vec<
     }
 }
 
+/// Bank size, questions per topic, and how often the right answer is the longest option.
+fn check_bank(path: &str, questions: &[RawQuestion], problems: &mut Vec<Problem>) {
+    if questions.len() < BANK_MIN {
+        problems.push(Problem::file(
+            path,
+            format!(
+                "found {} questions; the bank needs at least {BANK_MIN}",
+                questions.len()
+            ),
+        ));
+    }
+    for topic in TOPICS {
+        let n = questions
+            .iter()
+            .filter(|q| q.topic.get_ref() == topic)
+            .count();
+        if n < PER_TOPIC_MIN {
+            problems.push(Problem::file(
+                path,
+                format!(
+                    "topic {topic:?} has {n} questions; every topic needs at least {PER_TOPIC_MIN}"
+                ),
+            ));
+        }
+    }
+    let longest: Vec<&str> = questions
+        .iter()
+        .filter(|q| correct_is_longest(q))
+        .map(|q| q.id.get_ref().as_str())
+        .collect();
+    if !questions.is_empty() && longest.len() * 100 > questions.len() * LONGEST_CORRECT_MAX_PERCENT
+    {
+        problems.push(Problem::file(
+            path,
+            format!(
+                "the correct option is the strictly longest in {} of {} questions; at most {LONGEST_CORRECT_MAX_PERCENT}% may be ({})",
+                longest.len(),
+                questions.len(),
+                longest.join(", ")
+            ),
+        ));
+    }
+}
+
+/// Whether the longest option is correct and strictly longer than every wrong one.
+fn correct_is_longest(q: &RawQuestion) -> bool {
+    let longest = |correct: bool| {
+        q.option
+            .iter()
+            .filter(|o| o.correct == correct)
+            .map(|o| o.text.get_ref().chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    longest(true) > longest(false)
+}
+
 fn check_question(path: &str, text: &str, q: &RawQuestion, problems: &mut Vec<Problem>) {
     if !TOPICS.contains(&q.topic.get_ref().as_str()) {
         problems.push(at(
@@ -256,6 +313,13 @@ fn check_question(path: &str, text: &str, q: &RawQuestion, problems: &mut Vec<Pr
         check_text(path, text, "option text", &o.text, problems);
         check_text(path, text, "option why", &o.why, problems);
     }
+    check_duplicate_options(
+        path,
+        text,
+        &format!("question {:?}", q.id.get_ref()),
+        q.option.iter().map(|o| (&o.id, &o.text)),
+        problems,
+    );
     let correct = q.option.iter().filter(|o| o.correct).count();
     let wrong = q.option.len() - correct;
     let id = q.id.get_ref();

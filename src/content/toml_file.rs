@@ -79,6 +79,38 @@ pub fn check_text(
     }
 }
 
+/// Reports an option whose text repeats an earlier option of the same question or card.
+pub fn check_duplicate_options<'a>(
+    path: &str,
+    text: &str,
+    owner: &str,
+    options: impl IntoIterator<Item = (&'a Spanned<String>, &'a Spanned<String>)>,
+    problems: &mut Vec<Problem>,
+) {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    for (id, option_text) in options {
+        let normal = option_text
+            .get_ref()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        if let Some((_, first)) = seen.iter().find(|(t, _)| *t == normal) {
+            problems.push(at(
+                path,
+                text,
+                option_text,
+                format!(
+                    "{owner}: option {:?} has the same text as option {first:?}",
+                    id.get_ref()
+                ),
+            ));
+        } else {
+            seen.push((normal, id.get_ref()));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

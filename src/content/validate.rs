@@ -82,7 +82,13 @@ fn check_course(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
 }
 
 fn check_parity(de: &Course, en: &Course, problems: &mut Vec<Problem>) {
-    let pairs: [(&str, &str, Vec<String>, Vec<String>); 9] = [
+    let pairs: [(&str, &str, Vec<String>, Vec<String>); 10] = [
+        (
+            "lessons/en/glossary.toml",
+            "glossary term ids",
+            de.glossary.terms.iter().map(|t| t.id.clone()).collect(),
+            en.glossary.terms.iter().map(|t| t.id.clone()).collect(),
+        ),
         (
             "lessons/en/chapters",
             "chapter ids (in order)",
@@ -220,8 +226,8 @@ fn decision_keys(course: &Course) -> Vec<String> {
         .flat_map(|d| {
             d.options.iter().map(move |o| {
                 format!(
-                    "{}@{}->{}: {}={}",
-                    d.id, d.chapter, d.scenario, o.id, o.correct
+                    "{}@{}->{}: {}={} mode={}",
+                    d.id, d.chapter, d.scenario, o.id, o.correct, o.mode
                 )
             })
         })

@@ -1,13 +1,13 @@
-//! The final quiz as the learner takes it: attempts with a seeded option order per question,
-//! scoring (multi-select counts only when exactly the correct options are chosen), the level a
+//! The final quiz as the learner takes it: attempts that draw one question per topic from the
+//! bank and fix a seeded option order per question, scoring (multi-select counts only when exactly the correct options are chosen), the level a
 //! score reaches, and the review of wrong answers.
 
 mod choice;
 
-use crate::content::{Question, QuestionOption, Quiz, QuizLevel};
+use crate::content::{Question, QuestionOption, Quiz, QuizLevel, TOPICS};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use choice::{ChoiceError, parse_choice};
@@ -17,10 +17,11 @@ pub use choice::{ChoiceError, parse_choice};
 pub struct Attempt {
     /// Store id of the attempt (0 before it is saved).
     pub id: i64,
-    /// The seed the option order came from (kept for the record).
+    /// The seed the drawn questions and the option order came from (kept for the record).
     pub seed: u64,
-    /// Question id -> option ids in the order shown in this attempt. Stored as computed, so a
-    /// later change of the shuffle algorithm cannot reorder a resumed attempt.
+    /// Drawn question id -> option ids in the order shown in this attempt. Its keys are the
+    /// questions of this attempt. Stored as computed, so a later change of the draw or shuffle
+    /// algorithm cannot change a resumed attempt.
     pub order: BTreeMap<String, Vec<String>>,
     /// Question id -> chosen option ids.
     pub answers: BTreeMap<String, BTreeSet<String>>,
@@ -37,6 +38,30 @@ pub struct Score<'a> {
     pub level: Option<&'a QuizLevel>,
 }
 
+/// One option as the feedback shows it after an answer: whether the learner picked it and
+/// whether it is correct, so a multi-select answer can tell "picked and right" from "missed".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionMark<'a> {
+    /// The option.
+    pub option: &'a QuestionOption,
+    /// The learner chose it.
+    pub picked: bool,
+    /// It belongs to the right answer.
+    pub correct: bool,
+}
+
+impl OptionMark<'_> {
+    /// A correct option the learner did not choose.
+    pub fn missed(&self) -> bool {
+        self.correct && !self.picked
+    }
+
+    /// A wrong option the learner chose.
+    pub fn wrongly_picked(&self) -> bool {
+        self.picked && !self.correct
+    }
+}
+
 /// A wrong answer, for the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Review<'a> {
@@ -49,7 +74,7 @@ pub struct Review<'a> {
 }
 
 impl Attempt {
-    /// A new attempt whose option order comes from `seed`.
+    /// A new attempt whose questions and option order come from `seed`.
     pub fn new(quiz: &Quiz, seed: u64) -> Attempt {
         Attempt {
             id: 0,
@@ -77,19 +102,47 @@ impl Attempt {
         shown
     }
 
-    /// The first question (in file order) without an answer.
-    pub fn next_question<'a>(&self, quiz: &'a Quiz) -> Option<&'a Question> {
-        quiz.questions
+    /// The questions of this attempt, in bank (file) order. An attempt stored before the bank
+    /// knew any of its ids falls back to the whole bank, so it can still be finished.
+    pub fn questions<'a>(&self, quiz: &'a Quiz) -> Vec<&'a Question> {
+        let drawn: Vec<&Question> = quiz
+            .questions
             .iter()
+            .filter(|q| self.order.contains_key(&q.id))
+            .collect();
+        if drawn.is_empty() {
+            quiz.questions.iter().collect()
+        } else {
+            drawn
+        }
+    }
+
+    /// The first question (in attempt order) without an answer.
+    pub fn next_question<'a>(&self, quiz: &'a Quiz) -> Option<&'a Question> {
+        self.questions(quiz)
+            .into_iter()
             .find(|q| !self.answers.contains_key(&q.id))
     }
 
     /// Index of the next unanswered question, or the count when all are answered.
     pub fn position(&self, quiz: &Quiz) -> usize {
-        quiz.questions
+        let questions = self.questions(quiz);
+        questions
             .iter()
             .position(|q| !self.answers.contains_key(&q.id))
-            .unwrap_or(quiz.questions.len())
+            .unwrap_or(questions.len())
+    }
+
+    /// The question answered last when answers come in attempt order: the one right before the
+    /// first unanswered one (or the last question once all are answered).
+    pub fn last_answered<'a>(&self, quiz: &'a Quiz) -> Option<&'a Question> {
+        let index = self.position(quiz).checked_sub(1)?;
+        self.questions(quiz).get(index).copied()
+    }
+
+    /// How many questions this attempt asks.
+    pub fn total(&self, quiz: &Quiz) -> usize {
+        self.questions(quiz).len()
     }
 
     /// Whether every question has an answer.
@@ -111,23 +164,37 @@ impl Attempt {
 
     /// Score and level.
     pub fn score<'a>(&self, quiz: &'a Quiz) -> Score<'a> {
-        let correct = quiz.questions.iter().filter(|q| self.is_correct(q)).count() as u32;
+        let questions = self.questions(quiz);
+        let correct = questions.iter().filter(|q| self.is_correct(q)).count() as u32;
         Score {
             correct,
-            total: quiz.questions.len() as u32,
+            total: questions.len() as u32,
             level: quiz.level_for(correct),
         }
     }
 
-    /// The answered questions that were wrong, in file order.
+    /// The answered questions that were wrong, in attempt order.
     pub fn review<'a>(&self, quiz: &'a Quiz) -> Vec<Review<'a>> {
-        quiz.questions
-            .iter()
+        self.questions(quiz)
+            .into_iter()
             .filter(|q| self.answers.contains_key(&q.id) && !self.is_correct(q))
             .map(|q| Review {
                 question: q,
                 chosen: self.chosen(q),
                 correct: q.options.iter().filter(|o| o.correct).collect(),
+            })
+            .collect()
+    }
+
+    /// Every option of `question` in this attempt's order, marked picked and/or correct.
+    pub fn marks<'a>(&self, question: &'a Question) -> Vec<OptionMark<'a>> {
+        let chosen = self.answers.get(&question.id);
+        self.options(question)
+            .into_iter()
+            .map(|option| OptionMark {
+                option,
+                picked: chosen.is_some_and(|c| c.contains(&option.id)),
+                correct: option.correct,
             })
             .collect()
     }
@@ -155,18 +222,39 @@ pub fn is_correct(question: &Question, chosen: &BTreeSet<String>) -> bool {
     right.len() == chosen.len() && chosen.iter().all(|id| right.contains(id))
 }
 
-/// The option order of every question for `seed` (each question shuffled in file order from
-/// one generator, so the whole attempt follows from the seed).
+/// The drawn questions of an attempt for `seed` with their option order: one question per
+/// topic (in [`TOPICS`] order) drawn from the bank, then each drawn question's options shuffled,
+/// all from one generator, so the whole attempt follows from the seed.
 pub fn shuffled_order(quiz: &Quiz, seed: u64) -> BTreeMap<String, Vec<String>> {
     let mut rng = StdRng::seed_from_u64(seed);
-    quiz.questions
-        .iter()
+    draw(quiz, &mut rng)
+        .into_iter()
         .map(|q| {
             let mut ids: Vec<String> = q.options.iter().map(|o| o.id.clone()).collect();
             ids.shuffle(&mut rng);
             (q.id.clone(), ids)
         })
         .collect()
+}
+
+/// One question per topic that has any; a bank without topics (a test fixture) is asked whole.
+fn draw<'a>(quiz: &'a Quiz, rng: &mut StdRng) -> Vec<&'a Question> {
+    let drawn: Vec<&Question> = TOPICS
+        .iter()
+        .filter_map(|topic| {
+            let pool: Vec<&Question> = quiz
+                .questions
+                .iter()
+                .filter(|q| q.topic == *topic)
+                .collect();
+            pool.choose(rng).copied()
+        })
+        .collect();
+    if drawn.is_empty() {
+        quiz.questions.iter().collect()
+    } else {
+        drawn
+    }
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         )),
         Block::Heading(s.get("report.quiz").to_owned()),
     ];
-    for (n, q) in quiz.questions.iter().enumerate() {
+    for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
         let chosen = input.attempt.chosen(q);
         let answer = if chosen.is_empty() {
             s.get("report.no_answer").to_owned()

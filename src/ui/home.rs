@@ -113,7 +113,13 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
 fn quiz_summary(app: &App) -> String {
     let s = app.session.strings();
     let quiz = &app.session.course().quiz;
-    let total = quiz.questions.len().to_string();
+    let total = app
+        .session
+        .quiz
+        .attempt
+        .as_ref()
+        .map_or(crate::content::QUESTION_COUNT, |a| a.total(quiz))
+        .to_string();
     match &app.session.quiz.attempt {
         Some(attempt) if app.session.quiz.finished => {
             let score = attempt.score(quiz);

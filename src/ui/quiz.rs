@@ -55,19 +55,18 @@ fn heading<'a>(
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let quiz = &app.session.course().quiz;
-    let n = quiz
-        .questions
+    let questions = attempt.questions(quiz);
+    let n = questions
         .iter()
         .position(|q| q.id == question.id)
         .map_or(0, |i| i + 1);
-    let _ = attempt;
     vec![
         Line::styled(
             app.session.strings().fill(
                 "quiz.progress",
                 &[
                     ("n", &n.to_string()),
-                    ("total", &quiz.questions.len().to_string()),
+                    ("total", &questions.len().to_string()),
                 ],
             ),
             theme.dim(),

@@ -85,7 +85,8 @@ fn score_level_and_review() {
     let quiz = quiz();
     let mut attempt = Attempt::new(&quiz, 1);
     assert_eq!(attempt.position(&quiz), 0);
-    for (i, q) in quiz.questions.iter().enumerate() {
+    let drawn = attempt.questions(&quiz);
+    for (i, q) in drawn.iter().enumerate() {
         let chosen = if i < 6 { right(q) } else { wrong_one(q) };
         attempt.answer(&q.id, chosen);
     }
@@ -98,7 +99,7 @@ fn score_level_and_review() {
     );
     let review = attempt.review(&quiz);
     assert_eq!(review.len(), 4);
-    assert_eq!(review[0].question.id, quiz.questions[6].id);
+    assert_eq!(review[0].question.id, drawn[6].id);
     assert!(review.iter().all(|r| r.chosen.iter().all(|o| !o.correct)));
     assert!(review.iter().all(|r| r.correct.iter().all(|o| o.correct)));
 }
@@ -107,12 +108,17 @@ fn score_level_and_review() {
 fn resume_continues_at_the_first_unanswered_question() {
     let quiz = quiz();
     let mut attempt = Attempt::new(&quiz, 3);
-    attempt.answer(&quiz.questions[0].id, right(&quiz.questions[0]));
-    attempt.answer(&quiz.questions[1].id, wrong_one(&quiz.questions[1]));
+    let drawn = attempt.questions(&quiz);
+    attempt.answer(&drawn[0].id, right(drawn[0]));
+    attempt.answer(&drawn[1].id, wrong_one(drawn[1]));
     assert_eq!(attempt.position(&quiz), 2);
     assert_eq!(
+        attempt.last_answered(&quiz).map(|q| q.id.as_str()),
+        Some(drawn[1].id.as_str())
+    );
+    assert_eq!(
         attempt.next_question(&quiz).map(|q| q.id.as_str()),
-        Some(quiz.questions[2].id.as_str())
+        Some(drawn[2].id.as_str())
     );
     assert!(!attempt.is_complete(&quiz));
 }
@@ -125,4 +131,78 @@ fn unknown_order_falls_back_to_file_order() {
     let ids: Vec<&str> = attempt.options(q).iter().map(|o| o.id.as_str()).collect();
     let file: Vec<&str> = q.options.iter().map(|o| o.id.as_str()).collect();
     assert_eq!(ids, file);
+}
+
+#[test]
+fn every_seed_draws_ten_questions_one_per_announced_topic() {
+    for lang in [Lang::De, Lang::En] {
+        let quiz = load(&ContentSource::Embedded)
+            .expect("shipped content is valid")
+            .course(lang)
+            .quiz
+            .clone();
+        let mut sets = BTreeSet::new();
+        for seed in 0..500 {
+            let attempt = Attempt::new(&quiz, seed);
+            let drawn = attempt.questions(&quiz);
+            assert_eq!(drawn.len(), crate::content::QUESTION_COUNT, "seed {seed}");
+            assert_eq!(attempt.total(&quiz), 10);
+            let topics: Vec<&str> = drawn.iter().map(|q| q.topic.as_str()).collect();
+            let mut sorted = topics.clone();
+            sorted.sort_unstable();
+            let mut announced = crate::content::TOPICS.to_vec();
+            announced.sort_unstable();
+            assert_eq!(sorted, announced, "seed {seed}: {topics:?}");
+            assert_eq!(attempt.order.len(), 10, "only drawn questions are stored");
+            sets.insert(drawn.iter().map(|q| q.id.clone()).collect::<Vec<_>>());
+        }
+        // Three or more questions per topic: a retake almost always asks something else.
+        assert!(
+            sets.len() > 450,
+            "{lang}: only {} distinct draws",
+            sets.len()
+        );
+        let asked: BTreeSet<&str> = sets.iter().flatten().map(String::as_str).collect();
+        assert_eq!(
+            asked.len(),
+            quiz.questions.len(),
+            "every bank question gets drawn"
+        );
+    }
+}
+
+#[test]
+fn an_attempt_stored_before_the_bank_asks_the_whole_file() {
+    let quiz = quiz();
+    let attempt = Attempt {
+        order: BTreeMap::from([("retired-question".to_owned(), vec!["a".to_owned()])]),
+        ..Attempt::default()
+    };
+    assert_eq!(attempt.total(&quiz), quiz.questions.len());
+}
+
+#[test]
+fn marks_tell_picked_from_missed_in_a_multi_select_answer() {
+    let quiz = quiz();
+    let q = quiz
+        .questions
+        .iter()
+        .find(|q| q.multi)
+        .expect("the bank has a multi-select question");
+    let mut attempt = Attempt::new(&quiz, 4);
+    let one_right: BTreeSet<String> = right(q).into_iter().take(1).collect();
+    let mut chosen = one_right.clone();
+    chosen.extend(wrong_one(q));
+    attempt.answer(&q.id, chosen);
+    let marks = attempt.marks(q);
+    assert_eq!(marks.len(), q.options.len());
+    assert_eq!(marks.iter().filter(|m| m.picked && m.correct).count(), 1);
+    assert_eq!(marks.iter().filter(|m| m.wrongly_picked()).count(), 1);
+    assert_eq!(
+        marks.iter().filter(|m| m.missed()).count(),
+        right(q).len() - 1
+    );
+    let shown: Vec<&str> = attempt.options(q).iter().map(|o| o.id.as_str()).collect();
+    let marked: Vec<&str> = marks.iter().map(|m| m.option.id.as_str()).collect();
+    assert_eq!(shown, marked, "marks follow the attempt's option order");
 }

@@ -95,8 +95,15 @@ pub fn decision_card(
                 wrap(&plain(&choice.feedback, tone), max, &[], &[]),
                 target,
             );
-            for other in d.options.iter().filter(|o| o.id != choice.id) {
-                let mut runs = plain(&format!("{}: ", s.get("decision.other_option")), Tone::Bold);
+            // A card has three or four options, so each other one is named by its key.
+            for (n, other) in d
+                .options
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.id != choice.id)
+            {
+                let label = s.fill("decision.other_option", &[("n", &(n + 1).to_string())]);
+                let mut runs = plain(&format!("{label}: "), Tone::Bold);
                 runs.push((other.feedback.clone(), Tone::Text));
                 add(lines, wrap(&runs, max, &[], &[]), target);
             }

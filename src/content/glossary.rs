@@ -1,0 +1,227 @@
+//! The glossary (`lessons/LANG/glossary.toml`): one term per concept and the synonyms the
+//! course rejects. `queuelab check` reports every use of a rejected synonym in the texts of
+//! that language, so chapters, decisions, quiz, strings and scenarios say the same thing the
+//! same way.
+
+use super::Problem;
+use super::toml_file::{self, at, check_ids, check_text, check_version};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The agreed terms of one language.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Glossary {
+    /// The terms, in file order.
+    pub terms: Vec<Term>,
+}
+
+/// One concept: the word the course uses and the words it does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    /// Stable id, identical in every language (`consumer`).
+    pub id: String,
+    /// The word the course uses.
+    pub term: String,
+    /// What it means, in one sentence.
+    pub meaning: String,
+    /// Synonyms a text must not use for this concept.
+    pub rejected: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format_version: Spanned<u32>,
+    #[serde(default)]
+    term: Vec<RawTerm>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTerm {
+    id: Spanned<String>,
+    term: Spanned<String>,
+    meaning: Spanned<String>,
+    #[serde(default)]
+    rejected: Vec<Spanned<String>>,
+}
+
+/// Parses and checks one glossary file.
+pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Glossary {
+    let file: File = match toml_file::parse(path, text) {
+        Ok(f) => f,
+        Err(p) => {
+            problems.push(p);
+            return Glossary::default();
+        }
+    };
+    check_version(path, text, &file.format_version, problems);
+    check_ids(
+        path,
+        text,
+        "term",
+        file.term.iter().map(|t| &t.id),
+        problems,
+    );
+    for raw in &file.term {
+        check_text(path, text, "term", &raw.term, problems);
+        check_text(path, text, "meaning", &raw.meaning, problems);
+        for word in &raw.rejected {
+            check_text(path, text, "rejected synonym", word, problems);
+            if find_word(raw.term.get_ref(), word.get_ref()).is_some() {
+                problems.push(at(
+                    path,
+                    text,
+                    word,
+                    format!(
+                        "rejected synonym {:?} is part of the term {:?} itself",
+                        word.get_ref(),
+                        raw.term.get_ref()
+                    ),
+                ));
+            }
+        }
+    }
+    Glossary {
+        terms: file
+            .term
+            .into_iter()
+            .map(|t| Term {
+                id: t.id.into_inner(),
+                term: t.term.into_inner(),
+                meaning: t.meaning.into_inner(),
+                rejected: t.rejected.into_iter().map(Spanned::into_inner).collect(),
+            })
+            .collect(),
+    }
+}
+
+impl Glossary {
+    /// Reports every rejected synonym in `text`. Code (fenced blocks and `inline` spans) is
+    /// skipped: identifiers are not prose. With `section`, only lines under a TOML table whose
+    /// name ends in that segment are read (`[text.de]`, `[de]`), for files holding both
+    /// languages.
+    pub fn scan(&self, path: &str, text: &str, section: Option<&str>, out: &mut Vec<Problem>) {
+        let mut in_fence = false;
+        let mut in_section = section.is_none();
+        for (index, line) in text.lines().enumerate() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if let Some(wanted) = section
+                && trimmed.starts_with('[')
+            {
+                let name = trimmed.trim_matches(|c| c == '[' || c == ']' || c == ' ');
+                in_section = name.rsplit('.').next() == Some(wanted);
+                continue;
+            }
+            if in_fence || !in_section {
+                continue;
+            }
+            let prose = blank_code_spans(line);
+            for term in &self.terms {
+                for word in &term.rejected {
+                    if let Some(column) = find_word(&prose, word) {
+                        out.push(Problem {
+                            path: path.to_owned(),
+                            line: index + 1,
+                            column: prose[..column].chars().count() + 1,
+                            message: format!(
+                                "{word:?} is a rejected synonym; the glossary term is {:?}",
+                                term.term
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Replaces the text between backticks with spaces, keeping byte offsets.
+fn blank_code_spans(line: &str) -> String {
+    let mut in_code = false;
+    line.chars()
+        .map(|c| {
+            if c == '`' {
+                in_code = !in_code;
+                ' '
+            } else if in_code {
+                // Keep the byte length so columns stay right.
+                if c.is_ascii() { ' ' } else { c }
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Byte offset of the first place where `word` starts a word in `text`. Only the first letter
+/// may differ in case (a sentence start), so vendor titles such as "Dead-letter queues" are not
+/// taken for the German "Dead-Letter Queue". A longer word with the same start counts, so
+/// "Konsument" also finds "Konsumenten"; a word joined by `-`, `_`, `.` or `/` to the one before
+/// is part of an identifier or compound and does not count.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let mut chars = word.chars();
+    let first = chars.next()?;
+    let rest = chars.as_str();
+    text.char_indices().map(|(i, _)| i).find(|&i| {
+        let mut here = text[i..].chars();
+        let starts = here
+            .next()
+            .is_some_and(|c| c == first || c.to_lowercase().eq(first.to_lowercase()))
+            && here.as_str().starts_with(rest);
+        starts
+            && text[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || "-_./".contains(c)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"format_version = 1
+[[term]]
+id = "consumer"
+term = "Consumer"
+meaning = "m"
+rejected = ["Konsument"]
+"#;
+
+    fn scan(text: &str, section: Option<&str>) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let glossary = parse("g.toml", GOOD, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        glossary.scan("x.md", text, section, &mut problems);
+        problems
+    }
+
+    #[test]
+    fn finds_rejected_words_at_word_starts_only() {
+        let found = scan(
+            "Der Konsument\nkein Unterkonsument\ndie Konsumenten\nDLQ-Konsument\nkonsument",
+            None,
+        );
+        let lines: Vec<usize> = found.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 3, 5]);
+        assert_eq!(found[0].column, 5);
+        assert_eq!(
+            found[0].message,
+            "\"Konsument\" is a rejected synonym; the glossary term is \"Consumer\""
+        );
+    }
+
+    #[test]
+    fn skips_code_and_other_sections() {
+        assert!(scan("```text\nKonsument\n```\n`Konsument` x", None).is_empty());
+        let mixed = "[text.en]\nx = \"Konsument\"\n[text.de]\ny = \"Konsument\"\n";
+        let found = scan(mixed, Some("de"));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].line, 4);
+    }
+}
