@@ -238,8 +238,11 @@ fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
     );
     assert_eq!(smtp.received().len(), 1);
 
-    // A refusal after the whole message (a content filter's 554) is permanent too.
+    // A refusal after the whole message (a content filter's 554) is permanent too. Each new
+    // fixture queues its report at the real "now", so the clock is read again after it: on a
+    // loaded machine the steps above can take longer than the ten seconds of slack.
     let mut fx = queued_report();
+    let now = now_secs() + 10;
     let port = faulty_server(Fault::RejectAfterData);
     let outcomes = fx.smtp(port).run_due(&mut fx.store, now).expect("dispatch");
     let [Outcome::Failed { reason, .. }] = &outcomes[..] else {
@@ -249,6 +252,7 @@ fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
 
     // Implicit TLS against a plain-text server, and a server that never says hello.
     let mut fx = queued_report();
+    let now = now_secs() + 10;
     let tls = fx
         .smtp_with(smtp.port, Security::Tls)
         .run_due(&mut fx.store, now)
