@@ -45,7 +45,16 @@ impl Screen {
         }
     }
 
-    /// String key of the screen's name (help title).
+    /// String key of the screen's name in the `?` help title.
+    pub fn help_title_key(&self) -> &'static str {
+        match self {
+            Screen::Reader(_) => "reader.help_title",
+            Screen::Home(_) => "home.help_title",
+            other => other.title_key(),
+        }
+    }
+
+    /// String key of the screen's title.
     pub fn title_key(&self) -> &'static str {
         match self {
             Screen::Home(_) => "app.title",

@@ -312,4 +312,13 @@ pub const KEYS: &[&str] = &[
     "simulator.tab_log",
     "simulator.tab_metrics",
     "simulator.tab_tables",
+    // --- polish (issue 15 / 13) ---
+    "key.page_down",
+    "key.page_up",
+    "key.top",
+    "key.bottom",
+    "key.tab_prev",
+    "key.tabs_prev",
+    "reader.help_title",
+    "home.help_title",
 ];
