@@ -28,7 +28,7 @@ pub mod simulator;
 mod test_app;
 
 pub use chapters::ChaptersState;
-pub use home::{HomeState, MenuItem};
+pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,

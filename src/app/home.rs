@@ -87,7 +87,7 @@ pub fn on_action(home: &mut HomeState, session: &mut Session, action: Action) ->
 
 /// Handles the mouse on Home: click opens an entry, the wheel moves the cursor.
 pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
-    let (_, menu) = layout::home(session.size.0, session.size.1);
+    let menu = home_layout(session).menu;
     match mouse.kind {
         MouseKind::ScrollUp => on_action(home, session, Action::Up),
         MouseKind::ScrollDown => on_action(home, session, Action::Down),
@@ -102,6 +102,13 @@ pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Ve
         }
         MouseKind::Click => Vec::new(),
     }
+}
+
+/// Home's layout for the session's size and language.
+pub fn home_layout(session: &Session) -> layout::HomeLayout {
+    let s = session.strings();
+    let title = s.get("app.title").chars().count() + 3 + s.get("app.subtitle").chars().count();
+    layout::home(session.size.0, session.size.1, title)
 }
 
 fn open(home: &HomeState, session: &mut Session) -> Vec<Effect> {

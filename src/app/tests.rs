@@ -353,7 +353,7 @@ fn tiny_terminals_ignore_input_but_allow_leaving() {
 #[test]
 fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
     let mut app = app(Lang::En);
-    let (_, menu) = layout::home(80, 24);
+    let menu = home::home_layout(&app.session).menu;
     app.update(Msg::Mouse(Mouse {
         kind: MouseKind::Click,
         column: menu.x + 2,

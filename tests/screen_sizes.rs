@@ -1,0 +1,138 @@
+//! Every screen at the advertised minimum (60x18), at 80x24 and on a large terminal (200x60),
+//! in both languages; and every `?` help at 80x24 with its close hint visible.
+
+#[path = "support/screen.rs"]
+#[allow(dead_code)]
+mod support;
+
+use queuelab::app::{App, Info, MapSetup, Msg, Options};
+use queuelab::content::Lang;
+use queuelab::domain::quiz::Attempt;
+use support::{new_app, press, screen};
+
+const SIZES: [(u16, u16); 3] = [(60, 18), (80, 24), (200, 60)];
+
+fn app(lang: Lang, width: u16, height: u16) -> App {
+    let mut app = new_app(lang, Options::default(), Info::default(), width, height);
+    app.session.map = MapSetup::new(Some("https://example.org/queuelab-map".into()), 8737);
+    app
+}
+
+/// Opens the quiz with a seeded attempt.
+fn quiz(app: &mut App) {
+    press(app, "7");
+    let mut attempt = Attempt::new(&app.session.course().quiz, 7);
+    attempt.id = 1;
+    app.update(Msg::AttemptStarted(Ok(attempt)));
+}
+
+/// Answers every question with option 1 (and 2 for multi-select).
+fn finish_quiz(app: &mut App) {
+    for _ in 0..app.session.course().quiz.questions.len() {
+        let attempt = app.session.quiz.attempt.clone().expect("attempt");
+        let multi = attempt
+            .next_question(&app.session.course().quiz)
+            .is_some_and(|q| q.multi);
+        press(app, if multi { "12\n\n" } else { "1\n\n" });
+    }
+}
+
+#[test]
+fn home_reader_help_quiz_result_and_map_at_three_sizes() {
+    for lang in Lang::ALL {
+        for (w, h) in SIZES {
+            let a = app(lang, w, h);
+            insta::assert_snapshot!(format!("home_{lang}_{w}x{h}"), screen(&a));
+
+            let mut a = app(lang, w, h);
+            press(&mut a, "1?");
+            insta::assert_snapshot!(format!("reader_help_{lang}_{w}x{h}"), screen(&a));
+
+            let mut a = app(lang, w, h);
+            quiz(&mut a);
+            finish_quiz(&mut a);
+            insta::assert_snapshot!(format!("quiz_result_{lang}_{w}x{h}"), screen(&a));
+
+            let mut a = app(lang, w, h);
+            press(&mut a, "3");
+            insta::assert_snapshot!(format!("map_{lang}_{w}x{h}"), screen(&a));
+        }
+    }
+}
+
+#[test]
+fn every_help_overlay_fits_80x24_with_its_close_hint() {
+    // Keys that open each screen from Home (the report via a finished quiz).
+    let screens: [(&str, &str); 8] = [
+        ("home", ""),
+        ("chapters", "2"),
+        ("reader", "1"),
+        ("map", "3"),
+        ("ordering", "4"),
+        ("simulator", "5"),
+        ("checklist", "6"),
+        ("settings", "8"),
+    ];
+    for lang in Lang::ALL {
+        let close = app(lang, 80, 24)
+            .session
+            .strings()
+            .get("help.close")
+            .to_owned();
+        let mut cases: Vec<(String, App)> = screens
+            .iter()
+            .map(|(name, keys)| {
+                let mut a = app(lang, 80, 24);
+                press(&mut a, keys);
+                ((*name).to_owned(), a)
+            })
+            .collect();
+        let mut a = app(lang, 80, 24);
+        quiz(&mut a);
+        cases.push(("quiz".to_owned(), a));
+        let mut a = app(lang, 80, 24);
+        quiz(&mut a);
+        finish_quiz(&mut a);
+        press(&mut a, "m");
+        cases.push(("report".to_owned(), a));
+        for (name, mut a) in cases {
+            press(&mut a, "?");
+            assert!(a.session.help, "{name} {lang}: ? opens the help");
+            let text = screen(&a);
+            assert!(
+                text.contains(&close),
+                "{name} {lang}: close hint missing in\n{text}"
+            );
+            let title = a
+                .session
+                .strings()
+                .get(a.screen.help_title_key())
+                .to_owned();
+            assert!(
+                text.contains(&title),
+                "{name} {lang}: title {title:?} missing"
+            );
+        }
+    }
+}
+
+#[test]
+fn header_parts_never_run_together() {
+    for lang in Lang::ALL {
+        for width in [60, 70, 80, 120] {
+            let info = Info {
+                workshop: Some("Queues workshop".into()),
+                ..Info::default()
+            };
+            let a = new_app(lang, Options::default(), info, width, 18);
+            let text = screen(&a);
+            let header = text.lines().next().expect("a header row");
+            let counts = a.session.strings().get("home.chapters_read");
+            assert!(header.contains(counts), "{lang} {width}: {header}");
+            assert!(
+                !header.contains("workshop") || header.contains("workshop  "),
+                "{lang} {width}: {header}"
+            );
+        }
+    }
+}
