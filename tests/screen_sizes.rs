@@ -136,3 +136,43 @@ fn header_parts_never_run_together() {
         }
     }
 }
+
+/// Answers questions with option 1 until a multi-select one with two or more right options is
+/// next; picks one right and one wrong option there and submits.
+fn multi_select_feedback(lang: Lang, width: u16, height: u16) -> App {
+    let mut a = app(lang, width, height);
+    quiz(&mut a);
+    loop {
+        let attempt = a.session.quiz.attempt.clone().expect("attempt");
+        let course = a.session.course();
+        let question = attempt
+            .next_question(&course.quiz)
+            .expect("the seeded attempt has a multi-select question with two right options")
+            .clone();
+        let right = question.options.iter().filter(|o| o.correct).count();
+        if question.multi && right >= 2 {
+            let shown = attempt.options(&question);
+            let first_right = shown.iter().position(|o| o.correct).expect("a right one");
+            let first_wrong = shown.iter().position(|o| !o.correct).expect("a wrong one");
+            press(&mut a, &format!("{}{}\n", first_right + 1, first_wrong + 1));
+            return a;
+        }
+        press(&mut a, if question.multi { "12\n\n" } else { "1\n\n" });
+    }
+}
+
+#[test]
+fn multi_select_feedback_shows_picked_and_missed_options() {
+    for (lang, w, h) in [(Lang::En, 100, 30), (Lang::De, 100, 40)] {
+        let a = multi_select_feedback(lang, w, h);
+        let text = screen(&a);
+        let s = a.session.strings();
+        for key in ["quiz.picked_right", "quiz.picked_wrong", "quiz.missed"] {
+            assert!(
+                text.contains(s.get(key)),
+                "{lang}: {key} missing in\n{text}"
+            );
+        }
+        insta::assert_snapshot!(format!("quiz_multi_feedback_{lang}_{w}x{h}"), text);
+    }
+}

@@ -1,6 +1,7 @@
 //! The screens: one variant each, owning only its own UI state.
 
-use super::keymap::ScreenKind;
+use super::QuizPhase;
+use super::keymap::{Action, ScreenKind};
 use super::{
     ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
     SettingsState, SimState,
@@ -42,6 +43,26 @@ impl Screen {
             Screen::Map(_) => ScreenKind::Map,
             Screen::Quiz(_) => ScreenKind::Quiz,
             Screen::Report(_) => ScreenKind::Report,
+        }
+    }
+
+    /// Whether the one-line legend offers `action` right now: the quiz shows retake and
+    /// report only on its result, and selecting and submitting only on a question.
+    pub fn legend_offers(&self, action: Action) -> bool {
+        match self {
+            Screen::Quiz(state) => match state.phase {
+                QuizPhase::Question | QuizPhase::Starting => {
+                    !matches!(action, Action::Retake | Action::SendReport)
+                }
+                QuizPhase::Feedback { .. } => !matches!(
+                    action,
+                    Action::Retake | Action::SendReport | Action::Select | Action::Number(_)
+                ),
+                QuizPhase::Result => {
+                    !matches!(action, Action::Select | Action::Number(_) | Action::Open)
+                }
+            },
+            _ => true,
         }
     }
 

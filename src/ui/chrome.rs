@@ -77,7 +77,7 @@ pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let s = app.session.strings();
     let entries: Vec<(String, String, bool)> = bindings(app.screen.kind())
         .iter()
-        .filter(|b| b.legend)
+        .filter(|b| b.legend && app.screen.legend_offers(b.action))
         .map(|b| {
             (
                 keys_label(b),

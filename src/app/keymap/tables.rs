@@ -179,6 +179,8 @@ pub(super) const QUIZ: &[Binding] = &[
     b(&[Code(K::Enter)], A::Open, "quiz.submit", true),
     b(&[Code(K::PageDown)], A::PageDown, "key.page_down", false),
     b(&[Code(K::PageUp)], A::PageUp, "key.page_up", false),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top", false),
+    b(&[Code(K::End), C('G')], A::Bottom, "key.bottom", false),
     b(&[C('r')], A::Retake, "quiz.retake", true),
     b(&[C('m')], A::SendReport, "quiz.to_report", true),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),

@@ -321,4 +321,10 @@ pub const KEYS: &[&str] = &[
     "key.tabs_prev",
     "reader.help_title",
     "home.help_title",
+    "quiz.picked_right",
+    "quiz.picked_wrong",
+    "quiz.missed",
+    "quiz.select_first",
+    "quiz.tui_multi_hint",
+    "quiz.tui_single_hint",
 ];
