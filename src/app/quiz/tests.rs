@@ -178,6 +178,11 @@ fn report_flow_address_code_and_status() {
     key(&mut app, KeyCode::Enter);
     app.update(Msg::CodeChecked(Ok(Verdict::Accepted { code_id: 1 })));
     assert_eq!(report_state(&app).phase, ReportPhase::Done);
+    assert!(
+        report_state(&app).messages.iter().all(|(_, error)| !error),
+        "an accepted code clears the earlier complaints: {:?}",
+        report_state(&app).messages
+    );
     app.update(Msg::MailUpdated {
         report: Some(MailStatus::Sent),
         delivery: Some(Delivery::Smtp),
