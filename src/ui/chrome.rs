@@ -147,8 +147,33 @@ pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     );
 }
 
+/// Shortens `text` to `max` characters, ending in "…" when something was cut, so a cut line
+/// never looks complete.
+pub fn ellipsize(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    if max > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Keeps an area inside the frame (the app's size and the frame's may differ for one frame
 /// during a resize).
 pub fn clip(frame: &Frame<'_>, area: Rect) -> Rect {
     area.intersection(frame.area())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ellipsize;
+
+    #[test]
+    fn ellipsize_marks_a_cut() {
+        assert_eq!(ellipsize("Idempotenzschlüssel", 8), "Idempot…");
+        assert_eq!(ellipsize("kurz", 8), "kurz");
+        assert_eq!(ellipsize("abc", 0), "");
+    }
 }
