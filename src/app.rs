@@ -55,6 +55,9 @@ pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> 
     reader::lines(&app.session, state)
 }
 
+/// How often the reader's clock ticks while an unread chapter is open.
+pub(crate) const READING_TICK_MS: u32 = 1_000;
+
 /// The whole state of the workshop UI.
 pub struct App {
     /// The screen on top.
@@ -133,6 +136,7 @@ impl App {
             }
             Msg::Tick { elapsed_ms } => match &mut self.screen {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
+                Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
                 _ => Vec::new(),
             },
             Msg::Sim(reply) => match &mut self.screen {
@@ -312,6 +316,10 @@ impl App {
     pub fn tick_interval_ms(&self) -> Option<u32> {
         match &self.screen {
             Screen::Simulator(state) => simulator::tick_interval(state, &self.session),
+            // The reading clock: a slow tick while an unread chapter is open.
+            Screen::Reader(state) if reader::needs_ticks(state, &self.session) => {
+                Some(READING_TICK_MS)
+            }
             _ => None,
         }
     }

@@ -55,32 +55,11 @@ fn ctrl_c_quits_from_anywhere_and_saves_the_reading_position() {
 }
 
 #[test]
-fn reading_to_the_end_marks_the_chapter_read_once() {
-    let mut app = app(Lang::De);
-    key(&mut app, KeyCode::Enter);
-    let effects = key(&mut app, KeyCode::End);
-    assert_eq!(
-        saved(&effects),
-        vec![&Fact::ChapterRead("friday-incident".into())]
-    );
-    assert!(
-        saved(&key(&mut app, KeyCode::End)).is_empty(),
-        "no second save"
-    );
-    assert!(
-        app.session
-            .progress
-            .chapters_read
-            .contains("friday-incident")
-    );
-}
-
-#[test]
-fn next_chapter_marks_read_and_opens_the_following_one() {
+fn next_chapter_opens_the_following_one_without_marking_read() {
     let mut app = app(Lang::En);
     key(&mut app, KeyCode::Enter);
     let effects = chars(&mut app, "n");
-    assert!(saved(&effects).contains(&&Fact::ChapterRead("friday-incident".into())));
+    assert!(!saved(&effects).contains(&&Fact::ChapterRead("friday-incident".into())));
     let Screen::Reader(state) = &app.screen else {
         panic!("reader expected")
     };
