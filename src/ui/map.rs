@@ -107,12 +107,11 @@ fn draw_code(frame: &mut Frame<'_>, app: &App, qr: &QrMatrix, area: Rect) -> u16
     );
     let (width, height) = map::qr_size(qr, app.session.options.ascii);
     let x = area.x + area.width.saturating_sub(width) / 2;
-    // NO_COLOR leaves the terminal's own colours; a dark theme still shows light modules filled.
-    let style = if app.session.options.no_color {
-        Style::default()
-    } else {
-        Style::default().fg(Color::White).bg(Color::Black)
-    };
+    // Always explicit colours, NO_COLOR too: the glyphs paint the light modules and the quiet
+    // zone white, the blanks stay black. With the terminal's default colours a light theme
+    // would invert the code and scanners would not read it. These two colours are function,
+    // not decoration; the rest of the NO_COLOR theme stays colourless.
+    let style = Style::default().fg(Color::White).bg(Color::Black);
     let code: Vec<Line<'_>> = code.into_iter().map(|l| Line::styled(l, style)).collect();
     frame.render_widget(
         Paragraph::new(code),
