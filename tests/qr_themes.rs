@@ -1,4 +1,4 @@
-//! The terminal QR code decodes in every theme: rendered with NO_COLOR, its cells are painted
+//! The terminal QR code decodes in every theme: rendered with `NO_COLOR`, its cells are painted
 //! as a light theme shows them (default foreground dark, default background light) and as a
 //! dark theme does, and both images must scan to the map URL.
 
