@@ -176,3 +176,23 @@ fn multi_select_feedback_shows_picked_and_missed_options() {
         insta::assert_snapshot!(format!("quiz_multi_feedback_{lang}_{w}x{h}"), text);
     }
 }
+
+#[test]
+fn search_hits_are_highlighted() {
+    use ratatui::style::Modifier;
+    let mut a = app(Lang::En, 100, 30);
+    press(&mut a, "1/outbox\n");
+    let buffer = support::render(&a);
+    let area = buffer.area;
+    // Rows below the header and chapter line, above the status line and legend.
+    let highlighted: String = (2..area.height - 2)
+        .flat_map(|y| (0..area.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| buffer[(x, y)].modifier.contains(Modifier::REVERSED))
+        .map(|(x, y)| buffer[(x, y)].symbol().to_owned())
+        .collect();
+    assert!(
+        highlighted.to_lowercase().contains("outbox"),
+        "no highlighted hit: {highlighted:?}\n{}",
+        support::text(&buffer)
+    );
+}
