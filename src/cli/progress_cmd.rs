@@ -20,12 +20,26 @@ pub fn run(paths: &Paths, action: &ProgressAction) -> Result<(), Failure> {
                 .import(file)
                 .map_err(|e| Failure::new(e.to_string()))?;
             println!(
-                "Progress imported from {}: {} chapters read, {} decisions.",
+                "Progress imported from {}: {}, {}.",
                 file.display(),
-                progress.chapters_read.len(),
-                progress.decisions.len()
+                counted(progress.chapters_read.len(), "chapter read", "chapters read"),
+                counted(progress.decisions.len(), "decision", "decisions")
             );
         }
     }
     Ok(())
+}
+
+/// "1 decision", "2 decisions".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_use_the_singular_for_one() {
+        assert_eq!(super::counted(1, "decision", "decisions"), "1 decision");
+        assert_eq!(super::counted(0, "decision", "decisions"), "0 decisions");
+    }
 }
