@@ -22,7 +22,11 @@ pub fn run(paths: &Paths, action: &ProgressAction) -> Result<(), Failure> {
             println!(
                 "Progress imported from {}: {}, {}.",
                 file.display(),
-                counted(progress.chapters_read.len(), "chapter read", "chapters read"),
+                counted(
+                    progress.chapters_read.len(),
+                    "chapter read",
+                    "chapters read"
+                ),
                 counted(progress.decisions.len(), "decision", "decisions")
             );
         }

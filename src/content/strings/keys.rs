@@ -327,4 +327,9 @@ pub const KEYS: &[&str] = &[
     "quiz.select_first",
     "quiz.tui_multi_hint",
     "quiz.tui_single_hint",
+    "sim.cli_summary",
+    "sim.cli_ok",
+    "sim.cli_broken",
+    "sim.cli_events",
+    "sim.cli_files",
 ];
