@@ -249,7 +249,7 @@ fn execute(
             "sim.cli_events",
             &[
                 ("n", &report.events.to_string()),
-                ("trace", &report.trace_hash.to_string()),
+                ("trace", &report.trace_hash),
             ],
         );
         let _ = writeln!(out, "{events}");
