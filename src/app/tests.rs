@@ -255,15 +255,23 @@ fn search_finds_matches_across_chapters() {
 }
 
 #[test]
-fn chapter_list_jumps_by_number() {
-    let mut app = app(Lang::En);
-    chars(&mut app, "2");
-    chars(&mut app, "1");
-    chars(&mut app, "4");
-    let Screen::Chapters(list) = &app.screen else {
-        panic!("chapters expected")
+fn chapter_list_opens_by_number() {
+    let chapter = |app: &App| match &app.screen {
+        Screen::Reader(r) => Some(r.chapter),
+        _ => None,
     };
-    assert_eq!(list.cursor, 13, "1 then 4 selects chapter 14");
+    let mut app = app(Lang::En);
+    chars(&mut app, "21");
+    assert_eq!(chapter(&app), None, "1 waits for a second digit");
+    chars(&mut app, "4");
+    assert_eq!(chapter(&app), Some(13), "1 then 4 opens chapter 14");
+    key(&mut app, KeyCode::Esc);
+    chars(&mut app, "7");
+    assert_eq!(chapter(&app), Some(6), "7 opens chapter 7 at once");
+    key(&mut app, KeyCode::Esc);
+    chars(&mut app, "1");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(chapter(&app), Some(0), "1 then Enter opens chapter 1");
 }
 
 #[test]
