@@ -209,7 +209,8 @@ impl App {
                 self.session.help = true;
                 Vec::new()
             }
-            Some(Action::Back) if !self.screen_handles_back() => self.back(),
+            // One q/Esc leaves, also with an interactive part focused.
+            Some(Action::Back) => self.back(),
             Some(action) => self.on_action(action),
             None => Vec::new(),
         }
@@ -232,10 +233,6 @@ impl App {
             }
             _ => None,
         }
-    }
-
-    fn screen_handles_back(&self) -> bool {
-        matches!(&self.screen, Screen::Reader(state) if state.focus.is_some())
     }
 
     fn on_action(&mut self, action: Action) -> Vec<Effect> {

@@ -222,7 +222,7 @@ mod tests {
         );
         assert_eq!(
             action_for(ScreenKind::Reader, Key::char(' ')),
-            Some(Action::PageDown)
+            Some(Action::Select)
         );
         assert_eq!(
             action_for(ScreenKind::Reader, Key::char('n')),

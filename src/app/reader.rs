@@ -246,7 +246,11 @@ pub fn on_action(state: &mut ReaderState, session: &mut Session, action: Action)
         Action::Up => read_by(state, session, -1),
         Action::Down => read_by(state, session, 1),
         Action::PageUp => read_by(state, session, -page(session)),
-        Action::PageDown => read_by(state, session, page(session)),
+        // Space ticks a focused checklist item and pages down everywhere else.
+        Action::Select if interact::checklist_focused(state, session) => {
+            interact::on_action(state, session, Action::Open)
+        }
+        Action::PageDown | Action::Select => read_by(state, session, page(session)),
         Action::Top => read_by(state, session, -i64::from(u32::MAX)),
         Action::Bottom => read_by(state, session, i64::from(u32::MAX)),
         Action::NextChapter => {

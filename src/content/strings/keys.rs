@@ -332,4 +332,5 @@ pub const KEYS: &[&str] = &[
     "sim.cli_broken",
     "sim.cli_events",
     "sim.cli_files",
+    "key.space_reader",
 ];
