@@ -205,6 +205,15 @@ impl App {
             return effects;
         }
         match keymap::action_for(self.screen.kind(), key) {
+            Some(Action::Back) if self.history.is_empty() => {
+                if let Screen::Home(home_state) = &mut self.screen
+                    && home::must_ask_before_quit(&self.session)
+                {
+                    home::ask_quit(home_state, &mut self.session);
+                    return Vec::new();
+                }
+                self.back()
+            }
             Some(Action::Help) => {
                 self.session.help = true;
                 Vec::new()
@@ -221,6 +230,13 @@ impl App {
         match &mut self.screen {
             Screen::Reader(state) if state.captures_keys() => {
                 Some(reader::on_captured_key(state, session, key))
+            }
+            Screen::Home(state) if state.confirm_quit => {
+                if home::on_confirm_key(state, session, key) {
+                    Some(self.quit())
+                } else {
+                    Some(Vec::new())
+                }
             }
             Screen::Settings(state) if state.confirm_clear => {
                 Some(settings::on_confirm_key(state, session, key))

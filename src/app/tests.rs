@@ -4,6 +4,7 @@ use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::test_app::{chars, content, key, open_chapter, test_app};
 use super::*;
 use crate::domain::Fact;
+use crate::domain::outbox::MailStatus;
 
 fn app(lang: Lang) -> App {
     test_app(lang, 80, 24)
@@ -29,7 +30,10 @@ fn home_menu_opens_chapters_and_back_returns() {
     key(&mut app, KeyCode::Enter);
     assert!(matches!(app.screen, Screen::Chapters(_)));
     key(&mut app, KeyCode::Esc);
-    assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
+    assert!(matches!(
+        app.screen,
+        Screen::Home(HomeState { cursor: 1, .. })
+    ));
     let effects = chars(&mut app, "q");
     assert_eq!(effects, Vec::new());
     assert!(app.session.quitting);
@@ -372,4 +376,22 @@ fn a_failed_save_is_shown_not_swallowed() {
     app.update(Msg::FactSaved(Err("disk full".into())));
     let status = app.session.status.as_ref().expect("status");
     assert!(status.error && status.text.contains("disk full"));
+}
+
+#[test]
+fn esc_on_home_asks_only_while_a_report_is_queued() {
+    let mut queued = app(Lang::En);
+    queued.session.report_status = Some(MailStatus::Queued);
+    key(&mut queued, KeyCode::Esc);
+    assert!(!queued.session.quitting, "asks first");
+    assert!(queued.session.status.is_some());
+    chars(&mut queued, "n");
+    assert!(!queued.session.quitting, "n stays");
+    key(&mut queued, KeyCode::Esc);
+    chars(&mut queued, "y");
+    assert!(queued.session.quitting, "y quits");
+
+    let mut fresh = app(Lang::En);
+    key(&mut fresh, KeyCode::Esc);
+    assert!(fresh.session.quitting, "nothing unsent: Esc quits at once");
 }

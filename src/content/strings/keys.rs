@@ -333,4 +333,5 @@ pub const KEYS: &[&str] = &[
     "sim.cli_events",
     "sim.cli_files",
     "key.space_reader",
+    "home.quit_confirm",
 ];
