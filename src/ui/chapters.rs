@@ -48,6 +48,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
                 "{:>2}  {status:<status_w$} {}",
                 chapter.number, chapter.title
             );
+            let head = super::chrome::ellipsize(&head, width);
             let rest = width.saturating_sub(head.chars().count() + 3);
             let summary: String = if rest > 10 {
                 format!(" — {}", truncate(&chapter.summary, rest))

@@ -35,6 +35,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let global = s.get("help.global");
     let mut body = column(&rows, inner_w, theme);
     if body.len() + 2 > inner_h {
+        // Narrow columns: keys joined without spaces ("↑/↓/k/j") leave room for the labels.
+        for row in &mut rows {
+            row.0 = row.0.replace(" / ", "/");
+        }
         let half = rows.len().div_ceil(2);
         let col_w = inner_w.saturating_sub(GUTTER) / 2;
         let left = column(&rows[..half], col_w, theme);
@@ -104,8 +108,17 @@ fn column<'a>(rows: &[(String, String)], width: usize, theme: &Theme) -> Vec<Lin
 
 /// Word wrap by characters (labels are short; a word longer than the width is split).
 fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
     let mut lines = vec![String::new()];
+    let mut words: Vec<String> = Vec::new();
     for word in text.split(' ') {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.is_empty() {
+            words.push(String::new());
+        }
+        words.extend(chars.chunks(width).map(|c| c.iter().collect::<String>()));
+    }
+    for word in &words {
         let current = lines.last_mut().map_or(0, |l| l.chars().count());
         if current > 0 && current + 1 + word.chars().count() > width {
             lines.push(String::new());
@@ -131,5 +144,6 @@ mod tests {
             vec!["scroll the", "tab now"]
         );
         assert_eq!(wrap("short", 10), vec!["short"]);
+        assert_eq!(wrap("fokussierten ab", 5), vec!["fokus", "siert", "en ab"]);
     }
 }
