@@ -6,7 +6,7 @@ use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
-use crate::app::doc_layout::wrap::hard_wrap;
+use crate::app::doc_layout::wrap::url_wrap;
 use crate::app::map::{self, MapAreas};
 use crate::app::{App, MapState, Sharing, layout};
 use crate::domain::qr::QrMatrix;
@@ -67,7 +67,7 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
             lines.push(Line::raw(""));
         }
         lines.extend(
-            hard_wrap(url, usize::from(area.width))
+            url_wrap(url, usize::from(area.width))
                 .into_iter()
                 .map(|part| Line::styled(part, theme.tone(Tone::Bold))),
         );
