@@ -83,7 +83,17 @@ fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effec
     let chapter = course.chapters.get(index)?;
     let id = chapter.id.clone();
     let scroll = session.progress.positions.get(&id).copied().unwrap_or(0);
-    let calc = CalcValues::from_defaults(&course.reference.calculator);
+    let calculator = &course.reference.calculator;
+    let mut calc = CalcValues::from_defaults(calculator);
+    // The chapter's worked example stays in the seed's currency; the learner's own numbers
+    // start in the currency of the language (EUR for German and English).
+    if let Some(i) = calculator
+        .currencies
+        .iter()
+        .position(|c| c == DEFAULT_CURRENCY)
+    {
+        calc.currency = i;
+    }
     let mut state = ReaderState {
         chapter: index,
         scroll,
@@ -162,6 +172,9 @@ pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect>
         scroll: state.scroll,
     })))
 }
+
+/// The calculator's currency for both languages.
+const DEFAULT_CURRENCY: &str = "EUR";
 
 /// Words per minute of an unhurried reader; a chapter counts as read after a fifth of the
 /// time such a reader needs.

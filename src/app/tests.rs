@@ -215,7 +215,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        typing.iter().any(|l| l.contains("= 10,800 PLN")),
+        typing.iter().any(|l| l.contains("= 10,800 EUR")),
         "the product follows the typing"
     );
     key(&mut app, KeyCode::Enter);
@@ -229,7 +229,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        text.iter().any(|l| l.contains("= 10,800 PLN per month")),
+        text.iter().any(|l| l.contains("= 10,800 EUR per month")),
         "{text:?}"
     );
 }
