@@ -334,4 +334,5 @@ pub const KEYS: &[&str] = &[
     "sim.cli_files",
     "key.space_reader",
     "home.quit_confirm",
+    "report.chapters_read",
 ];
