@@ -28,7 +28,7 @@ pub mod simulator;
 mod test_app;
 
 pub use chapters::ChaptersState;
-pub use home::{HomeState, MenuItem};
+pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
@@ -54,6 +54,9 @@ use std::sync::Arc;
 pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
     reader::lines(&app.session, state)
 }
+
+/// How often the reader's clock ticks while an unread chapter is open.
+pub(crate) const READING_TICK_MS: u32 = 1_000;
 
 /// The whole state of the workshop UI.
 pub struct App {
@@ -133,6 +136,7 @@ impl App {
             }
             Msg::Tick { elapsed_ms } => match &mut self.screen {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
+                Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
                 _ => Vec::new(),
             },
             Msg::Sim(reply) => match &mut self.screen {
@@ -201,11 +205,21 @@ impl App {
             return effects;
         }
         match keymap::action_for(self.screen.kind(), key) {
+            Some(Action::Back) if self.history.is_empty() => {
+                if let Screen::Home(home_state) = &mut self.screen
+                    && home::must_ask_before_quit(&self.session)
+                {
+                    home::ask_quit(home_state, &mut self.session);
+                    return Vec::new();
+                }
+                self.back()
+            }
             Some(Action::Help) => {
                 self.session.help = true;
                 Vec::new()
             }
-            Some(Action::Back) if !self.screen_handles_back() => self.back(),
+            // One q/Esc leaves, also with an interactive part focused.
+            Some(Action::Back) => self.back(),
             Some(action) => self.on_action(action),
             None => Vec::new(),
         }
@@ -216,6 +230,13 @@ impl App {
         match &mut self.screen {
             Screen::Reader(state) if state.captures_keys() => {
                 Some(reader::on_captured_key(state, session, key))
+            }
+            Screen::Home(state) if state.confirm_quit => {
+                if home::on_confirm_key(state, session, key) {
+                    Some(self.quit())
+                } else {
+                    Some(Vec::new())
+                }
             }
             Screen::Settings(state) if state.confirm_clear => {
                 Some(settings::on_confirm_key(state, session, key))
@@ -228,10 +249,6 @@ impl App {
             }
             _ => None,
         }
-    }
-
-    fn screen_handles_back(&self) -> bool {
-        matches!(&self.screen, Screen::Reader(state) if state.focus.is_some())
     }
 
     fn on_action(&mut self, action: Action) -> Vec<Effect> {
@@ -312,6 +329,10 @@ impl App {
     pub fn tick_interval_ms(&self) -> Option<u32> {
         match &self.screen {
             Screen::Simulator(state) => simulator::tick_interval(state, &self.session),
+            // The reading clock: a slow tick while an unread chapter is open.
+            Screen::Reader(state) if reader::needs_ticks(state, &self.session) => {
+                Some(READING_TICK_MS)
+            }
             _ => None,
         }
     }

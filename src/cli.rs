@@ -16,6 +16,7 @@ use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
 pub use sim_cmd::SimArgs;
+use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -209,7 +210,10 @@ pub fn run(cli: &Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("queuelab: {}", failure.message);
+            // Not eprintln!: after a hang-up stderr is a closed terminal, and eprintln! panics
+            // on the write error ("failed printing to stderr"), which the log would then
+            // report as a crash.
+            let _ = writeln!(std::io::stderr(), "queuelab: {}", failure.message);
             ExitCode::from(failure.code)
         }
     }

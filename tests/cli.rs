@@ -92,7 +92,7 @@ fn progress_export_import_and_reset() {
     .expect("write");
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("1 chapters read, 1 decisions"));
+    assert!(stdout(&out).contains("1 chapter read, 1 decision."));
     let exported = dir.path().join("again.json");
     let out = queuelab(&[
         "--data-dir",

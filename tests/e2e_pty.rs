@@ -9,7 +9,7 @@ use pty::Session;
 use rusqlite::Connection;
 
 #[test]
-fn read_a_chapter_quit_and_find_it_read_after_restart() {
+fn jumping_to_the_end_is_not_reading_and_existing_read_marks_stay() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
     s.wait_for("Start with chapter 1");
@@ -18,20 +18,50 @@ fn read_a_chapter_quit_and_find_it_read_after_restart() {
     s.send("\r");
     s.wait_for("Chapter 1 of 16");
     s.send("G");
-    s.wait_for("Chapters read 1/16");
+    s.wait_for("100%");
     s.send("q");
-    s.wait_for("[read]");
+    s.wait_for(" 1  [new]");
     s.send("q");
-    s.wait_for("Continue where I left off");
+    s.wait_for("Chapters read: 0/16");
     s.send("q");
     assert!(s.wait_exit(), "clean exit");
 
+    // A read mark saved earlier (by an older version or after real reading) stays.
+    let db = Connection::open(data.path().join("progress.db")).expect("open");
+    db.execute(
+        "INSERT INTO chapter_read (chapter_id, read_at) VALUES ('friday-incident', 0)",
+        [],
+    )
+    .expect("insert");
+    drop(db);
     let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
     s.wait_for("Chapters read: 1/16");
     s.send("2");
     s.wait_for(" 1  [read]");
     s.send("\x03"); // Ctrl+C
     assert!(s.wait_exit());
+}
+
+#[test]
+fn pressing_n_through_every_chapter_marks_none_read() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.wait_for("Start with chapter 1");
+    s.send("\r");
+    s.wait_for("Chapter 1 of 16");
+    for n in 2..=16 {
+        s.send("n");
+        s.wait_for(&format!("Chapter {n} of 16"));
+    }
+    s.send("q");
+    s.wait_for("Chapters read: 0/16");
+    s.send("q");
+    assert!(s.wait_exit(), "clean exit");
+    let db = Connection::open(data.path().join("progress.db")).expect("open");
+    let read: i64 = db
+        .query_row("SELECT count(*) FROM chapter_read", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(read, 0, "n is not reading");
 }
 
 #[test]
@@ -70,7 +100,7 @@ fn sigkill_keeps_every_saved_answer_and_the_database_sound() {
     // the check below is about what SIGKILL does to committed rows.
     wait_for_row(
         &data.path().join("progress.db"),
-        "SELECT count(*) FROM chapter_read WHERE chapter_id = 'flow-map'",
+        "SELECT count(*) FROM chapter_position WHERE chapter_id = 'technology'",
     );
     s.signal("KILL");
     let _ = s.wait_exit();
@@ -95,7 +125,7 @@ fn sigkill_keeps_every_saved_answer_and_the_database_sound() {
             |r| r.get(0),
         )
         .expect("count");
-    assert_eq!(read, 1, "leaving with n marked chapter 3 read");
+    assert_eq!(read, 0, "leaving with n does not mark chapter 3 read");
     drop(db);
 
     let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);

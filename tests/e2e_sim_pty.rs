@@ -27,7 +27,7 @@ fn the_solved_ordering_game_survives_a_restart() {
         s.send(&(pos + 1).to_string());
     }
     s.wait_for("Progress 7/7");
-    s.wait_for("attempts 1, mistakes 0");
+    s.wait_for("attempts 1, mistakes in this deal 0");
     s.send("q");
     s.wait_for("Ordering game: solved");
     s.send("q");
@@ -36,7 +36,7 @@ fn the_solved_ordering_game_survives_a_restart() {
     let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
     s.wait_for("Ordering game: solved");
     s.send("4");
-    s.wait_for("attempts 1, mistakes 0");
+    s.wait_for("attempts 1, mistakes in this deal 0");
     s.send("\x03");
     assert!(s.wait_exit());
 }

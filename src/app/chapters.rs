@@ -32,15 +32,20 @@ pub fn on_action(list: &mut ChaptersState, session: &mut Session, action: Action
         Action::Top => list.cursor = 0,
         Action::Bottom => list.cursor = count - 1,
         Action::Number(n) => {
-            // "1" selects chapter 1 at once; a following "4" turns it into 14.
-            let number = match list.pending_digit {
+            // Digits open, as on Home. "1" selects chapter 1 and waits: a following "4" opens
+            // 14, Enter opens 1. A number no second digit could extend opens at once.
+            let (number, complete) = match list.pending_digit {
                 Some(first) if usize::from(first) * 10 + usize::from(n) <= count => {
-                    usize::from(first) * 10 + usize::from(n)
+                    (usize::from(first) * 10 + usize::from(n), true)
                 }
-                _ => usize::from(n),
+                _ => (usize::from(n), usize::from(n) * 10 > count),
             };
             if (1..=count).contains(&number) {
                 list.cursor = number - 1;
+                if complete {
+                    list.pending_digit = None;
+                    return reader::open_chapter(session, list.cursor);
+                }
             }
         }
         Action::Open => return reader::open_chapter(session, list.cursor),

@@ -61,6 +61,27 @@ impl MenuItem {
 pub struct HomeState {
     /// Index into [`MenuItem::ALL`].
     pub cursor: usize,
+    /// "A report is still waiting to be sent: quit anyway?" is asked.
+    pub confirm_quit: bool,
+}
+
+/// Whether leaving Home must ask first: only while a report waits in the mail outbox.
+pub fn must_ask_before_quit(session: &Session) -> bool {
+    session.report_status == Some(crate::domain::outbox::MailStatus::Queued)
+}
+
+/// Asks before quitting (a queued report would be sent on the next start only).
+pub fn ask_quit(home: &mut HomeState, session: &mut Session) {
+    home.confirm_quit = true;
+    let text = session.strings().get("home.quit_confirm").to_owned();
+    session.notify(text, true);
+}
+
+/// The answer to the quit question: y (or j) quits, anything else stays.
+pub fn on_confirm_key(home: &mut HomeState, session: &mut Session, key: super::input::Key) -> bool {
+    home.confirm_quit = false;
+    session.status = None;
+    matches!(key.code, super::input::KeyCode::Char('y' | 'Y' | 'j' | 'J'))
 }
 
 /// Handles a key action on Home.
@@ -87,7 +108,7 @@ pub fn on_action(home: &mut HomeState, session: &mut Session, action: Action) ->
 
 /// Handles the mouse on Home: click opens an entry, the wheel moves the cursor.
 pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
-    let (_, menu) = layout::home(session.size.0, session.size.1);
+    let menu = home_layout(session).menu;
     match mouse.kind {
         MouseKind::ScrollUp => on_action(home, session, Action::Up),
         MouseKind::ScrollDown => on_action(home, session, Action::Down),
@@ -102,6 +123,13 @@ pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Ve
         }
         MouseKind::Click => Vec::new(),
     }
+}
+
+/// Home's layout for the session's size and language.
+pub fn home_layout(session: &Session) -> layout::HomeLayout {
+    let s = session.strings();
+    let title = s.get("app.title").chars().count() + 3 + s.get("app.subtitle").chars().count();
+    layout::home(session.size.0, session.size.1, title)
 }
 
 fn open(home: &HomeState, session: &mut Session) -> Vec<Effect> {

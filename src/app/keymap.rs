@@ -222,7 +222,7 @@ mod tests {
         );
         assert_eq!(
             action_for(ScreenKind::Reader, Key::char(' ')),
-            Some(Action::PageDown)
+            Some(Action::Select)
         );
         assert_eq!(
             action_for(ScreenKind::Reader, Key::char('n')),
@@ -284,6 +284,35 @@ mod tests {
                 Some(Action::Back),
                 "{kind:?}"
             );
+        }
+    }
+
+    #[test]
+    fn no_two_actions_of_a_screen_share_a_help_label() {
+        // Two different actions under one label is how "page" ended up on PgUp and PgDn.
+        for kind in [
+            ScreenKind::Home,
+            ScreenKind::Chapters,
+            ScreenKind::Reader,
+            ScreenKind::Settings,
+            ScreenKind::Ordering,
+            ScreenKind::Simulator,
+            ScreenKind::Map,
+            ScreenKind::Quiz,
+            ScreenKind::Report,
+        ] {
+            let table = bindings(kind);
+            for a in table {
+                for b in table {
+                    assert!(
+                        a.label != b.label || a.action == b.action,
+                        "{kind:?}: {:?} and {:?} both say {}",
+                        a.action,
+                        b.action,
+                        a.label
+                    );
+                }
+            }
         }
     }
 }

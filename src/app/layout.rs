@@ -91,38 +91,92 @@ pub fn reader_text(width: u16, height: u16) -> Area {
     }
 }
 
-/// Home: the progress panel (left or top) and the menu.
-pub fn home(width: u16, height: u16) -> (Area, Area) {
+/// Where Home puts its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HomeLayout {
+    /// Title and subtitle (wrapped onto a second row when they do not fit one).
+    pub title: Area,
+    /// The progress panel.
+    pub progress: Area,
+    /// The menu, one row per entry.
+    pub menu: Area,
+    /// Too short for the whole panel: it leaves out its heading and the two counts the header
+    /// already shows.
+    pub compact: bool,
+}
+
+/// Rows of the full progress panel (heading + six counts) and of the compact one.
+const PROGRESS_ROWS: u16 = 7;
+const COMPACT_PROGRESS_ROWS: u16 = 4;
+
+/// Home: title, the progress panel (left or top) and the menu. `title_chars` is the length of
+/// "title  subtitle"; every menu entry stays visible down to the minimum size.
+pub fn home(width: u16, height: u16, title_chars: usize) -> HomeLayout {
     let body = body(width, height);
-    let wide = width >= 90;
-    if wide {
-        let left = Area {
+    let menu_rows = super::MenuItem::ALL.len() as u16;
+    // The row above the legend carries the status line.
+    let usable = body.height.saturating_sub(1);
+    let title_rows = if title_chars < usize::from(width) {
+        1
+    } else {
+        2
+    };
+    let title = Area {
+        x: 1,
+        y: body.y,
+        width: width.saturating_sub(2),
+        height: title_rows,
+    };
+    let top = body.y + title_rows + 1;
+    if width >= 90 {
+        let height = usable.saturating_sub(title_rows + 1);
+        let progress = Area {
             x: 2,
-            y: body.y + 2,
+            y: top,
             width: 40,
-            height: body.height.saturating_sub(2),
+            height,
         };
         let menu = Area {
             x: 46,
-            y: body.y + 2,
+            y: top,
             width: width.saturating_sub(48),
-            height: body.height.saturating_sub(2),
+            height,
         };
-        (left, menu)
+        return HomeLayout {
+            title,
+            progress,
+            menu,
+            compact: false,
+        };
+    }
+    let compact = title_rows + 1 + PROGRESS_ROWS + 1 + menu_rows > usable;
+    let progress_rows = if compact {
+        COMPACT_PROGRESS_ROWS
     } else {
-        let progress = Area {
-            x: 2,
-            y: body.y + 2,
-            width: width.saturating_sub(4),
-            height: 7,
-        };
-        let menu = Area {
-            x: 2,
-            y: body.y + 10,
-            width: width.saturating_sub(4),
-            height: body.height.saturating_sub(10),
-        };
-        (progress, menu)
+        PROGRESS_ROWS
+    };
+    // A spare row goes between the panel and the menu first, then below the title.
+    let spare = usable.saturating_sub(title_rows + progress_rows + menu_rows);
+    let above = u16::from(spare >= 2);
+    let between = u16::from(spare >= 1);
+    let progress = Area {
+        x: 2,
+        y: body.y + title_rows + above,
+        width: width.saturating_sub(4),
+        height: progress_rows,
+    };
+    let menu_y = progress.y + progress_rows + between;
+    let menu = Area {
+        x: 2,
+        y: menu_y,
+        width: width.saturating_sub(4),
+        height: (body.y + usable).saturating_sub(menu_y),
+    };
+    HomeLayout {
+        title,
+        progress,
+        menu,
+        compact,
     }
 }
 
@@ -252,8 +306,9 @@ mod tests {
                 legend(w, h),
                 list(w, h),
                 reader_text(w, h),
-                home(w, h).0,
-                home(w, h).1,
+                home(w, h, 90).title,
+                home(w, h, 90).progress,
+                home(w, h, 90).menu,
                 ordering_cards(w, h),
                 simulator(w, h).info,
                 simulator(w, h).content,
@@ -270,6 +325,24 @@ mod tests {
                     "{area:?} in {w}x{h}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_menu_entry_has_a_row_down_to_the_minimum() {
+        for (w, h) in [(60, 18), (70, 20), (80, 24), (89, 18), (200, 60)] {
+            let parts = home(w, h, 90);
+            assert!(
+                usize::from(parts.menu.height) >= super::super::MenuItem::ALL.len(),
+                "{w}x{h}: {parts:?}"
+            );
+            // The menu ends above the status line and the legend.
+            assert!(
+                parts.menu.y + parts.menu.height <= h - 2,
+                "{w}x{h}: {parts:?}"
+            );
+            let stacked = parts.progress.x == parts.menu.x;
+            assert!(!stacked || parts.progress.y + parts.progress.height <= parts.menu.y);
         }
     }
 }

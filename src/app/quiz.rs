@@ -7,6 +7,8 @@ use crate::content::Question;
 use crate::domain::quiz::Attempt;
 use std::collections::BTreeSet;
 
+pub mod text;
+
 /// The learner's quiz as the app knows it (mirrors the store).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct QuizRecord {
@@ -114,7 +116,7 @@ pub fn on_action(state: &mut QuizState, session: &mut Session, action: Action) -
                 });
                 Vec::new()
             }
-            _ => scroll(state, action),
+            _ => scroll(state, session, action),
         },
         QuizPhase::Result => match action {
             Action::Retake => {
@@ -122,19 +124,28 @@ pub fn on_action(state: &mut QuizState, session: &mut Session, action: Action) -
                 vec![Effect::Store(StoreRequest::StartAttempt)]
             }
             Action::SendReport => super::report::open(session),
-            _ => scroll(state, action),
+            _ => scroll(state, session, action),
         },
     }
 }
 
-fn scroll(state: &mut QuizState, action: Action) -> Vec<Effect> {
-    match action {
-        Action::Up => state.scroll = state.scroll.saturating_sub(1),
-        Action::Down => state.scroll = state.scroll.saturating_add(1),
-        Action::PageUp => state.scroll = state.scroll.saturating_sub(10),
-        Action::PageDown => state.scroll = state.scroll.saturating_add(10),
-        _ => {}
+/// Scrolls the feedback or result text, never past its last line.
+fn scroll(state: &mut QuizState, session: &Session, action: Action) -> Vec<Effect> {
+    let page = crate::app::layout::reader_text(session.size.0, session.size.1)
+        .height
+        .saturating_sub(1)
+        .max(1);
+    let max = text::max_scroll(session, state);
+    state.scroll = match action {
+        Action::Up => state.scroll.saturating_sub(1),
+        Action::Down => state.scroll.saturating_add(1),
+        Action::PageUp => state.scroll.saturating_sub(page),
+        Action::PageDown => state.scroll.saturating_add(page),
+        Action::Top => 0,
+        Action::Bottom => max,
+        _ => state.scroll,
     }
+    .min(max);
     Vec::new()
 }
 
@@ -178,7 +189,7 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
         // Enter on a single-choice question answers with the option under the cursor.
         let multi = current_question(session, state).is_some_and(|q| q.multi);
         if multi {
-            let hint = session.strings().get("quiz.multi_hint").to_owned();
+            let hint = session.strings().get("quiz.select_first").to_owned();
             session.notify(hint, false);
             return Vec::new();
         }

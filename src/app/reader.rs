@@ -29,6 +29,12 @@ pub struct ReaderState {
     pub calc_edit: Option<(CalcField, String)>,
     /// The last calculator input error (a string key).
     pub calc_error: Option<&'static str>,
+    /// Whether the learner's own scrolling has brought the last line on screen (arriving,
+    /// `n`, a search hit or the chapter list do not count; a chapter that fits one screen has
+    /// it from the start).
+    pub end_seen: bool,
+    /// Time spent on this chapter while open, from the runtime's ticks.
+    pub reading_ms: u64,
 }
 
 impl ReaderState {
@@ -70,14 +76,24 @@ pub fn clamp_scroll(state: &ReaderState, session: &Session) -> u32 {
     state.scroll.min(max_scroll(total, session.size))
 }
 
-/// A reader on chapter `index` at its remembered position, with the effects of arriving there
-/// (position saved, chapter marked read when it fits on one screen).
+/// A reader on chapter `index` at its remembered position, with the effect of arriving there
+/// (position saved). Arriving never marks a chapter read.
 fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effect>)> {
     let course = session.course();
     let chapter = course.chapters.get(index)?;
     let id = chapter.id.clone();
     let scroll = session.progress.positions.get(&id).copied().unwrap_or(0);
-    let calc = CalcValues::from_defaults(&course.reference.calculator);
+    let calculator = &course.reference.calculator;
+    let mut calc = CalcValues::from_defaults(calculator);
+    // The chapter's worked example stays in the seed's currency; the learner's own numbers
+    // start in the currency of the language (EUR for German and English).
+    if let Some(i) = calculator
+        .currencies
+        .iter()
+        .position(|c| c == DEFAULT_CURRENCY)
+    {
+        calc.currency = i;
+    }
     let mut state = ReaderState {
         chapter: index,
         scroll,
@@ -86,13 +102,15 @@ fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effec
         calc,
         calc_edit: None,
         calc_error: None,
+        end_seen: false,
+        reading_ms: 0,
     };
     state.scroll = clamp_scroll(&state, session);
-    let mut effects = vec![session.record(Fact::Position {
+    state.end_seen = max_scroll(lines(session, &state).len(), session.size) == 0;
+    let effects = vec![session.record(Fact::Position {
         chapter: id,
         scroll: state.scroll,
     })];
-    effects.extend(mark_read_if_at_end(&state, session));
     Some((state, effects))
 }
 
@@ -155,13 +173,34 @@ pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect>
     })))
 }
 
-/// Marks the chapter read once its last line has been on screen.
-fn mark_read_if_at_end(state: &ReaderState, session: &mut Session) -> Vec<Effect> {
-    let total = lines(session, state).len();
+/// The calculator's currency for both languages.
+const DEFAULT_CURRENCY: &str = "EUR";
+
+/// Words per minute of an unhurried reader; a chapter counts as read after a fifth of the
+/// time such a reader needs.
+const READING_WPM: u64 = 200;
+/// The fraction of that reading time (1/5) a learner must have spent.
+const READING_SHARE: u64 = 5;
+
+/// The time a chapter of `words` words must have been open before it counts as read.
+pub fn min_reading_ms(words: usize) -> u64 {
+    (words as u64) * 60_000 / READING_WPM / READING_SHARE
+}
+
+/// Marks the chapter read once the learner scrolled its last line on screen and spent at least
+/// [`min_reading_ms`] on it (issue: pressing `n` fifteen times must not read fifteen chapters).
+fn mark_read_if_done(state: &ReaderState, session: &mut Session) -> Vec<Effect> {
+    if !state.end_seen {
+        return Vec::new();
+    }
+    let words: usize = lines(session, state)
+        .iter()
+        .map(|l| l.text().split_whitespace().count())
+        .sum();
     let Some(chapter) = session.course().chapters.get(state.chapter) else {
         return Vec::new();
     };
-    if state.scroll >= max_scroll(total, session.size)
+    if state.reading_ms >= min_reading_ms(words)
         && !session.progress.chapters_read.contains(&chapter.id)
     {
         let id = chapter.id.clone();
@@ -170,12 +209,38 @@ fn mark_read_if_at_end(state: &ReaderState, session: &mut Session) -> Vec<Effect
     Vec::new()
 }
 
-/// Scrolls by `delta` lines (clamped) and marks the chapter read at the end.
+/// Time passed while the chapter was open.
+pub fn on_tick(state: &mut ReaderState, session: &mut Session, elapsed_ms: u32) -> Vec<Effect> {
+    state.reading_ms = state.reading_ms.saturating_add(u64::from(elapsed_ms));
+    mark_read_if_done(state, session)
+}
+
+/// Whether the reader still needs the clock: only while its chapter is not read yet.
+pub fn needs_ticks(state: &ReaderState, session: &Session) -> bool {
+    session
+        .course()
+        .chapters
+        .get(state.chapter)
+        .is_some_and(|c| !session.progress.chapters_read.contains(&c.id))
+}
+
+/// Moves the view by `delta` lines (clamped); used for jumps too, so it never counts as reading.
 pub fn scroll_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> Vec<Effect> {
     let total = lines(session, state).len();
     let max = i64::from(max_scroll(total, session.size));
     state.scroll = (i64::from(state.scroll) + delta).clamp(0, max) as u32;
-    mark_read_if_at_end(state, session)
+    Vec::new()
+}
+
+/// The learner scrolls: when the last line comes on screen the end counts as seen.
+fn read_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> Vec<Effect> {
+    let mut effects = scroll_by(state, session, delta);
+    let total = lines(session, state).len();
+    if state.scroll >= max_scroll(total, session.size) {
+        state.end_seen = true;
+    }
+    effects.extend(mark_read_if_done(state, session));
+    effects
 }
 
 fn page(session: &Session) -> i64 {
@@ -191,18 +256,19 @@ fn page(session: &Session) -> i64 {
 pub fn on_action(state: &mut ReaderState, session: &mut Session, action: Action) -> Vec<Effect> {
     let current = state.chapter;
     match action {
-        Action::Up => scroll_by(state, session, -1),
-        Action::Down => scroll_by(state, session, 1),
-        Action::PageUp => scroll_by(state, session, -page(session)),
-        Action::PageDown => scroll_by(state, session, page(session)),
-        Action::Top => scroll_by(state, session, -i64::from(u32::MAX)),
-        Action::Bottom => scroll_by(state, session, i64::from(u32::MAX)),
+        Action::Up => read_by(state, session, -1),
+        Action::Down => read_by(state, session, 1),
+        Action::PageUp => read_by(state, session, -page(session)),
+        // Space ticks a focused checklist item and pages down everywhere else.
+        Action::Select if interact::checklist_focused(state, session) => {
+            interact::on_action(state, session, Action::Open)
+        }
+        Action::PageDown | Action::Select => read_by(state, session, page(session)),
+        Action::Top => read_by(state, session, -i64::from(u32::MAX)),
+        Action::Bottom => read_by(state, session, i64::from(u32::MAX)),
         Action::NextChapter => {
+            // Leaving with `n` does not mark the chapter read: only scrolling and time do.
             let mut effects = Vec::new();
-            let id = session.course().chapters.get(current).map(|c| c.id.clone());
-            if let Some(id) = id.filter(|id| !session.progress.chapters_read.contains(id)) {
-                effects.push(session.record(Fact::ChapterRead(id)));
-            }
             if current + 1 < session.course().chapters.len() {
                 effects.extend(switch_chapter(state, session, current + 1));
             } else {
@@ -234,8 +300,8 @@ pub fn on_captured_key(state: &mut ReaderState, session: &mut Session, key: Key)
 /// Handles the mouse in the reader: the wheel scrolls, a click focuses or activates a part.
 pub fn on_mouse(state: &mut ReaderState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
     match mouse.kind {
-        MouseKind::ScrollUp => scroll_by(state, session, -3),
-        MouseKind::ScrollDown => scroll_by(state, session, 3),
+        MouseKind::ScrollUp => read_by(state, session, -3),
+        MouseKind::ScrollDown => read_by(state, session, 3),
         MouseKind::Click => {
             let area = layout::reader_text(session.size.0, session.size.1);
             if !area.contains(mouse.column, mouse.row) {
@@ -250,3 +316,6 @@ pub fn on_mouse(state: &mut ReaderState, session: &mut Session, mouse: Mouse) ->
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

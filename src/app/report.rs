@@ -66,6 +66,11 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
 
 fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
     let text = session.strings().fill(key, args);
+    // Progress supersedes earlier complaints: "Code confirmed." must not stand below "The code
+    // has exactly 6 digits." from a typo that was already corrected.
+    if !error {
+        s.messages.retain(|(_, was_error)| !was_error);
+    }
     s.messages.push((text, error));
     // Keep the last few lines; older ones scroll away.
     let excess = s.messages.len().saturating_sub(4);

@@ -1,6 +1,7 @@
 //! The screens: one variant each, owning only its own UI state.
 
-use super::keymap::ScreenKind;
+use super::QuizPhase;
+use super::keymap::{Action, ScreenKind};
 use super::{
     ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
     SettingsState, SimState,
@@ -45,7 +46,36 @@ impl Screen {
         }
     }
 
-    /// String key of the screen's name (help title).
+    /// Whether the one-line legend offers `action` right now: the quiz shows retake and
+    /// report only on its result, and selecting and submitting only on a question.
+    pub fn legend_offers(&self, action: Action) -> bool {
+        match self {
+            Screen::Quiz(state) => match state.phase {
+                QuizPhase::Question | QuizPhase::Starting => {
+                    !matches!(action, Action::Retake | Action::SendReport)
+                }
+                QuizPhase::Feedback { .. } => !matches!(
+                    action,
+                    Action::Retake | Action::SendReport | Action::Select | Action::Number(_)
+                ),
+                QuizPhase::Result => {
+                    !matches!(action, Action::Select | Action::Number(_) | Action::Open)
+                }
+            },
+            _ => true,
+        }
+    }
+
+    /// String key of the screen's name in the `?` help title.
+    pub fn help_title_key(&self) -> &'static str {
+        match self {
+            Screen::Reader(_) => "reader.help_title",
+            Screen::Home(_) => "home.help_title",
+            other => other.title_key(),
+        }
+    }
+
+    /// String key of the screen's title.
     pub fn title_key(&self) -> &'static str {
         match self {
             Screen::Home(_) => "app.title",

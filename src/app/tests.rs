@@ -4,6 +4,7 @@ use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::test_app::{chars, content, key, open_chapter, test_app};
 use super::*;
 use crate::domain::Fact;
+use crate::domain::outbox::MailStatus;
 
 fn app(lang: Lang) -> App {
     test_app(lang, 80, 24)
@@ -29,7 +30,10 @@ fn home_menu_opens_chapters_and_back_returns() {
     key(&mut app, KeyCode::Enter);
     assert!(matches!(app.screen, Screen::Chapters(_)));
     key(&mut app, KeyCode::Esc);
-    assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
+    assert!(matches!(
+        app.screen,
+        Screen::Home(HomeState { cursor: 1, .. })
+    ));
     let effects = chars(&mut app, "q");
     assert_eq!(effects, Vec::new());
     assert!(app.session.quitting);
@@ -55,32 +59,11 @@ fn ctrl_c_quits_from_anywhere_and_saves_the_reading_position() {
 }
 
 #[test]
-fn reading_to_the_end_marks_the_chapter_read_once() {
-    let mut app = app(Lang::De);
-    key(&mut app, KeyCode::Enter);
-    let effects = key(&mut app, KeyCode::End);
-    assert_eq!(
-        saved(&effects),
-        vec![&Fact::ChapterRead("friday-incident".into())]
-    );
-    assert!(
-        saved(&key(&mut app, KeyCode::End)).is_empty(),
-        "no second save"
-    );
-    assert!(
-        app.session
-            .progress
-            .chapters_read
-            .contains("friday-incident")
-    );
-}
-
-#[test]
-fn next_chapter_marks_read_and_opens_the_following_one() {
+fn next_chapter_opens_the_following_one_without_marking_read() {
     let mut app = app(Lang::En);
     key(&mut app, KeyCode::Enter);
     let effects = chars(&mut app, "n");
-    assert!(saved(&effects).contains(&&Fact::ChapterRead("friday-incident".into())));
+    assert!(!saved(&effects).contains(&&Fact::ChapterRead("friday-incident".into())));
     let Screen::Reader(state) = &app.screen else {
         panic!("reader expected")
     };
@@ -187,18 +170,19 @@ fn checklist_items_toggle_and_save() {
             ticked: true
         }]
     );
-    let effects = key(&mut app, KeyCode::Enter);
+    let effects = chars(&mut app, " ");
     assert_eq!(
         saved(&effects),
         vec![&Fact::ChecklistTicked {
             item: first,
             ticked: false
-        }]
+        }],
+        "Space ticks the focused item too"
     );
     key(&mut app, KeyCode::Esc);
     assert!(
-        matches!(app.screen, Screen::Reader(ReaderState { focus: None, .. })),
-        "Esc first drops the focus"
+        matches!(app.screen, Screen::Home(_)),
+        "one Esc leaves the chapter, focus or not"
     );
 }
 
@@ -233,7 +217,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        typing.iter().any(|l| l.contains("= 10,800 PLN")),
+        typing.iter().any(|l| l.contains("= 10,800 EUR")),
         "the product follows the typing"
     );
     key(&mut app, KeyCode::Enter);
@@ -247,7 +231,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        text.iter().any(|l| l.contains("= 10,800 PLN per month")),
+        text.iter().any(|l| l.contains("= 10,800 EUR per month")),
         "{text:?}"
     );
 }
@@ -278,15 +262,23 @@ fn search_finds_matches_across_chapters() {
 }
 
 #[test]
-fn chapter_list_jumps_by_number() {
-    let mut app = app(Lang::En);
-    chars(&mut app, "2");
-    chars(&mut app, "1");
-    chars(&mut app, "4");
-    let Screen::Chapters(list) = &app.screen else {
-        panic!("chapters expected")
+fn chapter_list_opens_by_number() {
+    let chapter = |app: &App| match &app.screen {
+        Screen::Reader(r) => Some(r.chapter),
+        _ => None,
     };
-    assert_eq!(list.cursor, 13, "1 then 4 selects chapter 14");
+    let mut app = app(Lang::En);
+    chars(&mut app, "21");
+    assert_eq!(chapter(&app), None, "1 waits for a second digit");
+    chars(&mut app, "4");
+    assert_eq!(chapter(&app), Some(13), "1 then 4 opens chapter 14");
+    key(&mut app, KeyCode::Esc);
+    chars(&mut app, "7");
+    assert_eq!(chapter(&app), Some(6), "7 opens chapter 7 at once");
+    key(&mut app, KeyCode::Esc);
+    chars(&mut app, "1");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(chapter(&app), Some(0), "1 then Enter opens chapter 1");
 }
 
 #[test]
@@ -355,7 +347,7 @@ fn tiny_terminals_ignore_input_but_allow_leaving() {
 #[test]
 fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
     let mut app = app(Lang::En);
-    let (_, menu) = layout::home(80, 24);
+    let menu = home::home_layout(&app.session).menu;
     app.update(Msg::Mouse(Mouse {
         kind: MouseKind::Click,
         column: menu.x + 2,
@@ -386,4 +378,22 @@ fn a_failed_save_is_shown_not_swallowed() {
     app.update(Msg::FactSaved(Err("disk full".into())));
     let status = app.session.status.as_ref().expect("status");
     assert!(status.error && status.text.contains("disk full"));
+}
+
+#[test]
+fn esc_on_home_asks_only_while_a_report_is_queued() {
+    let mut queued = app(Lang::En);
+    queued.session.report_status = Some(MailStatus::Queued);
+    key(&mut queued, KeyCode::Esc);
+    assert!(!queued.session.quitting, "asks first");
+    assert!(queued.session.status.is_some());
+    chars(&mut queued, "n");
+    assert!(!queued.session.quitting, "n stays");
+    key(&mut queued, KeyCode::Esc);
+    chars(&mut queued, "y");
+    assert!(queued.session.quitting, "y quits");
+
+    let mut fresh = app(Lang::En);
+    key(&mut fresh, KeyCode::Esc);
+    assert!(fresh.session.quitting, "nothing unsent: Esc quits at once");
 }

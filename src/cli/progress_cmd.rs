@@ -25,12 +25,30 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                 |attempts| format!("{} quiz attempt(s)", attempts.len()),
             );
             println!(
-                "Progress imported from {}: {} chapters read, {} decisions, {quiz}.",
+                "Progress imported from {}: {}, {}, {quiz}.",
                 file.display(),
-                doc.progress.chapters_read.len(),
-                doc.progress.decisions.len()
+                counted(
+                    doc.progress.chapters_read.len(),
+                    "chapter read",
+                    "chapters read"
+                ),
+                counted(doc.progress.decisions.len(), "decision", "decisions")
             );
         }
     }
     Ok(())
+}
+
+/// "1 decision", "2 decisions".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_use_the_singular_for_one() {
+        assert_eq!(super::counted(1, "decision", "decisions"), "1 decision");
+        assert_eq!(super::counted(0, "decision", "decisions"), "0 decisions");
+    }
 }

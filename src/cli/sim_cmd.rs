@@ -119,7 +119,13 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
         messages,
         dir: dir.clone(),
     };
-    match execute(config, args, lang, &content.captions) {
+    match execute(
+        config,
+        args,
+        lang,
+        &content.captions,
+        &content.course(lang).strings,
+    ) {
         Ok(()) => Ok(()),
         Err(e) => Err(cleanup(&dir, created, &e)),
     }
@@ -192,6 +198,7 @@ fn execute(
     args: &SimArgs,
     lang: Lang,
     captions: &content::Captions,
+    strings: &content::Strings,
 ) -> Result<(), SimError> {
     let mut sim = Simulation::new(config)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -213,30 +220,42 @@ fn execute(
         let _ = writeln!(out, "{json}");
     } else {
         let m = &report.metrics;
-        let verdict = if report.invariants.ok() {
-            "ok"
+        let verdict = strings.get(if report.invariants.ok() {
+            "sim.cli_ok"
         } else {
-            "BROKEN"
-        };
-        let _ = writeln!(
-            out,
-            "{} {} {} seed {}: {} accepted, {} effects, {} duplicate effects, {} prevented duplicates, {} dead-lettered, {} lost; invariants {verdict}",
-            report.scenario,
-            report.mode.as_str(),
-            report.broker.as_str(),
-            report.seed,
-            m.accepted,
-            m.effects,
-            m.duplicate_effects,
-            m.prevented_duplicates,
-            m.dead_lettered,
-            m.lost
+            "sim.cli_broken"
+        });
+        let n = |v: u64| v.to_string();
+        let line = strings.fill(
+            "sim.cli_summary",
+            &[
+                ("scenario", &report.scenario),
+                ("mode", report.mode.as_str()),
+                ("broker", report.broker.as_str()),
+                ("seed", &report.seed.to_string()),
+                ("accepted", &n(m.accepted)),
+                ("effects", &n(m.effects)),
+                ("duplicates", &n(m.duplicate_effects)),
+                ("prevented", &n(m.prevented_duplicates)),
+                ("dead", &n(m.dead_lettered)),
+                ("lost", &n(m.lost)),
+                ("verdict", verdict),
+            ],
         );
+        let _ = writeln!(out, "{line}");
         for v in &report.invariants.violations {
             let _ = writeln!(out, "  {v}");
         }
-        let _ = writeln!(out, "{} events, trace {}", report.events, report.trace_hash);
-        let _ = writeln!(out, "files: {}", report.paths.dir.display());
+        let events = strings.fill(
+            "sim.cli_events",
+            &[
+                ("n", &report.events.to_string()),
+                ("trace", &report.trace_hash),
+            ],
+        );
+        let _ = writeln!(out, "{events}");
+        let dir = report.paths.dir.display().to_string();
+        let _ = writeln!(out, "{}", strings.fill("sim.cli_files", &[("dir", &dir)]));
     }
     let _ = out.flush();
     Ok(())

@@ -79,8 +79,32 @@ pub fn build(input: &ReportInput<'_>) -> Report {
                 ("level", score.level.map_or("-", |l| l.name.as_str())),
             ],
         )),
-        Block::Heading(s.get("report.quiz").to_owned()),
     ];
+    // Score and level above, what to do next right below; the details follow.
+    blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
+    if let Some(level) = score.level {
+        // Next steps are written with `code` marks for the screen; a mail shows plain words.
+        blocks.extend(
+            level
+                .next_steps
+                .iter()
+                .map(|step| Block::Item(step.clone())),
+        );
+    }
+    let read = input
+        .course
+        .chapters
+        .iter()
+        .filter(|c| input.progress.chapters_read.contains(&c.id))
+        .count();
+    blocks.push(Block::Para(s.fill(
+        "report.chapters_read",
+        &[
+            ("n", &read.to_string()),
+            ("total", &input.course.chapters.len().to_string()),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get("report.quiz").to_owned()));
     for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
         let chosen = input.attempt.chosen(q);
         let answer = if chosen.is_empty() {
@@ -112,11 +136,12 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         ));
     }
     push_progress(input, &mut blocks);
-    blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
-    if let Some(level) = score.level {
-        blocks.extend(level.next_steps.iter().cloned().map(Block::Item));
-    }
     blocks.push(Block::Para(s.get("report.footer").to_owned()));
+    // Course texts mark ids with `code` for the screen; a mail shows plain words.
+    for block in &mut blocks {
+        let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
+        text.retain(|c| c != '`');
+    }
     Report {
         subject: s.fill("report.subject", &[("workshop", input.workshop)]),
         lang: input.lang,

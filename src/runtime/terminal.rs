@@ -35,6 +35,10 @@ impl TerminalGuard {
         if mouse {
             execute!(stdout(), EnableMouseCapture)?;
         }
+        // crossterm's own NO_COLOR handling turns every colour change into an SGR reset, which
+        // wipes bold and reverse and drops the QR code's light/dark. The theme already leaves
+        // out colours under NO_COLOR, so crossterm may pass through the few that remain.
+        crossterm::style::force_color_output(true);
         let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
         Ok((guard, terminal))
     }

@@ -24,6 +24,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
     );
     let area = layout::list(app.session.size.0, app.session.size.1);
     let width = usize::from(area.width);
+    // The status column is as wide as the longest label in this language ("[entschieden]").
+    let status_w = [
+        "chapters.status_new",
+        "chapters.status_read",
+        "chapters.status_decided",
+    ]
+    .iter()
+    .map(|k| s.get(k).chars().count() + 2)
+    .max()
+    .unwrap_or(0);
     let lines: Vec<Line<'_>> = app
         .session
         .course()
@@ -33,13 +43,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
         .skip(state.offset)
         .take(usize::from(area.height))
         .map(|(i, chapter)| {
-            let status = status_label(app, chapter);
+            let status = format!("[{}]", status_label(app, chapter));
             let head = format!(
-                "{:>2}  {:<11} {}",
-                chapter.number,
-                format!("[{status}]"),
-                chapter.title
+                "{:>2}  {status:<status_w$} {}",
+                chapter.number, chapter.title
             );
+            let head = super::chrome::ellipsize(&head, width);
             let rest = width.saturating_sub(head.chars().count() + 3);
             let summary: String = if rest > 10 {
                 format!(" — {}", truncate(&chapter.summary, rest))

@@ -24,12 +24,8 @@ pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         .iter()
         .filter(|c| app.session.progress.chapters_read.contains(&c.id))
         .count();
-    let mut left = format!(" {}", s.get("app.title"));
-    if let Some(name) = &app.session.info.workshop {
-        left = format!("{left} · {name}");
-    }
-    let right = format!(
-        "{} · {} {read}/{} · {} ",
+    let counts = format!(
+        "{} · {} {read}/{}",
         s.fill(
             "decision.answered",
             &[
@@ -39,9 +35,27 @@ pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         ),
         s.get("home.chapters_read"),
         course.chapters.len(),
-        app.session.lang.code().to_uppercase()
     );
-    let pad = usize::from(area.width).saturating_sub(left.chars().count() + right.chars().count());
+    let title = format!(" {}", s.get("app.title"));
+    let lang = app.session.lang.code().to_uppercase();
+    let workshop = app.session.info.workshop.as_ref();
+    // Longest first; the first pair that fits with a two-space gap wins, so the parts never
+    // run together (at 60 columns the workshop name and the language give way first).
+    let mut candidates = Vec::new();
+    for right in [format!("{counts} · {lang} "), format!("{counts} ")] {
+        if let Some(name) = workshop {
+            candidates.push((format!("{title} · {name}"), right.clone()));
+        }
+        candidates.push((title.clone(), right));
+    }
+    let width = usize::from(area.width);
+    let fits = |(l, r): &(String, String)| l.chars().count() + 2 + r.chars().count() <= width;
+    let (left, right) = candidates
+        .iter()
+        .find(|c| fits(c))
+        .cloned()
+        .unwrap_or_else(|| (title.clone(), String::new()));
+    let pad = width.saturating_sub(left.chars().count() + right.chars().count());
     let text = format!("{left}{}{right}", " ".repeat(pad));
     frame.render_widget(Paragraph::new(text).style(theme.header()), area);
 }
@@ -63,7 +77,7 @@ pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let s = app.session.strings();
     let entries: Vec<(String, String, bool)> = bindings(app.screen.kind())
         .iter()
-        .filter(|b| b.legend)
+        .filter(|b| b.legend && app.screen.legend_offers(b.action))
         .map(|b| {
             (
                 keys_label(b),
@@ -133,8 +147,33 @@ pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     );
 }
 
+/// Shortens `text` to `max` characters, ending in "…" when something was cut, so a cut line
+/// never looks complete.
+pub fn ellipsize(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    if max > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Keeps an area inside the frame (the app's size and the frame's may differ for one frame
 /// during a resize).
 pub fn clip(frame: &Frame<'_>, area: Rect) -> Rect {
     area.intersection(frame.area())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ellipsize;
+
+    #[test]
+    fn ellipsize_marks_a_cut() {
+        assert_eq!(ellipsize("Idempotenzschlüssel", 8), "Idempot…");
+        assert_eq!(ellipsize("kurz", 8), "kurz");
+        assert_eq!(ellipsize("abc", 0), "");
+    }
 }

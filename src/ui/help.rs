@@ -1,4 +1,6 @@
-//! The `?` help: every binding of the current screen, from the same table the keys use.
+//! The `?` help: every binding of the current screen, from the same table the keys use. When
+//! the rows do not fit one column they go into two; the close hint sits in the bottom border so
+//! it stays visible at every size.
 
 use super::chrome::clip;
 use super::theme::Theme;
@@ -8,49 +10,140 @@ use crate::app::keymap::bindings;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
+
+/// Widest the overlay gets on large terminals.
+const MAX_WIDTH: u16 = 100;
+/// Space between the two columns.
+const GUTTER: usize = 2;
 
 /// Draws the help overlay.
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let s = app.session.strings();
-    let table = bindings(app.screen.kind());
-    let mut lines: Vec<Line<'_>> = Vec::new();
-    let mut seen = Vec::new();
-    for binding in table {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for binding in bindings(app.screen.kind()) {
         let keys: Vec<String> = binding.keys.iter().map(|k| k.label()).collect();
-        let keys = keys.join(" / ");
-        if seen.contains(&(keys.clone(), binding.label)) {
-            continue;
+        let row = (keys.join(" / "), s.get(binding.label).to_owned());
+        if !rows.contains(&row) {
+            rows.push(row);
         }
-        seen.push((keys.clone(), binding.label));
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:<22}"), theme.key()),
-            Span::raw(s.get(binding.label).to_owned()),
-        ]));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(s.get("help.global"), theme.dim()));
-    lines.push(Line::styled(s.get("help.close"), theme.dim()));
     let area = frame.area();
-    let width = area.width.saturating_sub(4).min(70);
-    let height = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
+    let width = area.width.saturating_sub(4).min(MAX_WIDTH);
+    let inner_w = usize::from(width.saturating_sub(4));
+    let inner_h = usize::from(area.height.saturating_sub(4));
+    let global = s.get("help.global");
+    let mut body = column(&rows, inner_w, theme);
+    if body.len() + 2 > inner_h {
+        // Narrow columns: keys joined without spaces ("↑/↓/k/j") leave room for the labels.
+        for row in &mut rows {
+            row.0 = row.0.replace(" / ", "/");
+        }
+        let half = rows.len().div_ceil(2);
+        let col_w = inner_w.saturating_sub(GUTTER) / 2;
+        let left = column(&rows[..half], col_w, theme);
+        let right = column(&rows[half..], col_w, theme);
+        body = (0..left.len().max(right.len()))
+            .map(|i| {
+                let mut spans = left.get(i).map_or_else(
+                    || vec![Span::raw(" ".repeat(col_w))],
+                    |line| line.spans.clone(),
+                );
+                let used: usize = spans.iter().map(|sp| sp.content.chars().count()).sum();
+                spans.push(Span::raw(" ".repeat(col_w.saturating_sub(used) + GUTTER)));
+                if let Some(line) = right.get(i) {
+                    spans.extend(line.spans.iter().cloned());
+                }
+                Line::from(spans)
+            })
+            .collect();
+    }
+    body.push(Line::raw(""));
+    body.push(Line::styled(global, theme.dim()));
+    let height = u16::try_from(body.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
     let popup = Rect::new(
-        (area.width - width) / 2,
-        (area.height.saturating_sub(height)) / 2,
+        area.width.saturating_sub(width) / 2,
+        area.height.saturating_sub(height) / 2,
         width,
         height,
     );
-    let title = s.fill("help.title", &[("screen", s.get(app.screen.title_key()))]);
-    let border = super::theme::border_set(app.session.options.ascii);
+    let title = s.fill(
+        "help.title",
+        &[("screen", s.get(app.screen.help_title_key()))],
+    );
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_set(border)
-        .title(Span::styled(title, theme.tone(Tone::Bold)));
+        .padding(Padding::horizontal(1))
+        .border_set(super::theme::border_set(app.session.options.ascii))
+        .title(Span::styled(format!(" {title} "), theme.tone(Tone::Bold)))
+        .title_bottom(
+            Line::from(Span::styled(
+                format!(" {} ", s.get("help.close")),
+                theme.key(),
+            ))
+            .right_aligned(),
+        );
     frame.render_widget(Clear, clip(frame, popup));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        clip(frame, popup),
-    );
+    frame.render_widget(Paragraph::new(body).block(block), clip(frame, popup));
+}
+
+/// One column of rows: keys padded to the widest, the description wrapped beside them.
+fn column<'a>(rows: &[(String, String)], width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let key_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0) + 2;
+    let text_w = width.saturating_sub(key_w).max(8);
+    let mut lines = Vec::new();
+    for (keys, label) in rows {
+        for (i, part) in wrap(label, text_w).into_iter().enumerate() {
+            let first = if i == 0 { keys.as_str() } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{first:<key_w$}"), theme.key()),
+                Span::raw(part),
+            ]));
+        }
+    }
+    lines
+}
+
+/// Word wrap by characters (labels are short; a word longer than the width is split).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.is_empty() {
+            words.push(String::new());
+        }
+        words.extend(chars.chunks(width).map(|c| c.iter().collect::<String>()));
+    }
+    for word in &words {
+        let current = lines.last_mut().map_or(0, |l| l.chars().count());
+        if current > 0 && current + 1 + word.chars().count() > width {
+            lines.push(String::new());
+        }
+        if let Some(line) = lines.last_mut() {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wraps_at_spaces() {
+        assert_eq!(
+            wrap("scroll the tab now", 10),
+            vec!["scroll the", "tab now"]
+        );
+        assert_eq!(wrap("short", 10), vec!["short"]);
+        assert_eq!(wrap("fokussierten ab", 5), vec!["fokus", "siert", "en ab"]);
+    }
 }

@@ -3,31 +3,29 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::{App, HomeState, MenuItem, layout};
+use crate::app::{App, HomeState, MenuItem, home_layout};
 use ratatui::Frame;
-use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws Home.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) {
     let s = app.session.strings();
-    let body = layout::body(app.session.size.0, app.session.size.1);
+    let parts = home_layout(&app.session);
     let title = Line::from(vec![
         Span::styled(
-            format!(" {}", s.get("app.title")),
+            s.get("app.title"),
             theme.tone(crate::app::doc_layout::Tone::Title),
         ),
         Span::styled(format!("  {}", s.get("app.subtitle")), theme.dim()),
     ]);
     frame.render_widget(
-        Paragraph::new(title),
-        clip(frame, Rect::new(0, body.y, body.width, 1)),
+        Paragraph::new(title).wrap(Wrap { trim: true }),
+        clip(frame, rect(parts.title)),
     );
-    let (progress_area, menu_area) = layout::home(app.session.size.0, app.session.size.1);
     frame.render_widget(
-        Paragraph::new(progress_lines(app, theme)),
-        clip(frame, rect(progress_area)),
+        Paragraph::new(progress_lines(app, theme, parts.compact)),
+        clip(frame, rect(parts.progress)),
     );
     let has_resume = app.session.progress.last_chapter.is_some();
     let lines: Vec<Line<'_>> = MenuItem::ALL
@@ -56,10 +54,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
             Line::from(spans)
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), clip(frame, rect(menu_area)));
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(parts.menu)));
 }
 
-fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
+/// The progress rows; `compact` leaves out the heading and the counts the header shows.
+fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a>> {
     let s = app.session.strings();
     let course = app.session.course();
     let p = &app.session.progress;
@@ -89,7 +88,16 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
             Span::styled(value, theme.tone(crate::app::doc_layout::Tone::Bold)),
         ])
     };
-    vec![
+    let rest = vec![
+        row(s.get("home.ordering"), ordering.to_owned()),
+        row(s.get("home.scenarios"), scenarios),
+        row(s.get("home.quiz"), quiz_summary(app)),
+        row(s.get("home.report"), report_summary(app)),
+    ];
+    if compact {
+        return rest;
+    }
+    let mut lines = vec![
         Line::styled(
             s.get("home.progress"),
             theme.tone(crate::app::doc_layout::Tone::Subheading),
@@ -102,11 +110,9 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
             s.get("home.decisions"),
             format!("{decided}/{}", course.decisions.len()),
         ),
-        row(s.get("home.ordering"), ordering.to_owned()),
-        row(s.get("home.scenarios"), scenarios),
-        row(s.get("home.quiz"), quiz_summary(app)),
-        row(s.get("home.report"), report_summary(app)),
-    ]
+    ];
+    lines.extend(rest);
+    lines
 }
 
 /// "7/10, Practitioner", "in progress (3/10)" or "not taken".

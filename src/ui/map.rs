@@ -6,7 +6,7 @@ use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
-use crate::app::doc_layout::wrap::hard_wrap;
+use crate::app::doc_layout::wrap::url_wrap;
 use crate::app::map::{self, MapAreas};
 use crate::app::{App, MapState, Sharing, layout};
 use crate::domain::qr::QrMatrix;
@@ -67,7 +67,7 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
             lines.push(Line::raw(""));
         }
         lines.extend(
-            hard_wrap(url, usize::from(area.width))
+            url_wrap(url, usize::from(area.width))
                 .into_iter()
                 .map(|part| Line::styled(part, theme.tone(Tone::Bold))),
         );
@@ -107,12 +107,11 @@ fn draw_code(frame: &mut Frame<'_>, app: &App, qr: &QrMatrix, area: Rect) -> u16
     );
     let (width, height) = map::qr_size(qr, app.session.options.ascii);
     let x = area.x + area.width.saturating_sub(width) / 2;
-    // NO_COLOR leaves the terminal's own colours; a dark theme still shows light modules filled.
-    let style = if app.session.options.no_color {
-        Style::default()
-    } else {
-        Style::default().fg(Color::White).bg(Color::Black)
-    };
+    // Always explicit colours, NO_COLOR too: the glyphs paint the light modules and the quiet
+    // zone white, the blanks stay black. With the terminal's default colours a light theme
+    // would invert the code and scanners would not read it. These two colours are function,
+    // not decoration; the rest of the NO_COLOR theme stays colourless.
+    let style = Style::default().fg(Color::White).bg(Color::Black);
     let code: Vec<Line<'_>> = code.into_iter().map(|l| Line::styled(l, style)).collect();
     frame.render_widget(
         Paragraph::new(code),

@@ -1,6 +1,6 @@
 //! The ordering game: seven cards, progress n/7, the hint after a wrong pick, the summary.
 
-use super::chrome::clip;
+use super::chrome::{clip, ellipsize};
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
                         "ordering.record",
                         &[
                             ("attempts", &record.attempts.to_string()),
-                            ("mistakes", &record.mistakes.to_string()),
+                            ("mistakes", &state.game.mistakes().to_string()),
                         ],
                     )
                 ),
@@ -97,9 +97,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
                 } else {
                     ratatui::style::Style::default()
                 };
+                let head = format!("{marker}{} [  ] {}", pos + 1, card.label);
+                let room = usize::from(cards.width).saturating_sub(head.chars().count());
                 Line::from(vec![
-                    Span::styled(format!("{marker}{} [  ] {}", pos + 1, card.label), style),
-                    Span::styled(format!(" - {}", card.text), theme.dim()),
+                    Span::styled(head, style),
+                    Span::styled(ellipsize(&format!(" - {}", card.text), room), theme.dim()),
                 ])
             }
         })

@@ -4,7 +4,7 @@ use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
-use crate::app::quiz::current_question;
+use crate::app::quiz::{current_question, text};
 use crate::app::{App, QuizPhase, QuizState, layout};
 use crate::content::Question;
 use crate::domain::quiz::Attempt;
@@ -24,27 +24,29 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) 
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
+    let area = layout::reader_text(app.session.size.0, app.session.size.1);
     let lines = match (&app.session.quiz.attempt, state.phase) {
         (Some(attempt), QuizPhase::Question) => question_lines(app, attempt, state, theme),
-        (Some(attempt), QuizPhase::Feedback { correct }) => {
-            feedback_lines(app, attempt, state, correct, theme)
+        (Some(_), QuizPhase::Feedback { .. } | QuizPhase::Result) => {
+            // Laid out by the app, which also stops the scrolling at the last line.
+            text::lines(&app.session, state, usize::from(area.width))
+                .into_iter()
+                .skip(usize::from(state.scroll))
+                .map(|line| {
+                    Line::from(
+                        line.spans
+                            .into_iter()
+                            .map(|span| Span::styled(span.text, theme.tone(span.tone)))
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect()
         }
-        (Some(attempt), QuizPhase::Result) => result_lines(app, attempt, theme),
         _ => vec![Line::raw(s.get("report.sending"))],
     };
-    let scroll = if state.phase == QuizPhase::Question {
-        0
-    } else {
-        state.scroll
-    };
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        clip(
-            frame,
-            rect(layout::reader_text(app.session.size.0, app.session.size.1)),
-        ),
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(frame, rect(area)),
     );
 }
 
@@ -109,128 +111,11 @@ fn question_lines<'a>(
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         app.session.strings().get(if question.multi {
-            "quiz.multi_hint"
+            "quiz.tui_multi_hint"
         } else {
-            "quiz.single_hint"
+            "quiz.tui_single_hint"
         }),
         theme.dim(),
-    ));
-    lines
-}
-
-fn feedback_lines<'a>(
-    app: &'a App,
-    attempt: &Attempt,
-    state: &QuizState,
-    correct: bool,
-    theme: &Theme,
-) -> Vec<Line<'a>> {
-    let s = app.session.strings();
-    let Some(question) = current_question(&app.session, state) else {
-        return Vec::new();
-    };
-    let mut lines = heading(app, attempt, question, theme);
-    // Verdict, the way on and the explanation come first: the option list below may not fit.
-    let verdict = if correct {
-        Span::styled(s.get("quiz.right"), theme.tone(Tone::Bold))
-    } else {
-        Span::styled(s.get("quiz.wrong"), theme.error())
-    };
-    lines.push(Line::from(vec![
-        verdict,
-        Span::styled(format!("   Enter: {}", s.get("quiz.continue")), theme.key()),
-    ]));
-    lines.push(Line::raw(
-        s.fill("quiz.explanation", &[("text", &question.explanation)]),
-    ));
-    lines.push(Line::raw(""));
-    let shown = attempt.options(question);
-    let chosen = attempt.chosen(question);
-    for (i, option) in shown.iter().enumerate() {
-        let mark = match (option.correct, chosen.iter().any(|c| c.id == option.id)) {
-            (true, _) => "+",
-            (false, true) => "x",
-            (false, false) => " ",
-        };
-        lines.push(Line::raw(format!("{mark} {}. {}", i + 1, option.text)));
-        lines.push(Line::styled(format!("    {}", option.why), theme.dim()));
-    }
-    lines
-}
-
-fn result_lines<'a>(app: &'a App, attempt: &Attempt, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.session.strings();
-    let quiz = &app.session.course().quiz;
-    let score = attempt.score(quiz);
-    let mut lines = vec![
-        Line::styled(s.get("quiz.result_title"), theme.tone(Tone::Subheading)),
-        Line::styled(
-            s.fill(
-                "quiz.score",
-                &[
-                    ("score", &score.correct.to_string()),
-                    ("total", &score.total.to_string()),
-                ],
-            ),
-            theme.tone(Tone::Bold),
-        ),
-    ];
-    if let Some(level) = score.level {
-        lines.push(Line::raw(s.fill("quiz.level", &[("level", &level.name)])));
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(
-            s.get("quiz.next_steps"),
-            theme.tone(Tone::Subheading),
-        ));
-        for step in &level.next_steps {
-            lines.push(Line::raw(format!("- {step}")));
-        }
-    }
-    lines.push(Line::raw(""));
-    let review = attempt.review(quiz);
-    if review.is_empty() {
-        lines.push(Line::raw(s.get("quiz.review_none")));
-    } else {
-        lines.push(Line::styled(
-            s.get("quiz.review"),
-            theme.tone(Tone::Subheading),
-        ));
-        for r in review {
-            let join = |opts: &[&crate::content::QuestionOption]| {
-                opts.iter()
-                    .map(|o| o.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            };
-            lines.push(Line::styled(
-                format!("- {}", r.question.prompt),
-                theme.tone(Tone::Bold),
-            ));
-            lines.push(Line::raw(format!(
-                "  {}",
-                s.fill("quiz.your_answer", &[("answer", &join(&r.chosen))])
-            )));
-            lines.push(Line::raw(format!(
-                "  {}",
-                s.fill("quiz.right_answer", &[("answer", &join(&r.correct))])
-            )));
-            lines.push(Line::styled(
-                format!(
-                    "  {}",
-                    s.fill("quiz.explanation", &[("text", &r.question.explanation)])
-                ),
-                theme.dim(),
-            ));
-        }
-    }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        format!(
-            "m: {}   r: {}",
-            s.get("quiz.to_report"),
-            s.get("quiz.retake")
-        ),
-        theme.key(),
     ));
     lines
 }

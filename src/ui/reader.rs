@@ -43,17 +43,31 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
         ])),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
+    let query = state
+        .search
+        .as_ref()
+        .map(|s| s.query.as_str())
+        .filter(|q| !q.trim().is_empty());
     let visible: Vec<Line<'_>> = lines
         .iter()
         .skip(state.scroll as usize)
         .take(height)
         .map(|line| {
-            Line::from(
-                line.spans
-                    .iter()
-                    .map(|span| Span::styled(span.text.clone(), theme.tone(span.tone)))
-                    .collect::<Vec<_>>(),
-            )
+            let mut spans = Vec::new();
+            for span in &line.spans {
+                let style = theme.tone(span.tone);
+                for (part, hit) in split_hits(&span.text, query) {
+                    spans.push(Span::styled(
+                        part,
+                        if hit {
+                            style.patch(theme.selected())
+                        } else {
+                            style
+                        },
+                    ));
+                }
+            }
+            Line::from(spans)
         })
         .collect();
     frame.render_widget(Paragraph::new(visible), clip(frame, rect(area)));
@@ -73,5 +87,62 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
         );
         frame.render_widget(ratatui::widgets::Clear, clip(frame, row));
         frame.render_widget(Paragraph::new(prompt), clip(frame, row));
+    }
+}
+
+/// Splits `text` into parts, marking those that match `query` (case-insensitive) so search hits
+/// stand out from the line around them.
+fn split_hits(text: &str, query: Option<&str>) -> Vec<(String, bool)> {
+    let Some(query) = query else {
+        return vec![(text.to_owned(), false)];
+    };
+    let fold = |c: char| c.to_lowercase().next().unwrap_or(c);
+    let chars: Vec<char> = text.chars().collect();
+    let needle: Vec<char> = query.chars().map(fold).collect();
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut plain = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let matches = i + needle.len() <= chars.len()
+            && chars[i..i + needle.len()]
+                .iter()
+                .zip(&needle)
+                .all(|(a, b)| fold(*a) == *b);
+        if matches {
+            if !plain.is_empty() {
+                parts.push((std::mem::take(&mut plain), false));
+            }
+            parts.push((chars[i..i + needle.len()].iter().collect(), true));
+            i += needle.len();
+        } else {
+            plain.push(chars[i]);
+            i += 1;
+        }
+    }
+    if !plain.is_empty() || parts.is_empty() {
+        parts.push((plain, false));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_hits;
+
+    #[test]
+    fn hits_are_split_out_case_insensitively() {
+        assert_eq!(
+            split_hits("Lockstep and lockstep", Some("LOCKstep")),
+            vec![
+                ("Lockstep".to_owned(), true),
+                (" and ".to_owned(), false),
+                ("lockstep".to_owned(), true)
+            ]
+        );
+        assert_eq!(
+            split_hits("Größe", Some("grö")),
+            vec![("Grö".to_owned(), true), ("ße".to_owned(), false)]
+        );
+        assert_eq!(split_hits("x", None), vec![("x".to_owned(), false)]);
     }
 }

@@ -114,6 +114,26 @@ pub fn hard_wrap(text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// Wraps a URL at `max` cells, breaking only after a `/` (`https://example.org/` + `lab`); a
+/// single part longer than a line is the only thing cut elsewhere.
+pub fn url_wrap(url: &str, max: usize) -> Vec<String> {
+    let mut out: Vec<String> = vec![String::new()];
+    for part in url.split_inclusive('/') {
+        let used = out.last().map_or(0, |l| width(l));
+        if used > 0 && used + width(part) > max {
+            out.push(String::new());
+        }
+        if width(part) > max {
+            let last = out.pop().unwrap_or_default();
+            let mut pieces = hard_wrap(&format!("{last}{part}"), max);
+            out.append(&mut pieces);
+        } else if let Some(last) = out.last_mut() {
+            last.push_str(part);
+        }
+    }
+    out
+}
+
 /// Lays out a table in `max` cells: natural column widths when they fit, otherwise shrunk
 /// columns with wrapped cells, and for very narrow widths one "header: value" line per cell.
 pub fn table(
@@ -344,5 +364,10 @@ mod tests {
             }
         }
         assert_eq!(hard_wrap("abcdef", 4), vec!["abcd", "ef"]);
+        assert_eq!(
+            url_wrap("https://example.org/queuelab-map", 30),
+            vec!["https://example.org/", "queuelab-map"]
+        );
+        assert_eq!(url_wrap("https://a.b/c", 40), vec!["https://a.b/c"]);
     }
 }

@@ -178,6 +178,11 @@ fn report_flow_address_code_and_status() {
     key(&mut app, KeyCode::Enter);
     app.update(Msg::CodeChecked(Ok(Verdict::Accepted { code_id: 1 })));
     assert_eq!(report_state(&app).phase, ReportPhase::Done);
+    assert!(
+        report_state(&app).messages.iter().all(|(_, error)| !error),
+        "an accepted code clears the earlier complaints: {:?}",
+        report_state(&app).messages
+    );
     app.update(Msg::MailUpdated {
         report: Some(MailStatus::Sent),
         delivery: Some(Delivery::Smtp),
@@ -229,4 +234,39 @@ fn the_report_needs_a_finished_quiz() {
     started(&mut app);
     assert!(chars(&mut app, "m").is_empty());
     assert!(matches!(app.screen, Screen::Quiz(_)));
+}
+
+#[test]
+fn result_scrolling_stops_at_the_last_line_and_end_jumps_there() {
+    let mut app = test_app(Lang::De, 60, 18);
+    started(&mut app);
+    while app
+        .session
+        .quiz
+        .attempt
+        .as_ref()
+        .is_some_and(|a| !a.is_complete(&app.session.course().quiz))
+    {
+        chars(&mut app, "12");
+        key(&mut app, KeyCode::Enter);
+        key(&mut app, KeyCode::Enter);
+    }
+    assert_eq!(phase(&app), Some(QuizPhase::Result));
+    let Screen::Quiz(state) = &app.screen else {
+        panic!("not on the quiz");
+    };
+    let max = super::text::max_scroll(&app.session, state);
+    assert!(max > 0, "the result is longer than one screen at 60x18");
+    for _ in 0..50 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let scroll = |app: &App| match &app.screen {
+        Screen::Quiz(s) => s.scroll,
+        _ => u16::MAX,
+    };
+    assert_eq!(scroll(&app), max, "PgDn stops at the last page");
+    key(&mut app, KeyCode::Home);
+    assert_eq!(scroll(&app), 0);
+    chars(&mut app, "G");
+    assert_eq!(scroll(&app), max, "G jumps to the end");
 }

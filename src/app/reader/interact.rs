@@ -17,6 +17,13 @@ fn chapter_targets(s: &ReaderState, session: &Session) -> Vec<Target> {
         .unwrap_or_default()
 }
 
+/// Whether the focused part is a checklist item.
+pub fn checklist_focused(s: &ReaderState, session: &Session) -> bool {
+    s.focus
+        .and_then(|f| chapter_targets(s, session).get(f).cloned())
+        .is_some_and(|t| matches!(t, Target::Checklist(_)))
+}
+
 /// Focuses a part (or none) and scrolls it into view.
 pub fn focus(
     current: &mut ReaderState,

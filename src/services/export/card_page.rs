@@ -21,7 +21,7 @@ p{margin:0 0 1.5mm}
 .top{display:flex;gap:6mm;align-items:flex-start}
 .qrbox{width:58mm;flex:none;text-align:center}
 svg.qr{width:58mm;height:58mm;display:block}
-.url{font:600 9pt/1.25 ui-monospace,Menlo,Consolas,monospace;word-break:break-all;margin-top:1mm}
+.url{font:600 9pt/1.25 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:normal;word-break:normal;margin-top:1mm}
 .flowbox{flex:1}
 svg.flow{width:100%;height:auto;max-height:92mm}
 .stage rect{fill:#f1f1f1;stroke:#000;stroke-width:1.2}
@@ -52,7 +52,10 @@ pub fn render(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
         escape(s.get("map.card_title")),
         escape(s.get("map.lead")),
         qr_image::svg(qr, url, false),
-        escape(url),
+        // Break only after a `/` (not inside `//`), never inside a word.
+        escape(url)
+            .replace('/', "/<wbr>")
+            .replace("/<wbr>/<wbr>", "//"),
         escape(s.get("map.scan")),
         flow_svg(&r.flow, s.get("widget.flow"), false),
     );

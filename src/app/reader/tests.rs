@@ -1,0 +1,88 @@
+//! When a chapter counts as read: scrolled to its end by the learner and open long enough.
+
+use crate::app::input::KeyCode;
+use crate::app::test_app::{chars, key, test_app};
+use crate::app::{App, Effect, Msg, Screen, StoreRequest};
+use crate::content::Lang;
+use crate::domain::Fact;
+
+fn app(lang: Lang) -> App {
+    test_app(lang, 80, 24)
+}
+
+fn saved(effects: &[Effect]) -> Vec<&Fact> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Store(StoreRequest::Save(f)) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_chapter_is_read_after_scrolling_to_its_end_and_enough_time() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.tick_interval_ms(),
+        Some(crate::app::READING_TICK_MS),
+        "the reading clock runs"
+    );
+    // Time alone does not read a chapter.
+    let effects = app.update(Msg::Tick { elapsed_ms: 1_000 });
+    assert!(saved(&effects).is_empty());
+    // Scrolling to the end too early does not either.
+    assert!(saved(&key(&mut app, KeyCode::End)).is_empty());
+    let Screen::Reader(state) = &app.screen else {
+        panic!("reader expected")
+    };
+    let words: usize = crate::app::reader_lines(&app, state)
+        .iter()
+        .map(|l| l.text().split_whitespace().count())
+        .sum();
+    let needed = super::min_reading_ms(words);
+    assert!(
+        needed > 20_000,
+        "a fifth of 200 wpm for {words} words: {needed} ms"
+    );
+    let mut effects = Vec::new();
+    for _ in 0..needed / 1_000 {
+        effects.extend(app.update(Msg::Tick { elapsed_ms: 1_000 }));
+    }
+    assert_eq!(
+        saved(&effects),
+        vec![&Fact::ChapterRead("friday-incident".into())]
+    );
+    assert!(
+        saved(&key(&mut app, KeyCode::End)).is_empty(),
+        "no second save"
+    );
+    assert!(
+        app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
+    assert_eq!(app.tick_interval_ms(), None, "the clock stops once read");
+}
+
+#[test]
+fn jumps_do_not_read_a_chapter() {
+    let mut app = app(Lang::En);
+    key(&mut app, KeyCode::Enter);
+    // Plenty of time, but the end only came on screen by a search hit.
+    for _ in 0..600 {
+        app.update(Msg::Tick { elapsed_ms: 1_000 });
+    }
+    let mut effects = chars(&mut app, "/");
+    effects.extend(chars(&mut app, "sources"));
+    effects.extend(key(&mut app, KeyCode::Enter));
+    effects.extend(chars(&mut app, "n"));
+    assert!(
+        !saved(&effects)
+            .iter()
+            .any(|f| matches!(f, Fact::ChapterRead(_))),
+        "{effects:?}"
+    );
+}
