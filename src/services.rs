@@ -8,6 +8,8 @@ pub mod mail;
 pub mod paths;
 pub mod share;
 pub mod store;
+pub mod tls;
+pub mod trainee;
 
 pub use config::{Config, ConfigError};
 pub use paths::Paths;
