@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod export;
+pub mod host;
 pub mod log;
 pub mod mail;
 pub mod paths;

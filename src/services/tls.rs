@@ -25,10 +25,16 @@ fn provider() -> Arc<CryptoProvider> {
 
 /// Lower-case hex SHA-256 of a DER certificate.
 pub fn fingerprint(cert: &[u8]) -> String {
-    Sha256::digest(cert)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(cert))
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 impl Identity {

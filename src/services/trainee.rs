@@ -39,12 +39,20 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
             break;
         }
         let ids: Vec<String> = batch.iter().map(|q| q.event.id.clone()).collect();
-        match send(&member, batch.into_iter().map(|q| q.event).collect(), deadline) {
+        match send(
+            &member,
+            batch.into_iter().map(|q| q.event).collect(),
+            deadline,
+        ) {
             Ok(reply) => {
                 store.mark_delivered(&ids).map_err(|e| e.to_string())?;
                 out.delivered += reply.stored + reply.duplicates;
-                out.rejected
-                    .extend(reply.rejected.into_iter().map(|r| format!("{}: {}", r.id, r.reason)));
+                out.rejected.extend(
+                    reply
+                        .rejected
+                        .into_iter()
+                        .map(|r| format!("{}: {}", r.id, r.reason)),
+                );
                 if member.session_name.as_deref() != Some(reply.session.as_str()) {
                     store
                         .set_session_name(&reply.session)
@@ -78,7 +86,11 @@ fn send(
     let body = serde_json::to_vec(&batch).map_err(|e| e.to_string())?;
     let reply = client::request(&member.url, "POST", "/api/events", None, &body, deadline)?;
     if reply.status != 200 {
-        return Err(format!("the host answered {}: {}", reply.status, reply.text()));
+        return Err(format!(
+            "the host answered {}: {}",
+            reply.status,
+            reply.text()
+        ));
     }
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))

@@ -27,7 +27,12 @@ impl Catalog {
             decisions: course
                 .decisions
                 .iter()
-                .map(|d| (d.id.clone(), d.options.iter().map(|o| o.id.clone()).collect()))
+                .map(|d| {
+                    (
+                        d.id.clone(),
+                        d.options.iter().map(|o| o.id.clone()).collect(),
+                    )
+                })
                 .collect(),
             questions: course
                 .quiz
@@ -58,8 +63,17 @@ impl Catalog {
 
     /// Checks an event against the content; the error names the bad value.
     pub fn validate(&self, event: &Event) -> Result<(), String> {
-        if event.id.is_empty() || event.id.len() > 64 || !event.id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Err(format!("event id {:?} must be 1 to 64 letters, digits or -", event.id));
+        if event.id.is_empty()
+            || event.id.len() > 64
+            || !event
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return Err(format!(
+                "event id {:?} must be 1 to 64 letters, digits or -",
+                event.id
+            ));
         }
         let unknown = |what: &str, id: &str| Err(format!("unknown {what} id {id:?}"));
         match &event.kind {
@@ -88,9 +102,9 @@ impl Catalog {
                     None => Ok(()),
                 },
             },
-            EventKind::QuizScore { score, .. } if *score as usize > self.questions.len() => {
-                Err(format!("quiz score {score} is more than the questions there are"))
-            }
+            EventKind::QuizScore { score, .. } if *score as usize > self.questions.len() => Err(
+                format!("quiz score {score} is more than the questions there are"),
+            ),
             EventKind::Stuck { screen, text }
                 if screen.chars().count() > MAX_SCREEN_CHARS
                     || text.chars().count() > MAX_STUCK_CHARS =>

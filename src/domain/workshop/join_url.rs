@@ -55,7 +55,8 @@ impl JoinUrl {
         let rest = text
             .strip_prefix("https://")
             .ok_or_else(|| err(JoinUrlError::Scheme))?;
-        let (authority, rest) = rest.split_at(rest.find('/').ok_or_else(|| err(JoinUrlError::Path))?);
+        let (authority, rest) =
+            rest.split_at(rest.find('/').ok_or_else(|| err(JoinUrlError::Path))?);
         let (host, port) = split_authority(authority).ok_or_else(|| err(JoinUrlError::Address))?;
         let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
         if path != "/join" {

@@ -99,7 +99,7 @@ pub struct SummaryView {
 impl Summary {
     /// Notes a trainee (first delivery, or a new display name).
     pub fn name(&mut self, trainee: &str, name: &str) {
-        self.trainees.entry(trainee.to_owned()).or_default().name = name.to_owned();
+        name.clone_into(&mut self.trainees.entry(trainee.to_owned()).or_default().name);
     }
 
     /// Applies one stored event of a trainee.

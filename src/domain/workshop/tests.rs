@@ -43,7 +43,13 @@ fn events_round_trip_as_flat_json() {
 fn only_facts_the_host_shows_become_events() {
     assert!(event_for(&Fact::ChapterRead("intro".into())).is_some());
     assert!(event_for(&Fact::OrderingSolved).is_some());
-    assert!(event_for(&Fact::ChecklistTicked { item: "x".into(), ticked: true }).is_none());
+    assert!(
+        event_for(&Fact::ChecklistTicked {
+            item: "x".into(),
+            ticked: true
+        })
+        .is_none()
+    );
 }
 
 #[test]
@@ -58,7 +64,10 @@ fn later_answer_wins_in_any_arrival_order() {
     b.apply("t", &first, &c);
     assert_eq!(a, b);
     let view = a.view("s", 2, 0);
-    assert_eq!(view.decisions["d1"], BTreeMap::from([("outbox".to_owned(), 1)]));
+    assert_eq!(
+        view.decisions["d1"],
+        BTreeMap::from([("outbox".to_owned(), 1)])
+    );
 }
 
 #[test]
@@ -78,25 +87,28 @@ fn the_host_judges_quiz_answers_from_the_content() {
     s.apply("right", &answer(1, &["c", "a"]), &c);
     s.apply("wrong", &answer(1, &["a"]), &c);
     let view = s.view("s", 2, 0);
-    assert_eq!(view.quiz["q1"], QuizTallyFor::new(2, 1));
+    assert_eq!(view.quiz["q1"], tally(2, 1));
     assert_eq!(view.trainees.iter().map(|t| t.quiz.correct).sum::<u32>(), 1);
 }
 
-/// Shorthand for expected tallies.
-struct QuizTallyFor;
-impl QuizTallyFor {
-    fn new(answered: u32, correct: u32) -> summary::QuizTally {
-        summary::QuizTally { answered, correct }
-    }
+fn tally(answered: u32, correct: u32) -> summary::QuizTally {
+    summary::QuizTally { answered, correct }
 }
 
 #[test]
 fn validation_names_the_bad_id() {
     let c = catalog();
     assert!(c.validate(&decision(1, "outbox")).is_ok());
-    let bad = c.validate(&decision(1, "base64")).expect_err("unknown option");
+    let bad = c
+        .validate(&decision(1, "base64"))
+        .expect_err("unknown option");
     assert!(bad.contains("base64"), "{bad}");
-    let chapter = ev(1, EventKind::ChapterRead { chapter: "nope".into() });
+    let chapter = ev(
+        1,
+        EventKind::ChapterRead {
+            chapter: "nope".into(),
+        },
+    );
     assert!(c.validate(&chapter).expect_err("unknown").contains("nope"));
     let mut odd = decision(1, "outbox");
     odd.id = "a b".into();

@@ -44,10 +44,11 @@ pub fn now_ms() -> i64 {
 
 /// Queues `kind` in the caller's transaction when the trainee is joined; otherwise nothing.
 pub(super) fn enqueue(tx: &Transaction<'_>, kind: &EventKind) -> rusqlite::Result<()> {
-    let joined: bool = tx
-        .query_row("SELECT EXISTS (SELECT 1 FROM workshop_membership)", [], |r| {
-            r.get(0)
-        })?;
+    let joined: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM workshop_membership)",
+        [],
+        |r| r.get(0),
+    )?;
     if !joined {
         return Ok(());
     }
@@ -73,7 +74,8 @@ impl Store {
                 .query_row("SELECT url FROM workshop_membership", [], |r| r.get(0))
                 .optional()?
                 .filter(|old: &String| {
-                    JoinUrl::parse(old).is_ok_and(|old| old.code == url.code && old.fingerprint == url.fingerprint)
+                    JoinUrl::parse(old)
+                        .is_ok_and(|old| old.code == url.code && old.fingerprint == url.fingerprint)
                 });
             if same.is_some() {
                 tx.execute(
@@ -92,11 +94,10 @@ impl Store {
             tx.commit()
         })();
         result.map_err(|e| self.err(e))?;
-        self.membership()?
-            .ok_or_else(|| StoreError::File {
-                path: self.path.display().to_string(),
-                reason: "the membership was saved but cannot be read back".into(),
-            })
+        self.membership()?.ok_or_else(|| StoreError::File {
+            path: self.path.display().to_string(),
+            reason: "the membership was saved but cannot be read back".into(),
+        })
     }
 
     /// Ends the membership; facts not yet delivered are dropped with it.
@@ -193,7 +194,11 @@ impl Store {
             for row in rows {
                 let (n, id, body, at_ms, attempts) = row?;
                 let kind: EventKind = serde_json::from_str(&body).map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, Box::new(e))
+                    rusqlite::Error::FromSqlConversionFailure(
+                        2,
+                        rusqlite::types::Type::Text,
+                        Box::new(e),
+                    )
                 })?;
                 out.push(QueuedEvent {
                     event: Event {

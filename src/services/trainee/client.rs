@@ -64,7 +64,7 @@ pub fn request(
         head.push_str("Content-Type: application/json\r\n");
     }
     if let Some(key) = bearer {
-        head.push_str(&format!("Authorization: Bearer {key}\r\n"));
+        head = head + "Authorization: Bearer " + key + "\r\n";
     }
     head.push_str("\r\n");
     let io = |e: std::io::Error| format!("talking to the host {} failed: {e}", url.authority());
@@ -84,7 +84,10 @@ pub fn request(
             Err(e) => return Err(io(e)),
         }
         if raw.len() as u64 > MAX_RESPONSE {
-            return Err(format!("the host {} sent too large an answer", url.authority()));
+            return Err(format!(
+                "the host {} sent too large an answer",
+                url.authority()
+            ));
         }
         if response_complete(&raw) {
             break;
