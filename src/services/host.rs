@@ -5,6 +5,7 @@ pub mod api;
 pub mod db;
 pub mod export;
 pub mod limits;
+pub mod mail_relay;
 
 use crate::content::Content;
 use crate::domain::workshop::{Catalog, Summary, SummaryView};
@@ -30,6 +31,7 @@ pub struct HostState {
     summary: Mutex<Summary>,
     limits: Mutex<RateLimits>,
     catalog: Catalog,
+    relay: Option<mail_relay::MailRelay>,
     /// The join code.
     pub code: String,
     /// The instructor key.
@@ -92,10 +94,18 @@ impl HostState {
             summary: Mutex::new(summary),
             limits: Mutex::new(RateLimits::default()),
             catalog,
+            relay: None,
             code,
             key,
             name,
         })
+    }
+
+    /// Relays report mail with this relay (the host's mail configuration).
+    #[must_use]
+    pub fn with_relay(mut self, relay: mail_relay::MailRelay) -> HostState {
+        self.relay = Some(relay);
+        self
     }
 
     /// The summary as JSON-ready data.

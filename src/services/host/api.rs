@@ -3,9 +3,12 @@
 //! token for their own events); the summary and the projector page need the instructor key.
 
 use super::db::TraineeCheck;
+use super::mail_relay::MailRelay;
 use super::{HostState, MAX_TRAINEES, lock};
 use crate::domain::workshop::check_name;
-use crate::domain::workshop::wire::{BatchReply, EventBatch, MAX_BATCH, Rejected};
+use crate::domain::workshop::wire::{
+    BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
+};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::time::Instant;
@@ -82,6 +85,8 @@ impl HostState {
         }
         match (req.method, req.path) {
             ("POST", "/api/events") => self.events(req.body, now_ms),
+            ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
+            ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
             ("GET", "/api/summary") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse::json(&view),
@@ -121,6 +126,43 @@ impl HostState {
                 401,
                 "the instructor key is missing (Authorization: Bearer KEY)",
             )),
+        }
+    }
+
+    /// A mail relay request, run only for a registered trainee.
+    fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
+        &self,
+        body: &[u8],
+        call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
+    ) -> ApiResponse {
+        let Some(relay) = &self.relay else {
+            return ApiResponse::text(404, "this host relays no mail");
+        };
+        let request: T = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
+        };
+        if let Err(denied) = self.registered(request.caller()) {
+            return denied;
+        }
+        match call(relay, &request) {
+            Ok(reply) => ApiResponse::json(&reply),
+            Err((status, message)) => ApiResponse::text(status, &message),
+        }
+    }
+
+    /// Join code right and the trainee known with this token.
+    fn registered(&self, caller: &Caller) -> Result<(), ApiResponse> {
+        if !same(&caller.code, &self.code) {
+            return Err(ApiResponse::text(403, "wrong join code"));
+        }
+        match lock(&self.db).check_trainee(&caller.trainee, &token_hash(&caller.token)) {
+            Ok(TraineeCheck::Known) => Ok(()),
+            Ok(_) => Err(ApiResponse::text(
+                403,
+                "unknown trainee; run queuelab join to register with the host first",
+            )),
+            Err(e) => Err(ApiResponse::text(500, &format!("host database: {e}"))),
         }
     }
 
@@ -199,5 +241,22 @@ impl HostState {
             duplicates: stored.duplicates,
             rejected,
         })
+    }
+}
+
+/// Mail requests carry who asks.
+trait HasCaller {
+    fn caller(&self) -> &Caller;
+}
+
+impl HasCaller for CodeRequest {
+    fn caller(&self) -> &Caller {
+        &self.caller
+    }
+}
+
+impl HasCaller for ReportSubmit {
+    fn caller(&self) -> &Caller {
+        &self.caller
     }
 }
