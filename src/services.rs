@@ -4,6 +4,7 @@
 pub mod config;
 pub mod export;
 pub mod host;
+pub mod http;
 pub mod log;
 pub mod mail;
 pub mod paths;

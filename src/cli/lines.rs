@@ -3,6 +3,7 @@
 
 use super::{Cli, Failure};
 use crate::content::{self, Content, Course, Lang};
+use crate::services::store::OpenNote;
 use crate::services::{Config, Paths, Store, log};
 use std::io::{BufRead, Write};
 
@@ -34,8 +35,7 @@ impl Session {
         paths.ensure_data_dir().map_err(Failure::new)?;
         // Logging is best effort: a read-only log file must not stop the quiz.
         let _ = log::init(&paths.log_file());
-        let (store, _) =
-            Store::open(&paths.progress_db()).map_err(|e| Failure::new(e.to_string()))?;
+        let store = open_store(&paths.progress_db())?;
         let saved = store
             .load()
             .map_err(|e| Failure::new(e.to_string()))?
@@ -54,6 +54,24 @@ impl Session {
     pub fn course(&self) -> &Course {
         self.content.course(self.lang)
     }
+}
+
+/// Opens the progress store for a command. A busy store is an error (exit 1, nothing moved); a
+/// damaged one that was moved aside is said on stderr, never silently.
+pub fn open_store(path: &std::path::Path) -> Result<Store, Failure> {
+    let (store, note) = Store::open(path).map_err(|e| Failure::new(e.to_string()))?;
+    if let OpenNote::Recovered { backup, reason } = note {
+        log::warn(&format!(
+            "progress store was damaged ({reason}); kept {}",
+            backup.display()
+        ));
+        eprintln!(
+            "note: {} was damaged ({reason}); a copy was kept at {} and a fresh one started",
+            path.display(),
+            backup.display()
+        );
+    }
+    Ok(store)
 }
 
 /// Prompts on a writer and reads answers line by line from a reader.

@@ -1,13 +1,12 @@
 //! `queuelab progress export|import FILE`.
 
 use super::{Failure, ProgressAction};
-use crate::services::{Paths, Store};
+use crate::services::Paths;
 
 /// Exports or imports the portable progress file.
 pub fn run(paths: &Paths, action: &ProgressAction) -> Result<(), Failure> {
     paths.ensure_data_dir().map_err(Failure::new)?;
-    let (mut store, _) =
-        Store::open(&paths.progress_db()).map_err(|e| Failure::new(e.to_string()))?;
+    let mut store = super::lines::open_store(&paths.progress_db())?;
     match action {
         ProgressAction::Export { file } => {
             store

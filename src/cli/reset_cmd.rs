@@ -1,7 +1,7 @@
 //! `queuelab reset`: delete all results, after a y/n question unless `--yes`.
 
 use super::Failure;
-use crate::services::{Paths, Store};
+use crate::services::Paths;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// Clears the progress store.
@@ -29,7 +29,7 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
             return Ok(());
         }
     }
-    let (mut store, _) = Store::open(&db).map_err(|e| Failure::new(e.to_string()))?;
+    let mut store = super::lines::open_store(&db)?;
     store.clear().map_err(|e| Failure::new(e.to_string()))?;
     crate::services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
         .map_err(|e| Failure::new(e.to_string()))?;

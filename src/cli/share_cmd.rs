@@ -48,6 +48,8 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
         "{}",
         s.fill("share.local", &[("url", &share::url_for(local, port))])
     );
+    let listening = server.local_addr().to_string();
+    println!("{}", s.fill("share.listening", &[("addr", &listening)]));
     println!("{}", s.get("share.stop"));
     stop.wait();
     server.stop();

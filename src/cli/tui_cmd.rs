@@ -3,10 +3,12 @@
 use super::{Cli, Failure};
 use crate::app::{App, Info, Options, QuizRecord};
 use crate::content;
-use crate::services::store::OpenNote;
+use crate::services::store::{OpenNote, StoreError};
 use crate::services::{Store, log};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The message for a non-interactive start (SPEC 5: exit 2 and name the other commands).
 pub const NOT_A_TERMINAL: &str = "the workshop needs an interactive terminal. Non-interactive commands: queuelab check, queuelab reset --yes, queuelab progress export|import FILE, queuelab quiz --plain, queuelab report --plain, queuelab mail status|retry, queuelab sim --list|--scenario ID, queuelab export map --out DIR, queuelab share (see queuelab --help)";
@@ -25,7 +27,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     // the same time and share nothing: do them side by side to reach the first frame sooner.
     let db = paths.progress_db();
     let (content, opened) = std::thread::scope(|scope| {
-        let store = scope.spawn(|| Store::open(&db));
+        let store = scope.spawn(|| open_waiting(&db));
         let content = content::load(&source);
         (content, store.join())
     });
@@ -91,4 +93,23 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         paths.data_dir.display()
     ));
     crate::runtime::run(app, store, options.mouse, (paths, config)).map_err(Failure::new)
+}
+
+/// Opens the store; while another queuelab holds it, says so on the terminal and waits (the
+/// learner closes the other one or presses Ctrl+C) instead of taking it for damaged.
+fn open_waiting(db: &Path) -> Result<(Store, OpenNote), StoreError> {
+    let mut told = false;
+    loop {
+        match Store::open(db) {
+            Err(err @ StoreError::Busy { .. }) => {
+                if !told {
+                    log::warn(&err.to_string());
+                    eprintln!("{err}. Waiting… (Ctrl+C to stop)");
+                    told = true;
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            other => return other,
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! The LAN map server behind the map screen's `s` key. The server answers requests on its own
-//! thread; the UI loop only binds the socket (no network traffic) and keeps the handle.
+//! thread and runtime; the UI loop only binds the socket (no network traffic) and keeps the
+//! handle, and stopping never waits for a client, so no client can slow the learner's screen.
 
 use crate::app::{App, Msg};
 use crate::services::share::{self, ShareServer};
@@ -38,10 +39,11 @@ impl ShareSlot {
         }
     }
 
-    /// Stops the server (waits for its thread).
+    /// Stops the server: the port closes at once; open connections end on the server's own
+    /// thread within its grace period, without the UI loop waiting for them.
     pub fn stop(&mut self) {
         if let Some(server) = self.server.take() {
-            server.stop();
+            drop(server);
             log::info("stopped sharing the map");
         }
     }

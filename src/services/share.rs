@@ -1,12 +1,13 @@
 //! `queuelab share`: serves the phone map on the local network. Read-only: one page, GET and HEAD
-//! only, on its own thread so neither the CLI nor the TUI loop ever blocks on a client.
+//! only, on the bounded HTTP server (its own thread and runtime), so neither the CLI nor the TUI
+//! loop ever waits on a client, and a hostile client cannot stall the others.
 
+use super::http::{self, Handler, Limits, Request, Response};
+use hyper::body::Bytes;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, StatusCode};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use thiserror::Error;
-use tiny_http::{Header, Method, Request, Response, Server};
 
 /// The paths that serve the map; everything else is 404.
 pub const MAP_PATHS: [&str; 2] = ["/", "/map.html"];
@@ -31,101 +32,91 @@ pub enum ShareError {
     },
 }
 
-/// A running map server; stops when dropped.
+/// A running map server; stops when dropped (without waiting for open connections).
 pub struct ShareServer {
-    server: Arc<Server>,
-    stopping: Arc<AtomicBool>,
-    addr: SocketAddr,
-    thread: Option<JoinHandle<()>>,
+    server: http::Server,
 }
 
 impl ShareServer {
-    /// Listens on `addr` (port 0 picks a free one) and serves `page` from a background thread.
+    /// Listens on `addr` (port 0 picks a free one) and serves `page` with the default limits.
     pub fn start(addr: SocketAddr, page: String) -> Result<ShareServer, ShareError> {
-        let bind_error = |reason: String| ShareError::Bind { addr, reason };
-        let server = Server::http(addr).map_err(|e| bind_error(e.to_string()))?;
-        let bound = server
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| bind_error("not an IP listener".to_owned()))?;
-        let server = Arc::new(server);
-        let stopping = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (server, stopping) = (Arc::clone(&server), Arc::clone(&stopping));
-            std::thread::Builder::new()
-                .name("queuelab-share".to_owned())
-                .spawn(move || serve(&server, &stopping, &page))
-                .map_err(|e| bind_error(e.to_string()))?
+        ShareServer::start_with(addr, page, Limits::default())
+    }
+
+    /// Like [`ShareServer::start`] with explicit limits (tests use short timeouts).
+    pub fn start_with(
+        addr: SocketAddr,
+        page: String,
+        limits: Limits,
+    ) -> Result<ShareServer, ShareError> {
+        let page = MapPage {
+            page: Bytes::from(page),
         };
-        Ok(ShareServer {
-            server,
-            stopping,
-            addr: bound,
-            thread: Some(thread),
-        })
+        match http::Server::start(addr, limits, page) {
+            Ok(server) => Ok(ShareServer { server }),
+            Err(http::HttpError::Bind { addr, reason }) => Err(ShareError::Bind { addr, reason }),
+            Err(e @ http::HttpError::Thread(_)) => Err(ShareError::Bind {
+                addr,
+                reason: e.to_string(),
+            }),
+        }
     }
 
     /// The address actually bound (with the real port when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
-        self.addr
+        self.server.local_addr()
     }
 
-    /// Stops serving and waits for the server thread.
-    pub fn stop(mut self) {
-        self.shutdown();
+    /// Connections open right now (bounded by the limits).
+    pub fn active_connections(&self) -> usize {
+        self.server.active_connections()
     }
 
-    fn shutdown(&mut self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            // A panic in the server thread only ends sharing; nothing to recover here.
-            let _ = thread.join();
-        }
+    /// Stops serving and waits for the server thread (at most the shutdown grace period).
+    pub fn stop(self) {
+        self.server.stop();
     }
 }
 
-impl Drop for ShareServer {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
+/// The one page this server knows.
+struct MapPage {
+    page: Bytes,
 }
 
-fn serve(server: &Server, stopping: &AtomicBool, page: &str) {
-    while !stopping.load(Ordering::SeqCst) {
-        // recv fails on unblock (stop) and on a broken client connection (keep serving).
-        if let Ok(request) = server.recv() {
-            // A client that hangs up mid-response is its own problem, not the server's.
-            let _ = answer(request, page);
-        }
+impl Handler for MapPage {
+    async fn handle(&self, request: Request, _peer: SocketAddr) -> Response {
+        let path = request.uri().path();
+        let mut response = if !matches!(*request.method(), Method::GET | Method::HEAD) {
+            let mut r = http::text_response(StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n");
+            r.headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            r
+        } else if MAP_PATHS.contains(&path) {
+            let mut r = Response::new(self.page.clone());
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            r
+        } else {
+            http::text_response(StatusCode::NOT_FOUND, "not found\n")
+        };
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+        headers.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        headers.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        response
     }
-}
-
-fn answer(request: Request, page: &str) -> std::io::Result<()> {
-    let path = request.url().split(['?', '#']).next().unwrap_or_default();
-    let (status, body, content_type) = if !matches!(request.method(), Method::Get | Method::Head) {
-        (405, "method not allowed\n", "text/plain; charset=utf-8")
-    } else if MAP_PATHS.contains(&path) {
-        (200, page, "text/html; charset=utf-8")
-    } else {
-        (404, "not found\n", "text/plain; charset=utf-8")
-    };
-    let mut response = Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Content-Security-Policy", CSP))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header("Cache-Control", "no-cache"));
-    if status == 405 {
-        response = response.with_header(header("Allow", "GET, HEAD"));
-    }
-    request.respond(response)
-}
-
-fn header(name: &str, value: &str) -> Header {
-    // Header::from_bytes only fails on non-ASCII bytes; all names and values here are constants.
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("constant ASCII header")
 }
 
 /// The address other devices on the LAN reach this machine at, asked from the routing table

@@ -3,6 +3,7 @@
 //! a damaged file instead of silently losing it.
 
 mod migrations;
+mod open;
 mod otp;
 mod outbox;
 mod portable;
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
+pub use open::OpenNote;
 pub use otp::{NewCode, ReportRequest, address_key};
 pub use outbox::{NewMail, OutboxMail};
 pub use portable::{PORTABLE_FORMAT, PORTABLE_VERSION, PortableProgress, parse_portable};
@@ -42,6 +44,13 @@ pub enum StoreError {
     /// A file could not be read or written.
     #[error("{path}: {reason}")]
     File { path: String, reason: String },
+    /// Another process holds the database lock; waiting or closing it helps, moving it aside
+    /// would lose everything.
+    #[error("{path} is in use by another queuelab — close it or wait")]
+    Busy { path: String },
+    /// The integrity check failed or SQLite calls the file corrupt or not a database.
+    #[error("{path} is damaged: {reason}")]
+    Damaged { path: String, reason: String },
     /// An import file is not a queuelab progress file of a supported version.
     #[error("{path}: {reason}")]
     Import { path: String, reason: String },
@@ -53,86 +62,14 @@ pub struct Store {
     path: PathBuf,
 }
 
-/// What opening the store found, besides the store itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OpenNote {
-    /// Everything was fine.
-    Clean,
-    /// The file was damaged; it was moved aside and a fresh one started.
-    Recovered { backup: PathBuf, reason: String },
-}
-
 impl Store {
-    /// Opens (creating if needed) the store at `path`, checks it and migrates it.
-    pub fn open(path: &Path) -> Result<(Store, OpenNote), StoreError> {
-        match Store::open_checked(path) {
-            Ok(store) => Ok((store, OpenNote::Clean)),
-            Err(err @ StoreError::TooNew { .. }) => Err(err),
-            Err(err) if path.exists() => {
-                let backup = keep_damaged_copy(path)?;
-                let store = Store::open_checked(path)?;
-                Ok((
-                    store,
-                    OpenNote::Recovered {
-                        backup,
-                        reason: err.to_string(),
-                    },
-                ))
-            }
-            Err(err) => Err(err),
-        }
-    }
-
-    fn open_checked(path: &Path) -> Result<Store, StoreError> {
-        let sql = |source| StoreError::Sqlite {
-            path: path.display().to_string(),
-            source,
-        };
-        let conn = Connection::open(path).map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(sql)?;
-        let check: String = conn
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(sql)?;
-        if check != "ok" {
-            return Err(StoreError::File {
-                path: path.display().to_string(),
-                reason: format!("quick_check reported: {check}"),
-            });
-        }
-        // WAL keeps readers and the single writer apart; FULL makes every commit durable
-        // before we tell the learner it is saved.
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sql)?;
-        let mut store = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
-        migrations::migrate(&mut store.conn).map_err(|e| match e {
-            migrations::MigrateError::TooNew { found, known } => StoreError::TooNew {
-                path: path.display().to_string(),
-                found,
-                known,
-            },
-            migrations::MigrateError::Sqlite(source) => sql(source),
-        })?;
-        Ok(store)
-    }
-
     /// The file this store lives in.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     fn err(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite {
-            path: self.path.display().to_string(),
-            source,
-        }
+        open::classify(&self.path, source)
     }
 
     /// Reads the whole progress.
@@ -361,25 +298,6 @@ pub fn now_secs() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Moves a damaged store (and its WAL files) aside and returns the backup's path.
-fn keep_damaged_copy(path: &Path) -> Result<PathBuf, StoreError> {
-    let backup = path.with_extension(format!("damaged-{}.db", now_secs()));
-    std::fs::rename(path, &backup).map_err(|e| StoreError::File {
-        path: path.display().to_string(),
-        reason: format!("cannot move the damaged file aside: {e}"),
-    })?;
-    for suffix in ["-wal", "-shm"] {
-        let side = PathBuf::from(format!("{}{suffix}", path.display()));
-        if side.exists() {
-            let _ = std::fs::rename(
-                &side,
-                PathBuf::from(format!("{}{suffix}", backup.display())),
-            );
-        }
-    }
-    Ok(backup)
 }
 
 #[cfg(test)]

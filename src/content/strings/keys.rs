@@ -107,6 +107,7 @@ pub const KEYS: &[&str] = &[
     "key.share",
     "share.serving",
     "share.local",
+    "share.listening",
     "share.no_lan",
     "share.stop",
     "share.stopped",

@@ -77,8 +77,9 @@ impl ReportFlow {
         }))
     }
 
-    /// Checks a typed code. On success the code is used up and the report queued in the same
-    /// transaction; a wrong code is recorded as a failure.
+    /// Checks a typed code. Reading the tries so far, the verdict and recording it happen in one
+    /// write transaction: on success the code is used up and the report queued, a wrong code is
+    /// recorded as a failure, and no other process checks a code in between.
     pub fn confirm_code(
         &self,
         store: &mut Store,
@@ -88,31 +89,18 @@ impl ReportFlow {
         cc_consent: bool,
         report: &Report,
     ) -> Result<Verdict, MailError> {
-        let verdict = store
-            .otp_history(address)?
-            .check(&self.key, address, typed, now);
-        match verdict {
-            Verdict::Accepted { code_id } => {
-                let mail = NewMail {
-                    kind: MailKind::Report,
-                    message_id: new_message_id(&self.from),
-                    recipient: address.to_owned(),
-                    cc: self.instructor_cc.clone().filter(|_| cc_consent),
-                    subject: report.subject.clone(),
-                    text: report.text(),
-                    html: Some(report.html()),
-                };
-                match store.accept_code(code_id, now, cc_consent, &mail)? {
-                    Some(_) => Ok(verdict),
-                    // Another process used it between our read and our write.
-                    None => Ok(Verdict::AlreadyUsed),
-                }
-            }
-            Verdict::Wrong { .. } => {
-                store.record_otp_failure(address, now)?;
-                Ok(verdict)
-            }
-            other => Ok(other),
-        }
+        let mail = NewMail {
+            kind: MailKind::Report,
+            message_id: new_message_id(&self.from),
+            recipient: address.to_owned(),
+            cc: self.instructor_cc.clone().filter(|_| cc_consent),
+            subject: report.subject.clone(),
+            text: report.text(),
+            html: Some(report.html()),
+        };
+        let verdict = store.decide_code(address, now, cc_consent, &mail, |history| {
+            history.check(&self.key, address, typed, now)
+        })?;
+        Ok(verdict)
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 const PAGE: &str = "<!DOCTYPE html><title>map</title>";
 
-/// Sends a raw request line (the test is the client; the server side is `tiny_http`'s parser).
+/// Sends a raw request line (the test is the client; the server side is hyper's parser).
 fn fetch(addr: SocketAddr, method: &str, path: &str) -> String {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream

@@ -1,10 +1,11 @@
 //! One-time-code state and the report request in the store. Only tags are stored, never the
-//! digits; issuing a code and queueing its mail, and accepting a code and queueing the report,
-//! each happen in one transaction.
+//! digits; issuing a code and queueing its mail, and checking a typed code together with
+//! recording its outcome (failure, or acceptance and the queued report), each happen in one
+//! transaction.
 
 use super::outbox::{self, NewMail};
 use super::{Store, StoreError};
-use crate::domain::otp::{CodeRecord, IssueDenied, OtpHistory};
+use crate::domain::otp::{CodeRecord, IssueDenied, OtpHistory, Verdict};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 /// What the learner asked the report for.
@@ -97,45 +98,46 @@ impl Store {
         run(&mut self.conn).map_err(|e| self.err(e))
     }
 
-    /// Records a wrong try for `address`.
-    pub fn record_otp_failure(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
-        let key = address_key(address);
-        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute(
-                "INSERT INTO otp_failure (address, at) VALUES (?1, ?2)",
-                params![key, now],
-            )?;
-            tx.commit()
-        };
-        run(&mut self.conn).map_err(|e| self.err(e))
-    }
-
-    /// Uses up the code and queues the report in one transaction. Returns the report mail's
-    /// id, or None when the code was used already (single use even across processes).
-    pub fn accept_code(
+    /// Checks a typed code in one `BEGIN IMMEDIATE` transaction: reads the history, lets `judge`
+    /// decide, and records the failure, or uses up the code and queues `report`, before any other
+    /// process can read the history. So concurrent processes together get at most the five tries.
+    pub fn decide_code(
         &mut self,
-        code_id: i64,
+        address: &str,
         now: i64,
         cc_consent: bool,
         report: &NewMail,
-    ) -> Result<Option<i64>, StoreError> {
-        let run = |conn: &mut Connection| -> rusqlite::Result<Option<i64>> {
+        judge: impl FnOnce(&OtpHistory) -> Verdict,
+    ) -> Result<Verdict, StoreError> {
+        let key = address_key(address);
+        let run = |conn: &mut Connection| -> rusqlite::Result<Verdict> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let used = tx.execute(
-                "UPDATE otp_code SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
-                params![code_id, now],
-            )?;
-            if used != 1 {
-                return Ok(None);
+            let verdict = judge(&history(&tx, &key)?);
+            match verdict {
+                Verdict::Accepted { code_id } => {
+                    let used = tx.execute(
+                        "UPDATE otp_code SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
+                        params![code_id, now],
+                    )?;
+                    if used != 1 {
+                        return Ok(Verdict::AlreadyUsed);
+                    }
+                    tx.execute(
+                        "UPDATE report_request SET confirmed_at = ?1, cc_consent = ?2",
+                        params![now, cc_consent],
+                    )?;
+                    outbox::insert(&tx, report, None, now)?;
+                }
+                Verdict::Wrong { .. } => {
+                    tx.execute(
+                        "INSERT INTO otp_failure (address, at) VALUES (?1, ?2)",
+                        params![key, now],
+                    )?;
+                }
+                _ => return Ok(verdict),
             }
-            tx.execute(
-                "UPDATE report_request SET confirmed_at = ?1, cc_consent = ?2",
-                params![now, cc_consent],
-            )?;
-            let id = outbox::insert(&tx, report, None, now)?;
             tx.commit()?;
-            Ok(Some(id))
+            Ok(verdict)
         };
         run(&mut self.conn).map_err(|e| self.err(e))
     }

@@ -66,9 +66,16 @@ fn issue_accept_retry_and_clear() {
         1,
         "a denied code queues nothing"
     );
-    store
-        .record_otp_failure("ada@example.org", 130)
+    let wrong = store
+        .decide_code(
+            "ada@example.org",
+            130,
+            false,
+            &mail(MailKind::Report, "r0"),
+            |_| Verdict::Wrong { remaining: 4 },
+        )
         .expect("failure");
+    assert_eq!(wrong, Verdict::Wrong { remaining: 4 });
     assert_eq!(
         store.otp_history("ADA@example.org").expect("h").failures,
         vec![130]
@@ -95,17 +102,18 @@ fn issue_accept_retry_and_clear() {
     // Accepting is single use, also from a second connection.
     let (mut other, _) = Store::open(&path).expect("second connection");
     let report = mail(MailKind::Report, "r1");
-    assert!(
+    let accept = |_: &OtpHistory| Verdict::Accepted { code_id };
+    assert_eq!(
         store
-            .accept_code(code_id, 140, true, &report)
-            .expect("accept")
-            .is_some()
+            .decide_code("ada@example.org", 140, true, &report, accept)
+            .expect("accept"),
+        Verdict::Accepted { code_id }
     );
     assert_eq!(
         other
-            .accept_code(code_id, 141, true, &report)
+            .decide_code("ada@example.org", 141, true, &report, accept)
             .expect("again"),
-        None
+        Verdict::AlreadyUsed
     );
     assert_eq!(
         store.report_mail_status().expect("status"),
