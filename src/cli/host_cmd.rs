@@ -2,6 +2,7 @@
 //! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
 //! `host export` writes the summary of the session in the data folder as CSV and HTML.
 
+use super::join_cmd::say;
 use super::{Cli, Failure};
 use crate::domain::workshop::{JoinUrl, SummaryView};
 use crate::services::host::HostState;
@@ -87,7 +88,7 @@ fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
         )));
     }
     if json {
-        println!("{}", String::from_utf8_lossy(&reply.body));
+        say!("{}", String::from_utf8_lossy(&reply.body));
         return Ok(());
     }
     let view: SummaryView = serde_json::from_slice(&reply.body)
@@ -97,10 +98,10 @@ fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
 }
 
 fn print_summary(view: &SummaryView) {
-    println!("session: {}", view.session);
-    println!("trainees: {}", view.trainees.len());
+    say!("session: {}", view.session);
+    say!("trainees: {}", view.trainees.len());
     for t in &view.trainees {
-        println!(
+        say!(
             "  {:<20} chapters {:>2}  decisions {}  quiz {}/{}{}",
             t.name,
             t.chapters_read,
@@ -110,9 +111,10 @@ fn print_summary(view: &SummaryView) {
             if t.stuck { "  STUCK" } else { "" }
         );
     }
-    println!(
+    say!(
         "events: {} (duplicates recognised: {})",
-        view.events, view.duplicates
+        view.events,
+        view.duplicates
     );
 }
 
@@ -128,7 +130,7 @@ fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
     let state = HostState::open(&paths.data_dir, None, &content).map_err(Failure::new)?;
     let view = state.summary().map_err(Failure::new)?;
     for path in crate::services::host::export::write_all(&view, out).map_err(Failure::new)? {
-        println!("{}", path.display());
+        say!("{}", path.display());
     }
     Ok(())
 }

@@ -7,6 +7,16 @@ use crate::domain::workshop::{EventKind, JoinUrl, check_name};
 use crate::services::Store;
 use crate::services::trainee::{self, client::deadline_in};
 
+/// `println!` without the panic on a closed stdout (`queuelab join | head -1`): output that
+/// nobody reads is dropped.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+pub(super) use say;
+
 /// How long a short command may spend delivering what waits (SPEC: at most 2 s).
 const FLUSH_MS: u64 = 2_000;
 
@@ -31,7 +41,7 @@ pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), 
         store
             .join(&url, &name)
             .map_err(|e| Failure::new(e.to_string()))?;
-        println!("joined {} as {name}", url.authority());
+        say!("joined {} as {name}", url.authority());
     } else if name.is_some() {
         return Err(Failure::usage(
             "--name goes with a join URL: queuelab join URL --name NAME",
@@ -41,7 +51,7 @@ pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), 
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
     else {
-        println!("not joined to a workshop session (queuelab join URL --name NAME)");
+        say!("not joined to a workshop session (queuelab join URL --name NAME)");
         return Ok(());
     };
     let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
@@ -50,16 +60,16 @@ pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), 
         .clone()
         .or(member.session_name.clone())
         .unwrap_or_else(|| "(not reached yet)".to_owned());
-    println!("session: {session_name}");
-    println!("host: {}", member.url.authority());
-    println!("name: {}", member.name);
-    println!("delivered now: {}", delivery.delivered);
-    println!("waiting: {}", delivery.pending);
+    say!("session: {session_name}");
+    say!("host: {}", member.url.authority());
+    say!("name: {}", member.name);
+    say!("delivered now: {}", delivery.delivered);
+    say!("waiting: {}", delivery.pending);
     for rejected in &delivery.rejected {
-        println!("refused by the host: {rejected}");
+        say!("refused by the host: {rejected}");
     }
     if let Some(error) = delivery.error {
-        println!("host not reachable: {error} (facts wait and go with a later run)");
+        say!("host not reachable: {error} (facts wait and go with a later run)");
     }
     Ok(())
 }
@@ -73,7 +83,7 @@ pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
         .store
         .leave()
         .map_err(|e| Failure::new(e.to_string()))?;
-    println!(
+    say!(
         "{}",
         if left {
             "left the workshop session"
@@ -111,9 +121,9 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?;
     let waiting = flush(&mut session.store);
     if waiting == 0 {
-        println!("the instructor has your stuck signal");
+        say!("the instructor has your stuck signal");
     } else {
-        println!("stuck signal saved; it goes to the host as soon as it is reachable");
+        say!("stuck signal saved; it goes to the host as soon as it is reachable");
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod db;
 pub mod export;
 pub mod limits;
 pub mod mail_relay;
+pub mod server;
 
 use crate::content::Content;
 use crate::domain::workshop::{Catalog, Summary, SummaryView};

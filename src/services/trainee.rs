@@ -30,14 +30,18 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
     let Some(member) = store.membership().map_err(|e| e.to_string())? else {
         return Ok(out);
     };
+    // An explicit delivery with nothing waiting still says hello: it registers the trainee,
+    // checks the code and learns the session name.
+    let mut hello = all;
     loop {
         let due_by = (!all).then(crate::services::store::now_ms);
         let batch = store
             .pending_events(MAX_BATCH, due_by)
             .map_err(|e| e.to_string())?;
-        if batch.is_empty() || Instant::now() >= deadline {
+        if (batch.is_empty() && !hello) || Instant::now() >= deadline {
             break;
         }
+        hello = false;
         let ids: Vec<String> = batch.iter().map(|q| q.event.id.clone()).collect();
         match send(
             &member,
