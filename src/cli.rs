@@ -11,6 +11,7 @@ mod mail_cmd;
 mod progress_cmd;
 mod quiz_cmd;
 mod report_cmd;
+mod report_host;
 mod reset_cmd;
 mod share_cmd;
 mod sim_cmd;
