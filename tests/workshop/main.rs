@@ -2,6 +2,7 @@
 //! answer the four decisions and the quiz through the plain modes, one presses stuck; the host is
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
+mod dashboard;
 mod mail;
 mod support;
 
