@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 /// Draws the help overlay.
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let s = app.strings();
+    let s = app.session.strings();
     let table = bindings(app.screen.kind());
     let mut lines: Vec<Line<'_>> = Vec::new();
     let mut seen = Vec::new();
@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         height,
     );
     let title = s.fill("help.title", &[("screen", s.get(app.screen.title_key()))]);
-    let border = super::theme::border_set(app.options.ascii);
+    let border = super::theme::border_set(app.session.options.ascii);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_set(border)
