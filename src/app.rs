@@ -32,7 +32,7 @@ pub use home::{HomeState, MenuItem};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
-    StoreRequest,
+    StoreRequest, WorkshopLine,
 };
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
@@ -54,6 +54,9 @@ use std::sync::Arc;
 pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
     reader::lines(&app.session, state)
 }
+
+/// The key that tells the workshop's instructor the trainee is stuck.
+pub const STUCK_KEY: char = '!';
 
 /// The whole state of the workshop UI.
 pub struct App {
@@ -165,6 +168,10 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::WorkshopUpdated(line) => {
+                session.workshop = Some(line);
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;
@@ -199,6 +206,13 @@ impl App {
         // Text entry (search prompt, calculator field, confirm dialogs) sees keys first.
         if let Some(effects) = self.captured_key(key) {
             return effects;
+        }
+        // The stuck key works on every screen, but only while joined to a workshop.
+        if key == Key::char(STUCK_KEY) && self.session.workshop.is_some() {
+            let screen = format!("{:?}", self.screen.kind()).to_lowercase();
+            let text = self.session.strings().get("workshop.stuck_sent").to_owned();
+            self.session.notify(text, false);
+            return vec![Effect::Store(StoreRequest::Stuck(screen))];
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Help) => {

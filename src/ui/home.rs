@@ -24,6 +24,27 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
         Paragraph::new(title),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
+    // Joined to a workshop: the session and whether the host is reachable, on the free line
+    // under the title (nothing of the course waits for it).
+    if let Some(w) = &app.session.workshop {
+        let pending = w.pending.to_string();
+        let state = if w.reachable {
+            s.get("home.workshop_reachable").to_owned()
+        } else {
+            s.fill("home.workshop_unreachable", &[("pending", &pending)])
+        };
+        let line = Line::from(vec![
+            Span::styled(
+                format!(" {}", s.fill("home.workshop", &[("name", &w.session)])),
+                theme.tone(crate::app::doc_layout::Tone::Bold),
+            ),
+            Span::styled(format!("  {state}"), theme.dim()),
+        ]);
+        frame.render_widget(
+            Paragraph::new(line),
+            clip(frame, Rect::new(0, body.y + 1, body.width, 1)),
+        );
+    }
     let (progress_area, menu_area) = layout::home(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(progress_lines(app, theme)),
