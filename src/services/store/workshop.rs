@@ -282,3 +282,6 @@ impl Store {
         result.map_err(|e| self.err(e))
     }
 }
+
+#[cfg(test)]
+mod tests;
