@@ -32,7 +32,7 @@ pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
-    StoreRequest,
+    StoreRequest, WorkshopLine,
 };
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
@@ -57,6 +57,9 @@ pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> 
 
 /// How often the reader's clock ticks while an unread chapter is open.
 pub(crate) const READING_TICK_MS: u32 = 1_000;
+
+/// The key that tells the workshop's instructor the trainee is stuck.
+pub const STUCK_KEY: char = '!';
 
 /// The whole state of the workshop UI.
 pub struct App {
@@ -169,6 +172,10 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::WorkshopUpdated(line) => {
+                session.workshop = Some(line);
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;
@@ -203,6 +210,13 @@ impl App {
         // Text entry (search prompt, calculator field, confirm dialogs) sees keys first.
         if let Some(effects) = self.captured_key(key) {
             return effects;
+        }
+        // The stuck key works on every screen, but only while joined to a workshop.
+        if key == Key::char(STUCK_KEY) && self.session.workshop.is_some() {
+            let screen = format!("{:?}", self.screen.kind()).to_lowercase();
+            let text = self.session.strings().get("workshop.stuck_sent").to_owned();
+            self.session.notify(text, false);
+            return vec![Effect::Store(StoreRequest::Stuck(screen))];
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Back) if self.history.is_empty() => {

@@ -1,12 +1,17 @@
 //! The command line: clap definitions and dispatch to the subcommands.
 
 mod check_cmd;
+mod decide_cmd;
 mod export_cmd;
+mod host_cmd;
+mod host_serve;
+mod join_cmd;
 mod lines;
 mod mail_cmd;
 mod progress_cmd;
 mod quiz_cmd;
 mod report_cmd;
+mod report_host;
 mod reset_cmd;
 mod share_cmd;
 mod sim_cmd;
@@ -15,6 +20,7 @@ mod tui_cmd;
 use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Parser, Subcommand};
+pub use host_cmd::HostArgs;
 pub use sim_cmd::SimArgs;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr};
@@ -73,6 +79,32 @@ pub enum Command {
         /// Line-oriented mode for screen readers and scripts (the TUI has the full screen).
         #[arg(long)]
         plain: bool,
+    },
+    /// The four decisions. With --plain: each decision's situation and numbered options, one
+    /// answer line each (the option number); every answer is saved at once.
+    Decide {
+        /// Line-oriented mode for screen readers and scripts.
+        #[arg(long)]
+        plain: bool,
+    },
+    /// Host a workshop session: trainees join with the printed URL; the instructor sees a live
+    /// summary. Also `host status` and `host export`.
+    Host(HostArgs),
+    /// Join a workshop session (URL and --name), or without a URL show the membership and
+    /// deliver the facts that wait (at most 2 s).
+    Join {
+        /// The join URL the host printed (https://HOST:PORT/join?code=...&fp=...).
+        url: Option<String>,
+        /// The name the instructor sees.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Leave the workshop session (facts not yet delivered are tried once more, then dropped).
+    Leave,
+    /// Tell the workshop's instructor you are stuck, with optional words.
+    Stuck {
+        /// What you are stuck on.
+        text: Vec<String>,
     },
     /// E-mail the report of the last finished quiz. With --plain: reads the address line, then
     /// the code line from the mail (`r` asks for a new code after the cooldown); asks for
@@ -198,6 +230,13 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
         Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
         Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
+        Some(Command::Decide { plain }) => decide_cmd::run(cli, *plain),
+        Some(Command::Host(args)) => host_cmd::run(cli, args),
+        Some(Command::Join { url, name }) => {
+            join_cmd::run_join(cli, url.as_deref(), name.as_deref())
+        }
+        Some(Command::Leave) => join_cmd::run_leave(cli),
+        Some(Command::Stuck { text }) => join_cmd::run_stuck(cli, text),
         Some(Command::Mail { action }) => mail_cmd::run(cli, *action),
         Some(Command::Progress { action }) => progress_cmd::run(cli, action),
         Some(Command::Export {

@@ -9,5 +9,6 @@ mod share_slot;
 pub mod sim_worker;
 mod store_worker;
 pub mod terminal;
+mod workshop_worker;
 
 pub use event_loop::run;

@@ -3,12 +3,15 @@
 
 pub mod config;
 pub mod export;
+pub mod host;
 pub mod http;
 pub mod log;
 pub mod mail;
 pub mod paths;
 pub mod share;
 pub mod store;
+pub mod tls;
+pub mod trainee;
 
 pub use config::{Config, ConfigError};
 pub use paths::Paths;

@@ -92,7 +92,11 @@ fn progress_export_import_and_reset() {
     .expect("write");
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("1 chapter read, 1 decision."));
+    assert!(
+        stdout(&out).contains("1 chapter read, 1 decision, quiz results kept (version 1 file)."),
+        "{}",
+        stdout(&out)
+    );
     let exported = dir.path().join("again.json");
     let out = queuelab(&[
         "--data-dir",

@@ -33,6 +33,17 @@ pub enum CodeRequestOutcome {
     Invalid { key: &'static str },
 }
 
+/// The workshop session as Home shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkshopLine {
+    /// The session's name (or the host's address until the host told it).
+    pub session: String,
+    /// Whether the last delivery reached the host.
+    pub reachable: bool,
+    /// Facts still waiting for the host.
+    pub pending: u32,
+}
+
 /// Something that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Msg {
@@ -63,6 +74,8 @@ pub enum Msg {
     CodeRequested(Result<CodeRequestOutcome, String>),
     /// A typed code was checked.
     CodeChecked(Result<Verdict, String>),
+    /// The workshop dispatcher delivered (or tried to).
+    WorkshopUpdated(WorkshopLine),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.
@@ -95,6 +108,8 @@ pub enum StoreRequest {
     ClearResults,
     /// Start and save a new quiz attempt (the store thread picks the seed).
     StartAttempt,
+    /// Queue the stuck signal for the workshop host (screen name).
+    Stuck(String),
     /// Save one quiz answer.
     SaveAnswer {
         /// The attempt.

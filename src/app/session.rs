@@ -71,6 +71,8 @@ pub struct Session {
     pub report_status: Option<MailStatus>,
     /// The instructor address from the config (the report asks before copying it).
     pub instructor_cc: Option<String>,
+    /// The workshop session, once the dispatcher reported it (None: not joined).
+    pub workshop: Option<super::WorkshopLine>,
     /// The screen change the running handler asked for; `App::update` applies it.
     nav: Option<Nav>,
 }
@@ -109,6 +111,7 @@ impl Session {
             quiz: QuizRecord::default(),
             report_status: None,
             instructor_cc: None,
+            workshop: None,
             nav: None,
         }
     }

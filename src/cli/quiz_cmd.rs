@@ -18,7 +18,10 @@ pub fn run(cli: &Cli, plain: bool) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
     let stdin = std::io::stdin();
     let mut lines = Lines::new(stdin.lock(), std::io::stdout().lock());
-    take(&mut session, &mut lines)
+    let result = take(&mut session, &mut lines);
+    // Joined to a workshop: hand the saved answers to the host before exiting (at most 2 s).
+    super::join_cmd::flush(&mut session.store);
+    result
 }
 
 fn saved<T>(r: Result<T, crate::services::StoreError>) -> Result<T, Failure> {

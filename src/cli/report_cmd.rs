@@ -58,6 +58,10 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         "report.saved_local",
         &[("path", &saved_at.display().to_string())],
     ))?;
+    // Joined to a workshop: the host holds the mail settings and the one-time codes.
+    if let Some(member) = session.store.membership().map_err(fail)? {
+        return super::report_host::confirm_and_send(session, lines, &member, &report);
+    }
     let mail_config = &session.config.mail;
     let from = mail::from_mailbox(mail_config.from.as_deref()).map_err(fail)?;
     let vault = CodeVault::shared();

@@ -73,7 +73,7 @@ fn start(
 }
 
 /// Prints the QR code, or the "enlarge" hint when the terminal is too narrow for it.
-fn print_qr(url: &str, ascii: bool, s: &Strings) {
+pub(super) fn print_qr(url: &str, ascii: bool, s: &Strings) {
     let Ok(matrix) = QrMatrix::encode(url) else {
         return;
     };
@@ -108,14 +108,14 @@ fn print_qr(url: &str, ascii: bool, s: &Strings) {
 
 /// Ctrl+C (SIGINT) and SIGTERM handlers, registered before the "press Ctrl+C" hint is printed so
 /// an early Ctrl+C still ends the command cleanly instead of killing it.
-struct StopSignal {
+pub(super) struct StopSignal {
     runtime: tokio::runtime::Runtime,
     #[cfg(unix)]
     signals: [tokio::signal::unix::Signal; 2],
 }
 
 impl StopSignal {
-    fn register() -> Result<StopSignal, Failure> {
+    pub(super) fn register() -> Result<StopSignal, Failure> {
         let fail = |e: std::io::Error| Failure::new(format!("cannot wait for Ctrl+C: {e}"));
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
@@ -137,7 +137,7 @@ impl StopSignal {
 
     /// Blocks until one of the signals arrives.
     #[cfg(unix)]
-    fn wait(self) {
+    pub(super) fn wait(self) {
         let StopSignal {
             runtime,
             signals: [mut int, mut term],
@@ -152,7 +152,7 @@ impl StopSignal {
 
     /// Blocks until Ctrl+C.
     #[cfg(not(unix))]
-    fn wait(self) {
+    pub(super) fn wait(self) {
         // If the handler cannot be installed there is nothing to wait for; stop right away.
         let _ = self.runtime.block_on(tokio::signal::ctrl_c());
     }

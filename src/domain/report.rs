@@ -30,7 +30,7 @@ pub struct ReportInput<'a> {
 }
 
 /// One block of the report.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Block {
     /// A section heading.
     Heading(String),
@@ -40,8 +40,8 @@ pub enum Block {
     Item(String),
 }
 
-/// The finished report.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The finished report (serialisable: a joined trainee hands it to the workshop host to mail).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Mail subject.
     pub subject: String,

@@ -8,6 +8,7 @@ use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
 use super::store_worker::StoreWorker;
 use super::terminal::{TerminalGuard, Tui};
+use super::workshop_worker::WorkshopWorker;
 use crate::app::{App, Msg};
 use crate::services::{Config, Paths};
 use crate::services::{Store, log};
@@ -38,9 +39,16 @@ async fn event_loop(
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
+    let workshop = WorkshopWorker::spawn(store.path().to_path_buf(), replies.clone())
+        .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
     let mut executor = Executor {
-        store: StoreWorker::spawn(store, content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the store thread: {e}"))?,
+        store: StoreWorker::spawn(
+            store,
+            content.clone(),
+            replies.clone(),
+            Some(workshop.notify.clone()),
+        )
+        .map_err(|e| format!("cannot start the store thread: {e}"))?,
         mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
@@ -102,6 +110,7 @@ async fn event_loop(
         }
     }
     executor.finish();
+    workshop.finish();
     outcome
 }
 

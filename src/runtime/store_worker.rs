@@ -4,6 +4,7 @@
 use crate::app::{Msg, StoreRequest};
 use crate::content::{Content, Lang};
 use crate::domain::quiz::Attempt;
+use crate::domain::workshop::EventKind;
 use crate::services::Store;
 use crate::services::log;
 use std::sync::{Arc, mpsc};
@@ -22,6 +23,7 @@ impl StoreWorker {
         mut store: Store,
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
+        workshop: Option<mpsc::Sender<()>>,
     ) -> std::io::Result<StoreWorker> {
         let (commands, inbox) = mpsc::channel::<StoreRequest>();
         let thread = std::thread::Builder::new()
@@ -47,6 +49,14 @@ impl StoreWorker {
                                 store.start_attempt(&attempt).map_err(|e| e.to_string()),
                             )
                         }
+                        StoreRequest::Stuck(screen) => Msg::FactSaved(
+                            store
+                                .queue_event(&EventKind::Stuck {
+                                    screen,
+                                    text: String::new(),
+                                })
+                                .map_err(|e| e.to_string()),
+                        ),
                         StoreRequest::SaveAnswer {
                             attempt_id,
                             question_id,
@@ -59,6 +69,10 @@ impl StoreWorker {
                                 .map_err(|e| e.to_string()),
                         ),
                     };
+                    // A saved fact may have queued a workshop event: wake the dispatcher.
+                    if let (Some(wake), Msg::FactSaved(Ok(()))) = (&workshop, &msg) {
+                        let _ = wake.send(());
+                    }
                     // The UI may already be gone at shutdown; the save itself has happened.
                     let _ = replies.send(msg);
                 }

@@ -8,6 +8,7 @@ mod otp;
 mod outbox;
 mod portable;
 mod quiz;
+mod workshop;
 
 use crate::domain::{Fact, OrderingRecord, Progress};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -23,6 +24,7 @@ pub use portable::{
     QuizAttemptRecord, parse_portable,
 };
 pub use quiz::StoredAttempt;
+pub use workshop::{Membership, QueuedEvent, now_ms};
 
 /// What can go wrong with the progress store.
 #[derive(Debug, Error)]
@@ -182,6 +184,11 @@ impl Store {
                 )
                 .map(drop),
         };
+        // While joined, the fact's workshop event commits with the fact or not at all.
+        let result = result.and_then(|()| match crate::domain::workshop::event_for(fact) {
+            Some(kind) => workshop::enqueue(&tx, &kind),
+            None => Ok(()),
+        });
         result.and_then(|()| tx.commit()).map_err(|e| self.err(e))
     }
 

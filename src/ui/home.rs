@@ -23,6 +23,36 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
         Paragraph::new(title).wrap(Wrap { trim: true }),
         clip(frame, rect(parts.title)),
     );
+    // Joined to a workshop: the session and whether the host is reachable, on the free line
+    // under the title when there is one (nothing of the course waits for it).
+    let free_row = parts.title.y + parts.title.height;
+    if let Some(w) = app
+        .session
+        .workshop
+        .as_ref()
+        .filter(|_| parts.progress.y > free_row)
+    {
+        let pending = w.pending.to_string();
+        let state = if w.reachable {
+            s.get("home.workshop_reachable").to_owned()
+        } else {
+            s.fill("home.workshop_unreachable", &[("pending", &pending)])
+        };
+        let line = Line::from(vec![
+            Span::styled(
+                format!(" {}", s.fill("home.workshop", &[("name", &w.session)])),
+                theme.tone(crate::app::doc_layout::Tone::Bold),
+            ),
+            Span::styled(format!("  {state}"), theme.dim()),
+        ]);
+        frame.render_widget(
+            Paragraph::new(line),
+            clip(
+                frame,
+                ratatui::layout::Rect::new(0, free_row, frame.area().width, 1),
+            ),
+        );
+    }
     frame.render_widget(
         Paragraph::new(progress_lines(app, theme, parts.compact)),
         clip(frame, rect(parts.progress)),

@@ -5,7 +5,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Tables that hold facts about the learner ("clear results" empties all of them).
 /// Children before parents, so foreign keys never block the delete.
-pub const LEARNER_TABLES: [&str; 14] = [
+pub const LEARNER_TABLES: [&str; 16] = [
     "chapter_read",
     "decision_answer",
     "checklist",
@@ -20,6 +20,8 @@ pub const LEARNER_TABLES: [&str; 14] = [
     "otp_code",
     "report_request",
     "mail_outbox",
+    "workshop_outbox",
+    "workshop_membership",
 ];
 
 const MIGRATIONS: &[&str] = &[
@@ -57,6 +59,15 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE ordering_record (id INTEGER PRIMARY KEY CHECK (id = 1), solved INTEGER NOT NULL DEFAULT 0,
         attempts INTEGER NOT NULL DEFAULT 0, mistakes INTEGER NOT NULL DEFAULT 0);
      CREATE TABLE scenario_run (scenario_id TEXT PRIMARY KEY, first_run_at INTEGER NOT NULL);",
+    // 4: workshop sessions: the membership (one row) and the outbox of events for the host;
+    // AUTOINCREMENT so a sequence number is never reused after a leave.
+    "CREATE TABLE workshop_membership (id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL,
+        name TEXT NOT NULL, trainee_id TEXT NOT NULL, token TEXT NOT NULL, session_name TEXT,
+        joined_at INTEGER NOT NULL);
+     CREATE TABLE workshop_outbox (n INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE,
+        body TEXT NOT NULL, created_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_ms INTEGER NOT NULL, delivered_ms INTEGER, last_error TEXT);
+     CREATE INDEX workshop_outbox_due ON workshop_outbox (delivered_ms, next_attempt_ms);",
 ];
 
 /// Why migrating failed.

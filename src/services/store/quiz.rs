@@ -3,6 +3,7 @@
 
 use super::{Store, StoreError, now_secs};
 use crate::domain::quiz::Attempt;
+use crate::domain::workshop::EventKind;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use std::collections::BTreeSet;
 
@@ -74,10 +75,25 @@ impl Store {
                      correct = excluded.correct, answered_at = excluded.answered_at",
                 params![attempt_id, question_id, ids.join(SEP), correct, now],
             )?;
+            super::workshop::enqueue(
+                &tx,
+                &EventKind::QuizAnswer {
+                    attempt: attempt_id,
+                    question: question_id.to_owned(),
+                    options: chosen.iter().cloned().collect(),
+                },
+            )?;
             if let Some(score) = finished {
                 tx.execute(
                     "UPDATE quiz_attempt SET finished_at = ?2, score = ?3 WHERE id = ?1",
                     params![attempt_id, now, score],
+                )?;
+                super::workshop::enqueue(
+                    &tx,
+                    &EventKind::QuizScore {
+                        attempt: attempt_id,
+                        score,
+                    },
                 )?;
             }
             tx.commit()

@@ -1,0 +1,136 @@
+//! `queuelab host`: run a workshop session (headless: prints the join URL and the instructor
+//! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
+//! `host export` writes the summary of the session in the data folder as CSV and HTML.
+
+use super::join_cmd::say;
+use super::{Cli, Failure};
+use crate::domain::workshop::{JoinUrl, SummaryView};
+use crate::services::host::HostState;
+use crate::services::trainee::client::{deadline_in, request};
+use clap::{Args, Subcommand};
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// Default port of a workshop host.
+pub const DEFAULT_PORT: u16 = 8740;
+
+/// `queuelab host ...`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct HostArgs {
+    /// Address to listen on (default: all interfaces; the join URL shows the LAN address).
+    #[arg(long)]
+    pub bind: Option<IpAddr>,
+    /// Port to listen on.
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The session's name, shown to trainees.
+    #[arg(long, value_name = "TEXT")]
+    pub name: Option<String>,
+    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
+    /// until Ctrl+C or SIGTERM.
+    #[arg(long)]
+    pub headless: bool,
+    /// status or export.
+    #[command(subcommand)]
+    pub action: Option<HostAction>,
+}
+
+/// `queuelab host status|export`.
+#[derive(Debug, Subcommand)]
+pub enum HostAction {
+    /// Print a running session's summary (GET /api/summary with the instructor key).
+    Status {
+        /// The join URL the host printed.
+        #[arg(long)]
+        url: String,
+        /// The instructor key the host printed.
+        #[arg(long)]
+        key: String,
+        /// Print the JSON as the host sends it.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write summary.csv, summary.html and summary.json of the session in the data folder
+    /// (names only, no e-mail addresses).
+    Export {
+        /// Folder to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+/// Runs `queuelab host ...`.
+pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
+    match &args.action {
+        Some(HostAction::Status { url, key, json }) => status(url, key, *json),
+        Some(HostAction::Export { out }) => export(cli, out),
+        None => super::host_serve::run(cli, args),
+    }
+}
+
+fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
+    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+    let reply = request(
+        &url,
+        "GET",
+        "/api/summary",
+        Some(key),
+        b"",
+        deadline_in(5_000),
+    )
+    .map_err(Failure::new)?;
+    if reply.status != 200 {
+        return Err(Failure::new(format!(
+            "the host answered {}: {}",
+            reply.status,
+            reply.text()
+        )));
+    }
+    if json {
+        say!("{}", String::from_utf8_lossy(&reply.body));
+        return Ok(());
+    }
+    let view: SummaryView = serde_json::from_slice(&reply.body)
+        .map_err(|e| Failure::new(format!("the host's summary is not readable: {e}")))?;
+    print_summary(&view);
+    Ok(())
+}
+
+fn print_summary(view: &SummaryView) {
+    say!("session: {}", view.session);
+    say!("trainees: {}", view.trainees.len());
+    for t in &view.trainees {
+        say!(
+            "  {:<20} chapters {:>2}  decisions {}  quiz {}/{}{}",
+            t.name,
+            t.chapters_read,
+            t.decisions.len(),
+            t.quiz.correct,
+            t.quiz.answered,
+            if t.stuck { "  STUCK" } else { "" }
+        );
+    }
+    say!(
+        "events: {} (duplicates recognised: {})",
+        view.events,
+        view.duplicates
+    );
+}
+
+fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
+    let paths = super::paths(cli)?;
+    if !paths.data_dir.join("host.db").exists() {
+        return Err(Failure::usage(format!(
+            "no workshop session in {}; run queuelab host there first (or pass --data-dir)",
+            paths.data_dir.display()
+        )));
+    }
+    let content = super::load_content(cli)?;
+    let state = HostState::open(&paths.data_dir, None, &content).map_err(Failure::new)?;
+    let view = state.summary().map_err(Failure::new)?;
+    for path in crate::services::host::export::write_all(&view, out).map_err(Failure::new)? {
+        say!("{}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! `queuelab join`, `queuelab leave`, `queuelab stuck`: the trainee's membership in a workshop
+//! session, and the short delivery every line-oriented command makes before it exits.
+
+use super::lines::Session;
+use super::{Cli, Failure};
+use crate::domain::workshop::{EventKind, JoinUrl, check_name};
+use crate::services::Store;
+use crate::services::trainee::{self, client::deadline_in};
+
+/// `println!` without the panic on a closed stdout (`queuelab join | head -1`): output that
+/// nobody reads is dropped.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+pub(super) use say;
+
+/// How long a short command may spend delivering what waits (SPEC: at most 2 s).
+const FLUSH_MS: u64 = 2_000;
+
+/// `queuelab join [URL --name NAME]`.
+pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), Failure> {
+    let mut session = Session::open(cli)?;
+    let store = &mut session.store;
+    if let Some(url) = url {
+        let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+        let old = store
+            .membership()
+            .map_err(|e| Failure::new(e.to_string()))?;
+        let name = match (name, &old) {
+            (Some(name), _) => check_name(name).map_err(Failure::usage)?,
+            (None, Some(old)) if old.url.code == url.code => old.name.clone(),
+            (None, _) => {
+                return Err(Failure::usage(
+                    "joining needs --name NAME (the name the instructor sees)",
+                ));
+            }
+        };
+        store
+            .join(&url, &name)
+            .map_err(|e| Failure::new(e.to_string()))?;
+        say!("joined {} as {name}", url.authority());
+    } else if name.is_some() {
+        return Err(Failure::usage(
+            "--name goes with a join URL: queuelab join URL --name NAME",
+        ));
+    }
+    let Some(member) = store
+        .membership()
+        .map_err(|e| Failure::new(e.to_string()))?
+    else {
+        say!("not joined to a workshop session (queuelab join URL --name NAME)");
+        return Ok(());
+    };
+    let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
+    let session_name = delivery
+        .session
+        .clone()
+        .or(member.session_name.clone())
+        .unwrap_or_else(|| "(not reached yet)".to_owned());
+    say!("session: {session_name}");
+    say!("host: {}", member.url.authority());
+    say!("name: {}", member.name);
+    say!("delivered now: {}", delivery.delivered);
+    say!("waiting: {}", delivery.pending);
+    for rejected in &delivery.rejected {
+        say!("refused by the host: {rejected}");
+    }
+    if let Some(error) = delivery.error {
+        say!("host not reachable: {error} (facts wait and go with a later run)");
+    }
+    Ok(())
+}
+
+/// `queuelab leave`.
+pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
+    let mut session = Session::open(cli)?;
+    // Try to hand over what waits before the membership (and its outbox) ends.
+    flush(&mut session.store);
+    let left = session
+        .store
+        .leave()
+        .map_err(|e| Failure::new(e.to_string()))?;
+    say!(
+        "{}",
+        if left {
+            "left the workshop session"
+        } else {
+            "not joined to a workshop session"
+        }
+    );
+    Ok(())
+}
+
+/// `queuelab stuck [TEXT]`.
+pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
+    let mut session = Session::open(cli)?;
+    if session
+        .store
+        .membership()
+        .map_err(|e| Failure::new(e.to_string()))?
+        .is_none()
+    {
+        return Err(Failure::usage(
+            "not joined to a workshop session; join first (queuelab join URL --name NAME)",
+        ));
+    }
+    let text: String = words
+        .join(" ")
+        .chars()
+        .take(crate::domain::workshop::MAX_STUCK_CHARS)
+        .collect();
+    session
+        .store
+        .queue_event(&EventKind::Stuck {
+            screen: "command-line".to_owned(),
+            text,
+        })
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let waiting = flush(&mut session.store);
+    if waiting == 0 {
+        say!("the instructor has your stuck signal");
+    } else {
+        say!("stuck signal saved; it goes to the host as soon as it is reachable");
+    }
+    Ok(())
+}
+
+/// Delivers what waits, for at most 2 s; returns how many facts still wait. Silent when not
+/// joined; a note on stderr when the host could not be reached (stdout stays the command's).
+pub fn flush(store: &mut Store) -> u32 {
+    match trainee::deliver(store, deadline_in(FLUSH_MS), true) {
+        Ok(d) => {
+            if let Some(error) = &d.error {
+                eprintln!(
+                    "queuelab: {} fact(s) wait for the workshop host: {error}",
+                    d.pending
+                );
+            }
+            d.pending
+        }
+        Err(error) => {
+            eprintln!("queuelab: workshop delivery: {error}");
+            1
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The session summary the host builds from the events in its inbox. Applying an event is
+//! order-independent where it matters (a later answer, by the trainee's sequence number, wins),
+//! so redelivered or reordered events give the same summary.
+
+use super::{Catalog, Event, EventKind};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the host knows about one trainee.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Trainee {
+    name: String,
+    chapters: BTreeSet<String>,
+    /// Decision id -> (sequence number, option id).
+    decisions: BTreeMap<String, (u64, String)>,
+    /// Attempt -> question -> correct.
+    quiz: BTreeMap<i64, BTreeMap<String, bool>>,
+    ordering: OrderingTally,
+    scenarios: BTreeSet<String>,
+    /// (sequence number, screen, text) of the newest stuck signal.
+    stuck: Option<(u64, String, String)>,
+    last_seen_ms: i64,
+}
+
+/// All trainees' state, keyed by trainee id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    trainees: BTreeMap<String, Trainee>,
+}
+
+/// Ordering-game figures.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderingTally {
+    /// Solved (per trainee: 0 or 1; in the room: how many solved it).
+    pub solved: u32,
+    /// Attempts started.
+    pub attempts: u32,
+    /// Wrong picks.
+    pub mistakes: u32,
+}
+
+/// Answered and right, for one trainee's quiz or one question across the room.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuizTally {
+    /// Questions (or trainees) that answered.
+    pub answered: u32,
+    /// Of those, right.
+    pub correct: u32,
+}
+
+/// One trainee in the JSON summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraineeView {
+    /// The trainee's id (random, chosen by the trainee).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Chapters read.
+    pub chapters_read: u32,
+    /// Decision id -> chosen option id.
+    pub decisions: BTreeMap<String, String>,
+    /// Quiz progress of the newest attempt.
+    pub quiz: QuizTally,
+    /// Ordering game.
+    pub ordering: OrderingTally,
+    /// Scenario ids run.
+    pub scenarios: Vec<String>,
+    /// Whether the trainee pressed the stuck key.
+    pub stuck: bool,
+    /// The screen the trainee was on when stuck.
+    pub stuck_screen: Option<String>,
+    /// The words sent with the stuck signal.
+    pub stuck_text: Option<String>,
+    /// When the trainee's newest fact was saved (Unix ms).
+    pub last_seen_ms: i64,
+}
+
+/// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryView {
+    /// The session name.
+    pub session: String,
+    /// Every trainee, by name.
+    pub trainees: Vec<TraineeView>,
+    /// Decision id -> option id -> trainees who chose it.
+    pub decisions: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Question id -> answered/right over the trainees' newest attempts.
+    pub quiz: BTreeMap<String, QuizTally>,
+    /// The room's ordering-game figures.
+    pub ordering: OrderingTally,
+    /// Scenario id -> trainees who ran it.
+    pub scenarios: BTreeMap<String, u32>,
+    /// Events stored (each once).
+    pub events: u64,
+    /// Deliveries recognised as duplicates and not counted again.
+    pub duplicates: u64,
+}
+
+impl Summary {
+    /// Notes a trainee (first delivery, or a new display name).
+    pub fn name(&mut self, trainee: &str, name: &str) {
+        name.clone_into(&mut self.trainees.entry(trainee.to_owned()).or_default().name);
+    }
+
+    /// Applies one stored event of a trainee.
+    pub fn apply(&mut self, trainee: &str, event: &Event, catalog: &Catalog) {
+        let t = self.trainees.entry(trainee.to_owned()).or_default();
+        t.last_seen_ms = t.last_seen_ms.max(event.at_ms);
+        match &event.kind {
+            EventKind::ChapterRead { chapter } => {
+                t.chapters.insert(chapter.clone());
+            }
+            EventKind::Decision { decision, option } => {
+                let newer = t.decisions.get(decision).is_none_or(|(n, _)| *n < event.n);
+                if newer {
+                    t.decisions
+                        .insert(decision.clone(), (event.n, option.clone()));
+                }
+            }
+            EventKind::OrderingAttempt => t.ordering.attempts += 1,
+            EventKind::OrderingMistake => t.ordering.mistakes += 1,
+            EventKind::OrderingSolved => t.ordering.solved = 1,
+            EventKind::ScenarioRun { scenario } => {
+                t.scenarios.insert(scenario.clone());
+            }
+            EventKind::QuizAnswer {
+                attempt,
+                question,
+                options,
+            } => {
+                let correct = catalog.is_correct(question, options);
+                t.quiz
+                    .entry(*attempt)
+                    .or_default()
+                    .insert(question.clone(), correct);
+            }
+            EventKind::QuizScore { attempt, .. } => {
+                // The score follows from the answers; the attempt is noted so an attempt
+                // finished without answers still shows as the newest.
+                t.quiz.entry(*attempt).or_default();
+            }
+            EventKind::Stuck { screen, text } => {
+                if t.stuck.as_ref().is_none_or(|(n, _, _)| *n < event.n) {
+                    t.stuck = Some((event.n, screen.clone(), text.clone()));
+                }
+            }
+        }
+    }
+
+    /// How many trainees are known.
+    pub fn trainee_count(&self) -> usize {
+        self.trainees.len()
+    }
+
+    /// The JSON view.
+    pub fn view(&self, session: &str, events: u64, duplicates: u64) -> SummaryView {
+        let mut view = SummaryView {
+            session: session.to_owned(),
+            events,
+            duplicates,
+            ..SummaryView::default()
+        };
+        for (id, t) in &self.trainees {
+            let newest = t.quiz.last_key_value().map(|(_, answers)| answers);
+            let mut quiz = QuizTally::default();
+            for (question, correct) in newest.into_iter().flatten() {
+                let q = view.quiz.entry(question.clone()).or_default();
+                q.answered += 1;
+                q.correct += u32::from(*correct);
+                quiz.answered += 1;
+                quiz.correct += u32::from(*correct);
+            }
+            for (decision, (_, option)) in &t.decisions {
+                *view
+                    .decisions
+                    .entry(decision.clone())
+                    .or_default()
+                    .entry(option.clone())
+                    .or_default() += 1;
+            }
+            for scenario in &t.scenarios {
+                *view.scenarios.entry(scenario.clone()).or_default() += 1;
+            }
+            view.ordering.solved += t.ordering.solved;
+            view.ordering.attempts += t.ordering.attempts;
+            view.ordering.mistakes += t.ordering.mistakes;
+            view.trainees.push(TraineeView {
+                id: id.clone(),
+                name: t.name.clone(),
+                chapters_read: t.chapters.len() as u32,
+                decisions: t
+                    .decisions
+                    .iter()
+                    .map(|(d, (_, o))| (d.clone(), o.clone()))
+                    .collect(),
+                quiz,
+                ordering: t.ordering,
+                scenarios: t.scenarios.iter().cloned().collect(),
+                stuck: t.stuck.is_some(),
+                stuck_screen: t.stuck.as_ref().map(|(_, s, _)| s.clone()),
+                stuck_text: t.stuck.as_ref().map(|(_, _, x)| x.clone()),
+                last_seen_ms: t.last_seen_ms,
+            });
+        }
+        view.trainees
+            .sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+        view
+    }
+}

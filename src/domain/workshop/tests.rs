@@ -1,0 +1,132 @@
+use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn catalog() -> Catalog {
+    let set = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<BTreeSet<_>>();
+    Catalog {
+        chapters: set(&["intro"]),
+        decisions: BTreeMap::from([("d1".to_owned(), set(&["outbox", "retry"]))]),
+        questions: BTreeMap::from([("q1".to_owned(), (set(&["a", "b", "c"]), set(&["a", "c"])))]),
+        scenarios: set(&["happy-path"]),
+    }
+}
+
+fn ev(n: u64, kind: EventKind) -> Event {
+    Event {
+        id: format!("e{n}"),
+        n,
+        at_ms: n as i64 * 10,
+        kind,
+    }
+}
+
+fn decision(n: u64, option: &str) -> Event {
+    ev(
+        n,
+        EventKind::Decision {
+            decision: "d1".into(),
+            option: option.into(),
+        },
+    )
+}
+
+#[test]
+fn events_round_trip_as_flat_json() {
+    let e = decision(3, "outbox");
+    let json = serde_json::to_string(&e).expect("serialises");
+    assert!(json.contains(r#""kind":"decision""#), "{json}");
+    assert_eq!(serde_json::from_str::<Event>(&json).expect("parses"), e);
+    assert!(serde_json::from_str::<Event>(r#"{"id":"x","n":1,"at_ms":1,"kind":"nope"}"#).is_err());
+}
+
+#[test]
+fn only_facts_the_host_shows_become_events() {
+    assert!(event_for(&Fact::ChapterRead("intro".into())).is_some());
+    assert!(event_for(&Fact::OrderingSolved).is_some());
+    assert!(
+        event_for(&Fact::ChecklistTicked {
+            item: "x".into(),
+            ticked: true
+        })
+        .is_none()
+    );
+}
+
+#[test]
+fn later_answer_wins_in_any_arrival_order() {
+    let c = catalog();
+    let (first, second) = (decision(1, "retry"), decision(2, "outbox"));
+    let mut a = Summary::default();
+    a.apply("t", &first, &c);
+    a.apply("t", &second, &c);
+    let mut b = Summary::default();
+    b.apply("t", &second, &c);
+    b.apply("t", &first, &c);
+    assert_eq!(a, b);
+    let view = a.view("s", 2, 0);
+    assert_eq!(
+        view.decisions["d1"],
+        BTreeMap::from([("outbox".to_owned(), 1)])
+    );
+}
+
+#[test]
+fn the_host_judges_quiz_answers_from_the_content() {
+    let c = catalog();
+    let mut s = Summary::default();
+    let answer = |n, opts: &[&str]| {
+        ev(
+            n,
+            EventKind::QuizAnswer {
+                attempt: 1,
+                question: "q1".into(),
+                options: opts.iter().map(|o| (*o).to_owned()).collect(),
+            },
+        )
+    };
+    s.apply("right", &answer(1, &["c", "a"]), &c);
+    s.apply("wrong", &answer(1, &["a"]), &c);
+    let view = s.view("s", 2, 0);
+    assert_eq!(view.quiz["q1"], tally(2, 1));
+    assert_eq!(view.trainees.iter().map(|t| t.quiz.correct).sum::<u32>(), 1);
+}
+
+fn tally(answered: u32, correct: u32) -> summary::QuizTally {
+    summary::QuizTally { answered, correct }
+}
+
+#[test]
+fn validation_names_the_bad_id() {
+    let c = catalog();
+    assert!(c.validate(&decision(1, "outbox")).is_ok());
+    let bad = c
+        .validate(&decision(1, "base64"))
+        .expect_err("unknown option");
+    assert!(bad.contains("base64"), "{bad}");
+    let chapter = ev(
+        1,
+        EventKind::ChapterRead {
+            chapter: "nope".into(),
+        },
+    );
+    assert!(c.validate(&chapter).expect_err("unknown").contains("nope"));
+    let mut odd = decision(1, "outbox");
+    odd.id = "a b".into();
+    assert!(c.validate(&odd).is_err());
+}
+
+#[test]
+fn backoff_grows_with_jitter_and_a_ceiling() {
+    assert_eq!(retry_delay_ms(1, 0.0), 250);
+    assert_eq!(retry_delay_ms(1, 1.0), 500);
+    assert_eq!(retry_delay_ms(3, 0.0), 1000);
+    assert_eq!(retry_delay_ms(40, 1.0), 30_000);
+}
+
+#[test]
+fn names_are_trimmed_and_bounded() {
+    assert_eq!(check_name("  Ada "), Ok("Ada".to_owned()));
+    assert!(check_name(" ").is_err());
+    assert!(check_name(&"x".repeat(41)).is_err());
+    assert!(check_name("a\u{7}b").is_err());
+}

@@ -1,0 +1,122 @@
+//! The workshop host: the session's state (database, summary, secrets) and its JSON API,
+//! independent of the transport that carries requests.
+
+pub mod api;
+pub mod db;
+pub mod export;
+pub mod limits;
+pub mod mail_relay;
+pub mod server;
+
+use crate::content::Content;
+use crate::domain::workshop::{Catalog, Summary, SummaryView};
+use db::HostDb;
+use limits::RateLimits;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Characters of a join code: no 0/O or 1/I/L, which are easy to mistype from a projector.
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Length of a fresh join code.
+const CODE_LEN: usize = 10;
+/// Length of the instructor key.
+const KEY_LEN: usize = 24;
+/// Default session name.
+pub const DEFAULT_SESSION_NAME: &str = "queuelab workshop";
+/// Most trainees one session accepts (bounds memory).
+pub const MAX_TRAINEES: u32 = 500;
+
+/// A running session's state, shared by every request.
+pub struct HostState {
+    db: Mutex<HostDb>,
+    summary: Mutex<Summary>,
+    limits: Mutex<RateLimits>,
+    catalog: Catalog,
+    relay: Option<mail_relay::MailRelay>,
+    /// The join code.
+    pub code: String,
+    /// The instructor key.
+    pub key: String,
+    /// The session name.
+    pub name: String,
+}
+
+fn random_text(len: usize) -> String {
+    (0..len)
+        .map(|_| {
+            let i = rand::random_range(0..CODE_ALPHABET.len());
+            char::from(CODE_ALPHABET[i])
+        })
+        .collect()
+}
+
+/// A mutex whose holder panicked still holds consistent data here (every change is one
+/// statement or one SQLite transaction), so a poisoned lock is taken over, not propagated.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl HostState {
+    /// Opens the session in `data_dir` (a restart keeps code, key, trainees and events) and
+    /// rebuilds the summary from the stored events.
+    pub fn open(
+        data_dir: &Path,
+        name: Option<&str>,
+        content: &Content,
+    ) -> Result<HostState, String> {
+        let path = data_dir.join("host.db");
+        let fail = |e: rusqlite::Error| format!("host database {}: {e}", path.display());
+        let db = HostDb::open(&path).map_err(fail)?;
+        let get_or_make = |key: &str, make: &dyn Fn() -> String| -> Result<String, String> {
+            if let Some(v) = db.meta(key).map_err(fail)? {
+                return Ok(v);
+            }
+            let v = make();
+            db.set_meta(key, &v).map_err(fail)?;
+            Ok(v)
+        };
+        let code = get_or_make("join_code", &|| random_text(CODE_LEN))?;
+        let key = get_or_make("instructor_key", &|| random_text(KEY_LEN))?;
+        if let Some(name) = name {
+            db.set_meta("session_name", name).map_err(fail)?;
+        }
+        let name = get_or_make("session_name", &|| DEFAULT_SESSION_NAME.to_owned())?;
+        let catalog = Catalog::new(content);
+        let mut summary = Summary::default();
+        let (trainees, events) = db.replay().map_err(fail)?;
+        for (id, trainee_name) in trainees {
+            summary.name(&id, &trainee_name);
+        }
+        for (trainee, event) in &events {
+            summary.apply(trainee, event, &catalog);
+        }
+        Ok(HostState {
+            db: Mutex::new(db),
+            summary: Mutex::new(summary),
+            limits: Mutex::new(RateLimits::default()),
+            catalog,
+            relay: None,
+            code,
+            key,
+            name,
+        })
+    }
+
+    /// Relays report mail with this relay (the host's mail configuration).
+    #[must_use]
+    pub fn with_relay(mut self, relay: mail_relay::MailRelay) -> HostState {
+        self.relay = Some(relay);
+        self
+    }
+
+    /// The summary as JSON-ready data.
+    pub fn summary(&self) -> Result<SummaryView, String> {
+        let (events, duplicates) = lock(&self.db)
+            .counts()
+            .map_err(|e| format!("host database: {e}"))?;
+        Ok(lock(&self.summary).view(&self.name, events, duplicates))
+    }
+}
+
+#[cfg(test)]
+mod tests;

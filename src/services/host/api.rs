@@ -1,0 +1,262 @@
+//! The host's HTTP API as a function from request to response, so any transport can carry it
+//! and tests can call it directly. Trainees authenticate with the join code (and their own
+//! token for their own events); the summary and the projector page need the instructor key.
+
+use super::db::TraineeCheck;
+use super::mail_relay::MailRelay;
+use super::{HostState, MAX_TRAINEES, lock};
+use crate::domain::workshop::check_name;
+use crate::domain::workshop::wire::{
+    BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
+};
+use sha2::{Digest, Sha256};
+use std::net::IpAddr;
+use std::time::Instant;
+use subtle::ConstantTimeEq;
+
+/// Largest request body the host reads (a full batch of events fits with room to spare).
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// A request as the API sees it.
+pub struct ApiRequest<'a> {
+    /// HTTP method.
+    pub method: &'a str,
+    /// The path without the query.
+    pub path: &'a str,
+    /// The query string (without `?`).
+    pub query: &'a str,
+    /// The bearer token of the `Authorization` header.
+    pub bearer: Option<&'a str>,
+    /// The body (the transport refuses larger ones than [`MAX_BODY`]).
+    pub body: &'a [u8],
+    /// The client's address (for rate limits).
+    pub peer: IpAddr,
+}
+
+/// A response: status, content type, body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Content type.
+    pub content_type: &'static str,
+    /// Body.
+    pub body: Vec<u8>,
+}
+
+impl ApiResponse {
+    /// A one-line plain-text answer (errors say what is wrong and what to do).
+    pub fn text(status: u16, message: &str) -> ApiResponse {
+        ApiResponse {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: format!("{message}\n").into_bytes(),
+        }
+    }
+
+    fn json<T: serde::Serialize>(value: &T) -> ApiResponse {
+        match serde_json::to_vec(value) {
+            Ok(body) => ApiResponse {
+                status: 200,
+                content_type: "application/json",
+                body,
+            },
+            Err(e) => ApiResponse::text(500, &format!("cannot encode the answer: {e}")),
+        }
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    crate::services::tls::hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn same(a: &str, b: &str) -> bool {
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+impl HostState {
+    /// Answers one request.
+    pub fn handle(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
+        if !lock(&self.limits).allow(req.peer, Instant::now()) {
+            return ApiResponse::text(429, "too many requests from this address; slow down");
+        }
+        if req.body.len() > MAX_BODY {
+            return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
+        }
+        match (req.method, req.path) {
+            ("POST", "/api/events") => self.events(req.body, now_ms),
+            ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
+            ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
+            ("GET", "/api/summary") => match self.instructor(req) {
+                Ok(()) => match self.summary() {
+                    Ok(view) => ApiResponse::json(&view),
+                    Err(e) => ApiResponse::text(500, &e),
+                },
+                Err(denied) => denied,
+            },
+            ("GET", "/dashboard") => match self.instructor(req) {
+                Ok(()) => match self.summary() {
+                    Ok(view) => ApiResponse {
+                        status: 200,
+                        content_type: "text/html; charset=utf-8",
+                        body: super::export::dashboard_page(&view).into_bytes(),
+                    },
+                    Err(e) => ApiResponse::text(500, &e),
+                },
+                Err(denied) => denied,
+            },
+            (_, "/api/events" | "/api/summary" | "/dashboard") => {
+                ApiResponse::text(405, "method not allowed here")
+            }
+            _ => ApiResponse::text(
+                404,
+                "no such page; the API has POST /api/events and GET /api/summary",
+            ),
+        }
+    }
+
+    /// The instructor key, as a bearer token or as `key=` in the query (the projector page is
+    /// opened in a browser, which cannot add a header).
+    fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
+        let from_query = req.query.split('&').find_map(|p| p.strip_prefix("key="));
+        match req.bearer.or(from_query) {
+            Some(key) if same(key, &self.key) => Ok(()),
+            Some(_) => Err(ApiResponse::text(403, "wrong instructor key")),
+            None => Err(ApiResponse::text(
+                401,
+                "the instructor key is missing (Authorization: Bearer KEY)",
+            )),
+        }
+    }
+
+    /// A mail relay request, run only for a registered trainee.
+    fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
+        &self,
+        body: &[u8],
+        call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
+    ) -> ApiResponse {
+        let Some(relay) = &self.relay else {
+            return ApiResponse::text(404, "this host relays no mail");
+        };
+        let request: T = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
+        };
+        if let Err(denied) = self.registered(request.caller()) {
+            return denied;
+        }
+        match call(relay, &request) {
+            Ok(reply) => ApiResponse::json(&reply),
+            Err((status, message)) => ApiResponse::text(status, &message),
+        }
+    }
+
+    /// Join code right and the trainee known with this token.
+    fn registered(&self, caller: &Caller) -> Result<(), ApiResponse> {
+        if !same(&caller.code, &self.code) {
+            return Err(ApiResponse::text(403, "wrong join code"));
+        }
+        match lock(&self.db).check_trainee(&caller.trainee, &token_hash(&caller.token)) {
+            Ok(TraineeCheck::Known) => Ok(()),
+            Ok(_) => Err(ApiResponse::text(
+                403,
+                "unknown trainee; run queuelab join to register with the host first",
+            )),
+            Err(e) => Err(ApiResponse::text(500, &format!("host database: {e}"))),
+        }
+    }
+
+    fn events(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+        let batch: EventBatch = match serde_json::from_slice(body) {
+            Ok(b) => b,
+            Err(e) => return ApiResponse::text(400, &format!("not an event batch: {e}")),
+        };
+        if !same(&batch.code, &self.code) {
+            return ApiResponse::text(403, "wrong join code; ask the instructor for the join URL");
+        }
+        let name = match check_name(&batch.name) {
+            Ok(n) => n,
+            Err(e) => return ApiResponse::text(422, &e),
+        };
+        let trainee_ok =
+            batch.trainee.len() == 32 && batch.trainee.bytes().all(|b| b.is_ascii_hexdigit());
+        if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
+            return ApiResponse::text(
+                422,
+                "trainee id or token malformed; run queuelab join URL --name NAME again",
+            );
+        }
+        if batch.events.len() > MAX_BATCH {
+            return ApiResponse::text(413, &format!("more than {MAX_BATCH} events in one batch"));
+        }
+        let hash = token_hash(&batch.token);
+        let mut db = lock(&self.db);
+        match db.check_trainee(&batch.trainee, &hash) {
+            Ok(TraineeCheck::Known) => {}
+            Ok(TraineeCheck::New) => match db.trainee_count() {
+                Ok(n) if n >= MAX_TRAINEES => {
+                    return ApiResponse::text(
+                        403,
+                        &format!("this session is full ({MAX_TRAINEES} trainees)"),
+                    );
+                }
+                Ok(_) => {}
+                Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+            },
+            Ok(TraineeCheck::WrongToken) => {
+                return ApiResponse::text(403, "these events belong to another trainee");
+            }
+            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        }
+        let mut rejected = Vec::new();
+        let mut valid = Vec::new();
+        for event in batch.events {
+            match self.catalog.validate(&event) {
+                Ok(()) => valid.push(event),
+                Err(reason) => rejected.push(Rejected {
+                    id: event.id,
+                    reason,
+                }),
+            }
+        }
+        let stored = match db.store_batch(&batch.trainee, &name, &hash, valid, now_ms) {
+            Ok(s) => s,
+            Err(e) => {
+                return ApiResponse::text(503, &format!("host database busy, try again: {e}"));
+            }
+        };
+        // Summary after the commit, under the database lock: the order of application matches
+        // the order of storage, and a reader never sees an event the database does not hold.
+        let mut summary = lock(&self.summary);
+        summary.name(&batch.trainee, &name);
+        for event in &stored.new {
+            summary.apply(&batch.trainee, event, &self.catalog);
+        }
+        drop(summary);
+        drop(db);
+        rejected.extend(stored.rejected);
+        ApiResponse::json(&BatchReply {
+            session: self.name.clone(),
+            stored: stored.new.len() as u32,
+            duplicates: stored.duplicates,
+            rejected,
+        })
+    }
+}
+
+/// Mail requests carry who asks.
+trait HasCaller {
+    fn caller(&self) -> &Caller;
+}
+
+impl HasCaller for CodeRequest {
+    fn caller(&self) -> &Caller {
+        &self.caller
+    }
+}
+
+impl HasCaller for ReportSubmit {
+    fn caller(&self) -> &Caller {
+        &self.caller
+    }
+}

@@ -1,0 +1,210 @@
+//! The host's SQLite: the session's secrets and name, the trainees (with a hash of their token)
+//! and the inbox of events behind a UNIQUE index on the event id. A redelivered event fails that
+//! index (SQLite extended code 2067, naming `event.event_id`), is counted as a duplicate and
+//! stored nowhere else: the course's idempotent receiver, dog-fooded.
+
+use crate::domain::workshop::{Event, wire::Rejected};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use std::path::Path;
+
+const MIGRATIONS: &[&str] = &[
+    // 1: session, trainees, the event inbox and counters.
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+     CREATE TABLE trainee (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
+         first_seen_ms INTEGER NOT NULL);
+     CREATE TABLE event (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL,
+         trainee_id TEXT NOT NULL REFERENCES trainee (id), body TEXT NOT NULL,
+         received_ms INTEGER NOT NULL);
+     CREATE UNIQUE INDEX event_inbox ON event (event_id);
+     CREATE TABLE counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);",
+];
+
+/// SQLite's extended result code for a UNIQUE constraint violation.
+const SQLITE_CONSTRAINT_UNIQUE: i32 = 2067;
+/// The inbox's columns as SQLite names them in the violation message (it names columns, not
+/// the index), so a violation of any other constraint is never mistaken for a duplicate.
+const INBOX_COLUMNS: &str = "event.event_id";
+
+/// Every trainee (id, name) and every stored event with its trainee id, in arrival order.
+pub type Replay = (Vec<(String, String)>, Vec<(String, Event)>);
+
+/// The open host database.
+pub struct HostDb {
+    conn: Connection,
+}
+
+/// What storing a batch did.
+#[derive(Debug, Default)]
+pub struct Stored {
+    /// Events stored now (to apply to the summary).
+    pub new: Vec<Event>,
+    /// Events already stored before.
+    pub duplicates: u32,
+    /// Events refused.
+    pub rejected: Vec<Rejected>,
+}
+
+/// How a trainee's token compares with the one on file.
+pub enum TraineeCheck {
+    /// Known and the token matches.
+    Known,
+    /// Not known yet (first delivery registers it).
+    New,
+    /// Known, and the token does not match.
+    WrongToken,
+}
+
+impl HostDb {
+    /// Opens (creating and migrating) the database in `path`.
+    pub fn open(path: &Path) -> rusqlite::Result<HostDb> {
+        let mut conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Every receipt the host gives a trainee must survive a SIGKILL right after it.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if found < known {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            for sql in MIGRATIONS.iter().skip(found as usize) {
+                tx.execute_batch(sql)?;
+            }
+            tx.pragma_update(None, "user_version", known)?;
+            tx.commit()?;
+        }
+        Ok(HostDb { conn })
+    }
+
+    /// A session setting, if set.
+    pub fn meta(&self, key: &str) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+    }
+
+    /// Sets a session setting.
+    pub fn set_meta(&self, key: &str, value: &str) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )
+            .map(drop)
+    }
+
+    /// How the trainee's token hash compares with the stored one.
+    pub fn check_trainee(&self, id: &str, token_hash: &str) -> rusqlite::Result<TraineeCheck> {
+        let stored: Option<String> = self
+            .conn
+            .query_row("SELECT token_hash FROM trainee WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(match stored {
+            None => TraineeCheck::New,
+            Some(s)
+                if bool::from(subtle::ConstantTimeEq::ct_eq(
+                    s.as_bytes(),
+                    token_hash.as_bytes(),
+                )) =>
+            {
+                TraineeCheck::Known
+            }
+            Some(_) => TraineeCheck::WrongToken,
+        })
+    }
+
+    /// How many trainees are registered.
+    pub fn trainee_count(&self) -> rusqlite::Result<u32> {
+        self.conn
+            .query_row("SELECT count(*) FROM trainee", [], |r| r.get(0))
+    }
+
+    /// Stores a trainee's batch in one transaction: registers or renames the trainee, inserts
+    /// each event, recognises duplicates by the unique index.
+    pub fn store_batch(
+        &mut self,
+        trainee: &str,
+        name: &str,
+        token_hash: &str,
+        events: Vec<Event>,
+        now_ms: i64,
+    ) -> rusqlite::Result<Stored> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO trainee (id, name, token_hash, first_seen_ms) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+            params![trainee, name, token_hash, now_ms],
+        )?;
+        let mut stored = Stored::default();
+        for event in events {
+            let body = serde_json::to_string(&event)
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+            match tx.execute(
+                "INSERT INTO event (event_id, trainee_id, body, received_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![event.id, trainee, body, now_ms],
+            ) {
+                Ok(_) => stored.new.push(event),
+                Err(e) if is_inbox_duplicate(&e) => stored.duplicates += 1,
+                Err(e) => return Err(e),
+            }
+        }
+        if stored.duplicates > 0 {
+            tx.execute(
+                "INSERT INTO counter (name, value) VALUES ('duplicates', ?1)
+                 ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+                [stored.duplicates],
+            )?;
+        }
+        tx.commit()?;
+        Ok(stored)
+    }
+
+    /// Every trainee (id, name) and every stored event (trainee id, event), in arrival order.
+    pub fn replay(&self) -> rusqlite::Result<Replay> {
+        let mut stmt = self.conn.prepare("SELECT id, name FROM trainee")?;
+        let trainees = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT trainee_id, body FROM event ORDER BY seq")?;
+        let mut events = Vec::new();
+        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            let (trainee, body) = row?;
+            // Bodies were serialised by this program after validation; one that no longer
+            // parses (an older format) is skipped rather than stopping the session.
+            if let Ok(event) = serde_json::from_str(&body) {
+                events.push((trainee, event));
+            }
+        }
+        Ok((trainees, events))
+    }
+
+    /// (events stored, duplicates recognised).
+    pub fn counts(&self) -> rusqlite::Result<(u64, u64)> {
+        let events: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM event", [], |r| r.get(0))?;
+        let duplicates: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT value FROM counter WHERE name = 'duplicates'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok((events as u64, duplicates.unwrap_or(0) as u64))
+    }
+}
+
+/// Exactly the inbox's unique violation: extended code 2067 and the inbox's column named.
+fn is_inbox_duplicate(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, Some(msg))
+        if f.code == ErrorCode::ConstraintViolation
+            && f.extended_code == SQLITE_CONSTRAINT_UNIQUE
+            && msg.contains(INBOX_COLUMNS))
+}

@@ -1,0 +1,146 @@
+use super::api::{ApiRequest, ApiResponse};
+use super::*;
+use crate::content::{ContentSource, Lang};
+use crate::domain::workshop::wire::{BatchReply, EventBatch};
+use crate::domain::workshop::{Event, EventKind, SummaryView};
+use std::net::{IpAddr, Ipv4Addr};
+
+fn content() -> Content {
+    crate::content::load(&ContentSource::Embedded).expect("embedded content loads")
+}
+
+fn post(state: &HostState, batch: &EventBatch) -> ApiResponse {
+    let body = serde_json::to_vec(batch).expect("encodes");
+    state.handle(
+        &ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            body: &body,
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        1,
+    )
+}
+
+fn summary(state: &HostState, key: Option<&str>) -> ApiResponse {
+    state.handle(
+        &ApiRequest {
+            method: "GET",
+            path: "/api/summary",
+            query: "",
+            bearer: key,
+            body: b"",
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        1,
+    )
+}
+
+fn batch(state: &HostState, trainee: &str, events: Vec<Event>) -> EventBatch {
+    EventBatch {
+        code: state.code.clone(),
+        trainee: trainee.repeat(32 / trainee.len()),
+        token: format!("{trainee}-token-0123456789"),
+        name: format!("Trainee {trainee}"),
+        events,
+    }
+}
+
+fn decision(content: &Content, id: &str, n: u64) -> Event {
+    let d = &content.course(Lang::En).decisions[0];
+    Event {
+        id: id.into(),
+        n,
+        at_ms: 5,
+        kind: EventKind::Decision {
+            decision: d.id.clone(),
+            option: d.options[0].id.clone(),
+        },
+    }
+}
+
+#[test]
+fn duplicates_are_recognised_and_counted_once_across_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), Some("Room 1"), &content).expect("opens");
+    let b = batch(&state, "a", vec![decision(&content, "e1", 1)]);
+    let first: BatchReply = serde_json::from_slice(&post(&state, &b).body).expect("receipt");
+    assert_eq!((first.stored, first.duplicates), (1, 0));
+    let again: BatchReply = serde_json::from_slice(&post(&state, &b).body).expect("receipt");
+    assert_eq!((again.stored, again.duplicates), (0, 1));
+    let (code, key) = (state.code.clone(), state.key.clone());
+    drop(state);
+    let state = HostState::open(dir.path(), None, &content).expect("reopens");
+    assert_eq!(
+        (state.code.as_str(), state.key.as_str()),
+        (code.as_str(), key.as_str())
+    );
+    let reply: BatchReply = serde_json::from_slice(&post(&state, &b).body).expect("receipt");
+    assert_eq!(
+        (reply.stored, reply.duplicates, reply.session.as_str()),
+        (0, 1, "Room 1")
+    );
+    let view: SummaryView =
+        serde_json::from_slice(&summary(&state, Some(&key)).body).expect("json");
+    assert_eq!(
+        (view.events, view.duplicates, view.trainees.len()),
+        (1, 2, 1)
+    );
+    let d = &content.course(Lang::En).decisions[0];
+    assert_eq!(view.decisions[&d.id][&d.options[0].id], 1);
+}
+
+#[test]
+fn only_the_owner_writes_and_only_the_instructor_reads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    assert_eq!(post(&state, &batch(&state, "a", vec![])).status, 200);
+    let mut thief = batch(&state, "a", vec![decision(&content, "x1", 1)]);
+    thief.token = "someone-else-0123456789".into();
+    assert_eq!(post(&state, &thief).status, 403);
+    let mut wrong_code = batch(&state, "b", vec![]);
+    wrong_code.code = "WRONGCODE1".into();
+    assert_eq!(post(&state, &wrong_code).status, 403);
+    assert_eq!(summary(&state, None).status, 401);
+    assert_eq!(summary(&state, Some("guess")).status, 403);
+    assert_eq!(summary(&state, Some(&state.key.clone())).status, 200);
+}
+
+#[test]
+fn events_are_checked_against_the_content() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let mut bad = decision(&content, "e2", 2);
+    bad.kind = EventKind::ChapterRead {
+        chapter: "no-such-chapter".into(),
+    };
+    let reply: BatchReply = serde_json::from_slice(
+        &post(
+            &state,
+            &batch(&state, "c", vec![decision(&content, "e1", 1), bad]),
+        )
+        .body,
+    )
+    .expect("receipt");
+    assert_eq!(reply.stored, 1);
+    assert_eq!(reply.rejected.len(), 1);
+    assert!(reply.rejected[0].reason.contains("no-such-chapter"));
+    let garbage = state.handle(
+        &ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            body: b"{not json",
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        1,
+    );
+    assert_eq!(garbage.status, 400);
+    assert!(String::from_utf8_lossy(&garbage.body).contains("not an event batch"));
+}

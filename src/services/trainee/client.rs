@@ -1,0 +1,134 @@
+//! A small blocking HTTPS/1.1 client for the host's JSON API: one request per connection, the
+//! host pinned by its certificate fingerprint, every step bounded by the caller's deadline.
+
+use crate::domain::workshop::JoinUrl;
+use rustls::pki_types::ServerName;
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+/// Largest response the client reads (the summary of a big room fits easily).
+const MAX_RESPONSE: u64 = 4 * 1024 * 1024;
+
+/// An answer from the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The body as text (the host's error messages are one line of text).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).trim().to_owned()
+    }
+}
+
+/// Sends one request to the host of `url` and reads the reply before `deadline`.
+pub fn request(
+    url: &JoinUrl,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: &[u8],
+    deadline: Instant,
+) -> Result<Reply, String> {
+    let left = || {
+        deadline
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("the host {} did not answer in time", url.authority()))
+    };
+    let addr = url
+        .authority()
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {}: {e}", url.authority()))?
+        .next()
+        .ok_or_else(|| format!("no address for {}", url.authority()))?;
+    let tcp = TcpStream::connect_timeout(&addr, left()?)
+        .map_err(|e| format!("cannot reach the host {}: {e}", url.authority()))?;
+    let config = crate::services::tls::pinned_client_config(&url.fingerprint)?;
+    let name = ServerName::try_from(url.host.clone())
+        .map_err(|e| format!("bad host name {:?}: {e}", url.host))?;
+    let conn = rustls::ClientConnection::new(config, name)
+        .map_err(|e| format!("TLS set-up failed: {e}"))?;
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        url.authority(),
+        body.len()
+    );
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(key) = bearer {
+        head = head + "Authorization: Bearer " + key + "\r\n";
+    }
+    head.push_str("\r\n");
+    let io = |e: std::io::Error| format!("talking to the host {} failed: {e}", url.authority());
+    tls.sock.set_write_timeout(Some(left()?)).map_err(io)?;
+    tls.write_all(head.as_bytes()).map_err(io)?;
+    tls.write_all(body).map_err(io)?;
+    tls.flush().map_err(io)?;
+    let mut raw = Vec::new();
+    loop {
+        tls.sock.set_read_timeout(Some(left()?)).map_err(io)?;
+        let mut chunk = [0u8; 8192];
+        match tls.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&chunk[..n]),
+            // A peer that closes without close_notify after a complete response is common.
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !raw.is_empty() => break,
+            Err(e) => return Err(io(e)),
+        }
+        if raw.len() as u64 > MAX_RESPONSE {
+            return Err(format!(
+                "the host {} sent too large an answer",
+                url.authority()
+            ));
+        }
+        if response_complete(&raw) {
+            break;
+        }
+    }
+    parse(&raw).ok_or_else(|| format!("the host {} sent a malformed answer", url.authority()))
+}
+
+/// Whether the head and the announced body length have arrived.
+fn response_complete(raw: &[u8]) -> bool {
+    let Some(end) = find_head_end(raw) else {
+        return false;
+    };
+    content_length(&raw[..end]).is_some_and(|len| raw.len() >= end + 4 + len)
+}
+
+fn find_head_end(raw: &[u8]) -> Option<usize> {
+    raw.windows(4).position(|w| w == b"\r\n\r\n")
+}
+
+fn content_length(head: &[u8]) -> Option<usize> {
+    String::from_utf8_lossy(head).lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse().ok())?
+    })
+}
+
+fn parse(raw: &[u8]) -> Option<Reply> {
+    let end = find_head_end(raw)?;
+    let head = String::from_utf8_lossy(&raw[..end]);
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let mut body = raw[end + 4..].to_vec();
+    if let Some(len) = content_length(&raw[..end]) {
+        body.truncate(len);
+    }
+    Some(Reply { status, body })
+}
+
+/// A deadline `millis` from now.
+pub fn deadline_in(millis: u64) -> Instant {
+    Instant::now() + Duration::from_millis(millis)
+}

@@ -1,0 +1,193 @@
+//! Mail through the host: the SMTP server is configured only on the host; a joined trainee's
+//! report flow gets its code and its report delivered; twenty concurrent wrong guesses cannot
+//! get past the host's try limit.
+
+use crate::support::{Host, free_port, run};
+use queuelab::domain::workshop::JoinUrl;
+use queuelab::services::trainee::client::{deadline_in, request};
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+#[path = "../mail_smtp/server.rs"]
+#[allow(dead_code)] // the fault helpers serve the mail_smtp tests
+mod server;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
+    let deadline = Instant::now() + WAIT;
+    while smtp.received().len() < n && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let got = smtp.received();
+    assert!(got.len() >= n, "expected {n} mails, got {}", got.len());
+    got
+}
+
+fn code_in(mail: &server::Received) -> String {
+    let start = mail.data.find("report: ").expect("code line") + "report: ".len();
+    mail.data[start..].chars().take(6).collect()
+}
+
+/// Every file under `dir`, as bytes.
+fn all_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(all_files(&path));
+        } else {
+            out.push((path.clone(), std::fs::read(&path).expect("read")));
+        }
+    }
+    out
+}
+
+#[test]
+fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
+    let smtp = server::Smtp::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host_data = dir.path().join("host");
+    std::fs::create_dir_all(&host_data).expect("host dir");
+    let config = host_data.join("host.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
+            smtp.port
+        ),
+    )
+    .expect("config");
+    let cfg = config.to_str().expect("utf8");
+    let host = Host::start(&host_data, free_port(), &["--config", cfg]);
+
+    let trainee = dir.path().join("trainee");
+    let out = run(&trainee, &["join", &host.url, "--name", "Ada"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success());
+
+    let mut child = crate::support::command(&trainee, &["report", "--plain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("report runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let expect = |text: &str| {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+                if line.contains(text) {
+                    return;
+                }
+                seen.push(line);
+            }
+        }
+        panic!("no line with {text:?}; saw:\n{}", seen.join("\n"));
+    };
+    writeln!(stdin, "ada@example.org").expect("write");
+    expect("A 6-digit code is on its way to ada@example.org");
+    let code = code_in(&wait_for_mails(&smtp, 1)[0]);
+    writeln!(stdin, "000000").expect("write");
+    expect("Wrong code. 4 tries left.");
+    writeln!(stdin, "{code}").expect("write");
+    expect("Code confirmed.");
+    expect("Report sent to ada@example.org.");
+    drop(stdin);
+    assert!(child.wait().expect("ends").success());
+    let mails = wait_for_mails(&smtp, 2);
+    assert_eq!(mails[1].to, ["ada@example.org"]);
+    assert!(
+        mails[1].data.contains("queuelab report"),
+        "{}",
+        mails[1].data
+    );
+    for (path, bytes) in all_files(&trainee) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("smtp")
+                && !text.contains("password")
+                && !text.contains(&format!(":{}", smtp.port)),
+            "{} holds mail settings",
+            path.display()
+        );
+    }
+
+    // Twenty trainees guess at once for one address: the host counts every try.
+    let url = JoinUrl::parse(&host.url).expect("url");
+    let caller = read_caller(&trainee, &url);
+    let ask = serde_json::json!({"caller": caller, "address": "bob@example.org", "lang": "en"});
+    let reply = post(&url, "/api/report/code", &ask);
+    assert_eq!(reply["key"], "report.code_sent", "{reply}");
+    let right = code_in(&wait_for_mails(&smtp, 3)[2]);
+    let wrong = if right == "123456" {
+        "654321"
+    } else {
+        "123456"
+    };
+    let report = serde_json::json!({"subject": "x", "lang": "en", "blocks": []});
+    let guesses: Vec<_> = (0..20)
+        .map(|_| {
+            let (url, caller, report) = (url.clone(), caller.clone(), report.clone());
+            std::thread::spawn(move || {
+                let body = serde_json::json!({"caller": caller, "address": "bob@example.org", "typed": wrong, "report": report});
+                post(&url, "/api/report/send", &body)["key"].as_str().expect("key").to_owned()
+            })
+        })
+        .collect();
+    let keys: Vec<String> = guesses
+        .into_iter()
+        .map(|g| g.join().expect("guess"))
+        .collect();
+    let wrongs = keys.iter().filter(|k| *k == "otp.wrong").count();
+    assert_eq!(
+        wrongs, 5,
+        "exactly the try limit is counted as wrong: {keys:?}"
+    );
+    assert!(
+        keys.iter().all(|k| k == "otp.wrong" || k == "otp.locked"),
+        "{keys:?}"
+    );
+    let body = serde_json::json!({"caller": caller, "address": "bob@example.org", "typed": right, "report": report});
+    assert_eq!(
+        post(&url, "/api/report/send", &body)["key"],
+        "otp.locked",
+        "the right code comes too late"
+    );
+    assert_eq!(smtp.received().len(), 3, "no report for bob");
+}
+
+fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
+    let bytes = serde_json::to_vec(body).expect("json");
+    let reply =
+        request(url, "POST", path, None, &bytes, deadline_in(30_000)).expect("host answers");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    serde_json::from_slice(&reply.body).expect("json reply")
+}
+
+fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
+    let conn = rusqlite::Connection::open(trainee.join("progress.db")).expect("db");
+    let (id, token): (String, String) = conn
+        .query_row(
+            "SELECT trainee_id, token FROM workshop_membership",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("membership");
+    serde_json::json!({"code": url.code, "trainee": id, "token": token})
+}

@@ -1,0 +1,137 @@
+//! Running the real binary as a workshop host and as trainees.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The binary with a data folder, English, no locale surprises.
+pub fn command(data: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
+    cmd.arg("--lang")
+        .arg("en")
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("LANG", "C");
+    cmd
+}
+
+/// Runs a command with `input` on stdin.
+pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the command ends")
+}
+
+/// A free loopback port (the host must come back on the same one: it is in the join URL).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A running headless host with its join URL and instructor key.
+pub struct Host {
+    /// The process.
+    pub child: Child,
+    /// `join: URL`.
+    pub url: String,
+    /// `instructor key: KEY`.
+    pub key: String,
+}
+
+impl Host {
+    /// Starts `queuelab host --headless` on 127.0.0.1:`port` and waits for its two lines.
+    pub fn start(data: &Path, port: u16, extra: &[&str]) -> Host {
+        let port = port.to_string();
+        let mut args = vec![
+            "host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            &port,
+            "--name",
+            "Room 1",
+        ];
+        args.extend_from_slice(extra);
+        let mut child = command(data, &args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the host starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut url = None;
+        let mut key = None;
+        while url.is_none() || key.is_none() {
+            let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) else {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the host did not print its join URL and key");
+            };
+            if let Some(u) = line.strip_prefix("join: ") {
+                url = Some(u.to_owned());
+            }
+            if let Some(k) = line.strip_prefix("instructor key: ") {
+                key = Some(k.to_owned());
+            }
+        }
+        Host {
+            child,
+            url: url.expect("url"),
+            key: key.expect("key"),
+        }
+    }
+
+    /// SIGKILL: no chance to clean up.
+    pub fn kill(mut self) {
+        self.child.kill().expect("killed");
+        self.child.wait().expect("reaped");
+    }
+
+    /// The summary through `queuelab host status --json`.
+    pub fn status(&self, data: &Path) -> serde_json::Value {
+        let out = run(
+            data,
+            &[
+                "host", "status", "--url", &self.url, "--key", &self.key, "--json",
+            ],
+            "",
+        );
+        assert!(
+            out.status.success(),
+            "status: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("status prints JSON")
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
