@@ -172,6 +172,7 @@ fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Sc
             scenarios.extend(scenario::parse(&path, &name, &text, problems));
         }
     }
+    scenarios.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));
     scenarios
 }
 

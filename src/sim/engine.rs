@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
-use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
+use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
 use super::retry::RetryPolicy;
@@ -309,7 +309,7 @@ impl Simulation {
         actor: Actor,
         stage: Stage,
         message_id: Option<&str>,
-        caption: &'static str,
+        kind: EventKind,
         sql: &'static [&'static str],
         outcome: Outcome,
         args: Vec<String>,
@@ -320,10 +320,10 @@ impl Simulation {
             actor,
             stage,
             message_id: message_id.map(str::to_string),
-            kind: caption.strip_prefix("sim.").unwrap_or(caption),
+            kind,
             sql,
             outcome,
-            caption,
+            caption: kind.caption_key(),
             args,
         }
     }

@@ -6,7 +6,7 @@ use super::actions::{Action, Delivery};
 use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 
 const SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
@@ -54,7 +54,7 @@ impl Simulation {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.naive-effect-then-connection-lost",
+                EventKind::NaiveEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -74,7 +74,7 @@ impl Simulation {
             actor,
             Stage::Effect,
             Some(&msg),
-            "sim.applied-naive",
+            EventKind::AppliedNaive,
             NAIVE_SQL,
             Outcome::Ok,
             vec![e.business_key],
@@ -100,7 +100,7 @@ impl Simulation {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.trap-effect-then-connection-lost",
+                EventKind::TrapEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -131,7 +131,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-applied",
+                EventKind::TrapApplied,
                 TRAP_SQL,
                 Outcome::Ok,
                 vec![e.business_key],
@@ -142,7 +142,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-duplicate-effect-stays",
+                EventKind::TrapDuplicateEffectStays,
                 TRAP_DUP_SQL,
                 Outcome::Failed,
                 vec![e.business_key],
@@ -170,7 +170,7 @@ impl Simulation {
                     return self.lose_connection(
                         c,
                         &d,
-                        "sim.applied-then-connection-lost",
+                        EventKind::AppliedThenConnectionLost,
                         SAFE_SQL,
                     );
                 }
@@ -179,7 +179,7 @@ impl Simulation {
                     actor,
                     Stage::Effect,
                     Some(&msg),
-                    "sim.applied",
+                    EventKind::Applied,
                     SAFE_SQL,
                     Outcome::Ok,
                     vec![e.business_key],
@@ -192,7 +192,7 @@ impl Simulation {
                     actor,
                     Stage::Consumer,
                     Some(&msg),
-                    "sim.duplicate-prevented",
+                    EventKind::DuplicatePrevented,
                     SAFE_DUP_SQL,
                     Outcome::Ok,
                     vec![inbox::INBOX_UNIQUE_COLUMNS.into()],

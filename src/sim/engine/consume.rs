@@ -6,7 +6,7 @@ use super::broker::complete;
 use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
@@ -62,7 +62,7 @@ impl Simulation {
                 Actor::Consumer(c),
                 Stage::Broker,
                 None,
-                "sim.receive-empty",
+                EventKind::ReceiveEmpty,
                 RECEIVE_SQL,
                 Outcome::Ok,
                 vec![],
@@ -118,7 +118,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&d.message_id),
-                "sim.check-found",
+                EventKind::CheckFound,
                 CHECK_SQL,
                 Outcome::Ok,
                 vec![],
@@ -138,9 +138,9 @@ impl Simulation {
             );
         }
         let caption = if self.mode == Mode::Naive {
-            "sim.check-none-naive"
+            EventKind::CheckNoneNaive
         } else {
-            "sim.check-none-safe"
+            EventKind::CheckNoneSafe
         };
         Ok(Some(Simulation::ev(
             actor,
@@ -172,7 +172,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-after-settle",
+                EventKind::FailedAfterSettle,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -186,7 +186,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-retry-now",
+                EventKind::FailedRetryNow,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -199,7 +199,7 @@ impl Simulation {
             actor,
             Stage::Consumer,
             Some(&msg),
-            "sim.failed",
+            EventKind::Failed,
             sql,
             Outcome::Failed,
             vec![error],
@@ -211,7 +211,7 @@ impl Simulation {
         &mut self,
         c: u8,
         d: &Delivery,
-        caption: &'static str,
+        caption: EventKind,
         sql: &'static [&'static str],
     ) -> Event {
         let i = usize::from(c);
@@ -318,7 +318,7 @@ impl Simulation {
                     actor,
                     Stage::Broker,
                     Some(&d.message_id),
-                    "sim.lock-lost",
+                    EventKind::LockLost,
                     SETTLE_SQL,
                     Outcome::Failed,
                     vec![],
@@ -331,7 +331,7 @@ impl Simulation {
                 return Ok(Some(self.lose_connection(
                     c,
                     &d,
-                    "sim.settled-then-connection-lost",
+                    EventKind::SettledThenConnectionLost,
                     SETTLE_SQL,
                 )));
             }
