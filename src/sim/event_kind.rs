@@ -119,11 +119,21 @@ pub enum EventKind {
     DlqReplayed,
     /// Sweeper: N inbox marker(s) past the N ms retention, N stale claim(s), N stale ...
     Sweep,
+    /// SQS redrive policy moved a message to the DLQ after maxReceiveCount receives.
+    Redriven,
+    /// Duplicate detection dropped a DLQ replay that kept its MessageId.
+    ReplayDroppedDuplicate,
+    /// The operator replayed a DLQ message under a new MessageId.
+    DlqReplayedNewId,
+    /// Lock renewal stopped at its limit (MaxAutoLockRenewalDuration).
+    RenewalLimitReached,
+    /// An effect was applied before an earlier order of the same customer.
+    AppliedOutOfOrder,
 }
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 56] = [
+    pub const ALL: [EventKind; 61] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -180,6 +190,11 @@ impl EventKind {
         EventKind::CauseFixed,
         EventKind::DlqReplayed,
         EventKind::Sweep,
+        EventKind::Redriven,
+        EventKind::ReplayDroppedDuplicate,
+        EventKind::DlqReplayedNewId,
+        EventKind::RenewalLimitReached,
+        EventKind::AppliedOutOfOrder,
     ];
 
     /// The stable machine name (kebab case), e.g. `receive-empty`.
@@ -241,6 +256,11 @@ impl EventKind {
             EventKind::CauseFixed => "cause-fixed",
             EventKind::DlqReplayed => "dlq-replayed",
             EventKind::Sweep => "sweep",
+            EventKind::Redriven => "redriven",
+            EventKind::ReplayDroppedDuplicate => "replay-dropped-duplicate",
+            EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
+            EventKind::RenewalLimitReached => "renewal-limit-reached",
+            EventKind::AppliedOutOfOrder => "applied-out-of-order",
         }
     }
 
@@ -303,6 +323,11 @@ impl EventKind {
             EventKind::CauseFixed => "sim.cause-fixed",
             EventKind::DlqReplayed => "sim.dlq-replayed",
             EventKind::Sweep => "sim.sweep",
+            EventKind::Redriven => "sim.redriven",
+            EventKind::ReplayDroppedDuplicate => "sim.replay-dropped-duplicate",
+            EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
+            EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
+            EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
         }
     }
 
