@@ -153,9 +153,9 @@ fn run_dir(
     seed: u64,
 ) -> Result<(PathBuf, bool), Failure> {
     if let Some(out) = &args.out {
-        if out.join("service.db").exists() {
+        if let Some(file) = crate::sim::store::existing_run_file(out) {
             return Err(Failure::usage(format!(
-                "--out {} already holds a run (service.db exists); choose an empty directory",
+                "--out {} already holds a run file ({file}); choose an empty directory",
                 out.display()
             )));
         }
