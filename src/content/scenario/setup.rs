@@ -279,8 +279,8 @@ impl Expectation {
         out
     }
 
-    /// The expectation on broker `broker` (`asb` or `sqs`): the broker's table replaces the
-    /// values it names.
+    /// The expectation on broker `broker` (`asb` or `sqs`): each value the broker's table
+    /// names replaces the general one.
     pub fn for_broker(&self, broker: &str) -> Expectation {
         let over = match broker {
             "asb" => self.asb.as_deref(),
@@ -295,12 +295,8 @@ impl Expectation {
         if let Some(o) = over {
             e.invariants_ok = o.invariants_ok.or(e.invariants_ok);
             e.seeds = o.seeds.or(e.seeds);
-            if !o.min.is_empty() {
-                e.min.clone_from(&o.min);
-            }
-            if !o.max.is_empty() {
-                e.max.clone_from(&o.max);
-            }
+            e.min.extend(o.min.iter().map(|(k, v)| (k.clone(), *v)));
+            e.max.extend(o.max.iter().map(|(k, v)| (k.clone(), *v)));
         }
         e
     }
