@@ -227,7 +227,17 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
         ));
     }
     if ordered {
-        for (customer, order) in out_of_order(&svc)?.into_iter().take(MAX_LISTED) {
+        let dead_lettered: std::collections::HashSet<i64> = broker
+            .prepare("SELECT DISTINCT order_id FROM dlq")
+            .and_then(|mut st| {
+                st.query_map([], |r| r.get::<_, i64>(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(|e| sql_err("broker.db", &e))?;
+        for (customer, order) in out_of_order(&svc, &dead_lettered)?
+            .into_iter()
+            .take(MAX_LISTED)
+        {
             check.violations.push(format!(
                 "{customer}: order {order} took effect before an earlier order of the same customer"
             ));
@@ -242,8 +252,12 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
 }
 
 /// Per customer, the orders whose first effect came after a later order's first effect
-/// (customer, order).
-pub fn out_of_order(svc: &Connection) -> Result<Vec<(String, i64)>, String> {
+/// (customer, order). Orders that went through the DLQ are left out: a session / message
+/// group moves on when its head is dead-lettered, and a replay comes late by design.
+pub fn out_of_order(
+    svc: &Connection,
+    dead_lettered: &std::collections::HashSet<i64>,
+) -> Result<Vec<(String, i64)>, String> {
     let mut stmt = svc
         .prepare(
             "SELECT o.customer, e.order_id FROM effects e JOIN orders o ON o.id = e.order_id \
@@ -258,6 +272,9 @@ pub fn out_of_order(svc: &Connection) -> Result<Vec<(String, i64)>, String> {
     let mut out = Vec::new();
     for row in rows {
         let (customer, order) = row.map_err(|e| sql_err("service.db", &e))?;
+        if dead_lettered.contains(&order) {
+            continue;
+        }
         let top = highest.entry(customer.clone()).or_insert(0);
         if order < *top {
             out.push((customer, order));
