@@ -41,12 +41,10 @@ fn rows<T>(
 ) -> Result<Vec<T>, String> {
     let fail = |e: rusqlite::Error| format!("checker cannot read {file}: {e}");
     let mut stmt = conn.prepare(sql).map_err(fail)?;
-    let out = stmt
-        .query_map([], map)
+    stmt.query_map([], map)
         .map_err(fail)?
         .collect::<Result<Vec<T>, _>>()
-        .map_err(fail);
-    out
+        .map_err(fail)
 }
 
 /// A DLQ entry as the broker stored it.

@@ -254,9 +254,9 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
 /// Per customer, the orders whose first effect came after a later order's first effect
 /// (customer, order). Orders that went through the DLQ are left out: a session / message
 /// group moves on when its head is dead-lettered, and a replay comes late by design.
-pub fn out_of_order(
+pub fn out_of_order<S: std::hash::BuildHasher>(
     svc: &Connection,
-    dead_lettered: &std::collections::HashSet<i64>,
+    dead_lettered: &std::collections::HashSet<i64, S>,
 ) -> Result<Vec<(String, i64)>, String> {
     let mut stmt = svc
         .prepare(
