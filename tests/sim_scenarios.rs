@@ -67,12 +67,12 @@ fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
     let s = scenario::find(id).expect("scenario");
     let expect = s.expectation(mode, broker).expect("expectation per mode");
     let mut met = 0;
-    let mut broken = 0;
+    let mut seeds_broken = 0;
     let mut first_miss = None;
     for seed in 1..=SEEDS_CHECKED {
         let (r, _dir) = run(id, mode, broker, u64::from(seed));
         assert_eq!(r.metrics.accepted, u64::from(s.setup.messages), "{id}");
-        broken += u32::from(!r.invariants.ok());
+        seeds_broken += u32::from(!r.invariants.ok());
         let bad = r.mismatches(&expect);
         if bad.is_empty() {
             met += 1;
@@ -85,7 +85,7 @@ fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
         mode,
         broker,
         met,
-        broken,
+        broken: seeds_broken,
         required: expect.seeds_required(),
         first_miss,
     }
