@@ -53,13 +53,30 @@ fn json(data: &std::path::Path, args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn list_names_all_twelve_scenarios_with_a_description() {
+fn list_names_all_fourteen_scenarios_with_a_description() {
     let data = tempfile::tempdir().expect("tempdir");
     let out = queuelab(data.path(), &["sim", "--list"]);
     assert!(out.status.success());
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
-    assert_eq!(lines.len(), 12);
-    for (line, id) in lines.iter().zip(queuelab::sim::scenario::IDS) {
+    // The ids of SPEC section 2 (CLI contract), in menu order.
+    let contract = [
+        "happy-path",
+        "broker-outage",
+        "claim-check",
+        "lost-ack",
+        "poison-dlq",
+        "twin-consumers",
+        "duplicate-publish",
+        "execute-update-trap",
+        "two-phase-claim",
+        "dedup-window",
+        "backlog",
+        "chaos",
+        "ordered-group",
+        "lock-renewal",
+    ];
+    assert_eq!(lines.len(), contract.len());
+    for (line, id) in lines.iter().zip(contract) {
         assert!(line.starts_with(id) && line.len() > id.len() + 10, "{line}");
     }
     let de = queuelab(data.path(), &["--lang", "de", "sim", "--list"]);
@@ -179,6 +196,26 @@ fn out_dir_is_used_and_never_reused() {
     );
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again.stderr).contains("already holds a run"));
+    // A leftover broker.db alone is refused too: reusing it could hide lost orders.
+    for leftover in ["broker.db", "provider.db"] {
+        let other = data.path().join(format!("left-{leftover}"));
+        std::fs::create_dir_all(&other).expect("mkdir");
+        std::fs::write(other.join(leftover), b"").expect("write");
+        let out = queuelab(
+            data.path(),
+            &[
+                "sim",
+                "--scenario",
+                "happy-path",
+                "--out",
+                other.to_str().expect("utf-8"),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{leftover}");
+        let err = text(&out.stderr);
+        assert!(err.contains(leftover) && err.lines().count() == 1, "{err}");
+        assert!(!other.join("service.db").exists(), "nothing written");
+    }
 }
 
 #[test]

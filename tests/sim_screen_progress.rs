@@ -9,6 +9,7 @@ use queuelab::app::simulator::{Tab, Timeline};
 use queuelab::app::{Effect, Options, Screen, SimState, StoreRequest};
 use queuelab::content::Lang;
 use queuelab::domain::Fact;
+use queuelab::sim::EventKind;
 use queuelab::sim::scenario::IDS;
 
 fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
@@ -68,7 +69,7 @@ fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
         .timeline
         .log
         .iter()
-        .any(|e| e.kind.contains("replay"));
+        .any(|e| e.kind == EventKind::DlqReplayed);
     assert!(replayed, "a replay happened: {:?}", timeline(&h).log.back());
     assert!(sim(&h).triage.dlq.len() < before, "the batch left the DLQ");
 }
@@ -92,7 +93,7 @@ fn scenarios_run_are_counted_once_and_shown_on_home() {
     h.keys("q");
     assert!(matches!(h.app.screen, Screen::Home(_)));
     assert!(
-        h.screen().contains("Simulator scenarios run: 1/12"),
+        h.screen().contains("Simulator scenarios run: 1/14"),
         "{}",
         h.screen()
     );

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use super::{Cli, Failure};
 use crate::content::{self, Lang};
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
-use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
+use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
 /// Arguments of `queuelab sim`.
+#[allow(clippy::struct_excessive_bools)] // independent command-line switches
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
     /// List the scenario ids with one-line descriptions.
@@ -46,6 +47,14 @@ pub struct SimArgs {
     /// Print every event's caption as a plain line (before the JSON object when both are given).
     #[arg(long)]
     pub transcript: bool,
+    /// Write the run's operation history to FILE as JSON Lines in the Jepsen style (process,
+    /// type invoke/ok/fail/info, f, value, `time_ms`, event). The file must not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// After the run, let the independent checker recompute the verdict from the three
+    /// database files and the history, and print it beside the engine's.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Runs `queuelab sim`.
@@ -71,7 +80,8 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
     };
     let scenario = scenario::from_loaded(&content, id).map_err(|e| match e {
         ScenarioError::Unknown(_) => {
-            Failure::usage(format!("{e}; known: {}", scenario::IDS.join(", ")))
+            let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
+            Failure::usage(format!("{e}; known: {}", known.join(", ")))
         }
         ScenarioError::Invalid(_) => Failure::new(e.to_string()),
     })?;
@@ -110,6 +120,12 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
             }
         },
     };
+    if let Some(file) = args.history.as_deref().filter(|f| f.exists()) {
+        return Err(Failure::usage(format!(
+            "--history {} already exists; choose a new file",
+            file.display()
+        )));
+    }
     let (dir, created) = run_dir(cli, args, id, mode, broker, seed)?;
     let config = RunConfig {
         scenario,
@@ -132,15 +148,16 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
 }
 
 fn list(content: &content::Content, lang: Lang) -> Result<(), Failure> {
-    let width = scenario::IDS.iter().map(|s| s.len()).max().unwrap_or(0);
+    let width = content
+        .scenarios
+        .iter()
+        .map(|s| s.id.len())
+        .max()
+        .unwrap_or(0);
     let mut out = std::io::stdout().lock();
-    for id in scenario::IDS {
-        let summary = content
-            .scenarios
-            .iter()
-            .find(|s| s.id == id)
-            .and_then(|s| s.text(lang))
-            .map_or("", |t| t.summary.as_str());
+    for s in &content.scenarios {
+        let id = &s.id;
+        let summary = s.text(lang).map_or("", |t| t.summary.as_str());
         writeln!(out, "{id:width$}  {summary}").map_err(|e| Failure::new(e.to_string()))?;
     }
     Ok(())
@@ -157,9 +174,9 @@ fn run_dir(
     seed: u64,
 ) -> Result<(PathBuf, bool), Failure> {
     if let Some(out) = &args.out {
-        if out.join("service.db").exists() {
+        if let Some(file) = crate::sim::store::existing_run_file(out) {
             return Err(Failure::usage(format!(
-                "--out {} already holds a run (service.db exists); choose an empty directory",
+                "--out {} already holds a run file ({file}); choose an empty directory",
                 out.display()
             )));
         }
@@ -201,8 +218,14 @@ fn execute(
     strings: &content::Strings,
 ) -> Result<(), SimError> {
     let mut sim = Simulation::new(config)?;
+    let ordered = sim.scenario().setup.groups > 0;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let keep_history = args.history.is_some() || args.check;
+    let mut ops = Vec::new();
     while let Some(e) = sim.step()? {
+        if keep_history {
+            ops.extend(history::operations(e));
+        }
         if args.transcript {
             let text = captions.render(lang, e.caption, &e.args);
             let msg = e
@@ -215,8 +238,21 @@ fn execute(
         }
     }
     let report = sim.report()?;
+    if let Some(file) = &args.history {
+        write_history(file, &ops)?;
+    }
+    let checked = if args.check {
+        Some(checker::check(&report.paths, Some(&ops), ordered).map_err(SimError::Check)?)
+    } else {
+        None
+    };
     if args.json {
-        let json = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        let mut value = report.to_json();
+        if let (Some(c), Some(map)) = (&checked, value.as_object_mut()) {
+            map.insert("checker_ok".into(), c.ok().into());
+            map.insert("checker_violations".into(), c.violations.clone().into());
+        }
+        let json = serde_json::to_string_pretty(&value).unwrap_or_default();
         let _ = writeln!(out, "{json}");
     } else {
         let m = &report.metrics;
@@ -256,9 +292,37 @@ fn execute(
         let _ = writeln!(out, "{events}");
         let dir = report.paths.dir.display().to_string();
         let _ = writeln!(out, "{}", strings.fill("sim.cli_files", &[("dir", &dir)]));
+        if let Some(c) = &checked {
+            let agree = if c.ok() == report.invariants.ok() {
+                "agrees with the engine"
+            } else {
+                "DISAGREES with the engine"
+            };
+            let verdict = if c.ok() { "ok" } else { "BROKEN" };
+            let _ = writeln!(out, "checker: {verdict} ({agree})");
+            for v in &c.violations {
+                let _ = writeln!(out, "  {v}");
+            }
+        }
     }
     let _ = out.flush();
     Ok(())
+}
+
+/// Writes the history as JSON Lines; an existing file is never overwritten.
+fn write_history(file: &Path, ops: &[history::Operation]) -> Result<(), SimError> {
+    let fail = |e: std::io::Error| SimError::Config(format!("--history {}: {e}", file.display()));
+    let handle = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(file)
+        .map_err(fail)?;
+    let mut w = std::io::BufWriter::new(handle);
+    for op in ops {
+        let line = serde_json::to_string(op).map_err(|e| SimError::Config(e.to_string()))?;
+        writeln!(w, "{line}").map_err(fail)?;
+    }
+    w.flush().map_err(fail)
 }
 
 /// Turns an engine error into the one-line failure, removing a run directory this command

@@ -207,6 +207,7 @@ fn load_scenarios(
             scenarios.extend(scenario::parse(&path, &name, &text, problems));
         }
     }
+    scenarios.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));
     scenarios
 }
 

@@ -52,7 +52,7 @@ async fn event_loop(
         mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, replies.clone())
+        sim: SimWorker::spawn(runs, app.session.content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
         content,
         replies,

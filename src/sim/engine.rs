@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
-use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
+use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
 use super::retry::RetryPolicy;
@@ -95,6 +95,8 @@ pub(crate) struct Settings {
     pub dedup_window_ms: Option<u64>,
     pub ordered: bool,
     pub retention_ms: u64,
+    /// How long a consumer may keep renewing a lock after the receive, ms.
+    pub renew_limit_ms: u64,
     pub retry: RetryPolicy,
     pub pitfall: Option<Pitfall>,
 }
@@ -135,6 +137,8 @@ pub struct Simulation {
     pub(crate) locks: HashMap<i64, (u64, u64)>,
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
+    /// The previous backoff per order (decorrelated jitter grows from it).
+    pub(crate) retry_delays: HashMap<i64, u64>,
     pub(crate) next_token: u64,
     /// DLQ selections waiting for their `ReplayChosen` step, in order.
     pub(crate) chosen_replays: std::collections::VecDeque<Vec<i64>>,
@@ -199,12 +203,14 @@ impl Simulation {
                 .max_deliveries
                 .unwrap_or(profile.max_deliveries.value as u32),
             dedup_window_ms,
-            ordered: s.groups > 0,
+            // Sessions / FIFO message groups, unless the pitfall leaves the ordering key out.
+            ordered: s.groups > 0 && pitfall != Some(Pitfall::NoOrderingKey),
             retention_ms: if pitfall == Some(Pitfall::ShortRetention) {
                 s.short_retention_ms
             } else {
                 s.retention_ms
             },
+            renew_limit_ms: s.renew_limit_ms.unwrap_or(profile.renew_limit_ms.value),
             retry: scenario.retry_policy(),
             pitfall,
         };
@@ -255,6 +261,7 @@ impl Simulation {
             unpublished: BTreeSet::new(),
             locks: HashMap::new(),
             last_error: HashMap::new(),
+            retry_delays: HashMap::new(),
             next_token: 1,
             chosen_replays: std::collections::VecDeque::new(),
             duplicated: std::collections::HashSet::new(),
@@ -309,7 +316,7 @@ impl Simulation {
         actor: Actor,
         stage: Stage,
         message_id: Option<&str>,
-        caption: &'static str,
+        kind: EventKind,
         sql: &'static [&'static str],
         outcome: Outcome,
         args: Vec<String>,
@@ -320,10 +327,10 @@ impl Simulation {
             actor,
             stage,
             message_id: message_id.map(str::to_string),
-            kind: caption.strip_prefix("sim.").unwrap_or(caption),
+            kind,
             sql,
             outcome,
-            caption,
+            caption: kind.caption_key(),
             args,
         }
     }

@@ -1,9 +1,5 @@
 //! Metrics of a run, the invariant check over the run's files, and the final report.
 
-use std::collections::HashMap;
-
-use rusqlite::Connection;
-
 use super::model::{BrokerKind, Mode};
 use super::scenario::Expectation;
 use super::store::RunPaths;
@@ -84,120 +80,7 @@ impl Metrics {
     }
 }
 
-/// The verdict of the invariant check over the run's files.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InvariantCheck {
-    /// Accepted orders with no effect and no DLQ entry.
-    pub lost: u64,
-    /// Effects beyond one per order (+ second provider charges).
-    pub duplicate_effects: u64,
-    /// Human-readable violations (first few of each kind).
-    pub violations: Vec<String>,
-}
-
-impl InvariantCheck {
-    /// True when no invariant is broken.
-    pub fn ok(&self) -> bool {
-        self.violations.is_empty()
-    }
-}
-
-const MAX_LISTED: usize = 5;
-
-fn sql_err(file: &str, e: &rusqlite::Error) -> String {
-    format!("invariant check could not read {file}: {e}")
-}
-
-/// Checks the SPEC invariants on the files: every accepted order has exactly one effect or
-/// sits in the DLQ with a reason; nothing accepted is lost; no effect without its order; no
-/// second charge at the provider; no effect from an unverified claim-check payload.
-pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
-    let svc = Connection::open(&paths.service_db).map_err(|e| sql_err("service.db", &e))?;
-    let broker = Connection::open(&paths.broker_db).map_err(|e| sql_err("broker.db", &e))?;
-    let provider = Connection::open(&paths.provider_db).map_err(|e| sql_err("provider.db", &e))?;
-    let counts = |conn: &Connection, file: &str, sql: &str| -> Result<HashMap<i64, i64>, String> {
-        let mut stmt = conn.prepare(sql).map_err(|e| sql_err(file, &e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-            .map_err(|e| sql_err(file, &e))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(|e| sql_err(file, &e))
-    };
-    let orders = counts(&svc, "service.db", "SELECT id, 0 FROM orders")?;
-    let effects = counts(
-        &svc,
-        "service.db",
-        "SELECT order_id, COUNT(*) FROM effects GROUP BY order_id",
-    )?;
-    let charges = counts(
-        &provider,
-        "provider.db",
-        "SELECT order_id, COUNT(*) FROM charges GROUP BY order_id",
-    )?;
-    let dlq = counts(
-        &broker,
-        "broker.db",
-        "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL AND reason <> '' GROUP BY order_id",
-    )?;
-    let unverified: i64 = svc
-        .query_row(
-            "SELECT COUNT(*) FROM effects WHERE payload_ok = 0",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(|e| sql_err("service.db", &e))?;
-    let mut check = InvariantCheck::default();
-    let mut ids: Vec<&i64> = orders.keys().collect();
-    ids.sort_unstable();
-    let (mut lost_listed, mut dup_listed) = (0, 0);
-    for id in ids {
-        let n = effects.get(id).copied().unwrap_or(0);
-        if n == 0 && !dlq.contains_key(id) {
-            check.lost += 1;
-            if lost_listed < MAX_LISTED {
-                check
-                    .violations
-                    .push(format!("order {id}: no effect and not in the DLQ (lost)"));
-                lost_listed += 1;
-            }
-        }
-        if n > 1 {
-            check.duplicate_effects += (n - 1) as u64;
-            if dup_listed < MAX_LISTED {
-                check.violations.push(format!("order {id}: {n} effects"));
-                dup_listed += 1;
-            }
-        }
-        let c = charges.get(id).copied().unwrap_or(0);
-        if c > 1 {
-            check.duplicate_effects += (c - 1) as u64;
-            if dup_listed < MAX_LISTED {
-                check
-                    .violations
-                    .push(format!("order {id}: charged {c} times at the provider"));
-                dup_listed += 1;
-            }
-        }
-    }
-    if check.lost > lost_listed as u64 {
-        check
-            .violations
-            .push(format!("... {} lost orders in total", check.lost));
-    }
-    for id in effects.keys().chain(charges.keys()) {
-        if !orders.contains_key(id) {
-            check
-                .violations
-                .push(format!("effect for order {id} which does not exist"));
-        }
-    }
-    if unverified > 0 {
-        check.violations.push(format!(
-            "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
-        ));
-    }
-    Ok(check)
-}
+pub use super::invariants::{InvariantCheck, check_invariants, out_of_order, reason_fits_body};
 
 /// The outcome of a finished run (what `sim --json` prints).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,6 +185,18 @@ mod tests {
         let mut m = Metrics::default();
         m.set_ages(&[5, 1, 4, 2, 3]);
         assert_eq!((m.age_p50_ms, m.age_p95_ms, m.age_max_ms), (3, 5, 5));
+    }
+
+    #[test]
+    fn a_schema_error_fits_only_its_own_schema_version() {
+        let poison = "unsupported schema version v2 (poison message)";
+        assert!(reason_fits_body(poison, "v2|7|100|0|-"));
+        assert!(!reason_fits_body(poison, "v1|8|100|0|-"));
+        assert!(reason_fits_body(
+            "lock expired on every delivery",
+            "v1|8|100|0|-"
+        ));
+        assert!(!reason_fits_body("blob missing", "v1|8|100|0|-"));
     }
 
     #[test]

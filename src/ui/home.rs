@@ -110,7 +110,7 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
     let scenarios = format!(
         "{}/{}",
         p.scenarios_run.len(),
-        crate::content::scenario::SCENARIO_IDS.len()
+        app.session.content.scenarios.len()
     );
     let row = |label: &str, value: String| {
         Line::from(vec![

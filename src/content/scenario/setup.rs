@@ -4,34 +4,7 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Pitfall variants (`pitfall = ...`).
-pub const PITFALLS: [&str; 5] = [
-    "publish-in-request",
-    "effect-outside-tx",
-    "settle-before-commit",
-    "short-retention",
-    "inline-payload",
-];
-
-/// Jitter strategies (`setup.jitter`).
-pub const JITTERS: [&str; 4] = ["none", "full", "equal", "decorrelated"];
-
-/// Named faults a script may inject.
-pub const FAULTS: [&str; 10] = [
-    "api-timeout-after-commit",
-    "broker-down",
-    "dispatcher-crash-after-publish",
-    "consumer-lost-connection-after-effect",
-    "consumer-slower-than-lock",
-    "duplicate-delivery",
-    "poison-message",
-    "provider-timeout-after-perform",
-    "blob-missing",
-    "blob-hash-mismatch",
-];
-
-/// Operator actions a script may contain besides faults.
-pub const OPERATOR_ACTIONS: [&str; 2] = ["fix-cause", "replay-dlq"];
+use super::vocabulary::{Jitter, ScriptAction};
 
 /// Modes an expectation may name.
 pub const MODES: [&str; 3] = ["safe", "naive", "pitfall"];
@@ -125,9 +98,9 @@ pub struct Setup {
     /// Sweeper period, ms.
     #[serde(default = "d_sweep")]
     pub sweep_ms: u64,
-    /// Jitter strategy name.
-    #[serde(default = "d_jitter")]
-    pub jitter: String,
+    /// Jitter strategy.
+    #[serde(default)]
+    pub jitter: Jitter,
     /// Immediate retries.
     #[serde(default = "d_one_u32")]
     pub immediate_retries: u32,
@@ -140,6 +113,13 @@ pub struct Setup {
     /// The client's retry delay after a timeout, ms.
     #[serde(default = "d_client_retry")]
     pub client_retry_ms: u64,
+    /// Timing jitter drawn from the seed: handling times and arrival gaps grow by up to this
+    /// many percent, so different seeds give different interleavings.
+    #[serde(default = "d_timing_jitter")]
+    pub timing_jitter_pct: u32,
+    /// How long a consumer may keep renewing its lock (Service Bus
+    /// `MaxAutoLockRenewalDuration`; SQS: the 12-hour visibility limit), ms.
+    pub renew_limit_ms: Option<u64>,
     /// Random faults: expected faults per 100 orders (0 = off).
     #[serde(default)]
     pub chaos_per_100: u32,
@@ -181,8 +161,8 @@ fn d_short_retention() -> u64 {
 fn d_sweep() -> u64 {
     15_000
 }
-fn d_jitter() -> String {
-    "full".into()
+fn d_timing_jitter() -> u32 {
+    25
 }
 fn d_backoff_base() -> u64 {
     500
@@ -195,14 +175,14 @@ fn d_client_retry() -> u64 {
 }
 
 /// One scripted step as written in the file.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptEntry {
     /// Virtual time, ms.
     pub at_ms: u64,
-    /// A fault name or an operator action.
+    /// A fault or an operator action.
     #[serde(rename = "do")]
-    pub action: String,
+    pub action: ScriptAction,
     /// Repetitions (faults) or batch size (DLQ replay).
     #[serde(default = "d_one_u32")]
     pub count: u32,
@@ -222,6 +202,62 @@ pub struct Expectation {
     /// Metric name -> upper bound.
     #[serde(default)]
     pub max: BTreeMap<String, u64>,
+    /// On how many of the seeds 1..=20 this must hold (default: all 20). Naive and pitfall
+    /// runs state the share of seeds on which their breakage shows; safe mode holds on all.
+    pub seeds: Option<u32>,
+    /// Service Bus differs: these values replace the ones above on `--broker asb`.
+    pub asb: Option<Box<Expectation>>,
+    /// SQS differs: these values replace the ones above on `--broker sqs`.
+    pub sqs: Option<Box<Expectation>>,
+}
+
+/// The seeds every expectation is checked on (`seeds` counts among these).
+pub const SEEDS_CHECKED: u32 = 20;
+
+/// Service Bus maximum lock duration (queue property `LockDuration`), ms.
+pub const ASB_LOCK_MAX_MS: u64 = 5 * 60_000;
+/// Service Bus duplicate-detection window bounds, ms (20 seconds to 7 days).
+pub const ASB_DEDUP_WINDOW_MS: (u64, u64) = (20_000, 7 * 24 * 3_600_000);
+/// SQS maximum visibility timeout, also the limit for extending it, ms (12 hours).
+pub const SQS_VISIBILITY_MAX_MS: u64 = 12 * 3_600_000;
+/// SQS redrive policy `maxReceiveCount` bounds.
+pub const SQS_MAX_RECEIVE_COUNT: (u32, u32) = (1, 1_000);
+
+/// Values that break a documented limit of a broker the scenario runs on (every scenario
+/// runs on both, so each value must fit both).
+fn broker_limit_problems(s: &Setup) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(lock) = s.lock_ms
+        && (lock == 0 || lock > ASB_LOCK_MAX_MS)
+    {
+        out.push(format!(
+            "setup.lock_ms = {lock} breaks the Service Bus limit: LockDuration is at most {ASB_LOCK_MAX_MS} ms (5 minutes)"
+        ));
+    }
+    if let Some(limit) = s.renew_limit_ms
+        && limit > SQS_VISIBILITY_MAX_MS
+    {
+        out.push(format!(
+            "setup.renew_limit_ms = {limit} breaks the SQS limit: the visibility timeout extends to at most {SQS_VISIBILITY_MAX_MS} ms (12 hours)"
+        ));
+    }
+    if let Some(window) = s.dedup_window_ms
+        && !(ASB_DEDUP_WINDOW_MS.0..=ASB_DEDUP_WINDOW_MS.1).contains(&window)
+    {
+        out.push(format!(
+            "setup.dedup_window_ms = {window} breaks the Service Bus limit: the duplicate-detection window is 20 s to 7 days ({}..={} ms)",
+            ASB_DEDUP_WINDOW_MS.0, ASB_DEDUP_WINDOW_MS.1
+        ));
+    }
+    if let Some(n) = s.max_deliveries
+        && !(SQS_MAX_RECEIVE_COUNT.0..=SQS_MAX_RECEIVE_COUNT.1).contains(&n)
+    {
+        out.push(format!(
+            "setup.max_deliveries = {n} breaks the SQS limit: maxReceiveCount is {}..={}",
+            SQS_MAX_RECEIVE_COUNT.0, SQS_MAX_RECEIVE_COUNT.1
+        ));
+    }
+    out
 }
 
 impl Setup {
@@ -253,34 +289,17 @@ impl Setup {
                 s.duplicate_rate
             ));
         }
-        if s.max_deliveries == Some(0) {
-            out.push("setup.max_deliveries must be at least 1".into());
+        out.extend(broker_limit_problems(s));
+        if s.timing_jitter_pct > 100 {
+            out.push(format!(
+                "setup.timing_jitter_pct = {} must be 0..=100",
+                s.timing_jitter_pct
+            ));
         }
         if s.lease_ms == 0 || s.sweep_ms == 0 || s.backoff_base_ms == 0 {
             out.push("setup.lease_ms, sweep_ms and backoff_base_ms must be above 0".into());
         }
-        if !JITTERS.contains(&s.jitter.as_str()) {
-            out.push(format!(
-                "setup.jitter = {:?} is unknown (one of: {})",
-                s.jitter,
-                JITTERS.join(", ")
-            ));
-        }
         out
-    }
-}
-
-impl ScriptEntry {
-    /// What is wrong with the step.
-    pub fn problem(&self) -> Option<String> {
-        let a = self.action.as_str();
-        (!FAULTS.contains(&a) && !OPERATOR_ACTIONS.contains(&a)).then(|| {
-            format!(
-                "script do = {a:?} is neither a fault ({}) nor {}",
-                FAULTS.join(", "),
-                OPERATOR_ACTIONS.join("/")
-            )
-        })
     }
 }
 
@@ -298,6 +317,53 @@ impl Expectation {
                 out.push(format!("[expect.{mode}] names unknown metric {name:?}"));
             }
         }
+        for (broker, e) in [("asb", &self.asb), ("sqs", &self.sqs)] {
+            if let Some(e) = e {
+                if e.asb.is_some() || e.sqs.is_some() {
+                    out.push(format!(
+                        "[expect.{mode}.{broker}] cannot nest another broker"
+                    ));
+                }
+                out.extend(e.problems(mode));
+            }
+        }
+        match self.seeds {
+            Some(n) if n == 0 || n > SEEDS_CHECKED => out.push(format!(
+                "[expect.{mode}] seeds = {n} must be 1..={SEEDS_CHECKED}"
+            )),
+            Some(n) if mode == "safe" && n < SEEDS_CHECKED => out.push(format!(
+                "[expect.safe] seeds = {n}: safe mode must hold on every seed"
+            )),
+            _ => {}
+        }
         out
+    }
+
+    /// The expectation on broker `broker` (`asb` or `sqs`): each value the broker's table
+    /// names replaces the general one.
+    #[must_use]
+    pub fn for_broker(&self, broker: &str) -> Expectation {
+        let over = match broker {
+            "asb" => self.asb.as_deref(),
+            "sqs" => self.sqs.as_deref(),
+            _ => None,
+        };
+        let mut e = Expectation {
+            asb: None,
+            sqs: None,
+            ..self.clone()
+        };
+        if let Some(o) = over {
+            e.invariants_ok = o.invariants_ok.or(e.invariants_ok);
+            e.seeds = o.seeds.or(e.seeds);
+            e.min.extend(o.min.iter().map(|(k, v)| (k.clone(), *v)));
+            e.max.extend(o.max.iter().map(|(k, v)| (k.clone(), *v)));
+        }
+        e
+    }
+
+    /// How many of the seeds 1..=20 must meet this expectation.
+    pub fn seeds_required(&self) -> u32 {
+        self.seeds.unwrap_or(SEEDS_CHECKED)
     }
 }

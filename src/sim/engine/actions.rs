@@ -97,6 +97,8 @@ pub(crate) struct Delivery {
     pub body: String,
     pub token: u64,
     pub delivery_count: u32,
+    /// When it was received (lock renewal stops at the renewal limit after it).
+    pub received_ms: u64,
     pub immediate_left: u32,
     pub handling_ms: u64,
     /// Charge id from the provider (two-phase claim).
@@ -158,6 +160,7 @@ pub(crate) fn build_script(
                 at_ms,
                 action: ScriptAction::Fault(fault),
                 count: 1,
+                duration_ms: None,
             });
         }
         script.sort_by_key(|st| st.at_ms);

@@ -6,7 +6,7 @@ use super::actions::{Action, Delivery};
 use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 
 const SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
@@ -32,8 +32,35 @@ const TRAP_DUP_SQL: &[&str] = &[
 ];
 
 impl Simulation {
-    fn lost_connection_armed(&mut self) -> bool {
-        self.armed.take(Fault::ConsumerLostConnectionAfterEffect)
+    /// The event of an applied effect: `kind` with the business key, or
+    /// [`EventKind::AppliedOutOfOrder`] when the customer's previous order has no effect yet.
+    fn applied(
+        &self,
+        order_id: i64,
+        kind: EventKind,
+        business_key: String,
+    ) -> (EventKind, Vec<String>) {
+        let groups = i64::from(self.scenario.setup.groups);
+        let previous_open = groups > 0
+            && order_id > groups
+            && self
+                .effects_per_order
+                .get((order_id - groups) as usize)
+                .is_some_and(|n| *n == 0);
+        if previous_open {
+            let customer = super::api::customer_of(order_id as u32, self.scenario.setup.groups);
+            (
+                EventKind::AppliedOutOfOrder,
+                vec![order_id.to_string(), customer],
+            )
+        } else {
+            (kind, vec![business_key])
+        }
+    }
+
+    fn lost_connection_armed(&mut self, order: i64) -> bool {
+        self.armed
+            .take_for(Fault::ConsumerLostConnectionAfterEffect, order)
     }
 
     /// Naive: effect, then marker - two autocommit writes, no unique index behind them.
@@ -50,11 +77,11 @@ impl Simulation {
         let conn = &self.conns.consumers[conn_i];
         let effect_id = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
         self.picture_effect(&e, effect_id, created);
-        if self.lost_connection_armed() {
+        if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.naive-effect-then-connection-lost",
+                EventKind::NaiveEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -70,14 +97,15 @@ impl Simulation {
         .ctx(actor, "naive marker")?;
         self.picture_marker(id, &msg, &e.instance, true);
         self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        let (kind, args) = self.applied(d.order_id, EventKind::AppliedNaive, e.business_key);
         Ok(Some(Simulation::ev(
             actor,
             Stage::Effect,
             Some(&msg),
-            "sim.applied-naive",
+            kind,
             NAIVE_SQL,
             Outcome::Ok,
-            vec![e.business_key],
+            args,
         )))
     }
 
@@ -96,11 +124,11 @@ impl Simulation {
         let effect_id = inbox::insert_effect(conn, &e, self.now)
             .ctx(actor, "effect outside the transaction")?;
         self.picture_effect(&e, effect_id, created);
-        if self.lost_connection_armed() {
+        if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.trap-effect-then-connection-lost",
+                EventKind::TrapEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -131,7 +159,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-applied",
+                EventKind::TrapApplied,
                 TRAP_SQL,
                 Outcome::Ok,
                 vec![e.business_key],
@@ -142,7 +170,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-duplicate-effect-stays",
+                EventKind::TrapDuplicateEffectStays,
                 TRAP_DUP_SQL,
                 Outcome::Failed,
                 vec![e.business_key],
@@ -166,23 +194,24 @@ impl Simulation {
             Ok(Applied::Done(inbox_id, effect_id)) => {
                 self.picture_marker(inbox_id, &msg, &e.instance, true);
                 self.picture_effect(&e, effect_id, created);
-                if self.lost_connection_armed() {
+                if self.lost_connection_armed(d.order_id) {
                     return self.lose_connection(
                         c,
                         &d,
-                        "sim.applied-then-connection-lost",
+                        EventKind::AppliedThenConnectionLost,
                         SAFE_SQL,
                     );
                 }
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                let (kind, args) = self.applied(d.order_id, EventKind::Applied, e.business_key);
                 Simulation::ev(
                     actor,
                     Stage::Effect,
                     Some(&msg),
-                    "sim.applied",
+                    kind,
                     SAFE_SQL,
                     Outcome::Ok,
-                    vec![e.business_key],
+                    args,
                 )
             }
             Ok(Applied::Duplicate) => {
@@ -192,7 +221,7 @@ impl Simulation {
                     actor,
                     Stage::Consumer,
                     Some(&msg),
-                    "sim.duplicate-prevented",
+                    EventKind::DuplicatePrevented,
                     SAFE_DUP_SQL,
                     Outcome::Ok,
                     vec![inbox::INBOX_UNIQUE_COLUMNS.into()],

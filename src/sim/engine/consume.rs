@@ -2,16 +2,17 @@
 //! claim with the provider, settle, and the failure path (immediate retry, delayed retry, DLQ).
 
 use super::actions::{Action, Delivery};
-use super::broker::complete;
+use super::broker::{Receive, complete, lock_held};
 use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
+const LOCK_CHECK_SQL: &[&str] = &[super::broker::SQL_LOCK_HELD];
 
 impl Simulation {
     pub(crate) fn delivery(&self, c: u8) -> Option<Delivery> {
@@ -57,29 +58,29 @@ impl Simulation {
             self.consumers[i].waiting_for_broker = true;
             return Ok(None);
         }
-        let Some((r, ev)) = self.broker_receive(c)? else {
-            return Ok(Some(Simulation::ev(
-                Actor::Consumer(c),
-                Stage::Broker,
-                None,
-                "sim.receive-empty",
-                RECEIVE_SQL,
-                Outcome::Ok,
-                vec![],
-            )));
+        let (r, ev) = match self.broker_receive(c)? {
+            Receive::Empty => {
+                return Ok(Some(Simulation::ev(
+                    Actor::Consumer(c),
+                    Stage::Broker,
+                    None,
+                    EventKind::ReceiveEmpty,
+                    RECEIVE_SQL,
+                    Outcome::Ok,
+                    vec![],
+                )));
+            }
+            Receive::DeadLettered(ev) => {
+                self.consumers[i].repoll = true;
+                return Ok(Some(ev));
+            }
+            Receive::Delivered(r, ev) => (r, ev),
         };
-        if r.delivery_count > self.set.max_deliveries {
-            let why = self
-                .last_error
-                .get(&r.seq)
-                .cloned()
-                .unwrap_or_else(|| "lock expired on every delivery".into());
-            let ev = self.dead_letter_now(Actor::Broker, r.seq, &r.message_id, &why)?;
-            self.consumers[i].repoll = true;
-            return Ok(Some(ev));
-        }
-        let slow = self.armed.take(Fault::ConsumerSlowerThanLock);
-        let handling = self.scenario.setup.handling_ms + if slow { self.set.lock_ms } else { 0 };
+        let slow = self
+            .armed
+            .take_for(Fault::ConsumerSlowerThanLock, r.order_id);
+        let handling = self.jittered(self.scenario.setup.handling_ms)
+            + if slow { self.set.lock_ms } else { 0 };
         self.put_delivery(
             c,
             Delivery {
@@ -89,6 +90,7 @@ impl Simulation {
                 body: r.body,
                 token: self.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
+                received_ms: self.now,
                 immediate_left: self.set.retry.immediate,
                 handling_ms: handling,
                 charge_id: None,
@@ -118,7 +120,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&d.message_id),
-                "sim.check-found",
+                EventKind::CheckFound,
                 CHECK_SQL,
                 Outcome::Ok,
                 vec![],
@@ -130,7 +132,7 @@ impl Simulation {
             Action::ConsumerApply(c)
         };
         self.schedule(self.now + d.handling_ms, next);
-        if self.scenario.setup.renew_lock {
+        if self.scenario.setup.renew_lock && self.set.pitfall != Some(Pitfall::NoLockRenewal) {
             let token = d.token;
             self.schedule(
                 self.now + self.set.lock_ms / 2,
@@ -138,9 +140,9 @@ impl Simulation {
             );
         }
         let caption = if self.mode == Mode::Naive {
-            "sim.check-none-naive"
+            EventKind::CheckNoneNaive
         } else {
-            "sim.check-none-safe"
+            EventKind::CheckNoneSafe
         };
         Ok(Some(Simulation::ev(
             actor,
@@ -172,7 +174,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-after-settle",
+                EventKind::FailedAfterSettle,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -186,7 +188,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-retry-now",
+                EventKind::FailedRetryNow,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -199,7 +201,7 @@ impl Simulation {
             actor,
             Stage::Consumer,
             Some(&msg),
-            "sim.failed",
+            EventKind::Failed,
             sql,
             Outcome::Failed,
             vec![error],
@@ -211,7 +213,7 @@ impl Simulation {
         &mut self,
         c: u8,
         d: &Delivery,
-        caption: &'static str,
+        caption: EventKind,
         sql: &'static [&'static str],
     ) -> Event {
         let i = usize::from(c);
@@ -308,6 +310,25 @@ impl Simulation {
         };
         let actor = Actor::Consumer(c);
         let pitfall = self.set.pitfall;
+        // The careful consumer makes sure it still holds the message before it commits: once
+        // the lock is gone the broker may have handed the message to another consumer or to
+        // the DLQ, and an effect now would sit beside that DLQ entry.
+        if self.mode != Mode::Naive
+            && !d.settled
+            && !lock_held(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "check lock")?
+        {
+            self.m().lock_lost += 1;
+            self.poll_again(c, self.now + 1);
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                EventKind::LockLost,
+                LOCK_CHECK_SQL,
+                Outcome::Failed,
+                vec![super::broker::token_text(d.token)],
+            )));
+        }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
             let ok = complete(&self.conns.broker, d.seq, d.token, self.now)
                 .ctx(actor, "settle early")?;
@@ -318,7 +339,7 @@ impl Simulation {
                     actor,
                     Stage::Broker,
                     Some(&d.message_id),
-                    "sim.lock-lost",
+                    EventKind::LockLost,
                     SETTLE_SQL,
                     Outcome::Failed,
                     vec![],
@@ -326,12 +347,15 @@ impl Simulation {
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
-            if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+            if self
+                .armed
+                .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
+            {
                 self.m().lost += 1;
                 return Ok(Some(self.lose_connection(
                     c,
                     &d,
-                    "sim.settled-then-connection-lost",
+                    EventKind::SettledThenConnectionLost,
                     SETTLE_SQL,
                 )));
             }

@@ -4,7 +4,7 @@
 use super::actions::Action;
 use super::broker::{abandon, complete, token_text};
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::sim::state::{RowChange, Table, col};
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
@@ -24,6 +24,18 @@ impl Simulation {
         }
         let actor = Actor::Consumer(c);
         let until = self.now + self.set.lock_ms;
+        if self.now.saturating_sub(d.received_ms) >= self.set.renew_limit_ms {
+            // Auto-renewal ends at its limit; the lock then runs out on its own.
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                EventKind::RenewalLimitReached,
+                &[],
+                Outcome::Failed,
+                vec![self.set.renew_limit_ms.to_string()],
+            )));
+        }
         let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
             .ctx(actor, "renew lock")?;
         if !renewed {
@@ -42,8 +54,8 @@ impl Simulation {
             until.to_string(),
         ));
         let caption = match self.broker {
-            crate::sim::BrokerKind::Asb => "sim.lock-renewed",
-            crate::sim::BrokerKind::Sqs => "sim.visibility-extended",
+            crate::sim::BrokerKind::Asb => EventKind::LockRenewed,
+            crate::sim::BrokerKind::Sqs => EventKind::VisibilityExtended,
         };
         Ok(Some(Simulation::ev(
             actor,
@@ -70,7 +82,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.settle-failed-broker-down",
+                EventKind::SettleFailedBrokerDown,
                 SETTLE_SQL,
                 Outcome::Failed,
                 vec![],
@@ -82,7 +94,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.settled",
+                EventKind::Settled,
                 SETTLE_SQL,
                 Outcome::Ok,
                 vec![token_text(d.token)],
@@ -93,7 +105,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.lock-lost",
+                EventKind::LockLost,
                 SETTLE_SQL,
                 Outcome::Failed,
                 vec![token_text(d.token)],
@@ -101,66 +113,85 @@ impl Simulation {
         }
     }
 
+    /// After a failed attempt: Service Bus `Abandon` releases the message at once (the broker
+    /// counts the delivery; backoff is the consumer's business, so this instance pauses its
+    /// receives); SQS `ChangeMessageVisibility` hides it for the backoff. Either way the broker,
+    /// not the consumer, dead-letters it once the delivery count exceeds the maximum.
     pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
         let Some(d) = self.delivery(c) else {
             return Ok(None);
         };
-        self.poll_again(c, self.now + 1);
         let actor = Actor::Consumer(c);
         let error = d.error.clone().unwrap_or_default();
-        if d.delivery_count >= self.set.max_deliveries {
-            return self
-                .dead_letter_now(actor, d.seq, &d.message_id, &error)
-                .map(Some);
-        }
-        let delay =
-            self.set
-                .retry
-                .delay_ms(d.delivery_count, self.set.retry.base_ms, &mut self.rng);
-        let visible = self.now + delay;
-        if abandon(&self.conns.broker, d.seq, d.token, visible).ctx(actor, "abandon")? {
-            if self.locks.remove(&d.seq).is_some() {
-                self.live.scalars.stages.in_flight =
-                    self.live.scalars.stages.in_flight.saturating_sub(1);
-            }
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_VISIBLE,
-                visible.to_string(),
-            ));
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_LOCK,
-                String::new(),
-            ));
-            self.schedule(visible, Action::BrokerWake);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Retry,
-                Some(&d.message_id),
-                "sim.retry-delayed",
-                ABANDON_SQL,
-                Outcome::Ok,
-                vec![
-                    delay.to_string(),
-                    self.set.retry.jitter.as_str().into(),
-                    error,
-                ],
-            )))
-        } else {
+        let previous = self
+            .retry_delays
+            .get(&d.order_id)
+            .copied()
+            .unwrap_or(self.set.retry.base_ms);
+        let delay = self
+            .set
+            .retry
+            .delay_ms(d.delivery_count, previous, &mut self.rng);
+        self.retry_delays.insert(d.order_id, delay);
+        let (visible, resume) = match self.broker {
+            BrokerKind::Asb => (self.now, self.now + delay),
+            BrokerKind::Sqs => (self.now + delay, self.now + 1),
+        };
+        self.poll_again(c, resume);
+        if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
             self.m().lock_lost += 1;
-            Ok(Some(Simulation::ev(
+            return Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.lock-lost",
+                EventKind::LockLost,
                 ABANDON_SQL,
                 Outcome::Failed,
                 vec![token_text(d.token)],
-            )))
+            )));
         }
+        if self.locks.remove(&d.seq).is_some() {
+            self.live.scalars.stages.in_flight =
+                self.live.scalars.stages.in_flight.saturating_sub(1);
+        }
+        self.change(RowChange::Set(
+            Table::Queue,
+            d.seq,
+            col::QUEUE_VISIBLE,
+            visible.to_string(),
+        ));
+        self.change(RowChange::Set(
+            Table::Queue,
+            d.seq,
+            col::QUEUE_LOCK,
+            String::new(),
+        ));
+        self.schedule(visible.max(self.now + 1), Action::BrokerWake);
+        let jitter = self.set.retry.jitter.as_str().to_string();
+        let (kind, args) = match self.broker {
+            BrokerKind::Asb => (
+                EventKind::Abandoned,
+                vec![
+                    d.delivery_count.to_string(),
+                    delay.to_string(),
+                    jitter,
+                    error,
+                ],
+            ),
+            BrokerKind::Sqs => (
+                EventKind::RetryDelayed,
+                vec![delay.to_string(), jitter, error],
+            ),
+        };
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Retry,
+            Some(&d.message_id),
+            kind,
+            ABANDON_SQL,
+            Outcome::Ok,
+            args,
+        )))
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
@@ -169,7 +200,7 @@ impl Simulation {
             Actor::Consumer(c),
             Stage::Consumer,
             None,
-            "sim.consumer-reconnected",
+            EventKind::ConsumerReconnected,
             &[],
             Outcome::Ok,
             vec![],

@@ -7,7 +7,7 @@ use rusqlite::OptionalExtension;
 use super::inbox::{self, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table, col};
 
 const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
@@ -44,7 +44,7 @@ impl Simulation {
                     actor,
                     Stage::Consumer,
                     Some(&d.message_id),
-                    "sim.claimed",
+                    EventKind::Claimed,
                     CLAIM_SQL,
                     Outcome::Ok,
                     vec![],
@@ -61,7 +61,7 @@ impl Simulation {
                         actor,
                         Stage::Consumer,
                         Some(&d.message_id),
-                        "sim.duplicate-prevented",
+                        EventKind::DuplicatePrevented,
                         CLAIM_DUP_SQL,
                         Outcome::Ok,
                         vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
@@ -94,7 +94,10 @@ impl Simulation {
         } else {
             self.m().prevented_duplicates += 1;
         }
-        if self.armed.take(Fault::ProviderTimeoutAfterPerform) {
+        if self
+            .armed
+            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id)
+        {
             if self.mode != Mode::Naive {
                 let conn = &self.conns.consumers[usize::from(c)];
                 let released: Option<i64> = conn
@@ -127,9 +130,9 @@ impl Simulation {
         self.put_delivery(c, d);
         self.schedule(self.now + half, Action::ConsumerFinish(c));
         let caption = match (new, keyed) {
-            (true, true) => "sim.provider-charged-keyed",
-            (true, false) => "sim.provider-charged-unkeyed",
-            (false, _) => "sim.provider-replayed",
+            (true, true) => EventKind::ProviderChargedKeyed,
+            (true, false) => EventKind::ProviderChargedUnkeyed,
+            (false, _) => EventKind::ProviderReplayed,
         };
         Ok(Some(Simulation::ev(
             Actor::Provider,
@@ -201,11 +204,14 @@ impl Simulation {
             self.picture_marker(id, &d.message_id, &e.instance, true);
         }
         self.picture_effect(&e, effect_id, created);
-        if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+        if self
+            .armed
+            .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
+        {
             return Ok(Some(self.lose_connection(
                 c,
                 &d,
-                "sim.applied-then-connection-lost",
+                EventKind::AppliedThenConnectionLost,
                 FINISH_SAFE_SQL,
             )));
         }
@@ -219,7 +225,7 @@ impl Simulation {
             actor,
             Stage::Effect,
             Some(&d.message_id),
-            "sim.two-phase-finished",
+            EventKind::TwoPhaseFinished,
             sql,
             Outcome::Ok,
             vec![d.charge_id.unwrap_or(0).to_string()],
