@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Cli, Failure};
 use crate::content::{self, Lang};
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
+use crate::sim::moments::{self, Moment, Story};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
 
 /// Arguments of `queuelab sim`.
@@ -119,7 +120,7 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
         messages,
         dir: dir.clone(),
     };
-    match execute(config, args, lang, &content.captions) {
+    match execute(config, args, lang, &content) {
         Ok(()) => Ok(()),
         Err(e) => Err(cleanup(&dir, created, &e)),
     }
@@ -190,11 +191,17 @@ fn execute(
     config: RunConfig,
     args: &SimArgs,
     lang: Lang,
-    captions: &content::Captions,
+    content: &content::Content,
 ) -> Result<(), SimError> {
+    let captions = &content.captions;
     let mut sim = Simulation::new(config)?;
+    let mut story = Story::for_run(&sim);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    while let Some(e) = sim.step()? {
+    while sim.step()?.is_some() {
+        let Some((e, facts)) = sim.last_step() else {
+            break;
+        };
+        let seen = story.observe(e, facts);
         if args.transcript {
             let text = captions.render(lang, e.caption, &e.args);
             let msg = e
@@ -204,11 +211,22 @@ fn execute(
                 .unwrap_or_default();
             // A closed stdout (e.g. `| head`) must not abort the run.
             let _ = writeln!(out, "[{:>9} ms] {}{msg}: {text}", e.at_ms, e.actor);
+            print_moments(&mut out, seen, &content.moments, lang);
         }
+    }
+    let late = story.finish();
+    if args.transcript {
+        print_moments(&mut out, &late, &content.moments, lang);
     }
     let report = sim.report()?;
     if args.json {
-        let json = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        let mut json = report.to_json();
+        json["moments"] = story
+            .moments()
+            .iter()
+            .map(|m| m.to_json(&content.moments))
+            .collect();
+        let json = serde_json::to_string_pretty(&json).unwrap_or_default();
         let _ = writeln!(out, "{json}");
     } else {
         let m = &report.metrics;
@@ -239,6 +257,15 @@ fn execute(
     }
     let _ = out.flush();
     Ok(())
+}
+
+/// Prints each moment's explanation as its own transcript line (after the event that made it
+/// visible).
+fn print_moments(out: &mut impl Write, seen: &[Moment], texts: &content::Captions, lang: Lang) {
+    for m in seen {
+        let text = moments::render(texts, lang, m);
+        let _ = writeln!(out, "[{:>9} ms] >> {}: {text}", m.at_ms, m.kind.as_str());
+    }
 }
 
 /// Turns an engine error into the one-line failure, removing a run directory this command

@@ -2,7 +2,7 @@
 
 use super::{
     CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz,
-    Reference, Scenario, Strings, captions, chapter, decision, ordering, quiz, reference, scenario,
+    Reference, Scenario, Strings, captions, chapter, moments, decision, ordering, quiz, reference, scenario,
     strings, validate,
 };
 
@@ -44,6 +44,8 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Simulator event captions in both languages.
     pub captions: Captions,
+    /// Simulator moment explanations and their terms in both languages.
+    pub moments: Captions,
 }
 
 impl Content {
@@ -82,11 +84,15 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let captions = read(source, CAPTIONS_PATH, &mut problems)
         .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
         .unwrap_or_default();
+    let moments = read(source, super::MOMENTS_PATH, &mut problems)
+        .and_then(|text| moments::parse(super::MOMENTS_PATH, &text, &mut problems))
+        .unwrap_or_default();
     let content = Content {
         de,
         en,
         scenarios,
         captions,
+        moments,
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);

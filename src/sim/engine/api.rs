@@ -7,6 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use super::actions::Action;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::moments::{Fact, Loss};
 use crate::sim::model::{Actor, Event, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table};
 
@@ -153,6 +154,11 @@ impl Simulation {
             self.live.scalars.stages.outbox_pending += 1;
             self.wake_dispatcher(self.now + 1);
         }
+        self.note(Fact::Accepted {
+            order: order_id,
+            message_id: msg.clone(),
+            outbox_id,
+        });
         if direct {
             return self.api_publish_direct(order_id, &msg, &body, group.as_deref());
         }
@@ -243,6 +249,10 @@ impl Simulation {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
             self.m().lost += 1;
+            self.note(Fact::Lost {
+                message_id: msg.to_string(),
+                loss: Loss::DirectPublishFailed,
+            });
             return Ok(Simulation::ev(
                 Actor::Api,
                 Stage::Api,

@@ -6,6 +6,7 @@ use super::actions::{Action, Delivery};
 use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::moments::{Fact, Guard};
 use crate::sim::model::{Actor, Event, Outcome, Stage};
 
 const SAFE_SQL: &[&str] = &[
@@ -138,6 +139,10 @@ impl Simulation {
             )))
         } else {
             self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: msg.clone(),
+                guard: Guard::MarkerOnly,
+            });
             Ok(Some(Simulation::ev(
                 actor,
                 Stage::Effect,
@@ -187,6 +192,10 @@ impl Simulation {
             }
             Ok(Applied::Duplicate) => {
                 self.m().prevented_duplicates += 1;
+                self.note(Fact::Prevented {
+                    message_id: msg.clone(),
+                    guard: Guard::UniqueIndex,
+                });
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
                 Simulation::ev(
                     actor,

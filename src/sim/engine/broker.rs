@@ -7,6 +7,7 @@ use super::actions::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, Outcome, Stage};
+use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
 impl Simulation {
@@ -57,7 +58,13 @@ impl Simulation {
                 self.picture_enqueued(seq, msg, group);
                 self.wake_consumers(self.now + 1, 1);
             }
-            None => self.m().prevented_duplicates += 1,
+            None => {
+                self.m().prevented_duplicates += 1;
+                self.note(Fact::Prevented {
+                    message_id: msg.to_string(),
+                    guard: Guard::BrokerDedup,
+                });
+            }
         }
         Ok(seq)
     }
@@ -136,6 +143,11 @@ impl Simulation {
         ));
         self.live.scalars.stages.in_flight += 1;
         self.m().delivered += 1;
+        self.note(Fact::Received {
+            message_id: r.message_id.clone(),
+            seq: r.seq,
+            delivery: r.delivery_count,
+        });
         if r.delivery_count > 1 {
             self.m().redeliveries += 1;
         }
@@ -156,6 +168,9 @@ impl Simulation {
             let copy = duplicate(&self.conns.broker, r.seq, self.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
             self.m().redeliveries += 1;
+            self.note(Fact::Copied {
+                message_id: r.message_id.clone(),
+            });
             self.picture_enqueued(copy, &r.message_id, None);
             self.wake_consumers(self.now + 1, 1);
             RECEIVE_DUP_SQL
@@ -219,6 +234,10 @@ impl Simulation {
             ));
             self.live.scalars.stages.dlq += 1;
             self.m().dead_lettered += 1;
+            self.note(Fact::DeadLettered {
+                message_id: message_id.to_string(),
+                description: description.to_string(),
+            });
         }
         Ok(Simulation::ev(
             actor,
@@ -242,6 +261,7 @@ impl Simulation {
             return None;
         }
         self.locks.remove(&seq);
+        self.note(Fact::LockExpired { seq });
         self.live.scalars.stages.in_flight = self.live.scalars.stages.in_flight.saturating_sub(1);
         self.change(RowChange::Set(
             Table::Queue,

@@ -5,6 +5,7 @@ use super::actions::Action;
 use super::broker::{abandon, complete, token_text};
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table, col};
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
@@ -89,6 +90,9 @@ impl Simulation {
             )))
         } else {
             self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
             Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,
@@ -151,6 +155,9 @@ impl Simulation {
             )))
         } else {
             self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
             Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,

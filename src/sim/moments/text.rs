@@ -1,0 +1,113 @@
+//! The moments' texts (`assets/sim/moments.toml`, parsed and checked by [`crate::content`]) and
+//! how their arguments are shown: times for people, terms in the reader's language.
+
+use super::{Arg, Moment};
+use crate::content::{self, Captions, Lang, MOMENTS_PATH};
+
+/// The embedded texts file.
+pub const MOMENTS_TOML: &str = include_str!("../../../assets/sim/moments.toml");
+
+/// The embedded moment texts (empty when the file is broken, which `check` and the tests catch).
+pub fn builtin() -> Captions {
+    let mut problems = Vec::new();
+    content::moments_parse(MOMENTS_PATH, MOMENTS_TOML, &mut problems).unwrap_or_default()
+}
+
+const SECOND: u64 = 1_000;
+const MINUTE: u64 = 60 * SECOND;
+const HOUR: u64 = 60 * MINUTE;
+const DAY: u64 = 24 * HOUR;
+
+/// A duration or virtual time for people: `850 ms`, `2.1 s`, `3 min`, `7 days` (German with a
+/// decimal comma and German units).
+pub fn human_ms(lang: Lang, ms: u64) -> String {
+    let (value, unit) = match ms {
+        ms if ms < SECOND => return format!("{ms} ms"),
+        ms if ms < MINUTE => (tenths(ms, SECOND), "s"),
+        ms if ms < HOUR => (tenths(ms, MINUTE), "min"),
+        ms if ms < DAY => (tenths(ms, HOUR), "h"),
+        ms => {
+            let t = tenths(ms, DAY);
+            let one = t == "1";
+            let unit = match (lang, one) {
+                (Lang::De, true) => "Tag",
+                (Lang::De, false) => "Tage",
+                (Lang::En, true) => "day",
+                (Lang::En, false) => "days",
+            };
+            (t, unit)
+        }
+    };
+    let value = if lang == Lang::De {
+        value.replace('.', ",")
+    } else {
+        value
+    };
+    format!("{value} {unit}")
+}
+
+/// `ms / unit` with at most one decimal, without a trailing `.0`.
+fn tenths(ms: u64, unit: u64) -> String {
+    let t = (ms * 10 + unit / 2) / unit;
+    if t % 10 == 0 {
+        (t / 10).to_string()
+    } else {
+        format!("{}.{}", t / 10, t % 10)
+    }
+}
+
+/// The moment's explanation in `lang`.
+pub fn render(texts: &Captions, lang: Lang, moment: &Moment) -> String {
+    let args: Vec<String> = moment
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Text(t) => t.clone(),
+            Arg::Ms(ms) => human_ms(lang, *ms),
+            Arg::Term(key) => texts.get(lang, key).unwrap_or(key).to_owned(),
+        })
+        .collect();
+    texts.render(lang, moment.text, &args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_like_people_say_them() {
+        assert_eq!(human_ms(Lang::En, 850), "850 ms");
+        assert_eq!(human_ms(Lang::En, 2_100), "2.1 s");
+        assert_eq!(human_ms(Lang::De, 2_100), "2,1 s");
+        assert_eq!(human_ms(Lang::En, 7_000), "7 s");
+        assert_eq!(human_ms(Lang::En, 180_000), "3 min");
+        assert_eq!(human_ms(Lang::En, 604_800_000), "7 days");
+        assert_eq!(human_ms(Lang::De, 86_400_000), "1 Tag");
+    }
+
+    #[test]
+    fn every_key_the_story_uses_has_a_text() {
+        let mut problems = Vec::new();
+        let texts = content::moments_parse(MOMENTS_PATH, MOMENTS_TOML, &mut problems)
+            .expect("moments.toml parses");
+        assert!(problems.is_empty(), "{problems:?}");
+        for key in content::MOMENT_KEYS {
+            for lang in [Lang::De, Lang::En] {
+                assert!(texts.get(lang, key).is_some(), "{lang:?} {key}");
+            }
+        }
+        let source = [
+            include_str!("explain.rs"),
+            include_str!("story.rs"),
+        ]
+        .concat();
+        let mut used = 0;
+        for part in source.split('"').skip(1).step_by(2) {
+            if part.starts_with("moment.") || part.starts_with("term.") {
+                used += 1;
+                assert!(content::MOMENT_KEYS.contains(&part), "{part} not in MOMENT_KEYS");
+            }
+        }
+        assert!(used > 15, "found only {used} keys");
+    }
+}
