@@ -40,7 +40,7 @@ fn engine(dir: &std::path::Path, messages: u32) -> (Duration, Vec<Shape>, bool) 
     while let Some(e) = sim.step().expect("step") {
         if !e.sql.is_empty() {
             // Batch events name their row count in an argument (see captions.toml).
-            let rows_arg = match e.kind {
+            let rows_arg = match e.kind.as_str() {
                 "published" | "published-dedup" | "dispatcher-crashed-after-publish" => Some(0),
                 "dispatcher-marked" | "dispatcher-mark-lease-lost" => Some(1),
                 _ => None,
@@ -49,7 +49,7 @@ fn engine(dir: &std::path::Path, messages: u32) -> (Duration, Vec<Shape>, bool) 
                 .and_then(|i| e.args.get(i))
                 .and_then(|a| a.parse().ok())
                 .unwrap_or(1);
-            kinds.push((e.kind, e.actor, rows));
+            kinds.push((e.kind.as_str(), e.actor, rows));
         }
     }
     let elapsed = start.elapsed();

@@ -9,7 +9,7 @@
 //!
 //! | call | what it does |
 //! | --- | --- |
-//! | [`scenario::builtin`] / [`scenario::find`] / [`scenario::from_loaded`] | the twelve scenarios (texts, setup, script, expectations) |
+//! | [`scenario::from_loaded`] (CLI, TUI) / [`scenario::find`] (tests) | a scenario from the loaded content (texts, setup, script, expectations) |
 //! | [`Simulation::new`] with a [`RunConfig`] | creates the run directory (`service.db`, `broker.db`, `provider.db`, `blobs/`) and schedules the scenario |
 //! | [`Simulation::step`] | executes one event and returns it ([`Event`]: time, actor, stage, message id, kind, SQL, outcome, caption key + args); `None` when finished |
 //! | [`Simulation::run_to_end`] | steps until done and returns the [`RunReport`] (metrics, invariants, trace hash, paths) |
@@ -20,7 +20,7 @@
 //! | [`Simulation::dlq`], [`Simulation::fix_cause`], [`Simulation::replay_dlq_entries`], [`Simulation::replay_dlq`] | DLQ triage: reasons, "cause fixed", replay the chosen entries or the oldest few |
 //! | [`Simulation::profile`] | broker profile values, each with its documented source ([`profile::Sourced`]) |
 //! | [`Simulation::paths`] | the run's database files, for `sqlite3` |
-//! | [`captions::builtin`] or `Content::captions` | caption texts in de and en for [`Event::caption`] |
+//! | `Content::captions` + [`EventKind`] | caption texts in de and en for [`Event::caption`]; match on [`Event::kind`] |
 //!
 //! The UI should own the `Simulation` on one thread (it is `Send`) and ask it for snapshots;
 //! nothing in here blocks on anything but SQLite.
@@ -46,8 +46,8 @@
 //! ```
 
 pub mod blobs;
-pub mod captions;
 pub mod engine;
+pub mod event_kind;
 pub mod fault;
 pub mod model;
 pub mod moments;
@@ -61,7 +61,7 @@ pub mod timeline;
 
 pub use engine::{DlqEntry, RunConfig, SimError, Simulation};
 pub use fault::Fault;
-pub use model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
+pub use model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 pub use moments::{Moment, MomentKind, Story};
 pub use report::{InvariantCheck, Metrics, RunReport};
 pub use scenario::Scenario;

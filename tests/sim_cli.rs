@@ -59,7 +59,7 @@ fn list_names_all_twelve_scenarios_with_a_description() {
     assert!(out.status.success());
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 12);
-    for (line, id) in lines.iter().zip(queuelab::sim::scenario::IDS) {
+    for (line, id) in lines.iter().zip(queuelab::sim::scenario::IDS.iter()) {
         assert!(line.starts_with(id) && line.len() > id.len() + 10, "{line}");
     }
     let de = queuelab(data.path(), &["--lang", "de", "sim", "--list"]);

@@ -1,7 +1,7 @@
 //! The API the UI drives: step, inject, snapshot, `state_at`, DLQ triage.
 
 use queuelab::sim::scenario;
-use queuelab::sim::{BrokerKind, Fault, Mode, RunConfig, Simulation, Stage, Table};
+use queuelab::sim::{BrokerKind, EventKind, Fault, Mode, RunConfig, Simulation, Stage, Table};
 
 fn sim(id: &str, mode: Mode, dir: &std::path::Path) -> Simulation {
     Simulation::new(RunConfig {
@@ -164,7 +164,10 @@ fn lock_renewal_keeps_a_slow_consumer_its_message() {
         s.inject(Fault::ConsumerSlowerThanLock);
         let mut renewed = 0;
         while let Some(e) = s.step().expect("step") {
-            if e.kind == "lock-renewed" || e.kind == "visibility-extended" {
+            if matches!(
+                e.kind,
+                EventKind::LockRenewed | EventKind::VisibilityExtended
+            ) {
                 renewed += 1;
             }
         }

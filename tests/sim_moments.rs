@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use queuelab::content::Lang;
 use queuelab::sim::moments::{self, MomentKind};
 use queuelab::sim::scenario::{self, IDS};
-use queuelab::sim::{BrokerKind, Mode, RunConfig, Simulation, Story};
+use queuelab::sim::{BrokerKind, EventKind, Mode, RunConfig, Simulation, Story};
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 
@@ -28,7 +28,10 @@ fn check(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> HashMap<MomentK
         let (e, facts) = sim.last_step().expect("the event just stepped");
         last_index = e.index;
         for m in story.observe(e, facts) {
-            assert_eq!(m.event, e.index, "a moment belongs to the event that made it visible");
+            assert_eq!(
+                m.event, e.index,
+                "a moment belongs to the event that made it visible"
+            );
         }
     }
     story.finish();
@@ -68,7 +71,11 @@ fn check(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> HashMap<MomentK
         metrics.prevented_duplicates,
         "{what}: prevented-duplicate moments vs prevented_duplicates"
     );
-    assert_eq!(n(MomentKind::LostOrder), metrics.lost, "{what}: lost-order moments vs lost");
+    assert_eq!(
+        n(MomentKind::LostOrder),
+        metrics.lost,
+        "{what}: lost-order moments vs lost"
+    );
     assert_eq!(
         n(MomentKind::DeadLettered),
         metrics.dead_lettered,
@@ -96,10 +103,15 @@ macro_rules! moment_tests {
     ($($name:ident => $id:literal),* $(,)?) => {
         $(#[test] fn $name() { check_scenario($id); })*
 
+        /// Scenarios added later (ordered-group, lock-renewal, ...) are covered here until
+        /// they get their own test above.
         #[test]
-        fn every_scenario_is_covered() {
+        fn every_other_scenario() {
             let tested = [$($id),*];
-            assert_eq!(tested.to_vec(), IDS.to_vec());
+            for id in IDS.iter().filter(|id| !tested.contains(id)) {
+                check_scenario(id);
+            }
+            assert!(IDS.len() >= tested.len());
         }
     };
 }
@@ -127,7 +139,12 @@ fn the_lessons_show_up_as_moments() {
     let dup = check("lost-ack", Mode::Naive, BrokerKind::Asb, 1);
     assert!(dup.get(&MomentKind::DuplicateEffect).copied().unwrap_or(0) > 0);
     let twin = check("twin-consumers", Mode::Safe, BrokerKind::Asb, 1);
-    assert!(twin.get(&MomentKind::PreventedDuplicate).copied().unwrap_or(0) > 0);
+    assert!(
+        twin.get(&MomentKind::PreventedDuplicate)
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
     let dlq = check("poison-dlq", Mode::Safe, BrokerKind::Asb, 1);
     assert!(dlq.get(&MomentKind::DeadLettered).copied().unwrap_or(0) > 0);
     let outage = check("broker-outage", Mode::Safe, BrokerKind::Asb, 1);
@@ -161,7 +178,10 @@ fn a_duplicate_names_the_first_delivery_as_its_cause() {
         .iter()
         .find(|m| m.kind == MomentKind::DuplicateEffect)
         .expect("a duplicate effect");
-    assert_eq!(kinds[&dup.cause_event], "naive-effect-then-connection-lost");
+    assert_eq!(
+        kinds[&dup.cause_event],
+        EventKind::NaiveEffectThenConnectionLost
+    );
     let text = moments::render(&moments::builtin(), Lang::En, dup);
     assert!(text.contains("lost its connection"), "{text}");
     assert!(text.contains(&format!("Order {}", dup.order)), "{text}");

@@ -49,6 +49,7 @@ fn random_scenario(rng: &mut StdRng) -> Scenario {
                 at_ms: rng.random_range(0..span),
                 action: ScriptAction::Fault(fault),
                 count: rng.random_range(1..=2),
+                duration_ms: None,
             }
         })
         .collect();
@@ -57,11 +58,13 @@ fn random_scenario(rng: &mut StdRng) -> Scenario {
             at_ms: span + 20_000,
             action: ScriptAction::FixCause,
             count: 1,
+            duration_ms: None,
         });
         s.script.push(ScriptStep {
             at_ms: span + 21_000,
             action: ScriptAction::ReplayDlq,
             count: 3,
+            duration_ms: None,
         });
     }
     s.script.sort_by_key(|st| st.at_ms);

@@ -11,7 +11,7 @@ use queuelab::app::{Effect, Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
 use queuelab::domain::Fact;
 use queuelab::sim::scenario::IDS;
-use queuelab::sim::{BrokerKind, Fault, Mode};
+use queuelab::sim::{BrokerKind, EventKind, Fault, Mode};
 
 fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
     let mut h = Harness::new(lang, w, h, options);
@@ -161,7 +161,7 @@ fn a_fault_injected_mid_run_fires() {
     let status = h.app.status.as_ref().expect("armed notice");
     assert!(status.text.contains("broker-down"), "{}", status.text);
     h.repeat('>', 3);
-    let down = sim(&h).log.iter().any(|e| e.kind == "broker-down");
+    let down = sim(&h).log.iter().any(|e| e.kind == EventKind::BrokerDown);
     assert!(down, "the outage began");
     let screen = h.screen();
     assert!(
@@ -237,7 +237,7 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
     let caught = sim(&h)
         .log
         .iter()
-        .find(|e| e.kind == "duplicate-prevented")
+        .find(|e| e.kind == EventKind::DuplicatePrevented)
         .expect("the unique index caught the twin");
     let index = caught.index;
     while sim(&h).shown_index() != Some(index) {
@@ -288,7 +288,7 @@ fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
     h.keys("\n");
     assert!(sim(&h).fix_sent);
     h.repeat('>', 10);
-    let replayed = sim(&h).log.iter().any(|e| e.kind.contains("replay"));
+    let replayed = sim(&h).log.iter().any(|e| e.kind == EventKind::DlqReplayed);
     assert!(replayed, "a replay happened: {:?}", sim(&h).log.back());
     assert!(sim(&h).dlq.len() < before, "the batch left the DLQ");
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Cli, Failure};
 use crate::content::{self, Lang};
-use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::moments::{self, Moment, Story};
+use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
 
 /// Arguments of `queuelab sim`.
@@ -72,7 +72,8 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
     };
     let scenario = scenario::from_loaded(&content, id).map_err(|e| match e {
         ScenarioError::Unknown(_) => {
-            Failure::usage(format!("{e}; known: {}", scenario::IDS.join(", ")))
+            let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
+            Failure::usage(format!("{e}; known: {}", known.join(", ")))
         }
         ScenarioError::Invalid(_) => Failure::new(e.to_string()),
     })?;
@@ -127,15 +128,16 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
 }
 
 fn list(content: &content::Content, lang: Lang) -> Result<(), Failure> {
-    let width = scenario::IDS.iter().map(|s| s.len()).max().unwrap_or(0);
+    let width = content
+        .scenarios
+        .iter()
+        .map(|s| s.id.len())
+        .max()
+        .unwrap_or(0);
     let mut out = std::io::stdout().lock();
-    for id in scenario::IDS {
-        let summary = content
-            .scenarios
-            .iter()
-            .find(|s| s.id == id)
-            .and_then(|s| s.text(lang))
-            .map_or("", |t| t.summary.as_str());
+    for s in &content.scenarios {
+        let id = &s.id;
+        let summary = s.text(lang).map_or("", |t| t.summary.as_str());
         writeln!(out, "{id:width$}  {summary}").map_err(|e| Failure::new(e.to_string()))?;
     }
     Ok(())

@@ -2,8 +2,8 @@
 
 use super::{
     CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Lang, Ordering, Problem, Quiz,
-    Reference, Scenario, Strings, captions, chapter, moments, decision, ordering, quiz, reference, scenario,
-    strings, validate,
+    Reference, Scenario, Strings, captions, chapter, decision, moments, ordering, quiz, reference,
+    scenario, strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -178,6 +178,7 @@ fn load_scenarios(source: &ContentSource, problems: &mut Vec<Problem>) -> Vec<Sc
             scenarios.extend(scenario::parse(&path, &name, &text, problems));
         }
     }
+    scenarios.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));
     scenarios
 }
 

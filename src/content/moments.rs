@@ -2,8 +2,8 @@
 //! way a moment can come about, plus the broker-specific terms they use. Same format and checks
 //! as the captions, and every key the story layer uses must be there.
 
-use super::captions::{self, Captions};
 use super::Problem;
+use super::captions::{self, Captions};
 
 /// Where the moment texts live, relative to the content root.
 pub const MOMENTS_PATH: &str = "assets/sim/moments.toml";
@@ -50,7 +50,9 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Option<Capt
         if texts.get(super::Lang::En, key).is_none() {
             problems.push(Problem::file(
                 path,
-                format!("{key:?} is missing (the simulator's story layer needs it in [de] and [en])"),
+                format!(
+                    "{key:?} is missing (the simulator's story layer needs it in [de] and [en])"
+                ),
             ));
         }
     }
@@ -71,8 +73,7 @@ mod tests {
         );
         assert!(t.is_none());
         assert!(
-            p.iter()
-                .any(|m| m.to_string().contains("moment.lock-lost")),
+            p.iter().any(|m| m.to_string().contains("moment.lock-lost")),
             "{p:?}"
         );
     }

@@ -3,33 +3,16 @@
 //! mode, the pitfall variant), checked here so that `queuelab check` validates all of it.
 
 mod setup;
+mod vocabulary;
 
-pub use setup::{
-    Expectation, FAULTS, JITTERS, MAX_MESSAGES, METRIC_NAMES, MODES, OPERATOR_ACTIONS, PITFALLS,
-    ScriptEntry, Setup,
-};
+pub use setup::{Expectation, MAX_MESSAGES, METRIC_NAMES, MODES, ScriptEntry, Setup};
+pub use vocabulary::{DEFAULT_OUTAGE_MS, FAULT_KINDS, Fault, Jitter, Pitfall, ScriptAction};
 
-use super::toml_file::{self, at, check_text, check_version};
+use super::toml_file::{self, at, check_text, check_version, is_valid_id};
 use super::{Lang, Problem};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
-
-/// The scenario ids of SPEC section 2; they are part of the CLI contract.
-pub const SCENARIO_IDS: [&str; 12] = [
-    "happy-path",
-    "broker-outage",
-    "claim-check",
-    "lost-ack",
-    "poison-dlq",
-    "twin-consumers",
-    "duplicate-publish",
-    "execute-update-trap",
-    "two-phase-claim",
-    "dedup-window",
-    "backlog",
-    "chaos",
-];
 
 /// A scenario's texts in one language.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -48,15 +31,17 @@ pub struct ScenarioText {
 /// A simulator scenario as content.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
-    /// One of [`SCENARIO_IDS`].
+    /// Stable id, the file name without `.toml` (part of the CLI contract).
     pub id: String,
+    /// Place in menus and `sim --list` (ascending).
+    pub position: u32,
     /// Texts per language.
     pub text: BTreeMap<Lang, ScenarioText>,
-    /// The pitfall variant (one of [`PITFALLS`]).
-    pub pitfall: String,
+    /// The flaw the pitfall mode builds in.
+    pub pitfall: Pitfall,
     /// The simulated system.
     pub setup: Setup,
-    /// Timed faults and operator actions.
+    /// Timed faults and operator actions, sorted by time (`broker-down` carries its duration).
     pub script: Vec<ScriptEntry>,
     /// Expected outcome per mode (`safe`, `naive`, `pitfall`).
     pub expect: BTreeMap<String, Expectation>,
@@ -74,7 +59,8 @@ impl Scenario {
 struct File {
     format_version: Spanned<u32>,
     id: Spanned<String>,
-    pitfall: Spanned<String>,
+    position: u32,
+    pitfall: Pitfall,
     text: BTreeMap<String, Spanned<ScenarioText>>,
     setup: Spanned<Setup>,
     #[serde(default)]
@@ -99,15 +85,12 @@ pub fn parse(
     let before = problems.len();
     check_version(path, text, &file.format_version, problems);
     let id = file.id.get_ref();
-    if !SCENARIO_IDS.contains(&id.as_str()) {
+    if !is_valid_id(id) {
         problems.push(at(
             path,
             text,
             &file.id,
-            format!(
-                "unknown scenario id {id:?}; known: {}",
-                SCENARIO_IDS.join(", ")
-            ),
+            format!("scenario id {id:?} must be lowercase letters, digits and dashes"),
         ));
     }
     if file_name.strip_suffix(".toml") != Some(id.as_str()) {
@@ -151,12 +134,19 @@ pub fn parse(
             problems.push(at(path, text, &file.id, format!("missing [text.{lang}]")));
         }
     }
+    let mut script: Vec<ScriptEntry> = file
+        .script
+        .into_iter()
+        .map(|s| resolve_duration(s.into_inner()))
+        .collect();
+    script.sort_by_key(|s| s.at_ms);
     (problems.len() == before).then(|| Scenario {
         id: file.id.into_inner(),
+        position: file.position,
         text: texts,
-        pitfall: file.pitfall.into_inner(),
+        pitfall: file.pitfall,
         setup: file.setup.into_inner(),
-        script: file.script.into_iter().map(Spanned::into_inner).collect(),
+        script,
         expect: file
             .expect
             .into_inner()
@@ -166,27 +156,22 @@ pub fn parse(
     })
 }
 
-/// Checks the engine's part: pitfall name, setup values, script actions, expectations.
-fn check_engine_part(path: &str, text: &str, file: &File, problems: &mut Vec<Problem>) {
-    if !PITFALLS.contains(&file.pitfall.get_ref().as_str()) {
-        problems.push(at(
-            path,
-            text,
-            &file.pitfall,
-            format!(
-                "unknown pitfall {:?}; known: {}",
-                file.pitfall.get_ref(),
-                PITFALLS.join(", ")
-            ),
-        ));
+/// A `broker-down` step takes its outage length from `duration_ms`; every step fires at
+/// least once.
+fn resolve_duration(mut step: ScriptEntry) -> ScriptEntry {
+    if let (ScriptAction::Fault(Fault::BrokerDown { .. }), Some(duration_ms)) =
+        (step.action, step.duration_ms)
+    {
+        step.action = ScriptAction::Fault(Fault::BrokerDown { duration_ms });
     }
+    step.count = step.count.max(1);
+    step
+}
+
+/// Checks the engine's part: setup values and expectations (names are checked by serde).
+fn check_engine_part(path: &str, text: &str, file: &File, problems: &mut Vec<Problem>) {
     for message in file.setup.get_ref().problems() {
         problems.push(at(path, text, &file.setup, message));
-    }
-    for step in &file.script {
-        if let Some(message) = step.get_ref().problem() {
-            problems.push(at(path, text, step, message));
-        }
     }
     let expect = file.expect.get_ref();
     for (mode, e) in expect {

@@ -2,19 +2,28 @@
 //! languages carry the same ids, options and answers.
 
 use super::doc::{Block, Directive};
-use super::scenario::SCENARIO_IDS;
 use super::{Content, Course, Lang, Problem};
 use std::collections::BTreeSet;
 
 /// Runs every cross-file check and appends what it finds.
 pub fn check(content: &Content, problems: &mut Vec<Problem>) {
     for lang in Lang::ALL {
-        check_course(lang, content.course(lang), problems);
+        check_course(lang, content.course(lang), &scenario_ids(content), problems);
     }
     check_parity(content.course(Lang::De), content.course(Lang::En), problems);
 }
 
-fn check_course(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
+/// The ids of the loaded scenarios (decisions may name only these).
+fn scenario_ids(content: &Content) -> BTreeSet<&str> {
+    content.scenarios.iter().map(|s| s.id.as_str()).collect()
+}
+
+fn check_course(
+    lang: Lang,
+    course: &Course,
+    scenarios: &BTreeSet<&str>,
+    problems: &mut Vec<Problem>,
+) {
     let mut ids = BTreeSet::new();
     for (index, chapter) in course.chapters.iter().enumerate() {
         if !ids.insert(chapter.id.as_str()) {
@@ -54,7 +63,7 @@ fn check_course(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
     }
     let path = format!("lessons/{lang}/decisions.toml");
     for decision in &course.decisions {
-        if !SCENARIO_IDS.contains(&decision.scenario.as_str()) {
+        if !scenarios.contains(decision.scenario.as_str()) {
             problems.push(at_line(
                 &path,
                 decision.id_line,

@@ -43,7 +43,7 @@ async fn event_loop(
         mail: MailWorker::spawn(paths, config, app.content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, replies.clone())
+        sim: SimWorker::spawn(runs, app.content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
         replies,
     };

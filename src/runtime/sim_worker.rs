@@ -4,10 +4,11 @@
 
 use crate::app::Msg;
 use crate::app::simulator::{RunSpec, SimCommand, SimReply};
+use crate::content::Content;
 use crate::services::log;
 use crate::sim::{Mode, RunConfig, SimError, Simulation};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc::UnboundedSender;
@@ -18,16 +19,19 @@ const EVENTS_PER_REPLY: usize = 400;
 /// Runs commands against one simulation at a time, synchronously.
 pub struct SimDriver {
     base: PathBuf,
+    /// The loaded content (honours `--content DIR`): runs are built from its scenarios.
+    content: Arc<Content>,
     current: Option<(u64, Simulation)>,
     created: u64,
     stamped: bool,
 }
 
 impl SimDriver {
-    /// A driver that creates run directories under `base`.
-    pub fn new(base: &Path) -> SimDriver {
+    /// A driver that creates run directories under `base` and builds runs from `content`.
+    pub fn new(base: &Path, content: Arc<Content>) -> SimDriver {
         SimDriver {
             base: base.to_path_buf(),
+            content,
             current: None,
             created: 0,
             stamped: true,
@@ -36,10 +40,10 @@ impl SimDriver {
 
     /// A driver whose directory names carry no time stamp, only a counter (stable names for
     /// snapshot tests).
-    pub fn without_stamp(base: &Path) -> SimDriver {
+    pub fn without_stamp(base: &Path, content: Arc<Content>) -> SimDriver {
         SimDriver {
             stamped: false,
-            ..SimDriver::new(base)
+            ..SimDriver::new(base, content)
         }
     }
 
@@ -180,7 +184,7 @@ impl SimDriver {
 
     /// A fresh simulation in a new directory named after its settings.
     fn create(&mut self, spec: &RunSpec, mode: Mode) -> Result<Simulation, SimError> {
-        let scenario = crate::sim::scenario::find(&spec.scenario)?;
+        let scenario = crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?;
         // The time stamp keeps runs of earlier sessions apart (the counter restarts at 1).
         let stamp = if self.stamped {
             SystemTime::now()
@@ -246,13 +250,17 @@ pub struct SimWorker {
 }
 
 impl SimWorker {
-    /// Starts the thread; run directories go under `base`.
-    pub fn spawn(base: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<SimWorker> {
+    /// Starts the thread; run directories go under `base`, runs are built from `content`.
+    pub fn spawn(
+        base: PathBuf,
+        content: Arc<Content>,
+        replies: UnboundedSender<Msg>,
+    ) -> std::io::Result<SimWorker> {
         let (commands, inbox) = mpsc::channel::<SimCommand>();
         let thread = std::thread::Builder::new()
             .name("simulator".into())
             .spawn(move || {
-                let mut driver = SimDriver::new(&base);
+                let mut driver = SimDriver::new(&base, content);
                 for command in inbox {
                     for reply in driver.handle(command) {
                         // The UI may be gone at shutdown; nothing is lost with a dropped picture.
@@ -297,7 +305,10 @@ mod tests {
     #[test]
     fn a_new_run_replaces_the_old_one_and_its_files() {
         let base = tempfile::tempdir().expect("tempdir");
-        let mut driver = SimDriver::without_stamp(base.path());
+        let content = Arc::new(
+            crate::content::load(&crate::content::ContentSource::Embedded).expect("content"),
+        );
+        let mut driver = SimDriver::without_stamp(base.path(), content);
         let [SimReply::Started { dir: first, .. }] = &driver.handle(SimCommand::Start {
             run: 1,
             spec: spec(),

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
-use super::model::{Actor, BrokerKind, Event, Mode, Outcome, Pitfall, Stage};
+use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use super::moments::Fact;
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
@@ -321,7 +321,9 @@ impl Simulation {
     /// The event the last [`Simulation::step`] returned, with its facts (both borrowed, so a
     /// caller can hand them to a [`super::moments::Story`] after stepping).
     pub fn last_step(&self) -> Option<(&Event, &[Fact])> {
-        self.timeline.last_event().map(|e| (e, self.facts.as_slice()))
+        self.timeline
+            .last_event()
+            .map(|e| (e, self.facts.as_slice()))
     }
 
     /// Builds an event (index and time are filled in by [`Simulation::step`]).
@@ -330,7 +332,7 @@ impl Simulation {
         actor: Actor,
         stage: Stage,
         message_id: Option<&str>,
-        caption: &'static str,
+        kind: EventKind,
         sql: &'static [&'static str],
         outcome: Outcome,
         args: Vec<String>,
@@ -341,10 +343,10 @@ impl Simulation {
             actor,
             stage,
             message_id: message_id.map(str::to_string),
-            kind: caption.strip_prefix("sim.").unwrap_or(caption),
+            kind,
             sql,
             outcome,
-            caption,
+            caption: kind.caption_key(),
             args,
         }
     }

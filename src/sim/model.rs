@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+pub use super::event_kind::EventKind;
+
 /// How the consumer (and the API) protect themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -59,47 +61,7 @@ impl BrokerKind {
     }
 }
 
-/// The flaw a scenario's `pitfall` mode builds in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Pitfall {
-    /// The API publishes inside the HTTP request, no outbox.
-    PublishInRequest,
-    /// The effect is committed outside the inbox transaction (like EF Core `ExecuteUpdate`).
-    EffectOutsideTx,
-    /// The consumer completes/deletes the message before its transaction commits.
-    SettleBeforeCommit,
-    /// The sweeper deletes inbox markers sooner than duplicates can still arrive.
-    ShortRetention,
-    /// The large payload travels inside the message instead of a claim-check reference.
-    InlinePayload,
-}
-
-impl Pitfall {
-    /// All pitfalls.
-    pub const ALL: [Pitfall; 5] = [
-        Pitfall::PublishInRequest,
-        Pitfall::EffectOutsideTx,
-        Pitfall::SettleBeforeCommit,
-        Pitfall::ShortRetention,
-        Pitfall::InlinePayload,
-    ];
-
-    /// The spelling used in scenario files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Pitfall::PublishInRequest => "publish-in-request",
-            Pitfall::EffectOutsideTx => "effect-outside-tx",
-            Pitfall::SettleBeforeCommit => "settle-before-commit",
-            Pitfall::ShortRetention => "short-retention",
-            Pitfall::InlinePayload => "inline-payload",
-        }
-    }
-
-    /// Parses the scenario-file spelling.
-    pub fn parse(s: &str) -> Option<Pitfall> {
-        Pitfall::ALL.into_iter().find(|p| p.as_str() == s)
-    }
-}
+pub use crate::content::scenario::Pitfall;
 
 /// Who acted in an event. Instances are numbered from 0 (shown as A, B, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -228,13 +190,13 @@ pub struct Event {
     pub stage: Stage,
     /// The message concerned, when there is one.
     pub message_id: Option<String>,
-    /// Short machine name of what happened (equals the caption key without its `sim.` prefix).
-    pub kind: &'static str,
+    /// What happened.
+    pub kind: EventKind,
     /// The SQL statements executed, in order (empty when none ran).
     pub sql: &'static [&'static str],
     /// The result as the actor sees it.
     pub outcome: Outcome,
-    /// Caption key, present in every language of the captions file.
+    /// Caption key (`kind.caption_key()`), present in every language of the captions file.
     pub caption: &'static str,
     /// Positional arguments for the caption (`{0}`, `{1}`, ...).
     pub args: Vec<String>,
@@ -253,7 +215,7 @@ impl Event {
         for part in [
             self.stage.as_str(),
             self.message_id.as_deref().unwrap_or("-"),
-            self.kind,
+            self.kind.as_str(),
             self.outcome.as_str(),
             self.caption,
         ] {
@@ -323,7 +285,7 @@ mod tests {
             actor: Actor::Consumer(1),
             stage: Stage::Effect,
             message_id: Some("msg-000001".into()),
-            kind: "applied",
+            kind: EventKind::Applied,
             sql: &["BEGIN IMMEDIATE", "COMMIT"],
             outcome: Outcome::Ok,
             caption: "sim.applied",

@@ -3,43 +3,7 @@
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-/// How the delay of a delayed retry is spread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Jitter {
-    /// Plain exponential backoff: every client retries at the same moment.
-    None,
-    /// Uniform in `[0, backoff]`.
-    Full,
-    /// Half fixed, half uniform: `backoff/2 + U[0, backoff/2]`.
-    Equal,
-    /// `min(cap, U[base, previous*3])`.
-    Decorrelated,
-}
-
-impl Jitter {
-    /// All variants.
-    pub const ALL: [Jitter; 4] = [
-        Jitter::None,
-        Jitter::Full,
-        Jitter::Equal,
-        Jitter::Decorrelated,
-    ];
-
-    /// The spelling in scenario files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Jitter::None => "none",
-            Jitter::Full => "full",
-            Jitter::Equal => "equal",
-            Jitter::Decorrelated => "decorrelated",
-        }
-    }
-
-    /// Parses the scenario spelling.
-    pub fn parse(s: &str) -> Option<Jitter> {
-        Jitter::ALL.into_iter().find(|j| j.as_str() == s)
-    }
-}
+pub use crate::content::scenario::Jitter;
 
 /// Immediate and delayed retries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,65 +1,19 @@
-//! Scenarios for the engine: the content file (`assets/scenarios/<id>.toml`, parsed and checked
-//! by [`crate::content::scenario`]) turned into typed settings, script and expectations.
+//! Scenarios for the engine. A scenario is the content file (`assets/scenarios/<id>.toml`,
+//! parsed and checked by [`crate::content::scenario`]) itself: its pitfall, jitter and fault
+//! names deserialise straight into the engine's enums. The CLI and the TUI take scenarios from
+//! the loaded [`content::Content`] (which honours `--content DIR`); [`find`] and [`builtin`]
+//! read the embedded copy for tests and benchmarks.
 
-use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
-use super::fault::Fault;
-use super::model::{Mode, Pitfall};
-use super::retry::{Jitter, RetryPolicy};
-use crate::content::{self, Lang};
+use super::model::Mode;
+use super::retry::RetryPolicy;
+use crate::content::{self, ContentSource, Problem};
 
 pub use crate::content::scenario::{
-    Expectation, MAX_MESSAGES, SCENARIO_IDS as IDS, ScenarioText, ScriptEntry, Setup,
+    Expectation, MAX_MESSAGES, Scenario, ScenarioText, ScriptAction, ScriptEntry as ScriptStep,
+    Setup,
 };
-
-/// The embedded scenario files, in menu order.
-const EMBEDDED: [(&str, &str); 12] = [
-    (
-        "happy-path",
-        include_str!("../../assets/scenarios/happy-path.toml"),
-    ),
-    (
-        "broker-outage",
-        include_str!("../../assets/scenarios/broker-outage.toml"),
-    ),
-    (
-        "claim-check",
-        include_str!("../../assets/scenarios/claim-check.toml"),
-    ),
-    (
-        "lost-ack",
-        include_str!("../../assets/scenarios/lost-ack.toml"),
-    ),
-    (
-        "poison-dlq",
-        include_str!("../../assets/scenarios/poison-dlq.toml"),
-    ),
-    (
-        "twin-consumers",
-        include_str!("../../assets/scenarios/twin-consumers.toml"),
-    ),
-    (
-        "duplicate-publish",
-        include_str!("../../assets/scenarios/duplicate-publish.toml"),
-    ),
-    (
-        "execute-update-trap",
-        include_str!("../../assets/scenarios/execute-update-trap.toml"),
-    ),
-    (
-        "two-phase-claim",
-        include_str!("../../assets/scenarios/two-phase-claim.toml"),
-    ),
-    (
-        "dedup-window",
-        include_str!("../../assets/scenarios/dedup-window.toml"),
-    ),
-    (
-        "backlog",
-        include_str!("../../assets/scenarios/backlog.toml"),
-    ),
-    ("chaos", include_str!("../../assets/scenarios/chaos.toml")),
-];
 
 /// A scenario problem.
 #[derive(Debug, thiserror::Error)]
@@ -72,113 +26,15 @@ pub enum ScenarioError {
     Unknown(String),
 }
 
-/// What a scripted step does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScriptAction {
-    /// Inject a named fault (`count` times).
-    Fault(Fault),
-    /// The operator fixes the cause of the poison messages (the consumer learns the new schema).
-    FixCause,
-    /// The operator replays up to `count` messages from the DLQ.
-    ReplayDlq,
-}
-
-/// A typed scripted step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptStep {
-    /// Virtual time, ms.
-    pub at_ms: u64,
-    /// The action.
-    pub action: ScriptAction,
-    /// Repetitions (faults) or batch size (DLQ replay).
-    pub count: u32,
-}
-
-/// A checked scenario, ready for the engine.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scenario {
-    /// Stable id (CLI contract).
-    pub id: String,
-    /// Which flaw `pitfall` mode builds in.
-    pub pitfall: Pitfall,
-    /// Texts per language.
-    pub text: BTreeMap<Lang, ScenarioText>,
-    /// The system's setup.
-    pub setup: Setup,
-    /// Jitter, parsed.
-    pub jitter: Jitter,
-    /// Timed script, sorted by time.
-    pub script: Vec<ScriptStep>,
-    /// Expected outcome per mode name.
-    pub expect: BTreeMap<String, Expectation>,
-}
-
 impl Scenario {
-    /// Converts a checked content scenario (names become engine enums).
-    pub fn from_content(c: &content::Scenario) -> Result<Scenario, ScenarioError> {
-        let bad = |what: String| {
-            ScenarioError::Invalid(format!("assets/scenarios/{}.toml: {what}", c.id))
-        };
-        let pitfall = Pitfall::parse(&c.pitfall)
-            .ok_or_else(|| bad(format!("unknown pitfall {:?}", c.pitfall)))?;
-        let jitter = Jitter::parse(&c.setup.jitter)
-            .ok_or_else(|| bad(format!("unknown jitter {:?}", c.setup.jitter)))?;
-        let mut script = Vec::with_capacity(c.script.len());
-        for s in &c.script {
-            let action = match s.action.as_str() {
-                "fix-cause" => ScriptAction::FixCause,
-                "replay-dlq" => ScriptAction::ReplayDlq,
-                name => ScriptAction::Fault(
-                    Fault::parse(name, s.duration_ms)
-                        .ok_or_else(|| bad(format!("unknown script action {name:?}")))?,
-                ),
-            };
-            script.push(ScriptStep {
-                at_ms: s.at_ms,
-                action,
-                count: s.count.max(1),
-            });
-        }
-        script.sort_by_key(|s| s.at_ms);
-        Ok(Scenario {
-            id: c.id.clone(),
-            pitfall,
-            text: c.text.clone(),
-            setup: c.setup.clone(),
-            jitter,
-            script,
-            expect: c.expect.clone(),
-        })
-    }
-
-    /// Parses and checks one scenario file.
-    pub fn parse(path: &str, file_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
-        let mut problems = Vec::new();
-        match content::scenario::parse(path, file_name, text, &mut problems) {
-            Some(c) if problems.is_empty() => Scenario::from_content(&c),
-            _ => Err(ScenarioError::Invalid(
-                problems
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )),
-        }
-    }
-
     /// The retry policy of this scenario.
     pub fn retry_policy(&self) -> RetryPolicy {
         RetryPolicy {
             immediate: self.setup.immediate_retries,
             base_ms: self.setup.backoff_base_ms,
             cap_ms: self.setup.backoff_cap_ms,
-            jitter: self.jitter,
+            jitter: self.setup.jitter,
         }
-    }
-
-    /// Texts in `lang` (every checked scenario has all languages).
-    pub fn text(&self, lang: Lang) -> Option<&ScenarioText> {
-        self.text.get(&lang).or_else(|| self.text.values().next())
     }
 
     /// Expected outcome for `mode`.
@@ -187,41 +43,77 @@ impl Scenario {
     }
 }
 
+/// The embedded scenario files, parsed once, in menu order.
+static EMBEDDED: LazyLock<Result<Vec<Scenario>, String>> = LazyLock::new(|| {
+    let source = ContentSource::Embedded;
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut all = Vec::new();
+    for name in source.list("assets/scenarios") {
+        let path = format!("assets/scenarios/{name}");
+        if let Ok(Some(text)) = source.read(&path) {
+            all.extend(content::scenario::parse(&path, &name, &text, &mut problems));
+        }
+    }
+    all.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));
+    if problems.is_empty() {
+        Ok(all)
+    } else {
+        Err(problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+});
+
+/// The ids of the embedded scenarios, in menu order (empty when the embedded files are
+/// broken, which `queuelab check` and the tests catch).
+pub static IDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| match &*EMBEDDED {
+    Ok(all) => all.iter().map(|s| s.id.as_str()).collect(),
+    Err(_) => Vec::new(),
+});
+
 /// All embedded scenarios, in menu order.
 pub fn builtin() -> Result<Vec<Scenario>, ScenarioError> {
-    EMBEDDED.iter().map(|(id, _)| find(id)).collect()
+    EMBEDDED.clone().map_err(ScenarioError::Invalid)
 }
 
 /// The embedded scenario `id`.
 pub fn find(id: &str) -> Result<Scenario, ScenarioError> {
-    let (_, text) = EMBEDDED
-        .iter()
-        .find(|(i, _)| *i == id)
-        .ok_or_else(|| ScenarioError::Unknown(id.to_string()))?;
-    let name = format!("{id}.toml");
-    Scenario::parse(&format!("assets/scenarios/{name}"), &name, text)
+    match &*EMBEDDED {
+        Ok(all) => all
+            .iter()
+            .find(|s| s.id == id)
+            .cloned()
+            .ok_or_else(|| ScenarioError::Unknown(id.to_string())),
+        Err(e) => Err(ScenarioError::Invalid(e.clone())),
+    }
 }
 
 /// The scenario `id` from loaded content (which honours `--content DIR`).
 pub fn from_loaded(content: &content::Content, id: &str) -> Result<Scenario, ScenarioError> {
-    let c = content
+    content
         .scenarios
         .iter()
         .find(|s| s.id == id)
-        .ok_or_else(|| ScenarioError::Unknown(id.to_string()))?;
-    Scenario::from_content(c)
+        .cloned()
+        .ok_or_else(|| ScenarioError::Unknown(id.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::scenario::{FAULTS, JITTERS, METRIC_NAMES, PITFALLS};
 
     #[test]
-    fn all_twelve_embedded_scenarios_parse() {
+    fn embedded_scenarios_parse_in_menu_order() {
         let all = builtin().expect("embedded scenarios parse");
-        let ids: Vec<&str> = all.iter().map(|s| s.id.as_str()).collect();
-        assert_eq!(ids, IDS.to_vec());
+        assert_eq!(all.len(), IDS.len());
+        assert_eq!(IDS.first(), Some(&"happy-path"));
+        let positions: Vec<u32> = all.iter().map(|s| s.position).collect();
+        let mut sorted = positions.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(positions, sorted, "positions are unique and ascending");
     }
 
     #[test]
@@ -230,29 +122,24 @@ mod tests {
     }
 
     #[test]
-    fn content_name_lists_match_the_engine_enums() {
-        assert_eq!(FAULTS.to_vec(), Fault::MENU.map(Fault::as_str).to_vec());
-        assert_eq!(
-            PITFALLS.to_vec(),
-            Pitfall::ALL.map(Pitfall::as_str).to_vec()
-        );
-        assert_eq!(JITTERS.to_vec(), Jitter::ALL.map(Jitter::as_str).to_vec());
-        assert_eq!(
-            METRIC_NAMES.to_vec(),
-            super::super::report::METRIC_NAMES.to_vec()
-        );
-    }
-
-    #[test]
     fn bad_values_name_the_key_and_position() {
-        let text = EMBEDDED[0]
-            .1
+        let source = ContentSource::Embedded;
+        let text = source
+            .read("assets/scenarios/happy-path.toml")
+            .expect("readable")
+            .expect("present")
             .replace("arrival_ms = 300", "arrival_ms = 300\njitter = \"wild\"");
-        let e = Scenario::parse("assets/scenarios/happy-path.toml", "happy-path.toml", &text)
-            .expect_err("bad jitter");
-        let msg = e.to_string();
+        let mut problems = Vec::new();
+        let parsed = content::scenario::parse(
+            "assets/scenarios/happy-path.toml",
+            "happy-path.toml",
+            &text,
+            &mut problems,
+        );
+        assert!(parsed.is_none());
+        let msg = problems[0].to_string();
         assert!(
-            msg.contains("setup.jitter") && msg.starts_with("assets/scenarios/happy-path.toml:"),
+            msg.contains("wild") && msg.starts_with("assets/scenarios/happy-path.toml:"),
             "{msg}"
         );
     }

@@ -74,11 +74,7 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
     } else {
         s.get("home.ordering_open")
     };
-    let scenarios = format!(
-        "{}/{}",
-        p.scenarios_run.len(),
-        crate::content::scenario::SCENARIO_IDS.len()
-    );
+    let scenarios = format!("{}/{}", p.scenarios_run.len(), app.content.scenarios.len());
     let row = |label: &str, value: String| {
         Line::from(vec![
             Span::styled(format!("{label}: "), theme.dim()),

@@ -25,11 +25,17 @@ impl Harness {
     pub fn new(lang: Lang, width: u16, height: u16, options: Options) -> Harness {
         let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut app = App::new(content, lang, Progress::default(), options, Info::default());
+        let mut app = App::new(
+            content.clone(),
+            lang,
+            Progress::default(),
+            options,
+            Info::default(),
+        );
         app.update(Msg::Resized { width, height });
         Harness {
             app,
-            driver: SimDriver::without_stamp(dir.path()),
+            driver: SimDriver::without_stamp(dir.path(), content),
             saved: Vec::new(),
             dir,
         }

@@ -5,7 +5,7 @@
 use super::SimState;
 use crate::app::App;
 use crate::content::Strings;
-use crate::sim::{Actor, Event, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
+use crate::sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
 pub const TAB_WIDTH: usize = 14;
@@ -55,7 +55,7 @@ pub fn instance_status(s: &SimState, i: u8) -> Option<(String, Outcome)> {
         .rev()
         .take(400)
         // Polling an empty queue is noise on the map; the log still lists it.
-        .find(|e| e.actor == Actor::Consumer(i) && e.kind != "receive-empty")
+        .find(|e| e.actor == Actor::Consumer(i) && e.kind != EventKind::ReceiveEmpty)
         .map(|e| {
             let id = e
                 .message_id

@@ -4,34 +4,7 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Pitfall variants (`pitfall = ...`).
-pub const PITFALLS: [&str; 5] = [
-    "publish-in-request",
-    "effect-outside-tx",
-    "settle-before-commit",
-    "short-retention",
-    "inline-payload",
-];
-
-/// Jitter strategies (`setup.jitter`).
-pub const JITTERS: [&str; 4] = ["none", "full", "equal", "decorrelated"];
-
-/// Named faults a script may inject.
-pub const FAULTS: [&str; 10] = [
-    "api-timeout-after-commit",
-    "broker-down",
-    "dispatcher-crash-after-publish",
-    "consumer-lost-connection-after-effect",
-    "consumer-slower-than-lock",
-    "duplicate-delivery",
-    "poison-message",
-    "provider-timeout-after-perform",
-    "blob-missing",
-    "blob-hash-mismatch",
-];
-
-/// Operator actions a script may contain besides faults.
-pub const OPERATOR_ACTIONS: [&str; 2] = ["fix-cause", "replay-dlq"];
+use super::vocabulary::{Jitter, ScriptAction};
 
 /// Modes an expectation may name.
 pub const MODES: [&str; 3] = ["safe", "naive", "pitfall"];
@@ -125,9 +98,9 @@ pub struct Setup {
     /// Sweeper period, ms.
     #[serde(default = "d_sweep")]
     pub sweep_ms: u64,
-    /// Jitter strategy name.
-    #[serde(default = "d_jitter")]
-    pub jitter: String,
+    /// Jitter strategy.
+    #[serde(default)]
+    pub jitter: Jitter,
     /// Immediate retries.
     #[serde(default = "d_one_u32")]
     pub immediate_retries: u32,
@@ -181,9 +154,6 @@ fn d_short_retention() -> u64 {
 fn d_sweep() -> u64 {
     15_000
 }
-fn d_jitter() -> String {
-    "full".into()
-}
 fn d_backoff_base() -> u64 {
     500
 }
@@ -195,14 +165,14 @@ fn d_client_retry() -> u64 {
 }
 
 /// One scripted step as written in the file.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptEntry {
     /// Virtual time, ms.
     pub at_ms: u64,
-    /// A fault name or an operator action.
+    /// A fault or an operator action.
     #[serde(rename = "do")]
-    pub action: String,
+    pub action: ScriptAction,
     /// Repetitions (faults) or batch size (DLQ replay).
     #[serde(default = "d_one_u32")]
     pub count: u32,
@@ -259,28 +229,7 @@ impl Setup {
         if s.lease_ms == 0 || s.sweep_ms == 0 || s.backoff_base_ms == 0 {
             out.push("setup.lease_ms, sweep_ms and backoff_base_ms must be above 0".into());
         }
-        if !JITTERS.contains(&s.jitter.as_str()) {
-            out.push(format!(
-                "setup.jitter = {:?} is unknown (one of: {})",
-                s.jitter,
-                JITTERS.join(", ")
-            ));
-        }
         out
-    }
-}
-
-impl ScriptEntry {
-    /// What is wrong with the step.
-    pub fn problem(&self) -> Option<String> {
-        let a = self.action.as_str();
-        (!FAULTS.contains(&a) && !OPERATOR_ACTIONS.contains(&a)).then(|| {
-            format!(
-                "script do = {a:?} is neither a fault ({}) nor {}",
-                FAULTS.join(", "),
-                OPERATOR_ACTIONS.join("/")
-            )
-        })
     }
 }
 

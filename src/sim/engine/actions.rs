@@ -158,6 +158,7 @@ pub(crate) fn build_script(
                 at_ms,
                 action: ScriptAction::Fault(fault),
                 count: 1,
+                duration_ms: None,
             });
         }
         script.sort_by_key(|st| st.at_ms);

@@ -7,8 +7,8 @@ use rusqlite::{OptionalExtension, params};
 use super::actions::Action;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};
 use crate::sim::moments::{Fact, Loss};
-use crate::sim::model::{Actor, Event, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table};
 
 pub(crate) const SQL_ORDER_INSERT: &str = "INSERT INTO orders (request_id, customer, amount_cents, created_ms) \
@@ -101,7 +101,7 @@ impl Simulation {
                 actor,
                 Stage::Api,
                 Some(&msg),
-                "sim.api-same-order",
+                EventKind::ApiSameOrder,
                 API_RETRY_SQL,
                 Outcome::Ok,
                 vec![req, existing.to_string()],
@@ -169,16 +169,16 @@ impl Simulation {
                 actor,
                 Stage::Api,
                 Some(&msg),
-                "sim.api-timeout-after-commit",
+                EventKind::ApiTimeoutAfterCommit,
                 API_SQL,
                 Outcome::Unknown,
                 vec![req, order_id.to_string()],
             ));
         }
         let caption = if poison {
-            "sim.api-accepted-poison"
+            EventKind::ApiAcceptedPoison
         } else {
-            "sim.api-accepted"
+            EventKind::ApiAccepted
         };
         Ok(Simulation::ev(
             actor,
@@ -257,7 +257,7 @@ impl Simulation {
                 Actor::Api,
                 Stage::Api,
                 Some(msg),
-                "sim.api-direct-publish-failed",
+                EventKind::ApiDirectPublishFailed,
                 API_DIRECT_SQL,
                 Outcome::Failed,
                 args,
@@ -268,7 +268,7 @@ impl Simulation {
             Actor::Api,
             Stage::Broker,
             Some(msg),
-            "sim.api-direct-published",
+            EventKind::ApiDirectPublished,
             API_DIRECT_SQL,
             Outcome::Ok,
             args,

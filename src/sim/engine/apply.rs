@@ -6,8 +6,8 @@ use super::actions::{Action, Delivery};
 use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Guard};
-use crate::sim::model::{Actor, Event, Outcome, Stage};
 
 const SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
@@ -55,7 +55,7 @@ impl Simulation {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.naive-effect-then-connection-lost",
+                EventKind::NaiveEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -75,7 +75,7 @@ impl Simulation {
             actor,
             Stage::Effect,
             Some(&msg),
-            "sim.applied-naive",
+            EventKind::AppliedNaive,
             NAIVE_SQL,
             Outcome::Ok,
             vec![e.business_key],
@@ -101,7 +101,7 @@ impl Simulation {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
-                "sim.trap-effect-then-connection-lost",
+                EventKind::TrapEffectThenConnectionLost,
                 NAIVE_CRASH_SQL,
             )));
         }
@@ -132,7 +132,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-applied",
+                EventKind::TrapApplied,
                 TRAP_SQL,
                 Outcome::Ok,
                 vec![e.business_key],
@@ -147,7 +147,7 @@ impl Simulation {
                 actor,
                 Stage::Effect,
                 Some(&msg),
-                "sim.trap-duplicate-effect-stays",
+                EventKind::TrapDuplicateEffectStays,
                 TRAP_DUP_SQL,
                 Outcome::Failed,
                 vec![e.business_key],
@@ -175,7 +175,7 @@ impl Simulation {
                     return self.lose_connection(
                         c,
                         &d,
-                        "sim.applied-then-connection-lost",
+                        EventKind::AppliedThenConnectionLost,
                         SAFE_SQL,
                     );
                 }
@@ -184,7 +184,7 @@ impl Simulation {
                     actor,
                     Stage::Effect,
                     Some(&msg),
-                    "sim.applied",
+                    EventKind::Applied,
                     SAFE_SQL,
                     Outcome::Ok,
                     vec![e.business_key],
@@ -201,7 +201,7 @@ impl Simulation {
                     actor,
                     Stage::Consumer,
                     Some(&msg),
-                    "sim.duplicate-prevented",
+                    EventKind::DuplicatePrevented,
                     SAFE_DUP_SQL,
                     Outcome::Ok,
                     vec![inbox::INBOX_UNIQUE_COLUMNS.into()],

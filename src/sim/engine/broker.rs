@@ -6,7 +6,7 @@ use rand::RngExt;
 use super::actions::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, BrokerKind, Event, Outcome, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
@@ -52,19 +52,16 @@ impl Simulation {
             group,
         )
         .ctx(actor, "enqueue")?;
-        match seq {
-            Some(seq) => {
-                self.m().published += 1;
-                self.picture_enqueued(seq, msg, group);
-                self.wake_consumers(self.now + 1, 1);
-            }
-            None => {
-                self.m().prevented_duplicates += 1;
-                self.note(Fact::Prevented {
-                    message_id: msg.to_string(),
-                    guard: Guard::BrokerDedup,
-                });
-            }
+        if let Some(seq) = seq {
+            self.m().published += 1;
+            self.picture_enqueued(seq, msg, group);
+            self.wake_consumers(self.now + 1, 1);
+        } else {
+            self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: msg.to_string(),
+                guard: Guard::BrokerDedup,
+            });
         }
         Ok(seq)
     }
@@ -180,9 +177,9 @@ impl Simulation {
             RECEIVE_SQL
         };
         let caption = match (standard_dup || forced_dup, r.delivery_count > 1) {
-            (true, _) => "sim.received-twice",
-            (false, true) => "sim.received-again",
-            (false, false) => "sim.received",
+            (true, _) => EventKind::ReceivedTwice,
+            (false, true) => EventKind::ReceivedAgain,
+            (false, false) => EventKind::Received,
         };
         let ev = Simulation::ev(
             actor,
@@ -243,7 +240,7 @@ impl Simulation {
             actor,
             Stage::Dlq,
             Some(message_id),
-            "sim.dead-lettered",
+            EventKind::DeadLettered,
             DEAD_LETTER_SQL,
             Outcome::Ok,
             vec![reason.into(), description.into()],
@@ -271,8 +268,8 @@ impl Simulation {
         ));
         self.wake_consumers(self.now, 1);
         let caption = match self.broker {
-            BrokerKind::Asb => "sim.lock-expired",
-            BrokerKind::Sqs => "sim.visibility-expired",
+            BrokerKind::Asb => EventKind::LockExpired,
+            BrokerKind::Sqs => EventKind::VisibilityExpired,
         };
         Some(Simulation::ev(
             Actor::Broker,
@@ -297,7 +294,7 @@ impl Simulation {
             Actor::Broker,
             Stage::Broker,
             None,
-            "sim.broker-up",
+            EventKind::BrokerUp,
             &[],
             Outcome::Ok,
             vec![],

@@ -6,8 +6,8 @@ use super::broker::complete;
 use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::moments::{Fact, Guard, Loss};
-use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
@@ -63,7 +63,7 @@ impl Simulation {
                 Actor::Consumer(c),
                 Stage::Broker,
                 None,
-                "sim.receive-empty",
+                EventKind::ReceiveEmpty,
                 RECEIVE_SQL,
                 Outcome::Ok,
                 vec![],
@@ -123,7 +123,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&d.message_id),
-                "sim.check-found",
+                EventKind::CheckFound,
                 CHECK_SQL,
                 Outcome::Ok,
                 vec![],
@@ -143,9 +143,9 @@ impl Simulation {
             );
         }
         let caption = if self.mode == Mode::Naive {
-            "sim.check-none-naive"
+            EventKind::CheckNoneNaive
         } else {
-            "sim.check-none-safe"
+            EventKind::CheckNoneSafe
         };
         Ok(Some(Simulation::ev(
             actor,
@@ -181,7 +181,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-after-settle",
+                EventKind::FailedAfterSettle,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -195,7 +195,7 @@ impl Simulation {
                 actor,
                 Stage::Consumer,
                 Some(&msg),
-                "sim.failed-retry-now",
+                EventKind::FailedRetryNow,
                 sql,
                 Outcome::Failed,
                 vec![error],
@@ -208,7 +208,7 @@ impl Simulation {
             actor,
             Stage::Consumer,
             Some(&msg),
-            "sim.failed",
+            EventKind::Failed,
             sql,
             Outcome::Failed,
             vec![error],
@@ -220,7 +220,7 @@ impl Simulation {
         &mut self,
         c: u8,
         d: &Delivery,
-        caption: &'static str,
+        caption: EventKind,
         sql: &'static [&'static str],
     ) -> Event {
         let i = usize::from(c);
@@ -337,7 +337,7 @@ impl Simulation {
                     actor,
                     Stage::Broker,
                     Some(&d.message_id),
-                    "sim.lock-lost",
+                    EventKind::LockLost,
                     SETTLE_SQL,
                     Outcome::Failed,
                     vec![],
@@ -354,7 +354,7 @@ impl Simulation {
                 return Ok(Some(self.lose_connection(
                     c,
                     &d,
-                    "sim.settled-then-connection-lost",
+                    EventKind::SettledThenConnectionLost,
                     SETTLE_SQL,
                 )));
             }

@@ -7,7 +7,7 @@ use super::actions::Action;
 pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Guard, Loss};
 use crate::sim::state::{RowChange, Table, col};
 
@@ -92,7 +92,7 @@ impl Simulation {
             actor,
             Stage::Dispatcher,
             Some(&first),
-            "sim.dispatcher-claimed",
+            EventKind::DispatcherClaimed,
             CLAIM_SQL,
             Outcome::Ok,
             vec![n.to_string(), lease.to_string()],
@@ -165,7 +165,7 @@ impl Simulation {
                 actor,
                 Stage::Dispatcher,
                 first.as_deref(),
-                "sim.publish-failed-broker-down",
+                EventKind::PublishFailedBrokerDown,
                 RELEASE_SQL,
                 Outcome::Failed,
                 vec![n.to_string(), delay.to_string()],
@@ -199,7 +199,7 @@ impl Simulation {
                     actor,
                     Stage::Outbox,
                     first.as_deref(),
-                    "sim.publish-gave-up",
+                    EventKind::PublishGaveUp,
                     GIVE_UP_SQL,
                     Outcome::Failed,
                     vec![size.to_string(), limit.to_string()],
@@ -212,7 +212,7 @@ impl Simulation {
                 actor,
                 Stage::Dispatcher,
                 first.as_deref(),
-                "sim.publish-too-large",
+                EventKind::PublishTooLarge,
                 RELEASE_SQL,
                 Outcome::Failed,
                 vec![size.to_string(), limit.to_string()],
@@ -270,7 +270,7 @@ impl Simulation {
                 actor,
                 Stage::Dispatcher,
                 first.as_deref(),
-                "sim.dispatcher-crashed-after-publish",
+                EventKind::DispatcherCrashedAfterPublish,
                 PUBLISH_SQL,
                 Outcome::Failed,
                 vec![enqueued.to_string(), lease_end.to_string()],
@@ -278,9 +278,9 @@ impl Simulation {
         }
         self.schedule(self.now + 1, Action::DispatcherMark(d));
         let caption = if dropped > 0 {
-            "sim.published-dedup"
+            EventKind::PublishedDedup
         } else {
-            "sim.published"
+            EventKind::Published
         };
         Ok(Simulation::ev(
             actor,
@@ -336,9 +336,9 @@ impl Simulation {
         }
         let first = batch.first().map(|c| c.message_id.clone());
         let (caption, outcome) = if marked == batch.len() {
-            ("sim.dispatcher-marked", Outcome::Ok)
+            (EventKind::DispatcherMarked, Outcome::Ok)
         } else {
-            ("sim.dispatcher-mark-lease-lost", Outcome::Failed)
+            (EventKind::DispatcherMarkLeaseLost, Outcome::Failed)
         };
         Ok(Simulation::ev(
             actor,
@@ -359,7 +359,7 @@ impl Simulation {
             Actor::Dispatcher(d),
             Stage::Dispatcher,
             None,
-            "sim.dispatcher-restarted",
+            EventKind::DispatcherRestarted,
             &[],
             Outcome::Ok,
             vec![],

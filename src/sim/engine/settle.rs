@@ -4,7 +4,7 @@
 use super::actions::Action;
 use super::broker::{abandon, complete, token_text};
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, Event, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table, col};
 
@@ -43,8 +43,8 @@ impl Simulation {
             until.to_string(),
         ));
         let caption = match self.broker {
-            crate::sim::BrokerKind::Asb => "sim.lock-renewed",
-            crate::sim::BrokerKind::Sqs => "sim.visibility-extended",
+            crate::sim::BrokerKind::Asb => EventKind::LockRenewed,
+            crate::sim::BrokerKind::Sqs => EventKind::VisibilityExtended,
         };
         Ok(Some(Simulation::ev(
             actor,
@@ -71,7 +71,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.settle-failed-broker-down",
+                EventKind::SettleFailedBrokerDown,
                 SETTLE_SQL,
                 Outcome::Failed,
                 vec![],
@@ -83,7 +83,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.settled",
+                EventKind::Settled,
                 SETTLE_SQL,
                 Outcome::Ok,
                 vec![token_text(d.token)],
@@ -97,7 +97,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.lock-lost",
+                EventKind::LockLost,
                 SETTLE_SQL,
                 Outcome::Failed,
                 vec![token_text(d.token)],
@@ -144,7 +144,7 @@ impl Simulation {
                 actor,
                 Stage::Retry,
                 Some(&d.message_id),
-                "sim.retry-delayed",
+                EventKind::RetryDelayed,
                 ABANDON_SQL,
                 Outcome::Ok,
                 vec![
@@ -162,7 +162,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
-                "sim.lock-lost",
+                EventKind::LockLost,
                 ABANDON_SQL,
                 Outcome::Failed,
                 vec![token_text(d.token)],
@@ -176,7 +176,7 @@ impl Simulation {
             Actor::Consumer(c),
             Stage::Consumer,
             None,
-            "sim.consumer-reconnected",
+            EventKind::ConsumerReconnected,
             &[],
             Outcome::Ok,
             vec![],

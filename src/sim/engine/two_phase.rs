@@ -7,8 +7,8 @@ use rusqlite::OptionalExtension;
 use super::inbox::{self, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::moments::{Fact, Guard};
-use crate::sim::model::{Actor, Event, Mode, Outcome, Pitfall, Stage};
 use crate::sim::state::{RowChange, Table, col};
 
 const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
@@ -45,7 +45,7 @@ impl Simulation {
                     actor,
                     Stage::Consumer,
                     Some(&d.message_id),
-                    "sim.claimed",
+                    EventKind::Claimed,
                     CLAIM_SQL,
                     Outcome::Ok,
                     vec![],
@@ -66,7 +66,7 @@ impl Simulation {
                         actor,
                         Stage::Consumer,
                         Some(&d.message_id),
-                        "sim.duplicate-prevented",
+                        EventKind::DuplicatePrevented,
                         CLAIM_DUP_SQL,
                         Outcome::Ok,
                         vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
@@ -140,9 +140,9 @@ impl Simulation {
         self.put_delivery(c, d);
         self.schedule(self.now + half, Action::ConsumerFinish(c));
         let caption = match (new, keyed) {
-            (true, true) => "sim.provider-charged-keyed",
-            (true, false) => "sim.provider-charged-unkeyed",
-            (false, _) => "sim.provider-replayed",
+            (true, true) => EventKind::ProviderChargedKeyed,
+            (true, false) => EventKind::ProviderChargedUnkeyed,
+            (false, _) => EventKind::ProviderReplayed,
         };
         Ok(Some(Simulation::ev(
             Actor::Provider,
@@ -218,7 +218,7 @@ impl Simulation {
             return Ok(Some(self.lose_connection(
                 c,
                 &d,
-                "sim.applied-then-connection-lost",
+                EventKind::AppliedThenConnectionLost,
                 FINISH_SAFE_SQL,
             )));
         }
@@ -232,7 +232,7 @@ impl Simulation {
             actor,
             Stage::Effect,
             Some(&d.message_id),
-            "sim.two-phase-finished",
+            EventKind::TwoPhaseFinished,
             sql,
             Outcome::Ok,
             vec![d.charge_id.unwrap_or(0).to_string()],

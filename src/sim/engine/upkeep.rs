@@ -6,8 +6,8 @@ use rusqlite::{OptionalExtension, params};
 use super::actions::Action;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
+use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::Fact;
-use crate::sim::model::{Actor, Event, Outcome, Stage};
 use crate::sim::scenario::ScriptAction;
 use crate::sim::state::{RowChange, Table, col};
 
@@ -103,7 +103,7 @@ impl Simulation {
             actor,
             Stage::Consumer,
             None,
-            "sim.sweep",
+            EventKind::Sweep,
             SWEEP_SQL,
             Outcome::Ok,
             vec![
@@ -151,7 +151,7 @@ impl Simulation {
                 actor,
                 Stage::Broker,
                 None,
-                "sim.broker-down",
+                EventKind::BrokerDown,
                 &[],
                 Outcome::Ok,
                 vec![duration_ms.to_string()],
@@ -164,7 +164,7 @@ impl Simulation {
             actor,
             Stage::Api,
             None,
-            "sim.fault-armed",
+            EventKind::FaultArmed,
             &[],
             Outcome::Ok,
             vec![fault.as_str().into(), count.to_string()],
@@ -178,7 +178,7 @@ impl Simulation {
             Actor::Operator,
             Stage::Dlq,
             None,
-            "sim.cause-fixed",
+            EventKind::CauseFixed,
             &[],
             Outcome::Ok,
             vec![],
@@ -254,7 +254,7 @@ impl Simulation {
             actor,
             Stage::Dlq,
             first.as_deref(),
-            "sim.dlq-replayed",
+            EventKind::DlqReplayed,
             REPLAY_SQL,
             Outcome::Ok,
             vec![enqueued.len().to_string(), n.to_string()],

@@ -121,7 +121,13 @@ pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: Bro
             now,
             &[Some(l)],
             "moment.redelivered.lock",
-            vec![order(st), message(st), n, lock_term(broker), Arg::Ms(l.at_ms)],
+            vec![
+                order(st),
+                message(st),
+                n,
+                lock_term(broker),
+                Arg::Ms(l.at_ms),
+            ],
         ),
         None => Draft::new(
             MomentKind::Redelivered,
@@ -166,14 +172,22 @@ pub(super) fn duplicate_effect(
     let at_first = Arg::Ms(first.at_ms);
     let expired = st.lock_expired.filter(|l| l.index > first.index);
     let (text, args) = if marker_only {
-        ("moment.duplicate-effect.trap-stays", vec![order(st), at_first])
+        (
+            "moment.duplicate-effect.trap-stays",
+            vec![order(st), at_first],
+        )
     } else if let (true, Some(l)) = (st.first_effect_then_lost, expired) {
         let text = if setting.mode == Mode::Naive {
             "moment.duplicate-effect.connection-naive"
         } else {
             "moment.duplicate-effect.connection-trap"
         };
-        let args = vec![order(st), at_first, lock_term(setting.broker), Arg::Ms(l.at_ms)];
+        let args = vec![
+            order(st),
+            at_first,
+            lock_term(setting.broker),
+            Arg::Ms(l.at_ms),
+        ];
         (text, args)
     } else if let Some((_, retention)) = swept.filter(|(m, _)| m.index > first.index) {
         let args = vec![order(st), at_first, Arg::Ms(retention)];
@@ -189,7 +203,14 @@ pub(super) fn duplicate_effect(
     } else {
         ("moment.duplicate-effect.other", vec![order(st), at_first])
     };
-    Draft::new(MomentKind::DuplicateEffect, st, now, &[Some(first)], text, args)
+    Draft::new(
+        MomentKind::DuplicateEffect,
+        st,
+        now,
+        &[Some(first)],
+        text,
+        args,
+    )
 }
 
 pub(super) fn duplicate_charge(st: &OrderState, now: Mark, first: Mark) -> Draft {
@@ -249,7 +270,14 @@ pub(super) fn prevented(
             )
         }
     };
-    Draft::new(MomentKind::PreventedDuplicate, st, now, &[first], text, args)
+    Draft::new(
+        MomentKind::PreventedDuplicate,
+        st,
+        now,
+        &[first],
+        text,
+        args,
+    )
 }
 
 pub(super) fn dead_lettered(st: &OrderState, now: Mark, description: &str) -> Draft {

@@ -8,7 +8,7 @@
 pub enum Guard {
     /// The consumer's existence check found the inbox row.
     InboxCheck,
-    /// The unique index on (message_id, consumer) refused the second inbox row.
+    /// The unique index on (`message_id`, `consumer`) refused the second inbox row.
     UniqueIndex,
     /// The unique index refused the marker, but the effect was already committed outside the
     /// transaction (the ExecuteUpdate pitfall): prevented on paper only.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::explain::{self, Mark};
 use super::{Fact, Guard, Moment, OUTBOX_WAITING_MS};
-use crate::sim::model::{Actor, BrokerKind, Event, Mode, Pitfall};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Mode, Pitfall};
 
 /// What the story remembers about one order.
 #[derive(Debug, Clone, Default)]
@@ -96,7 +96,7 @@ impl Story {
             index: event.index,
             at_ms: event.at_ms,
         };
-        if event.kind == "broker-down" {
+        if event.kind == EventKind::BrokerDown {
             self.broker_down = Some(now);
         }
         for fact in facts {
@@ -148,8 +148,8 @@ impl Story {
                 let broker = self.setting.broker;
                 let moment = {
                     let st = self.state(order, message_id);
-                    let m = (*delivery > 1)
-                        .then(|| explain::redelivered(st, now, *delivery, broker));
+                    let m =
+                        (*delivery > 1).then(|| explain::redelivered(st, now, *delivery, broker));
                     st.receives.push((now, actor, *delivery));
                     m
                 };
@@ -157,9 +157,9 @@ impl Story {
                     self.push(order, m);
                 }
             }
-            Fact::Copied { message_id } => self.with(message_id, |_, st| {
-                Some(explain::copied(st, now))
-            }),
+            Fact::Copied { message_id } => {
+                self.with(message_id, |_, st| Some(explain::copied(st, now)));
+            }
             Fact::Effect { order, message_id } => {
                 let marker_only = all.iter().any(|f| {
                     matches!(f, Fact::Prevented { message_id: m, guard: Guard::MarkerOnly } if m == message_id)
@@ -201,7 +201,9 @@ impl Story {
                 }
             }
             Fact::ConnectionLost { message_id } => {
-                if let Some(st) = self.order_of(message_id).and_then(|o| self.orders.get_mut(&o))
+                if let Some(st) = self
+                    .order_of(message_id)
+                    .and_then(|o| self.orders.get_mut(&o))
                     && st.first_effect.is_some_and(|(m, _)| m.index == now.index)
                 {
                     st.first_effect_then_lost = true;
@@ -324,7 +326,8 @@ impl Story {
             let lost = st.accepted.is_some() && st.effects == 0 && st.dlq_open == 0;
             match (lost, st.lost_moment) {
                 (false, Some(i)) => withdraw.push(i),
-                (true, None) => added.push(explain::lost_at_end(st, end).into_moment(*order, st.message_id.clone())),
+                (true, None) => added
+                    .push(explain::lost_at_end(st, end).into_moment(*order, st.message_id.clone())),
                 _ => {}
             }
         }

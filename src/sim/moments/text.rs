@@ -2,15 +2,19 @@
 //! how their arguments are shown: times for people, terms in the reader's language.
 
 use super::{Arg, Moment};
-use crate::content::{self, Captions, Lang, MOMENTS_PATH};
+use crate::content::{self, Captions, ContentSource, Lang, MOMENTS_PATH};
 
-/// The embedded texts file.
-pub const MOMENTS_TOML: &str = include_str!("../../../assets/sim/moments.toml");
-
-/// The embedded moment texts (empty when the file is broken, which `check` and the tests catch).
+/// The embedded moment texts, read from the one embedded content copy (empty when the file is
+/// broken, which `check` and the tests catch). Callers holding loaded content use its
+/// `moments` instead, which honours `--content DIR`.
 pub fn builtin() -> Captions {
     let mut problems = Vec::new();
-    content::moments_parse(MOMENTS_PATH, MOMENTS_TOML, &mut problems).unwrap_or_default()
+    ContentSource::Embedded
+        .read(MOMENTS_PATH)
+        .ok()
+        .flatten()
+        .and_then(|text| content::moments_parse(MOMENTS_PATH, &text, &mut problems))
+        .unwrap_or_default()
 }
 
 const SECOND: u64 = 1_000;
@@ -49,7 +53,7 @@ pub fn human_ms(lang: Lang, ms: u64) -> String {
 /// `ms / unit` with at most one decimal, without a trailing `.0`.
 fn tenths(ms: u64, unit: u64) -> String {
     let t = (ms * 10 + unit / 2) / unit;
-    if t % 10 == 0 {
+    if t.is_multiple_of(10) {
         (t / 10).to_string()
     } else {
         format!("{}.{}", t / 10, t % 10)
@@ -87,25 +91,21 @@ mod tests {
 
     #[test]
     fn every_key_the_story_uses_has_a_text() {
-        let mut problems = Vec::new();
-        let texts = content::moments_parse(MOMENTS_PATH, MOMENTS_TOML, &mut problems)
-            .expect("moments.toml parses");
-        assert!(problems.is_empty(), "{problems:?}");
+        let texts = builtin();
         for key in content::MOMENT_KEYS {
             for lang in [Lang::De, Lang::En] {
                 assert!(texts.get(lang, key).is_some(), "{lang:?} {key}");
             }
         }
-        let source = [
-            include_str!("explain.rs"),
-            include_str!("story.rs"),
-        ]
-        .concat();
+        let source = [include_str!("explain.rs"), include_str!("story.rs")].concat();
         let mut used = 0;
         for part in source.split('"').skip(1).step_by(2) {
             if part.starts_with("moment.") || part.starts_with("term.") {
                 used += 1;
-                assert!(content::MOMENT_KEYS.contains(&part), "{part} not in MOMENT_KEYS");
+                assert!(
+                    content::MOMENT_KEYS.contains(&part),
+                    "{part} not in MOMENT_KEYS"
+                );
             }
         }
         assert!(used > 15, "found only {used} keys");

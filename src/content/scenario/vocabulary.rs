@@ -1,0 +1,255 @@
+//! The words a scenario file may use for the engine: pitfall variants, jitter strategies,
+//! faults and operator actions. They are the engine's own enums (the engine re-exports them),
+//! deserialised straight from the file, so no second list of names has to be kept in step.
+
+use serde::{Deserialize, Deserializer};
+
+/// The flaw a scenario's `pitfall` mode builds in (`pitfall = ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pitfall {
+    /// The API publishes inside the HTTP request, no outbox.
+    PublishInRequest,
+    /// The effect is committed outside the inbox transaction (like EF Core `ExecuteUpdate`).
+    EffectOutsideTx,
+    /// The consumer completes/deletes the message before its transaction commits.
+    SettleBeforeCommit,
+    /// The sweeper deletes inbox markers sooner than duplicates can still arrive.
+    ShortRetention,
+    /// The large payload travels inside the message instead of a claim-check reference.
+    InlinePayload,
+    /// Two consumers take messages of one customer without sessions / message groups.
+    NoOrderingKey,
+    /// The consumer works longer than the lock without renewing it.
+    NoLockRenewal,
+}
+
+impl Pitfall {
+    /// All pitfalls.
+    pub const ALL: [Pitfall; 7] = [
+        Pitfall::PublishInRequest,
+        Pitfall::EffectOutsideTx,
+        Pitfall::SettleBeforeCommit,
+        Pitfall::ShortRetention,
+        Pitfall::InlinePayload,
+        Pitfall::NoOrderingKey,
+        Pitfall::NoLockRenewal,
+    ];
+
+    /// The spelling used in scenario files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pitfall::PublishInRequest => "publish-in-request",
+            Pitfall::EffectOutsideTx => "effect-outside-tx",
+            Pitfall::SettleBeforeCommit => "settle-before-commit",
+            Pitfall::ShortRetention => "short-retention",
+            Pitfall::InlinePayload => "inline-payload",
+            Pitfall::NoOrderingKey => "no-ordering-key",
+            Pitfall::NoLockRenewal => "no-lock-renewal",
+        }
+    }
+}
+
+/// How the delay of a delayed retry is spread (`setup.jitter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Jitter {
+    /// Plain exponential backoff: every client retries at the same moment.
+    None,
+    /// Uniform in `[0, backoff]`.
+    #[default]
+    Full,
+    /// Half fixed, half uniform: `backoff/2 + U[0, backoff/2]`.
+    Equal,
+    /// `min(cap, U[base, previous*3])`.
+    Decorrelated,
+}
+
+impl Jitter {
+    /// All variants.
+    pub const ALL: [Jitter; 4] = [
+        Jitter::None,
+        Jitter::Full,
+        Jitter::Equal,
+        Jitter::Decorrelated,
+    ];
+
+    /// The spelling in scenario files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Jitter::None => "none",
+            Jitter::Full => "full",
+            Jitter::Equal => "equal",
+            Jitter::Decorrelated => "decorrelated",
+        }
+    }
+}
+
+/// A named fault. Most faults arm a trigger that fires at the next matching step;
+/// `BrokerDown` takes effect at once for its duration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// The API commits, then the client times out (outcome unknown) and retries with the same request id.
+    ApiTimeoutAfterCommit,
+    /// The broker is unreachable for the given virtual milliseconds.
+    BrokerDown {
+        /// How long the outage lasts.
+        duration_ms: u64,
+    },
+    /// A dispatcher crashes after publishing, before marking the outbox rows.
+    DispatcherCrashAfterPublish,
+    /// A consumer loses its connection right after its first durable write, before settling.
+    ConsumerLostConnectionAfterEffect,
+    /// A consumer takes longer than the lock / visibility timeout.
+    ConsumerSlowerThanLock,
+    /// The broker delivers one message twice (SQS standard does this occasionally).
+    DuplicateDelivery,
+    /// The next accepted order carries a body the consumer cannot process (until the cause is fixed).
+    PoisonMessage,
+    /// The external provider performs the call, then the response times out.
+    ProviderTimeoutAfterPerform,
+    /// The next claim-check blob disappears before it is read.
+    BlobMissing,
+    /// The next claim-check blob is altered after the checksum was taken.
+    BlobHashMismatch,
+}
+
+/// Number of distinct fault kinds.
+pub const FAULT_KINDS: usize = 10;
+
+/// Default outage when `broker-down` is injected without a duration.
+pub const DEFAULT_OUTAGE_MS: u64 = 10_000;
+
+impl Fault {
+    /// One of each kind, in menu order (`BrokerDown` with the default outage).
+    pub const MENU: [Fault; FAULT_KINDS] = [
+        Fault::ApiTimeoutAfterCommit,
+        Fault::BrokerDown {
+            duration_ms: DEFAULT_OUTAGE_MS,
+        },
+        Fault::DispatcherCrashAfterPublish,
+        Fault::ConsumerLostConnectionAfterEffect,
+        Fault::ConsumerSlowerThanLock,
+        Fault::DuplicateDelivery,
+        Fault::PoisonMessage,
+        Fault::ProviderTimeoutAfterPerform,
+        Fault::BlobMissing,
+        Fault::BlobHashMismatch,
+    ];
+
+    /// The name used in scenario files, traces and the UI menu.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fault::ApiTimeoutAfterCommit => "api-timeout-after-commit",
+            Fault::BrokerDown { .. } => "broker-down",
+            Fault::DispatcherCrashAfterPublish => "dispatcher-crash-after-publish",
+            Fault::ConsumerLostConnectionAfterEffect => "consumer-lost-connection-after-effect",
+            Fault::ConsumerSlowerThanLock => "consumer-slower-than-lock",
+            Fault::DuplicateDelivery => "duplicate-delivery",
+            Fault::PoisonMessage => "poison-message",
+            Fault::ProviderTimeoutAfterPerform => "provider-timeout-after-perform",
+            Fault::BlobMissing => "blob-missing",
+            Fault::BlobHashMismatch => "blob-hash-mismatch",
+        }
+    }
+
+    /// Parses a name; `duration_ms` is used for `broker-down` only.
+    pub fn parse(name: &str, duration_ms: Option<u64>) -> Option<Fault> {
+        let f = Fault::MENU.into_iter().find(|f| f.as_str() == name)?;
+        Some(match f {
+            Fault::BrokerDown { .. } => Fault::BrokerDown {
+                duration_ms: duration_ms.unwrap_or(DEFAULT_OUTAGE_MS),
+            },
+            other => other,
+        })
+    }
+
+    /// Index into a per-kind table (the engine's armed triggers).
+    pub fn slot(self) -> usize {
+        match self {
+            Fault::ApiTimeoutAfterCommit => 0,
+            Fault::BrokerDown { .. } => 1,
+            Fault::DispatcherCrashAfterPublish => 2,
+            Fault::ConsumerLostConnectionAfterEffect => 3,
+            Fault::ConsumerSlowerThanLock => 4,
+            Fault::DuplicateDelivery => 5,
+            Fault::PoisonMessage => 6,
+            Fault::ProviderTimeoutAfterPerform => 7,
+            Fault::BlobMissing => 8,
+            Fault::BlobHashMismatch => 9,
+        }
+    }
+}
+
+/// What a scripted step does (`do = ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptAction {
+    /// Inject a named fault (`count` times).
+    Fault(Fault),
+    /// The operator fixes the cause of the poison messages (the consumer learns the new schema).
+    FixCause,
+    /// The operator replays up to `count` messages from the DLQ.
+    ReplayDlq,
+}
+
+impl ScriptAction {
+    /// Parses a fault name or `fix-cause` / `replay-dlq`.
+    pub fn parse(name: &str) -> Option<ScriptAction> {
+        match name {
+            "fix-cause" => Some(ScriptAction::FixCause),
+            "replay-dlq" => Some(ScriptAction::ReplayDlq),
+            other => Fault::parse(other, None).map(ScriptAction::Fault),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ScriptAction {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        ScriptAction::parse(&name).ok_or_else(|| {
+            let faults: Vec<&str> = Fault::MENU.iter().map(|f| f.as_str()).collect();
+            serde::de::Error::custom(format!(
+                "do = {name:?} is neither a fault ({}) nor fix-cause/replay-dlq",
+                faults.join(", ")
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_names_round_trip() {
+        for f in Fault::MENU {
+            assert_eq!(Fault::parse(f.as_str(), Some(DEFAULT_OUTAGE_MS)), Some(f));
+            assert_eq!(
+                ScriptAction::parse(f.as_str()),
+                Some(ScriptAction::Fault(f))
+            );
+        }
+        assert_eq!(Fault::parse("nope", None), None);
+        assert_eq!(
+            ScriptAction::parse("fix-cause"),
+            Some(ScriptAction::FixCause)
+        );
+    }
+
+    #[derive(Deserialize)]
+    struct Probe {
+        p: Pitfall,
+        j: Jitter,
+    }
+
+    #[test]
+    fn names_deserialise_into_the_enums() {
+        for p in Pitfall::ALL {
+            for j in Jitter::ALL {
+                let text = format!("p = \"{}\"\nj = \"{}\"\n", p.as_str(), j.as_str());
+                let probe: Probe = toml::from_str(&text).expect("valid names");
+                assert_eq!((probe.p, probe.j), (p, j));
+            }
+        }
+    }
+}

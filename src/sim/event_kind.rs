@@ -1,0 +1,384 @@
+//! What an event is: one variant per kind of step, each with its stable machine name (used in
+//! traces, `--history`, tests) and its caption key in `assets/sim/captions.toml`.
+
+use std::fmt;
+
+/// The kind of an [`super::Event`]. Variant names are stable: other layers (the moments, the
+/// views, the history) match on them instead of comparing strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventKind {
+    /// API: order N saved with request id N; its outbox row commits in the same transaction.
+    ApiAccepted,
+    /// API: order N saved (N) - its message uses a schema the consumer does not know yet ...
+    ApiAcceptedPoison,
+    /// API: retry with request id N finds order N - same answer, no second order.
+    ApiSameOrder,
+    /// API: order N committed, but the client timed out.
+    ApiTimeoutAfterCommit,
+    /// Pitfall: the API published N inside the HTTP request, without an outbox.
+    ApiDirectPublished,
+    /// Pitfall: order N is committed but the broker is down - message N will never exist.
+    ApiDirectPublishFailed,
+    /// Dispatcher claims N outbox row(s) with a N ms lease (SQLite has no SKIP LOCKED; ...
+    DispatcherClaimed,
+    /// Dispatcher published N message(s) to the broker.
+    Published,
+    /// Dispatcher published N message(s); the broker's duplicate detection dropped N it had ...
+    PublishedDedup,
+    /// Broker unreachable: N row(s) stay in the outbox.
+    PublishFailedBrokerDown,
+    /// Broker rejected a N-byte message (limit N bytes).
+    PublishTooLarge,
+    /// Dispatcher gave up: a N-byte message can never fit the N-byte limit.
+    PublishGaveUp,
+    /// Dispatcher crashed after publishing N message(s), before marking them.
+    DispatcherCrashedAfterPublish,
+    /// Dispatcher marked N of N row(s) as published.
+    DispatcherMarked,
+    /// Dispatcher marked only N of N row(s): its lease had run out and another dispatcher ...
+    DispatcherMarkLeaseLost,
+    /// Dispatcher restarted.
+    DispatcherRestarted,
+    /// Consumer received the message (delivery N); it is locked for N ms.
+    Received,
+    /// Consumer received the message again (delivery N): at-least-once delivery at work.
+    ReceivedAgain,
+    /// The broker also left a second copy of this message (delivery N): another consumer ...
+    ReceivedTwice,
+    /// Consumer asked the broker: nothing visible right now.
+    ReceiveEmpty,
+    /// Consumer: no inbox row yet.
+    CheckNoneSafe,
+    /// Naive consumer: no inbox row found, so it goes ahead.
+    CheckNoneNaive,
+    /// Consumer: the inbox already holds this message id.
+    CheckFound,
+    /// Consumer: inbox marker and effect N committed in one BEGIN IMMEDIATE transaction.
+    Applied,
+    /// Naive consumer: effect N written, then the inbox marker - two separate writes, no ...
+    AppliedNaive,
+    /// UNIQUE constraint failed (SQLite 19/2067) on N: another instance already processed ...
+    DuplicatePrevented,
+    /// Consumer committed, then lost its connection before settling.
+    AppliedThenConnectionLost,
+    /// Naive consumer wrote the effect, then lost its connection before writing the marker.
+    NaiveEffectThenConnectionLost,
+    /// Pitfall: the effect was committed on its own (like ExecuteUpdate), the marker in a ...
+    TrapApplied,
+    /// Pitfall: the marker hit the unique index and rolled back - but effect N was already ...
+    TrapDuplicateEffectStays,
+    /// Pitfall: the effect committed outside the transaction, then the connection dropped ...
+    TrapEffectThenConnectionLost,
+    /// Pitfall: the message was completed before the commit, then the connection dropped.
+    SettledThenConnectionLost,
+    /// Consumer completed the message (N): the broker deletes it.
+    Settled,
+    /// Consumer could not complete the message: the broker is down.
+    SettleFailedBrokerDown,
+    /// Settle refused: the lock (N) had expired and the message went to someone else (lock ...
+    LockLost,
+    /// Service Bus: the peek-lock on message N expired after N ms without completion.
+    LockExpired,
+    /// Service Bus: the consumer renewed its lock until N ms (lock renewal) - the message ...
+    LockRenewed,
+    /// SQS: the consumer extended the visibility timeout until N ms ...
+    VisibilityExtended,
+    /// SQS: the visibility timeout of message N ran out after N ms without a delete.
+    VisibilityExpired,
+    /// Processing failed: N.
+    Failed,
+    /// Processing failed: N.
+    FailedRetryNow,
+    /// Processing failed after the message was already completed: N.
+    FailedAfterSettle,
+    /// Delayed retry in N ms (exponential backoff, N jitter) after: N.
+    RetryDelayed,
+    /// Moved to the dead-letter queue: N (N).
+    DeadLettered,
+    /// Two-phase claim, phase 1: the inbox row claims the message (`processed_ms` still empty).
+    Claimed,
+    /// Provider charged once (charge N); the message id travels as idempotency key.
+    ProviderChargedKeyed,
+    /// Provider charged (charge N) - no idempotency key, so a repeat call charges again.
+    ProviderChargedUnkeyed,
+    /// Provider recognised the idempotency key and returned charge N again - no second charge.
+    ProviderReplayed,
+    /// Two-phase claim, phase 3: effect recorded for charge N and the claim marked processed.
+    TwoPhaseFinished,
+    /// The broker is unreachable for N ms.
+    BrokerDown,
+    /// The broker is reachable again.
+    BrokerUp,
+    /// Fault armed: N (xN).
+    FaultArmed,
+    /// Consumer reconnected.
+    ConsumerReconnected,
+    /// Operator: the cause is fixed - the consumer now understands the new schema.
+    CauseFixed,
+    /// Operator replayed N message(s) from the DLQ (batch of at most N).
+    DlqReplayed,
+    /// Sweeper: N inbox marker(s) past the N ms retention, N stale claim(s), N stale ...
+    Sweep,
+    /// SQS redrive policy moved a message to the DLQ after maxReceiveCount receives.
+    Redriven,
+    /// Duplicate detection dropped a DLQ replay that kept its MessageId.
+    ReplayDroppedDuplicate,
+    /// The operator replayed a DLQ message under a new MessageId.
+    DlqReplayedNewId,
+    /// Lock renewal stopped at its limit (MaxAutoLockRenewalDuration).
+    RenewalLimitReached,
+    /// An effect was applied before an earlier order of the same customer.
+    AppliedOutOfOrder,
+}
+
+impl EventKind {
+    /// Every kind, in caption-file order.
+    pub const ALL: [EventKind; 61] = [
+        EventKind::ApiAccepted,
+        EventKind::ApiAcceptedPoison,
+        EventKind::ApiSameOrder,
+        EventKind::ApiTimeoutAfterCommit,
+        EventKind::ApiDirectPublished,
+        EventKind::ApiDirectPublishFailed,
+        EventKind::DispatcherClaimed,
+        EventKind::Published,
+        EventKind::PublishedDedup,
+        EventKind::PublishFailedBrokerDown,
+        EventKind::PublishTooLarge,
+        EventKind::PublishGaveUp,
+        EventKind::DispatcherCrashedAfterPublish,
+        EventKind::DispatcherMarked,
+        EventKind::DispatcherMarkLeaseLost,
+        EventKind::DispatcherRestarted,
+        EventKind::Received,
+        EventKind::ReceivedAgain,
+        EventKind::ReceivedTwice,
+        EventKind::ReceiveEmpty,
+        EventKind::CheckNoneSafe,
+        EventKind::CheckNoneNaive,
+        EventKind::CheckFound,
+        EventKind::Applied,
+        EventKind::AppliedNaive,
+        EventKind::DuplicatePrevented,
+        EventKind::AppliedThenConnectionLost,
+        EventKind::NaiveEffectThenConnectionLost,
+        EventKind::TrapApplied,
+        EventKind::TrapDuplicateEffectStays,
+        EventKind::TrapEffectThenConnectionLost,
+        EventKind::SettledThenConnectionLost,
+        EventKind::Settled,
+        EventKind::SettleFailedBrokerDown,
+        EventKind::LockLost,
+        EventKind::LockExpired,
+        EventKind::LockRenewed,
+        EventKind::VisibilityExtended,
+        EventKind::VisibilityExpired,
+        EventKind::Failed,
+        EventKind::FailedRetryNow,
+        EventKind::FailedAfterSettle,
+        EventKind::RetryDelayed,
+        EventKind::DeadLettered,
+        EventKind::Claimed,
+        EventKind::ProviderChargedKeyed,
+        EventKind::ProviderChargedUnkeyed,
+        EventKind::ProviderReplayed,
+        EventKind::TwoPhaseFinished,
+        EventKind::BrokerDown,
+        EventKind::BrokerUp,
+        EventKind::FaultArmed,
+        EventKind::ConsumerReconnected,
+        EventKind::CauseFixed,
+        EventKind::DlqReplayed,
+        EventKind::Sweep,
+        EventKind::Redriven,
+        EventKind::ReplayDroppedDuplicate,
+        EventKind::DlqReplayedNewId,
+        EventKind::RenewalLimitReached,
+        EventKind::AppliedOutOfOrder,
+    ];
+
+    /// The stable machine name (kebab case), e.g. `receive-empty`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::ApiAccepted => "api-accepted",
+            EventKind::ApiAcceptedPoison => "api-accepted-poison",
+            EventKind::ApiSameOrder => "api-same-order",
+            EventKind::ApiTimeoutAfterCommit => "api-timeout-after-commit",
+            EventKind::ApiDirectPublished => "api-direct-published",
+            EventKind::ApiDirectPublishFailed => "api-direct-publish-failed",
+            EventKind::DispatcherClaimed => "dispatcher-claimed",
+            EventKind::Published => "published",
+            EventKind::PublishedDedup => "published-dedup",
+            EventKind::PublishFailedBrokerDown => "publish-failed-broker-down",
+            EventKind::PublishTooLarge => "publish-too-large",
+            EventKind::PublishGaveUp => "publish-gave-up",
+            EventKind::DispatcherCrashedAfterPublish => "dispatcher-crashed-after-publish",
+            EventKind::DispatcherMarked => "dispatcher-marked",
+            EventKind::DispatcherMarkLeaseLost => "dispatcher-mark-lease-lost",
+            EventKind::DispatcherRestarted => "dispatcher-restarted",
+            EventKind::Received => "received",
+            EventKind::ReceivedAgain => "received-again",
+            EventKind::ReceivedTwice => "received-twice",
+            EventKind::ReceiveEmpty => "receive-empty",
+            EventKind::CheckNoneSafe => "check-none-safe",
+            EventKind::CheckNoneNaive => "check-none-naive",
+            EventKind::CheckFound => "check-found",
+            EventKind::Applied => "applied",
+            EventKind::AppliedNaive => "applied-naive",
+            EventKind::DuplicatePrevented => "duplicate-prevented",
+            EventKind::AppliedThenConnectionLost => "applied-then-connection-lost",
+            EventKind::NaiveEffectThenConnectionLost => "naive-effect-then-connection-lost",
+            EventKind::TrapApplied => "trap-applied",
+            EventKind::TrapDuplicateEffectStays => "trap-duplicate-effect-stays",
+            EventKind::TrapEffectThenConnectionLost => "trap-effect-then-connection-lost",
+            EventKind::SettledThenConnectionLost => "settled-then-connection-lost",
+            EventKind::Settled => "settled",
+            EventKind::SettleFailedBrokerDown => "settle-failed-broker-down",
+            EventKind::LockLost => "lock-lost",
+            EventKind::LockExpired => "lock-expired",
+            EventKind::LockRenewed => "lock-renewed",
+            EventKind::VisibilityExtended => "visibility-extended",
+            EventKind::VisibilityExpired => "visibility-expired",
+            EventKind::Failed => "failed",
+            EventKind::FailedRetryNow => "failed-retry-now",
+            EventKind::FailedAfterSettle => "failed-after-settle",
+            EventKind::RetryDelayed => "retry-delayed",
+            EventKind::DeadLettered => "dead-lettered",
+            EventKind::Claimed => "claimed",
+            EventKind::ProviderChargedKeyed => "provider-charged-keyed",
+            EventKind::ProviderChargedUnkeyed => "provider-charged-unkeyed",
+            EventKind::ProviderReplayed => "provider-replayed",
+            EventKind::TwoPhaseFinished => "two-phase-finished",
+            EventKind::BrokerDown => "broker-down",
+            EventKind::BrokerUp => "broker-up",
+            EventKind::FaultArmed => "fault-armed",
+            EventKind::ConsumerReconnected => "consumer-reconnected",
+            EventKind::CauseFixed => "cause-fixed",
+            EventKind::DlqReplayed => "dlq-replayed",
+            EventKind::Sweep => "sweep",
+            EventKind::Redriven => "redriven",
+            EventKind::ReplayDroppedDuplicate => "replay-dropped-duplicate",
+            EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
+            EventKind::RenewalLimitReached => "renewal-limit-reached",
+            EventKind::AppliedOutOfOrder => "applied-out-of-order",
+        }
+    }
+
+    /// The caption key in `assets/sim/captions.toml` (`sim.` + the machine name).
+    pub fn caption_key(self) -> &'static str {
+        match self {
+            EventKind::ApiAccepted => "sim.api-accepted",
+            EventKind::ApiAcceptedPoison => "sim.api-accepted-poison",
+            EventKind::ApiSameOrder => "sim.api-same-order",
+            EventKind::ApiTimeoutAfterCommit => "sim.api-timeout-after-commit",
+            EventKind::ApiDirectPublished => "sim.api-direct-published",
+            EventKind::ApiDirectPublishFailed => "sim.api-direct-publish-failed",
+            EventKind::DispatcherClaimed => "sim.dispatcher-claimed",
+            EventKind::Published => "sim.published",
+            EventKind::PublishedDedup => "sim.published-dedup",
+            EventKind::PublishFailedBrokerDown => "sim.publish-failed-broker-down",
+            EventKind::PublishTooLarge => "sim.publish-too-large",
+            EventKind::PublishGaveUp => "sim.publish-gave-up",
+            EventKind::DispatcherCrashedAfterPublish => "sim.dispatcher-crashed-after-publish",
+            EventKind::DispatcherMarked => "sim.dispatcher-marked",
+            EventKind::DispatcherMarkLeaseLost => "sim.dispatcher-mark-lease-lost",
+            EventKind::DispatcherRestarted => "sim.dispatcher-restarted",
+            EventKind::Received => "sim.received",
+            EventKind::ReceivedAgain => "sim.received-again",
+            EventKind::ReceivedTwice => "sim.received-twice",
+            EventKind::ReceiveEmpty => "sim.receive-empty",
+            EventKind::CheckNoneSafe => "sim.check-none-safe",
+            EventKind::CheckNoneNaive => "sim.check-none-naive",
+            EventKind::CheckFound => "sim.check-found",
+            EventKind::Applied => "sim.applied",
+            EventKind::AppliedNaive => "sim.applied-naive",
+            EventKind::DuplicatePrevented => "sim.duplicate-prevented",
+            EventKind::AppliedThenConnectionLost => "sim.applied-then-connection-lost",
+            EventKind::NaiveEffectThenConnectionLost => "sim.naive-effect-then-connection-lost",
+            EventKind::TrapApplied => "sim.trap-applied",
+            EventKind::TrapDuplicateEffectStays => "sim.trap-duplicate-effect-stays",
+            EventKind::TrapEffectThenConnectionLost => "sim.trap-effect-then-connection-lost",
+            EventKind::SettledThenConnectionLost => "sim.settled-then-connection-lost",
+            EventKind::Settled => "sim.settled",
+            EventKind::SettleFailedBrokerDown => "sim.settle-failed-broker-down",
+            EventKind::LockLost => "sim.lock-lost",
+            EventKind::LockExpired => "sim.lock-expired",
+            EventKind::LockRenewed => "sim.lock-renewed",
+            EventKind::VisibilityExtended => "sim.visibility-extended",
+            EventKind::VisibilityExpired => "sim.visibility-expired",
+            EventKind::Failed => "sim.failed",
+            EventKind::FailedRetryNow => "sim.failed-retry-now",
+            EventKind::FailedAfterSettle => "sim.failed-after-settle",
+            EventKind::RetryDelayed => "sim.retry-delayed",
+            EventKind::DeadLettered => "sim.dead-lettered",
+            EventKind::Claimed => "sim.claimed",
+            EventKind::ProviderChargedKeyed => "sim.provider-charged-keyed",
+            EventKind::ProviderChargedUnkeyed => "sim.provider-charged-unkeyed",
+            EventKind::ProviderReplayed => "sim.provider-replayed",
+            EventKind::TwoPhaseFinished => "sim.two-phase-finished",
+            EventKind::BrokerDown => "sim.broker-down",
+            EventKind::BrokerUp => "sim.broker-up",
+            EventKind::FaultArmed => "sim.fault-armed",
+            EventKind::ConsumerReconnected => "sim.consumer-reconnected",
+            EventKind::CauseFixed => "sim.cause-fixed",
+            EventKind::DlqReplayed => "sim.dlq-replayed",
+            EventKind::Sweep => "sim.sweep",
+            EventKind::Redriven => "sim.redriven",
+            EventKind::ReplayDroppedDuplicate => "sim.replay-dropped-duplicate",
+            EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
+            EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
+            EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
+        }
+    }
+
+    /// Parses the machine name.
+    pub fn parse(s: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_caption_keys_carry_the_prefix() {
+        for k in EventKind::ALL {
+            assert_eq!(EventKind::parse(k.as_str()), Some(k));
+            assert_eq!(k.caption_key().strip_prefix("sim."), Some(k.as_str()));
+        }
+    }
+
+    /// Every kind has a caption in de and en, and every caption belongs to a kind.
+    #[test]
+    fn captions_and_kinds_match() {
+        use crate::content::{ContentSource, Lang, load};
+        let content = load(&ContentSource::Embedded).expect("embedded content");
+        for lang in Lang::ALL {
+            let keys: Vec<&str> = content.captions.keys(lang).collect();
+            for k in EventKind::ALL {
+                assert!(
+                    keys.contains(&k.caption_key()),
+                    "{lang}: {k} has no caption"
+                );
+            }
+            for key in keys {
+                let name = key.strip_prefix("sim.").unwrap_or(key);
+                assert!(
+                    EventKind::parse(name).is_some(),
+                    "caption {key} has no kind"
+                );
+            }
+        }
+        let text = content
+            .captions
+            .render(Lang::En, "sim.broker-down", &["5000".into()]);
+        assert_eq!(text, "The broker is unreachable for 5000 ms.");
+    }
+}
