@@ -41,10 +41,12 @@ pub struct SimArgs {
     /// under the data directory's sim-runs/). Must not already hold a run.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Print one JSON object with the metrics, the invariant verdict, the trace hash and the paths.
+    /// Print one JSON object with the metrics, the invariant verdict, the trace hash, the paths
+    /// and the moments (kind, at_ms, event, cause_event, order, message_id, text).
     #[arg(long)]
     pub json: bool,
-    /// Print every event's caption as a plain line (before the JSON object when both are given).
+    /// Print every event's caption as a plain line, and each moment's explanation as its own
+    /// line after the event that made it visible (before the JSON object when both are given).
     #[arg(long)]
     pub transcript: bool,
 }
