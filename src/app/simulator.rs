@@ -1,10 +1,13 @@
 //! The incident simulator screen's state and controls. The engine runs on its own thread in
 //! the runtime: this module only sends [`SimCommand`]s and reads the [`SimReply`]s.
 
+pub mod fold;
+pub mod pace;
 mod picker;
 mod playback;
 pub mod protocol;
 mod state;
+pub mod story;
 pub mod view;
 
 pub use picker::{Picker, PickerKind, rows as picker_rows};
