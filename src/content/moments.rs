@@ -40,6 +40,14 @@ pub const MOMENT_KEYS: &[&str] = &[
     "term.settle.sqs",
     "term.dedup.asb",
     "term.dedup.sqs",
+    "kind.duplicate-effect",
+    "kind.prevented-duplicate",
+    "kind.lost-order",
+    "kind.dead-lettered",
+    "kind.lock-lost",
+    "kind.redelivered",
+    "kind.outbox-waiting",
+    "kind.replayed",
 ];
 
 /// Parses and checks the moments file: the caption checks plus the required keys.

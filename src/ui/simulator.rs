@@ -3,6 +3,7 @@
 
 mod flow_map;
 mod panels;
+mod story;
 mod tabs;
 
 use super::chrome::clip;

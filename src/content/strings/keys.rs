@@ -314,4 +314,13 @@ pub const KEYS: &[&str] = &[
     "simulator.tab_log",
     "simulator.tab_metrics",
     "simulator.tab_tables",
+    "simulator.story_header",
+    "simulator.story_keys",
+    "simulator.story_back",
+    "simulator.story_head",
+    "simulator.story_on",
+    "simulator.story_off",
+    "key.why",
+    "key.next_moment",
+    "key.pause_moments",
 ];
