@@ -54,6 +54,7 @@ fn opened() -> (App, u64) {
         dir: "/runs/x".into(),
         consumers: 2,
         head: empty_snapshot(),
+        expected_events: 100,
     }));
     (app, run)
 }
@@ -75,6 +76,7 @@ fn advanced(app: &mut App, run: u64, total: u64, finished: bool) {
         finished,
         dlq: Vec::new(),
         report: None,
+        moments: Vec::new(),
     }));
 }
 
@@ -212,6 +214,7 @@ fn fault_menu_compare_replay_and_leaving() {
             delivery_count: 4,
         }],
         report: None,
+        moments: Vec::new(),
     }));
     assert_eq!(
         key(&mut app, KeyCode::Enter),

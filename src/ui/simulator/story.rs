@@ -67,7 +67,10 @@ pub fn draw(
             "simulator.story_back",
             &[(
                 "event",
-                &back.map_or_else(|| s.get("simulator.story_head").to_owned(), |i| format!("#{}", i + 1)),
+                &back.map_or_else(
+                    || s.get("simulator.story_head").to_owned(),
+                    |i| format!("#{}", i + 1),
+                ),
             )],
         ),
         None => s.fill(
@@ -91,7 +94,10 @@ pub fn draw(
             Span::styled(header, style),
             Span::styled(format!("  {keys}"), theme.dim()),
         ]),
-        Line::styled(moments::render(text.texts, text.lang, m), theme.tone(Tone::Text)),
+        Line::styled(
+            moments::render(text.texts, text.lang, m),
+            theme.tone(Tone::Text),
+        ),
     ];
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }),
