@@ -2,6 +2,7 @@
 //! the runtime: this module only sends [`SimCommand`]s and reads the [`SimReply`]s.
 
 pub mod fold;
+pub mod labels;
 pub mod pace;
 mod picker;
 mod playback;
