@@ -241,7 +241,17 @@ pub(super) fn prevented(
         _ => st.first_effect.map(|(m, _)| m).or(first_receive),
     };
     let first_at = Arg::Ms(first.or(st.accepted).map_or(0, |m| m.at_ms));
-    let who = Arg::Text(actor.to_string());
+    // The provider answers a consumer's call: name the consumer that made it.
+    let caller = match actor {
+        Actor::Provider => st
+            .receives
+            .iter()
+            .rev()
+            .find(|(m, _, _)| m.index < now.index)
+            .map_or(actor, |(_, a, _)| *a),
+        other => other,
+    };
+    let who = Arg::Text(caller.to_string());
     let (text, args) = match guard {
         Guard::UniqueIndex => (
             "moment.prevented-duplicate.unique",
