@@ -200,8 +200,19 @@ impl SimDriver {
         if let Some(n) = self.expected.get(spec) {
             return Ok(*n);
         }
-        let mut sim = self.create(spec, spec.mode)?;
-        let dir = sim.paths().dir.clone();
+        // Its own folder name: the numbered run folders the learner sees stay 1, 2, 3, ...
+        let dir = self.base.join(format!(".pace-{}", std::process::id()));
+        if dir.exists() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let mut sim = Simulation::new(RunConfig {
+            scenario: crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?,
+            mode: spec.mode,
+            broker: spec.broker,
+            seed: spec.seed,
+            messages: None,
+            dir: dir.clone(),
+        })?;
         let result = sim.run_to_end().map(|r| r.events);
         drop(sim);
         if let Err(e) = std::fs::remove_dir_all(&dir) {
