@@ -60,6 +60,33 @@ fn tenths(ms: u64, unit: u64) -> String {
     }
 }
 
+/// `text` with every "N ms" of a second or more written for people ("60000 ms" -> "1 min",
+/// "604800000 ms" -> "7 days"); shorter ones stay exact.
+pub fn humanize_ms(lang: Lang, text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find(" ms") {
+        let (head, tail) = rest.split_at(pos);
+        let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let number = &head[head.len() - digits..];
+        let after = &tail[3..];
+        let word_ends = after.chars().next().is_none_or(|c| !c.is_alphanumeric());
+        match number.parse::<u64>() {
+            Ok(ms) if digits > 0 && ms >= SECOND && word_ends => {
+                out.push_str(&head[..head.len() - digits]);
+                out.push_str(&human_ms(lang, ms));
+            }
+            _ => {
+                out.push_str(head);
+                out.push_str(" ms");
+            }
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The moment's explanation in `lang`.
 pub fn render(texts: &Captions, lang: Lang, moment: &Moment) -> String {
     let args: Vec<String> = moment
@@ -87,6 +114,19 @@ mod tests {
         assert_eq!(human_ms(Lang::En, 180_000), "3 min");
         assert_eq!(human_ms(Lang::En, 604_800_000), "7 days");
         assert_eq!(human_ms(Lang::De, 86_400_000), "1 Tag");
+    }
+
+    #[test]
+    fn captions_get_human_durations() {
+        assert_eq!(
+            humanize_ms(
+                Lang::En,
+                "locked for 60000 ms; retention 604800000 ms, 3 ms"
+            ),
+            "locked for 1 min; retention 7 days, 3 ms"
+        );
+        assert_eq!(humanize_ms(Lang::De, "nach 2500 ms."), "nach 2,5 s.");
+        assert_eq!(humanize_ms(Lang::En, "5000 msg"), "5000 msg");
     }
 
     #[test]
