@@ -179,6 +179,26 @@ fn out_dir_is_used_and_never_reused() {
     );
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again.stderr).contains("already holds a run"));
+    // A leftover broker.db alone is refused too: reusing it could hide lost orders.
+    for leftover in ["broker.db", "provider.db"] {
+        let other = data.path().join(format!("left-{leftover}"));
+        std::fs::create_dir_all(&other).expect("mkdir");
+        std::fs::write(other.join(leftover), b"").expect("write");
+        let out = queuelab(
+            data.path(),
+            &[
+                "sim",
+                "--scenario",
+                "happy-path",
+                "--out",
+                other.to_str().expect("utf-8"),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{leftover}");
+        let err = text(&out.stderr);
+        assert!(err.contains(leftover) && err.lines().count() == 1, "{err}");
+        assert!(!other.join("service.db").exists(), "nothing written");
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 -- broker.db: the message broker's own storage (Azure Service Bus or Amazon SQS profile).
 CREATE TABLE IF NOT EXISTS queue (
-    seq              INTEGER PRIMARY KEY,     -- broker sequence number
+    seq              INTEGER PRIMARY KEY AUTOINCREMENT, -- broker sequence number, never reused
     message_id       TEXT    NOT NULL,
     order_id         INTEGER NOT NULL,
     body             TEXT    NOT NULL,
@@ -15,12 +15,12 @@ CREATE TABLE IF NOT EXISTS queue (
 CREATE INDEX IF NOT EXISTS queue_group ON queue(group_id, seq);
 
 CREATE TABLE IF NOT EXISTS dlq (
-    seq              INTEGER PRIMARY KEY,
+    seq              INTEGER PRIMARY KEY AUTOINCREMENT,
     message_id       TEXT    NOT NULL,
     order_id         INTEGER NOT NULL,
     body             TEXT    NOT NULL,
-    reason           TEXT    NOT NULL,        -- DeadLetterReason / redrive cause
-    description      TEXT    NOT NULL,        -- the last error seen
+    reason           TEXT    NOT NULL,        -- DeadLetterReason (Service Bus); '' on SQS
+    description      TEXT    NOT NULL,        -- DeadLetterErrorDescription; '' on SQS
     delivery_count   INTEGER NOT NULL,
     dead_lettered_ms INTEGER NOT NULL,
     replayed_ms      INTEGER

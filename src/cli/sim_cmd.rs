@@ -42,7 +42,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print one JSON object with the metrics, the invariant verdict, the trace hash, the paths
-    /// and the moments (kind, at_ms, event, cause_event, order, message_id, text).
+    /// and the moments (kind, time, event, cause event, order, message id, text).
     #[arg(long)]
     pub json: bool,
     /// Print every event's caption as a plain line, and each moment's explanation as its own
@@ -156,9 +156,9 @@ fn run_dir(
     seed: u64,
 ) -> Result<(PathBuf, bool), Failure> {
     if let Some(out) = &args.out {
-        if out.join("service.db").exists() {
+        if let Some(file) = crate::sim::store::existing_run_file(out) {
             return Err(Failure::usage(format!(
-                "--out {} already holds a run (service.db exists); choose an empty directory",
+                "--out {} already holds a run file ({file}); choose an empty directory",
                 out.display()
             )));
         }

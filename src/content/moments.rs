@@ -28,6 +28,7 @@ pub const MOMENT_KEYS: &[&str] = &[
     "moment.lost-order.gave-up",
     "moment.lost-order.other",
     "moment.dead-lettered",
+    "moment.dead-lettered-redrive",
     "moment.lock-lost",
     "moment.redelivered.lock",
     "moment.redelivered.retry",

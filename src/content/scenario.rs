@@ -5,7 +5,9 @@
 mod setup;
 mod vocabulary;
 
-pub use setup::{Expectation, MAX_MESSAGES, METRIC_NAMES, MODES, ScriptEntry, Setup};
+pub use setup::{
+    Expectation, MAX_MESSAGES, METRIC_NAMES, MODES, SEEDS_CHECKED, ScriptEntry, Setup,
+};
 pub use vocabulary::{DEFAULT_OUTAGE_MS, FAULT_KINDS, Fault, Jitter, Pitfall, ScriptAction};
 
 use super::toml_file::{self, at, check_text, check_version, is_valid_id};

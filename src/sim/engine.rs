@@ -136,6 +136,8 @@ pub struct Simulation {
     pub(crate) locks: HashMap<i64, (u64, u64)>,
     /// Last processing error per queue row (goes into the DLQ description).
     pub(crate) last_error: HashMap<i64, String>,
+    /// The previous backoff per order (decorrelated jitter grows from it).
+    pub(crate) retry_delays: HashMap<i64, u64>,
     pub(crate) next_token: u64,
     /// DLQ selections waiting for their `ReplayChosen` step, in order.
     pub(crate) chosen_replays: std::collections::VecDeque<Vec<i64>>,
@@ -258,6 +260,7 @@ impl Simulation {
             unpublished: BTreeSet::new(),
             locks: HashMap::new(),
             last_error: HashMap::new(),
+            retry_delays: HashMap::new(),
             next_token: 1,
             chosen_replays: std::collections::VecDeque::new(),
             duplicated: std::collections::HashSet::new(),

@@ -129,11 +129,15 @@ pub enum EventKind {
     RenewalLimitReached,
     /// An effect was applied before an earlier order of the same customer.
     AppliedOutOfOrder,
+    /// Service Bus `Abandon`: released at once; the consumer instance backs off.
+    Abandoned,
+    /// Service Bus lost the lock right after a delivery: the same message is visible again.
+    LockLostAtBroker,
 }
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 61] = [
+    pub const ALL: [EventKind; 63] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -195,6 +199,8 @@ impl EventKind {
         EventKind::DlqReplayedNewId,
         EventKind::RenewalLimitReached,
         EventKind::AppliedOutOfOrder,
+        EventKind::Abandoned,
+        EventKind::LockLostAtBroker,
     ];
 
     /// The stable machine name (kebab case), e.g. `receive-empty`.
@@ -261,6 +267,8 @@ impl EventKind {
             EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
             EventKind::RenewalLimitReached => "renewal-limit-reached",
             EventKind::AppliedOutOfOrder => "applied-out-of-order",
+            EventKind::Abandoned => "abandoned",
+            EventKind::LockLostAtBroker => "lock-lost-at-broker",
         }
     }
 
@@ -328,6 +336,8 @@ impl EventKind {
             EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
             EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
             EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
+            EventKind::Abandoned => "sim.abandoned",
+            EventKind::LockLostAtBroker => "sim.lock-lost-at-broker",
         }
     }
 

@@ -7,6 +7,9 @@ pub use crate::content::scenario::{DEFAULT_OUTAGE_MS, FAULT_KINDS, Fault};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Armed {
     counts: [u32; FAULT_KINDS],
+    /// (fault slot, order) pairs that were hit already: a trigger armed several times hits
+    /// several messages, never one message again and again (no bursts on one message).
+    hit: std::collections::HashSet<(usize, i64)>,
 }
 
 impl Armed {
@@ -24,6 +27,18 @@ impl Armed {
         } else {
             false
         }
+    }
+
+    /// Consumes one trigger of `fault` for message of order `order`, unless that order was
+    /// hit by this fault before (the trigger then stays armed for the next message).
+    pub(crate) fn take_for(&mut self, fault: Fault, order: i64) -> bool {
+        let slot = fault.slot();
+        if self.counts[slot] == 0 || self.hit.contains(&(slot, order)) {
+            return false;
+        }
+        self.counts[slot] -= 1;
+        self.hit.insert((slot, order));
+        true
     }
 
     /// True while any trigger is armed.
@@ -45,5 +60,18 @@ mod tests {
         assert!(a.take(Fault::DuplicateDelivery));
         assert!(!a.take(Fault::DuplicateDelivery));
         assert!(!a.any());
+    }
+
+    #[test]
+    fn a_trigger_hits_each_message_once() {
+        let mut a = Armed::default();
+        a.arm(Fault::ConsumerSlowerThanLock);
+        a.arm(Fault::ConsumerSlowerThanLock);
+        assert!(a.take_for(Fault::ConsumerSlowerThanLock, 1));
+        assert!(
+            !a.take_for(Fault::ConsumerSlowerThanLock, 1),
+            "same message again"
+        );
+        assert!(a.take_for(Fault::ConsumerSlowerThanLock, 2));
     }
 }

@@ -137,8 +137,33 @@ pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
     let dlq = counts(
         &broker,
         "broker.db",
-        "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL AND reason <> '' GROUP BY order_id",
+        "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL GROUP BY order_id",
     )?;
+    let foreign_reasons = foreign_dlq_reasons(&broker)?;
+    // An open DLQ entry beside an effect is harmless only when the inbox would recognise a
+    // replay (a processed marker for its message id); otherwise a replay applies it again.
+    let unguarded = {
+        let mut stmt = broker
+            .prepare("SELECT DISTINCT order_id, message_id FROM dlq WHERE replayed_ms IS NULL")
+            .map_err(|e| sql_err("broker.db", &e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| sql_err("broker.db", &e))?;
+        let mut marked = svc
+            .prepare("SELECT 1 FROM inbox WHERE message_id = ?1 AND processed_ms IS NOT NULL")
+            .map_err(|e| sql_err("service.db", &e))?;
+        let mut out = std::collections::BTreeSet::new();
+        for row in rows {
+            let (order, message_id) = row.map_err(|e| sql_err("broker.db", &e))?;
+            if !marked
+                .exists([&message_id])
+                .map_err(|e| sql_err("service.db", &e))?
+            {
+                out.insert(order);
+            }
+        }
+        out
+    };
     let unverified: i64 = svc
         .query_row(
             "SELECT COUNT(*) FROM effects WHERE payload_ok = 0",
@@ -160,6 +185,11 @@ pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
                     .push(format!("order {id}: no effect and not in the DLQ (lost)"));
                 lost_listed += 1;
             }
+        }
+        if n > 0 && unguarded.contains(id) {
+            check.violations.push(format!(
+                "order {id}: has an effect and an open DLQ entry the inbox would not recognise"
+            ));
         }
         if n > 1 {
             check.duplicate_effects += (n - 1) as u64;
@@ -191,12 +221,58 @@ pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
                 .push(format!("effect for order {id} which does not exist"));
         }
     }
+    for (seq, message_id) in foreign_reasons {
+        check.violations.push(format!(
+            "DLQ entry {seq} ({message_id}) carries a reason that belongs to another message"
+        ));
+    }
     if unverified > 0 {
         check.violations.push(format!(
             "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
         ));
     }
     Ok(check)
+}
+
+/// DLQ entries whose recorded error cannot belong to their own message: a schema error naming
+/// another schema version than the body's, or a claim-check error on a message without a
+/// claim-check reference. Returns (DLQ sequence, message id).
+fn foreign_dlq_reasons(broker: &Connection) -> Result<Vec<(i64, String)>, String> {
+    let mut stmt = broker
+        .prepare("SELECT seq, message_id, body, description FROM dlq ORDER BY seq")
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, message_id, body, description) = row.map_err(|e| sql_err("broker.db", &e))?;
+        if !reason_fits_body(&description, &body) {
+            out.push((seq, message_id));
+        }
+    }
+    Ok(out)
+}
+
+/// True when an error description can have come from processing `body`
+/// (`version|order|amount|created|reference`).
+pub fn reason_fits_body(description: &str, body: &str) -> bool {
+    let version = body.split('|').next().unwrap_or_default();
+    if let Some(rest) = description.split("schema version ").nth(1) {
+        let named = rest.split_whitespace().next().unwrap_or_default();
+        return named == version;
+    }
+    if description.contains("blob") || description.contains("claim-check") {
+        return body.contains("|blob:");
+    }
+    true
 }
 
 /// The outcome of a finished run (what `sim --json` prints).
@@ -302,6 +378,18 @@ mod tests {
         let mut m = Metrics::default();
         m.set_ages(&[5, 1, 4, 2, 3]);
         assert_eq!((m.age_p50_ms, m.age_p95_ms, m.age_max_ms), (3, 5, 5));
+    }
+
+    #[test]
+    fn a_schema_error_fits_only_its_own_schema_version() {
+        let poison = "unsupported schema version v2 (poison message)";
+        assert!(reason_fits_body(poison, "v2|7|100|0|-"));
+        assert!(!reason_fits_body(poison, "v1|8|100|0|-"));
+        assert!(reason_fits_body(
+            "lock expired on every delivery",
+            "v1|8|100|0|-"
+        ));
+        assert!(!reason_fits_body("blob missing", "v1|8|100|0|-"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use super::model::Mode;
+use super::model::{BrokerKind, Mode};
 use super::retry::RetryPolicy;
 use crate::content::{self, ContentSource, Problem};
 
@@ -37,9 +37,11 @@ impl Scenario {
         }
     }
 
-    /// Expected outcome for `mode`.
-    pub fn expectation(&self, mode: Mode) -> Option<&Expectation> {
-        self.expect.get(mode.as_str())
+    /// Expected outcome for `mode` on `broker` (the broker's own values applied).
+    pub fn expectation(&self, mode: Mode, broker: BrokerKind) -> Option<Expectation> {
+        self.expect
+            .get(mode.as_str())
+            .map(|e| e.for_broker(broker.as_str()))
     }
 }
 

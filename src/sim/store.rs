@@ -32,6 +32,19 @@ pub const PROVIDER_SQL: &str = include_str!("../../assets/sql/provider.sql");
 pub const PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; \
      PRAGMA cache_size=-1024; PRAGMA busy_timeout=0; PRAGMA foreign_keys=ON;";
 
+/// Files a run writes into its directory.
+const RUN_FILES: [&str; 9] = [
+    "service.db",
+    "broker.db",
+    "provider.db",
+    "service.db-wal",
+    "broker.db-wal",
+    "provider.db-wal",
+    "service.db-shm",
+    "broker.db-shm",
+    "provider.db-shm",
+];
+
 /// Errors of the run directory.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -43,9 +56,9 @@ pub enum StoreError {
         /// The OS error.
         source: std::io::Error,
     },
-    /// The run directory already holds a run.
-    #[error("run directory {0} already holds a run (service.db exists); choose an empty directory")]
-    NotEmpty(PathBuf),
+    /// The run directory already holds a run file.
+    #[error("run directory {0} already holds a run file ({1}); choose an empty directory")]
+    NotEmpty(PathBuf, String),
     /// SQLite refused.
     #[error("{file}: {source}")]
     Sql {
@@ -93,6 +106,18 @@ pub fn open(path: &Path, file: &'static str) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// The first run file found in `dir` (a database, its WAL side files, or a blob), if any. A
+/// leftover `broker.db` or `provider.db` would be reused and could hide lost orders, so any of
+/// them makes the directory unusable for a new run.
+pub fn existing_run_file(dir: &Path) -> Option<String> {
+    if let Some(name) = RUN_FILES.iter().find(|n| dir.join(n).exists()) {
+        return Some((*name).to_string());
+    }
+    fs::read_dir(dir.join("blobs"))
+        .is_ok_and(|mut d| d.next().is_some())
+        .then(|| "blobs/".to_string())
+}
+
 /// Creates the run directory and the three schemas; refuses a directory that already holds a run.
 pub fn create(dir: &Path, mode: Mode) -> Result<RunPaths, StoreError> {
     let paths = RunPaths::new(dir);
@@ -100,10 +125,10 @@ pub fn create(dir: &Path, mode: Mode) -> Result<RunPaths, StoreError> {
         path: dir.to_path_buf(),
         source,
     };
-    fs::create_dir_all(&paths.blobs).map_err(dir_err)?;
-    if paths.service_db.exists() {
-        return Err(StoreError::NotEmpty(dir.to_path_buf()));
+    if let Some(name) = existing_run_file(dir) {
+        return Err(StoreError::NotEmpty(dir.to_path_buf(), name));
     }
+    fs::create_dir_all(&paths.blobs).map_err(dir_err)?;
     let svc = open(&paths.service_db, "service.db")?;
     let inbox = if mode == Mode::Naive {
         INBOX_NAIVE_SQL

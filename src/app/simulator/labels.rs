@@ -106,9 +106,10 @@ pub fn order_of(message_id: &str) -> String {
 pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
     let asb = broker == BrokerKind::Asb;
     match kind {
-        EventKind::Received | EventKind::ReceivedAgain | EventKind::ReceivedTwice => {
-            "consumer.received"
-        }
+        EventKind::Received
+        | EventKind::ReceivedAgain
+        | EventKind::ReceivedTwice
+        | EventKind::LockLostAtBroker => "consumer.received",
         EventKind::CheckNoneSafe | EventKind::CheckNoneNaive | EventKind::Claimed => {
             "consumer.processing"
         }
@@ -141,7 +142,7 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         | EventKind::FailedRetryNow
         | EventKind::FailedAfterSettle
         | EventKind::SettleFailedBrokerDown => "consumer.failed",
-        EventKind::RetryDelayed => "consumer.retry",
+        EventKind::RetryDelayed | EventKind::Abandoned => "consumer.retry",
         EventKind::DeadLettered => "consumer.dead_lettered",
         _ => "consumer.idle",
     }

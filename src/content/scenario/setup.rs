@@ -192,7 +192,17 @@ pub struct Expectation {
     /// Metric name -> upper bound.
     #[serde(default)]
     pub max: BTreeMap<String, u64>,
+    /// On how many of the seeds 1..=20 this must hold (default: all 20). Naive and pitfall
+    /// runs state the share of seeds on which their breakage shows; safe mode holds on all.
+    pub seeds: Option<u32>,
+    /// Service Bus differs: these values replace the ones above on `--broker asb`.
+    pub asb: Option<Box<Expectation>>,
+    /// SQS differs: these values replace the ones above on `--broker sqs`.
+    pub sqs: Option<Box<Expectation>>,
 }
+
+/// The seeds every expectation is checked on (`seeds` counts among these).
+pub const SEEDS_CHECKED: u32 = 20;
 
 impl Setup {
     /// What is wrong with the values, naming the key.
@@ -247,6 +257,56 @@ impl Expectation {
                 out.push(format!("[expect.{mode}] names unknown metric {name:?}"));
             }
         }
+        for (broker, e) in [("asb", &self.asb), ("sqs", &self.sqs)] {
+            if let Some(e) = e {
+                if e.asb.is_some() || e.sqs.is_some() {
+                    out.push(format!(
+                        "[expect.{mode}.{broker}] cannot nest another broker"
+                    ));
+                }
+                out.extend(e.problems(mode));
+            }
+        }
+        match self.seeds {
+            Some(n) if n == 0 || n > SEEDS_CHECKED => out.push(format!(
+                "[expect.{mode}] seeds = {n} must be 1..={SEEDS_CHECKED}"
+            )),
+            Some(n) if mode == "safe" && n < SEEDS_CHECKED => out.push(format!(
+                "[expect.safe] seeds = {n}: safe mode must hold on every seed"
+            )),
+            _ => {}
+        }
         out
+    }
+
+    /// The expectation on broker `broker` (`asb` or `sqs`): the broker's table replaces the
+    /// values it names.
+    pub fn for_broker(&self, broker: &str) -> Expectation {
+        let over = match broker {
+            "asb" => self.asb.as_deref(),
+            "sqs" => self.sqs.as_deref(),
+            _ => None,
+        };
+        let mut e = Expectation {
+            asb: None,
+            sqs: None,
+            ..self.clone()
+        };
+        if let Some(o) = over {
+            e.invariants_ok = o.invariants_ok.or(e.invariants_ok);
+            e.seeds = o.seeds.or(e.seeds);
+            if !o.min.is_empty() {
+                e.min.clone_from(&o.min);
+            }
+            if !o.max.is_empty() {
+                e.max.clone_from(&o.max);
+            }
+        }
+        e
+    }
+
+    /// How many of the seeds 1..=20 must meet this expectation.
+    pub fn seeds_required(&self) -> u32 {
+        self.seeds.unwrap_or(SEEDS_CHECKED)
     }
 }

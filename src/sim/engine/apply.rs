@@ -33,8 +33,9 @@ const TRAP_DUP_SQL: &[&str] = &[
 ];
 
 impl Simulation {
-    fn lost_connection_armed(&mut self) -> bool {
-        self.armed.take(Fault::ConsumerLostConnectionAfterEffect)
+    fn lost_connection_armed(&mut self, order: i64) -> bool {
+        self.armed
+            .take_for(Fault::ConsumerLostConnectionAfterEffect, order)
     }
 
     /// Naive: effect, then marker - two autocommit writes, no unique index behind them.
@@ -51,7 +52,7 @@ impl Simulation {
         let conn = &self.conns.consumers[conn_i];
         let effect_id = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
         self.picture_effect(&e, effect_id, created);
-        if self.lost_connection_armed() {
+        if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
@@ -97,7 +98,7 @@ impl Simulation {
         let effect_id = inbox::insert_effect(conn, &e, self.now)
             .ctx(actor, "effect outside the transaction")?;
         self.picture_effect(&e, effect_id, created);
-        if self.lost_connection_armed() {
+        if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
                 c,
                 d,
@@ -171,7 +172,7 @@ impl Simulation {
             Ok(Applied::Done(inbox_id, effect_id)) => {
                 self.picture_marker(inbox_id, &msg, &e.instance, true);
                 self.picture_effect(&e, effect_id, created);
-                if self.lost_connection_armed() {
+                if self.lost_connection_armed(d.order_id) {
                     return self.lose_connection(
                         c,
                         &d,

@@ -10,6 +10,19 @@ use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
+/// What a receive got.
+pub(crate) enum Receive {
+    /// Nothing visible.
+    Empty,
+    /// The broker moved the message to the DLQ instead of delivering it.
+    DeadLettered(Event),
+    /// A message, locked for the receiver.
+    Delivered(Received, Event),
+}
+
+/// The DLQ description when no processing error was ever recorded for the message.
+const LOCK_EXPIRED_EVERY_TIME: &str = "lock expired on every delivery";
+
 impl Simulation {
     /// True while the broker outage lasts.
     pub(crate) fn broker_is_down(&self) -> bool {
@@ -82,8 +95,10 @@ impl Simulation {
         }
     }
 
-    /// The broker side of a consumer's receive. `None` when nothing is visible.
-    pub(crate) fn broker_receive(&mut self, c: u8) -> Result<Option<(Received, Event)>, SimError> {
+    /// The broker side of a consumer's receive: nothing visible, a message the broker moved to
+    /// the DLQ instead of handing it out (its delivery count would exceed the maximum), or a
+    /// delivery.
+    pub(crate) fn broker_receive(&mut self, c: u8) -> Result<Receive, SimError> {
         let actor = Actor::Consumer(c);
         let token = self.next_token;
         self.next_token += 1;
@@ -115,8 +130,13 @@ impl Simulation {
             .ctx(actor, "receive")?;
         }
         let Some(r) = got else {
-            return Ok(None);
+            return Ok(Receive::Empty);
         };
+        if r.delivery_count > self.set.max_deliveries {
+            return self
+                .dead_letter_by_broker(&r, token)
+                .map(Receive::DeadLettered);
+        }
         let until = self.now + self.set.lock_ms;
         self.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
@@ -161,8 +181,24 @@ impl Simulation {
         if standard_dup || forced_dup {
             self.duplicated.insert(r.order_id);
         }
-        let sql = if standard_dup || forced_dup {
-            let copy = duplicate(&self.conns.broker, r.seq, self.now)
+        let asb_dup = (standard_dup || forced_dup) && self.broker == BrokerKind::Asb;
+        let sql = if asb_dup {
+            // Service Bus never hands a second copy to another receiver while the lock is
+            // held: a duplicate delivery is the same message again after its lock was lost.
+            let at = self.now + 1;
+            lose_lock(&self.conns.broker, r.seq, at).ctx(Actor::Broker, "lose lock")?;
+            self.locks.insert(r.seq, (token, at));
+            self.schedule(at, Action::LockExpiry { seq: r.seq, token });
+            self.change(RowChange::Set(
+                Table::Queue,
+                r.seq,
+                col::QUEUE_VISIBLE,
+                at.to_string(),
+            ));
+            RECEIVE_LOSE_LOCK_SQL
+        } else if standard_dup || forced_dup {
+            // SQS standard may hand a second copy to another receiver at once.
+            let copy = duplicate(&self.conns.broker, r.seq, self.now, self.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
             self.m().redeliveries += 1;
             self.note(Fact::Copied {
@@ -177,6 +213,7 @@ impl Simulation {
             RECEIVE_SQL
         };
         let caption = match (standard_dup || forced_dup, r.delivery_count > 1) {
+            (true, _) if asb_dup => EventKind::LockLostAtBroker,
             (true, _) => EventKind::ReceivedTwice,
             (false, true) => EventKind::ReceivedAgain,
             (false, false) => EventKind::Received,
@@ -190,7 +227,7 @@ impl Simulation {
             Outcome::Ok,
             vec![r.delivery_count.to_string(), self.set.lock_ms.to_string()],
         );
-        Ok(Some((r, ev)))
+        Ok(Receive::Delivered(r, ev))
     }
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.
@@ -204,46 +241,65 @@ impl Simulation {
         self.last_error.remove(&seq);
     }
 
-    /// Dead-letters queue row `seq` with the profile's reason.
-    pub(crate) fn dead_letter_now(
-        &mut self,
-        actor: Actor,
-        seq: i64,
-        message_id: &str,
-        description: &str,
-    ) -> Result<Event, SimError> {
-        let reason = self.profile.dlq_reason;
-        let dlq_seq = dead_letter(&self.conns.broker, seq, reason, description, self.now)
-            .ctx(actor, "dead-letter")?;
-        self.picture_dequeued(seq);
+    /// The broker moves a message whose delivery count exceeds the maximum to the DLQ instead
+    /// of handing it out. Service Bus records `DeadLetterReason` and the last error as
+    /// `DeadLetterErrorDescription`; the SQS redrive policy records no reason at all.
+    fn dead_letter_by_broker(&mut self, r: &Received, token: u64) -> Result<Event, SimError> {
+        let (reason, description) = match self.broker {
+            BrokerKind::Asb => (
+                self.profile.dlq_reason.to_string(),
+                self.last_error
+                    .get(&r.seq)
+                    .cloned()
+                    .unwrap_or_else(|| LOCK_EXPIRED_EVERY_TIME.into()),
+            ),
+            BrokerKind::Sqs => (String::new(), String::new()),
+        };
+        let dlq_seq = dead_letter(
+            &self.conns.broker,
+            r.seq,
+            token,
+            &reason,
+            &description,
+            self.now,
+        )
+        .ctx(Actor::Broker, "dead-letter")?;
+        self.picture_dequeued(r.seq);
         if let Some(d) = dlq_seq {
             self.change(RowChange::Put(
                 Table::Dlq,
                 d,
                 std::sync::Arc::new(vec![
                     d.to_string(),
-                    message_id.to_string(),
-                    reason.into(),
-                    description.into(),
-                    self.set.max_deliveries.to_string(),
+                    r.message_id.clone(),
+                    reason.clone(),
+                    description.clone(),
+                    r.delivery_count.to_string(),
                     String::new(),
                 ]),
             ));
             self.live.scalars.stages.dlq += 1;
             self.m().dead_lettered += 1;
             self.note(Fact::DeadLettered {
-                message_id: message_id.to_string(),
-                description: description.to_string(),
+                message_id: r.message_id.clone(),
+                description: description.clone(),
             });
         }
+        let (kind, args) = match self.broker {
+            BrokerKind::Asb => (EventKind::DeadLettered, vec![reason, description]),
+            BrokerKind::Sqs => (
+                EventKind::Redriven,
+                vec![r.message_id.clone(), self.set.max_deliveries.to_string()],
+            ),
+        };
         Ok(Simulation::ev(
-            actor,
+            Actor::Broker,
             Stage::Dlq,
-            Some(message_id),
-            EventKind::DeadLettered,
+            Some(&r.message_id),
+            kind,
             DEAD_LETTER_SQL,
             Outcome::Ok,
-            vec![reason.into(), description.into()],
+            args,
         ))
     }
 

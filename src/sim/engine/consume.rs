@@ -2,7 +2,7 @@
 //! claim with the provider, settle, and the failure path (immediate retry, delayed retry, DLQ).
 
 use super::actions::{Action, Delivery};
-use super::broker::complete;
+use super::broker::{Receive, complete, lock_held};
 use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
@@ -13,6 +13,7 @@ use crate::sim::state::{RowChange, Table};
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
+const LOCK_CHECK_SQL: &[&str] = &[super::broker::SQL_LOCK_HELD];
 
 impl Simulation {
     pub(crate) fn delivery(&self, c: u8) -> Option<Delivery> {
@@ -58,28 +59,27 @@ impl Simulation {
             self.consumers[i].waiting_for_broker = true;
             return Ok(None);
         }
-        let Some((r, ev)) = self.broker_receive(c)? else {
-            return Ok(Some(Simulation::ev(
-                Actor::Consumer(c),
-                Stage::Broker,
-                None,
-                EventKind::ReceiveEmpty,
-                RECEIVE_SQL,
-                Outcome::Ok,
-                vec![],
-            )));
+        let (r, ev) = match self.broker_receive(c)? {
+            Receive::Empty => {
+                return Ok(Some(Simulation::ev(
+                    Actor::Consumer(c),
+                    Stage::Broker,
+                    None,
+                    EventKind::ReceiveEmpty,
+                    RECEIVE_SQL,
+                    Outcome::Ok,
+                    vec![],
+                )));
+            }
+            Receive::DeadLettered(ev) => {
+                self.consumers[i].repoll = true;
+                return Ok(Some(ev));
+            }
+            Receive::Delivered(r, ev) => (r, ev),
         };
-        if r.delivery_count > self.set.max_deliveries {
-            let why = self
-                .last_error
-                .get(&r.seq)
-                .cloned()
-                .unwrap_or_else(|| "lock expired on every delivery".into());
-            let ev = self.dead_letter_now(Actor::Broker, r.seq, &r.message_id, &why)?;
-            self.consumers[i].repoll = true;
-            return Ok(Some(ev));
-        }
-        let slow = self.armed.take(Fault::ConsumerSlowerThanLock);
+        let slow = self
+            .armed
+            .take_for(Fault::ConsumerSlowerThanLock, r.order_id);
         let handling = self.scenario.setup.handling_ms + if slow { self.set.lock_ms } else { 0 };
         self.put_delivery(
             c,
@@ -324,6 +324,28 @@ impl Simulation {
         };
         let actor = Actor::Consumer(c);
         let pitfall = self.set.pitfall;
+        // The careful consumer makes sure it still holds the message before it commits: once
+        // the lock is gone the broker may have handed the message to another consumer or to
+        // the DLQ, and an effect now would sit beside that DLQ entry.
+        if self.mode != Mode::Naive
+            && !d.settled
+            && !lock_held(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "check lock")?
+        {
+            self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            self.poll_again(c, self.now + 1);
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                EventKind::LockLost,
+                LOCK_CHECK_SQL,
+                Outcome::Failed,
+                vec![super::broker::token_text(d.token)],
+            )));
+        }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
             let ok = complete(&self.conns.broker, d.seq, d.token, self.now)
                 .ctx(actor, "settle early")?;
@@ -345,7 +367,10 @@ impl Simulation {
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
-            if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+            if self
+                .armed
+                .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
+            {
                 self.m().lost += 1;
                 self.note(Fact::Lost {
                     message_id: d.message_id.clone(),

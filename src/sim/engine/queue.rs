@@ -25,18 +25,23 @@ pub(crate) const SQL_COMPLETE: &str =
 pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visible_ms = ?4 \
      WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_ABANDON: &str = "UPDATE queue SET visible_ms = ?3, locked_until_ms = NULL, lock_token = NULL \
-     WHERE seq = ?1 AND lock_token = ?2";
+     WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?4";
 pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, order_id, body, reason, description, \
      delivery_count, dead_lettered_ms) SELECT message_id, order_id, body, ?2, ?3, delivery_count, ?4 \
-     FROM queue WHERE seq = ?1 RETURNING seq";
-pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1";
+     FROM queue WHERE seq = ?1 AND lock_token = ?5 RETURNING seq";
+pub(crate) const SQL_LOCK_HELD: &str =
+    "SELECT 1 FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
+pub(crate) const SQL_LOSE_LOCK: &str =
+    "UPDATE queue SET locked_until_ms = ?2, visible_ms = ?2 WHERE seq = ?1";
+pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2";
 pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
-     delivery_count, group_id, dedup_id) SELECT message_id, order_id, body, ?2, ?2, 0, group_id, dedup_id \
+     delivery_count, group_id, dedup_id) SELECT message_id, order_id, body, ?2, ?3, 0, group_id, dedup_id \
      FROM queue WHERE seq = ?1 RETURNING seq";
 
 pub(crate) const RECEIVE_SQL: &[&str] = &[SQL_RECEIVE];
 pub(crate) const RECEIVE_ORDERED_SQL: &[&str] = &[SQL_RECEIVE_ORDERED];
 pub(crate) const RECEIVE_DUP_SQL: &[&str] = &[SQL_RECEIVE, SQL_DUPLICATE];
+pub(crate) const RECEIVE_LOSE_LOCK_SQL: &[&str] = &[SQL_RECEIVE, SQL_LOSE_LOCK];
 pub(crate) const DEAD_LETTER_SQL: &[&str] =
     &["BEGIN IMMEDIATE", SQL_DEAD_LETTER, SQL_DELETE, "COMMIT"];
 
@@ -127,6 +132,21 @@ pub(crate) fn complete(
         == 1)
 }
 
+/// True while the lock `token` on message `seq` is still held (Service Bus: renewing the lock
+/// right before committing; SQS: the receipt handle's visibility timeout has not run out).
+pub(crate) fn lock_held(
+    conn: &Connection,
+    seq: i64,
+    token: u64,
+    now: u64,
+) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(SQL_LOCK_HELD)?
+        .query_row(params![seq, token_text(token), now as i64], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
 /// Extends a lock that is still held until `until`; false when it was already lost.
 pub(crate) fn renew(
     conn: &Connection,
@@ -143,40 +163,65 @@ pub(crate) fn renew(
     ])? == 1)
 }
 
-/// Abandons a message so that it becomes visible at `visible_at`; false when the lock was lost.
+/// Abandons (Service Bus) / changes the visibility (SQS) of a message so that it becomes
+/// visible at `visible_at`; false when the lock / receipt handle is no longer valid
+/// (`MessageLockLost` / `ReceiptHandleIsInvalid`).
 pub(crate) fn abandon(
     conn: &Connection,
     seq: i64,
     token: u64,
+    now: u64,
     visible_at: u64,
 ) -> rusqlite::Result<bool> {
     Ok(conn.prepare_cached(SQL_ABANDON)?.execute(params![
         seq,
         token_text(token),
-        visible_at as i64
+        visible_at as i64,
+        now as i64
     ])? == 1)
 }
 
-/// Moves a message to the DLQ in one transaction; returns the DLQ sequence number.
+/// Moves the message received under `token` to the DLQ in one transaction; returns the DLQ
+/// sequence number, `None` when the row no longer carries that token (nothing moves).
 pub(crate) fn dead_letter(
     conn: &Connection,
     seq: i64,
+    token: u64,
     reason: &str,
     description: &str,
     now: u64,
 ) -> rusqlite::Result<Option<i64>> {
     let tx = super::begin_immediate(conn)?;
+    let token = token_text(token);
     let dlq_seq: Option<i64> = tx
         .prepare_cached(SQL_DEAD_LETTER)?
-        .query_row(params![seq, reason, description, now as i64], |r| r.get(0))
+        .query_row(params![seq, reason, description, now as i64, token], |r| {
+            r.get(0)
+        })
         .optional()?;
-    tx.prepare_cached(SQL_DELETE)?.execute(params![seq])?;
+    if dlq_seq.is_some() {
+        tx.prepare_cached(SQL_DELETE)?
+            .execute(params![seq, token])?;
+    }
     tx.commit()?;
     Ok(dlq_seq)
 }
 
-/// Leaves a second copy of message `seq` in the queue (duplicate delivery).
-pub(crate) fn duplicate(conn: &Connection, seq: i64, now: u64) -> rusqlite::Result<i64> {
+/// The broker loses the lock on message `seq`: it is visible again at `at`.
+pub(crate) fn lose_lock(conn: &Connection, seq: i64, at: u64) -> rusqlite::Result<()> {
+    conn.prepare_cached(SQL_LOSE_LOCK)?
+        .execute(params![seq, at as i64])
+        .map(drop)
+}
+
+/// Leaves a second copy of message `seq` in the queue, visible at `visible_at` (duplicate
+/// delivery).
+pub(crate) fn duplicate(
+    conn: &Connection,
+    seq: i64,
+    now: u64,
+    visible_at: u64,
+) -> rusqlite::Result<i64> {
     conn.prepare_cached(SQL_DUPLICATE)?
-        .query_row(params![seq, now as i64], |r| r.get(0))
+        .query_row(params![seq, now as i64, visible_at as i64], |r| r.get(0))
 }

@@ -4,7 +4,7 @@
 use super::actions::Action;
 use super::broker::{abandon, complete, token_text};
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table, col};
 
@@ -105,60 +105,37 @@ impl Simulation {
         }
     }
 
+    /// After a failed attempt: Service Bus `Abandon` releases the message at once (the broker
+    /// counts the delivery; backoff is the consumer's business, so this instance pauses its
+    /// receives); SQS `ChangeMessageVisibility` hides it for the backoff. Either way the broker,
+    /// not the consumer, dead-letters it once the delivery count exceeds the maximum.
     pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
         let Some(d) = self.delivery(c) else {
             return Ok(None);
         };
-        self.poll_again(c, self.now + 1);
         let actor = Actor::Consumer(c);
         let error = d.error.clone().unwrap_or_default();
-        if d.delivery_count >= self.set.max_deliveries {
-            return self
-                .dead_letter_now(actor, d.seq, &d.message_id, &error)
-                .map(Some);
-        }
-        let delay =
-            self.set
-                .retry
-                .delay_ms(d.delivery_count, self.set.retry.base_ms, &mut self.rng);
-        let visible = self.now + delay;
-        if abandon(&self.conns.broker, d.seq, d.token, visible).ctx(actor, "abandon")? {
-            if self.locks.remove(&d.seq).is_some() {
-                self.live.scalars.stages.in_flight =
-                    self.live.scalars.stages.in_flight.saturating_sub(1);
-            }
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_VISIBLE,
-                visible.to_string(),
-            ));
-            self.change(RowChange::Set(
-                Table::Queue,
-                d.seq,
-                col::QUEUE_LOCK,
-                String::new(),
-            ));
-            self.schedule(visible, Action::BrokerWake);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Retry,
-                Some(&d.message_id),
-                EventKind::RetryDelayed,
-                ABANDON_SQL,
-                Outcome::Ok,
-                vec![
-                    delay.to_string(),
-                    self.set.retry.jitter.as_str().into(),
-                    error,
-                ],
-            )))
-        } else {
+        let previous = self
+            .retry_delays
+            .get(&d.order_id)
+            .copied()
+            .unwrap_or(self.set.retry.base_ms);
+        let delay = self
+            .set
+            .retry
+            .delay_ms(d.delivery_count, previous, &mut self.rng);
+        self.retry_delays.insert(d.order_id, delay);
+        let (visible, resume) = match self.broker {
+            BrokerKind::Asb => (self.now, self.now + delay),
+            BrokerKind::Sqs => (self.now + delay, self.now + 1),
+        };
+        self.poll_again(c, resume);
+        if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
             self.m().lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            Ok(Some(Simulation::ev(
+            return Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,
                 Some(&d.message_id),
@@ -166,8 +143,50 @@ impl Simulation {
                 ABANDON_SQL,
                 Outcome::Failed,
                 vec![token_text(d.token)],
-            )))
+            )));
         }
+        if self.locks.remove(&d.seq).is_some() {
+            self.live.scalars.stages.in_flight =
+                self.live.scalars.stages.in_flight.saturating_sub(1);
+        }
+        self.change(RowChange::Set(
+            Table::Queue,
+            d.seq,
+            col::QUEUE_VISIBLE,
+            visible.to_string(),
+        ));
+        self.change(RowChange::Set(
+            Table::Queue,
+            d.seq,
+            col::QUEUE_LOCK,
+            String::new(),
+        ));
+        self.schedule(visible.max(self.now + 1), Action::BrokerWake);
+        let jitter = self.set.retry.jitter.as_str().to_string();
+        let (kind, args) = match self.broker {
+            BrokerKind::Asb => (
+                EventKind::Abandoned,
+                vec![
+                    d.delivery_count.to_string(),
+                    delay.to_string(),
+                    jitter,
+                    error,
+                ],
+            ),
+            BrokerKind::Sqs => (
+                EventKind::RetryDelayed,
+                vec![delay.to_string(), jitter, error],
+            ),
+        };
+        Ok(Some(Simulation::ev(
+            actor,
+            Stage::Retry,
+            Some(&d.message_id),
+            kind,
+            ABANDON_SQL,
+            Outcome::Ok,
+            args,
+        )))
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {

@@ -166,7 +166,11 @@ fn broker_lock_complete_abandon_renew_and_dead_letter() {
         !complete(&b, seq, 8, 160).expect("complete"),
         "wrong lock token"
     );
-    assert!(abandon(&b, seq, 7, 400).expect("abandon"));
+    assert!(
+        !abandon(&b, seq, 8, 160, 400).expect("abandon"),
+        "another token's abandon is refused (MessageLockLost)"
+    );
+    assert!(abandon(&b, seq, 7, 160, 400).expect("abandon"));
     assert!(
         receive(&b, 399, 100, 9, false, 0)
             .expect("receive")
@@ -181,8 +185,22 @@ fn broker_lock_complete_abandon_renew_and_dead_letter() {
         !complete(&b, seq, 9, 500).expect("complete"),
         "the lock expired at 500: lock lost"
     );
-    let d = dead_letter(&b, seq, "MaxDeliveryCountExceeded", "poison", 600).expect("dead-letter");
+    assert!(
+        !abandon(&b, seq, 9, 500, 900).expect("abandon"),
+        "an expired lock cannot abandon"
+    );
+    let stale = dead_letter(&b, seq, 7, "MaxDeliveryCountExceeded", "x", 600).expect("dlq");
+    assert!(stale.is_none(), "a stale lock token dead-letters nothing");
+    let d =
+        dead_letter(&b, seq, 9, "MaxDeliveryCountExceeded", "poison", 600).expect("dead-letter");
     assert!(d.is_some());
+    let next = enqueue(&b, 700, None, "m2", 2, "x", None)
+        .expect("enqueue")
+        .expect("seq");
+    assert!(
+        next > seq,
+        "sequence numbers are never reused (AUTOINCREMENT)"
+    );
     let (n_queue, reason): (i64, String) = b
         .query_row(
             "SELECT (SELECT COUNT(*) FROM queue), (SELECT reason FROM dlq)",
@@ -190,7 +208,7 @@ fn broker_lock_complete_abandon_renew_and_dead_letter() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .expect("counts");
-    assert_eq!((n_queue, reason.as_str()), (0, "MaxDeliveryCountExceeded"));
+    assert_eq!((n_queue, reason.as_str()), (1, "MaxDeliveryCountExceeded"));
 }
 
 #[test]

@@ -107,7 +107,10 @@ impl Simulation {
                 guard: Guard::IdempotencyKey,
             });
         }
-        if self.armed.take(Fault::ProviderTimeoutAfterPerform) {
+        if self
+            .armed
+            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id)
+        {
             if self.mode != Mode::Naive {
                 let conn = &self.conns.consumers[usize::from(c)];
                 let released: Option<i64> = conn
@@ -214,7 +217,10 @@ impl Simulation {
             self.picture_marker(id, &d.message_id, &e.instance, true);
         }
         self.picture_effect(&e, effect_id, created);
-        if self.armed.take(Fault::ConsumerLostConnectionAfterEffect) {
+        if self
+            .armed
+            .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
+        {
             return Ok(Some(self.lose_connection(
                 c,
                 &d,

@@ -290,20 +290,37 @@ pub(super) fn prevented(
     )
 }
 
-pub(super) fn dead_lettered(st: &OrderState, now: Mark, description: &str) -> Draft {
-    let deliveries = st.receives.last().map_or(0, |(_, _, n)| *n);
+pub(super) fn dead_lettered(
+    st: &OrderState,
+    now: Mark,
+    description: &str,
+    broker: BrokerKind,
+) -> Draft {
+    let deliveries = Arg::Text(st.receives.last().map_or(0, |(_, _, n)| *n).to_string());
+    // SQS stores no reason with a redriven message: its text says where to look instead.
+    let (text, args) = if broker == BrokerKind::Sqs || description.is_empty() {
+        (
+            "moment.dead-lettered-redrive",
+            vec![order(st), message(st), deliveries],
+        )
+    } else {
+        (
+            "moment.dead-lettered",
+            vec![
+                order(st),
+                message(st),
+                deliveries,
+                Arg::Text(description.to_owned()),
+            ],
+        )
+    };
     Draft::new(
         MomentKind::DeadLettered,
         st,
         now,
         &[st.receives.first().map(|(m, _, _)| *m)],
-        "moment.dead-lettered",
-        vec![
-            order(st),
-            message(st),
-            Arg::Text(deliveries.to_string()),
-            Arg::Text(description.to_owned()),
-        ],
+        text,
+        args,
     )
 }
 

@@ -223,12 +223,15 @@ impl Story {
             Fact::DeadLettered {
                 message_id,
                 description,
-            } => self.with(message_id, |_, st| {
-                st.dlq_open += 1;
-                let m = explain::dead_lettered(st, now, description);
-                st.dead_lettered = Some(now);
-                Some(m)
-            }),
+            } => {
+                let broker = self.setting.broker;
+                self.with(message_id, |_, st| {
+                    st.dlq_open += 1;
+                    let m = explain::dead_lettered(st, now, description, broker);
+                    st.dead_lettered = Some(now);
+                    Some(m)
+                });
+            }
             Fact::LockLost { message_id } => {
                 let setting = self.setting;
                 self.with(message_id, |_, st| {
