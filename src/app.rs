@@ -1,5 +1,12 @@
 //! The pure core: `App::update(msg) -> Vec<Effect>`. No IO, no clock, no terminal; the runtime
 //! feeds messages in and carries the effects out.
+//!
+//! `App` is the top [`Screen`] (an enum owning each screen's own state), the screens below it,
+//! and the [`Session`] every screen shares. `update` matches `&mut self.screen` once and hands a
+//! handler exactly its own state and the session: `quiz::on_action(&mut QuizState, &mut
+//! Session, Action) -> Vec<Effect>`. A handler cannot replace the screen it runs on, so it asks
+//! for a change with [`Session::push`] or [`Session::back`] (a [`Nav`] request); `update` applies
+//! it right after the handler returns, saving what the left screen must keep.
 
 mod chapters;
 pub mod doc_layout;
@@ -14,108 +21,48 @@ pub mod quiz;
 mod reader;
 pub mod report;
 mod screen;
+mod session;
 mod settings;
 pub mod simulator;
+#[cfg(test)]
+mod test_app;
 
 pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem};
 pub use map::{MapSetup, MapState, Sharing};
-pub use msg::{CodeRequestOutcome, Delivery, Effect, Msg};
+pub use msg::{
+    CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
+    StoreRequest,
+};
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
 pub use report::{ReportPhase, ReportState};
-pub use screen::{PlaceholderState, Screen};
+pub use screen::Screen;
+pub use session::{Info, Nav, Options, Session, Status};
 pub use settings::SettingsState;
 pub use simulator::SimState;
 
-use crate::content::{Content, Course, Lang, Strings};
+use crate::content::{Content, Lang};
+use crate::domain::Progress;
 use crate::domain::outbox::MailStatus;
-use crate::domain::{Fact, Progress};
 use input::Key;
-use keymap::{Action, ScreenKind};
+use keymap::Action;
 use std::sync::Arc;
 
 /// The reader's laid-out lines for the current state (the view draws exactly these).
 pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
-    reader::lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
-        state,
-    )
-}
-
-/// Display options from the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(clippy::struct_excessive_bools)] // four independent command-line switches
-pub struct Options {
-    /// Plain ASCII instead of box-drawing and block characters.
-    pub ascii: bool,
-    /// Mouse capture is on.
-    pub mouse: bool,
-    /// No animation.
-    pub reduced_motion: bool,
-    /// Colours are off (`NO_COLOR`): the theme uses modifiers only.
-    pub no_color: bool,
-}
-
-/// Paths and names shown in Settings.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Info {
-    /// The data directory.
-    pub data_dir: String,
-    /// The config file in use, or where one would be read from.
-    pub config: String,
-    /// The log file.
-    pub log: String,
-    /// The workshop name from the config.
-    pub workshop: Option<String>,
-}
-
-/// A short message under the screen (saved, failed, hints).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
-    /// The text, already translated.
-    pub text: String,
-    /// Whether it reports a failure.
-    pub error: bool,
+    reader::lines(&app.session, state)
 }
 
 /// The whole state of the workshop UI.
 pub struct App {
-    /// All content, both languages.
-    pub content: Arc<Content>,
-    /// The language shown.
-    pub lang: Lang,
-    /// What the learner has done (mirrors the store).
-    pub progress: Progress,
     /// The screen on top.
     pub screen: Screen,
     /// Screens below it (Back returns to them).
     pub history: Vec<Screen>,
-    /// Terminal size.
-    pub size: (u16, u16),
-    /// Whether the help overlay is open.
-    pub help: bool,
-    /// The last status line.
-    pub status: Option<Status>,
-    /// Display options.
-    pub options: Options,
-    /// Paths for Settings.
-    pub info: Info,
-    /// Set once the learner quits; the runtime stops after this update.
-    pub quitting: bool,
-    /// The map URL and the LAN share (they outlive the map screen).
-    pub map: MapSetup,
-    /// The quiz as saved.
-    pub quiz: QuizRecord,
-    /// Status of the newest report mail.
-    pub report_status: Option<MailStatus>,
-    /// The instructor address from the config (the report asks before copying it).
-    pub instructor_cc: Option<String>,
+    /// What every screen shares.
+    pub session: Session,
 }
 
 impl App {
@@ -128,127 +75,121 @@ impl App {
         info: Info,
     ) -> Self {
         App {
-            content,
-            lang,
-            progress,
             screen: Screen::Home(HomeState::default()),
             history: Vec::new(),
-            size: (80, 24),
-            help: false,
-            status: None,
-            options,
-            info,
-            quitting: false,
-            map: MapSetup::default(),
-            quiz: QuizRecord::default(),
-            report_status: None,
-            instructor_cc: None,
+            session: Session::new(content, lang, progress, options, info),
         }
-    }
-
-    /// The course in the current language.
-    pub fn course(&self) -> &Course {
-        self.content.course(self.lang)
-    }
-
-    /// UI strings in the current language.
-    pub fn strings(&self) -> &Strings {
-        &self.course().strings
-    }
-
-    /// Shows a status line.
-    pub fn notify(&mut self, text: impl Into<String>, error: bool) {
-        self.status = Some(Status {
-            text: text.into(),
-            error,
-        });
     }
 
     /// Handles one message and returns what the runtime must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut effects = self.dispatch(msg);
+        effects.extend(self.apply_nav());
+        effects
+    }
+
+    /// Applies the screen change the last handler asked for, if any.
+    fn apply_nav(&mut self) -> Vec<Effect> {
+        match self.session.take_nav() {
+            Some(nav) => self.navigate(nav),
+            None => Vec::new(),
+        }
+    }
+
+    fn dispatch(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
         match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Mouse(mouse) => {
-                if self.help || layout::too_small(self.size.0, self.size.1) {
+                if session.help || layout::too_small(session.size.0, session.size.1) {
                     return Vec::new();
                 }
                 self.on_mouse(mouse)
             }
             Msg::Resized { width, height } => {
-                self.size = (width, height);
+                session.size = (width, height);
                 if let Screen::Reader(state) = &mut self.screen {
-                    let clamped = reader::clamp_scroll(
-                        state,
-                        &self.content,
-                        self.lang,
-                        &self.progress,
-                        self.options,
-                        self.size,
-                    );
-                    state.scroll = clamped;
+                    state.scroll = reader::clamp_scroll(state, session);
                 }
                 Vec::new()
             }
             Msg::FactSaved(Ok(())) => Vec::new(),
-            Msg::FactSaved(Err(reason)) | Msg::ResultsCleared(Err(reason)) => {
-                let text = self
+            Msg::FactSaved(Err(reason))
+            | Msg::ResultsCleared(Err(reason))
+            | Msg::AttemptStarted(Err(reason)) => {
+                let text = session
                     .strings()
                     .fill("common.save_failed", &[("reason", &reason)]);
-                self.notify(text, true);
+                session.notify(text, true);
                 Vec::new()
             }
-            Msg::ShareStarted(result) => map::on_share_started(self, result),
+            Msg::ShareStarted(result) => map::on_share_started(session, result),
             Msg::ResultsCleared(Ok(())) => {
-                self.quiz = QuizRecord::default();
-                self.report_status = None;
-                let text = self.strings().get("settings.cleared").to_owned();
-                self.notify(text, false);
+                session.quiz = QuizRecord::default();
+                session.report_status = None;
+                let text = session.strings().get("settings.cleared").to_owned();
+                session.notify(text, false);
                 Vec::new()
             }
-            Msg::Tick { elapsed_ms } => simulator::on_tick(self, elapsed_ms),
-            Msg::Sim(reply) => simulator::on_reply(self, reply),
-            other => self.on_mail_or_quiz(other),
-        }
-    }
-
-    fn on_mail_or_quiz(&mut self, msg: Msg) -> Vec<Effect> {
-        match msg {
-            Msg::AttemptStarted(Ok(attempt)) => quiz::attempt_started(self, attempt),
-            Msg::AttemptStarted(Err(reason)) => {
-                let text = self
-                    .strings()
-                    .fill("common.save_failed", &[("reason", &reason)]);
-                self.notify(text, true);
+            Msg::Tick { elapsed_ms } => match &mut self.screen {
+                Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
+                _ => Vec::new(),
+            },
+            Msg::Sim(reply) => match &mut self.screen {
+                Screen::Simulator(state) => simulator::on_reply(state, session, reply),
+                _ => Vec::new(),
+            },
+            Msg::AttemptStarted(Ok(attempt)) => {
+                let shown = match &mut self.screen {
+                    Screen::Quiz(state) => Some(state),
+                    _ => None,
+                };
+                quiz::attempt_started(shown, session, attempt);
+                Vec::new()
             }
-            Msg::ReportSaved(result) => report::report_saved(self, result),
-            Msg::CodeRequested(outcome) => report::code_requested(self, outcome),
-            Msg::CodeChecked(verdict) => report::code_checked(self, verdict),
+            Msg::ReportSaved(result) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::report_saved(state, session, result);
+                }
+                Vec::new()
+            }
+            Msg::CodeRequested(outcome) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::code_requested(state, session, outcome);
+                }
+                Vec::new()
+            }
+            Msg::CodeChecked(verdict) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::code_checked(state, session, verdict);
+                }
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
-                self.report_status = report;
-                if matches!(self.screen, Screen::Report(_)) {
+                session.report_status = report;
+                if let Screen::Report(state) = &mut self.screen {
                     if let Some(delivery) = &delivery {
-                        report::delivered(self, delivery);
+                        report::delivered(state, session, delivery);
                     }
                     if sent && delivery.is_some() {
-                        report::say_sent(self);
+                        report::say_sent(state, session);
                     }
                 }
+                Vec::new()
             }
-            _ => {}
         }
-        Vec::new()
     }
 
     fn on_key(&mut self, key: Key) -> Vec<Effect> {
         if key.is_ctrl_c() {
             return self.quit();
         }
-        if self.help {
-            self.help = false;
+        if self.session.help {
+            self.session.help = false;
             return Vec::new();
         }
-        if layout::too_small(self.size.0, self.size.1) {
+        if layout::too_small(self.session.size.0, self.session.size.1) {
             // Only leaving works while nothing can be drawn.
             return match keymap::action_for(self.screen.kind(), key) {
                 Some(Action::Back) => self.back(),
@@ -261,7 +202,7 @@ impl App {
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Help) => {
-                self.help = true;
+                self.session.help = true;
                 Vec::new()
             }
             Some(Action::Back) if !self.screen_handles_back() => self.back(),
@@ -271,18 +212,19 @@ impl App {
     }
 
     fn captured_key(&mut self, key: Key) -> Option<Vec<Effect>> {
-        match &self.screen {
+        let session = &mut self.session;
+        match &mut self.screen {
             Screen::Reader(state) if state.captures_keys() => {
-                Some(reader::on_captured_key(self, key))
+                Some(reader::on_captured_key(state, session, key))
             }
             Screen::Settings(state) if state.confirm_clear => {
-                Some(settings::on_confirm_key(self, key))
+                Some(settings::on_confirm_key(state, session, key))
             }
             Screen::Simulator(state) if simulator::captures_keys(state) => {
-                Some(simulator::on_captured_key(self, key))
+                Some(simulator::on_captured_key(state, session, key))
             }
             Screen::Report(state) if report::captures_keys(state) => {
-                Some(report::on_captured_key(self, key))
+                Some(report::on_captured_key(state, session, key))
             }
             _ => None,
         }
@@ -293,37 +235,45 @@ impl App {
     }
 
     fn on_action(&mut self, action: Action) -> Vec<Effect> {
-        match self.screen.kind() {
-            ScreenKind::Home => home::on_action(self, action),
-            ScreenKind::Chapters => chapters::on_action(self, action),
-            ScreenKind::Reader => reader::on_action(self, action),
-            ScreenKind::Settings => settings::on_action(self, action),
-            ScreenKind::Ordering => ordering::on_action(self, action),
-            ScreenKind::Simulator => simulator::on_action(self, action),
-            ScreenKind::Map => map::on_action(self, action),
-            ScreenKind::Quiz => quiz::on_action(self, action),
-            ScreenKind::Placeholder | ScreenKind::Report => Vec::new(),
+        let session = &mut self.session;
+        match &mut self.screen {
+            Screen::Home(state) => home::on_action(state, session, action),
+            Screen::Chapters(state) => chapters::on_action(state, session, action),
+            Screen::Reader(state) => reader::on_action(state, session, action),
+            Screen::Settings(state) => settings::on_action(state, session, action),
+            Screen::Ordering(state) => ordering::on_action(state, session, action),
+            Screen::Simulator(state) => simulator::on_action(state, session, action),
+            Screen::Map(state) => map::on_action(state, session, action),
+            Screen::Quiz(state) => quiz::on_action(state, session, action),
+            // Typing takes every key until the report is queued; then only Back and Help act.
+            Screen::Report(_) => Vec::new(),
         }
     }
 
     fn on_mouse(&mut self, mouse: input::Mouse) -> Vec<Effect> {
-        match self.screen.kind() {
-            ScreenKind::Home => home::on_mouse(self, mouse),
-            ScreenKind::Chapters => chapters::on_mouse(self, mouse),
-            ScreenKind::Reader => reader::on_mouse(self, mouse),
-            ScreenKind::Settings => settings::on_mouse(self, mouse),
-            ScreenKind::Ordering => ordering::on_mouse(self, mouse),
-            ScreenKind::Simulator => simulator::on_mouse(self, mouse),
-            ScreenKind::Map => map::on_mouse(self, mouse),
-            ScreenKind::Placeholder | ScreenKind::Quiz | ScreenKind::Report => Vec::new(),
+        let session = &mut self.session;
+        match &mut self.screen {
+            Screen::Home(state) => home::on_mouse(state, session, mouse),
+            Screen::Chapters(state) => chapters::on_mouse(state, session, mouse),
+            Screen::Reader(state) => reader::on_mouse(state, session, mouse),
+            Screen::Settings(state) => settings::on_mouse(state, session, mouse),
+            Screen::Ordering(state) => ordering::on_mouse(state, session, mouse),
+            Screen::Simulator(state) => simulator::on_mouse(state, session, mouse),
+            Screen::Map(state) => map::on_mouse(state, session, mouse),
+            Screen::Quiz(_) | Screen::Report(_) => Vec::new(),
         }
     }
 
-    /// Opens a screen on top of the current one.
-    pub fn push(&mut self, screen: Screen) {
-        let below = std::mem::replace(&mut self.screen, screen);
-        self.history.push(below);
-        self.status = None;
+    /// Applies a handler's screen change.
+    fn navigate(&mut self, nav: Nav) -> Vec<Effect> {
+        match nav {
+            Nav::Push(screen) => {
+                let below = std::mem::replace(&mut self.screen, screen);
+                self.history.push(below);
+                Vec::new()
+            }
+            Nav::Back => self.back(),
+        }
     }
 
     /// Goes back one screen; from Home, quits.
@@ -332,7 +282,7 @@ impl App {
         match self.history.pop() {
             Some(previous) => {
                 self.screen = previous;
-                self.status = None;
+                self.session.status = None;
             }
             None => effects.extend(self.quit()),
         }
@@ -340,32 +290,30 @@ impl App {
     }
 
     /// Saves what the current screen must keep (the reading position) before it goes.
-    fn leave_screen(&mut self) -> Vec<Effect> {
+    fn leave_screen(&self) -> Vec<Effect> {
         match &self.screen {
-            Screen::Reader(state) => reader::position_effect(self, state).into_iter().collect(),
+            Screen::Reader(state) => reader::position_effect(&self.session, state)
+                .into_iter()
+                .collect(),
             Screen::Simulator(state) => simulator::leave(state),
             _ => Vec::new(),
         }
     }
 
-    /// Quits from anywhere, saving the reading position first.
+    /// Quits from anywhere, saving the reading position first; the runtime's loop ends once
+    /// `session.quitting` is set, after carrying out these effects.
     pub fn quit(&mut self) -> Vec<Effect> {
-        let mut effects = self.leave_screen();
-        self.quitting = true;
-        effects.push(Effect::Quit);
-        effects
+        self.session.quitting = true;
+        self.leave_screen()
     }
 
     /// How often the runtime must send [`Msg::Tick`]: `None` while nothing moves, so an idle
     /// or paused workshop never wakes up.
     pub fn tick_interval_ms(&self) -> Option<u32> {
-        simulator::tick_interval(self)
-    }
-
-    /// Records a fact in memory and asks the runtime to save it.
-    pub fn record(&mut self, fact: Fact) -> Effect {
-        self.progress.apply(&fact);
-        Effect::Save(fact)
+        match &self.screen {
+            Screen::Simulator(state) => simulator::tick_interval(state, &self.session),
+            _ => None,
+        }
     }
 }
 

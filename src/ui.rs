@@ -6,7 +6,6 @@ mod help;
 mod home;
 mod map;
 mod ordering;
-mod placeholder;
 mod quiz;
 mod reader;
 mod report;
@@ -21,7 +20,7 @@ use ratatui::layout::Rect;
 /// Draws the whole UI for the current state.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
-    let theme = theme::Theme::new(app.options.no_color);
+    let theme = theme::Theme::new(app.session.options.no_color);
     if layout::too_small(area.width, area.height) {
         chrome::too_small(frame, app, &theme);
         return;
@@ -35,13 +34,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Ordering(state) => ordering::draw(frame, app, state, &theme),
         Screen::Simulator(state) => simulator::draw(frame, app, state, &theme),
         Screen::Map(state) => map::draw(frame, app, state, &theme),
-        Screen::Placeholder(state) => placeholder::draw(frame, app, state, &theme),
         Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
         Screen::Report(state) => report::draw(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);
-    if app.help {
+    if app.session.help {
         help::draw(frame, app, &theme);
     }
 }

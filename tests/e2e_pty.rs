@@ -66,6 +66,12 @@ fn sigkill_keeps_every_saved_answer_and_the_database_sound() {
     s.wait_for("Decisions 1/4");
     s.send("n");
     s.wait_for("Chapter 4 of 16");
+    // The store thread commits after the frame shows; kill once the last save is on disk, so
+    // the check below is about what SIGKILL does to committed rows.
+    wait_for_row(
+        &data.path().join("progress.db"),
+        "SELECT count(*) FROM chapter_read WHERE chapter_id = 'flow-map'",
+    );
     s.signal("KILL");
     let _ = s.wait_exit();
 
@@ -140,4 +146,19 @@ fn a_tiny_terminal_says_what_it_needs() {
     s.wait_for("60x18");
     s.send("q");
     assert!(s.wait_exit());
+}
+
+/// Polls the progress database until `count_sql` counts at least one row.
+fn wait_for_row(db: &std::path::Path, count_sql: &str) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < pty::WAIT {
+        let count = Connection::open(db)
+            .and_then(|c| c.query_row(count_sql, [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0);
+        if count > 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no row for {count_sql:?} within {:?}", pty::WAIT);
 }

@@ -15,7 +15,7 @@ const URL: &str = "https://example.org/lab";
 
 fn map_screen(lang: Lang, url: Option<&str>, width: u16, height: u16) -> App {
     let mut app = new_app(lang, Options::default(), Info::default(), width, height);
-    app.map = MapSetup::new(url.map(str::to_owned), 8737);
+    app.session.map = MapSetup::new(url.map(str::to_owned), 8737);
     app.update(Msg::Key(Key::char('3')));
     app
 }
@@ -78,13 +78,13 @@ fn any_size_and_url_length_draws_without_panic() {
                 (240, 80),
             ] {
                 let mut app = map_screen(Lang::En, url, w.max(60), h.max(18));
-                app.options.ascii = ascii;
+                app.session.options.ascii = ascii;
                 app.update(Msg::Resized {
                     width: w,
                     height: h,
                 });
                 let screen = text(&buffer(&app));
-                if ascii && app.map.qr().is_some() && w >= 100 {
+                if ascii && app.session.map.qr().is_some() && w >= 100 {
                     assert!(
                         screen.contains("##") || screen.contains("Enlarge"),
                         "{screen}"

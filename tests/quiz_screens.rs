@@ -14,7 +14,7 @@ use support::{new_app, press, screen};
 fn app(lang: Lang, width: u16, height: u16) -> App {
     let mut app = new_app(lang, Options::default(), Info::default(), width, height);
     press(&mut app, "7");
-    let mut attempt = Attempt::new(&app.course().quiz, 7);
+    let mut attempt = Attempt::new(&app.session.course().quiz, 7);
     attempt.id = 1;
     app.update(Msg::AttemptStarted(Ok(attempt)));
     app
@@ -22,10 +22,10 @@ fn app(lang: Lang, width: u16, height: u16) -> App {
 
 /// Answers every question with option 1 (and 2 for multi-select).
 fn finish(app: &mut App) {
-    for _ in 0..app.course().quiz.questions.len() {
-        let attempt = app.quiz.attempt.clone().expect("attempt");
+    for _ in 0..app.session.course().quiz.questions.len() {
+        let attempt = app.session.quiz.attempt.clone().expect("attempt");
         let multi = attempt
-            .next_question(&app.course().quiz)
+            .next_question(&app.session.course().quiz)
             .is_some_and(|q| q.multi);
         press(app, if multi { "12\n\n" } else { "1\n\n" });
     }

@@ -280,7 +280,7 @@ fn key_storms_on_every_screen_at_random_sizes_never_panic() {
             let msg = random_msg(&mut rng);
             // Ctrl+C and q-from-Home end the run; keep storming a fresh app instead.
             app.update(msg);
-            if app.quitting {
+            if app.session.quitting {
                 app = App::new(
                     content.clone(),
                     lang,
@@ -295,9 +295,9 @@ fn key_storms_on_every_screen_at_random_sizes_never_panic() {
             }
             screens_seen.insert(std::mem::discriminant(&app.screen));
             if let Screen::Reader(state) = &app.screen {
-                assert!(state.chapter < app.course().chapters.len());
+                assert!(state.chapter < app.session.course().chapters.len());
             }
-            let (w, h) = app.size;
+            let (w, h) = app.session.size;
             let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
             terminal
                 .draw(|frame| queuelab::ui::draw(frame, &app))

@@ -1,15 +1,15 @@
 //! The simulator screen through `App::update` with the real engine behind it (the same
 //! `SimDriver` the runtime's thread uses): every control, the timeline ends, fault injection
-//! mid-run, DLQ triage, compare, progress, and snapshots at fixed events of fixed seeds.
+//! mid-run, compare, and snapshots at fixed events of fixed seeds. DLQ triage and progress are
+//! in `sim_screen_progress.rs`.
 
 #[path = "support/sim_harness.rs"]
 mod harness;
 
 use harness::Harness;
-use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab};
-use queuelab::app::{Effect, Msg, Options, Screen, SimState};
+use queuelab::app::simulator::{Compare, PickerKind, SPEEDS, Tab, Timeline};
+use queuelab::app::{Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
-use queuelab::domain::Fact;
 use queuelab::sim::scenario::IDS;
 use queuelab::sim::{BrokerKind, EventKind, Fault, Mode};
 
@@ -33,6 +33,10 @@ fn sim(h: &Harness) -> &SimState {
     }
 }
 
+fn timeline(h: &Harness) -> &Timeline {
+    &sim(h).timeline
+}
+
 fn shown_event(h: &Harness) -> Option<u64> {
     sim(h)
         .shown()
@@ -43,18 +47,21 @@ fn shown_event(h: &Harness) -> Option<u64> {
 #[test]
 fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
     let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
-    assert_eq!(sim(&h).total, 0);
-    assert!(sim(&h).dir.is_some(), "the run directory is shown at once");
+    assert_eq!(timeline(&h).total, 0);
+    assert!(
+        timeline(&h).dir.is_some(),
+        "the run directory is shown at once"
+    );
     h.keys("<");
     assert_eq!(shown_event(&h), None, "nothing before the start");
     h.repeat('>', 10);
-    assert_eq!(sim(&h).total, 10);
+    assert_eq!(timeline(&h).total, 10);
     assert_eq!(shown_event(&h), Some(9));
     h.repeat('<', 3);
-    assert_eq!(sim(&h).cursor, Some(6));
+    assert_eq!(timeline(&h).cursor, Some(6));
     assert_eq!(shown_event(&h), Some(6), "the picture of event 7 arrived");
     h.repeat('<', 20);
-    assert_eq!(sim(&h).cursor, Some(0));
+    assert_eq!(timeline(&h).cursor, Some(0));
     assert_eq!(
         shown_event(&h),
         Some(0),
@@ -62,24 +69,24 @@ fn step_forward_back_to_the_very_first_event_and_forward_to_the_end() {
     );
     h.keys(">");
     assert_eq!(shown_event(&h), Some(1));
-    assert_eq!(sim(&h).total, 10, "moving in history executes nothing");
+    assert_eq!(timeline(&h).total, 10, "moving in history executes nothing");
     h.repeat('>', 8);
-    assert_eq!(sim(&h).cursor, None, "back at the head");
+    assert_eq!(timeline(&h).cursor, None, "back at the head");
     assert_eq!(shown_event(&h), Some(9));
     h.keys("^");
     assert_eq!(shown_event(&h), Some(0), "Home jumps to the first event");
     h.keys("$");
     let s = sim(&h);
-    assert!(s.finished && s.cursor.is_none());
-    let report = s.report.as_ref().expect("report at the end");
+    assert!(s.timeline.finished && s.timeline.cursor.is_none());
+    let report = s.timeline.report.as_ref().expect("report at the end");
     assert!(
         report.invariants.ok(),
         "safe twin-consumers keeps the invariants"
     );
-    assert_eq!(shown_event(&h), Some(s.total - 1));
-    let total = s.total;
+    assert_eq!(shown_event(&h), Some(s.timeline.total - 1));
+    let total = s.timeline.total;
     h.keys(">");
-    assert_eq!(sim(&h).total, total, "nothing after the end");
+    assert_eq!(timeline(&h).total, total, "nothing after the end");
 }
 
 #[test]
@@ -87,7 +94,7 @@ fn play_runs_on_ticks_only_and_pause_stops() {
     let mut h = open(Lang::En, 80, 24, "happy-path", Options::default());
     assert_eq!(h.app.tick_interval_ms(), None, "no ticks while paused");
     h.keys(" ");
-    assert!(sim(&h).playing);
+    assert!(timeline(&h).playing);
     assert_eq!(
         h.app.tick_interval_ms(),
         Some(33),
@@ -97,26 +104,38 @@ fn play_runs_on_ticks_only_and_pause_stops() {
     h.send(Msg::Tick {
         elapsed_ms: beat / 2,
     });
-    assert_eq!(sim(&h).total, 0, "half a beat moves tokens, no event yet");
+    assert_eq!(
+        timeline(&h).total,
+        0,
+        "half a beat moves tokens, no event yet"
+    );
     h.send(Msg::Tick {
         elapsed_ms: beat / 2 + 1,
     });
-    assert_eq!(sim(&h).total, 1);
+    assert_eq!(timeline(&h).total, 1);
     h.keys("+");
     h.keys("+");
-    assert_eq!(SPEEDS[sim(&h).speed], 8);
+    assert_eq!(SPEEDS[sim(&h).settings.speed], 8);
     let fast = sim(&h).beat_ms();
     h.send(Msg::Tick {
         elapsed_ms: fast * 4,
     });
-    assert_eq!(sim(&h).total, 5, "four beats at once ask for four events");
+    assert_eq!(
+        timeline(&h).total,
+        5,
+        "four beats at once ask for four events"
+    );
     h.keys("-");
-    assert_eq!(SPEEDS[sim(&h).speed], 4);
+    assert_eq!(SPEEDS[sim(&h).settings.speed], 4);
     h.keys(".");
-    assert!(!sim(&h).playing, "the presenter key pauses");
+    assert!(!timeline(&h).playing, "the presenter key pauses");
     assert_eq!(h.app.tick_interval_ms(), None);
     h.send(Msg::Tick { elapsed_ms: 5_000 });
-    assert_eq!(sim(&h).total, 5, "a stray tick while paused does nothing");
+    assert_eq!(
+        timeline(&h).total,
+        5,
+        "a stray tick while paused does nothing"
+    );
 }
 
 #[test]
@@ -156,12 +175,18 @@ fn a_fault_injected_mid_run_fires() {
     h.keys("\n");
     let s = sim(&h);
     assert!(s.picker.is_none());
-    assert_eq!(s.cursor, None, "injecting returns to the head");
-    assert!(matches!(s.last_fault, Some(Fault::BrokerDown { .. })));
-    let status = h.app.status.as_ref().expect("armed notice");
+    assert_eq!(s.timeline.cursor, None, "injecting returns to the head");
+    assert!(matches!(
+        s.timeline.last_fault,
+        Some(Fault::BrokerDown { .. })
+    ));
+    let status = h.app.session.status.as_ref().expect("armed notice");
     assert!(status.text.contains("broker-down"), "{}", status.text);
     h.repeat('>', 3);
-    let down = sim(&h).log.iter().any(|e| e.kind == EventKind::BrokerDown);
+    let down = timeline(&h)
+        .log
+        .iter()
+        .any(|e| e.kind == EventKind::BrokerDown);
     assert!(down, "the outage began");
     let screen = h.screen();
     assert!(
@@ -174,24 +199,24 @@ fn a_fault_injected_mid_run_fires() {
 fn mode_broker_seed_scenario_and_restart_start_new_runs() {
     let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
     h.repeat('>', 4);
-    let first_run = sim(&h).run;
+    let first_run = timeline(&h).run;
     h.keys("m");
-    assert_eq!(sim(&h).mode, Mode::Naive);
-    assert!(sim(&h).run > first_run && sim(&h).total == 0);
+    assert_eq!(sim(&h).settings.mode, Mode::Naive);
+    assert!(timeline(&h).run > first_run && timeline(&h).total == 0);
     h.keys("m");
-    assert_eq!(sim(&h).mode, Mode::Pitfall);
+    assert_eq!(sim(&h).settings.mode, Mode::Pitfall);
     h.keys("m");
-    assert_eq!(sim(&h).mode, Mode::Safe);
+    assert_eq!(sim(&h).settings.mode, Mode::Safe);
     h.keys("b");
-    assert_eq!(sim(&h).broker, BrokerKind::Sqs);
+    assert_eq!(sim(&h).settings.broker, BrokerKind::Sqs);
     assert!(h.screen().contains("BROKER SQS"));
     h.keys("n");
-    assert_eq!(sim(&h).seed, 2);
+    assert_eq!(sim(&h).settings.seed, 2);
     h.repeat('>', 3);
     h.keys("r");
-    assert_eq!(sim(&h).total, 0);
+    assert_eq!(timeline(&h).total, 0);
     assert_eq!(
-        (sim(&h).seed, sim(&h).broker),
+        (sim(&h).settings.seed, sim(&h).settings.broker),
         (2, BrokerKind::Sqs),
         "restart keeps settings"
     );
@@ -228,13 +253,22 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
     let mut h = open(Lang::En, 80, 24, "twin-consumers", Options::default());
     h.keys("m");
     h.keys("$");
-    assert!(!sim(&h).report.as_ref().expect("report").invariants.ok());
+    assert!(
+        !sim(&h)
+            .timeline
+            .report
+            .as_ref()
+            .expect("report")
+            .invariants
+            .ok()
+    );
     assert!(h.screen().contains("DUP x"), "{}", h.screen());
     h.keys("m");
     h.keys("m");
-    assert_eq!(sim(&h).mode, Mode::Safe);
+    assert_eq!(sim(&h).settings.mode, Mode::Safe);
     h.keys("$");
     let caught = sim(&h)
+        .timeline
         .log
         .iter()
         .find(|e| e.kind == EventKind::DuplicatePrevented)
@@ -261,75 +295,6 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
     );
     h.keys("v");
     assert!(sim(&h).compare.is_none());
-}
-
-#[test]
-fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
-    let mut h = open(Lang::En, 80, 24, "poison-dlq", Options::default());
-    for _ in 0..400 {
-        if sim(&h).dlq.len() >= 2 {
-            break;
-        }
-        h.keys(">");
-    }
-    let before = sim(&h).dlq.len();
-    assert!(before >= 2, "poison messages reached the DLQ");
-    for _ in 0..3 {
-        h.keys("\t");
-    }
-    assert_eq!(sim(&h).tab, Tab::Dlq);
-    assert!(h.screen().contains("cause fixed"));
-    h.keys("k");
-    h.repeat('j', 20);
-    assert_eq!(sim(&h).batch, 1, "arrows set the batch size, at least one");
-    h.keys("k");
-    h.keys("f");
-    assert!(sim(&h).cause_fixed);
-    h.keys("\n");
-    assert!(sim(&h).fix_sent);
-    h.repeat('>', 10);
-    let replayed = sim(&h).log.iter().any(|e| e.kind == EventKind::DlqReplayed);
-    assert!(replayed, "a replay happened: {:?}", sim(&h).log.back());
-    assert!(sim(&h).dlq.len() < before, "the batch left the DLQ");
-}
-
-#[test]
-fn scenarios_run_are_counted_once_and_shown_on_home() {
-    let mut h = open(Lang::En, 80, 24, "lost-ack", Options::default());
-    assert!(
-        !h.saved
-            .iter()
-            .any(|e| matches!(e, Effect::Save(Fact::ScenarioRun(_))))
-    );
-    h.keys(">>>");
-    let runs: Vec<_> = h
-        .saved
-        .iter()
-        .filter(|e| matches!(e, Effect::Save(Fact::ScenarioRun(id)) if id == "lost-ack"))
-        .collect();
-    assert_eq!(runs.len(), 1);
-    assert!(h.app.progress.scenarios_run.contains("lost-ack"));
-    h.keys("q");
-    assert!(matches!(h.app.screen, Screen::Home(_)));
-    assert!(
-        h.screen().contains("Simulator scenarios run: 1/12"),
-        "{}",
-        h.screen()
-    );
-}
-
-#[test]
-fn see_it_happen_in_a_decision_opens_its_scenario() {
-    let mut h = Harness::new(Lang::En, 80, 24, Options::default());
-    h.keys("2");
-    h.keys("3\n\t1s");
-    let s = sim(&h);
-    assert_eq!(s.scenario_id(), "broker-outage");
-    h.keys("q");
-    assert!(
-        matches!(h.app.screen, Screen::Reader(_)),
-        "back to the reader"
-    );
 }
 
 #[test]
@@ -364,7 +329,10 @@ fn tokens_move_during_a_beat_and_rest_when_paused() {
     h.keys(" ");
     let beat = sim(&h).beat_ms();
     h.send(queuelab::app::Msg::Tick { elapsed_ms: beat });
-    assert!(!sim(&h).moves.is_empty(), "the published message moves");
+    assert!(
+        !timeline(&h).moves.is_empty(),
+        "the published message moves"
+    );
     h.send(queuelab::app::Msg::Tick {
         elapsed_ms: beat / 2,
     });

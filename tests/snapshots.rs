@@ -71,7 +71,7 @@ fn first_screen_of_every_chapter() {
     for lang in Lang::ALL {
         for (w, h) in [(80, 24), (120, 40)] {
             let mut a = app(lang, w, h);
-            let count = a.course().chapters.len();
+            let count = a.session.course().chapters.len();
             press(&mut a, "2\n");
             for n in 1..=count {
                 insta::assert_snapshot!(format!("chapter_{n:02}_{lang}_{w}x{h}"), screen(&a));

@@ -2,7 +2,7 @@
 
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, Effect, Screen, layout, reader};
+use super::{Effect, Session, layout, reader};
 
 /// The list's own state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,20 +15,10 @@ pub struct ChaptersState {
     pub pending_digit: Option<u8>,
 }
 
-fn state(app: &mut App) -> Option<&mut ChaptersState> {
-    match &mut app.screen {
-        Screen::Chapters(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Handles a key action on the chapter list.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let count = app.course().chapters.len();
-    let visible = usize::from(layout::list(app.size.0, app.size.1).height).max(1);
-    let Some(list) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_action(list: &mut ChaptersState, session: &mut Session, action: Action) -> Vec<Effect> {
+    let count = session.course().chapters.len();
+    let visible = usize::from(layout::list(session.size.0, session.size.1).height).max(1);
     if count == 0 {
         return Vec::new();
     }
@@ -53,16 +43,8 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 list.cursor = number - 1;
             }
         }
-        Action::Open => {
-            let index = list.cursor;
-            return reader::open_chapter(app, index);
-        }
-        Action::Search => {
-            let index = list.cursor;
-            let mut effects = reader::open_chapter(app, index);
-            effects.extend(reader::on_action(app, Action::Search));
-            return effects;
-        }
+        Action::Open => return reader::open_chapter(session, list.cursor),
+        Action::Search => return reader::open_chapter_searching(session, list.cursor),
         _ => {}
     }
     list.pending_digit = digit.filter(|d| usize::from(*d) * 10 <= count);
@@ -79,20 +61,17 @@ fn scroll_into_view(list: &mut ChaptersState, visible: usize) {
 }
 
 /// Handles the mouse: click opens, the wheel moves.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let area = layout::list(app.size.0, app.size.1);
-    let count = app.course().chapters.len();
+pub fn on_mouse(list: &mut ChaptersState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
+    let area = layout::list(session.size.0, session.size.1);
+    let count = session.course().chapters.len();
     match mouse.kind {
-        MouseKind::ScrollUp => on_action(app, Action::Up),
-        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::ScrollUp => on_action(list, session, Action::Up),
+        MouseKind::ScrollDown => on_action(list, session, Action::Down),
         MouseKind::Click if area.contains(mouse.column, mouse.row) => {
-            let Some(list) = state(app) else {
-                return Vec::new();
-            };
             let index = list.offset + usize::from(mouse.row - area.y);
             if index < count {
                 list.cursor = index;
-                return reader::open_chapter(app, index);
+                return reader::open_chapter(session, index);
             }
             Vec::new()
         }

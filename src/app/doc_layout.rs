@@ -146,8 +146,6 @@ pub struct DocContext<'a> {
     pub calc_error: Option<&'a str>,
     /// Plain ASCII drawing.
     pub ascii: bool,
-    /// Whether the simulator exists (decides the "see it happen" line).
-    pub simulator_available: bool,
     /// The language, for number formatting.
     pub lang: crate::content::Lang,
 }

@@ -3,7 +3,7 @@
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{
-    App, ChaptersState, Effect, Screen, SettingsState, layout, ordering, reader, simulator,
+    ChaptersState, Effect, Screen, Session, SettingsState, layout, ordering, reader, simulator,
 };
 
 /// The entries of the Home menu, in order.
@@ -63,18 +63,8 @@ pub struct HomeState {
     pub cursor: usize,
 }
 
-fn state(app: &mut App) -> Option<&mut HomeState> {
-    match &mut app.screen {
-        Screen::Home(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Handles a key action on Home.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(home) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_action(home: &mut HomeState, session: &mut Session, action: Action) -> Vec<Effect> {
     let last = MenuItem::ALL.len() - 1;
     match action {
         Action::Up => home.cursor = home.cursor.checked_sub(1).unwrap_or(last),
@@ -87,60 +77,56 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Number(n) if (1..=MenuItem::ALL.len()).contains(&usize::from(n)) => {
             home.cursor = usize::from(n) - 1;
-            return open(app);
+            return open(home, session);
         }
-        Action::Open => return open(app),
+        Action::Open => return open(home, session),
         _ => {}
     }
     Vec::new()
 }
 
 /// Handles the mouse on Home: click opens an entry, the wheel moves the cursor.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let (_, menu) = layout::home(app.size.0, app.size.1);
+pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
+    let (_, menu) = layout::home(session.size.0, session.size.1);
     match mouse.kind {
-        MouseKind::ScrollUp => on_action(app, Action::Up),
-        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::ScrollUp => on_action(home, session, Action::Up),
+        MouseKind::ScrollDown => on_action(home, session, Action::Down),
         MouseKind::Click if menu.contains(mouse.column, mouse.row) => {
             let index = usize::from(mouse.row - menu.y);
-            match (state(app), index < MenuItem::ALL.len()) {
-                (Some(home), true) => {
-                    home.cursor = index;
-                    open(app)
-                }
-                _ => Vec::new(),
+            if index < MenuItem::ALL.len() {
+                home.cursor = index;
+                open(home, session)
+            } else {
+                Vec::new()
             }
         }
         MouseKind::Click => Vec::new(),
     }
 }
 
-fn open(app: &mut App) -> Vec<Effect> {
-    let Some(home) = state(app) else {
-        return Vec::new();
-    };
+fn open(home: &HomeState, session: &mut Session) -> Vec<Effect> {
     let item = MenuItem::ALL[home.cursor.min(MenuItem::ALL.len() - 1)];
     match item {
         MenuItem::Continue => {
-            let chapter = app
+            let chapter = session
                 .progress
                 .last_chapter
                 .as_ref()
-                .and_then(|id| app.course().chapters.iter().position(|c| &c.id == id))
+                .and_then(|id| session.course().chapters.iter().position(|c| &c.id == id))
                 .unwrap_or(0);
-            reader::open_chapter(app, chapter)
+            reader::open_chapter(session, chapter)
         }
         MenuItem::Chapters => {
-            app.push(Screen::Chapters(ChaptersState::default()));
+            session.push(Screen::Chapters(ChaptersState::default()));
             Vec::new()
         }
-        MenuItem::Checklist => reader::open_checklist(app),
-        MenuItem::Ordering => ordering::open(app),
-        MenuItem::Simulator => simulator::open(app, None),
-        MenuItem::Map => super::map::open(app),
-        MenuItem::Quiz => super::quiz::open(app),
+        MenuItem::Checklist => reader::open_checklist(session),
+        MenuItem::Ordering => ordering::open(session),
+        MenuItem::Simulator => simulator::open(session, None),
+        MenuItem::Map => super::map::open(session),
+        MenuItem::Quiz => super::quiz::open(session),
         MenuItem::Settings => {
-            app.push(Screen::Settings(SettingsState::default()));
+            session.push(Screen::Settings(SettingsState::default()));
             Vec::new()
         }
     }

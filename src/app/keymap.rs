@@ -4,9 +4,7 @@
 mod tables;
 
 use super::input::{Key, KeyCode};
-use tables::{
-    CHAPTERS, HOME, MAP, ORDERING, PLACEHOLDER, QUIZ, READER, REPORT, SETTINGS, SIMULATOR,
-};
+use tables::{CHAPTERS, HOME, MAP, ORDERING, QUIZ, READER, REPORT, SETTINGS, SIMULATOR};
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,8 +161,6 @@ pub enum ScreenKind {
     Simulator,
     /// The quick-reference map.
     Map,
-    /// A part that comes in a later version.
-    Placeholder,
     /// The final quiz.
     Quiz,
     /// The report flow.
@@ -181,7 +177,6 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Ordering => ORDERING,
         ScreenKind::Simulator => SIMULATOR,
         ScreenKind::Map => MAP,
-        ScreenKind::Placeholder => PLACEHOLDER,
         ScreenKind::Quiz => QUIZ,
         ScreenKind::Report => REPORT,
     }
@@ -237,7 +232,7 @@ mod tests {
             action_for(ScreenKind::Settings, Key::char('l')),
             Some(Action::ToggleLang)
         );
-        assert_eq!(action_for(ScreenKind::Placeholder, Key::char('x')), None);
+        assert_eq!(action_for(ScreenKind::Report, Key::char('x')), None);
         assert_eq!(
             action_for(ScreenKind::Simulator, Key::char('.')),
             Some(Action::PlayPause)
@@ -276,7 +271,6 @@ mod tests {
             ScreenKind::Ordering,
             ScreenKind::Simulator,
             ScreenKind::Map,
-            ScreenKind::Placeholder,
             ScreenKind::Quiz,
             ScreenKind::Report,
         ] {

@@ -7,7 +7,7 @@ mod lines;
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::layout::{self, Area};
-use super::{App, Effect, Screen};
+use super::{Effect, Screen, Session, ShareFailure, ShareRequest};
 use crate::domain::qr::QrMatrix;
 use crate::domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
 
@@ -152,37 +152,30 @@ pub fn areas(width: u16, height: u16, qr: Option<(u16, u16)>) -> MapAreas {
     }
 }
 
-/// The areas for the app's current size and code.
-pub fn current_areas(app: &App) -> MapAreas {
-    let qr = app.map.qr().map(|qr| qr_size(qr, app.options.ascii));
-    areas(app.size.0, app.size.1, qr)
+/// The areas for the session's current size and code.
+pub fn current_areas(session: &Session) -> MapAreas {
+    let qr = session
+        .map
+        .qr()
+        .map(|qr| qr_size(qr, session.options.ascii));
+    areas(session.size.0, session.size.1, qr)
 }
 
 /// Opens the map screen.
-pub fn open(app: &mut App) -> Vec<Effect> {
-    app.push(Screen::Map(MapState::default()));
+pub fn open(session: &mut Session) -> Vec<Effect> {
+    session.push(Screen::Map(MapState::default()));
     Vec::new()
 }
 
-fn state(app: &mut App) -> Option<&mut MapState> {
-    match &mut app.screen {
-        Screen::Map(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Handles a key action on the map screen.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+pub fn on_action(map: &mut MapState, session: &mut Session, action: Action) -> Vec<Effect> {
     if action == Action::Share {
-        return toggle_share(app);
+        return toggle_share(session);
     }
-    let text = current_areas(app).text;
-    let total = lines(app, usize::from(text.width)).len();
+    let text = current_areas(session).text;
+    let total = lines(session, usize::from(text.width)).len();
     let max = u16::try_from(total.saturating_sub(usize::from(text.height))).unwrap_or(u16::MAX);
     let page = text.height.saturating_sub(1).max(1);
-    let Some(map) = state(app) else {
-        return Vec::new();
-    };
     map.scroll = match action {
         Action::Up => map.scroll.saturating_sub(1),
         Action::Down => map.scroll.saturating_add(1),
@@ -197,51 +190,59 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 /// The mouse wheel scrolls the text.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
+pub fn on_mouse(map: &mut MapState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
     match mouse.kind {
-        MouseKind::ScrollUp => on_action(app, Action::Up),
-        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::ScrollUp => on_action(map, session, Action::Up),
+        MouseKind::ScrollDown => on_action(map, session, Action::Down),
         MouseKind::Click => Vec::new(),
     }
 }
 
 /// Starts sharing when off, stops it when on.
-fn toggle_share(app: &mut App) -> Vec<Effect> {
-    match app.map.sharing {
+fn toggle_share(session: &mut Session) -> Vec<Effect> {
+    match session.map.sharing {
         Sharing::Off => {
-            app.map.sharing = Sharing::Starting;
-            vec![Effect::StartShare {
-                port: app.map.share_port,
-            }]
+            session.map.sharing = Sharing::Starting;
+            vec![Effect::Share(ShareRequest::Start {
+                port: session.map.share_port,
+                lang: session.lang,
+            })]
         }
         // A second press while starting waits for the answer instead of racing it.
         Sharing::Starting => Vec::new(),
         Sharing::On(_) => {
-            app.map.sharing = Sharing::Off;
-            app.map.refresh_qr();
-            let text = app.strings().get("map.share_stopped").to_owned();
-            app.notify(text, false);
-            vec![Effect::StopShare]
+            session.map.sharing = Sharing::Off;
+            session.map.refresh_qr();
+            let text = session.strings().get("map.share_stopped").to_owned();
+            session.notify(text, false);
+            vec![Effect::Share(ShareRequest::Stop)]
         }
     }
 }
 
-/// The runtime's answer to [`Effect::StartShare`]: the URL phones open, or why not.
-pub fn on_share_started(app: &mut App, result: Result<String, String>) -> Vec<Effect> {
+/// The runtime's answer to [`ShareRequest::Start`]: the URL phones open, or why not.
+pub fn on_share_started(
+    session: &mut Session,
+    result: Result<String, ShareFailure>,
+) -> Vec<Effect> {
     match result {
         Ok(url) => {
-            app.map.sharing = Sharing::On(url);
-            app.status = None;
+            session.map.sharing = Sharing::On(url);
+            session.status = None;
         }
-        Err(reason) => {
-            app.map.sharing = Sharing::Off;
-            let text = app
+        Err(failure) => {
+            session.map.sharing = Sharing::Off;
+            let reason = match failure {
+                ShareFailure::NoLan => session.strings().get("share.no_lan").to_owned(),
+                ShareFailure::Bind(reason) => reason,
+            };
+            let text = session
                 .strings()
                 .fill("map.share_failed", &[("reason", &reason)]);
-            app.notify(text, true);
+            session.notify(text, true);
         }
     }
-    app.map.refresh_qr();
+    session.map.refresh_qr();
     Vec::new()
 }
 

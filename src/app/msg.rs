@@ -53,8 +53,8 @@ pub enum Msg {
     },
     /// The simulator thread answered.
     Sim(SimReply),
-    /// The LAN share started at this URL, or could not (the reason).
-    ShareStarted(Result<String, String>),
+    /// The LAN share started at this URL, or could not.
+    ShareStarted(Result<String, ShareFailure>),
     /// A new quiz attempt was saved (with its id).
     AttemptStarted(Result<Attempt, String>),
     /// The local copy of the report was saved at this path.
@@ -72,27 +72,30 @@ pub enum Msg {
     },
 }
 
-/// Something the runtime must do for the core.
+/// Something the runtime must do for the core, grouped by the worker that does it. Each
+/// request carries what its worker needs, so the executor routes without reading the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Save a fact in its own transaction.
+    /// For the progress store thread.
+    Store(StoreRequest),
+    /// For the mail thread.
+    Mail(MailRequest),
+    /// For the simulator thread.
+    Sim(SimCommand),
+    /// For the LAN share of the map.
+    Share(ShareRequest),
+}
+
+/// Work for the progress store thread; each write is its own transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreRequest {
+    /// Save a fact.
     Save(Fact),
     /// Delete every result about the learner.
     ClearResults,
-    /// Serve the phone map on the LAN on this port (0.0.0.0), off the UI loop.
-    StartShare {
-        /// The TCP port.
-        port: u16,
-    },
-    /// Stop serving the map.
-    StopShare,
-    /// Leave the program (the runtime restores the terminal).
-    Quit,
-    /// Tell the simulator thread what to do.
-    Sim(SimCommand),
-    /// Start and save a new quiz attempt (the runtime picks the seed).
+    /// Start and save a new quiz attempt (the store thread picks the seed).
     StartAttempt,
-    /// Save one quiz answer in its own transaction.
+    /// Save one quiz answer.
     SaveAnswer {
         /// The attempt.
         attempt_id: i64,
@@ -105,6 +108,13 @@ pub enum Effect {
         /// The score, when this was the last question.
         finished: Option<u32>,
     },
+}
+
+/// Work for the mail thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailRequest {
+    /// Delete the mail and report files (results were cleared).
+    ClearFiles,
     /// Save the report of the last finished attempt as local files.
     SaveReport { lang: Lang },
     /// Issue a one-time code for the address and send its mail.
@@ -120,4 +130,27 @@ pub enum Effect {
         /// The report's language.
         lang: Lang,
     },
+}
+
+/// Work for the LAN share of the phone map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareRequest {
+    /// Serve the map in `lang` on this port (0.0.0.0), off the UI loop.
+    Start {
+        /// The TCP port.
+        port: u16,
+        /// The map's language.
+        lang: Lang,
+    },
+    /// Stop serving the map.
+    Stop,
+}
+
+/// Why the LAN share did not start; the app words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareFailure {
+    /// No network interface with a LAN address.
+    NoLan,
+    /// The port could not be bound: address and the system's reason.
+    Bind(String),
 }

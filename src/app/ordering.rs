@@ -3,7 +3,7 @@
 
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, Effect, Screen, layout};
+use super::{Effect, Screen, Session, layout};
 use crate::domain::{Fact, OrderingGame, Pick};
 
 /// What the last pick said.
@@ -45,35 +45,25 @@ impl OrderingState {
 }
 
 /// Opens the ordering game.
-pub fn open(app: &mut App) -> Vec<Effect> {
-    let steps = app.course().ordering.steps.len();
-    let state = OrderingState::new(steps, app.progress.ordering.attempts, 0);
-    app.push(Screen::Ordering(state));
+pub fn open(session: &mut Session) -> Vec<Effect> {
+    let steps = session.course().ordering.steps.len();
+    let state = OrderingState::new(steps, session.progress.ordering.attempts, 0);
+    session.push(Screen::Ordering(state));
     Vec::new()
 }
 
-fn state(app: &mut App) -> Option<&mut OrderingState> {
-    match &mut app.screen {
-        Screen::Ordering(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Handles a key action in the ordering game.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let attempts = app.progress.ordering.attempts;
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_action(s: &mut OrderingState, session: &mut Session, action: Action) -> Vec<Effect> {
+    let attempts = session.progress.ordering.attempts;
     let last = s.game.len().saturating_sub(1);
     match action {
         Action::Up => s.cursor = s.cursor.saturating_sub(1),
         Action::Down => s.cursor = (s.cursor + 1).min(last),
         Action::Number(n) if n >= 1 && usize::from(n) <= s.game.len() => {
             s.cursor = usize::from(n) - 1;
-            return pick(app);
+            return pick(s, session);
         }
-        Action::Open => return pick(app),
+        Action::Open => return pick(s, session),
         Action::Restart => {
             let steps = s.game.len();
             let round = s.round + 1;
@@ -85,10 +75,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 /// Picks the card under the cursor and records what must be saved.
-fn pick(app: &mut App) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+fn pick(s: &mut OrderingState, session: &mut Session) -> Vec<Effect> {
     let first = !s.game.started();
     let result = s.game.pick(s.cursor);
     let mut facts = Vec::new();
@@ -113,23 +100,22 @@ fn pick(app: &mut App) -> Vec<Effect> {
         }
         Pick::Ignored => {}
     }
-    facts.into_iter().map(|f| app.record(f)).collect()
+    facts.into_iter().map(|f| session.record(f)).collect()
 }
 
 /// Handles the mouse: a click on a card picks it; the wheel moves the cursor.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let cards = layout::ordering_cards(app.size.0, app.size.1);
+pub fn on_mouse(s: &mut OrderingState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
+    let cards = layout::ordering_cards(session.size.0, session.size.1);
     match mouse.kind {
-        MouseKind::ScrollUp => on_action(app, Action::Up),
-        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::ScrollUp => on_action(s, session, Action::Up),
+        MouseKind::ScrollDown => on_action(s, session, Action::Down),
         MouseKind::Click if cards.contains(mouse.column, mouse.row) => {
             let index = usize::from(mouse.row - cards.y);
-            match state(app) {
-                Some(s) if index < s.game.len() && !s.game.is_solved() => {
-                    s.cursor = index;
-                    pick(app)
-                }
-                _ => Vec::new(),
+            if index < s.game.len() && !s.game.is_solved() {
+                s.cursor = index;
+                pick(s, session)
+            } else {
+                Vec::new()
             }
         }
         MouseKind::Click => Vec::new(),

@@ -2,7 +2,7 @@
 //! answer, and the result (score, level, next steps, review, retake, report).
 
 use super::keymap::Action;
-use super::{App, Effect, Screen};
+use super::{Effect, Screen, Session, StoreRequest};
 use crate::content::Question;
 use crate::domain::quiz::Attempt;
 use std::collections::BTreeSet;
@@ -57,31 +57,35 @@ impl QuizState {
 }
 
 /// Opens the quiz: resumes an unfinished attempt, shows the last result, or starts one.
-pub fn open(app: &mut App) -> Vec<Effect> {
-    let (phase, effects) = match (&app.quiz.attempt, app.quiz.finished) {
+pub fn open(session: &mut Session) -> Vec<Effect> {
+    let (phase, effects) = match (&session.quiz.attempt, session.quiz.finished) {
         (Some(_), false) => (QuizPhase::Question, Vec::new()),
         (Some(_), true) => (QuizPhase::Result, Vec::new()),
-        (None, _) => (QuizPhase::Starting, vec![Effect::StartAttempt]),
+        (None, _) => (
+            QuizPhase::Starting,
+            vec![Effect::Store(StoreRequest::StartAttempt)],
+        ),
     };
-    app.push(Screen::Quiz(QuizState::at(phase)));
+    session.push(Screen::Quiz(QuizState::at(phase)));
     effects
 }
 
-/// A new attempt arrived from the store.
-pub fn attempt_started(app: &mut App, attempt: Attempt) {
-    app.quiz = QuizRecord {
+/// A new attempt arrived from the store; the quiz screen, when shown, moves to its first
+/// question.
+pub fn attempt_started(shown: Option<&mut QuizState>, session: &mut Session, attempt: Attempt) {
+    session.quiz = QuizRecord {
         attempt: Some(attempt),
         finished: false,
     };
-    if let Screen::Quiz(state) = &mut app.screen {
+    if let Some(state) = shown {
         *state = QuizState::at(QuizPhase::Question);
     }
 }
 
 /// The question on screen (the first unanswered one, or the one just answered in feedback).
-pub fn current_question<'a>(app: &'a App, state: &QuizState) -> Option<&'a Question> {
-    let attempt = app.quiz.attempt.as_ref()?;
-    let quiz = &app.course().quiz;
+pub fn current_question<'a>(session: &'a Session, state: &QuizState) -> Option<&'a Question> {
+    let attempt = session.quiz.attempt.as_ref()?;
+    let quiz = &session.course().quiz;
     match state.phase {
         QuizPhase::Question => attempt.next_question(quiz),
         // Answers come in file order, so the one just answered sits right before the first
@@ -92,48 +96,35 @@ pub fn current_question<'a>(app: &'a App, state: &QuizState) -> Option<&'a Quest
 }
 
 /// Handles a key action on the quiz.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let Screen::Quiz(state) = &app.screen else {
-        return Vec::new();
-    };
-    let mut state = state.clone();
-    let effects = match state.phase {
+pub fn on_action(state: &mut QuizState, session: &mut Session, action: Action) -> Vec<Effect> {
+    match state.phase {
         QuizPhase::Starting => Vec::new(),
-        QuizPhase::Question => on_question(app, &mut state, action),
+        QuizPhase::Question => on_question(state, session, action),
         QuizPhase::Feedback { .. } => match action {
             Action::Open => {
-                let complete = app
+                let complete = session
                     .quiz
                     .attempt
                     .as_ref()
-                    .is_some_and(|a| a.is_complete(&app.course().quiz));
-                state = QuizState::at(if complete {
+                    .is_some_and(|a| a.is_complete(&session.course().quiz));
+                *state = QuizState::at(if complete {
                     QuizPhase::Result
                 } else {
                     QuizPhase::Question
                 });
                 Vec::new()
             }
-            _ => scroll(&mut state, action),
+            _ => scroll(state, action),
         },
         QuizPhase::Result => match action {
             Action::Retake => {
-                state = QuizState::at(QuizPhase::Starting);
-                vec![Effect::StartAttempt]
+                *state = QuizState::at(QuizPhase::Starting);
+                vec![Effect::Store(StoreRequest::StartAttempt)]
             }
-            Action::SendReport => {
-                if let Screen::Quiz(s) = &mut app.screen {
-                    *s = state;
-                }
-                return super::report::open(app);
-            }
-            _ => scroll(&mut state, action),
+            Action::SendReport => super::report::open(session),
+            _ => scroll(state, action),
         },
-    };
-    if let Screen::Quiz(s) = &mut app.screen {
-        *s = state;
     }
-    effects
 }
 
 fn scroll(state: &mut QuizState, action: Action) -> Vec<Effect> {
@@ -147,8 +138,8 @@ fn scroll(state: &mut QuizState, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-fn on_question(app: &mut App, state: &mut QuizState, action: Action) -> Vec<Effect> {
-    let Some(question) = current_question(app, state) else {
+fn on_question(state: &mut QuizState, session: &mut Session, action: Action) -> Vec<Effect> {
+    let Some(question) = current_question(session, state) else {
         return Vec::new();
     };
     let count = question.options.len();
@@ -166,7 +157,7 @@ fn on_question(app: &mut App, state: &mut QuizState, action: Action) -> Vec<Effe
             state.cursor = usize::from(n) - 1;
             toggle(state, state.cursor, multi);
         }
-        Action::Open => return submit(app, state),
+        Action::Open => return submit(state, session),
         _ => {}
     }
     Vec::new()
@@ -182,20 +173,20 @@ fn toggle(state: &mut QuizState, index: usize, multi: bool) {
     }
 }
 
-fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
+fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
     if state.selected.is_empty() {
         // Enter on a single-choice question answers with the option under the cursor.
-        let multi = current_question(app, state).is_some_and(|q| q.multi);
+        let multi = current_question(session, state).is_some_and(|q| q.multi);
         if multi {
-            let hint = app.strings().get("quiz.multi_hint").to_owned();
-            app.notify(hint, false);
+            let hint = session.strings().get("quiz.multi_hint").to_owned();
+            session.notify(hint, false);
             return Vec::new();
         }
         state.selected.insert(state.cursor);
     }
-    let content = app.content.clone();
-    let quiz = &content.course(app.lang).quiz;
-    let Some(attempt) = app.quiz.attempt.as_mut() else {
+    let content = session.content.clone();
+    let quiz = &content.course(session.lang).quiz;
+    let Some(attempt) = session.quiz.attempt.as_mut() else {
         return Vec::new();
     };
     let Some(question) = attempt.next_question(quiz) else {
@@ -212,14 +203,14 @@ fn submit(app: &mut App, state: &mut QuizState) -> Vec<Effect> {
     let finished = attempt
         .is_complete(quiz)
         .then(|| attempt.score(quiz).correct);
-    app.quiz.finished = finished.is_some();
-    let effect = Effect::SaveAnswer {
+    session.quiz.finished = finished.is_some();
+    let effect = Effect::Store(StoreRequest::SaveAnswer {
         attempt_id: attempt.id,
         question_id: question.id.clone(),
         chosen,
         correct,
         finished,
-    };
+    });
     *state = QuizState::at(QuizPhase::Feedback { correct });
     vec![effect]
 }

@@ -8,10 +8,9 @@ pub use search::SearchState;
 use super::doc_layout::{self, DocContext, DocLine, Target};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, Effect, Options, Screen, layout};
-use crate::content::{Content, Lang};
+use super::{Effect, Screen, Session, StoreRequest, layout};
+use crate::domain::Fact;
 use crate::domain::calculator::{CalcField, CalcValues};
-use crate::domain::{Fact, Progress};
 
 /// The reader's own state.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,37 +38,23 @@ impl ReaderState {
     }
 }
 
-fn state(app: &mut App) -> Option<&mut ReaderState> {
-    match &mut app.screen {
-        Screen::Reader(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// The laid-out lines of the reader's chapter at the current width.
-pub fn lines(
-    content: &Content,
-    lang: Lang,
-    progress: &Progress,
-    options: Options,
-    size: (u16, u16),
-    state: &ReaderState,
-) -> Vec<DocLine> {
-    let course = content.course(lang);
+pub fn lines(session: &Session, state: &ReaderState) -> Vec<DocLine> {
+    let course = session.course();
     let Some(chapter) = course.chapters.get(state.chapter) else {
         return Vec::new();
     };
     let ctx = DocContext {
         course,
-        progress,
+        progress: &session.progress,
         focus: state.focus,
         calc: &state.calc,
         calc_edit: state.calc_edit.as_ref().map(|(f, t)| (*f, t.as_str())),
         calc_error: state.calc_error,
-        ascii: options.ascii,
-        simulator_available: true,
-        lang,
+        ascii: session.options.ascii,
+        lang: session.lang,
     };
+    let size = session.size;
     doc_layout::layout(chapter, &ctx, layout::reader_text(size.0, size.1).width)
 }
 
@@ -80,29 +65,20 @@ fn max_scroll(total: usize, size: (u16, u16)) -> u32 {
 }
 
 /// The scroll offset clamped to the chapter's length (after a resize).
-pub fn clamp_scroll(
-    state: &ReaderState,
-    content: &Content,
-    lang: Lang,
-    progress: &Progress,
-    options: Options,
-    size: (u16, u16),
-) -> u32 {
-    let total = lines(content, lang, progress, options, size, state).len();
-    state.scroll.min(max_scroll(total, size))
+pub fn clamp_scroll(state: &ReaderState, session: &Session) -> u32 {
+    let total = lines(session, state).len();
+    state.scroll.min(max_scroll(total, session.size))
 }
 
-/// Opens chapter `index` (replacing the reader if one is open) at its remembered position.
-pub fn open_chapter(app: &mut App, index: usize) -> Vec<Effect> {
-    let course = app.course();
-    let Some(chapter) = course.chapters.get(index) else {
-        return Vec::new();
-    };
+/// A reader on chapter `index` at its remembered position, with the effects of arriving there
+/// (position saved, chapter marked read when it fits on one screen).
+fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effect>)> {
+    let course = session.course();
+    let chapter = course.chapters.get(index)?;
     let id = chapter.id.clone();
-    let scroll = app.progress.positions.get(&id).copied().unwrap_or(0);
+    let scroll = session.progress.positions.get(&id).copied().unwrap_or(0);
     let calc = CalcValues::from_defaults(&course.reference.calculator);
-    let mut effects = Vec::new();
-    let next = ReaderState {
+    let mut state = ReaderState {
         chapter: index,
         scroll,
         focus: None,
@@ -111,37 +87,48 @@ pub fn open_chapter(app: &mut App, index: usize) -> Vec<Effect> {
         calc_edit: None,
         calc_error: None,
     };
-    if let Screen::Reader(current) = &app.screen {
-        effects.extend(position_effect(app, current));
-        app.screen = Screen::Reader(next);
-    } else {
-        app.push(Screen::Reader(next));
-    }
-    let scroll = match &app.screen {
-        Screen::Reader(s) => clamp_scroll(
-            s,
-            &app.content,
-            app.lang,
-            &app.progress,
-            app.options,
-            app.size,
-        ),
-        _ => 0,
-    };
-    if let Some(s) = state(app) {
-        s.scroll = scroll;
-    }
-    effects.push(app.record(Fact::Position {
+    state.scroll = clamp_scroll(&state, session);
+    let mut effects = vec![session.record(Fact::Position {
         chapter: id,
-        scroll,
-    }));
-    effects.extend(mark_read_if_at_end(app));
+        scroll: state.scroll,
+    })];
+    effects.extend(mark_read_if_at_end(&state, session));
+    Some((state, effects))
+}
+
+/// Opens chapter `index` on top of the current screen at its remembered position.
+pub fn open_chapter(session: &mut Session, index: usize) -> Vec<Effect> {
+    let Some((state, effects)) = arrive(session, index) else {
+        return Vec::new();
+    };
+    session.push(Screen::Reader(state));
+    effects
+}
+
+/// Opens chapter `index` with the course search prompt open.
+pub fn open_chapter_searching(session: &mut Session, index: usize) -> Vec<Effect> {
+    let Some((mut state, effects)) = arrive(session, index) else {
+        return Vec::new();
+    };
+    search::start(&mut state);
+    session.push(Screen::Reader(state));
+    effects
+}
+
+/// Replaces the open reader's chapter by chapter `index`, saving the old position first.
+fn switch_chapter(state: &mut ReaderState, session: &mut Session, index: usize) -> Vec<Effect> {
+    let Some((next, arrived)) = arrive(session, index) else {
+        return Vec::new();
+    };
+    let mut effects: Vec<Effect> = position_effect(session, state).into_iter().collect();
+    *state = next;
+    effects.extend(arrived);
     effects
 }
 
 /// Opens the chapter that holds the checklist, focused on its first question.
-pub fn open_checklist(app: &mut App) -> Vec<Effect> {
-    let course = app.course();
+pub fn open_checklist(session: &mut Session) -> Vec<Effect> {
+    let course = session.course();
     let found = course.chapters.iter().enumerate().find_map(|(i, c)| {
         doc_layout::targets(c, course)
             .iter()
@@ -151,70 +138,49 @@ pub fn open_checklist(app: &mut App) -> Vec<Effect> {
     let Some((index, target)) = found else {
         return Vec::new();
     };
-    let mut effects = open_chapter(app, index);
-    effects.extend(interact::focus(app, Some(target)));
+    let Some((mut state, mut effects)) = arrive(session, index) else {
+        return Vec::new();
+    };
+    effects.extend(interact::focus(&mut state, session, Some(target)));
+    session.push(Screen::Reader(state));
     effects
 }
 
 /// The effect that saves the reading position of `state`.
-pub fn position_effect(app: &App, state: &ReaderState) -> Option<Effect> {
-    let id = app.course().chapters.get(state.chapter)?.id.clone();
-    Some(Effect::Save(Fact::Position {
+pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect> {
+    let id = session.course().chapters.get(state.chapter)?.id.clone();
+    Some(Effect::Store(StoreRequest::Save(Fact::Position {
         chapter: id,
         scroll: state.scroll,
-    }))
+    })))
 }
 
 /// Marks the chapter read once its last line has been on screen.
-fn mark_read_if_at_end(app: &mut App) -> Vec<Effect> {
-    let Screen::Reader(state) = &app.screen else {
+fn mark_read_if_at_end(state: &ReaderState, session: &mut Session) -> Vec<Effect> {
+    let total = lines(session, state).len();
+    let Some(chapter) = session.course().chapters.get(state.chapter) else {
         return Vec::new();
     };
-    let total = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
-        state,
-    )
-    .len();
-    let Some(chapter) = app.course().chapters.get(state.chapter) else {
-        return Vec::new();
-    };
-    if state.scroll >= max_scroll(total, app.size)
-        && !app.progress.chapters_read.contains(&chapter.id)
+    if state.scroll >= max_scroll(total, session.size)
+        && !session.progress.chapters_read.contains(&chapter.id)
     {
         let id = chapter.id.clone();
-        return vec![app.record(Fact::ChapterRead(id))];
+        return vec![session.record(Fact::ChapterRead(id))];
     }
     Vec::new()
 }
 
 /// Scrolls by `delta` lines (clamped) and marks the chapter read at the end.
-pub fn scroll_by(app: &mut App, delta: i64) -> Vec<Effect> {
-    let Screen::Reader(current) = &app.screen else {
-        return Vec::new();
-    };
-    let total = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
-        current,
-    )
-    .len();
-    let max = i64::from(max_scroll(total, app.size));
-    if let Some(s) = state(app) {
-        s.scroll = (i64::from(s.scroll) + delta).clamp(0, max) as u32;
-    }
-    mark_read_if_at_end(app)
+pub fn scroll_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> Vec<Effect> {
+    let total = lines(session, state).len();
+    let max = i64::from(max_scroll(total, session.size));
+    state.scroll = (i64::from(state.scroll) + delta).clamp(0, max) as u32;
+    mark_read_if_at_end(state, session)
 }
 
-fn page(app: &App) -> i64 {
+fn page(session: &Session) -> i64 {
     i64::from(
-        layout::reader_text(app.size.0, app.size.1)
+        layout::reader_text(session.size.0, session.size.1)
             .height
             .saturating_sub(2)
             .max(1),
@@ -222,74 +188,63 @@ fn page(app: &App) -> i64 {
 }
 
 /// Handles a key action in the reader.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(current) = state(app).map(|s| s.chapter) else {
-        return Vec::new();
-    };
+pub fn on_action(state: &mut ReaderState, session: &mut Session, action: Action) -> Vec<Effect> {
+    let current = state.chapter;
     match action {
-        Action::Up => scroll_by(app, -1),
-        Action::Down => scroll_by(app, 1),
-        Action::PageUp => scroll_by(app, -page(app)),
-        Action::PageDown => scroll_by(app, page(app)),
-        Action::Top => scroll_by(app, -i64::from(u32::MAX)),
-        Action::Bottom => scroll_by(app, i64::from(u32::MAX)),
+        Action::Up => scroll_by(state, session, -1),
+        Action::Down => scroll_by(state, session, 1),
+        Action::PageUp => scroll_by(state, session, -page(session)),
+        Action::PageDown => scroll_by(state, session, page(session)),
+        Action::Top => scroll_by(state, session, -i64::from(u32::MAX)),
+        Action::Bottom => scroll_by(state, session, i64::from(u32::MAX)),
         Action::NextChapter => {
             let mut effects = Vec::new();
-            let id = app.course().chapters.get(current).map(|c| c.id.clone());
-            if let Some(id) = id.filter(|id| !app.progress.chapters_read.contains(id)) {
-                effects.push(app.record(Fact::ChapterRead(id)));
+            let id = session.course().chapters.get(current).map(|c| c.id.clone());
+            if let Some(id) = id.filter(|id| !session.progress.chapters_read.contains(id)) {
+                effects.push(session.record(Fact::ChapterRead(id)));
             }
-            if current + 1 < app.course().chapters.len() {
-                effects.extend(open_chapter(app, current + 1));
+            if current + 1 < session.course().chapters.len() {
+                effects.extend(switch_chapter(state, session, current + 1));
             } else {
-                let text = app.strings().get("reader.last_chapter").to_owned();
-                app.notify(text, false);
+                let text = session.strings().get("reader.last_chapter").to_owned();
+                session.notify(text, false);
             }
             effects
         }
-        Action::PrevChapter if current > 0 => open_chapter(app, current - 1),
-        Action::Back => interact::focus(app, None),
-        Action::Search => search::start(app),
-        Action::SearchNext => search::next(app),
-        other => interact::on_action(app, other),
+        Action::PrevChapter if current > 0 => switch_chapter(state, session, current - 1),
+        Action::Back => interact::focus(state, session, None),
+        Action::Search => {
+            search::start(state);
+            Vec::new()
+        }
+        Action::SearchNext => search::next(state, session),
+        other => interact::on_action(state, session, other),
     }
 }
 
 /// Handles keys while the reader captures text input.
-pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let editing_search =
-        matches!(&app.screen, Screen::Reader(s) if s.search.as_ref().is_some_and(|s| s.editing));
-    if editing_search {
-        search::on_key(app, key)
+pub fn on_captured_key(state: &mut ReaderState, session: &mut Session, key: Key) -> Vec<Effect> {
+    if state.search.as_ref().is_some_and(|s| s.editing) {
+        search::on_key(state, session, key)
     } else {
-        interact::on_calc_key(app, key)
+        interact::on_calc_key(state, key)
     }
 }
 
 /// Handles the mouse in the reader: the wheel scrolls, a click focuses or activates a part.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
+pub fn on_mouse(state: &mut ReaderState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
     match mouse.kind {
-        MouseKind::ScrollUp => scroll_by(app, -3),
-        MouseKind::ScrollDown => scroll_by(app, 3),
+        MouseKind::ScrollUp => scroll_by(state, session, -3),
+        MouseKind::ScrollDown => scroll_by(state, session, 3),
         MouseKind::Click => {
-            let area = layout::reader_text(app.size.0, app.size.1);
-            let Screen::Reader(current) = &app.screen else {
-                return Vec::new();
-            };
+            let area = layout::reader_text(session.size.0, session.size.1);
             if !area.contains(mouse.column, mouse.row) {
                 return Vec::new();
             }
-            let all = lines(
-                &app.content,
-                app.lang,
-                &app.progress,
-                app.options,
-                app.size,
-                current,
-            );
-            let index = current.scroll as usize + usize::from(mouse.row - area.y);
+            let all = lines(session, state);
+            let index = state.scroll as usize + usize::from(mouse.row - area.y);
             match all.get(index).and_then(|l| l.target) {
-                Some(target) => interact::click(app, target),
+                Some(target) => interact::click(state, session, target),
                 None => Vec::new(),
             }
         }

@@ -3,7 +3,7 @@
 
 use super::input::{Key, KeyCode};
 use super::msg::{CodeRequestOutcome, Delivery};
-use super::{App, Effect, Screen};
+use super::{Effect, MailRequest, Screen, Session};
 use crate::domain::address;
 use crate::domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
 
@@ -45,13 +45,13 @@ pub struct ReportState {
 }
 
 /// Opens the report screen (the quiz must be finished) and saves the local copy.
-pub fn open(app: &mut App) -> Vec<Effect> {
-    if !app.quiz.finished {
-        let text = app.strings().get("report.need_quiz").to_owned();
-        app.notify(text, true);
+pub fn open(session: &mut Session) -> Vec<Effect> {
+    if !session.quiz.finished {
+        let text = session.strings().get("report.need_quiz").to_owned();
+        session.notify(text, true);
         return Vec::new();
     }
-    app.push(Screen::Report(ReportState {
+    session.push(Screen::Report(ReportState {
         phase: ReportPhase::Address,
         input: String::new(),
         address: String::new(),
@@ -61,24 +61,22 @@ pub fn open(app: &mut App) -> Vec<Effect> {
         saved_at: None,
         busy: false,
     }));
-    vec![Effect::SaveReport { lang: app.lang }]
+    vec![Effect::Mail(MailRequest::SaveReport { lang: session.lang })]
 }
 
-fn state(app: &mut App) -> Option<&mut ReportState> {
-    match &mut app.screen {
-        Screen::Report(s) => Some(s),
-        _ => None,
-    }
+fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
+    let text = session.strings().fill(key, args);
+    s.messages.push((text, error));
+    // Keep the last few lines; older ones scroll away.
+    let excess = s.messages.len().saturating_sub(4);
+    s.messages.drain(..excess);
 }
 
-fn say(app: &mut App, key: &str, args: &[(&str, &str)], error: bool) {
-    let text = app.strings().fill(key, args);
-    if let Some(s) = state(app) {
-        s.messages.push((text, error));
-        // Keep the last few lines; older ones scroll away.
-        let excess = s.messages.len().saturating_sub(4);
-        s.messages.drain(..excess);
-    }
+fn request_code(s: &ReportState, lang: crate::content::Lang) -> Effect {
+    Effect::Mail(MailRequest::RequestCode {
+        address: s.address.clone(),
+        lang,
+    })
 }
 
 /// Whether the screen takes typed characters (everything but Done).
@@ -87,18 +85,16 @@ pub fn captures_keys(state: &ReportState) -> bool {
 }
 
 /// Keys while typing: characters, Backspace, Enter, Esc (back).
-pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let lang = app.lang;
-    let cc = app.instructor_cc.clone();
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> Vec<Effect> {
+    let lang = session.lang;
+    let cc = session.instructor_cc.is_some();
     if key.code == KeyCode::Esc {
-        return app.back();
+        session.back();
+        return Vec::new();
     }
     // `?` opens the help as the legend promises; no code and practically no address has one.
     if key.code == KeyCode::Char('?') {
-        app.help = true;
+        session.help = true;
         return Vec::new();
     }
     if s.busy {
@@ -109,17 +105,11 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
             s.phase = ReportPhase::Code;
             s.busy = true;
-            vec![Effect::RequestCode {
-                address: s.address.clone(),
-                lang,
-            }]
+            vec![request_code(s, lang)]
         }
         (ReportPhase::Code, KeyCode::Char('r' | 'R')) if s.input.is_empty() => {
             s.busy = true;
-            vec![Effect::RequestCode {
-                address: s.address.clone(),
-                lang,
-            }]
+            vec![request_code(s, lang)]
         }
         (_, KeyCode::Char(c)) => {
             if s.input.chars().count() < MAX_INPUT && !c.is_control() {
@@ -136,20 +126,17 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
                 s.address = valid;
                 s.input.clear();
                 s.messages.clear();
-                if cc.is_some() {
+                if cc {
                     s.phase = ReportPhase::Consent;
                     Vec::new()
                 } else {
                     s.phase = ReportPhase::Code;
                     s.busy = true;
-                    vec![Effect::RequestCode {
-                        address: s.address.clone(),
-                        lang,
-                    }]
+                    vec![request_code(s, lang)]
                 }
             }
             Err(e) => {
-                say(app, e.key(), &[], true);
+                say(s, session, e.key(), &[], true);
                 Vec::new()
             }
         },
@@ -157,79 +144,105 @@ pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
             // The typed code leaves the screen state at once.
             let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
             s.busy = true;
-            vec![Effect::ConfirmCode {
+            vec![Effect::Mail(MailRequest::ConfirmCode {
                 address: s.address.clone(),
                 code,
                 consent: s.consent,
                 lang,
-            }]
+            })]
         }
         _ => Vec::new(),
     }
 }
 
 /// The local copy was saved (or not).
-pub fn report_saved(app: &mut App, result: Result<String, String>) {
+pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<String, String>) {
     match result {
         Ok(path) => {
-            say(app, "report.saved_local", &[("path", &path)], false);
-            if let Some(s) = state(app) {
-                s.saved_at = Some(path);
-            }
+            say(s, session, "report.saved_local", &[("path", &path)], false);
+            s.saved_at = Some(path);
         }
-        Err(reason) => say(app, "common.save_failed", &[("reason", &reason)], true),
+        Err(reason) => say(
+            s,
+            session,
+            "common.save_failed",
+            &[("reason", &reason)],
+            true,
+        ),
     }
 }
 
 /// The answer to a code request.
-pub fn code_requested(app: &mut App, outcome: Result<CodeRequestOutcome, String>) {
-    if let Some(s) = state(app) {
-        s.busy = false;
-    }
+pub fn code_requested(
+    s: &mut ReportState,
+    session: &Session,
+    outcome: Result<CodeRequestOutcome, String>,
+) {
+    s.busy = false;
     match outcome {
         Ok(CodeRequestOutcome::Sent(delivery)) => {
-            let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
-            say(app, "report.code_sent", &[("address", &address)], false);
-            delivered(app, &delivery);
+            let address = s.address.clone();
+            say(
+                s,
+                session,
+                "report.code_sent",
+                &[("address", &address)],
+                false,
+            );
+            delivered(s, session, &delivery);
         }
         Ok(CodeRequestOutcome::Denied { key, secs }) => {
-            say(app, key, &[("secs", &secs.to_string())], true);
+            say(s, session, key, &[("secs", &secs.to_string())], true);
         }
         Ok(CodeRequestOutcome::Invalid { key }) => {
-            say(app, key, &[], true);
-            if let Some(s) = state(app) {
-                s.phase = ReportPhase::Address;
-            }
+            say(s, session, key, &[], true);
+            s.phase = ReportPhase::Address;
         }
-        Err(reason) => say(app, "common.save_failed", &[("reason", &reason)], true),
+        Err(reason) => say(
+            s,
+            session,
+            "common.save_failed",
+            &[("reason", &reason)],
+            true,
+        ),
     }
 }
 
 /// Says where a mail went (file path, retry reason).
-pub fn delivered(app: &mut App, delivery: &Delivery) {
+pub fn delivered(s: &mut ReportState, session: &Session, delivery: &Delivery) {
     match delivery {
-        Delivery::File(path) => say(app, "mail.file_written", &[("path", path)], false),
+        Delivery::File(path) => say(s, session, "mail.file_written", &[("path", path)], false),
         Delivery::Smtp => {}
-        Delivery::Retry(reason) => say(app, "mail.retry_later", &[("reason", reason)], true),
-        Delivery::Failed(reason) => say(app, "mail.status_failed", &[("reason", reason)], true),
+        Delivery::Retry(reason) => say(s, session, "mail.retry_later", &[("reason", reason)], true),
+        Delivery::Failed(reason) => say(
+            s,
+            session,
+            "mail.status_failed",
+            &[("reason", reason)],
+            true,
+        ),
     }
 }
 
 /// The report went out.
-pub fn say_sent(app: &mut App) {
-    let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
-    say(app, "report.sent", &[("address", &address)], false);
+pub fn say_sent(s: &mut ReportState, session: &Session) {
+    let address = s.address.clone();
+    say(s, session, "report.sent", &[("address", &address)], false);
 }
 
 /// The verdict on a typed code.
-pub fn code_checked(app: &mut App, verdict: Result<Verdict, String>) {
-    if let Some(s) = state(app) {
-        s.busy = false;
-    }
+pub fn code_checked(s: &mut ReportState, session: &Session, verdict: Result<Verdict, String>) {
+    s.busy = false;
     let verdict = match verdict {
         Ok(v) => v,
         Err(reason) => {
-            say(app, "common.save_failed", &[("reason", &reason)], true);
+            say(
+                s,
+                session,
+                "common.save_failed",
+                &[("reason", &reason)],
+                true,
+            );
             return;
         }
     };
@@ -240,7 +253,8 @@ pub fn code_checked(app: &mut App, verdict: Result<Verdict, String>) {
     };
     let ok = matches!(verdict, Verdict::Accepted { .. });
     say(
-        app,
+        s,
+        session,
         verdict.key(),
         &[
             ("remaining", &remaining.to_string()),
@@ -248,16 +262,14 @@ pub fn code_checked(app: &mut App, verdict: Result<Verdict, String>) {
         ],
         !ok,
     );
-    if let Some(s) = state(app) {
-        if matches!(verdict, Verdict::Wrong { .. } | Verdict::Locked { .. }) {
-            s.remaining = remaining;
-        }
-        if ok {
-            s.phase = ReportPhase::Done;
-        }
+    if matches!(verdict, Verdict::Wrong { .. } | Verdict::Locked { .. }) {
+        s.remaining = remaining;
     }
     if ok {
-        let address = state(app).map(|s| s.address.clone()).unwrap_or_default();
-        say(app, "report.queued", &[("address", &address)], false);
+        s.phase = ReportPhase::Done;
+    }
+    if ok {
+        let address = s.address.clone();
+        say(s, session, "report.queued", &[("address", &address)], false);
     }
 }

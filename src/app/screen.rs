@@ -6,13 +6,6 @@ use super::{
     SettingsState, SimState,
 };
 
-/// A part of the workshop that arrives in a later version.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlaceholderState {
-    /// String key of the menu entry it stands for.
-    pub title_key: &'static str,
-}
-
 /// The screen on top.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Screen {
@@ -30,8 +23,6 @@ pub enum Screen {
     Simulator(Box<SimState>),
     /// The quick-reference map with its QR code.
     Map(MapState),
-    /// Coming in a later version.
-    Placeholder(PlaceholderState),
     /// The final quiz and its result.
     Quiz(QuizState),
     /// Address, code and sending of the report.
@@ -49,7 +40,6 @@ impl Screen {
             Screen::Ordering(_) => ScreenKind::Ordering,
             Screen::Simulator(_) => ScreenKind::Simulator,
             Screen::Map(_) => ScreenKind::Map,
-            Screen::Placeholder(_) => ScreenKind::Placeholder,
             Screen::Quiz(_) => ScreenKind::Quiz,
             Screen::Report(_) => ScreenKind::Report,
         }
@@ -65,7 +55,6 @@ impl Screen {
             Screen::Ordering(_) => "menu.ordering",
             Screen::Simulator(_) => "menu.simulator",
             Screen::Map(_) => "menu.map",
-            Screen::Placeholder(p) => p.title_key,
             Screen::Quiz(_) => "quiz.title",
             Screen::Report(_) => "report.title",
         }

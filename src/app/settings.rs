@@ -2,7 +2,7 @@
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, Effect, Screen, layout};
+use super::{Effect, MailRequest, Session, StoreRequest, layout};
 use crate::domain::{Fact, Progress};
 
 /// The entries of the Settings list.
@@ -28,25 +28,15 @@ pub struct SettingsState {
     pub confirm_clear: bool,
 }
 
-fn state(app: &mut App) -> Option<&mut SettingsState> {
-    match &mut app.screen {
-        Screen::Settings(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Handles a key action in Settings.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_action(s: &mut SettingsState, session: &mut Session, action: Action) -> Vec<Effect> {
     match action {
         Action::Up => s.cursor = s.cursor.saturating_sub(1),
         Action::Down => s.cursor = (s.cursor + 1).min(SettingsItem::ALL.len() - 1),
-        Action::ToggleLang => return toggle_language(app),
+        Action::ToggleLang => return toggle_language(session),
         Action::Clear => s.confirm_clear = true,
         Action::Open => match SettingsItem::ALL[s.cursor.min(SettingsItem::ALL.len() - 1)] {
-            SettingsItem::Language => return toggle_language(app),
+            SettingsItem::Language => return toggle_language(session),
             SettingsItem::Clear => s.confirm_clear = true,
         },
         _ => {}
@@ -54,36 +44,35 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-fn toggle_language(app: &mut App) -> Vec<Effect> {
-    app.lang = app.lang.other();
-    vec![app.record(Fact::LanguageChosen(app.lang))]
+fn toggle_language(session: &mut Session) -> Vec<Effect> {
+    session.lang = session.lang.other();
+    vec![session.record(Fact::LanguageChosen(session.lang))]
 }
 
 /// Keys while "delete everything?" is asked: y (or j) deletes, anything else keeps.
-pub fn on_confirm_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) -> Vec<Effect> {
     s.confirm_clear = false;
     if matches!(key.code, KeyCode::Char('y' | 'Y' | 'j' | 'J')) {
-        app.progress = Progress::default();
-        return vec![Effect::ClearResults];
+        session.progress = Progress::default();
+        return vec![
+            Effect::Store(StoreRequest::ClearResults),
+            Effect::Mail(MailRequest::ClearFiles),
+        ];
     }
     Vec::new()
 }
 
 /// Handles the mouse: a click on an entry activates it.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let area = layout::list(app.size.0, app.size.1);
+pub fn on_mouse(s: &mut SettingsState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
+    let area = layout::list(session.size.0, session.size.1);
     if mouse.kind != MouseKind::Click || !area.contains(mouse.column, mouse.row) {
         return Vec::new();
     }
     let index = usize::from(mouse.row - area.y);
-    match state(app) {
-        Some(s) if index < SettingsItem::ALL.len() => {
-            s.cursor = index;
-            on_action(app, Action::Open)
-        }
-        _ => Vec::new(),
+    if index < SettingsItem::ALL.len() {
+        s.cursor = index;
+        on_action(s, session, Action::Open)
+    } else {
+        Vec::new()
     }
 }

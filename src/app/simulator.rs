@@ -14,51 +14,41 @@ pub mod view;
 pub use picker::{Picker, PickerKind, rows as picker_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
 pub use state::{
-    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, SAMPLE_CAP, SPEEDS,
-    SimState, Tab,
+    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, RunSettings,
+    SAMPLE_CAP, SPEEDS, SimState, Tab, Timeline, Triage,
 };
 
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{App, Effect, Screen, layout};
+use super::{Effect, Screen, Session, layout};
 use crate::sim::scenario::{IDS, ScenarioText};
 use crate::sim::{BrokerKind, Mode};
 
-/// The texts of scenario `id` in the app's language (from the loaded content, so `--content`
-/// folders are honoured).
-pub fn scenario_text<'a>(app: &'a App, id: &str) -> Option<&'a ScenarioText> {
-    app.content
+/// The texts of scenario `id` in the session's language (from the loaded content, so
+/// `--content` folders are honoured).
+pub fn scenario_text<'a>(session: &'a Session, id: &str) -> Option<&'a ScenarioText> {
+    session
+        .content
         .scenarios
         .iter()
         .find(|sc| sc.id == id)
-        .and_then(|sc| sc.text(app.lang))
+        .and_then(|sc| sc.text(session.lang))
 }
 
 /// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a
 /// paused run.
-pub fn open(app: &mut App, scenario: Option<&str>) -> Vec<Effect> {
+pub fn open(session: &mut Session, scenario: Option<&str>) -> Vec<Effect> {
     let index = scenario
         .and_then(|id| IDS.iter().position(|i| *i == id))
         .unwrap_or(0);
-    app.push(Screen::Simulator(Box::new(SimState::new(index))));
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
-    playback::restart(s)
-}
-
-pub(crate) fn state(app: &mut App) -> Option<&mut SimState> {
-    match &mut app.screen {
-        Screen::Simulator(s) => Some(s),
-        _ => None,
-    }
+    let mut state = Box::new(SimState::new(index));
+    let effects = playback::restart(&mut state);
+    session.push(Screen::Simulator(state));
+    effects
 }
 
 /// Handles a key action on the simulator screen.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec<Effect> {
     if s.compare.is_some() && !matches!(action, Action::Compare) {
         // The compare view covers the map; any control closes it first.
         s.compare = None;
@@ -73,34 +63,38 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Top => playback::view_first(s),
         Action::Bottom => playback::to_end(s),
         Action::Faster => {
-            s.speed = (s.speed + 1).min(SPEEDS.len() - 1);
+            s.settings.speed = (s.settings.speed + 1).min(SPEEDS.len() - 1);
             Vec::new()
         }
         Action::Slower => {
-            s.speed = s.speed.saturating_sub(1);
+            s.settings.speed = s.settings.speed.saturating_sub(1);
             Vec::new()
         }
         Action::Restart => playback::restart(s),
         Action::CycleMode => {
-            let next =
-                (Mode::ALL.iter().position(|m| *m == s.mode).unwrap_or(0) + 1) % Mode::ALL.len();
-            s.mode = Mode::ALL[next];
+            let next = (Mode::ALL
+                .iter()
+                .position(|m| *m == s.settings.mode)
+                .unwrap_or(0)
+                + 1)
+                % Mode::ALL.len();
+            s.settings.mode = Mode::ALL[next];
             playback::restart(s)
         }
         Action::CycleBroker => {
-            s.broker = match s.broker {
+            s.settings.broker = match s.settings.broker {
                 BrokerKind::Asb => BrokerKind::Sqs,
                 BrokerKind::Sqs => BrokerKind::Asb,
             };
             playback::restart(s)
         }
         Action::NextSeed => {
-            s.seed = s.seed.wrapping_add(1);
+            s.settings.seed = s.settings.seed.wrapping_add(1);
             playback::restart(s)
         }
         Action::ChooseScenario => {
-            s.playing = false;
-            s.picker = Some(Picker::new(PickerKind::Scenario, s.scenario));
+            s.timeline.playing = false;
+            s.picker = Some(Picker::new(PickerKind::Scenario, s.settings.scenario));
             Vec::new()
         }
         Action::InjectFault => {
@@ -125,21 +119,21 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::ToggleFixed => {
-            s.cause_fixed = !s.cause_fixed || s.fix_sent;
+            s.triage.cause_fixed = !s.triage.cause_fixed || s.triage.fix_sent;
             Vec::new()
         }
         Action::Open if s.tab == Tab::Dlq => playback::replay(s),
         _ => Vec::new(),
     };
-    count_run(app, effects)
+    count_run(s, session, effects)
 }
 
 /// In the DLQ tab the arrows choose the batch size; elsewhere they scroll.
 fn scroll(s: &mut SimState, action: Action) {
     let page = 5;
     match (s.tab, action) {
-        (Tab::Dlq, Action::Up) => s.batch = (s.batch + 1).min(MAX_BATCH),
-        (Tab::Dlq, Action::Down) => s.batch = s.batch.saturating_sub(1).max(1),
+        (Tab::Dlq, Action::Up) => s.triage.batch = (s.triage.batch + 1).min(MAX_BATCH),
+        (Tab::Dlq, Action::Down) => s.triage.batch = s.triage.batch.saturating_sub(1).max(1),
         (_, Action::Up) => s.scroll = s.scroll.saturating_sub(1),
         (_, Action::Down) => s.scroll = s.scroll.saturating_add(1),
         (_, Action::PageUp) => s.scroll = s.scroll.saturating_sub(page),
@@ -149,35 +143,30 @@ fn scroll(s: &mut SimState, action: Action) {
 }
 
 /// Counts the scenario in progress the first time one of its events happened on this visit.
-fn count_run(app: &mut App, mut effects: Vec<Effect>) -> Vec<Effect> {
-    let id = match state(app) {
-        Some(s) if !s.counted && s.total > 0 => {
-            s.counted = true;
-            s.scenario_id()
-        }
-        _ => return effects,
-    };
-    if !app.progress.scenarios_run.contains(id) {
-        effects.push(app.record(crate::domain::Fact::ScenarioRun(id.to_owned())));
+fn count_run(s: &mut SimState, session: &mut Session, mut effects: Vec<Effect>) -> Vec<Effect> {
+    if s.counted || s.timeline.total == 0 {
+        return effects;
+    }
+    s.counted = true;
+    let id = s.scenario_id();
+    if !session.progress.scenarios_run.contains(id) {
+        effects.push(session.record(crate::domain::Fact::ScenarioRun(id.to_owned())));
     }
     effects
 }
 
 /// Keys while a menu is open (scenario picker, fault menu).
-pub fn on_captured_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let effects = match state(app) {
-        Some(s) => picker::on_key(s, key),
-        None => Vec::new(),
-    };
+pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec<Effect> {
+    let effects = picker::on_key(s, key);
     let armed = effects.iter().find_map(|e| match e {
         Effect::Sim(SimCommand::Inject { fault, .. }) => Some(fault.as_str()),
         _ => None,
     });
     if let Some(name) = armed {
-        let text = app
+        let text = session
             .strings()
             .fill("simulator.fault_armed", &[("fault", name)]);
-        app.notify(text, false);
+        session.notify(text, false);
     }
     effects
 }
@@ -188,67 +177,56 @@ pub fn captures_keys(s: &SimState) -> bool {
 }
 
 /// A frame tick while playing.
-pub fn on_tick(app: &mut App, elapsed_ms: u32) -> Vec<Effect> {
-    let effects = match state(app) {
-        Some(s) => playback::tick(s, elapsed_ms),
-        None => Vec::new(),
-    };
-    count_run(app, effects)
+pub fn on_tick(s: &mut SimState, session: &mut Session, elapsed_ms: u32) -> Vec<Effect> {
+    let effects = playback::tick(s, elapsed_ms);
+    count_run(s, session, effects)
 }
 
 /// A reply from the engine thread.
-pub fn on_reply(app: &mut App, reply: SimReply) -> Vec<Effect> {
-    let failed = match (&reply, state(app)) {
-        (SimReply::Failed { run, reason }, Some(s)) if *run == s.run => Some(reason.clone()),
+pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec<Effect> {
+    let failed = match &reply {
+        SimReply::Failed { run, reason } if *run == s.timeline.run => Some(reason.clone()),
         _ => None,
     };
-    let effects = match state(app) {
-        Some(s) => playback::on_reply(s, reply),
-        None => Vec::new(),
-    };
+    let effects = playback::on_reply(s, reply);
     if let Some(reason) = failed {
-        let text = app
+        let text = session
             .strings()
             .fill("simulator.failed", &[("reason", &reason)]);
-        app.notify(text, true);
+        session.notify(text, true);
     }
-    count_run(app, effects)
+    count_run(s, session, effects)
 }
 
 /// How often the runtime must send ticks: only while playing, never while paused or idle.
 /// With reduced motion there is nothing to animate between events, so one tick per event.
-pub fn tick_interval(app: &App) -> Option<u32> {
-    match &app.screen {
-        Screen::Simulator(s) if s.playing && !app.help && s.picker.is_none() => {
-            Some(if app.options.reduced_motion {
-                s.beat_ms().max(FRAME_MS)
-            } else {
-                FRAME_MS
-            })
-        }
-        _ => None,
+pub fn tick_interval(s: &SimState, session: &Session) -> Option<u32> {
+    if !s.timeline.playing || session.help || s.picker.is_some() {
+        return None;
     }
+    Some(if session.options.reduced_motion {
+        s.beat_ms().max(FRAME_MS)
+    } else {
+        FRAME_MS
+    })
 }
 
 /// Handles the mouse: tabs and the play marker are clickable, the wheel scrolls the tab.
-pub fn on_mouse(app: &mut App, mouse: Mouse) -> Vec<Effect> {
-    let areas = layout::simulator(app.size.0, app.size.1);
-    if state(app).is_none() {
-        return Vec::new();
-    }
+pub fn on_mouse(s: &mut SimState, session: &mut Session, mouse: Mouse) -> Vec<Effect> {
+    let areas = layout::simulator(session.size.0, session.size.1);
     match mouse.kind {
-        MouseKind::ScrollUp => on_action(app, Action::Up),
-        MouseKind::ScrollDown => on_action(app, Action::Down),
+        MouseKind::ScrollUp => on_action(s, session, Action::Up),
+        MouseKind::ScrollDown => on_action(s, session, Action::Down),
         MouseKind::Click if areas.tabs.contains(mouse.column, mouse.row) => {
             let x = usize::from(mouse.column - areas.tabs.x);
-            if let (Some(tab), Some(s)) = (Tab::ALL.get(x / view::TAB_WIDTH).copied(), state(app)) {
+            if let Some(tab) = Tab::ALL.get(x / view::TAB_WIDTH).copied() {
                 s.tab = tab;
                 s.scroll = 0;
             }
             Vec::new()
         }
         MouseKind::Click if areas.info.contains(mouse.column, mouse.row) => {
-            on_action(app, Action::PlayPause)
+            on_action(s, session, Action::PlayPause)
         }
         MouseKind::Click => Vec::new(),
     }

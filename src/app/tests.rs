@@ -1,49 +1,19 @@
 //! Scripted message sequences through `App::update`: no terminal, no IO.
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
+use super::test_app::{chars, content, key, open_chapter, test_app};
 use super::*;
-use crate::content::{ContentSource, load};
-use std::sync::OnceLock;
-
-fn content() -> Arc<Content> {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    CONTENT
-        .get_or_init(|| {
-            Arc::new(load(&ContentSource::Embedded).expect("embedded content is valid"))
-        })
-        .clone()
-}
+use crate::domain::Fact;
 
 fn app(lang: Lang) -> App {
-    let mut app = App::new(
-        content(),
-        lang,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
-    app
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    app.update(Msg::Key(Key::plain(code)))
-}
-
-fn chars(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| app.update(Msg::Key(Key::char(c))))
-        .collect()
+    test_app(lang, 80, 24)
 }
 
 fn saved(effects: &[Effect]) -> Vec<&Fact> {
     effects
         .iter()
         .filter_map(|e| {
-            if let Effect::Save(f) = e {
+            if let Effect::Store(StoreRequest::Save(f)) = e {
                 Some(f)
             } else {
                 None
@@ -61,8 +31,8 @@ fn home_menu_opens_chapters_and_back_returns() {
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.screen, Screen::Home(HomeState { cursor: 1 })));
     let effects = chars(&mut app, "q");
-    assert_eq!(effects, vec![Effect::Quit]);
-    assert!(app.quitting);
+    assert_eq!(effects, Vec::new());
+    assert!(app.session.quitting);
 }
 
 #[test]
@@ -76,14 +46,12 @@ fn ctrl_c_quits_from_anywhere_and_saves_the_reading_position() {
     }));
     assert_eq!(
         effects,
-        vec![
-            Effect::Save(Fact::Position {
-                chapter: "friday-incident".into(),
-                scroll: 3
-            }),
-            Effect::Quit
-        ]
+        vec![Effect::Store(StoreRequest::Save(Fact::Position {
+            chapter: "friday-incident".into(),
+            scroll: 3
+        })),]
     );
+    assert!(app.session.quitting);
 }
 
 #[test]
@@ -99,7 +67,12 @@ fn reading_to_the_end_marks_the_chapter_read_once() {
         saved(&key(&mut app, KeyCode::End)).is_empty(),
         "no second save"
     );
-    assert!(app.progress.chapters_read.contains("friday-incident"));
+    assert!(
+        app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
 }
 
 #[test]
@@ -148,14 +121,16 @@ fn continue_resumes_the_last_chapter_at_its_position() {
 fn a_decision_is_answered_with_a_digit_and_saved_at_once() {
     let mut app = app(Lang::En);
     let index = app
+        .session
         .course()
         .chapters
         .iter()
         .position(|c| c.id == "flow-map")
         .expect("chapter 3");
-    let effects = reader::open_chapter(&mut app, index);
+    let effects = open_chapter(&mut app, index);
     assert!(!effects.is_empty());
     let decision = app
+        .session
         .course()
         .decision("broker-down")
         .expect("decision")
@@ -202,7 +177,7 @@ fn checklist_items_toggle_and_save() {
     ));
     assert!(!saved(&effects).is_empty());
     let effects = key(&mut app, KeyCode::Enter);
-    let first = app.course().reference.checklist[0].id.clone();
+    let first = app.session.course().reference.checklist[0].id.clone();
     assert_eq!(
         saved(&effects),
         vec![&Fact::ChecklistTicked {
@@ -229,12 +204,13 @@ fn checklist_items_toggle_and_save() {
 fn calculator_rejects_bad_input_and_recomputes() {
     let mut app = app(Lang::En);
     let index = app
+        .session
         .course()
         .chapters
         .iter()
         .position(|c| c.id == "outage-cost")
         .expect("chapter 11");
-    reader::open_chapter(&mut app, index);
+    open_chapter(&mut app, index);
     key(&mut app, KeyCode::Tab); // incidents
     key(&mut app, KeyCode::Enter);
     chars(&mut app, "-3");
@@ -288,14 +264,15 @@ fn search_finds_matches_across_chapters() {
     assert!(!search.hits.is_empty());
     assert_ne!(state.chapter, 0, "jumped to a later chapter");
     assert!(
-        app.status
+        app.session
+            .status
             .as_ref()
             .is_some_and(|s| s.text.contains("skip locked"))
     );
     chars(&mut app, "/");
     chars(&mut app, "zzzqqq");
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.as_ref().is_some_and(|s| s.error));
+    assert!(app.session.status.as_ref().is_some_and(|s| s.error));
 }
 
 #[test]
@@ -313,34 +290,44 @@ fn chapter_list_jumps_by_number() {
 #[test]
 fn settings_switch_language_and_clear_after_confirmation() {
     let mut app = app(Lang::En);
-    app.progress.apply(&Fact::ChapterRead("outbox".into()));
+    app.session
+        .progress
+        .apply(&Fact::ChapterRead("outbox".into()));
     chars(&mut app, "8");
     assert!(matches!(app.screen, Screen::Settings(_)));
     let effects = chars(&mut app, "l");
-    assert_eq!(effects, vec![Effect::Save(Fact::LanguageChosen(Lang::De))]);
-    assert_eq!(app.lang, Lang::De);
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreRequest::Save(Fact::LanguageChosen(
+            Lang::De
+        )))]
+    );
+    assert_eq!(app.session.lang, Lang::De);
     chars(&mut app, "x");
     assert!(chars(&mut app, "n").is_empty(), "n keeps everything");
-    assert!(!app.progress.chapters_read.is_empty());
+    assert!(!app.session.progress.chapters_read.is_empty());
     chars(&mut app, "x");
     assert_eq!(
         chars(&mut app, "j"),
-        vec![Effect::ClearResults],
+        vec![
+            Effect::Store(StoreRequest::ClearResults),
+            Effect::Mail(MailRequest::ClearFiles)
+        ],
         "German 'ja' confirms too"
     );
-    assert_eq!(app.progress, Progress::default());
+    assert_eq!(app.session.progress, Progress::default());
 }
 
 #[test]
 fn help_opens_and_any_key_closes_it() {
     let mut app = app(Lang::En);
     chars(&mut app, "?");
-    assert!(app.help);
+    assert!(app.session.help);
     assert!(
         chars(&mut app, "q").is_empty(),
         "the closing key does nothing else"
     );
-    assert!(!app.help && !app.quitting);
+    assert!(!app.session.help && !app.session.quitting);
 }
 
 #[test]
@@ -359,7 +346,8 @@ fn tiny_terminals_ignore_input_but_allow_leaving() {
         }))
         .is_empty()
     );
-    assert_eq!(chars(&mut app, "q"), vec![Effect::Quit]);
+    assert_eq!(chars(&mut app, "q"), Vec::new());
+    assert!(app.session.quitting);
 }
 
 #[test]
@@ -394,6 +382,6 @@ fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
 fn a_failed_save_is_shown_not_swallowed() {
     let mut app = app(Lang::En);
     app.update(Msg::FactSaved(Err("disk full".into())));
-    let status = app.status.as_ref().expect("status");
+    let status = app.session.status.as_ref().expect("status");
     assert!(status.error && status.text.contains("disk full"));
 }

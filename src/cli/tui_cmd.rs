@@ -61,18 +61,20 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         workshop: config.workshop.name.clone(),
     };
     let mut app = App::new(Arc::new(content), lang, progress, options, info);
-    app.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
-    app.instructor_cc.clone_from(&config.workshop.instructor_cc);
+    app.session.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
+    app.session
+        .instructor_cc
+        .clone_from(&config.workshop.instructor_cc);
     if let Some(stored) = store
         .latest_attempt()
         .map_err(|e| Failure::new(e.to_string()))?
     {
-        app.quiz = QuizRecord {
+        app.session.quiz = QuizRecord {
             finished: stored.finished_score.is_some(),
             attempt: Some(stored.attempt),
         };
     }
-    app.report_status = store
+    app.session.report_status = store
         .report_mail_status()
         .map_err(|e| Failure::new(e.to_string()))?;
     if let OpenNote::Recovered { backup, reason } = note {
@@ -80,11 +82,11 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
             "progress store was damaged ({reason}); kept {}",
             backup.display()
         ));
-        let text = app.strings().fill(
+        let text = app.session.strings().fill(
             "store.recovered",
             &[("path", &backup.display().to_string())],
         );
-        app.notify(text, true);
+        app.session.notify(text, true);
     }
     log::info(&format!(
         "start: lang={lang} data_dir={}",

@@ -36,15 +36,17 @@ async fn event_loop(
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let runs = std::path::PathBuf::from(&app.info.data_dir).join("sim-runs");
+    let runs = paths.data_dir.join("sim-runs");
+    let content = app.session.content.clone();
     let mut executor = Executor {
-        store: StoreWorker::spawn(store, replies.clone())
+        store: StoreWorker::spawn(store, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the store thread: {e}"))?,
-        mail: MailWorker::spawn(paths, config, app.content.clone(), replies.clone())
+        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, app.content.clone(), replies.clone())
+        sim: SimWorker::spawn(runs, app.session.content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        content,
         replies,
     };
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
@@ -59,7 +61,7 @@ async fn event_loop(
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
     let mut last_tick = tokio::time::Instant::now();
-    while outcome.is_ok() && !app.quitting {
+    while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
         // armed and the loop sleeps until a key, a signal or a result arrives.
         let interval = app.tick_interval_ms();
@@ -89,13 +91,13 @@ async fn event_loop(
                 last_tick = now;
                 Some(Msg::Tick { elapsed_ms: elapsed })
             }
-            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
-            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
-            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(&app, effects); break }
+            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
+            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
+            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
         };
         if let Some(msg) = msg {
             let effects = app.update(msg);
-            executor.run(&app, effects);
+            executor.run(effects);
             outcome = draw(&mut terminal, &app);
         }
     }

@@ -1,13 +1,14 @@
-//! Carries out the core's effects: saves go to the store thread, mail work to the mail thread,
-//! the LAN share to its slot. Answers come back as messages through `replies`.
+//! Carries out the core's effects: store requests go to the store thread, mail requests to the
+//! mail thread, simulator commands to the engine thread, the LAN share to its slot. It never
+//! reads the app; answers come back as messages through `replies`.
 
-use super::mail_worker::{MailCommand, MailWorker};
+use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
-use super::store_worker::{StoreCommand, StoreWorker};
-use crate::app::{App, Effect, Msg};
-use crate::content::Lang;
-use crate::domain::quiz::Attempt;
+use super::store_worker::StoreWorker;
+use crate::app::{Effect, Msg, ShareRequest};
+use crate::content::Content;
+use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// The threads and slots effects go to.
@@ -20,71 +21,26 @@ pub struct Executor {
     pub share: ShareSlot,
     /// The simulator engine's thread.
     pub sim: SimWorker,
+    /// The loaded content (the one copy), for the page the share serves.
+    pub content: Arc<Content>,
     /// Where immediate answers go.
     pub replies: UnboundedSender<Msg>,
 }
 
 impl Executor {
-    /// Carries out effects in order.
-    pub fn run(&mut self, app: &App, effects: Vec<Effect>) {
+    /// Carries out effects in order, each handed to its worker as it is.
+    pub fn run(&mut self, effects: Vec<Effect>) {
         for effect in effects {
-            self.run_one(app, effect);
-        }
-    }
-
-    fn run_one(&mut self, app: &App, effect: Effect) {
-        match effect {
-            Effect::Save(fact) => self.store.send(StoreCommand::Save(fact)),
-            Effect::ClearResults => {
-                self.store.send(StoreCommand::Clear);
-                self.mail.send(MailCommand::ClearFiles);
-            }
-            Effect::Quit => {}
-            Effect::Sim(command) => self.sim.send(command),
-            Effect::StartShare { port } => {
-                let answer = self.share.start(app, port);
-                // The receiver lives as long as the loop that calls this.
-                let _ = self.replies.send(answer);
-            }
-            Effect::StopShare => self.share.stop(),
-            Effect::StartAttempt => {
-                // Question and option ids are the same in every language (content check), so
-                // the order from either course fits both.
-                let quiz = &app.content.course(Lang::default()).quiz;
-                let attempt = Attempt::new(quiz, rand::random());
-                self.store.send(StoreCommand::StartAttempt(attempt));
-            }
-            Effect::SaveAnswer {
-                attempt_id,
-                question_id,
-                chosen,
-                correct,
-                finished,
-            } => {
-                self.store.send(StoreCommand::SaveAnswer {
-                    attempt_id,
-                    question_id,
-                    chosen,
-                    correct,
-                    finished,
-                });
-            }
-            Effect::SaveReport { lang } => self.mail.send(MailCommand::SaveReport { lang }),
-            Effect::RequestCode { address, lang } => {
-                self.mail.send(MailCommand::RequestCode { address, lang });
-            }
-            Effect::ConfirmCode {
-                address,
-                code,
-                consent,
-                lang,
-            } => {
-                self.mail.send(MailCommand::ConfirmCode {
-                    address,
-                    code,
-                    consent,
-                    lang,
-                });
+            match effect {
+                Effect::Store(request) => self.store.send(request),
+                Effect::Mail(request) => self.mail.send(request),
+                Effect::Sim(command) => self.sim.send(command),
+                Effect::Share(ShareRequest::Start { port, lang }) => {
+                    let answer = self.share.start(&self.content, lang, port);
+                    // The receiver lives as long as the loop that calls this.
+                    let _ = self.replies.send(answer);
+                }
+                Effect::Share(ShareRequest::Stop) => self.share.stop(),
             }
         }
     }

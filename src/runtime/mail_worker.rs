@@ -2,7 +2,7 @@
 //! dispatcher. It sleeps until a command arrives or the next queued mail is due, so nothing
 //! wakes up while the outbox is empty; SMTP never runs on the UI loop.
 
-use crate::app::{CodeRequestOutcome, Delivery, Msg};
+use crate::app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
 use crate::content::{Content, Lang};
 use crate::domain::otp::OneTimeCode;
 use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
@@ -19,30 +19,9 @@ use tokio::sync::mpsc::UnboundedSender;
 /// another process stays due without being sent here; this keeps such a row from spinning.
 const MIN_WAIT: Duration = Duration::from_secs(15);
 
-/// What the mail thread does.
-pub enum MailCommand {
-    /// Delete the mail and report files (results were cleared).
-    ClearFiles,
-    /// Save the report locally.
-    SaveReport { lang: Lang },
-    /// Issue a code and send its mail.
-    RequestCode { address: String, lang: Lang },
-    /// Check a code and send the report.
-    ConfirmCode {
-        /// The address.
-        address: String,
-        /// The typed code.
-        code: OneTimeCode,
-        /// Instructor copy agreed.
-        consent: bool,
-        /// Report language.
-        lang: Lang,
-    },
-}
-
 /// Handle to the mail thread.
 pub struct MailWorker {
-    commands: mpsc::Sender<MailCommand>,
+    commands: mpsc::Sender<MailRequest>,
     thread: JoinHandle<()>,
 }
 
@@ -66,7 +45,7 @@ impl MailWorker {
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
     ) -> std::io::Result<MailWorker> {
-        let (commands, inbox) = mpsc::channel::<MailCommand>();
+        let (commands, inbox) = mpsc::channel::<MailRequest>();
         let thread = std::thread::Builder::new()
             .name("mail".into())
             .spawn(
@@ -84,7 +63,7 @@ impl MailWorker {
     }
 
     /// Queues a command.
-    pub fn send(&self, command: MailCommand) {
+    pub fn send(&self, command: MailRequest) {
         if self.commands.send(command).is_err() {
             log::warn("the mail thread has stopped; a mail command was not queued");
         }
@@ -99,13 +78,13 @@ impl MailWorker {
     }
 }
 
-fn failure(command: &MailCommand, reason: &str) -> Msg {
+fn failure(command: &MailRequest, reason: &str) -> Msg {
     let reason = reason.to_owned();
     match command {
-        MailCommand::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
-        MailCommand::ClearFiles => Msg::ResultsCleared(Err(reason)),
-        MailCommand::RequestCode { .. } => Msg::CodeRequested(Err(reason)),
-        MailCommand::ConfirmCode { .. } => Msg::CodeChecked(Err(reason)),
+        MailRequest::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
+        MailRequest::ClearFiles => Msg::ResultsCleared(Err(reason)),
+        MailRequest::RequestCode { .. } => Msg::CodeRequested(Err(reason)),
+        MailRequest::ConfirmCode { .. } => Msg::CodeChecked(Err(reason)),
     }
 }
 
@@ -140,7 +119,7 @@ fn setup(
 }
 
 impl Ctx {
-    fn run(&mut self, inbox: &mpsc::Receiver<MailCommand>) {
+    fn run(&mut self, inbox: &mpsc::Receiver<MailRequest>) {
         // Mails left from an earlier session go out now.
         self.dispatch(None);
         loop {
@@ -169,9 +148,9 @@ impl Ctx {
         Some(Duration::from_secs(secs).max(MIN_WAIT))
     }
 
-    fn handle(&mut self, command: MailCommand) -> Msg {
+    fn handle(&mut self, command: MailRequest) -> Msg {
         match command {
-            MailCommand::ClearFiles => {
+            MailRequest::ClearFiles => {
                 if let Err(e) = mail::clear_files(&self.paths.mail_dir(), &self.paths.reports_dir())
                 {
                     log::warn(&e.to_string());
@@ -179,11 +158,11 @@ impl Ctx {
                 }
                 self.status_msg(None)
             }
-            MailCommand::SaveReport { lang } => Msg::ReportSaved(self.save_report(lang)),
-            MailCommand::RequestCode { address, lang } => {
+            MailRequest::SaveReport { lang } => Msg::ReportSaved(self.save_report(lang)),
+            MailRequest::RequestCode { address, lang } => {
                 Msg::CodeRequested(self.request_code(&address, lang))
             }
-            MailCommand::ConfirmCode {
+            MailRequest::ConfirmCode {
                 address,
                 code,
                 consent,

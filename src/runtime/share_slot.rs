@@ -1,7 +1,8 @@
 //! The LAN map server behind the map screen's `s` key. The server answers requests on its own
 //! thread; the UI loop only binds the socket (no network traffic) and keeps the handle.
 
-use crate::app::{App, Msg};
+use crate::app::{Msg, ShareFailure};
+use crate::content::{Content, Lang};
 use crate::services::share::{self, ShareServer};
 use crate::services::{export, log};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -13,14 +14,14 @@ pub struct ShareSlot {
 }
 
 impl ShareSlot {
-    /// Serves the map in the app's language on all interfaces; answers with the URL phones open.
-    pub fn start(&mut self, app: &App, port: u16) -> Msg {
+    /// Serves the map in `lang` on all interfaces; answers with the URL phones open.
+    pub fn start(&mut self, content: &Content, lang: Lang, port: u16) -> Msg {
         self.stop();
         let Some(ip) = share::lan_ip() else {
-            return Msg::ShareStarted(Err(app.strings().get("share.no_lan").to_owned()));
+            return Msg::ShareStarted(Err(ShareFailure::NoLan));
         };
         let url = share::url_for(ip, port);
-        let page = export::map_html(app.course(), app.lang, Some(&url));
+        let page = export::map_html(content.course(lang), lang, Some(&url));
         let bind = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), port);
         match ShareServer::start(bind, page) {
             Ok(server) => {
@@ -33,7 +34,7 @@ impl ShareSlot {
                 log::warn(&format!("sharing the map failed: {e}"));
                 // The status line has one row: address and OS reason, without the CLI's advice.
                 let share::ShareError::Bind { addr, reason } = e;
-                Msg::ShareStarted(Err(format!("{addr}: {reason}")))
+                Msg::ShareStarted(Err(ShareFailure::Bind(format!("{addr}: {reason}"))))
             }
         }
     }

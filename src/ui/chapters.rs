@@ -13,8 +13,8 @@ use ratatui::widgets::Paragraph;
 
 /// Draws the chapter list.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(" {}", s.get("chapters.title")),
@@ -22,9 +22,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let area = layout::list(app.size.0, app.size.1);
+    let area = layout::list(app.session.size.0, app.session.size.1);
     let width = usize::from(area.width);
     let lines: Vec<Line<'_>> = app
+        .session
         .course()
         .chapters
         .iter()
@@ -60,16 +61,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
 
 /// "new", "read" or "decided" (read and every decision in it answered).
 fn status_label<'a>(app: &'a App, chapter: &Chapter) -> &'a str {
-    let s = app.strings();
+    let s = app.session.strings();
     let mut decisions = chapter.decision_ids().peekable();
     let has_decisions = decisions.peek().is_some();
     let all_decided = has_decisions
         && chapter
             .decision_ids()
-            .all(|(id, _)| app.progress.decisions.contains_key(id));
+            .all(|(id, _)| app.session.progress.decisions.contains_key(id));
     if all_decided {
         s.get("chapters.status_decided")
-    } else if app.progress.chapters_read.contains(&chapter.id) {
+    } else if app.session.progress.chapters_read.contains(&chapter.id) {
         s.get("chapters.status_read")
     } else {
         s.get("chapters.status_new")

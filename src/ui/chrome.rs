@@ -11,21 +11,21 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// The top bar: title, workshop name, decisions and chapters counts, language.
 pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let area = rect(layout::header(app.size.0.min(frame.area().width)));
-    let s = app.strings();
-    let course = app.course();
+    let area = rect(layout::header(app.session.size.0.min(frame.area().width)));
+    let s = app.session.strings();
+    let course = app.session.course();
     let decisions = course
         .decisions
         .iter()
-        .filter(|d| app.progress.decisions.contains_key(&d.id))
+        .filter(|d| app.session.progress.decisions.contains_key(&d.id))
         .count();
     let read = course
         .chapters
         .iter()
-        .filter(|c| app.progress.chapters_read.contains(&c.id))
+        .filter(|c| app.session.progress.chapters_read.contains(&c.id))
         .count();
     let mut left = format!(" {}", s.get("app.title"));
-    if let Some(name) = &app.info.workshop {
+    if let Some(name) = &app.session.info.workshop {
         left = format!("{left} · {name}");
     }
     let right = format!(
@@ -39,7 +39,7 @@ pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         ),
         s.get("home.chapters_read"),
         course.chapters.len(),
-        app.lang.code().to_uppercase()
+        app.session.lang.code().to_uppercase()
     );
     let pad = usize::from(area.width).saturating_sub(left.chars().count() + right.chars().count());
     let text = format!("{left}{}{right}", " ".repeat(pad));
@@ -59,8 +59,8 @@ fn keys_label(binding: &Binding) -> String {
 /// The one-line key legend, built from the screen's key table. When it does not fit, entries
 /// drop from the end, but `? help` always stays: the help lists everything.
 pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let area = rect(layout::legend(app.size.0, app.size.1));
-    let s = app.strings();
+    let area = rect(layout::legend(app.session.size.0, app.session.size.1));
+    let s = app.session.strings();
     let entries: Vec<(String, String, bool)> = bindings(app.screen.kind())
         .iter()
         .filter(|b| b.legend)
@@ -90,8 +90,15 @@ pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
 
 /// The status line above the legend (saved / failed / hints).
 pub fn status(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let Some(status) = &app.status else { return };
-    let area = Rect::new(0, app.size.1.saturating_sub(2), app.size.0, 1);
+    let Some(status) = &app.session.status else {
+        return;
+    };
+    let area = Rect::new(
+        0,
+        app.session.size.1.saturating_sub(2),
+        app.session.size.0,
+        1,
+    );
     let style = if status.error {
         theme.error()
     } else {
@@ -109,7 +116,7 @@ pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     if area.width == 0 || area.height == 0 {
         return;
     }
-    let text = app.strings().fill(
+    let text = app.session.strings().fill(
         "common.too_small",
         &[
             ("w", &area.width.to_string()),

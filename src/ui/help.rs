@@ -15,7 +15,7 @@ use crate::content::Strings;
 
 /// Draws the help overlay.
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let s = app.strings();
+    let s = app.session.strings();
     let table = bindings(app.screen.kind());
     let area = frame.area();
     let width = area.width.saturating_sub(2).min(100);
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         height,
     );
     let title = s.fill("help.title", &[("screen", s.get(app.screen.title_key()))]);
-    let border = super::theme::border_set(app.options.ascii);
+    let border = super::theme::border_set(app.session.options.ascii);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_set(border)

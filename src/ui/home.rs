@@ -11,8 +11,8 @@ use ratatui::widgets::Paragraph;
 
 /// Draws Home.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     let title = Line::from(vec![
         Span::styled(
             format!(" {}", s.get("app.title")),
@@ -24,19 +24,23 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
         Paragraph::new(title),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let (progress_area, menu_area) = layout::home(app.size.0, app.size.1);
+    let (progress_area, menu_area) = layout::home(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(progress_lines(app, theme)),
         clip(frame, rect(progress_area)),
     );
-    let has_resume = app.progress.last_chapter.is_some();
+    let has_resume = app.session.progress.last_chapter.is_some();
     let lines: Vec<Line<'_>> = MenuItem::ALL
         .iter()
         .enumerate()
         .map(|(i, item)| {
             let selected = i == state.cursor;
             let marker = if selected {
-                if app.options.ascii { "> " } else { "› " }
+                if app.session.options.ascii {
+                    "> "
+                } else {
+                    "› "
+                }
             } else {
                 "  "
             };
@@ -56,9 +60,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
 }
 
 fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.strings();
-    let course = app.course();
-    let p = &app.progress;
+    let s = app.session.strings();
+    let course = app.session.course();
+    let p = &app.session.progress;
     let read = course
         .chapters
         .iter()
@@ -74,7 +78,11 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
     } else {
         s.get("home.ordering_open")
     };
-    let scenarios = format!("{}/{}", p.scenarios_run.len(), app.content.scenarios.len());
+    let scenarios = format!(
+        "{}/{}",
+        p.scenarios_run.len(),
+        app.session.content.scenarios.len()
+    );
     let row = |label: &str, value: String| {
         Line::from(vec![
             Span::styled(format!("{label}: "), theme.dim()),
@@ -103,11 +111,11 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
 
 /// "7/10, Practitioner", "in progress (3/10)" or "not taken".
 fn quiz_summary(app: &App) -> String {
-    let s = app.strings();
-    let quiz = &app.course().quiz;
+    let s = app.session.strings();
+    let quiz = &app.session.course().quiz;
     let total = quiz.questions.len().to_string();
-    match &app.quiz.attempt {
-        Some(attempt) if app.quiz.finished => {
+    match &app.session.quiz.attempt {
+        Some(attempt) if app.session.quiz.finished => {
             let score = attempt.score(quiz);
             s.fill(
                 "home.quiz_score",
@@ -127,8 +135,8 @@ fn quiz_summary(app: &App) -> String {
 }
 
 fn report_summary(app: &App) -> String {
-    let s = app.strings();
-    s.get(match app.report_status {
+    let s = app.session.strings();
+    s.get(match app.session.report_status {
         Some(crate::domain::outbox::MailStatus::Queued) => "home.report_queued",
         Some(crate::domain::outbox::MailStatus::Sent) => "home.report_sent",
         Some(crate::domain::outbox::MailStatus::Failed(_)) => "home.report_failed",

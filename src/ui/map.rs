@@ -19,8 +19,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the map screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(" {}", s.get("menu.map")),
@@ -28,8 +28,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let areas = map::current_areas(app);
-    let text = map::lines(app, usize::from(areas.text.width));
+    let areas = map::current_areas(&app.session);
+    let text = map::lines(&app.session, usize::from(areas.text.width));
     let visible: Vec<Line<'_>> = text
         .iter()
         .skip(usize::from(state.scroll))
@@ -49,15 +49,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
 
 /// The QR panel: code (or the "enlarge" note), URL in text, and what `s` does.
 fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let area = rect(areas.panel);
-    let (lines, top) = if let (Some(url), Some(qr)) = (app.map.url(), app.map.qr()) {
+    let (lines, top) = if let (Some(url), Some(qr)) = (app.session.map.url(), app.session.map.qr())
+    {
         let mut lines = Vec::new();
         let mut top = area.y;
         if areas.qr_fits {
             top += draw_code(frame, app, qr, area);
         } else {
-            let (w, h) = map::needed_size(map::qr_size(qr, app.options.ascii));
+            let (w, h) = map::needed_size(map::qr_size(qr, app.session.options.ascii));
             let note = strings.fill(
                 "map.enlarge",
                 &[("w", &w.to_string()), ("h", &h.to_string())],
@@ -70,7 +71,7 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
                 .into_iter()
                 .map(|part| Line::styled(part, theme.tone(Tone::Bold))),
         );
-        let hint = match app.map.sharing {
+        let hint = match app.session.map.sharing {
             Sharing::On(_) => Some("map.sharing"),
             _ if areas.qr_fits => Some("map.scan"),
             _ => None,
@@ -99,11 +100,15 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
 
 /// Draws the code centred at the top of `area`; returns the rows it took.
 fn draw_code(frame: &mut Frame<'_>, app: &App, qr: &QrMatrix, area: Rect) -> u16 {
-    let code = render(qr, map::glyphs(app.options.ascii), TERMINAL_QUIET_ZONE);
-    let (width, height) = map::qr_size(qr, app.options.ascii);
+    let code = render(
+        qr,
+        map::glyphs(app.session.options.ascii),
+        TERMINAL_QUIET_ZONE,
+    );
+    let (width, height) = map::qr_size(qr, app.session.options.ascii);
     let x = area.x + area.width.saturating_sub(width) / 2;
     // NO_COLOR leaves the terminal's own colours; a dark theme still shows light modules filled.
-    let style = if app.options.no_color {
+    let style = if app.session.options.no_color {
         Style::default()
     } else {
         Style::default().fg(Color::White).bg(Color::Black)

@@ -12,10 +12,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the ordering game.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
-    let s = app.strings();
-    let game = &app.course().ordering;
-    let body = layout::body(app.size.0, app.size.1);
-    let record = app.progress.ordering;
+    let s = app.session.strings();
+    let game = &app.session.course().ordering;
+    let body = layout::body(app.session.size.0, app.session.size.1);
+    let record = app.session.progress.ordering;
     let head = vec![
         Line::styled(format!(" {}", game.title), theme.tone(Tone::Title)),
         Line::from(vec![
@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         Paragraph::new(head),
         clip(frame, Rect::new(0, body.y, body.width, 2)),
     );
-    let cards = layout::ordering_cards(app.size.0, app.size.1);
+    let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
     let rest = Rect::new(
         2,
         cards.y,
@@ -65,7 +65,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         );
         return;
     }
-    let check = if app.options.ascii { "+" } else { "✓" };
+    let check = if app.session.options.ascii {
+        "+"
+    } else {
+        "✓"
+    };
     let lines: Vec<Line<'_>> = state
         .game
         .deck()
@@ -74,7 +78,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         .map(|(pos, step)| {
             let card = &game.steps[*step];
             let marker = if pos == state.cursor {
-                if app.options.ascii { "> " } else { "› " }
+                if app.session.options.ascii {
+                    "> "
+                } else {
+                    "› "
+                }
             } else {
                 "  "
             };
@@ -132,8 +140,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
 }
 
 fn summary<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.strings();
-    let game = &app.course().ordering;
+    let s = app.session.strings();
+    let game = &app.session.course().ordering;
     let mut lines = vec![Line::styled(game.solved.clone(), theme.tone(Tone::Good))];
     for (i, step) in game.steps.iter().enumerate() {
         lines.push(Line::from(vec![

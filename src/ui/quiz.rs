@@ -15,8 +15,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the quiz screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(" {}", s.get("quiz.title")),
@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) 
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let lines = match (&app.quiz.attempt, state.phase) {
+    let lines = match (&app.session.quiz.attempt, state.phase) {
         (Some(attempt), QuizPhase::Question) => question_lines(app, attempt, state, theme),
         (Some(attempt), QuizPhase::Feedback { correct }) => {
             feedback_lines(app, attempt, state, correct, theme)
@@ -41,7 +41,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) 
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .scroll((scroll, 0)),
-        clip(frame, rect(layout::reader_text(app.size.0, app.size.1))),
+        clip(
+            frame,
+            rect(layout::reader_text(app.session.size.0, app.session.size.1)),
+        ),
     );
 }
 
@@ -51,7 +54,7 @@ fn heading<'a>(
     question: &'a Question,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
-    let quiz = &app.course().quiz;
+    let quiz = &app.session.course().quiz;
     let n = quiz
         .questions
         .iter()
@@ -60,7 +63,7 @@ fn heading<'a>(
     let _ = attempt;
     vec![
         Line::styled(
-            app.strings().fill(
+            app.session.strings().fill(
                 "quiz.progress",
                 &[
                     ("n", &n.to_string()),
@@ -80,7 +83,7 @@ fn question_lines<'a>(
     state: &QuizState,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
-    let Some(question) = current_question(app, state) else {
+    let Some(question) = current_question(&app.session, state) else {
         return Vec::new();
     };
     let mut lines = heading(app, attempt, question, theme);
@@ -92,7 +95,7 @@ fn question_lines<'a>(
     for (i, option) in attempt.options(question).iter().enumerate() {
         let mark = if state.selected.contains(&i) { on } else { off };
         let cursor = if i == state.cursor { "›" } else { " " };
-        let cursor = if app.options.ascii && i == state.cursor {
+        let cursor = if app.session.options.ascii && i == state.cursor {
             ">"
         } else {
             cursor
@@ -106,7 +109,7 @@ fn question_lines<'a>(
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
-        app.strings().get(if question.multi {
+        app.session.strings().get(if question.multi {
             "quiz.multi_hint"
         } else {
             "quiz.single_hint"
@@ -123,8 +126,8 @@ fn feedback_lines<'a>(
     correct: bool,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
-    let s = app.strings();
-    let Some(question) = current_question(app, state) else {
+    let s = app.session.strings();
+    let Some(question) = current_question(&app.session, state) else {
         return Vec::new();
     };
     let mut lines = heading(app, attempt, question, theme);
@@ -157,8 +160,8 @@ fn feedback_lines<'a>(
 }
 
 fn result_lines<'a>(app: &'a App, attempt: &Attempt, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.strings();
-    let quiz = &app.course().quiz;
+    let s = app.session.strings();
+    let quiz = &app.session.course().quiz;
     let score = attempt.score(quiz);
     let mut lines = vec![
         Line::styled(s.get("quiz.result_title"), theme.tone(Tone::Subheading)),

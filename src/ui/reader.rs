@@ -12,14 +12,14 @@ use ratatui::widgets::Paragraph;
 
 /// Draws the reader.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme) {
-    let s = app.strings();
-    let course = app.course();
+    let s = app.session.strings();
+    let course = app.session.course();
     let Some(chapter) = course.chapters.get(state.chapter) else {
         return;
     };
-    let body = layout::body(app.size.0, app.size.1);
+    let body = layout::body(app.session.size.0, app.session.size.1);
     let lines = crate::app::reader_lines(app, state);
-    let area = layout::reader_text(app.size.0, app.size.1);
+    let area = layout::reader_text(app.session.size.0, app.session.size.1);
     let height = usize::from(area.height);
     let max_scroll = lines.len().saturating_sub(height);
     let percent = ((state.scroll as usize).min(max_scroll) * 100)
@@ -65,7 +65,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
             ),
             Span::styled(format!("{}▏", search.query), theme.tone(Tone::Focus)),
         ]);
-        let row = Rect::new(0, app.size.1.saturating_sub(2), app.size.0, 1);
+        let row = Rect::new(
+            0,
+            app.session.size.1.saturating_sub(2),
+            app.session.size.0,
+            1,
+        );
         frame.render_widget(ratatui::widgets::Clear, clip(frame, row));
         frame.render_widget(Paragraph::new(prompt), clip(frame, row));
     }

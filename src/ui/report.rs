@@ -14,8 +14,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the report screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(" {}", s.get("report.title")),
@@ -38,12 +38,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         lines.push(Line::raw(""));
     }
     if state.phase == ReportPhase::Consent {
-        let cc = app.instructor_cc.clone().unwrap_or_default();
+        let cc = app.session.instructor_cc.clone().unwrap_or_default();
         lines.push(Line::raw(s.fill("report.cc_prompt", &[("cc", &cc)])));
     } else if !prompt.is_empty() {
         // The code is shown as dots: it is a secret, and screen readers need not read it out.
         let shown = if state.phase == ReportPhase::Code {
-            let dot = if app.options.ascii { "*" } else { "•" };
+            let dot = if app.session.options.ascii {
+                "*"
+            } else {
+                "•"
+            };
             dot.repeat(state.input.chars().count())
         } else {
             state.input.clone()
@@ -77,7 +81,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
             Line::raw(text.clone())
         });
     }
-    if let Some(status) = &app.report_status {
+    if let Some(status) = &app.session.report_status {
         let text = match status {
             crate::domain::outbox::MailStatus::Failed(reason) => {
                 s.fill(status.key(), &[("reason", reason)])
@@ -92,6 +96,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     }
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }),
-        clip(frame, rect(layout::reader_text(app.size.0, app.size.1))),
+        clip(
+            frame,
+            rect(layout::reader_text(app.session.size.0, app.session.size.1)),
+        ),
     );
 }

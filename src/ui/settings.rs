@@ -12,8 +12,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws Settings.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &Theme) {
-    let s = app.strings();
-    let body = layout::body(app.size.0, app.size.1);
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(" {}", s.get("settings.title")),
@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
-    let language = match app.lang {
+    let language = match app.session.lang {
         crate::content::Lang::De => "Deutsch",
         crate::content::Lang::En => "English",
     };
@@ -50,9 +50,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         theme.tone(Tone::Subheading),
     ));
     for (key, value) in [
-        ("settings.data_dir", &app.info.data_dir),
-        ("settings.config", &app.info.config),
-        ("settings.log", &app.info.log),
+        ("settings.data_dir", &app.session.info.data_dir),
+        ("settings.config", &app.session.info.config),
+        ("settings.log", &app.session.info.log),
     ] {
         lines.push(Line::from(vec![
             Span::styled(format!("{}: ", s.get(key)), theme.dim()),
@@ -61,6 +61,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
     }
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }),
-        clip(frame, rect(layout::list(app.size.0, app.size.1))),
+        clip(
+            frame,
+            rect(layout::list(app.session.size.0, app.session.size.1)),
+        ),
     );
 }

@@ -18,7 +18,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
-    let areas = layout::simulator(app.size.0, app.size.1);
+    let areas = layout::simulator(app.session.size.0, app.session.size.1);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -31,8 +31,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         narration(frame, app, state, theme, areas.caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
-    let s = app.strings();
-    let path = state.dir.as_deref().map_or_else(
+    let s = app.session.strings();
+    let path = state.timeline.dir.as_deref().map_or_else(
         || s.get("simulator.no_run").to_owned(),
         |dir| s.fill("simulator.path", &[("dir", dir)]),
     );
@@ -46,43 +46,58 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
 }
 
 fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
-    let title = scenario_text(app, s.scenario_id())
+    let strings = app.session.strings();
+    let title = scenario_text(&app.session, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
-    let (mark, state_key) = if s.playing {
+    let (mark, state_key) = if s.timeline.playing {
         (
-            if app.options.ascii { ">" } else { "▶" },
+            if app.session.options.ascii {
+                ">"
+            } else {
+                "▶"
+            },
             "simulator.playing",
         )
-    } else if s.finished && s.cursor.is_none() {
+    } else if s.timeline.finished && s.timeline.cursor.is_none() {
         (
-            if app.options.ascii { "#" } else { "■" },
+            if app.session.options.ascii {
+                "#"
+            } else {
+                "■"
+            },
             "simulator.finished",
         )
     } else {
         (
-            if app.options.ascii { "||" } else { "⏸" },
+            if app.session.options.ascii {
+                "||"
+            } else {
+                "⏸"
+            },
             "simulator.paused",
         )
     };
-    let position = match (s.cursor, s.shown_index()) {
+    let position = match (s.timeline.cursor, s.shown_index()) {
         (Some(i), _) => strings.fill(
             "simulator.history",
-            &[("n", &(i + 1).to_string()), ("total", &s.total.to_string())],
+            &[
+                ("n", &(i + 1).to_string()),
+                ("total", &s.timeline.total.to_string()),
+            ],
         ),
         (None, Some(i)) => strings.fill("simulator.event", &[("n", &(i + 1).to_string())]),
         (None, None) => strings.get("simulator.not_started").to_owned(),
     };
     let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
-    let speed = SPEEDS[s.speed.min(SPEEDS.len() - 1)];
+    let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
         Span::raw(format!(
             "· {} · {} · {} {} · ",
-            s.mode.as_str(),
-            s.broker.as_str().to_uppercase(),
+            s.settings.mode.as_str(),
+            s.settings.broker.as_str().to_uppercase(),
             strings.get("simulator.seed"),
-            s.seed
+            s.settings.seed
         )),
         Span::styled(
             format!("{mark} {} {speed}/s", strings.get(state_key)),
@@ -94,12 +109,12 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
 }
 
 fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let lines: Vec<Line<'_>> = if app.options.reduced_motion {
+    let lines: Vec<Line<'_>> = if app.session.options.reduced_motion {
         // The newest captions that fit, oldest first, each in full (wrapped).
         let width = usize::from(area.width.max(1));
         let mut rows = usize::from(area.height);
         let mut kept = Vec::new();
-        for line in view::transcript(app, s, usize::from(area.height))
+        for line in view::transcript(&app.session, s, usize::from(area.height))
             .into_iter()
             .rev()
         {
@@ -123,16 +138,23 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 Tone::Italic
             };
             vec![Line::styled(
-                format!("#{} {}", event.index + 1, view::caption(app, event)),
+                format!(
+                    "#{} {}",
+                    event.index + 1,
+                    view::caption(&app.session, event)
+                ),
                 theme.tone(tone),
             )]
         } else {
-            let summary = scenario_text(app, s.scenario_id())
+            let summary = scenario_text(&app.session, s.scenario_id())
                 .map(|t| t.summary.clone())
                 .unwrap_or_default();
             vec![
                 Line::raw(summary),
-                Line::styled(app.strings().get("simulator.press_play"), theme.dim()),
+                Line::styled(
+                    app.session.strings().get("simulator.press_play"),
+                    theme.dim(),
+                ),
             ]
         }
     };

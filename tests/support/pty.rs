@@ -8,6 +8,12 @@ use std::time::{Duration, Instant};
 
 /// How long to wait for a screen to appear before the test fails (generous: CI is shared).
 pub const WAIT: Duration = Duration::from_secs(30);
+/// Longest wait for the program to draw after a key (keys that change nothing draw nothing).
+const KEY_ANSWER: Duration = Duration::from_secs(2);
+/// Output silence that marks a finished frame.
+const QUIET: Duration = Duration::from_millis(30);
+/// Longest wait for that silence (an animation never falls silent).
+const QUIET_MAX: Duration = Duration::from_millis(300);
 
 /// A running queuelab in a pseudo-terminal.
 pub struct Session {
@@ -169,12 +175,43 @@ impl Session {
         panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
     }
 
-    /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc).
+    /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc) and waits until the program has
+    /// answered by drawing, so the next keys arrive as their own event (an Esc directly
+    /// followed by a letter would read as Alt+letter).
     pub fn send(&mut self, keys: &str) {
+        // Let the frame being written finish first, so the output that follows answers these
+        // keys and not an earlier one (bounded: a playing simulator draws all the time).
+        let before = self.wait_quiet();
         self.writer.write_all(keys.as_bytes()).expect("write keys");
         self.writer.flush().expect("flush");
-        // Give the program a moment so each key is its own event.
-        std::thread::sleep(Duration::from_millis(80));
+        // A key that changes nothing draws nothing (the app redraws only on change), so the
+        // wait is bounded; the test's next `wait_for` checks what the key did.
+        let start = Instant::now();
+        while start.elapsed() < KEY_ANSWER && self.raw_len() == before {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.wait_quiet();
+    }
+
+    /// Waits until the output has been silent for [`QUIET`] (a frame is complete), at most
+    /// [`QUIET_MAX`].
+    fn wait_quiet(&self) -> usize {
+        let start = Instant::now();
+        let mut seen = self.raw_len();
+        let mut quiet_since = Instant::now();
+        while start.elapsed() < QUIET_MAX && quiet_since.elapsed() < QUIET {
+            std::thread::sleep(Duration::from_millis(5));
+            let now = self.raw_len();
+            if now != seen {
+                seen = now;
+                quiet_since = Instant::now();
+            }
+        }
+        seen
+    }
+
+    fn raw_len(&self) -> usize {
+        self.raw.lock().map(|r| r.len()).unwrap_or_default()
     }
 
     /// The process id.

@@ -40,7 +40,7 @@ pub fn press(app: &mut App, keys: &str) {
 
 /// Draws the app into a test buffer of its size.
 pub fn render(app: &App) -> Buffer {
-    let (width, height) = app.size;
+    let (width, height) = app.session.size;
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     terminal
         .draw(|frame| queuelab::ui::draw(frame, app))

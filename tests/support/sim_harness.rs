@@ -85,7 +85,7 @@ impl Harness {
 
     /// The screen as text; the run directory's temporary path is replaced by `<runs>`.
     pub fn screen(&self) -> String {
-        let (width, height) = self.app.size;
+        let (width, height) = self.app.session.size;
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         terminal
             .draw(|frame| queuelab::ui::draw(frame, &self.app))

@@ -18,7 +18,6 @@ fn every_chapter_fits_its_width_in_both_languages() {
                     calc_edit: None,
                     calc_error: None,
                     ascii: width == 40,
-                    simulator_available: false,
                     lang,
                 };
                 let lines = layout(chapter, &ctx, width);

@@ -162,8 +162,6 @@ pub(super) const MAP: &[Binding] = &[
     HELP,
 ];
 
-pub(super) const PLACEHOLDER: &[Binding] = &[BACK, HELP];
-
 pub(super) const QUIZ: &[Binding] = &[
     MOVE,
     b(&[C(' ')], A::Select, "quiz.select", true),

@@ -1,7 +1,7 @@
 //! The text column of the map screen, laid out for a width: compact flow, checklist, runbook.
 //! Every text comes from the course's reference content.
 
-use crate::app::App;
+use crate::app::Session;
 use crate::app::doc_layout::wrap::{width, wrap};
 use crate::app::doc_layout::{DocLine, Span, Tone};
 use crate::content::FlowStage;
@@ -27,16 +27,16 @@ fn heading(title: &str, max: usize, ascii: bool) -> DocLine {
 }
 
 /// The lines of the text column for `max` cells.
-pub fn lines(app: &App, max: usize) -> Vec<DocLine> {
-    let course = app.course();
+pub fn lines(session: &Session, max: usize) -> Vec<DocLine> {
+    let course = session.course();
     let s = &course.strings;
-    let ascii = app.options.ascii;
+    let ascii = session.options.ascii;
     let mut out = vec![heading(s.get("widget.flow"), max, ascii)];
     flow(&course.reference.flow, max, ascii, &mut out);
     out.push(DocLine::blank());
     out.push(heading(s.get("widget.checklist"), max, ascii));
     for (i, item) in course.reference.checklist.iter().enumerate() {
-        let ticked = app.progress.checklist.get(&item.id).copied() == Some(true);
+        let ticked = session.progress.checklist.get(&item.id).copied() == Some(true);
         let (mark, tone) = if ticked {
             ("[x]", Tone::Good)
         } else {

@@ -1,22 +1,13 @@
 use super::*;
 use crate::app::doc_layout::DocLine;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
-use std::sync::Arc;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg, ShareFailure, ShareRequest};
+use crate::content::Lang;
 
 fn app(map_url: Option<&str>, width: u16, height: u16) -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("valid content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.map = MapSetup::new(map_url.map(str::to_owned), 8737);
-    app.update(Msg::Resized { width, height });
+    let mut app = test_app(Lang::En, width, height);
+    app.session.map = MapSetup::new(map_url.map(str::to_owned), 8737);
     app
 }
 
@@ -37,9 +28,15 @@ fn home_opens_the_map_and_back_returns() {
 fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     let mut a = app(None, 100, 40);
     press(&mut a, '3');
-    assert!(a.map.qr().is_none(), "no URL, no code");
-    assert_eq!(press(&mut a, 's'), vec![Effect::StartShare { port: 8737 }]);
-    assert_eq!(a.map.sharing, Sharing::Starting);
+    assert!(a.session.map.qr().is_none(), "no URL, no code");
+    assert_eq!(
+        press(&mut a, 's'),
+        vec![Effect::Share(ShareRequest::Start {
+            port: 8737,
+            lang: Lang::En
+        })]
+    );
+    assert_eq!(a.session.map.sharing, Sharing::Starting);
     assert_eq!(
         press(&mut a, 's'),
         Vec::new(),
@@ -47,11 +44,23 @@ fn s_starts_and_stops_sharing_and_the_qr_follows_the_url() {
     );
     let url = "http://192.168.1.20:8737/";
     a.update(Msg::ShareStarted(Ok(url.to_owned())));
-    assert_eq!(a.map.url(), Some(url));
-    assert_eq!(a.map.qr(), QrMatrix::encode(url).ok().as_ref());
-    assert_eq!(press(&mut a, 's'), vec![Effect::StopShare]);
-    assert_eq!(a.map.sharing, Sharing::Off);
-    assert!(a.map.qr().is_none());
+    assert_eq!(a.session.map.url(), Some(url));
+    assert_eq!(a.session.map.qr(), QrMatrix::encode(url).ok().as_ref());
+    assert_eq!(press(&mut a, 's'), vec![Effect::Share(ShareRequest::Stop)]);
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    assert!(a.session.map.qr().is_none());
+}
+
+#[test]
+fn no_lan_address_is_worded_by_the_app_in_its_language() {
+    let mut a = app(None, 100, 40);
+    press(&mut a, '3');
+    press(&mut a, 's');
+    a.update(Msg::ShareStarted(Err(ShareFailure::NoLan)));
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    let status = a.session.status.clone().expect("a status line");
+    let no_lan = a.session.strings().get("share.no_lan").to_owned();
+    assert!(status.error && status.text.contains(&no_lan), "{status:?}");
 }
 
 #[test]
@@ -59,11 +68,13 @@ fn a_failed_share_says_why_and_falls_back_to_the_config_url() {
     let mut a = app(Some("https://example.org/lab"), 100, 40);
     press(&mut a, '3');
     press(&mut a, 's');
-    a.update(Msg::ShareStarted(Err("port 8737 is taken".to_owned())));
-    assert_eq!(a.map.sharing, Sharing::Off);
-    let status = a.status.clone().expect("a status line");
+    a.update(Msg::ShareStarted(Err(ShareFailure::Bind(
+        "port 8737 is taken".to_owned(),
+    ))));
+    assert_eq!(a.session.map.sharing, Sharing::Off);
+    let status = a.session.status.clone().expect("a status line");
     assert!(status.error && status.text.contains("port 8737 is taken"));
-    assert_eq!(a.map.url(), Some("https://example.org/lab"));
+    assert_eq!(a.session.map.url(), Some("https://example.org/lab"));
 }
 
 #[test]
@@ -74,8 +85,8 @@ fn scrolling_stays_inside_the_text() {
     let Screen::Map(state) = a.screen else {
         panic!("map screen");
     };
-    let areas = current_areas(&a);
-    let total = lines(&a, usize::from(areas.text.width)).len();
+    let areas = current_areas(&a.session);
+    let total = lines(&a.session, usize::from(areas.text.width)).len();
     assert!(state.scroll > 0);
     assert_eq!(
         usize::from(state.scroll) + usize::from(areas.text.height),
@@ -123,12 +134,12 @@ fn the_code_fits_or_the_panel_says_so() {
 #[test]
 fn the_text_holds_the_flow_the_checklist_and_the_runbook() {
     let a = app(None, 100, 40);
-    let text: Vec<String> = lines(&a, 60).iter().map(DocLine::text).collect();
+    let text: Vec<String> = lines(&a.session, 60).iter().map(DocLine::text).collect();
     let all = text.join("\n");
     assert!(all.contains("API → DB + Outbox → Dispatcher"), "{all}");
     assert!(all.contains("↳ Retry"), "{all}");
     assert!(text.iter().filter(|l| l.starts_with("[ ]")).count() == 10);
-    for signal in &a.course().reference.runbook {
+    for signal in &a.session.course().reference.runbook {
         assert!(
             all.contains(&format!("{}:", signal.name)),
             "{}",

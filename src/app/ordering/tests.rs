@@ -2,24 +2,12 @@
 
 use super::*;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
-use std::sync::Arc;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg, StoreRequest};
+use crate::content::Lang;
 
 fn app() -> App {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("embedded content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
+    let mut app = test_app(Lang::En, 80, 24);
     app.update(Msg::Key(Key::char('4')));
     app
 }
@@ -46,7 +34,7 @@ fn facts(effects: &[Effect]) -> Vec<Fact> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Save(f) => Some(f.clone()),
+            Effect::Store(StoreRequest::Save(f)) => Some(f.clone()),
             _ => None,
         })
         .collect()
@@ -76,8 +64,8 @@ fn a_wrong_pick_names_the_missing_step_and_is_saved_as_a_mistake() {
     let effects = app.update(Msg::Key(Key::char(right)));
     assert!(facts(&effects).is_empty(), "the attempt was counted once");
     assert_eq!(game(&app).feedback, Some(Feedback::Correct(0)));
-    assert_eq!(app.progress.ordering.mistakes, 1);
-    assert_eq!(app.progress.ordering.attempts, 1);
+    assert_eq!(app.session.progress.ordering.mistakes, 1);
+    assert_eq!(app.session.progress.ordering.attempts, 1);
 }
 
 #[test]
@@ -90,7 +78,7 @@ fn solving_with_digits_saves_solved() {
     }
     assert!(game(&app).game.is_solved());
     assert_eq!(all, vec![Fact::OrderingAttempt, Fact::OrderingSolved]);
-    assert!(app.progress.ordering.solved);
+    assert!(app.session.progress.ordering.solved);
 }
 
 #[test]

@@ -1,44 +1,15 @@
 //! The quiz and report flow as scripted messages through `App::update`.
 
-use crate::app::input::{Key, KeyCode};
+use crate::app::input::KeyCode;
+use crate::app::test_app::{chars, key, test_app};
 use crate::app::*;
-use crate::content::{Content, ContentSource, Lang, load};
-use crate::domain::Progress;
+use crate::content::Lang;
 use crate::domain::otp::Verdict;
 use crate::domain::outbox::MailStatus;
 use crate::domain::quiz::Attempt;
-use std::sync::{Arc, OnceLock};
-
-fn content() -> Arc<Content> {
-    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
-    CONTENT
-        .get_or_init(|| Arc::new(load(&ContentSource::Embedded).expect("valid content")))
-        .clone()
-}
 
 fn app() -> App {
-    let mut app = App::new(
-        content(),
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
-    app
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    app.update(Msg::Key(Key::plain(code)))
-}
-
-fn chars(app: &mut App, text: &str) -> Vec<Effect> {
-    text.chars()
-        .flat_map(|c| app.update(Msg::Key(Key::char(c))))
-        .collect()
+    test_app(Lang::En, 80, 24)
 }
 
 fn phase(app: &App) -> Option<QuizPhase> {
@@ -58,9 +29,9 @@ fn report_state(app: &App) -> &ReportState {
 /// Opens the quiz from Home and delivers a started attempt.
 fn started(app: &mut App) {
     let effects = chars(app, "7");
-    assert_eq!(effects, vec![Effect::StartAttempt]);
+    assert_eq!(effects, vec![Effect::Store(StoreRequest::StartAttempt)]);
     assert_eq!(phase(app), Some(QuizPhase::Starting));
-    let mut attempt = Attempt::new(&app.course().quiz, 42);
+    let mut attempt = Attempt::new(&app.session.course().quiz, 42);
     attempt.id = 9;
     app.update(Msg::AttemptStarted(Ok(attempt)));
     assert_eq!(phase(app), Some(QuizPhase::Question));
@@ -68,8 +39,8 @@ fn started(app: &mut App) {
 
 /// Answers the current question (rightly or not) with number keys and Enter.
 fn answer(app: &mut App, right: bool) -> Vec<Effect> {
-    let attempt = app.quiz.attempt.clone().expect("attempt");
-    let quiz = app.course().quiz.clone();
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
+    let quiz = app.session.course().quiz.clone();
     let question = attempt.next_question(&quiz).expect("a question is open");
     for (i, option) in attempt.options(question).iter().enumerate() {
         if option.correct == right {
@@ -86,16 +57,16 @@ fn answer(app: &mut App, right: bool) -> Vec<Effect> {
 fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
     let mut app = app();
     started(&mut app);
-    let total = app.course().quiz.questions.len();
+    let total = app.session.course().quiz.questions.len();
     for n in 0..total {
         let effects = answer(&mut app, n != 2);
         let [
-            Effect::SaveAnswer {
+            Effect::Store(StoreRequest::SaveAnswer {
                 attempt_id,
                 correct,
                 finished,
                 ..
-            },
+            }),
         ] = &effects[..]
         else {
             panic!("question {n}: {effects:?}");
@@ -107,46 +78,56 @@ fn the_whole_quiz_saves_each_answer_and_ends_in_the_result() {
         key(&mut app, KeyCode::Enter);
     }
     assert_eq!(phase(&app), Some(QuizPhase::Result));
-    assert!(app.quiz.finished);
-    let attempt = app.quiz.attempt.clone().expect("attempt");
+    assert!(app.session.quiz.finished);
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
     assert_eq!(
-        attempt.score(&app.course().quiz).correct as usize,
+        attempt.score(&app.session.course().quiz).correct as usize,
         total - 1
     );
-    assert_eq!(chars(&mut app, "r"), vec![Effect::StartAttempt], "retake");
+    assert_eq!(
+        chars(&mut app, "r"),
+        vec![Effect::Store(StoreRequest::StartAttempt)],
+        "retake"
+    );
 }
 
 #[test]
 fn report_flow_address_code_and_status() {
     let mut app = app();
     started(&mut app);
-    for _ in 0..app.course().quiz.questions.len() {
+    for _ in 0..app.session.course().quiz.questions.len() {
         answer(&mut app, true);
         key(&mut app, KeyCode::Enter);
     }
     let effects = chars(&mut app, "m");
-    assert_eq!(effects, vec![Effect::SaveReport { lang: Lang::En }]);
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::SaveReport { lang: Lang::En })]
+    );
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
     assert!(report_state(&app).messages[0].0.contains("report-9.html"));
     chars(&mut app, "?");
-    assert!(app.help, "? opens the help, also while typing");
+    assert!(app.session.help, "? opens the help, also while typing");
     chars(&mut app, "x");
-    assert!(!app.help && report_state(&app).input.is_empty());
+    assert!(!app.session.help && report_state(&app).input.is_empty());
 
     assert!(chars(&mut app, "ada@example").is_empty());
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     let (text, error) = report_state(&app).messages.last().expect("message").clone();
     assert!(error);
-    assert_eq!(text, app.strings().get("address.err_domain_not_dotted"));
+    assert_eq!(
+        text,
+        app.session.strings().get("address.err_domain_not_dotted")
+    );
     let effects = chars(&mut app, ".org");
     assert!(effects.is_empty());
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::RequestCode {
+        vec![Effect::Mail(MailRequest::RequestCode {
             address: "ada@example.org".into(),
             lang: Lang::En
-        }]
+        })]
     );
     assert!(report_state(&app).busy);
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
@@ -165,17 +146,20 @@ fn report_flow_address_code_and_status() {
     );
     assert!(matches!(
         &effects[..],
-        [Effect::ConfirmCode { consent: false, .. }]
+        [Effect::Mail(MailRequest::ConfirmCode {
+            consent: false,
+            ..
+        })]
     ));
     app.update(Msg::CodeChecked(Ok(Verdict::Wrong { remaining: 4 })));
     assert_eq!(report_state(&app).remaining, 4);
     assert_eq!(report_state(&app).phase, ReportPhase::Code);
     assert_eq!(
         chars(&mut app, "r"),
-        vec![Effect::RequestCode {
+        vec![Effect::Mail(MailRequest::RequestCode {
             address: "ada@example.org".into(),
             lang: Lang::En
-        }],
+        })],
         "r asks for a new code"
     );
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
@@ -198,7 +182,7 @@ fn report_flow_address_code_and_status() {
         report: Some(MailStatus::Sent),
         delivery: Some(Delivery::Smtp),
     });
-    assert_eq!(app.report_status, Some(MailStatus::Sent));
+    assert_eq!(app.session.report_status, Some(MailStatus::Sent));
     let last = &report_state(&app).messages.last().expect("msg").0;
     assert!(last.contains("ada@example.org"), "{last}");
     key(&mut app, KeyCode::Esc);
@@ -208,9 +192,9 @@ fn report_flow_address_code_and_status() {
 #[test]
 fn instructor_copy_is_asked_only_when_configured() {
     let mut app = app();
-    app.instructor_cc = Some("coach@example.org".into());
+    app.session.instructor_cc = Some("coach@example.org".into());
     started(&mut app);
-    for _ in 0..app.course().quiz.questions.len() {
+    for _ in 0..app.session.course().quiz.questions.len() {
         answer(&mut app, true);
         key(&mut app, KeyCode::Enter);
     }
@@ -219,7 +203,10 @@ fn instructor_copy_is_asked_only_when_configured() {
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert_eq!(report_state(&app).phase, ReportPhase::Consent);
     let effects = chars(&mut app, "y");
-    assert!(matches!(&effects[..], [Effect::RequestCode { .. }]));
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::RequestCode { .. })]
+    ));
     assert!(
         chars(&mut app, "1").is_empty(),
         "typing waits while the request runs"
@@ -232,7 +219,7 @@ fn instructor_copy_is_asked_only_when_configured() {
     let effects = key(&mut app, KeyCode::Enter);
     assert!(matches!(
         &effects[..],
-        [Effect::ConfirmCode { consent: true, .. }]
+        [Effect::Mail(MailRequest::ConfirmCode { consent: true, .. })]
     ));
 }
 

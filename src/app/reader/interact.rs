@@ -3,49 +3,31 @@
 use super::super::doc_layout::{Target, targets};
 use super::super::input::{Key, KeyCode};
 use super::super::keymap::Action;
-use super::super::{App, Effect, Screen};
+use super::super::{Effect, Session};
 use super::{ReaderState, lines, scroll_by};
 use crate::domain::Fact;
 
-fn state(app: &mut App) -> Option<&mut ReaderState> {
-    match &mut app.screen {
-        Screen::Reader(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// The chapter's interactive parts.
-fn chapter_targets(app: &App) -> Vec<Target> {
-    let Screen::Reader(s) = &app.screen else {
-        return Vec::new();
-    };
-    app.course()
+fn chapter_targets(s: &ReaderState, session: &Session) -> Vec<Target> {
+    let course = session.course();
+    course
         .chapters
         .get(s.chapter)
-        .map(|c| targets(c, app.course()))
+        .map(|c| targets(c, course))
         .unwrap_or_default()
 }
 
 /// Focuses a part (or none) and scrolls it into view.
-pub fn focus(app: &mut App, target: Option<usize>) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
-    s.focus = target;
+pub fn focus(
+    current: &mut ReaderState,
+    session: &mut Session,
+    target: Option<usize>,
+) -> Vec<Effect> {
+    current.focus = target;
     let Some(target) = target else {
         return Vec::new();
     };
-    let Screen::Reader(current) = &app.screen else {
-        return Vec::new();
-    };
-    let all = lines(
-        &app.content,
-        app.lang,
-        &app.progress,
-        app.options,
-        app.size,
-        current,
-    );
+    let all = lines(session, current);
     let first = all
         .iter()
         .position(|l| l.target == Some(target))
@@ -54,7 +36,7 @@ pub fn focus(app: &mut App, target: Option<usize>) -> Vec<Effect> {
         .iter()
         .rposition(|l| l.target == Some(target))
         .unwrap_or(0) as i64;
-    let height = i64::from(super::layout::reader_text(app.size.0, app.size.1).height);
+    let height = i64::from(super::layout::reader_text(session.size.0, session.size.1).height);
     let scroll = i64::from(current.scroll);
     let delta = if first < scroll {
         first - scroll
@@ -63,26 +45,25 @@ pub fn focus(app: &mut App, target: Option<usize>) -> Vec<Effect> {
     } else {
         0
     };
-    scroll_by(app, delta)
+    scroll_by(current, session, delta)
 }
 
 /// Handles the actions that act on interactive parts.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let all = chapter_targets(app);
-    let Some(current) = state(app).map(|s| s.focus) else {
-        return Vec::new();
-    };
+pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> Vec<Effect> {
+    let all = chapter_targets(s, session);
+    let current = s.focus;
     match action {
         Action::FocusNext if !all.is_empty() => {
-            focus(app, Some(current.map_or(0, |f| (f + 1) % all.len())))
+            focus(s, session, Some(current.map_or(0, |f| (f + 1) % all.len())))
         }
         Action::FocusPrev if !all.is_empty() => focus(
-            app,
+            s,
+            session,
             Some(current.map_or(all.len() - 1, |f| (f + all.len() - 1) % all.len())),
         ),
-        Action::Number(n) => answer(app, &all, current, n),
+        Action::Number(n) => answer(s, session, &all, current, n),
         Action::Open => match current {
-            Some(target) => activate(app, &all, target),
+            Some(target) => activate(s, session, &all, target),
             None => Vec::new(),
         },
         Action::SeeItHappen => {
@@ -90,12 +71,12 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 .and_then(|t| all.get(t))
                 .or_else(|| all.iter().find(|t| matches!(t, Target::Decision(_))));
             if let Some(Target::Decision(id)) = decision {
-                let scenario = app
+                let scenario = session
                     .course()
                     .decision(id)
                     .map(|d| d.scenario.clone())
                     .unwrap_or_default();
-                return crate::app::simulator::open(app, Some(&scenario));
+                return crate::app::simulator::open(session, Some(&scenario));
             }
             Vec::new()
         }
@@ -104,7 +85,13 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 /// A digit answers the focused decision, or the chapter's only decision when none is focused.
-fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<Effect> {
+fn answer(
+    s: &mut ReaderState,
+    session: &mut Session,
+    all: &[Target],
+    focused: Option<usize>,
+    n: u8,
+) -> Vec<Effect> {
     let decisions: Vec<usize> = all
         .iter()
         .enumerate()
@@ -119,7 +106,7 @@ fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<E
     let Some(Target::Decision(id)) = all.get(target) else {
         return Vec::new();
     };
-    let Some(decision) = app.course().decision(id) else {
+    let Some(decision) = session.course().decision(id) else {
         return Vec::new();
     };
     let Some(option) = usize::from(n)
@@ -132,34 +119,41 @@ fn answer(app: &mut App, all: &[Target], focused: Option<usize>, n: u8) -> Vec<E
         decision: decision.id.clone(),
         option: option.id.clone(),
     };
-    let mut effects = vec![app.record(fact)];
-    effects.extend(focus(app, Some(target)));
+    let mut effects = vec![session.record(fact)];
+    effects.extend(focus(s, session, Some(target)));
     effects
 }
 
 /// Enter on a focused part: toggle a checklist item, edit a number, cycle the currency.
-fn activate(app: &mut App, all: &[Target], target: usize) -> Vec<Effect> {
+fn activate(
+    s: &mut ReaderState,
+    session: &mut Session,
+    all: &[Target],
+    target: usize,
+) -> Vec<Effect> {
     match all.get(target) {
         Some(Target::Checklist(id)) => {
-            let ticked = !app.progress.checklist.get(id).copied().unwrap_or(false);
-            vec![app.record(Fact::ChecklistTicked {
+            let ticked = !session.progress.checklist.get(id).copied().unwrap_or(false);
+            vec![session.record(Fact::ChecklistTicked {
                 item: id.clone(),
                 ticked,
             })]
         }
         Some(Target::CalcField(field)) => {
             let field = *field;
-            if let Some(s) = state(app) {
-                s.calc_edit = Some((field, String::new()));
-                s.calc_error = None;
-            }
+            s.calc_edit = Some((field, String::new()));
+            s.calc_error = None;
             Vec::new()
         }
         Some(Target::CalcCurrency) => {
-            let count = app.course().reference.calculator.currencies.len().max(1);
-            if let Some(s) = state(app) {
-                s.calc.currency = (s.calc.currency + 1) % count;
-            }
+            let count = session
+                .course()
+                .reference
+                .calculator
+                .currencies
+                .len()
+                .max(1);
+            s.calc.currency = (s.calc.currency + 1) % count;
             Vec::new()
         }
         Some(Target::Decision(_)) | None => Vec::new(),
@@ -167,19 +161,14 @@ fn activate(app: &mut App, all: &[Target], target: usize) -> Vec<Effect> {
 }
 
 /// A click focuses a part and activates it.
-pub fn click(app: &mut App, target: usize) -> Vec<Effect> {
-    let all = chapter_targets(app);
-    if let Some(s) = state(app) {
-        s.focus = Some(target);
-    }
-    activate(app, &all, target)
+pub fn click(s: &mut ReaderState, session: &mut Session, target: usize) -> Vec<Effect> {
+    let all = chapter_targets(s, session);
+    s.focus = Some(target);
+    activate(s, session, &all, target)
 }
 
 /// Keys while a calculator field is edited: digits and a decimal mark, Enter, Esc, Backspace.
-pub fn on_calc_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_calc_key(s: &mut ReaderState, key: Key) -> Vec<Effect> {
     let Some((field, text)) = &mut s.calc_edit else {
         return Vec::new();
     };

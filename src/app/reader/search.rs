@@ -2,8 +2,8 @@
 //! to the next one, across chapters.
 
 use super::super::input::{Key, KeyCode};
-use super::super::{App, Effect, Screen};
-use super::{ReaderState, lines, open_chapter};
+use super::super::{Effect, Session};
+use super::{ReaderState, lines, switch_chapter};
 
 /// An active search.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -18,29 +18,16 @@ pub struct SearchState {
     pub current: usize,
 }
 
-fn state(app: &mut App) -> Option<&mut ReaderState> {
-    match &mut app.screen {
-        Screen::Reader(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// Opens the search prompt.
-pub fn start(app: &mut App) -> Vec<Effect> {
-    if let Some(s) = state(app) {
-        s.search = Some(SearchState {
-            editing: true,
-            ..SearchState::default()
-        });
-    }
-    Vec::new()
+pub fn start(s: &mut ReaderState) {
+    s.search = Some(SearchState {
+        editing: true,
+        ..SearchState::default()
+    });
 }
 
 /// Keys while the prompt is open.
-pub fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
-    let Some(s) = state(app) else {
-        return Vec::new();
-    };
+pub fn on_key(s: &mut ReaderState, session: &mut Session, key: Key) -> Vec<Effect> {
     let Some(search) = &mut s.search else {
         return Vec::new();
     };
@@ -55,7 +42,7 @@ pub fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
         KeyCode::Enter => {
             search.editing = false;
             let query = search.query.clone();
-            return run(app, &query);
+            return run(s, session, &query);
         }
         _ => {}
     }
@@ -63,14 +50,11 @@ pub fn on_key(app: &mut App, key: Key) -> Vec<Effect> {
 }
 
 /// Finds every line of every chapter that contains the query (case-insensitive).
-fn run(app: &mut App, query: &str) -> Vec<Effect> {
+fn run(current: &mut ReaderState, session: &mut Session, query: &str) -> Vec<Effect> {
     let needle = query.trim().to_lowercase();
-    let Screen::Reader(current) = &app.screen else {
-        return Vec::new();
-    };
     let mut hits = Vec::new();
     if !needle.is_empty() {
-        for chapter in 0..app.course().chapters.len() {
+        for chapter in 0..session.course().chapters.len() {
             let probe = ReaderState {
                 chapter,
                 focus: None,
@@ -78,17 +62,7 @@ fn run(app: &mut App, query: &str) -> Vec<Effect> {
                 calc_edit: None,
                 ..current.clone()
             };
-            for (i, line) in lines(
-                &app.content,
-                app.lang,
-                &app.progress,
-                app.options,
-                app.size,
-                &probe,
-            )
-            .iter()
-            .enumerate()
-            {
+            for (i, line) in lines(session, &probe).iter().enumerate() {
                 if line.text().to_lowercase().contains(&needle) {
                     hits.push((chapter, i as u32));
                 }
@@ -98,51 +72,47 @@ fn run(app: &mut App, query: &str) -> Vec<Effect> {
     // Start at the first match at or after the current position.
     let here = (current.chapter, current.scroll);
     let first = hits.iter().position(|h| *h >= here).unwrap_or(0);
-    if let Some(s) = state(app)
-        && let Some(search) = &mut s.search
-    {
+    if let Some(search) = &mut current.search {
         search.hits = hits;
         search.current = first;
     }
-    show(app)
+    show(current, session)
 }
 
 /// Jumps to the next match.
-pub fn next(app: &mut App) -> Vec<Effect> {
-    if let Some(s) = state(app)
-        && let Some(search) = &mut s.search
+pub fn next(s: &mut ReaderState, session: &mut Session) -> Vec<Effect> {
+    if let Some(search) = &mut s.search
         && !search.hits.is_empty()
     {
         search.current = (search.current + 1) % search.hits.len();
     }
-    show(app)
+    show(s, session)
 }
 
 /// Opens the chapter of the current match with the match near the top, and says so.
-fn show(app: &mut App) -> Vec<Effect> {
-    let Screen::Reader(current) = &app.screen else {
-        return Vec::new();
-    };
+fn show(current: &mut ReaderState, session: &mut Session) -> Vec<Effect> {
     let Some(search) = current.search.clone() else {
         return Vec::new();
     };
     let Some(&(chapter, line)) = search.hits.get(search.current) else {
-        let text = app
+        let text = session
             .strings()
             .fill("reader.search_none", &[("query", &search.query)]);
-        app.notify(text, true);
+        session.notify(text, true);
         return Vec::new();
     };
     let mut effects = Vec::new();
     if chapter != current.chapter {
-        effects.extend(open_chapter(app, chapter));
+        effects.extend(switch_chapter(current, session, chapter));
     }
-    if let Some(s) = state(app) {
-        s.search = Some(search.clone());
-        s.scroll = 0;
-    }
-    effects.extend(super::scroll_by(app, i64::from(line.saturating_sub(2))));
-    let text = app.strings().fill(
+    current.search = Some(search.clone());
+    current.scroll = 0;
+    effects.extend(super::scroll_by(
+        current,
+        session,
+        i64::from(line.saturating_sub(2)),
+    ));
+    let text = session.strings().fill(
         "reader.search_hit",
         &[
             ("n", &(search.current + 1).to_string()),
@@ -150,6 +120,6 @@ fn show(app: &mut App) -> Vec<Effect> {
             ("query", &search.query),
         ],
     );
-    app.notify(text, false);
+    session.notify(text, false);
     effects
 }

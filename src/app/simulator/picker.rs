@@ -3,7 +3,7 @@
 use super::playback;
 use super::{SimState, scenario_text};
 use crate::app::input::{Key, KeyCode};
-use crate::app::{App, Effect};
+use crate::app::{Effect, Session};
 use crate::sim::Fault;
 use crate::sim::scenario::IDS;
 
@@ -46,12 +46,12 @@ impl Picker {
 }
 
 /// The rows of a menu: `(id, description)`.
-pub fn rows(kind: PickerKind, app: &App) -> Vec<(String, String)> {
+pub fn rows(kind: PickerKind, session: &Session) -> Vec<(String, String)> {
     match kind {
         PickerKind::Scenario => IDS
             .iter()
             .map(|id| {
-                let text = scenario_text(app, id)
+                let text = scenario_text(session, id)
                     .map(|t| format!("{} - {}", t.title, t.summary))
                     .unwrap_or_default();
                 ((*id).to_owned(), text)
@@ -88,7 +88,7 @@ fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
     match picker.kind {
         PickerKind::Scenario => {
             s.picker = None;
-            s.scenario = picker.cursor.min(IDS.len() - 1);
+            s.settings.scenario = picker.cursor.min(IDS.len() - 1);
             playback::restart(s)
         }
         PickerKind::Fault => {
@@ -97,7 +97,7 @@ fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
                 return Vec::new();
             };
             s.picker = None;
-            s.last_fault = Some(fault);
+            s.timeline.last_fault = Some(fault);
             playback::inject(s, fault)
         }
     }

@@ -12,19 +12,21 @@ const MAX_EVENTS_PER_TICK: u32 = 50;
 /// Most tokens animated at once (the rest simply appear at their stage).
 const MAX_MOVES: usize = 24;
 
-fn cmd(c: SimCommand) -> Vec<Effect> {
-    vec![Effect::Sim(c)]
+fn tell_engine(command: SimCommand) -> Vec<Effect> {
+    vec![Effect::Sim(command)]
 }
 
 /// Starts the run anew with the current settings, paused before the first event.
 pub fn restart(s: &mut SimState) -> Vec<Effect> {
-    let keep = (s.scenario, s.mode, s.broker, s.seed, s.speed, s.tab);
-    let run = s.run + 1;
-    *s = SimState::new(keep.0);
-    (s.mode, s.broker, s.seed, s.speed, s.tab) = (keep.1, keep.2, keep.3, keep.4, keep.5);
-    s.run = run;
-    s.pending = true;
-    cmd(SimCommand::Start {
+    let run = s.timeline.run + 1;
+    *s = SimState {
+        settings: s.settings,
+        tab: s.tab,
+        ..SimState::new(s.settings.scenario)
+    };
+    s.timeline.run = run;
+    s.timeline.pending = true;
+    tell_engine(SimCommand::Start {
         run,
         spec: s.spec(),
     })
@@ -32,63 +34,66 @@ pub fn restart(s: &mut SimState) -> Vec<Effect> {
 
 /// Space / `.`: play or pause. Playing at the end of a finished run starts it over.
 pub fn play_pause(s: &mut SimState) -> Vec<Effect> {
-    if s.playing {
-        s.playing = false;
-        s.phase_ms = 0;
+    if s.timeline.playing {
+        s.timeline.playing = false;
+        s.timeline.phase_ms = 0;
         return Vec::new();
     }
-    if s.finished && s.cursor.is_none() {
+    if s.timeline.finished && s.timeline.cursor.is_none() {
         return Vec::new();
     }
-    s.playing = true;
-    s.phase_ms = 0;
+    s.timeline.playing = true;
+    s.timeline.phase_ms = 0;
     Vec::new()
 }
 
 /// One event forward: in history the next picture, at the head the next event.
 pub fn step_forward(s: &mut SimState) -> Vec<Effect> {
-    s.playing = false;
+    s.timeline.playing = false;
     advance(s, 1)
 }
 
 fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
-    if s.pending {
+    if s.timeline.pending {
         return Vec::new();
     }
-    match s.cursor {
-        Some(i) if i + 1 + 1 >= s.total => {
+    match s.timeline.cursor {
+        Some(i) if i + 1 + 1 >= s.timeline.total => {
             // The next picture is the head, which we already hold.
-            s.cursor = None;
-            s.viewed = None;
-            s.moves.clear();
+            s.timeline.cursor = None;
+            s.timeline.viewed = None;
+            s.timeline.moves.clear();
             Vec::new()
         }
         Some(i) => {
-            s.cursor = Some(i + 1);
-            s.pending = true;
-            cmd(SimCommand::View {
-                run: s.run,
+            s.timeline.cursor = Some(i + 1);
+            s.timeline.pending = true;
+            tell_engine(SimCommand::View {
+                run: s.timeline.run,
                 index: i + 1,
             })
         }
-        None if s.finished => {
-            s.playing = false;
+        None if s.timeline.finished => {
+            s.timeline.playing = false;
             Vec::new()
         }
         None => {
-            s.pending = true;
-            cmd(SimCommand::Step { run: s.run, count })
+            s.timeline.pending = true;
+            tell_engine(SimCommand::Step {
+                run: s.timeline.run,
+                count,
+            })
         }
     }
 }
 
 /// One event back, down to the very first event.
 pub fn step_back(s: &mut SimState) -> Vec<Effect> {
-    s.playing = false;
+    s.timeline.playing = false;
     let Some(current) = s.shown_index() else {
         return Vec::new();
     };
-    if current == 0 || s.pending {
+    if current == 0 || s.timeline.pending {
         return Vec::new();
     }
     view(s, current - 1)
@@ -96,30 +101,35 @@ pub fn step_back(s: &mut SimState) -> Vec<Effect> {
 
 /// Home: the picture after the very first event.
 pub fn view_first(s: &mut SimState) -> Vec<Effect> {
-    s.playing = false;
-    if s.total == 0 || s.pending {
+    s.timeline.playing = false;
+    if s.timeline.total == 0 || s.timeline.pending {
         return Vec::new();
     }
     view(s, 0)
 }
 
 fn view(s: &mut SimState, index: u64) -> Vec<Effect> {
-    s.cursor = Some(index);
-    s.moves.clear();
-    s.pending = true;
-    cmd(SimCommand::View { run: s.run, index })
+    s.timeline.cursor = Some(index);
+    s.timeline.moves.clear();
+    s.timeline.pending = true;
+    tell_engine(SimCommand::View {
+        run: s.timeline.run,
+        index,
+    })
 }
 
 /// End: run everything that is left.
 pub fn to_end(s: &mut SimState) -> Vec<Effect> {
-    s.playing = false;
-    s.cursor = None;
-    s.viewed = None;
-    if s.finished || s.pending {
+    s.timeline.playing = false;
+    s.timeline.cursor = None;
+    s.timeline.viewed = None;
+    if s.timeline.finished || s.timeline.pending {
         return Vec::new();
     }
-    s.pending = true;
-    cmd(SimCommand::ToEnd { run: s.run })
+    s.timeline.pending = true;
+    tell_engine(SimCommand::ToEnd {
+        run: s.timeline.run,
+    })
 }
 
 /// Opens (or closes) the compare view.
@@ -127,61 +137,68 @@ pub fn compare(s: &mut SimState) -> Vec<Effect> {
     if s.compare.take().is_some() {
         return Vec::new();
     }
-    s.playing = false;
+    s.timeline.playing = false;
     s.compare = Some(Compare::Running);
-    cmd(SimCommand::Compare {
-        run: s.run,
+    tell_engine(SimCommand::Compare {
+        run: s.timeline.run,
         spec: s.spec(),
     })
 }
 
 /// DLQ triage: replay a small batch (fixing the cause first when it is marked fixed).
 pub fn replay(s: &mut SimState) -> Vec<Effect> {
-    if s.dlq.is_empty() {
+    if s.triage.dlq.is_empty() {
         return Vec::new();
     }
-    let fix_cause = s.cause_fixed && !s.fix_sent;
-    s.fix_sent |= fix_cause;
-    s.cursor = None;
-    s.viewed = None;
-    s.finished = false;
-    s.report = None;
-    cmd(SimCommand::Replay {
-        run: s.run,
-        count: s.batch,
+    let fix_cause = s.triage.cause_fixed && !s.triage.fix_sent;
+    s.triage.fix_sent |= fix_cause;
+    s.timeline.cursor = None;
+    s.timeline.viewed = None;
+    s.timeline.finished = false;
+    s.timeline.report = None;
+    tell_engine(SimCommand::Replay {
+        run: s.timeline.run,
+        count: s.triage.batch,
         fix_cause,
     })
 }
 
 /// Sends a fault to the head of the run (history view returns to the head first).
 pub fn inject(s: &mut SimState, fault: crate::sim::Fault) -> Vec<Effect> {
-    s.cursor = None;
-    s.viewed = None;
-    s.finished = false;
-    s.report = None;
-    cmd(SimCommand::Inject { run: s.run, fault })
+    s.timeline.cursor = None;
+    s.timeline.viewed = None;
+    s.timeline.finished = false;
+    s.timeline.report = None;
+    tell_engine(SimCommand::Inject {
+        run: s.timeline.run,
+        fault,
+    })
 }
 
 /// A frame tick: the beat clock moves; each full beat asks for the next event(s).
 pub fn tick(s: &mut SimState, elapsed_ms: u32) -> Vec<Effect> {
-    if !s.playing {
+    if !s.timeline.playing {
         return Vec::new();
     }
     let beat = s.beat_ms().max(1);
-    s.phase_ms = s.phase_ms.saturating_add(elapsed_ms);
-    if s.phase_ms < beat || s.pending {
-        s.phase_ms = s.phase_ms.min(beat);
+    s.timeline.phase_ms = s.timeline.phase_ms.saturating_add(elapsed_ms);
+    if s.timeline.phase_ms < beat || s.timeline.pending {
+        s.timeline.phase_ms = s.timeline.phase_ms.min(beat);
         return Vec::new();
     }
-    let beats = (s.phase_ms / beat).clamp(1, MAX_EVENTS_PER_TICK);
-    s.phase_ms %= beat;
-    let count = if s.cursor.is_some() { 1 } else { beats };
+    let beats = (s.timeline.phase_ms / beat).clamp(1, MAX_EVENTS_PER_TICK);
+    s.timeline.phase_ms %= beat;
+    let count = if s.timeline.cursor.is_some() {
+        1
+    } else {
+        beats
+    };
     advance(s, count)
 }
 
 /// Folds a reply into the state; replies of older runs are dropped.
 pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
-    if reply.run() != s.run {
+    if reply.run() != s.timeline.run {
         return Vec::new();
     }
     match reply {
@@ -191,10 +208,10 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             head,
             ..
         } => {
-            s.pending = false;
-            s.dir = Some(dir);
-            s.consumers = consumers;
-            s.head = Some(head);
+            s.timeline.pending = false;
+            s.timeline.dir = Some(dir);
+            s.timeline.consumers = consumers;
+            s.timeline.head = Some(head);
         }
         SimReply::Advanced {
             head,
@@ -205,37 +222,38 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             report,
             ..
         } => {
-            s.pending = false;
-            s.moves = s
+            s.timeline.pending = false;
+            s.timeline.moves = s
+                .timeline
                 .head
                 .as_deref()
                 .map(|old| moves(old, &head))
                 .unwrap_or_default();
-            s.head = Some(head);
-            s.total = total;
-            s.finished = finished;
-            s.dlq = dlq;
-            s.report = report;
+            s.timeline.head = Some(head);
+            s.timeline.total = total;
+            s.timeline.finished = finished;
+            s.triage.dlq = dlq;
+            s.timeline.report = report;
             if finished {
-                s.playing = false;
+                s.timeline.playing = false;
             }
-            s.log.extend(events);
-            while s.log.len() > LOG_CAP {
-                s.log.pop_front();
+            s.timeline.log.extend(events);
+            while s.timeline.log.len() > LOG_CAP {
+                s.timeline.log.pop_front();
             }
-            if let Some(h) = &s.head {
-                s.samples.push_back(h.metrics);
-                while s.samples.len() > SAMPLE_CAP {
-                    s.samples.pop_front();
+            if let Some(h) = &s.timeline.head {
+                s.timeline.samples.push_back(h.metrics);
+                while s.timeline.samples.len() > SAMPLE_CAP {
+                    s.timeline.samples.pop_front();
                 }
             }
         }
         SimReply::Viewed {
             index, snapshot, ..
         } => {
-            s.pending = false;
-            if s.cursor == Some(index) {
-                s.viewed = Some(snapshot);
+            s.timeline.pending = false;
+            if s.timeline.cursor == Some(index) {
+                s.timeline.viewed = Some(snapshot);
             }
         }
         SimReply::Compared { safe, naive, .. } => {
@@ -244,8 +262,8 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             }
         }
         SimReply::Failed { .. } => {
-            s.pending = false;
-            s.playing = false;
+            s.timeline.pending = false;
+            s.timeline.playing = false;
             if s.compare == Some(Compare::Running) {
                 s.compare = None;
             }

@@ -75,10 +75,9 @@ pub enum Compare {
     },
 }
 
-/// The simulator screen's own state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // independent flags of one screen
-pub struct SimState {
+/// What a run is started with; a restart (new seed, mode, broker) keeps these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunSettings {
     /// Index into the scenario list.
     pub scenario: usize,
     /// Mode of the run.
@@ -87,6 +86,14 @@ pub struct SimState {
     pub broker: BrokerKind,
     /// Seed of the run.
     pub seed: u64,
+    /// Playback speed, an index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+/// The run on the engine thread and where the screen stands in it: the head of the run, the
+/// picture viewed in history, the beat clock and the recent events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timeline {
     /// Tag of the current run (replies for older runs are dropped).
     pub run: u64,
     /// The run directory, once created.
@@ -95,8 +102,6 @@ pub struct SimState {
     pub consumers: u8,
     /// Playing (ticks arrive) or paused.
     pub playing: bool,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
     /// Time into the current beat, ms (drives the token motion).
     pub phase_ms: u32,
     /// A command is out and its reply not yet in.
@@ -119,102 +124,130 @@ pub struct SimState {
     pub samples: VecDeque<Metrics>,
     /// Tokens moving in the current beat.
     pub moves: Vec<Move>,
+    /// The fault injected last (shown until the run restarts).
+    pub last_fault: Option<crate::sim::Fault>,
+}
+
+/// DLQ triage in the DLQ tab: fix the cause first, then replay in small batches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Triage {
+    /// The cause is marked as fixed.
+    pub cause_fixed: bool,
+    /// The fix was sent to the engine (it cannot be undone inside a run).
+    pub fix_sent: bool,
+    /// Replay batch size.
+    pub batch: u32,
+    /// DLQ entries not yet replayed.
+    pub dlq: Vec<DlqEntry>,
+}
+
+/// The simulator screen's own state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimState {
+    /// What the run is started with.
+    pub settings: RunSettings,
+    /// The run and the position in it.
+    pub timeline: Timeline,
+    /// DLQ triage.
+    pub triage: Triage,
     /// The tab shown.
     pub tab: Tab,
     /// Scroll offset inside the tab.
     pub scroll: u16,
     /// An open menu.
     pub picker: Option<Picker>,
-    /// DLQ triage: the cause is marked as fixed.
-    pub cause_fixed: bool,
-    /// DLQ triage: the fix was sent to the engine (it cannot be undone inside a run).
-    pub fix_sent: bool,
-    /// DLQ triage: replay batch size.
-    pub batch: u32,
-    /// DLQ entries not yet replayed.
-    pub dlq: Vec<DlqEntry>,
     /// The compare view, when open.
     pub compare: Option<Compare>,
     /// The scenario was counted in progress for this screen visit.
     pub counted: bool,
-    /// The fault injected last (shown until the run restarts).
-    pub last_fault: Option<crate::sim::Fault>,
 }
 
 impl SimState {
     /// A screen for scenario index `scenario`, nothing started yet.
     pub fn new(scenario: usize) -> SimState {
         SimState {
-            scenario,
-            mode: Mode::Safe,
-            broker: BrokerKind::Asb,
-            seed: DEFAULT_SEED,
-            run: 0,
-            dir: None,
-            consumers: 0,
-            playing: false,
-            speed: DEFAULT_SPEED,
-            phase_ms: 0,
-            pending: false,
-            head: None,
-            total: 0,
-            cursor: None,
-            viewed: None,
-            finished: false,
-            report: None,
-            log: VecDeque::new(),
-            samples: VecDeque::new(),
-            moves: Vec::new(),
+            settings: RunSettings {
+                scenario,
+                mode: Mode::Safe,
+                broker: BrokerKind::Asb,
+                seed: DEFAULT_SEED,
+                speed: DEFAULT_SPEED,
+            },
+            timeline: Timeline {
+                run: 0,
+                dir: None,
+                consumers: 0,
+                playing: false,
+                phase_ms: 0,
+                pending: false,
+                head: None,
+                total: 0,
+                cursor: None,
+                viewed: None,
+                finished: false,
+                report: None,
+                log: VecDeque::new(),
+                samples: VecDeque::new(),
+                moves: Vec::new(),
+                last_fault: None,
+            },
+            triage: Triage {
+                cause_fixed: false,
+                fix_sent: false,
+                batch: 3,
+                dlq: Vec::new(),
+            },
             tab: Tab::Log,
             scroll: 0,
             picker: None,
-            cause_fixed: false,
-            fix_sent: false,
-            batch: 3,
-            dlq: Vec::new(),
             compare: None,
             counted: false,
-            last_fault: None,
         }
     }
 
     /// The scenario id.
     pub fn scenario_id(&self) -> &'static str {
-        IDS[self.scenario.min(IDS.len() - 1)]
+        IDS[self.settings.scenario.min(IDS.len() - 1)]
     }
 
     /// The settings of the current run.
     pub fn spec(&self) -> RunSpec {
         RunSpec {
             scenario: self.scenario_id().to_owned(),
-            mode: self.mode,
-            broker: self.broker,
-            seed: self.seed,
+            mode: self.settings.mode,
+            broker: self.settings.broker,
+            seed: self.settings.seed,
         }
     }
 
     /// The picture to draw: the viewed one in history, else the head.
     pub fn shown(&self) -> Option<&Snapshot> {
-        match self.cursor {
-            Some(_) => self.viewed.as_deref().or(self.head.as_deref()),
-            None => self.head.as_deref(),
+        match self.timeline.cursor {
+            Some(_) => self
+                .timeline
+                .viewed
+                .as_deref()
+                .or(self.timeline.head.as_deref()),
+            None => self.timeline.head.as_deref(),
         }
     }
 
     /// The index of the event shown (`None` before the first event).
     pub fn shown_index(&self) -> Option<u64> {
-        self.cursor.or_else(|| self.total.checked_sub(1))
+        self.timeline
+            .cursor
+            .or_else(|| self.timeline.total.checked_sub(1))
     }
 
     /// One beat (the time one event takes on screen), ms.
     pub fn beat_ms(&self) -> u32 {
-        1_000 / SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+        1_000 / SPEEDS[self.settings.speed.min(SPEEDS.len() - 1)]
     }
 
     /// How far the current beat's moves have travelled, 0.0..=1.0.
     pub fn progress(&self) -> f32 {
-        if self.playing {
-            (self.phase_ms as f32 / self.beat_ms() as f32).min(1.0)
+        if self.timeline.playing {
+            (self.timeline.phase_ms as f32 / self.beat_ms() as f32).min(1.0)
         } else {
             1.0
         }

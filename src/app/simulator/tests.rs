@@ -3,11 +3,10 @@
 
 use super::*;
 use crate::app::input::{Key, KeyCode};
-use crate::app::{Info, Msg, Options};
-use crate::content::{ContentSource, Lang, load};
-use crate::domain::Progress;
+use crate::app::test_app::test_app;
+use crate::app::{App, Msg};
+use crate::content::Lang;
 use crate::sim::{Metrics, Snapshot};
-use std::sync::Arc;
 
 fn empty_snapshot() -> Box<Snapshot> {
     Box::new(Snapshot {
@@ -30,18 +29,7 @@ fn commands(effects: &[Effect]) -> Vec<SimCommand> {
 }
 
 fn opened() -> (App, u64) {
-    let content = Arc::new(load(&ContentSource::Embedded).expect("embedded content"));
-    let mut app = App::new(
-        content,
-        Lang::En,
-        Progress::default(),
-        Options::default(),
-        Info::default(),
-    );
-    app.update(Msg::Resized {
-        width: 80,
-        height: 24,
-    });
+    let mut app = test_app(Lang::En, 80, 24);
     let effects = app.update(Msg::Key(Key::char('5')));
     let cmds = commands(&effects);
     let [SimCommand::Start { run, spec }] = &cmds[..] else {
@@ -103,7 +91,7 @@ fn step_keys_send_step_and_view_commands() {
         key(&mut app, KeyCode::Left),
         vec![SimCommand::View { run, index: 3 }]
     );
-    assert_eq!(sim(&app).cursor, Some(3));
+    assert_eq!(sim(&app).timeline.cursor, Some(3));
     app.update(Msg::Sim(SimReply::Viewed {
         run,
         index: 3,
@@ -123,7 +111,7 @@ fn step_keys_send_step_and_view_commands() {
         "nothing before the first"
     );
     assert_eq!(key(&mut app, KeyCode::End), vec![SimCommand::ToEnd { run }]);
-    assert_eq!(sim(&app).cursor, None);
+    assert_eq!(sim(&app).timeline.cursor, None);
 }
 
 #[test]
@@ -142,7 +130,11 @@ fn settings_restart_with_a_new_run_tag_and_old_replies_are_dropped() {
         );
     }
     advanced(&mut app, run, 99, true);
-    assert_eq!(sim(&app).total, 0, "a reply for the old run is ignored");
+    assert_eq!(
+        sim(&app).timeline.total,
+        0,
+        "a reply for the old run is ignored"
+    );
 }
 
 #[test]
@@ -169,7 +161,7 @@ fn ticks_drive_playback_only_while_playing() {
         "pending"
     );
     advanced(&mut app, run, 1, true);
-    assert!(!sim(&app).playing, "the end pauses");
+    assert!(!sim(&app).timeline.playing, "the end pauses");
     assert_eq!(app.tick_interval_ms(), None);
 }
 

@@ -3,7 +3,7 @@
 //! sentence. The ratatui view only lays these out.
 
 use super::SimState;
-use crate::app::App;
+use crate::app::Session;
 use crate::content::Strings;
 use crate::sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
@@ -11,26 +11,28 @@ use crate::sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot,
 pub const TAB_WIDTH: usize = 14;
 
 /// The caption of an event in the app's language.
-pub fn caption(app: &App, event: &Event) -> String {
-    app.content
+pub fn caption(session: &Session, event: &Event) -> String {
+    session
+        .content
         .captions
-        .render(app.lang, event.caption, &event.args)
+        .render(session.lang, event.caption, &event.args)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").
 pub fn events_until(s: &SimState) -> impl DoubleEndedIterator<Item = &Event> {
     let last = s.shown_index();
-    s.log
+    s.timeline
+        .log
         .iter()
         .filter(move |e| last.is_some_and(|l| e.index <= l))
 }
 
 /// The last `n` captions up to the event shown, oldest first (the transcript).
-pub fn transcript(app: &App, s: &SimState, n: usize) -> Vec<String> {
+pub fn transcript(session: &Session, s: &SimState, n: usize) -> Vec<String> {
     let mut lines: Vec<String> = events_until(s)
         .rev()
         .take(n)
-        .map(|e| format!("#{} {}", e.index + 1, caption(app, e)))
+        .map(|e| format!("#{} {}", e.index + 1, caption(session, e)))
         .collect();
     lines.reverse();
     lines

@@ -20,7 +20,7 @@ fn label(stage: Stage, s: &SimState) -> String {
         Stage::Api => "API".into(),
         Stage::Outbox => "OUTBOX".into(),
         Stage::Dispatcher => "DISPATCHER".into(),
-        Stage::Broker => format!("BROKER {}", s.broker.as_str().to_uppercase()),
+        Stage::Broker => format!("BROKER {}", s.settings.broker.as_str().to_uppercase()),
         Stage::Retry => "RETRY".into(),
         Stage::Dlq => "DLQ".into(),
         Stage::Consumer => "CONSUMERS".into(),
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     let snap = s.shown();
     let failing = snap.and_then(view::failing);
     let active = snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage);
-    let ascii = app.options.ascii;
+    let ascii = app.session.options.ascii;
     let border = if ascii {
         ratatui::symbols::border::PLAIN
     } else {
@@ -84,7 +84,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             .title(Span::styled(title, style));
         let mut lines = Vec::new();
         if *stage == Stage::Consumer {
-            for i in 0..s.consumers {
+            for i in 0..s.timeline.consumers {
                 let (text, outcome) =
                     view::instance_status(s, i).unwrap_or_else(|| ("-".into(), Outcome::Ok));
                 let tone = if outcome == Outcome::Ok {
@@ -104,7 +104,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             let dups = snap.map_or(0, view::duplicate_effects);
             if dups > 0 {
                 lines.push(Line::styled(
-                    app.strings()
+                    app.session
+                        .strings()
                         .fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
                     theme.tone(Tone::Bad),
                 ));
@@ -113,14 +114,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         if let Some((_, key)) = fail {
             let mark = if ascii { "!" } else { "✗" };
             lines.push(Line::styled(
-                format!("{mark} {}", app.strings().get(key)),
+                format!("{mark} {}", app.session.strings().get(key)),
                 theme.tone(Tone::Bad),
             ));
         }
         frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
     }
     arrows(frame, &boxes, ascii, theme.dim());
-    if !app.options.reduced_motion && s.playing {
+    if !app.session.options.reduced_motion && s.timeline.playing {
         movers(frame, s, &boxes, ascii, theme.tone(Tone::Focus));
     }
 }
@@ -203,7 +204,7 @@ fn movers(
 ) {
     let t = s.progress();
     let glyph = if ascii { "*" } else { "◆" };
-    for m in &s.moves {
+    for m in &s.timeline.moves {
         let (x0, y0) = anchor(m.from, boxes);
         let (x1, y1) = anchor(m.to, boxes);
         let x = (x0 + (x1 - x0) * t).round().max(0.0) as u16;

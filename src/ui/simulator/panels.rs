@@ -15,8 +15,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 /// The menu popup.
 pub fn picker(frame: &mut Frame<'_>, app: &App, picker: Picker, theme: &Theme) {
-    let s = app.strings();
-    let rows = picker_rows(picker.kind, app);
+    let s = app.session.strings();
+    let rows = picker_rows(picker.kind, &app.session);
     let title = match picker.kind {
         PickerKind::Scenario => s.get("simulator.choose_scenario"),
         PickerKind::Fault => s.get("simulator.choose_fault"),
@@ -63,7 +63,7 @@ pub fn compare(
     theme: &Theme,
     area: layout::Area,
 ) {
-    let s = app.strings();
+    let s = app.session.strings();
     let mut lines = vec![Line::styled(
         s.get("simulator.compare_title"),
         theme.tone(Tone::Title),

@@ -26,7 +26,7 @@ pub fn draw(
     titles: layout::Area,
     content: layout::Area,
 ) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let spans: Vec<Span<'_>> = Tab::ALL
         .iter()
         .map(|tab| {
@@ -81,7 +81,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
                 e.actor.to_string()
             )),
             Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(view::caption(app, e)),
+            Span::raw(view::caption(&app.session, e)),
         ]));
         for sql in e.sql {
             lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
@@ -89,7 +89,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     }
     if lines.is_empty() {
         lines.push(Line::styled(
-            app.strings().get("simulator.log_empty"),
+            app.session.strings().get("simulator.log_empty"),
             theme.dim(),
         ));
     }
@@ -101,7 +101,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     let Some(snap) = s.shown() else {
         return;
     };
-    let rows_label = app.strings().get("simulator.rows");
+    let rows_label = app.session.strings().get("simulator.rows");
     let table = view::table_lines(snap, rows_label);
     let cell = |text: &str, width: usize| -> String {
         let t: String = text.chars().take(width).collect();
@@ -127,7 +127,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
 }
 
 fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
+    let strings = app.session.strings();
     let Some(snap) = s.shown() else {
         return;
     };
@@ -159,6 +159,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             continue;
         }
         let data: Vec<u64> = s
+            .timeline
             .samples
             .iter()
             .rev()
@@ -166,7 +167,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             .rev()
             .map(|m| (signal.value)(m))
             .collect();
-        let bar = if app.options.ascii {
+        let bar = if app.session.options.ascii {
             ratatui::symbols::bar::THREE_LEVELS
         } else {
             ratatui::symbols::bar::NINE_LEVELS
@@ -182,13 +183,13 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
 }
 
 fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.strings();
-    let fixed = if s.cause_fixed { "[x]" } else { "[ ]" };
+    let strings = app.session.strings();
+    let fixed = if s.triage.cause_fixed { "[x]" } else { "[ ]" };
     let mut lines = vec![
         Line::from(vec![
             Span::styled(
                 format!("{fixed} {}", strings.get("simulator.cause_fixed")),
-                theme.tone(if s.cause_fixed {
+                theme.tone(if s.triage.cause_fixed {
                     Tone::Good
                 } else {
                     Tone::Bold
@@ -198,16 +199,22 @@ fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
                 "  ·  {}",
                 strings.fill(
                     "simulator.batch",
-                    &[("n", &s.batch.to_string()), ("max", &MAX_BATCH.to_string())]
+                    &[
+                        ("n", &s.triage.batch.to_string()),
+                        ("max", &MAX_BATCH.to_string())
+                    ]
                 )
             )),
         ]),
         Line::styled(
-            strings.fill("simulator.dlq_count", &[("n", &s.dlq.len().to_string())]),
+            strings.fill(
+                "simulator.dlq_count",
+                &[("n", &s.triage.dlq.len().to_string())],
+            ),
             theme.dim(),
         ),
     ];
-    for entry in s.dlq.iter().skip(usize::from(s.scroll)) {
+    for entry in s.triage.dlq.iter().skip(usize::from(s.scroll)) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!("{:<6}", view::short_id(&entry.message_id)),

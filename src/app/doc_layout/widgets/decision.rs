@@ -106,13 +106,10 @@ pub fn decision_card(
                 wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
                 target,
             );
-            let mut see = format!(
+            let see = format!(
                 "s: {}",
                 s.fill("decision.see_it", &[("scenario", &d.scenario)])
             );
-            if !ctx.simulator_available {
-                see = format!("{see} {}", s.get("decision.sim_later"));
-            }
             add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
         }
     }

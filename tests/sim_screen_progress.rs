@@ -1,0 +1,113 @@
+//! The simulator screen with the real engine behind it, continued from `sim_screen.rs`: DLQ
+//! triage, scenarios counted in progress, and "see it happen" from a decision.
+
+#[path = "support/sim_harness.rs"]
+mod harness;
+
+use harness::Harness;
+use queuelab::app::simulator::{Tab, Timeline};
+use queuelab::app::{Effect, Options, Screen, SimState, StoreRequest};
+use queuelab::content::Lang;
+use queuelab::domain::Fact;
+use queuelab::sim::scenario::IDS;
+
+fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
+    let mut h = Harness::new(lang, w, h, options);
+    h.keys("5");
+    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
+    h.keys("c");
+    for _ in 0..index {
+        h.keys("j");
+    }
+    h.keys("\n");
+    assert_eq!(sim(&h).scenario_id(), scenario);
+    h
+}
+
+fn sim(h: &Harness) -> &SimState {
+    match &h.app.screen {
+        Screen::Simulator(s) => s,
+        other => panic!("not the simulator: {other:?}"),
+    }
+}
+
+fn timeline(h: &Harness) -> &Timeline {
+    &sim(h).timeline
+}
+
+#[test]
+fn dlq_triage_replays_a_small_batch_after_the_cause_is_fixed() {
+    let mut h = open(Lang::En, 80, 24, "poison-dlq", Options::default());
+    for _ in 0..400 {
+        if sim(&h).triage.dlq.len() >= 2 {
+            break;
+        }
+        h.keys(">");
+    }
+    let before = sim(&h).triage.dlq.len();
+    assert!(before >= 2, "poison messages reached the DLQ");
+    for _ in 0..3 {
+        h.keys("\t");
+    }
+    assert_eq!(sim(&h).tab, Tab::Dlq);
+    assert!(h.screen().contains("cause fixed"));
+    h.keys("k");
+    h.repeat('j', 20);
+    assert_eq!(
+        sim(&h).triage.batch,
+        1,
+        "arrows set the batch size, at least one"
+    );
+    h.keys("k");
+    h.keys("f");
+    assert!(sim(&h).triage.cause_fixed);
+    h.keys("\n");
+    assert!(sim(&h).triage.fix_sent);
+    h.repeat('>', 10);
+    let replayed = sim(&h)
+        .timeline
+        .log
+        .iter()
+        .any(|e| e.kind == queuelab::sim::EventKind::DlqReplayed);
+    assert!(replayed, "a replay happened: {:?}", timeline(&h).log.back());
+    assert!(sim(&h).triage.dlq.len() < before, "the batch left the DLQ");
+}
+
+#[test]
+fn scenarios_run_are_counted_once_and_shown_on_home() {
+    let mut h = open(Lang::En, 80, 24, "lost-ack", Options::default());
+    assert!(
+        !h.saved
+            .iter()
+            .any(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(_)))))
+    );
+    h.keys(">>>");
+    let runs: Vec<_> = h
+        .saved
+        .iter()
+        .filter(|e| matches!(e, Effect::Store(StoreRequest::Save(Fact::ScenarioRun(id))) if id == "lost-ack"))
+        .collect();
+    assert_eq!(runs.len(), 1);
+    assert!(h.app.session.progress.scenarios_run.contains("lost-ack"));
+    h.keys("q");
+    assert!(matches!(h.app.screen, Screen::Home(_)));
+    assert!(
+        h.screen().contains("Simulator scenarios run: 1/12"),
+        "{}",
+        h.screen()
+    );
+}
+
+#[test]
+fn see_it_happen_in_a_decision_opens_its_scenario() {
+    let mut h = Harness::new(Lang::En, 80, 24, Options::default());
+    h.keys("2");
+    h.keys("3\n\t1s");
+    let s = sim(&h);
+    assert_eq!(s.scenario_id(), "broker-outage");
+    h.keys("q");
+    assert!(
+        matches!(h.app.screen, Screen::Reader(_)),
+        "back to the reader"
+    );
+}
