@@ -3,6 +3,7 @@
 
 pub mod fold;
 pub mod labels;
+mod moment_keys;
 pub mod pace;
 mod picker;
 mod playback;
@@ -123,6 +124,17 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::Open if s.tab == Tab::Dlq => playback::replay(s),
+        Action::JumpToCause => moment_keys::why(s),
+        Action::NextMoment => moment_keys::next_moment(s),
+        Action::TogglePauseAtMoments => moment_keys::toggle_pause(s),
+        Action::ToggleFullLog => {
+            s.full_log = !s.full_log;
+            Vec::new()
+        }
+        Action::ToggleSql => {
+            s.show_sql = !s.show_sql;
+            Vec::new()
+        }
         _ => Vec::new(),
     };
     count_run(s, session, effects)

@@ -169,8 +169,8 @@ mod tests {
     #[test]
     fn states_never_show_internal_names() {
         let s = Strings::from_pairs([
-            ("consumer.processing", "processing order {order}"),
-            ("consumer.idle", "waiting for messages"),
+            ("consumer.processing", "working on #{order}"),
+            ("consumer.idle", "idle"),
         ]);
         let e = Event {
             index: 3,
@@ -185,11 +185,8 @@ mod tests {
             args: Vec::new(),
         };
         let (text, _) = consumer_state(&s, BrokerKind::Asb, Some(&e));
-        assert_eq!(text, "processing order 3");
-        assert_eq!(
-            consumer_state(&s, BrokerKind::Asb, None).0,
-            "waiting for messages"
-        );
+        assert_eq!(text, "working on #3");
+        assert_eq!(consumer_state(&s, BrokerKind::Asb, None).0, "idle");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The story panel's state: the moments of the run so far, "pause at moments", the jump to a
+//! The story panel's state: the moments of the run so far, the jump to a
 //! moment's cause and back, and "next moment". Pure: indexes only, the pictures come from the
 //! engine thread like every other step.
 
@@ -9,8 +9,6 @@ use crate::sim::Moment;
 pub struct StoryState {
     /// Every moment of the run so far, in the order they became visible.
     pub moments: Vec<Moment>,
-    /// Playback stops at each moment (a presenter's clicker continues).
-    pub pause_at_moments: bool,
     /// After a jump to a cause: where the learner came from (`None` = the head of the run).
     pub came_from: Option<Option<u64>>,
     /// The moment the learner jumped from (its explanation stays in the panel at the cause).
@@ -18,14 +16,6 @@ pub struct StoryState {
 }
 
 impl StoryState {
-    /// A story for a new run; `first_run` switches "pause at moments" on.
-    pub fn new(pause_at_moments: bool) -> StoryState {
-        StoryState {
-            pause_at_moments,
-            ..StoryState::default()
-        }
-    }
-
     /// Takes in the moments an engine reply carries (the reply after a restart carries all).
     pub fn extend(&mut self, moments: &[Moment]) {
         self.moments.extend_from_slice(moments);
@@ -74,9 +64,9 @@ impl StoryState {
         self.jumped = None;
     }
 
-    /// True when moments among `new` should stop playback.
-    pub fn should_pause(&self, new: &[Moment]) -> bool {
-        self.pause_at_moments && !new.is_empty()
+    /// True when a known moment became visible exactly at event `index`.
+    pub fn at(&self, index: u64) -> bool {
+        self.moments.iter().any(|m| m.event == index)
     }
 }
 
@@ -101,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_panel_explains_the_newest_moment_up_to_the_cursor() {
-        let mut s = StoryState::new(true);
+        let mut s = StoryState::default();
         s.extend(&[moment(10, 4), moment(20, 12)]);
         assert_eq!(s.current(Some(5)), None);
         assert_eq!(s.current(Some(10)).map(|m| m.event), Some(10));
@@ -112,7 +102,7 @@ mod tests {
 
     #[test]
     fn jump_goes_to_the_cause_and_back_to_where_it_started() {
-        let mut s = StoryState::new(true);
+        let mut s = StoryState::default();
         s.extend(&[moment(10, 4)]);
         assert_eq!(s.toggle_jump(None, Some(15)), Some(Some(4)));
         // At the cause the panel still explains the moment we came from.

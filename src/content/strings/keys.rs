@@ -312,6 +312,9 @@ pub const KEYS: &[&str] = &[
     "simulator.tab_log",
     "simulator.tab_metrics",
     "simulator.tab_tables",
+    "simulator.mode_safe",
+    "simulator.mode_naive",
+    "simulator.mode_pitfall",
     "flow.title_api",
     "flow.title_outbox",
     "flow.title_dispatcher",
@@ -354,4 +357,6 @@ pub const KEYS: &[&str] = &[
     "key.why",
     "key.next_moment",
     "key.pause_moments",
+    "key.full_log",
+    "key.sql",
 ];

@@ -40,6 +40,7 @@ pub fn draw(
     frame: &mut Frame<'_>,
     text: &PanelText<'_>,
     story: &StoryState,
+    pause_at_moments: bool,
     shown: Option<u64>,
     theme: &Theme,
     area: layout::Area,
@@ -59,7 +60,6 @@ pub fn draw(
             ("n", &(pos + 1).to_string()),
             ("total", &story.moments.len().to_string()),
             ("kind", &kind),
-            ("event", &(m.event + 1).to_string()),
         ],
     );
     let keys = match story.came_from {
@@ -79,7 +79,7 @@ pub fn draw(
                 ("cause", &(m.cause_event + 1).to_string()),
                 (
                     "state",
-                    s.get(if story.pause_at_moments {
+                    s.get(if pause_at_moments {
                         "simulator.story_on"
                     } else {
                         "simulator.story_off"
@@ -92,7 +92,7 @@ pub fn draw(
     let lines = vec![
         Line::from(vec![
             Span::styled(header, style),
-            Span::styled(format!("  {keys}"), theme.dim()),
+            Span::styled(format!(" · {keys}"), theme.dim()),
         ]),
         Line::styled(
             moments::render(text.texts, text.lang, m),
