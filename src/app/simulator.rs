@@ -57,6 +57,13 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             return Vec::new();
         }
     }
+    if matches!(
+        action,
+        Action::Restart | Action::CycleMode | Action::CycleBroker | Action::NextSeed
+    ) {
+        // A fault notice belongs to its run.
+        session.status = None;
+    }
     let effects = match action {
         Action::PlayPause => playback::play_pause(s),
         Action::StepForward => playback::step_forward(s),
@@ -174,6 +181,13 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
         Effect::Sim(SimCommand::Inject { fault, .. }) => Some(fault.as_str()),
         _ => None,
     });
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Sim(SimCommand::Start { .. })))
+    {
+        // Another scenario: the fault notice of the old run goes with it.
+        session.status = None;
+    }
     if let Some(name) = armed {
         let text = session
             .strings()

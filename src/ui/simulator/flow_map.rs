@@ -57,6 +57,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         } else {
             labels::title(strings, *stage, s.settings.broker)
         };
+        // Service Bus in a narrow box: its short name rather than a cut one.
+        let title =
+            if title.chars().count() + 2 > usize::from(area.width) && *stage == Stage::Broker {
+                s.settings.broker.as_str().to_uppercase()
+            } else {
+                title
+            };
         // The active stage gets a thick frame and a failing one a double frame, so neither
         // depends on colour.
         let set = match (fail, is_active, ascii) {
@@ -102,9 +109,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             } else {
                 Tone::Text
             };
+            // A word that cannot fit the box would be cut: then the number and its dots.
+            let inner = usize::from(area.width.saturating_sub(2));
+            let words = words.filter(|w| w.split_whitespace().all(|x| x.chars().count() <= inner));
             match words {
                 Some(w) => lines.push(Line::styled(w, theme.tone(tone))),
                 None => lines.push(tokens_line(*stage, snap, n, ascii, usize::from(area.width))),
+            }
+            if dups > 0 && *stage == Stage::Effect && lines.len() < 2 && inner < 14 {
+                // Narrow: the duplicate count still shows, in its short form.
+                lines.push(Line::styled(
+                    strings.fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
+                    theme.tone(Tone::Bad),
+                ));
             }
         }
         if let Some((_, key)) = fail {

@@ -14,6 +14,19 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline};
 
+/// Sparkline levels for `--ascii` (ratatui's three-level set still uses block characters).
+const ASCII_BARS: ratatui::symbols::bar::Set<'static> = ratatui::symbols::bar::Set {
+    full: "#",
+    seven_eighths: "#",
+    three_quarters: "=",
+    five_eighths: "=",
+    half: "-",
+    three_eighths: "-",
+    one_quarter: ".",
+    one_eighth: ".",
+    empty: " ",
+};
+
 /// Most events the log lays out per frame (only the newest fit on screen anyway).
 const LOG_WINDOW: usize = 200;
 
@@ -168,7 +181,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             .map(|m| (signal.value)(m))
             .collect();
         let bar = if app.session.options.ascii {
-            ratatui::symbols::bar::THREE_LEVELS
+            ASCII_BARS
         } else {
             ratatui::symbols::bar::NINE_LEVELS
         };
