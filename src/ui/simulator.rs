@@ -127,6 +127,9 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
         &s.story,
         s.settings.pause_at_moments,
         s.shown_index(),
+        s.shown()
+            .and_then(|snap| snap.last_event.as_ref())
+            .map(|e| format!("#{} {}", e.index + 1, view::caption(&app.session, e))),
         theme,
         area,
     ) {

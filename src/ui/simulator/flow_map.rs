@@ -126,10 +126,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         }
         if let Some((_, key)) = fail {
             let mark = if ascii { "!" } else { "✗" };
-            lines.push(Line::styled(
-                format!("{mark} {}", app.session.strings().get(key)),
-                theme.tone(Tone::Bad),
-            ));
+            // First, so a small box never cuts off what is failing.
+            lines.insert(
+                0,
+                Line::styled(
+                    format!("{mark} {}", app.session.strings().get(key)),
+                    theme.tone(Tone::Bad),
+                ),
+            );
         }
         frame.render_widget(
             Paragraph::new(lines)

@@ -42,6 +42,7 @@ pub fn draw(
     story: &StoryState,
     pause_at_moments: bool,
     shown: Option<u64>,
+    caption: Option<String>,
     theme: &Theme,
     area: layout::Area,
 ) -> bool {
