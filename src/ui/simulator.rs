@@ -120,19 +120,13 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
         strings: app.session.strings(),
         texts: &app.session.content.moments,
         lang: app.session.lang,
-    };
-    if story::draw(
-        frame,
-        &text,
-        &s.story,
-        s.settings.pause_at_moments,
-        s.shown_index(),
-        s.shown()
+        pause_at_moments: s.settings.pause_at_moments,
+        caption: s
+            .shown()
             .and_then(|snap| snap.last_event.as_ref())
             .map(|e| format!("#{} {}", e.index + 1, view::caption(&app.session, e))),
-        theme,
-        area,
-    ) {
+    };
+    if story::draw(frame, &text, &s.story, s.shown_index(), theme, area) {
         return;
     }
     let lines: Vec<Line<'_>> = if app.session.options.reduced_motion {

@@ -22,6 +22,10 @@ pub struct PanelText<'a> {
     pub texts: &'a Captions,
     /// The language.
     pub lang: Lang,
+    /// "Pause at moments" is on.
+    pub pause_at_moments: bool,
+    /// The shown event's caption (shown under the header once the cursor left the moment).
+    pub caption: Option<String>,
 }
 
 /// The tone a moment is drawn in: broken outcomes bad, protections good, the rest plain.
@@ -40,9 +44,7 @@ pub fn draw(
     frame: &mut Frame<'_>,
     text: &PanelText<'_>,
     story: &StoryState,
-    pause_at_moments: bool,
     shown: Option<u64>,
-    caption: Option<String>,
     theme: &Theme,
     area: layout::Area,
 ) -> bool {
@@ -80,7 +82,7 @@ pub fn draw(
                 ("cause", &(m.cause_event + 1).to_string()),
                 (
                     "state",
-                    s.get(if pause_at_moments {
+                    s.get(if text.pause_at_moments {
                         "simulator.story_on"
                     } else {
                         "simulator.story_off"
@@ -90,15 +92,22 @@ pub fn draw(
         ),
     };
     let style = theme.tone(tone(m.kind));
+    // At the moment (or at its cause after a jump) the explanation; further on, the shown
+    // event's caption under the moment's header.
+    let at_moment = shown == Some(m.event) || story.came_from.is_some();
+    let body = match &text.caption {
+        Some(c) if !at_moment => Line::styled(c.clone(), theme.tone(Tone::Italic)),
+        _ => Line::styled(
+            moments::render(text.texts, text.lang, m),
+            theme.tone(Tone::Text),
+        ),
+    };
     let lines = vec![
         Line::from(vec![
             Span::styled(header, style),
             Span::styled(format!(" · {keys}"), theme.dim()),
         ]),
-        Line::styled(
-            moments::render(text.texts, text.lang, m),
-            theme.tone(Tone::Text),
-        ),
+        body,
     ];
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }),
