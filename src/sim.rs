@@ -46,9 +46,11 @@
 //! ```
 
 pub mod blobs;
+pub mod checker;
 pub mod engine;
 pub mod event_kind;
 pub mod fault;
+pub mod history;
 pub mod model;
 pub mod moments;
 pub mod profile;

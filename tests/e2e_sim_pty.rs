@@ -75,7 +75,7 @@ fn start_pause_step_back_inject_and_quit_cleanly() {
     s.send("l");
     s.wait_for("DOWN");
     s.send("q");
-    s.wait_for("Simulator scenarios run: 1/12");
+    s.wait_for("Simulator scenarios run: 1/14");
     s.send("q");
     assert!(s.wait_exit(), "clean exit");
     let raw = String::from_utf8_lossy(&s.raw()).into_owned();

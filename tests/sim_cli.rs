@@ -53,13 +53,30 @@ fn json(data: &std::path::Path, args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn list_names_all_twelve_scenarios_with_a_description() {
+fn list_names_all_fourteen_scenarios_with_a_description() {
     let data = tempfile::tempdir().expect("tempdir");
     let out = queuelab(data.path(), &["sim", "--list"]);
     assert!(out.status.success());
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
-    assert_eq!(lines.len(), 12);
-    for (line, id) in lines.iter().zip(queuelab::sim::scenario::IDS.iter()) {
+    // The ids of SPEC section 2 (CLI contract), in menu order.
+    let contract = [
+        "happy-path",
+        "broker-outage",
+        "claim-check",
+        "lost-ack",
+        "poison-dlq",
+        "twin-consumers",
+        "duplicate-publish",
+        "execute-update-trap",
+        "two-phase-claim",
+        "dedup-window",
+        "backlog",
+        "chaos",
+        "ordered-group",
+        "lock-renewal",
+    ];
+    assert_eq!(lines.len(), contract.len());
+    for (line, id) in lines.iter().zip(contract) {
         assert!(line.starts_with(id) && line.len() > id.len() + 10, "{line}");
     }
     let de = queuelab(data.path(), &["--lang", "de", "sim", "--list"]);

@@ -66,3 +66,100 @@ fn a_slow_poison_message_dead_letters_only_itself() {
         }
     }
 }
+
+fn run_collecting(
+    s: queuelab::sim::Scenario,
+    broker: BrokerKind,
+    seed: u64,
+    messages: Option<u32>,
+) -> (queuelab::sim::RunReport, Vec<queuelab::sim::Event>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sim = Simulation::new(RunConfig {
+        scenario: s,
+        mode: Mode::Safe,
+        broker,
+        seed,
+        messages,
+        dir: dir.path().join("run"),
+    })
+    .expect("new run");
+    let mut events = Vec::new();
+    while let Some(e) = sim.step().expect("step") {
+        events.push(e.clone());
+    }
+    (sim.report().expect("report"), events)
+}
+
+/// `delivered` counts the receives that handed a message out, and `dead_lettered` the moves to
+/// the DLQ: exactly the events that say so (a receive the broker dead-lettered on the spot is
+/// no delivery).
+#[test]
+fn counters_agree_with_the_event_stream() {
+    for broker in BrokerKind::ALL {
+        for seed in 1..=4 {
+            let s = scenario::find("chaos").expect("scenario");
+            let (r, events) = run_collecting(s, broker, seed, Some(600));
+            let count = |kinds: &[EventKind]| {
+                events.iter().filter(|e| kinds.contains(&e.kind)).count() as u64
+            };
+            let delivered = count(&[
+                EventKind::Received,
+                EventKind::ReceivedAgain,
+                EventKind::ReceivedTwice,
+                EventKind::LockLostAtBroker,
+            ]);
+            assert_eq!(r.metrics.delivered, delivered, "{broker:?} seed {seed}");
+            let dead = count(&[EventKind::DeadLettered, EventKind::Redriven]);
+            assert_eq!(r.metrics.dead_lettered, dead, "{broker:?} seed {seed}");
+        }
+    }
+}
+
+/// Decorrelated jitter grows from the previous delay of the same message: some delay exceeds
+/// three times the base, which `U[base, 3 * base]` from a fixed base never could.
+#[test]
+fn decorrelated_jitter_grows_on_the_consumer_path() {
+    let mut s = scenario::find("poison-dlq").expect("scenario");
+    s.setup.jitter = queuelab::sim::retry::Jitter::Decorrelated;
+    s.setup.max_deliveries = Some(10);
+    s.setup.backoff_cap_ms = 60_000;
+    let base = s.setup.backoff_base_ms;
+    let (_, events) = run_collecting(s, BrokerKind::Sqs, 1, None);
+    let delays: Vec<u64> = events
+        .iter()
+        .filter(|e| e.kind == EventKind::RetryDelayed)
+        .filter_map(|e| e.args.first()?.parse().ok())
+        .collect();
+    assert!(delays.len() > 5, "{delays:?}");
+    assert!(
+        delays.iter().any(|d| *d > 3 * base),
+        "no delay above 3 x {base}: {delays:?}"
+    );
+}
+
+/// A setup beyond a broker's documented limit fails `queuelab check` at its place.
+#[test]
+fn a_setup_beyond_a_broker_limit_is_reported_with_its_position() {
+    let path = "assets/scenarios/lost-ack.toml";
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/scenarios/lost-ack.toml"
+    ))
+    .expect("read")
+    .replace("lock_ms = 5000", "lock_ms = 400000\nmax_deliveries = 2000");
+    let problems = queuelab::content::parse_one(path, &text);
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("assets/scenarios/lost-ack.toml:"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("Service Bus limit")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("maxReceiveCount")),
+        "{lines:?}"
+    );
+}

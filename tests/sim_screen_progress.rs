@@ -92,7 +92,7 @@ fn scenarios_run_are_counted_once_and_shown_on_home() {
     h.keys("q");
     assert!(matches!(h.app.screen, Screen::Home(_)));
     assert!(
-        h.screen().contains("Simulator scenarios run: 1/12"),
+        h.screen().contains("Simulator scenarios run: 1/14"),
         "{}",
         h.screen()
     );

@@ -266,7 +266,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     s.wait_for("playing");
     s.wait_for("event 2");
     s.send("q");
-    s.wait_for("Simulator scenarios run: 1/12");
+    s.wait_for("Simulator scenarios run: 1/14");
 
     // The quiz, then the report through the SMTP server.
     s.send("7");
@@ -308,7 +308,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
         "Chapters read: 1/16",
         "Decisions: 1/4",
         "Ordering game: solved",
-        "Simulator scenarios run: 1/12",
+        "Simulator scenarios run: 1/14",
     ] {
         assert!(home.contains(fact), "{fact:?} after the restart:\n{home}");
     }

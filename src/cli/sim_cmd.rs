@@ -8,7 +8,7 @@ use super::{Cli, Failure};
 use crate::content::{self, Lang};
 use crate::sim::moments::{self, Moment, Story};
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
-use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation};
+use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
 /// Arguments of `queuelab sim`.
 #[derive(Debug, clap::Args)]
@@ -49,6 +49,14 @@ pub struct SimArgs {
     /// line after the event that made it visible (before the JSON object when both are given).
     #[arg(long)]
     pub transcript: bool,
+    /// Write the run's operation history to FILE as JSON Lines in the Jepsen style (process,
+    /// type invoke/ok/fail/info, f, value, time_ms, event). The file must not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// After the run, let the independent checker recompute the verdict from the three
+    /// database files and the history, and print it beside the engine's.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Runs `queuelab sim`.
@@ -114,6 +122,12 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
             }
         },
     };
+    if let Some(file) = args.history.as_deref().filter(|f| f.exists()) {
+        return Err(Failure::usage(format!(
+            "--history {} already exists; choose a new file",
+            file.display()
+        )));
+    }
     let (dir, created) = run_dir(cli, args, id, mode, broker, seed)?;
     let config = RunConfig {
         scenario,
@@ -199,13 +213,19 @@ fn execute(
 ) -> Result<(), SimError> {
     let captions = &content.captions;
     let mut sim = Simulation::new(config)?;
+    let ordered = sim.scenario().setup.groups > 0;
     let mut story = Story::for_run(&sim);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let keep_history = args.history.is_some() || args.check;
+    let mut ops = Vec::new();
     while sim.step()?.is_some() {
         let Some((e, facts)) = sim.last_step() else {
             break;
         };
         let seen = story.observe(e, facts);
+        if keep_history {
+            ops.extend(history::operations(e));
+        }
         if args.transcript {
             let text = captions.render(lang, e.caption, &e.args);
             let msg = e
@@ -223,14 +243,26 @@ fn execute(
         print_moments(&mut out, &late, &content.moments, lang);
     }
     let report = sim.report()?;
+    if let Some(file) = &args.history {
+        write_history(file, &ops)?;
+    }
+    let checked = if args.check {
+        Some(checker::check(&report.paths, Some(&ops), ordered).map_err(SimError::Check)?)
+    } else {
+        None
+    };
     if args.json {
-        let mut json = report.to_json();
-        json["moments"] = story
+        let mut value = report.to_json();
+        if let (Some(c), Some(map)) = (&checked, value.as_object_mut()) {
+            map.insert("checker_ok".into(), c.ok().into());
+            map.insert("checker_violations".into(), c.violations.clone().into());
+        }
+        value["moments"] = story
             .moments()
             .iter()
             .map(|m| m.to_json(&content.moments))
             .collect();
-        let json = serde_json::to_string_pretty(&json).unwrap_or_default();
+        let json = serde_json::to_string_pretty(&value).unwrap_or_default();
         let _ = writeln!(out, "{json}");
     } else {
         let m = &report.metrics;
@@ -258,6 +290,18 @@ fn execute(
         }
         let _ = writeln!(out, "{} events, trace {}", report.events, report.trace_hash);
         let _ = writeln!(out, "files: {}", report.paths.dir.display());
+        if let Some(c) = &checked {
+            let agree = if c.ok() == report.invariants.ok() {
+                "agrees with the engine"
+            } else {
+                "DISAGREES with the engine"
+            };
+            let verdict = if c.ok() { "ok" } else { "BROKEN" };
+            let _ = writeln!(out, "checker: {verdict} ({agree})");
+            for v in &c.violations {
+                let _ = writeln!(out, "  {v}");
+            }
+        }
     }
     let _ = out.flush();
     Ok(())
@@ -270,6 +314,22 @@ fn print_moments(out: &mut impl Write, seen: &[Moment], texts: &content::Caption
         let text = moments::render(texts, lang, m);
         let _ = writeln!(out, "[{:>9} ms] >> {}: {text}", m.at_ms, m.kind.as_str());
     }
+}
+
+/// Writes the history as JSON Lines; an existing file is never overwritten.
+fn write_history(file: &Path, ops: &[history::Operation]) -> Result<(), SimError> {
+    let fail = |e: std::io::Error| SimError::Config(format!("--history {}: {e}", file.display()));
+    let handle = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(file)
+        .map_err(fail)?;
+    let mut w = std::io::BufWriter::new(handle);
+    for op in ops {
+        let line = serde_json::to_string(op).map_err(|e| SimError::Config(e.to_string()))?;
+        writeln!(w, "{line}").map_err(fail)?;
+    }
+    w.flush().map_err(fail)
 }
 
 /// Turns an engine error into the one-line failure, removing a run directory this command

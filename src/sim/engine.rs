@@ -96,6 +96,8 @@ pub(crate) struct Settings {
     pub dedup_window_ms: Option<u64>,
     pub ordered: bool,
     pub retention_ms: u64,
+    /// How long a consumer may keep renewing a lock after the receive, ms.
+    pub renew_limit_ms: u64,
     pub retry: RetryPolicy,
     pub pitfall: Option<Pitfall>,
 }
@@ -204,12 +206,14 @@ impl Simulation {
                 .max_deliveries
                 .unwrap_or(profile.max_deliveries.value as u32),
             dedup_window_ms,
-            ordered: s.groups > 0,
+            // Sessions / FIFO message groups, unless the pitfall leaves the ordering key out.
+            ordered: s.groups > 0 && pitfall != Some(Pitfall::NoOrderingKey),
             retention_ms: if pitfall == Some(Pitfall::ShortRetention) {
                 s.short_retention_ms
             } else {
                 s.retention_ms
             },
+            renew_limit_ms: s.renew_limit_ms.unwrap_or(profile.renew_limit_ms.value),
             retry: scenario.retry_policy(),
             pitfall,
         };

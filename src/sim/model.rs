@@ -91,6 +91,22 @@ impl Actor {
     }
 }
 
+impl Actor {
+    /// The trace name of an actor without an instance number.
+    fn fixed_name(self) -> &'static str {
+        match self {
+            Actor::Api => "api",
+            Actor::Dispatcher(_) => "dispatcher",
+            Actor::Broker => "broker",
+            Actor::Consumer(_) => "consumer",
+            Actor::Provider => "provider",
+            Actor::Sweeper => "sweeper",
+            Actor::Script => "script",
+            Actor::Operator => "operator",
+        }
+    }
+}
+
 impl fmt::Display for Actor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -211,7 +227,18 @@ impl Event {
         hasher.update(b" ");
         hasher.update(fmt_u64(&mut num, self.at_ms).as_bytes());
         hasher.update(b" ");
-        hasher.update(self.actor.to_string().as_bytes());
+        // The actor's trace name without allocating (this runs once per event).
+        match self.actor {
+            Actor::Dispatcher(i) => {
+                hasher.update(b"dispatcher-");
+                hasher.update([b'A' + (i % 26)]);
+            }
+            Actor::Consumer(i) => {
+                hasher.update(b"consumer-");
+                hasher.update([b'A' + (i % 26)]);
+            }
+            other => hasher.update(other.fixed_name().as_bytes()),
+        }
         for part in [
             self.stage.as_str(),
             self.message_id.as_deref().unwrap_or("-"),

@@ -38,6 +38,8 @@ pub struct BrokerProfile {
     pub dedup_window_max_ms: Sourced,
     /// Largest message body, bytes.
     pub max_message_bytes: Sourced,
+    /// How long a consumer may keep extending its lock after the receive.
+    pub renew_limit_ms: Sourced,
     /// How per-group order is obtained.
     pub ordering: &'static str,
     /// What the standard delivery guarantees.
@@ -84,6 +86,10 @@ pub const ASB: BrokerProfile = BrokerProfile {
         value: 256 * 1024,
         source: "Azure Service Bus docs, 'Quotas and limits': 256 KB (standard tier); premium allows up to 100 MB",
     },
+    renew_limit_ms: Sourced {
+        value: 5 * MIN,
+        source: "Azure SDK docs, ServiceBusProcessorOptions.MaxAutoLockRenewalDuration: default 5 minutes",
+    },
     ordering: "sessions (SessionId): one receiver per session, FIFO within it",
     delivery: "at-least-once with PeekLock; duplicate detection on MessageId when enabled",
 };
@@ -122,6 +128,10 @@ pub const SQS: BrokerProfile = BrokerProfile {
     max_message_bytes: Sourced {
         value: 1024 * 1024,
         source: "Amazon SQS Developer Guide, 'Quotas': 1 MiB (raised from 256 KiB in 2025)",
+    },
+    renew_limit_ms: Sourced {
+        value: 12 * HOUR,
+        source: "Amazon SQS Developer Guide, 'Visibility timeout': ChangeMessageVisibility can extend it up to 12 hours after the receive",
     },
     ordering: "FIFO queues: order per MessageGroupId; standard queues: best-effort order",
     delivery: "standard: at-least-once, occasionally more than one copy, no order; FIFO: exactly-once within the dedup interval",

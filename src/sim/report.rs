@@ -111,7 +111,7 @@ fn sql_err(file: &str, e: &rusqlite::Error) -> String {
 /// Checks the SPEC invariants on the files: every accepted order has exactly one effect or
 /// sits in the DLQ with a reason; nothing accepted is lost; no effect without its order; no
 /// second charge at the provider; no effect from an unverified claim-check payload.
-pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
+pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantCheck, String> {
     let svc = Connection::open(&paths.service_db).map_err(|e| sql_err("service.db", &e))?;
     let broker = Connection::open(&paths.broker_db).map_err(|e| sql_err("broker.db", &e))?;
     let provider = Connection::open(&paths.provider_db).map_err(|e| sql_err("provider.db", &e))?;
@@ -226,12 +226,46 @@ pub fn check_invariants(paths: &RunPaths) -> Result<InvariantCheck, String> {
             "DLQ entry {seq} ({message_id}) carries a reason that belongs to another message"
         ));
     }
+    if ordered {
+        for (customer, order) in out_of_order(&svc)?.into_iter().take(MAX_LISTED) {
+            check.violations.push(format!(
+                "{customer}: order {order} took effect before an earlier order of the same customer"
+            ));
+        }
+    }
     if unverified > 0 {
         check.violations.push(format!(
             "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
         ));
     }
     Ok(check)
+}
+
+/// Per customer, the orders whose first effect came after a later order's first effect
+/// (customer, order).
+pub fn out_of_order(svc: &Connection) -> Result<Vec<(String, i64)>, String> {
+    let mut stmt = svc
+        .prepare(
+            "SELECT o.customer, e.order_id FROM effects e JOIN orders o ON o.id = e.order_id \
+             WHERE e.id = (SELECT MIN(id) FROM effects f WHERE f.order_id = e.order_id) \
+             ORDER BY e.id",
+        )
+        .map_err(|e| sql_err("service.db", &e))?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        .map_err(|e| sql_err("service.db", &e))?;
+    let mut highest: HashMap<String, i64> = HashMap::new();
+    let mut out = Vec::new();
+    for row in rows {
+        let (customer, order) = row.map_err(|e| sql_err("service.db", &e))?;
+        let top = highest.entry(customer.clone()).or_insert(0);
+        if order < *top {
+            out.push((customer, order));
+        } else {
+            *top = order;
+        }
+    }
+    Ok(out)
 }
 
 /// DLQ entries whose recorded error cannot belong to their own message: a schema error naming

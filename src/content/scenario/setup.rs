@@ -113,6 +113,13 @@ pub struct Setup {
     /// The client's retry delay after a timeout, ms.
     #[serde(default = "d_client_retry")]
     pub client_retry_ms: u64,
+    /// Timing jitter drawn from the seed: handling times and arrival gaps grow by up to this
+    /// many percent, so different seeds give different interleavings.
+    #[serde(default = "d_timing_jitter")]
+    pub timing_jitter_pct: u32,
+    /// How long a consumer may keep renewing its lock (Service Bus
+    /// `MaxAutoLockRenewalDuration`; SQS: the 12-hour visibility limit), ms.
+    pub renew_limit_ms: Option<u64>,
     /// Random faults: expected faults per 100 orders (0 = off).
     #[serde(default)]
     pub chaos_per_100: u32,
@@ -153,6 +160,9 @@ fn d_short_retention() -> u64 {
 }
 fn d_sweep() -> u64 {
     15_000
+}
+fn d_timing_jitter() -> u32 {
+    25
 }
 fn d_backoff_base() -> u64 {
     500
@@ -204,6 +214,52 @@ pub struct Expectation {
 /// The seeds every expectation is checked on (`seeds` counts among these).
 pub const SEEDS_CHECKED: u32 = 20;
 
+/// Service Bus maximum lock duration (queue property `LockDuration`), ms.
+pub const ASB_LOCK_MAX_MS: u64 = 5 * 60_000;
+/// Service Bus duplicate-detection window bounds, ms (20 seconds to 7 days).
+pub const ASB_DEDUP_WINDOW_MS: (u64, u64) = (20_000, 7 * 24 * 3_600_000);
+/// SQS maximum visibility timeout, also the limit for extending it, ms (12 hours).
+pub const SQS_VISIBILITY_MAX_MS: u64 = 12 * 3_600_000;
+/// SQS redrive policy `maxReceiveCount` bounds.
+pub const SQS_MAX_RECEIVE_COUNT: (u32, u32) = (1, 1_000);
+
+/// Values that break a documented limit of a broker the scenario runs on (every scenario
+/// runs on both, so each value must fit both).
+fn broker_limit_problems(s: &Setup) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(lock) = s.lock_ms
+        && (lock == 0 || lock > ASB_LOCK_MAX_MS)
+    {
+        out.push(format!(
+            "setup.lock_ms = {lock} breaks the Service Bus limit: LockDuration is at most {ASB_LOCK_MAX_MS} ms (5 minutes)"
+        ));
+    }
+    if let Some(limit) = s.renew_limit_ms
+        && limit > SQS_VISIBILITY_MAX_MS
+    {
+        out.push(format!(
+            "setup.renew_limit_ms = {limit} breaks the SQS limit: the visibility timeout extends to at most {SQS_VISIBILITY_MAX_MS} ms (12 hours)"
+        ));
+    }
+    if let Some(window) = s.dedup_window_ms
+        && !(ASB_DEDUP_WINDOW_MS.0..=ASB_DEDUP_WINDOW_MS.1).contains(&window)
+    {
+        out.push(format!(
+            "setup.dedup_window_ms = {window} breaks the Service Bus limit: the duplicate-detection window is 20 s to 7 days ({}..={} ms)",
+            ASB_DEDUP_WINDOW_MS.0, ASB_DEDUP_WINDOW_MS.1
+        ));
+    }
+    if let Some(n) = s.max_deliveries
+        && !(SQS_MAX_RECEIVE_COUNT.0..=SQS_MAX_RECEIVE_COUNT.1).contains(&n)
+    {
+        out.push(format!(
+            "setup.max_deliveries = {n} breaks the SQS limit: maxReceiveCount is {}..={}",
+            SQS_MAX_RECEIVE_COUNT.0, SQS_MAX_RECEIVE_COUNT.1
+        ));
+    }
+    out
+}
+
 impl Setup {
     /// What is wrong with the values, naming the key.
     pub fn problems(&self) -> Vec<String> {
@@ -233,8 +289,12 @@ impl Setup {
                 s.duplicate_rate
             ));
         }
-        if s.max_deliveries == Some(0) {
-            out.push("setup.max_deliveries must be at least 1".into());
+        out.extend(broker_limit_problems(s));
+        if s.timing_jitter_pct > 100 {
+            out.push(format!(
+                "setup.timing_jitter_pct = {} must be 0..=100",
+                s.timing_jitter_pct
+            ));
         }
         if s.lease_ms == 0 || s.sweep_ms == 0 || s.backoff_base_ms == 0 {
             out.push("setup.lease_ms, sweep_ms and backoff_base_ms must be above 0".into());
@@ -279,8 +339,8 @@ impl Expectation {
         out
     }
 
-    /// The expectation on broker `broker` (`asb` or `sqs`): the broker's table replaces the
-    /// values it names.
+    /// The expectation on broker `broker` (`asb` or `sqs`): each value the broker's table
+    /// names replaces the general one.
     pub fn for_broker(&self, broker: &str) -> Expectation {
         let over = match broker {
             "asb" => self.asb.as_deref(),
@@ -295,12 +355,8 @@ impl Expectation {
         if let Some(o) = over {
             e.invariants_ok = o.invariants_ok.or(e.invariants_ok);
             e.seeds = o.seeds.or(e.seeds);
-            if !o.min.is_empty() {
-                e.min.clone_from(&o.min);
-            }
-            if !o.max.is_empty() {
-                e.max.clone_from(&o.max);
-            }
+            e.min.extend(o.min.iter().map(|(k, v)| (k.clone(), *v)));
+            e.max.extend(o.max.iter().map(|(k, v)| (k.clone(), *v)));
         }
         e
     }

@@ -97,6 +97,8 @@ pub(crate) struct Delivery {
     pub body: String,
     pub token: u64,
     pub delivery_count: u32,
+    /// When it was received (lock renewal stops at the renewal limit after it).
+    pub received_ms: u64,
     pub immediate_left: u32,
     pub handling_ms: u64,
     /// Charge id from the provider (two-phase claim).

@@ -56,11 +56,32 @@ fn amount_cents(order: u32) -> i64 {
     500 + i64::from(order.wrapping_mul(7_919) % 9_500)
 }
 
+/// The customer of an order: with `groups` customers, orders take turns (order 1 goes to
+/// `customer-1`, order `groups + 1` to `customer-1` again); without groups one customer.
+pub(crate) fn customer_of(order: u32, groups: u32) -> String {
+    if groups == 0 {
+        "customer".into()
+    } else {
+        format!("customer-{}", order % groups)
+    }
+}
+
 impl Simulation {
+    /// `ms` with the scenario's timing jitter drawn from the seed: `ms` plus up to
+    /// `timing_jitter_pct` percent, so that different seeds give different interleavings.
+    pub(crate) fn jittered(&mut self, ms: u64) -> u64 {
+        let spread = ms * u64::from(self.scenario.setup.timing_jitter_pct) / 100;
+        if spread == 0 {
+            ms
+        } else {
+            ms + self.rng.random_range(0..=spread)
+        }
+    }
+
     #[allow(clippy::too_many_lines)] // one narrated step: accept, retry, timeout, pitfall
     pub(crate) fn api_request(&mut self, order: u32, retry: bool) -> Result<Event, SimError> {
         if !retry && order < self.messages {
-            let next = self.now + self.scenario.setup.arrival_ms;
+            let next = self.now + self.jittered(self.scenario.setup.arrival_ms);
             self.schedule(
                 next,
                 Action::ApiRequest {
@@ -73,8 +94,8 @@ impl Simulation {
         let msg = message_id(order);
         let amount = amount_cents(order);
         let actor = Actor::Api;
-        let group = (self.set.ordered)
-            .then(|| format!("customer-{}", order % self.scenario.setup.groups.max(1)));
+        let customer = customer_of(order, self.scenario.setup.groups);
+        let group = self.set.ordered.then(|| customer.clone());
         let poison = !retry && self.armed.take(Fault::PoisonMessage);
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;
@@ -85,7 +106,7 @@ impl Simulation {
         let new_id: Option<i64> = tx
             .prepare_cached(SQL_ORDER_INSERT)
             .and_then(|mut s| {
-                s.query_row(params![req, "customer", amount, self.now as i64], |r| {
+                s.query_row(params![req, customer, amount, self.now as i64], |r| {
                     r.get(0)
                 })
                 .optional()

@@ -33,6 +33,32 @@ const TRAP_DUP_SQL: &[&str] = &[
 ];
 
 impl Simulation {
+    /// The event of an applied effect: `kind` with the business key, or
+    /// [`EventKind::AppliedOutOfOrder`] when the customer's previous order has no effect yet.
+    fn applied(
+        &self,
+        order_id: i64,
+        kind: EventKind,
+        business_key: String,
+    ) -> (EventKind, Vec<String>) {
+        let groups = i64::from(self.scenario.setup.groups);
+        let previous_open = groups > 0
+            && order_id > groups
+            && self
+                .effects_per_order
+                .get((order_id - groups) as usize)
+                .is_some_and(|n| *n == 0);
+        if previous_open {
+            let customer = super::api::customer_of(order_id as u32, self.scenario.setup.groups);
+            (
+                EventKind::AppliedOutOfOrder,
+                vec![order_id.to_string(), customer],
+            )
+        } else {
+            (kind, vec![business_key])
+        }
+    }
+
     fn lost_connection_armed(&mut self, order: i64) -> bool {
         self.armed
             .take_for(Fault::ConsumerLostConnectionAfterEffect, order)
@@ -72,14 +98,15 @@ impl Simulation {
         .ctx(actor, "naive marker")?;
         self.picture_marker(id, &msg, &e.instance, true);
         self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        let (kind, args) = self.applied(d.order_id, EventKind::AppliedNaive, e.business_key);
         Ok(Some(Simulation::ev(
             actor,
             Stage::Effect,
             Some(&msg),
-            EventKind::AppliedNaive,
+            kind,
             NAIVE_SQL,
             Outcome::Ok,
-            vec![e.business_key],
+            args,
         )))
     }
 
@@ -181,14 +208,15 @@ impl Simulation {
                     );
                 }
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                let (kind, args) = self.applied(d.order_id, EventKind::Applied, e.business_key);
                 Simulation::ev(
                     actor,
                     Stage::Effect,
                     Some(&msg),
-                    EventKind::Applied,
+                    kind,
                     SAFE_SQL,
                     Outcome::Ok,
-                    vec![e.business_key],
+                    args,
                 )
             }
             Ok(Applied::Duplicate) => {

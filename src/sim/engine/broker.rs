@@ -184,8 +184,17 @@ impl Simulation {
         let asb_dup = (standard_dup || forced_dup) && self.broker == BrokerKind::Asb;
         let sql = if asb_dup {
             // Service Bus never hands a second copy to another receiver while the lock is
-            // held: a duplicate delivery is the same message again after its lock was lost.
-            let at = self.now + 1;
+            // held: a duplicate delivery is the same message again after its lock was lost,
+            // at a moment of the consumer's work drawn from the seed (before its commit, the
+            // careful consumer notices; after it, the inbox does).
+            let commit = self.scenario.setup.handling_ms + super::CHECK_MS;
+            let at = self.now
+                + if self.rng.random_bool(0.5) {
+                    self.rng.random_range(1..commit)
+                } else {
+                    // Right after the commit: the complete that follows is refused.
+                    commit + 1
+                };
             lose_lock(&self.conns.broker, r.seq, at).ctx(Actor::Broker, "lose lock")?;
             self.locks.insert(r.seq, (token, at));
             self.schedule(at, Action::LockExpiry { seq: r.seq, token });

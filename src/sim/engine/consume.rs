@@ -80,7 +80,8 @@ impl Simulation {
         let slow = self
             .armed
             .take_for(Fault::ConsumerSlowerThanLock, r.order_id);
-        let handling = self.scenario.setup.handling_ms + if slow { self.set.lock_ms } else { 0 };
+        let handling = self.jittered(self.scenario.setup.handling_ms)
+            + if slow { self.set.lock_ms } else { 0 };
         self.put_delivery(
             c,
             Delivery {
@@ -90,6 +91,7 @@ impl Simulation {
                 body: r.body,
                 token: self.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
+                received_ms: self.now,
                 immediate_left: self.set.retry.immediate,
                 handling_ms: handling,
                 charge_id: None,
@@ -135,7 +137,7 @@ impl Simulation {
             Action::ConsumerApply(c)
         };
         self.schedule(self.now + d.handling_ms, next);
-        if self.scenario.setup.renew_lock {
+        if self.scenario.setup.renew_lock && self.set.pitfall != Some(Pitfall::NoLockRenewal) {
             let token = d.token;
             self.schedule(
                 self.now + self.set.lock_ms / 2,

@@ -25,6 +25,18 @@ impl Simulation {
         }
         let actor = Actor::Consumer(c);
         let until = self.now + self.set.lock_ms;
+        if self.now.saturating_sub(d.received_ms) >= self.set.renew_limit_ms {
+            // Auto-renewal ends at its limit; the lock then runs out on its own.
+            return Ok(Some(Simulation::ev(
+                actor,
+                Stage::Broker,
+                Some(&d.message_id),
+                EventKind::RenewalLimitReached,
+                &[],
+                Outcome::Failed,
+                vec![self.set.renew_limit_ms.to_string()],
+            )));
+        }
         let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
             .ctx(actor, "renew lock")?;
         if !renewed {

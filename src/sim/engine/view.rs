@@ -109,7 +109,8 @@ impl Simulation {
 
     /// Finishes the accounting: invariant check over the files and the final metrics.
     pub fn report(&self) -> Result<RunReport, SimError> {
-        let invariants = check_invariants(&self.paths).map_err(SimError::Check)?;
+        let invariants = check_invariants(&self.paths, self.scenario.setup.groups > 0)
+            .map_err(SimError::Check)?;
         let mut metrics = self.live.scalars.metrics;
         metrics.set_ages(&self.ages);
         metrics.lost = invariants.lost;

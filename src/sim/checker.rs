@@ -1,0 +1,240 @@
+//! The independent checker: it recomputes the run's verdict from `service.db`, `broker.db`,
+//! `provider.db` and the operation history alone, never from the engine's state, so that a
+//! bug in the engine's own bookkeeping cannot hide behind a matching bug in its verdict.
+//! `queuelab sim --check` prints its verdict beside the engine's; the tests demand agreement.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::history::Operation;
+use super::store::RunPaths;
+
+/// What the checker found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// Accepted orders with no effect and no open DLQ entry.
+    pub lost: u64,
+    /// Effects beyond one per order, plus second charges at the provider.
+    pub duplicate_effects: u64,
+    /// Every broken rule, one line each.
+    pub violations: Vec<String>,
+}
+
+impl Verdict {
+    /// True when no rule is broken.
+    pub fn ok(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+fn read_only(path: &std::path::Path, file: &str) -> Result<Connection, String> {
+    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("checker cannot open {file}: {e}"))
+}
+
+fn rows<T>(
+    conn: &Connection,
+    file: &str,
+    sql: &str,
+    map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, String> {
+    let fail = |e: rusqlite::Error| format!("checker cannot read {file}: {e}");
+    let mut stmt = conn.prepare(sql).map_err(fail)?;
+    let out = stmt
+        .query_map([], map)
+        .map_err(fail)?
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(fail);
+    out
+}
+
+/// A DLQ entry as the broker stored it.
+struct DlqRow {
+    order: i64,
+    message_id: String,
+    body: String,
+    description: String,
+    open: bool,
+}
+
+/// True when `description` can be the error of processing `body`
+/// (`version|order|amount|created|reference`).
+fn belongs(description: &str, body: &str) -> bool {
+    let mut parts = body.split('|');
+    let version = parts.next().unwrap_or_default();
+    let reference = parts.nth(3).unwrap_or_default();
+    if let Some((_, rest)) = description.split_once("schema version ") {
+        return rest.split(' ').next() == Some(version);
+    }
+    if description.contains("blob") || description.contains("claim-check") {
+        return reference.starts_with("blob:");
+    }
+    true
+}
+
+/// Checks the run in `paths` (and `history`, when given). `ordered`: the scenario promises
+/// per-customer order, so effects of one customer must follow the order of its orders.
+pub fn check(
+    paths: &RunPaths,
+    history: Option<&[Operation]>,
+    ordered: bool,
+) -> Result<Verdict, String> {
+    let svc = read_only(&paths.service_db, "service.db")?;
+    let broker = read_only(&paths.broker_db, "broker.db")?;
+    let provider = read_only(&paths.provider_db, "provider.db")?;
+    let orders: BTreeMap<i64, String> =
+        rows(&svc, "service.db", "SELECT id, customer FROM orders", |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .into_iter()
+        .collect();
+    let effects: Vec<(i64, i64, String, bool)> = rows(
+        &svc,
+        "service.db",
+        "SELECT id, order_id, message_id, payload_ok FROM effects ORDER BY id",
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0)),
+    )?;
+    let processed: BTreeSet<String> = rows(
+        &svc,
+        "service.db",
+        "SELECT message_id FROM inbox WHERE processed_ms IS NOT NULL",
+        |r| r.get(0),
+    )?
+    .into_iter()
+    .collect();
+    let dlq: Vec<DlqRow> = rows(
+        &broker,
+        "broker.db",
+        "SELECT order_id, message_id, body, description, replayed_ms IS NULL FROM dlq ORDER BY seq",
+        |r| {
+            Ok(DlqRow {
+                order: r.get(0)?,
+                message_id: r.get(1)?,
+                body: r.get(2)?,
+                description: r.get(3)?,
+                open: r.get(4)?,
+            })
+        },
+    )?;
+    let charges: Vec<(Option<String>, i64)> = rows(
+        &provider,
+        "provider.db",
+        "SELECT idempotency_key, order_id FROM charges",
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+
+    let mut v = Verdict::default();
+    let mut per_order: HashMap<i64, u64> = HashMap::new();
+    for (_, order, _, payload_ok) in &effects {
+        *per_order.entry(*order).or_default() += 1;
+        if !orders.contains_key(order) {
+            v.violations
+                .push(format!("effect for order {order}, which does not exist"));
+        }
+        if !payload_ok {
+            v.violations.push(format!(
+                "order {order}: effect from an unverified claim-check payload"
+            ));
+        }
+    }
+    let open_dlq: BTreeSet<i64> = dlq.iter().filter(|d| d.open).map(|d| d.order).collect();
+    for id in orders.keys() {
+        let n = per_order.get(id).copied().unwrap_or(0);
+        if n == 0 && !open_dlq.contains(id) {
+            v.lost += 1;
+            v.violations
+                .push(format!("order {id}: lost (no effect, no open DLQ entry)"));
+        }
+        if n > 1 {
+            v.duplicate_effects += n - 1;
+            v.violations.push(format!("order {id}: {n} effects"));
+        }
+    }
+    let mut per_key: HashMap<&str, u64> = HashMap::new();
+    let mut charges_per_order: HashMap<i64, u64> = HashMap::new();
+    for (key, order) in &charges {
+        if let Some(k) = key {
+            *per_key.entry(k).or_default() += 1;
+        }
+        *charges_per_order.entry(*order).or_default() += 1;
+    }
+    for (key, n) in per_key.into_iter().filter(|(_, n)| *n > 1) {
+        v.violations
+            .push(format!("idempotency key {key} charged {n} times"));
+    }
+    for (order, n) in charges_per_order.into_iter().filter(|(_, n)| *n > 1) {
+        v.duplicate_effects += n - 1;
+        v.violations
+            .push(format!("order {order}: charged {n} times"));
+    }
+    for d in &dlq {
+        if !belongs(&d.description, &d.body) {
+            v.violations.push(format!(
+                "DLQ entry of {}: its reason belongs to another message",
+                d.message_id
+            ));
+        }
+        if d.open && per_order.contains_key(&d.order) && !processed.contains(&d.message_id) {
+            v.violations.push(format!(
+                "order {}: effect and an open DLQ entry the inbox would not recognise",
+                d.order
+            ));
+        }
+    }
+    if ordered {
+        let mut seen = BTreeSet::new();
+        let mut highest: HashMap<&str, i64> = HashMap::new();
+        for (_, order, _, _) in &effects {
+            if !seen.insert(*order) {
+                continue;
+            }
+            let customer = orders.get(order).map_or("", String::as_str);
+            let top = highest.entry(customer).or_insert(0);
+            if *order < *top {
+                v.violations.push(format!(
+                    "{customer}: order {order} took effect out of order"
+                ));
+            }
+            *top = (*top).max(*order);
+        }
+    }
+    if let Some(history) = history {
+        check_history(history, &effects, &dlq, &mut v);
+    }
+    Ok(v)
+}
+
+/// The files and the history must tell the same story: every effect row and every DLQ entry
+/// was produced by an operation the history records.
+fn check_history(
+    history: &[Operation],
+    effects: &[(i64, i64, String, bool)],
+    dlq: &[DlqRow],
+    v: &mut Verdict,
+) {
+    let by_f = |f: &str| -> BTreeSet<String> {
+        history
+            .iter()
+            .filter(|o| o.f == f && o.kind != "invoke")
+            .filter_map(|o| o.value.get("message_id")?.as_str().map(str::to_string))
+            .collect()
+    };
+    let effect_ops = by_f("effect");
+    for (_, order, message_id, _) in effects {
+        if !effect_ops.contains(message_id) {
+            v.violations.push(format!(
+                "order {order}: effect of {message_id} that no history operation performed"
+            ));
+        }
+    }
+    let dead_letter_ops = by_f("dead-letter");
+    for d in dlq {
+        if !dead_letter_ops.contains(&d.message_id) {
+            v.violations.push(format!(
+                "DLQ entry of {} that no history operation moved there",
+                d.message_id
+            ));
+        }
+    }
+}
