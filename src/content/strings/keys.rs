@@ -312,6 +312,7 @@ pub const KEYS: &[&str] = &[
     "simulator.tab_log",
     "simulator.tab_metrics",
     "simulator.tab_tables",
+    "simulator.quiet_steps",
     "simulator.mode_safe",
     "simulator.mode_naive",
     "simulator.mode_pitfall",
