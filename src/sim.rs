@@ -51,6 +51,7 @@ pub mod engine;
 pub mod event_kind;
 pub mod fault;
 pub mod history;
+pub mod invariants;
 pub mod model;
 pub mod moments;
 pub mod profile;

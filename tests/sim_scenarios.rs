@@ -58,6 +58,7 @@ struct Cell {
     mode: Mode,
     broker: BrokerKind,
     met: u32,
+    broken: u32,
     required: u32,
     first_miss: Option<String>,
 }
@@ -66,10 +67,12 @@ fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
     let s = scenario::find(id).expect("scenario");
     let expect = s.expectation(mode, broker).expect("expectation per mode");
     let mut met = 0;
+    let mut broken = 0;
     let mut first_miss = None;
     for seed in 1..=SEEDS_CHECKED {
         let (r, _dir) = run(id, mode, broker, u64::from(seed));
         assert_eq!(r.metrics.accepted, u64::from(s.setup.messages), "{id}");
+        broken += u32::from(!r.invariants.ok());
         let bad = r.mismatches(&expect);
         if bad.is_empty() {
             met += 1;
@@ -82,6 +85,7 @@ fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
         mode,
         broker,
         met,
+        broken,
         required: expect.seeds_required(),
         first_miss,
     }
@@ -130,12 +134,13 @@ fn every_scenario_mode_and_broker_meets_its_expectations_on_seeds_1_to_20() {
     let mut failed = Vec::new();
     for c in &results {
         let line = format!(
-            "{:20} {:7} {} met on {:2}/20 seeds (required {:2}) {}",
+            "{:20} {:7} {} met on {:2}/20 seeds (required {:2}), invariants broken on {:2}/20 {}",
             c.id,
             c.mode.as_str(),
             c.broker.as_str(),
             c.met,
             c.required,
+            c.broken,
             c.first_miss.as_deref().unwrap_or("")
         );
         println!("{line}");

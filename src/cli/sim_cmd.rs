@@ -11,6 +11,7 @@ use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
 /// Arguments of `queuelab sim`.
+#[allow(clippy::struct_excessive_bools)] // independent command-line switches
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
     /// List the scenario ids with one-line descriptions.
@@ -50,7 +51,7 @@ pub struct SimArgs {
     #[arg(long)]
     pub transcript: bool,
     /// Write the run's operation history to FILE as JSON Lines in the Jepsen style (process,
-    /// type invoke/ok/fail/info, f, value, time_ms, event). The file must not exist yet.
+    /// type invoke/ok/fail/info, f, value, `time_ms`, event). The file must not exist yet.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
     /// After the run, let the independent checker recompute the verdict from the three

@@ -125,7 +125,7 @@ pub enum EventKind {
     ReplayDroppedDuplicate,
     /// The operator replayed a DLQ message under a new MessageId.
     DlqReplayedNewId,
-    /// Lock renewal stopped at its limit (MaxAutoLockRenewalDuration).
+    /// Lock renewal stopped at its limit (`MaxAutoLockRenewalDuration`).
     RenewalLimitReached,
     /// An effect was applied before an earlier order of the same customer.
     AppliedOutOfOrder,

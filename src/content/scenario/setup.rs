@@ -341,6 +341,7 @@ impl Expectation {
 
     /// The expectation on broker `broker` (`asb` or `sqs`): each value the broker's table
     /// names replaces the general one.
+    #[must_use]
     pub fn for_broker(&self, broker: &str) -> Expectation {
         let over = match broker {
             "asb" => self.asb.as_deref(),

@@ -1,0 +1,251 @@
+//! The engine's invariant check over the run's files (SPEC 2): every accepted order has
+//! exactly one effect or an open DLQ entry, nothing is lost, no effect without its order, no
+//! second charge, no unverified payload, DLQ reasons fit their message, per-customer order.
+
+use std::collections::HashMap;
+
+use rusqlite::Connection;
+
+use super::store::RunPaths;
+
+/// The verdict of the invariant check over the run's files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InvariantCheck {
+    /// Accepted orders with no effect and no DLQ entry.
+    pub lost: u64,
+    /// Effects beyond one per order (+ second provider charges).
+    pub duplicate_effects: u64,
+    /// Human-readable violations (first few of each kind).
+    pub violations: Vec<String>,
+}
+
+impl InvariantCheck {
+    /// True when no invariant is broken.
+    pub fn ok(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+const MAX_LISTED: usize = 5;
+
+fn sql_err(file: &str, e: &rusqlite::Error) -> String {
+    format!("invariant check could not read {file}: {e}")
+}
+
+/// Checks the SPEC invariants on the files: every accepted order has exactly one effect or
+/// sits in the DLQ with a reason; nothing accepted is lost; no effect without its order; no
+/// second charge at the provider; no effect from an unverified claim-check payload.
+pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantCheck, String> {
+    let svc = Connection::open(&paths.service_db).map_err(|e| sql_err("service.db", &e))?;
+    let broker = Connection::open(&paths.broker_db).map_err(|e| sql_err("broker.db", &e))?;
+    let provider = Connection::open(&paths.provider_db).map_err(|e| sql_err("provider.db", &e))?;
+    let counts = |conn: &Connection, file: &str, sql: &str| -> Result<HashMap<i64, i64>, String> {
+        let mut stmt = conn.prepare(sql).map_err(|e| sql_err(file, &e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+            .map_err(|e| sql_err(file, &e))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(|e| sql_err(file, &e))
+    };
+    let orders = counts(&svc, "service.db", "SELECT id, 0 FROM orders")?;
+    let effects = counts(
+        &svc,
+        "service.db",
+        "SELECT order_id, COUNT(*) FROM effects GROUP BY order_id",
+    )?;
+    let charges = counts(
+        &provider,
+        "provider.db",
+        "SELECT order_id, COUNT(*) FROM charges GROUP BY order_id",
+    )?;
+    let dlq = counts(
+        &broker,
+        "broker.db",
+        "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL GROUP BY order_id",
+    )?;
+    let foreign_reasons = foreign_dlq_reasons(&broker)?;
+    // An open DLQ entry beside an effect is harmless only when the inbox would recognise a
+    // replay (a processed marker for its message id); otherwise a replay applies it again.
+    let unguarded = {
+        let mut stmt = broker
+            .prepare("SELECT DISTINCT order_id, message_id FROM dlq WHERE replayed_ms IS NULL")
+            .map_err(|e| sql_err("broker.db", &e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| sql_err("broker.db", &e))?;
+        let mut marked = svc
+            .prepare("SELECT 1 FROM inbox WHERE message_id = ?1 AND processed_ms IS NOT NULL")
+            .map_err(|e| sql_err("service.db", &e))?;
+        let mut out = std::collections::BTreeSet::new();
+        for row in rows {
+            let (order, message_id) = row.map_err(|e| sql_err("broker.db", &e))?;
+            if !marked
+                .exists([&message_id])
+                .map_err(|e| sql_err("service.db", &e))?
+            {
+                out.insert(order);
+            }
+        }
+        out
+    };
+    let unverified: i64 = svc
+        .query_row(
+            "SELECT COUNT(*) FROM effects WHERE payload_ok = 0",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| sql_err("service.db", &e))?;
+    let mut check = InvariantCheck::default();
+    let mut ids: Vec<&i64> = orders.keys().collect();
+    ids.sort_unstable();
+    let (mut lost_listed, mut dup_listed) = (0, 0);
+    for id in ids {
+        let n = effects.get(id).copied().unwrap_or(0);
+        if n == 0 && !dlq.contains_key(id) {
+            check.lost += 1;
+            if lost_listed < MAX_LISTED {
+                check
+                    .violations
+                    .push(format!("order {id}: no effect and not in the DLQ (lost)"));
+                lost_listed += 1;
+            }
+        }
+        if n > 0 && unguarded.contains(id) {
+            check.violations.push(format!(
+                "order {id}: has an effect and an open DLQ entry the inbox would not recognise"
+            ));
+        }
+        if n > 1 {
+            check.duplicate_effects += (n - 1) as u64;
+            if dup_listed < MAX_LISTED {
+                check.violations.push(format!("order {id}: {n} effects"));
+                dup_listed += 1;
+            }
+        }
+        let c = charges.get(id).copied().unwrap_or(0);
+        if c > 1 {
+            check.duplicate_effects += (c - 1) as u64;
+            if dup_listed < MAX_LISTED {
+                check
+                    .violations
+                    .push(format!("order {id}: charged {c} times at the provider"));
+                dup_listed += 1;
+            }
+        }
+    }
+    if check.lost > lost_listed as u64 {
+        check
+            .violations
+            .push(format!("... {} lost orders in total", check.lost));
+    }
+    for id in effects.keys().chain(charges.keys()) {
+        if !orders.contains_key(id) {
+            check
+                .violations
+                .push(format!("effect for order {id} which does not exist"));
+        }
+    }
+    for (seq, message_id) in foreign_reasons {
+        check.violations.push(format!(
+            "DLQ entry {seq} ({message_id}) carries a reason that belongs to another message"
+        ));
+    }
+    if ordered {
+        let dead_lettered: std::collections::HashSet<i64> = broker
+            .prepare("SELECT DISTINCT order_id FROM dlq")
+            .and_then(|mut st| {
+                st.query_map([], |r| r.get::<_, i64>(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(|e| sql_err("broker.db", &e))?;
+        for (customer, order) in out_of_order(&svc, &dead_lettered)?
+            .into_iter()
+            .take(MAX_LISTED)
+        {
+            check.violations.push(format!(
+                "{customer}: order {order} took effect before an earlier order of the same customer"
+            ));
+        }
+    }
+    if unverified > 0 {
+        check.violations.push(format!(
+            "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
+        ));
+    }
+    Ok(check)
+}
+
+/// Per customer, the orders whose first effect came after a later order's first effect
+/// (customer, order). Orders that went through the DLQ are left out: a session / message
+/// group moves on when its head is dead-lettered, and a replay comes late by design.
+pub fn out_of_order<S: std::hash::BuildHasher>(
+    svc: &Connection,
+    dead_lettered: &std::collections::HashSet<i64, S>,
+) -> Result<Vec<(String, i64)>, String> {
+    let mut stmt = svc
+        .prepare(
+            "SELECT o.customer, e.order_id FROM effects e JOIN orders o ON o.id = e.order_id \
+             WHERE e.id = (SELECT MIN(id) FROM effects f WHERE f.order_id = e.order_id) \
+             ORDER BY e.id",
+        )
+        .map_err(|e| sql_err("service.db", &e))?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        .map_err(|e| sql_err("service.db", &e))?;
+    let mut highest: HashMap<String, i64> = HashMap::new();
+    let mut out = Vec::new();
+    for row in rows {
+        let (customer, order) = row.map_err(|e| sql_err("service.db", &e))?;
+        if dead_lettered.contains(&order) {
+            continue;
+        }
+        let top = highest.entry(customer.clone()).or_insert(0);
+        if order < *top {
+            out.push((customer, order));
+        } else {
+            *top = order;
+        }
+    }
+    Ok(out)
+}
+
+/// DLQ entries whose recorded error cannot belong to their own message: a schema error naming
+/// another schema version than the body's, or a claim-check error on a message without a
+/// claim-check reference. Returns (DLQ sequence, message id).
+fn foreign_dlq_reasons(broker: &Connection) -> Result<Vec<(i64, String)>, String> {
+    let mut stmt = broker
+        .prepare("SELECT seq, message_id, body, description FROM dlq ORDER BY seq")
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, message_id, body, description) = row.map_err(|e| sql_err("broker.db", &e))?;
+        if !reason_fits_body(&description, &body) {
+            out.push((seq, message_id));
+        }
+    }
+    Ok(out)
+}
+
+/// True when an error description can have come from processing `body`
+/// (`version|order|amount|created|reference`).
+pub fn reason_fits_body(description: &str, body: &str) -> bool {
+    let version = body.split('|').next().unwrap_or_default();
+    if let Some(rest) = description.split("schema version ").nth(1) {
+        let named = rest.split_whitespace().next().unwrap_or_default();
+        return named == version;
+    }
+    if description.contains("blob") || description.contains("claim-check") {
+        return body.contains("|blob:");
+    }
+    true
+}
