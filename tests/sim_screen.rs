@@ -115,7 +115,10 @@ fn play_runs_on_ticks_only_and_pause_stops() {
     assert_eq!(timeline(&h).total, 1);
     h.keys("+");
     h.keys("+");
-    assert_eq!(SPEEDS[sim(&h).settings.speed], 8);
+    assert!(
+        (SPEEDS[sim(&h).settings.speed] - 4.0).abs() < f64::EPSILON,
+        "x1 -> x4"
+    );
     let fast = sim(&h).beat_ms();
     h.send(Msg::Tick {
         elapsed_ms: fast * 4,
@@ -126,7 +129,7 @@ fn play_runs_on_ticks_only_and_pause_stops() {
         "four beats at once ask for four events"
     );
     h.keys("-");
-    assert_eq!(SPEEDS[sim(&h).settings.speed], 4);
+    assert!((SPEEDS[sim(&h).settings.speed] - 2.0).abs() < f64::EPSILON);
     h.keys(".");
     assert!(!timeline(&h).playing, "the presenter key pauses");
     assert_eq!(h.app.tick_interval_ms(), None);
@@ -209,7 +212,10 @@ fn mode_broker_seed_scenario_and_restart_start_new_runs() {
     assert_eq!(sim(&h).settings.mode, Mode::Safe);
     h.keys("b");
     assert_eq!(sim(&h).settings.broker, BrokerKind::Sqs);
-    assert!(h.screen().contains("BROKER SQS"));
+    assert!(
+        h.screen().contains("╭SQS"),
+        "the broker box is named after SQS"
+    );
     h.keys("n");
     assert_eq!(sim(&h).settings.seed, 2);
     h.repeat('>', 3);
@@ -282,8 +288,8 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
         h.keys("<");
     }
     assert!(
-        h.screen()
-            .contains("UNIQUE constraint failed (SQLite 19/2067)"),
+        // The story panel explains the prevented duplicate at the event that caught it.
+        h.screen().contains("19/2067"),
         "{}",
         h.screen()
     );

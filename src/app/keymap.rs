@@ -73,6 +73,16 @@ pub enum Action {
     Compare,
     /// Toggle "cause fixed" (DLQ triage).
     ToggleFixed,
+    /// Jump to the current moment's cause, or back.
+    JumpToCause,
+    /// Go to the next moment.
+    NextMoment,
+    /// Switch "pause at moments".
+    TogglePauseAtMoments,
+    /// Fold or unfold the routine events of the log.
+    ToggleFullLog,
+    /// Show or hide the SQL of the selected event.
+    ToggleSql,
     /// Start or stop sharing the map on the local network.
     Share,
     /// Select or unselect the option under the cursor.

@@ -215,7 +215,13 @@ pub fn simulator(width: u16, height: u16) -> SimAreas {
     // One row above the legend stays free for the status line.
     let rows = body.height.saturating_sub(1);
     let map_h: u16 = if rows >= 34 { 11 } else { 8 };
-    let caption_h: u16 = if rows >= 34 { 3 } else { 2 };
+    // The story panel: a header and the moment's explanation, which wraps to several rows
+    // at 80 columns.
+    let caption_h: u16 = match rows {
+        34.. => 7,
+        26.. => 6,
+        _ => 5,
+    };
     let x = 1;
     let w = width.saturating_sub(2);
     let row = |y: u16, h: u16| Area {

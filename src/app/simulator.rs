@@ -1,10 +1,15 @@
 //! The incident simulator screen's state and controls. The engine runs on its own thread in
 //! the runtime: this module only sends [`SimCommand`]s and reads the [`SimReply`]s.
 
+pub mod fold;
+pub mod labels;
+mod moment_keys;
+pub mod pace;
 mod picker;
 mod playback;
 pub mod protocol;
 mod state;
+pub mod story;
 pub mod view;
 
 pub use picker::{Picker, PickerKind, rows as picker_rows};
@@ -51,6 +56,13 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         if matches!(action, Action::Open) {
             return Vec::new();
         }
+    }
+    if matches!(
+        action,
+        Action::Restart | Action::CycleMode | Action::CycleBroker | Action::NextSeed
+    ) {
+        // A fault notice belongs to its run.
+        session.status = None;
     }
     let effects = match action {
         Action::PlayPause => playback::play_pause(s),
@@ -119,6 +131,17 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::Open if s.tab == Tab::Dlq => playback::replay(s),
+        Action::JumpToCause => moment_keys::why(s),
+        Action::NextMoment => moment_keys::next_moment(s),
+        Action::TogglePauseAtMoments => moment_keys::toggle_pause(s),
+        Action::ToggleFullLog => {
+            s.full_log = !s.full_log;
+            Vec::new()
+        }
+        Action::ToggleSql => {
+            s.show_sql = !s.show_sql;
+            Vec::new()
+        }
         _ => Vec::new(),
     };
     count_run(s, session, effects)
@@ -158,6 +181,13 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
         Effect::Sim(SimCommand::Inject { fault, .. }) => Some(fault.as_str()),
         _ => None,
     });
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Sim(SimCommand::Start { .. })))
+    {
+        // Another scenario: the fault notice of the old run goes with it.
+        session.status = None;
+    }
     if let Some(name) = armed {
         let text = session
             .strings()

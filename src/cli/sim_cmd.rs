@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Cli, Failure};
 use crate::content::{self, Lang};
+use crate::sim::moments::{self, Moment, Story};
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
@@ -41,10 +42,12 @@ pub struct SimArgs {
     /// under the data directory's sim-runs/). Must not already hold a run.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Print one JSON object with the metrics, the invariant verdict, the trace hash and the paths.
+    /// Print one JSON object with the metrics, the invariant verdict, the trace hash, the paths
+    /// and the moments (kind, time, event, cause event, order, message id, text).
     #[arg(long)]
     pub json: bool,
-    /// Print every event's caption as a plain line (before the JSON object when both are given).
+    /// Print every event's caption as a plain line, and each moment's explanation as its own
+    /// line after the event that made it visible (before the JSON object when both are given).
     #[arg(long)]
     pub transcript: bool,
     /// Write the run's operation history to FILE as JSON Lines in the Jepsen style (process,
@@ -135,13 +138,7 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
         messages,
         dir: dir.clone(),
     };
-    match execute(
-        config,
-        args,
-        lang,
-        &content.captions,
-        &content.course(lang).strings,
-    ) {
+    match execute(config, args, lang, &content) {
         Ok(()) => Ok(()),
         Err(e) => Err(cleanup(&dir, created, &e)),
     }
@@ -214,15 +211,21 @@ fn execute(
     config: RunConfig,
     args: &SimArgs,
     lang: Lang,
-    captions: &content::Captions,
-    strings: &content::Strings,
+    content: &content::Content,
 ) -> Result<(), SimError> {
+    let captions = &content.captions;
+    let strings = &content.course(lang).strings;
     let mut sim = Simulation::new(config)?;
     let ordered = sim.scenario().setup.groups > 0;
+    let mut story = Story::for_run(&sim);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let keep_history = args.history.is_some() || args.check;
     let mut ops = Vec::new();
-    while let Some(e) = sim.step()? {
+    while sim.step()?.is_some() {
+        let Some((e, facts)) = sim.last_step() else {
+            break;
+        };
+        let seen = story.observe(e, facts);
         if keep_history {
             ops.extend(history::operations(e));
         }
@@ -235,7 +238,12 @@ fn execute(
                 .unwrap_or_default();
             // A closed stdout (e.g. `| head`) must not abort the run.
             let _ = writeln!(out, "[{:>9} ms] {}{msg}: {text}", e.at_ms, e.actor);
+            print_moments(&mut out, seen, &content.moments, lang);
         }
+    }
+    let late = story.finish();
+    if args.transcript {
+        print_moments(&mut out, &late, &content.moments, lang);
     }
     let report = sim.report()?;
     if let Some(file) = &args.history {
@@ -252,6 +260,11 @@ fn execute(
             map.insert("checker_ok".into(), c.ok().into());
             map.insert("checker_violations".into(), c.violations.clone().into());
         }
+        value["moments"] = story
+            .moments()
+            .iter()
+            .map(|m| m.to_json(&content.moments))
+            .collect();
         let json = serde_json::to_string_pretty(&value).unwrap_or_default();
         let _ = writeln!(out, "{json}");
     } else {
@@ -307,6 +320,15 @@ fn execute(
     }
     let _ = out.flush();
     Ok(())
+}
+
+/// Prints each moment's explanation as its own transcript line (after the event that made it
+/// visible).
+fn print_moments(out: &mut impl Write, seen: &[Moment], texts: &content::Captions, lang: Lang) {
+    for m in seen {
+        let text = moments::render(texts, lang, m);
+        let _ = writeln!(out, "[{:>9} ms] >> {}: {text}", m.at_ms, m.kind.as_str());
+    }
 }
 
 /// Writes the history as JSON Lines; an existing file is never overwritten.

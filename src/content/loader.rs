@@ -2,8 +2,8 @@
 
 use super::{
     CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
-    Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, ordering, quiz,
-    reference, scenario, strings, validate,
+    Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments, ordering,
+    quiz, reference, scenario, strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -49,6 +49,8 @@ pub struct Content {
     /// Findings that do not fail the check: rejected glossary synonyms in the simulator's
     /// scenario and caption texts (owned with the engine; errors everywhere else).
     pub warnings: Vec<Problem>,
+    /// Simulator moment explanations and their terms in both languages.
+    pub moments: Captions,
 }
 
 impl Content {
@@ -100,12 +102,16 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
             captions::parse(CAPTIONS_PATH, &text, &mut problems)
         })
         .unwrap_or_default();
+    let moments = read(source, super::MOMENTS_PATH, &mut problems)
+        .and_then(|text| moments::parse(super::MOMENTS_PATH, &text, &mut problems))
+        .unwrap_or_default();
     let content = Content {
         de,
         en,
         scenarios,
         captions,
         warnings,
+        moments,
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);

@@ -2,28 +2,31 @@
 //! pictures come back as [`Msg::Sim`]. [`SimDriver`] is the same logic without the thread, so
 //! tests (and the benchmark) can drive the screen exactly as the runtime does.
 
+mod run;
+
 use crate::app::Msg;
 use crate::app::simulator::{RunSpec, SimCommand, SimReply};
 use crate::content::Content;
 use crate::services::log;
 use crate::sim::{Mode, RunConfig, SimError, Simulation};
+use run::{EVENTS_PER_REPLY, Run, Stepped};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc::UnboundedSender;
 
-/// Events sent back with one reply at most (the log keeps the newest anyway).
-const EVENTS_PER_REPLY: usize = 400;
-
 /// Runs commands against one simulation at a time, synchronously.
 pub struct SimDriver {
     base: PathBuf,
     /// The loaded content (honours `--content DIR`): runs are built from its scenarios.
     content: Arc<Content>,
-    current: Option<(u64, Simulation)>,
+    current: Option<Run>,
     created: u64,
     stamped: bool,
+    /// Events of each settings' fault-free run, measured once (pacing).
+    expected: HashMap<RunSpec, u64>,
 }
 
 impl SimDriver {
@@ -35,6 +38,7 @@ impl SimDriver {
             current: None,
             created: 0,
             stamped: true,
+            expected: HashMap::new(),
         }
     }
 
@@ -52,6 +56,7 @@ impl SimDriver {
         let run = match &command {
             SimCommand::Start { run, .. }
             | SimCommand::Step { run, .. }
+            | SimCommand::StepToMoment { run, .. }
             | SimCommand::View { run, .. }
             | SimCommand::ToEnd { run }
             | SimCommand::Inject { run, .. }
@@ -79,9 +84,9 @@ impl SimDriver {
     /// would otherwise fill the data directory with runs nobody can find any more (the screen
     /// shows only the current run's path).
     fn discard_current(&mut self) {
-        if let Some((_, sim)) = self.current.take() {
-            let dir = sim.paths().dir.clone();
-            drop(sim);
+        if let Some(current) = self.current.take() {
+            let dir = current.sim.paths().dir.clone();
+            drop(current);
             if dir.starts_with(&self.base)
                 && let Err(e) = std::fs::remove_dir_all(&dir)
             {
@@ -91,8 +96,12 @@ impl SimDriver {
     }
 
     fn sim(&mut self, run: u64) -> Result<&mut Simulation, SimError> {
+        self.run(run).map(|r| &mut r.sim)
+    }
+
+    fn run(&mut self, run: u64) -> Result<&mut Run, SimError> {
         match &mut self.current {
-            Some((r, sim)) if *r == run => Ok(sim),
+            Some(r) if r.tag == run => Ok(r),
             _ => Err(SimError::Config(format!(
                 "run {run} is not active (it was replaced or stopped)"
             ))),
@@ -103,37 +112,32 @@ impl SimDriver {
         Ok(match command {
             SimCommand::Start { run, spec } => {
                 self.discard_current();
+                let expected_events = self.expected_events(&spec)?;
                 let sim = self.create(&spec, spec.mode)?;
                 let reply = SimReply::Started {
                     run,
                     dir: sim.paths().dir.display().to_string(),
                     consumers: sim.scenario().setup.consumers,
                     head: Box::new(sim.snapshot()),
+                    expected_events,
                 };
-                self.current = Some((run, sim));
+                self.current = Some(Run::new(run, sim));
                 vec![reply]
             }
             SimCommand::Step { run, count } => {
-                let sim = self.sim(run)?;
-                let mut events = Vec::new();
-                for _ in 0..count {
-                    match sim.step()? {
-                        Some(event) => events.push(event.clone()),
-                        None => break,
-                    }
-                }
-                vec![advanced(run, sim, events)?]
+                let r = self.run(run)?;
+                let stepped = r.step(u64::from(count), false)?;
+                vec![advanced(run, &r.sim, stepped)?]
+            }
+            SimCommand::StepToMoment { run, max } => {
+                let r = self.run(run)?;
+                let stepped = r.step(u64::from(max), true)?;
+                vec![advanced(run, &r.sim, stepped)?]
             }
             SimCommand::ToEnd { run } => {
-                let sim = self.sim(run)?;
-                let mut events = std::collections::VecDeque::new();
-                while let Some(event) = sim.step()? {
-                    events.push_back(event.clone());
-                    if events.len() > EVENTS_PER_REPLY {
-                        events.pop_front();
-                    }
-                }
-                vec![advanced(run, sim, events.into())?]
+                let r = self.run(run)?;
+                let stepped = r.step(u64::MAX, false)?;
+                vec![advanced(run, &r.sim, stepped)?]
             }
             SimCommand::View { run, index } => {
                 let sim = self.sim(run)?;
@@ -154,7 +158,7 @@ impl SimDriver {
                 }
             }
             SimCommand::Inject { run, fault } => {
-                self.sim(run)?.inject(fault);
+                self.run(run)?.inject(fault);
                 Vec::new()
             }
             SimCommand::Replay {
@@ -170,8 +174,16 @@ impl SimDriver {
                 Vec::new()
             }
             SimCommand::Compare { run, spec } => {
-                let safe = self.create(&spec, Mode::Safe)?.run_to_end()?;
-                let naive = self.create(&spec, Mode::Naive)?.run_to_end()?;
+                // The faults the learner injected into this run happen in both modes too, so
+                // the comparison shows the consequence of what was just done.
+                let faults = self
+                    .current
+                    .as_ref()
+                    .filter(|r| r.tag == run)
+                    .map(|r| r.faults.clone())
+                    .unwrap_or_default();
+                let safe = run::run_with_faults(&mut self.create(&spec, Mode::Safe)?, &faults)?;
+                let naive = run::run_with_faults(&mut self.create(&spec, Mode::Naive)?, &faults)?;
                 vec![SimReply::Compared {
                     run,
                     safe: Box::new(safe),
@@ -180,6 +192,38 @@ impl SimDriver {
             }
             SimCommand::Stop => Vec::new(),
         })
+    }
+
+    /// Events of `spec`'s run played to the end without injected faults, measured once per
+    /// settings in a scratch run whose files are removed again.
+    fn expected_events(&mut self, spec: &RunSpec) -> Result<u64, SimError> {
+        if let Some(n) = self.expected.get(spec) {
+            return Ok(*n);
+        }
+        // Its own folder name: the numbered run folders the learner sees stay 1, 2, 3, ...
+        let dir = self.base.join(format!(".pace-{}", std::process::id()));
+        if dir.exists() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let mut sim = Simulation::new(RunConfig {
+            scenario: crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?,
+            mode: spec.mode,
+            broker: spec.broker,
+            seed: spec.seed,
+            messages: None,
+            dir: dir.clone(),
+        })?;
+        let result = sim.run_to_end().map(|r| r.events);
+        drop(sim);
+        if let Err(e) = std::fs::remove_dir_all(&dir) {
+            log::warn(&format!(
+                "cannot remove the pacing run {}: {e}",
+                dir.display()
+            ));
+        }
+        let n = result?;
+        self.expected.insert(spec.clone(), n);
+        Ok(n)
     }
 
     /// A fresh simulation in a new directory named after its settings.
@@ -219,11 +263,11 @@ impl SimDriver {
     }
 }
 
-fn advanced(
-    run: u64,
-    sim: &Simulation,
-    mut events: Vec<crate::sim::Event>,
-) -> Result<SimReply, SimError> {
+fn advanced(run: u64, sim: &Simulation, stepped: Stepped) -> Result<SimReply, SimError> {
+    let Stepped {
+        mut events,
+        moments,
+    } = stepped;
     if events.len() > EVENTS_PER_REPLY {
         events.drain(..events.len() - EVENTS_PER_REPLY);
     }
@@ -240,6 +284,7 @@ fn advanced(
         } else {
             None
         },
+        moments,
     })
 }
 

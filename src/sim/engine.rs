@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
 use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use super::moments::Fact;
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
 use super::retry::RetryPolicy;
@@ -145,6 +146,8 @@ pub struct Simulation {
     /// Orders whose message was already duplicated once by the broker.
     pub(crate) duplicated: std::collections::HashSet<i64>,
     pub(crate) next_effect: u64,
+    /// What the event being executed did, for the story layer ([`Simulation::facts`]).
+    facts: Vec<Fact>,
     hasher: Sha256,
     events: u64,
     finished: bool,
@@ -266,6 +269,7 @@ impl Simulation {
             chosen_replays: std::collections::VecDeque::new(),
             duplicated: std::collections::HashSet::new(),
             next_effect: 1,
+            facts: Vec::new(),
             hasher: Sha256::new(),
             events: 0,
             finished: false,
@@ -310,6 +314,25 @@ impl Simulation {
         &mut self.live.scalars.metrics
     }
 
+    /// Notes a fact of the event being executed.
+    pub(crate) fn note(&mut self, fact: Fact) {
+        self.facts.push(fact);
+    }
+
+    /// The facts of the event the last [`Simulation::step`] returned (what the metrics counted
+    /// in it, message by message); the input of [`super::moments::Story`].
+    pub fn facts(&self) -> &[Fact] {
+        &self.facts
+    }
+
+    /// The event the last [`Simulation::step`] returned, with its facts (both borrowed, so a
+    /// caller can hand them to a [`super::moments::Story`] after stepping).
+    pub fn last_step(&self) -> Option<(&Event, &[Fact])> {
+        self.timeline
+            .last_event()
+            .map(|e| (e, self.facts.as_slice()))
+    }
+
     /// Builds an event (index and time are filled in by [`Simulation::step`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn ev(
@@ -343,6 +366,7 @@ impl Simulation {
                 return Ok(None);
             };
             self.now = next.at;
+            self.facts.clear();
             let Some(mut event) = self.execute(next.action)? else {
                 continue;
             };

@@ -3,6 +3,7 @@
 
 mod flow_map;
 mod panels;
+mod story;
 mod tabs;
 
 use super::chrome::clip;
@@ -88,26 +89,46 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
         (None, None) => strings.get("simulator.not_started").to_owned(),
     };
     let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
+    let now = crate::sim::moments::human_ms(app.session.lang, now);
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
+    let times = if app.session.options.ascii { "x" } else { "×" };
+    let mode = strings.get(match s.settings.mode {
+        crate::sim::Mode::Safe => "simulator.mode_safe",
+        crate::sim::Mode::Naive => "simulator.mode_naive",
+        crate::sim::Mode::Pitfall => "simulator.mode_pitfall",
+    });
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
         Span::raw(format!(
             "· {} · {} · {} {} · ",
-            s.settings.mode.as_str(),
+            mode,
             s.settings.broker.as_str().to_uppercase(),
             strings.get("simulator.seed"),
             s.settings.seed
         )),
         Span::styled(
-            format!("{mark} {} {speed}/s", strings.get(state_key)),
+            format!("{mark} {} {times}{speed}", strings.get(state_key)),
             theme.tone(Tone::Focus),
         ),
-        Span::raw(format!(" · {position} · {now} ms")),
+        Span::raw(format!(" · {position} · {now}")),
     ];
     frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
 }
 
 fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+    let text = story::PanelText {
+        strings: app.session.strings(),
+        texts: &app.session.content.moments,
+        lang: app.session.lang,
+        pause_at_moments: s.settings.pause_at_moments,
+        caption: s
+            .shown()
+            .and_then(|snap| snap.last_event.as_ref())
+            .map(|e| format!("#{} {}", e.index + 1, view::caption(&app.session, e))),
+    };
+    if story::draw(frame, &text, &s.story, s.shown_index(), theme, area) {
+        return;
+    }
     let lines: Vec<Line<'_>> = if app.session.options.reduced_motion {
         // The newest captions that fit, oldest first, each in full (wrapped).
         let width = usize::from(area.width.max(1));

@@ -88,7 +88,12 @@ fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
     match picker.kind {
         PickerKind::Scenario => {
             s.picker = None;
-            s.settings.scenario = picker.cursor.min(IDS.len() - 1);
+            let chosen = picker.cursor.min(IDS.len() - 1);
+            if chosen != s.settings.scenario {
+                // A scenario's first run pauses at its moments.
+                s.settings.pause_at_moments = true;
+            }
+            s.settings.scenario = chosen;
             playback::restart(s)
         }
         PickerKind::Fault => {

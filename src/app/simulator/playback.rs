@@ -12,7 +12,7 @@ const MAX_EVENTS_PER_TICK: u32 = 50;
 /// Most tokens animated at once (the rest simply appear at their stage).
 const MAX_MOVES: usize = 24;
 
-fn tell_engine(command: SimCommand) -> Vec<Effect> {
+pub(super) fn tell_engine(command: SimCommand) -> Vec<Effect> {
     vec![Effect::Sim(command)]
 }
 
@@ -50,6 +50,7 @@ pub fn play_pause(s: &mut SimState) -> Vec<Effect> {
 /// One event forward: in history the next picture, at the head the next event.
 pub fn step_forward(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.story.forget_jump();
     advance(s, 1)
 }
 
@@ -68,6 +69,10 @@ fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
         Some(i) => {
             s.timeline.cursor = Some(i + 1);
             s.timeline.pending = true;
+            if s.settings.pause_at_moments && s.story.at(i + 1) {
+                // Replaying history stops at a moment just as the live run does.
+                s.timeline.playing = false;
+            }
             tell_engine(SimCommand::View {
                 run: s.timeline.run,
                 index: i + 1,
@@ -76,6 +81,13 @@ fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
         None if s.timeline.finished => {
             s.timeline.playing = false;
             Vec::new()
+        }
+        None if s.timeline.playing && s.settings.pause_at_moments => {
+            s.timeline.pending = true;
+            tell_engine(SimCommand::StepToMoment {
+                run: s.timeline.run,
+                max: count,
+            })
         }
         None => {
             s.timeline.pending = true;
@@ -90,6 +102,7 @@ fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
 /// One event back, down to the very first event.
 pub fn step_back(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.story.forget_jump();
     let Some(current) = s.shown_index() else {
         return Vec::new();
     };
@@ -102,13 +115,14 @@ pub fn step_back(s: &mut SimState) -> Vec<Effect> {
 /// Home: the picture after the very first event.
 pub fn view_first(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.story.forget_jump();
     if s.timeline.total == 0 || s.timeline.pending {
         return Vec::new();
     }
     view(s, 0)
 }
 
-fn view(s: &mut SimState, index: u64) -> Vec<Effect> {
+pub(super) fn view(s: &mut SimState, index: u64) -> Vec<Effect> {
     s.timeline.cursor = Some(index);
     s.timeline.moves.clear();
     s.timeline.pending = true;
@@ -121,6 +135,7 @@ fn view(s: &mut SimState, index: u64) -> Vec<Effect> {
 /// End: run everything that is left.
 pub fn to_end(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.story.forget_jump();
     s.timeline.cursor = None;
     s.timeline.viewed = None;
     if s.timeline.finished || s.timeline.pending {
@@ -206,9 +221,11 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             dir,
             consumers,
             head,
+            expected_events,
             ..
         } => {
             s.timeline.pending = false;
+            s.timeline.expected_events = expected_events;
             s.timeline.dir = Some(dir);
             s.timeline.consumers = consumers;
             s.timeline.head = Some(head);
@@ -220,9 +237,15 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             finished,
             dlq,
             report,
+            moments,
             ..
         } => {
             s.timeline.pending = false;
+            if !moments.is_empty() && s.settings.pause_at_moments {
+                // Pause at moments: the presenter's clicker (`.`) continues.
+                s.timeline.playing = false;
+            }
+            s.story.extend(&moments);
             s.timeline.moves = s
                 .timeline
                 .head

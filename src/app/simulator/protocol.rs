@@ -1,10 +1,10 @@
 //! What the simulator screen asks of the engine thread, and what comes back. Plain data: the
 //! pure core never holds a `Simulation` (it owns SQLite connections).
 
-use crate::sim::{BrokerKind, DlqEntry, Event, Fault, Mode, RunReport, Snapshot};
+use crate::sim::{BrokerKind, DlqEntry, Event, Fault, Mode, Moment, RunReport, Snapshot};
 
 /// The settings that pick a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RunSpec {
     /// Scenario id.
     pub scenario: String,
@@ -33,6 +33,14 @@ pub enum SimCommand {
         run: u64,
         /// Events to execute.
         count: u32,
+    },
+    /// Execute events until one makes a moment visible (that one included) or `max` ran:
+    /// "pause at moments" and "next moment".
+    StepToMoment {
+        /// Run tag.
+        run: u64,
+        /// Most events to execute.
+        max: u32,
     },
     /// The picture right after event `index` (step back / forward in history).
     View {
@@ -86,6 +94,9 @@ pub enum SimReply {
         consumers: u8,
         /// The picture before the first event.
         head: Box<Snapshot>,
+        /// Events the same run has when played to the end without injected faults (paces
+        /// playback so that every scenario takes about the same wall time).
+        expected_events: u64,
     },
     /// The head moved on.
     Advanced {
@@ -103,6 +114,9 @@ pub enum SimReply {
         dlq: Vec<DlqEntry>,
         /// The final report, once finished.
         report: Option<Box<RunReport>>,
+        /// The moments the executed events made visible (and, once finished, the losses only
+        /// the end of the run reveals).
+        moments: Vec<Moment>,
     },
     /// The picture after an earlier event.
     Viewed {

@@ -3,14 +3,16 @@
 
 use super::picker::Picker;
 use super::protocol::RunSpec;
+use super::story::StoryState;
 use crate::sim::scenario::IDS;
 use crate::sim::{BrokerKind, DlqEntry, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
-/// Playback speeds in events per second.
-pub const SPEEDS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+/// Playback speeds as multiples of the scenario's pace ([`super::pace`]): at 1x every
+/// scenario's default run takes 60-90 s.
+pub const SPEEDS: [f64; 7] = super::pace::MULTIPLIERS;
 /// The speed a run starts with (index into [`SPEEDS`]).
-pub const DEFAULT_SPEED: usize = 1;
+pub const DEFAULT_SPEED: usize = super::pace::DEFAULT_MULTIPLIER;
 /// Frame interval while playing, ms (30 frames per second).
 pub const FRAME_MS: u32 = 33;
 /// Events kept for the event log (the engine keeps more for step back).
@@ -88,6 +90,8 @@ pub struct RunSettings {
     pub seed: u64,
     /// Playback speed, an index into [`SPEEDS`].
     pub speed: usize,
+    /// Playback stops at each moment (on for a scenario's first run; `p` toggles).
+    pub pause_at_moments: bool,
 }
 
 /// The run on the engine thread and where the screen stands in it: the head of the run, the
@@ -96,6 +100,8 @@ pub struct RunSettings {
 pub struct Timeline {
     /// Tag of the current run (replies for older runs are dropped).
     pub run: u64,
+    /// Events of this run played to the end without faults (paces playback).
+    pub expected_events: u64,
     /// The run directory, once created.
     pub dir: Option<String>,
     /// Consumer instances in the scenario.
@@ -160,6 +166,12 @@ pub struct SimState {
     pub compare: Option<Compare>,
     /// The scenario was counted in progress for this screen visit.
     pub counted: bool,
+    /// The run's moments, the jump to a cause, pause at moments.
+    pub story: StoryState,
+    /// The event log shows every event (routine steps unfolded).
+    pub full_log: bool,
+    /// The event log shows the SQL of the event at the cursor.
+    pub show_sql: bool,
 }
 
 impl SimState {
@@ -172,6 +184,7 @@ impl SimState {
                 broker: BrokerKind::Asb,
                 seed: DEFAULT_SEED,
                 speed: DEFAULT_SPEED,
+                pause_at_moments: true,
             },
             timeline: Timeline {
                 run: 0,
@@ -190,6 +203,7 @@ impl SimState {
                 samples: VecDeque::new(),
                 moves: Vec::new(),
                 last_fault: None,
+                expected_events: 0,
             },
             triage: Triage {
                 cause_fixed: false,
@@ -202,6 +216,9 @@ impl SimState {
             picker: None,
             compare: None,
             counted: false,
+            story: StoryState::default(),
+            full_log: false,
+            show_sql: false,
         }
     }
 
@@ -241,7 +258,7 @@ impl SimState {
 
     /// One beat (the time one event takes on screen), ms.
     pub fn beat_ms(&self) -> u32 {
-        1_000 / SPEEDS[self.settings.speed.min(SPEEDS.len() - 1)]
+        super::pace::beat_ms(self.timeline.expected_events, self.settings.speed)
     }
 
     /// How far the current beat's moves have travelled, 0.0..=1.0.

@@ -42,6 +42,7 @@ fn opened() -> (App, u64) {
         dir: "/runs/x".into(),
         consumers: 2,
         head: empty_snapshot(),
+        expected_events: 100,
     }));
     (app, run)
 }
@@ -63,6 +64,7 @@ fn advanced(app: &mut App, run: u64, total: u64, finished: bool) {
         finished,
         dlq: Vec::new(),
         report: None,
+        moments: Vec::new(),
     }));
 }
 
@@ -149,7 +151,8 @@ fn ticks_drive_playback_only_while_playing() {
     );
     assert_eq!(
         commands(&app.update(Msg::Tick { elapsed_ms: 1 })),
-        vec![SimCommand::Step { run, count: 1 }]
+        vec![SimCommand::StepToMoment { run, max: 1 }],
+        "pause at moments is on for the first run: the engine stops at a moment"
     );
     assert!(
         commands(&app.update(Msg::Tick {
@@ -158,7 +161,14 @@ fn ticks_drive_playback_only_while_playing() {
         .is_empty(),
         "pending"
     );
-    advanced(&mut app, run, 1, true);
+    advanced(&mut app, run, 1, false);
+    ch(&mut app, 'p');
+    assert!(!sim(&app).settings.pause_at_moments);
+    assert!(matches!(
+        &commands(&app.update(Msg::Tick { elapsed_ms: beat }))[..],
+        [SimCommand::Step { .. }]
+    ));
+    advanced(&mut app, run, 2, true);
     assert!(!sim(&app).timeline.playing, "the end pauses");
     assert_eq!(app.tick_interval_ms(), None);
 }
@@ -204,6 +214,7 @@ fn fault_menu_compare_replay_and_leaving() {
             delivery_count: 4,
         }],
         report: None,
+        moments: Vec::new(),
     }));
     assert_eq!(
         key(&mut app, KeyCode::Enter),
@@ -215,4 +226,65 @@ fn fault_menu_compare_replay_and_leaving() {
     );
     let leaving = app.update(Msg::Key(Key::char('q')));
     assert_eq!(commands(&leaving), vec![SimCommand::Stop]);
+}
+
+fn moment(event: u64, cause: u64) -> crate::sim::Moment {
+    crate::sim::Moment {
+        kind: crate::sim::MomentKind::DuplicateEffect,
+        at_ms: event * 100,
+        event,
+        cause_event: cause,
+        cause_ms: cause * 100,
+        order: 3,
+        message_id: "msg-000003".into(),
+        text: "moment.duplicate-effect.other",
+        args: Vec::new(),
+    }
+}
+
+#[test]
+fn a_moment_pauses_playback_and_w_jumps_to_its_cause_and_back() {
+    let (mut app, run) = opened();
+    ch(&mut app, ' ');
+    assert!(sim(&app).timeline.playing);
+    app.update(Msg::Sim(SimReply::Advanced {
+        run,
+        head: empty_snapshot(),
+        events: Vec::new(),
+        total: 40,
+        finished: false,
+        dlq: Vec::new(),
+        report: None,
+        moments: vec![moment(39, 12)],
+    }));
+    assert!(!sim(&app).timeline.playing, "paused at the moment");
+    assert_eq!(
+        ch(&mut app, 'w'),
+        vec![SimCommand::View { run, index: 12 }],
+        "w shows the cause"
+    );
+    assert_eq!(sim(&app).timeline.cursor, Some(12));
+    assert_eq!(
+        sim(&app)
+            .story
+            .current(sim(&app).shown_index())
+            .map(|m| m.event),
+        Some(39),
+        "the panel keeps explaining the moment at its cause"
+    );
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index: 12,
+        snapshot: empty_snapshot(),
+    }));
+    assert!(
+        ch(&mut app, 'w').is_empty(),
+        "back to the head needs no engine"
+    );
+    assert_eq!(sim(&app).timeline.cursor, None);
+    assert_eq!(
+        ch(&mut app, ']'),
+        vec![SimCommand::StepToMoment { run, max: 100_000 }],
+        "no later moment known: the engine plays on to the next one"
+    );
 }

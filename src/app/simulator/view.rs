@@ -51,6 +51,14 @@ pub fn failing(snapshot: &Snapshot) -> Option<(Stage, &'static str)> {
     }
 }
 
+/// Consumer instance `i`'s newest event up to the one shown (empty polls skipped).
+pub fn instance_event(s: &SimState, i: u8) -> Option<&Event> {
+    events_until(s)
+        .rev()
+        .take(400)
+        .find(|e| e.actor == Actor::Consumer(i) && e.kind != EventKind::ReceiveEmpty)
+}
+
 /// What consumer instance `i` did last (message and event kind), up to the event shown.
 pub fn instance_status(s: &SimState, i: u8) -> Option<(String, Outcome)> {
     events_until(s)

@@ -8,6 +8,7 @@ use super::actions::Action;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};
+use crate::sim::moments::{Fact, Loss};
 use crate::sim::state::{RowChange, Table};
 
 pub(crate) const SQL_ORDER_INSERT: &str = "INSERT INTO orders (request_id, customer, amount_cents, created_ms) \
@@ -174,6 +175,11 @@ impl Simulation {
             self.live.scalars.stages.outbox_pending += 1;
             self.wake_dispatcher(self.now + 1);
         }
+        self.note(Fact::Accepted {
+            order: order_id,
+            message_id: msg.clone(),
+            outbox_id,
+        });
         if direct {
             return self.api_publish_direct(order_id, &msg, &body, group.as_deref());
         }
@@ -264,6 +270,10 @@ impl Simulation {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
             self.m().lost += 1;
+            self.note(Fact::Lost {
+                message_id: msg.to_string(),
+                loss: Loss::DirectPublishFailed,
+            });
             return Ok(Simulation::ev(
                 Actor::Api,
                 Stage::Api,

@@ -7,6 +7,7 @@ use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::moments::{Fact, Guard};
 
 const SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
@@ -166,6 +167,10 @@ impl Simulation {
             )))
         } else {
             self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: msg.clone(),
+                guard: Guard::MarkerOnly,
+            });
             Ok(Some(Simulation::ev(
                 actor,
                 Stage::Effect,
@@ -216,6 +221,10 @@ impl Simulation {
             }
             Ok(Applied::Duplicate) => {
                 self.m().prevented_duplicates += 1;
+                self.note(Fact::Prevented {
+                    message_id: msg.clone(),
+                    guard: Guard::UniqueIndex,
+                });
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
                 Simulation::ev(
                     actor,

@@ -7,6 +7,7 @@ use super::actions::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
+use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
 /// What a receive got.
@@ -64,13 +65,16 @@ impl Simulation {
             group,
         )
         .ctx(actor, "enqueue")?;
-        match seq {
-            Some(seq) => {
-                self.m().published += 1;
-                self.picture_enqueued(seq, msg, group);
-                self.wake_consumers(self.now + 1, 1);
-            }
-            None => self.m().prevented_duplicates += 1,
+        if let Some(seq) = seq {
+            self.m().published += 1;
+            self.picture_enqueued(seq, msg, group);
+            self.wake_consumers(self.now + 1, 1);
+        } else {
+            self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: msg.to_string(),
+                guard: Guard::BrokerDedup,
+            });
         }
         Ok(seq)
     }
@@ -156,6 +160,11 @@ impl Simulation {
         ));
         self.live.scalars.stages.in_flight += 1;
         self.m().delivered += 1;
+        self.note(Fact::Received {
+            message_id: r.message_id.clone(),
+            seq: r.seq,
+            delivery: r.delivery_count,
+        });
         if r.delivery_count > 1 {
             self.m().redeliveries += 1;
         }
@@ -201,6 +210,9 @@ impl Simulation {
             let copy = duplicate(&self.conns.broker, r.seq, self.now, self.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
             self.m().redeliveries += 1;
+            self.note(Fact::Copied {
+                message_id: r.message_id.clone(),
+            });
             self.picture_enqueued(copy, &r.message_id, None);
             self.wake_consumers(self.now + 1, 1);
             RECEIVE_DUP_SQL
@@ -277,6 +289,10 @@ impl Simulation {
             ));
             self.live.scalars.stages.dlq += 1;
             self.m().dead_lettered += 1;
+            self.note(Fact::DeadLettered {
+                message_id: r.message_id.clone(),
+                description: description.clone(),
+            });
         }
         let (kind, args) = match self.broker {
             BrokerKind::Asb => (EventKind::DeadLettered, vec![reason, description]),
@@ -307,6 +323,7 @@ impl Simulation {
             return None;
         }
         self.locks.remove(&seq);
+        self.note(Fact::LockExpired { seq });
         self.live.scalars.stages.in_flight = self.live.scalars.stages.in_flight.saturating_sub(1);
         self.change(RowChange::Set(
             Table::Queue,

@@ -7,6 +7,7 @@ use super::inbox::{self, EffectRow};
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use crate::sim::moments::{Fact, Guard, Loss};
 use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
@@ -115,6 +116,10 @@ impl Simulation {
         .ctx(actor, "existence check")?;
         if seen {
             self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: d.message_id.clone(),
+                guard: Guard::InboxCheck,
+            });
             self.schedule(self.now + 1, Action::ConsumerSettle(c));
             return Ok(Some(Simulation::ev(
                 actor,
@@ -169,6 +174,10 @@ impl Simulation {
         let msg = d.message_id.clone();
         if d.settled {
             self.m().lost += 1;
+            self.note(Fact::Lost {
+                message_id: msg.clone(),
+                loss: Loss::FailedAfterSettle,
+            });
             self.poll_again(c, self.now + 1);
             return Simulation::ev(
                 actor,
@@ -220,6 +229,9 @@ impl Simulation {
         self.consumers[i].busy = None;
         self.consumers[i].down_until = self.now + RECONNECT_MS;
         self.schedule(self.now + RECONNECT_MS, Action::ConsumerReconnect(c));
+        self.note(Fact::ConnectionLost {
+            message_id: d.message_id.clone(),
+        });
         Simulation::ev(
             Actor::Consumer(c),
             Stage::Consumer,
@@ -269,6 +281,10 @@ impl Simulation {
         ));
         self.live.scalars.stages.effects += 1;
         self.m().effects += 1;
+        self.note(Fact::Effect {
+            order: e.order_id,
+            message_id: e.message_id.clone(),
+        });
         if let Some(n) = self.effects_per_order.get_mut(e.order_id as usize) {
             *n = n.saturating_add(1);
         }
@@ -318,6 +334,9 @@ impl Simulation {
             && !lock_held(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "check lock")?
         {
             self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
             self.poll_again(c, self.now + 1);
             return Ok(Some(Simulation::ev(
                 actor,
@@ -334,6 +353,9 @@ impl Simulation {
                 .ctx(actor, "settle early")?;
             if !ok {
                 self.m().lock_lost += 1;
+                self.note(Fact::LockLost {
+                    message_id: d.message_id.clone(),
+                });
                 self.poll_again(c, self.now + 1);
                 return Ok(Some(Simulation::ev(
                     actor,
@@ -352,6 +374,10 @@ impl Simulation {
                 .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
             {
                 self.m().lost += 1;
+                self.note(Fact::Lost {
+                    message_id: d.message_id.clone(),
+                    loss: Loss::SettledBeforeCommit,
+                });
                 return Ok(Some(self.lose_connection(
                     c,
                     &d,

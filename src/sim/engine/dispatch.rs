@@ -8,6 +8,7 @@ pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::moments::{Fact, Guard, Loss};
 use crate::sim::state::{RowChange, Table, col};
 
 impl Simulation {
@@ -28,10 +29,14 @@ impl Simulation {
 
     /// Records the current outbox lag (age of the oldest unpublished row).
     pub(crate) fn note_outbox_lag(&mut self) {
-        if let Some((created, _)) = self.unpublished.first() {
-            let lag = self.now.saturating_sub(*created);
+        if let Some(&(created, outbox_id)) = self.unpublished.first() {
+            let lag = self.now.saturating_sub(created);
             let m = self.m();
             m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
+            self.note(Fact::OutboxLag {
+                outbox_id,
+                age_ms: lag,
+            });
         }
     }
 
@@ -182,6 +187,12 @@ impl Simulation {
             self.m().retries += 1;
             if attempts >= MAX_PUBLISH_ATTEMPTS {
                 self.dispatchers[i].failures = 0;
+                for c in self.dispatchers[i].batch.clone() {
+                    self.note(Fact::Lost {
+                        message_id: c.message_id,
+                        loss: Loss::GaveUp,
+                    });
+                }
                 self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
                 self.schedule(self.now + 1, Action::DispatcherPoll(d));
                 return Ok(Simulation::ev(
@@ -238,6 +249,10 @@ impl Simulation {
             } else {
                 dropped += 1;
                 self.m().prevented_duplicates += 1;
+                self.note(Fact::Prevented {
+                    message_id: c.message_id.clone(),
+                    guard: Guard::BrokerDedup,
+                });
             }
         }
         let enqueued = batch.len() - dropped;

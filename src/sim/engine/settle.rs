@@ -5,6 +5,7 @@ use super::actions::Action;
 use super::broker::{abandon, complete, token_text};
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
+use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table, col};
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
@@ -101,6 +102,9 @@ impl Simulation {
             )))
         } else {
             self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
             Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,
@@ -140,6 +144,9 @@ impl Simulation {
         self.poll_again(c, resume);
         if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
             self.m().lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
             return Ok(Some(Simulation::ev(
                 actor,
                 Stage::Broker,

@@ -8,6 +8,7 @@ use super::inbox::{self, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
 const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
@@ -56,6 +57,10 @@ impl Simulation {
                     .ctx(actor, "read claim")?;
                 if done == Some(true) {
                     self.m().prevented_duplicates += 1;
+                    self.note(Fact::Prevented {
+                        message_id: d.message_id.clone(),
+                        guard: Guard::UniqueIndex,
+                    });
                     self.schedule(self.now + 1, Action::ConsumerSettle(c));
                     return Ok(Simulation::ev(
                         actor,
@@ -91,8 +96,16 @@ impl Simulation {
             if let Some(n) = self.charges_per_order.get_mut(d.order_id as usize) {
                 *n = n.saturating_add(1);
             }
+            self.note(Fact::Charged {
+                order: d.order_id,
+                message_id: d.message_id.clone(),
+            });
         } else {
             self.m().prevented_duplicates += 1;
+            self.note(Fact::Prevented {
+                message_id: d.message_id.clone(),
+                guard: Guard::IdempotencyKey,
+            });
         }
         if self
             .armed

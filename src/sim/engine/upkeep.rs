@@ -7,6 +7,7 @@ use super::actions::Action;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::moments::Fact;
 use crate::sim::scenario::ScriptAction;
 use crate::sim::state::{RowChange, Table, col};
 
@@ -60,6 +61,12 @@ impl Simulation {
         )
         .ctx(actor, "stale claims")?;
         let leases = ids(conn, SQL_SWEEP_LEASES, params![now as i64]).ctx(actor, "stale leases")?;
+        if !retained.is_empty() {
+            self.note(Fact::MarkersSwept {
+                count: retained.len() as u64,
+                retention_ms: self.set.retention_ms,
+            });
+        }
         for id in retained.iter().chain(&claims) {
             self.change(RowChange::Delete(Table::Inbox, *id));
         }
@@ -235,6 +242,9 @@ impl Simulation {
             if let Some(seq) = seq {
                 self.picture_enqueued(*seq, msg, None);
             }
+            self.note(Fact::Replayed {
+                message_id: msg.clone(),
+            });
         }
         let st = &mut self.live.scalars.stages;
         st.dlq = st.dlq.saturating_sub(enqueued.len() as u64);

@@ -5,7 +5,7 @@ use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
 use crate::app::doc_layout::Tone;
-use crate::app::simulator::view;
+use crate::app::simulator::{labels, view};
 use crate::app::{App, SimState, layout};
 use crate::sim::{Outcome, Snapshot, Stage};
 use ratatui::Frame;
@@ -13,20 +13,6 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-
-/// The box label of a stage (technical names, the same in both languages).
-fn label(stage: Stage, s: &SimState) -> String {
-    match stage {
-        Stage::Api => "API".into(),
-        Stage::Outbox => "OUTBOX".into(),
-        Stage::Dispatcher => "DISPATCHER".into(),
-        Stage::Broker => format!("BROKER {}", s.settings.broker.as_str().to_uppercase()),
-        Stage::Retry => "RETRY".into(),
-        Stage::Dlq => "DLQ".into(),
-        Stage::Consumer => "CONSUMERS".into(),
-        Stage::Effect => "EFFECT".into(),
-    }
-}
 
 fn count(stage: Stage, snap: &Snapshot) -> u64 {
     let tokens = snap.tokens.iter().filter(|t| t.stage == stage).count() as u64;
@@ -50,8 +36,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     let failing = snap.and_then(view::failing);
     let active = snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage);
     let ascii = app.session.options.ascii;
+    let strings = app.session.strings();
     let border = if ascii {
-        ratatui::symbols::border::PLAIN
+        super::super::theme::ASCII_BORDER
     } else {
         ratatui::symbols::border::ROUNDED
     };
@@ -66,10 +53,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         };
         // The count goes inside the box: a title cut at a narrow width would turn 10 into 1.
         let title = if *stage == Stage::Consumer {
-            format!("{} {n}", label(*stage, s))
+            format!("{} {n}", labels::title(strings, *stage, s.settings.broker))
         } else {
-            label(*stage, s)
+            labels::title(strings, *stage, s.settings.broker)
         };
+        // Service Bus in a narrow box: its short name rather than a cut one.
+        let title =
+            if title.chars().count() + 2 > usize::from(area.width) && *stage == Stage::Broker {
+                s.settings.broker.as_str().to_uppercase()
+            } else {
+                title
+            };
         // The active stage gets a thick frame and a failing one a double frame, so neither
         // depends on colour.
         let set = match (fail, is_active, ascii) {
@@ -86,7 +80,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         if *stage == Stage::Consumer {
             for i in 0..s.timeline.consumers {
                 let (text, outcome) =
-                    view::instance_status(s, i).unwrap_or_else(|| ("-".into(), Outcome::Ok));
+                    labels::consumer_state(strings, s.settings.broker, view::instance_event(s, i));
                 let tone = if outcome == Outcome::Ok {
                     Tone::Text
                 } else {
@@ -98,27 +92,55 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                 ));
             }
         } else {
-            lines.push(tokens_line(*stage, snap, n, ascii, usize::from(area.width)));
-        }
-        if *stage == Stage::Effect {
             let dups = snap.map_or(0, view::duplicate_effects);
-            if dups > 0 {
+            let words = snap.and_then(|x| {
+                labels::count_line(
+                    strings,
+                    app.session.lang,
+                    *stage,
+                    s.settings.broker,
+                    x,
+                    n,
+                    dups,
+                )
+            });
+            let tone = if dups > 0 && *stage == Stage::Effect {
+                Tone::Bad
+            } else {
+                Tone::Text
+            };
+            // A word that cannot fit the box would be cut: then the number and its dots.
+            let inner = usize::from(area.width.saturating_sub(2));
+            let words = words.filter(|w| w.split_whitespace().all(|x| x.chars().count() <= inner));
+            match words {
+                Some(w) => lines.push(Line::styled(w, theme.tone(tone))),
+                None => lines.push(tokens_line(*stage, snap, n, ascii, usize::from(area.width))),
+            }
+            if dups > 0 && *stage == Stage::Effect && lines.len() < 2 && inner < 14 {
+                // Narrow: the duplicate count still shows, in its short form.
                 lines.push(Line::styled(
-                    app.session
-                        .strings()
-                        .fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
+                    strings.fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
                     theme.tone(Tone::Bad),
                 ));
             }
         }
         if let Some((_, key)) = fail {
             let mark = if ascii { "!" } else { "✗" };
-            lines.push(Line::styled(
-                format!("{mark} {}", app.session.strings().get(key)),
-                theme.tone(Tone::Bad),
-            ));
+            // First, so a small box never cuts off what is failing.
+            lines.insert(
+                0,
+                Line::styled(
+                    format!("{mark} {}", app.session.strings().get(key)),
+                    theme.tone(Tone::Bad),
+                ),
+            );
         }
-        frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(block)
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            clip(frame, rect(area)),
+        );
     }
     arrows(frame, &boxes, ascii, theme.dim());
     if !app.session.options.reduced_motion && s.timeline.playing {

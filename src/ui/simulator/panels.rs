@@ -50,6 +50,7 @@ pub fn picker(frame: &mut Frame<'_>, app: &App, picker: Picker, theme: &Theme) {
     lines.push(Line::styled(s.get("simulator.picker_keys"), theme.dim()));
     let block = Block::default()
         .borders(Borders::ALL)
+        .border_set(super::super::theme::border_set(app.session.options.ascii))
         .title(Span::styled(title, theme.tone(Tone::Bold)));
     frame.render_widget(Clear, clip(frame, popup));
     frame.render_widget(Paragraph::new(lines).block(block), clip(frame, popup));

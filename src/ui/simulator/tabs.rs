@@ -5,6 +5,7 @@ use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
 use crate::app::doc_layout::Tone;
+use crate::app::simulator::fold;
 use crate::app::simulator::view::{self, TAB_WIDTH, TableLine};
 use crate::app::simulator::{MAX_BATCH, Tab};
 use crate::app::{App, SimState, layout};
@@ -13,6 +14,19 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline};
+
+/// Sparkline levels for `--ascii` (ratatui's three-level set still uses block characters).
+const ASCII_BARS: ratatui::symbols::bar::Set<'static> = ratatui::symbols::bar::Set {
+    full: "#",
+    seven_eighths: "#",
+    three_quarters: "=",
+    five_eighths: "=",
+    half: "-",
+    three_eighths: "-",
+    one_quarter: ".",
+    one_eighth: ".",
+    empty: " ",
+};
 
 /// Most events the log lays out per frame (only the newest fit on screen anyway).
 const LOG_WINDOW: usize = 200;
@@ -62,8 +76,22 @@ fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line
 
 fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
+    let selected = s.shown_index();
+    let strings = app.session.strings();
     let mut lines = Vec::new();
-    for e in events.into_iter().rev() {
+    // Routine steps fold into one line unless the full log is open (`o`); the SQL shows for
+    // the selected event on demand (`s`), or for every event in the full log with SQL on.
+    for row in fold::rows(events.into_iter().rev(), s.full_log, selected) {
+        let e = match row {
+            fold::Row::Quiet { count, .. } => {
+                lines.push(Line::styled(
+                    strings.fill("simulator.quiet_steps", &[("n", &count.to_string())]),
+                    theme.dim(),
+                ));
+                continue;
+            }
+            fold::Row::Event(e) => e,
+        };
         let tone = match e.outcome {
             Outcome::Ok => Tone::Good,
             Outcome::Failed | Outcome::Unknown => Tone::Bad,
@@ -73,18 +101,24 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             .as_deref()
             .map(view::short_id)
             .unwrap_or_default();
+        let mark = if Some(e.index) == selected { ">" } else { " " };
         lines.push(Line::from(vec![
-            Span::styled(format!("#{:<4}", e.index + 1), theme.dim()),
+            Span::styled(format!("{mark}#{:<4}", e.index + 1), theme.dim()),
             Span::raw(format!(
                 "{:>7} ms {:<13} {id:<5} ",
                 e.at_ms,
                 e.actor.to_string()
             )),
             Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(view::caption(&app.session, e)),
+            Span::raw(crate::sim::moments::humanize_ms(
+                app.session.lang,
+                &view::caption(&app.session, e),
+            )),
         ]));
-        for sql in e.sql {
-            lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
+        if s.show_sql && (s.full_log || Some(e.index) == selected) {
+            for sql in e.sql {
+                lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
+            }
         }
     }
     if lines.is_empty() {
@@ -168,7 +202,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             .map(|m| (signal.value)(m))
             .collect();
         let bar = if app.session.options.ascii {
-            ratatui::symbols::bar::THREE_LEVELS
+            ASCII_BARS
         } else {
             ratatui::symbols::bar::NINE_LEVELS
         };

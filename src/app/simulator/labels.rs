@@ -1,0 +1,201 @@
+//! The flow map in words: what each box's number means ("12 waiting · oldest 1.2 s") and what
+//! each consumer instance is doing in plain language ("processing order 3"), in the chosen
+//! language and with the broker's own terms. Labels follow the last event of the instance, so
+//! none stays behind after the state it describes ended.
+
+use crate::content::{Lang, Strings};
+use crate::sim::moments::human_ms;
+use crate::sim::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
+
+/// The title of a box, in words.
+pub fn title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
+    let key = match stage {
+        Stage::Api => "flow.title_api",
+        Stage::Outbox => "flow.title_outbox",
+        Stage::Dispatcher => "flow.title_dispatcher",
+        Stage::Broker => {
+            return match broker {
+                BrokerKind::Asb => "Service Bus".into(),
+                BrokerKind::Sqs => "SQS".into(),
+            };
+        }
+        Stage::Retry => "flow.title_retry",
+        Stage::Dlq => "flow.title_dlq",
+        Stage::Consumer => "flow.title_consumers",
+        Stage::Effect => "flow.title_effect",
+    };
+    strings.get(key).to_owned()
+}
+
+/// The age of the oldest unpublished outbox row in the picture, ms.
+fn oldest_outbox_ms(snap: &Snapshot) -> Option<u64> {
+    snap.tables
+        .rows(Table::Outbox)
+        .filter(|(_, r)| r.get(3).is_some_and(String::is_empty))
+        .filter_map(|(_, r)| r.get(2)?.parse::<u64>().ok())
+        .min()
+        .map(|created| snap.scalars.now_ms.saturating_sub(created))
+}
+
+/// What the number in a box means, in words (`None` for the consumers box, which lists its
+/// instances instead).
+pub fn count_line(
+    strings: &Strings,
+    lang: Lang,
+    stage: Stage,
+    broker: BrokerKind,
+    snap: &Snapshot,
+    tokens: u64,
+    duplicates: u64,
+) -> Option<String> {
+    let st = &snap.scalars.stages;
+    let n = |v: u64| v.to_string();
+    Some(match stage {
+        Stage::Api => strings.fill("flow.api", &[("n", &n(snap.metrics.accepted))]),
+        Stage::Outbox => {
+            let mut s = strings.fill("flow.outbox", &[("n", &n(st.outbox_pending))]);
+            if st.outbox_pending > 0
+                && let Some(age) = oldest_outbox_ms(snap)
+            {
+                s.push_str(" · ");
+                s.push_str(&strings.fill("flow.outbox_oldest", &[("age", &human_ms(lang, age))]));
+            }
+            s
+        }
+        Stage::Dispatcher => strings.fill("flow.dispatcher", &[("n", &n(st.dispatching))]),
+        Stage::Broker => {
+            let key = match broker {
+                BrokerKind::Asb => "flow.broker_asb",
+                BrokerKind::Sqs => "flow.broker_sqs",
+            };
+            strings.fill(
+                key,
+                &[
+                    ("n", &n(st.queued.saturating_sub(st.in_flight))),
+                    ("m", &n(st.in_flight)),
+                ],
+            )
+        }
+        Stage::Retry => strings.fill("flow.retry", &[("n", &n(tokens))]),
+        Stage::Dlq => strings.fill("flow.dlq", &[("n", &n(st.dlq))]),
+        Stage::Consumer => return None,
+        Stage::Effect => {
+            let effects = snap
+                .metrics
+                .effects
+                .max(snap.tables.len(Table::Effects) as u64);
+            let mut s = strings.fill("flow.effect", &[("n", &n(effects))]);
+            if duplicates > 0 {
+                s.push_str(" · ");
+                s.push_str(&strings.fill("flow.effect_dups", &[("n", &n(duplicates))]));
+            }
+            s
+        }
+    })
+}
+
+/// The order number in a message id (`msg-000003` -> `3`).
+pub fn order_of(message_id: &str) -> String {
+    message_id
+        .strip_prefix("msg-")
+        .map_or(message_id, |n| n.trim_start_matches('0'))
+        .to_owned()
+}
+
+/// The string key of what a consumer is doing after `event` (its own last event).
+pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
+    let asb = broker == BrokerKind::Asb;
+    match kind {
+        EventKind::Received
+        | EventKind::ReceivedAgain
+        | EventKind::ReceivedTwice
+        | EventKind::LockLostAtBroker => "consumer.received",
+        EventKind::CheckNoneSafe | EventKind::CheckNoneNaive | EventKind::Claimed => {
+            "consumer.processing"
+        }
+        EventKind::CheckFound | EventKind::DuplicatePrevented => "consumer.duplicate",
+        EventKind::Applied
+        | EventKind::AppliedNaive
+        | EventKind::TrapApplied
+        | EventKind::TrapDuplicateEffectStays
+        | EventKind::TwoPhaseFinished
+        | EventKind::AppliedOutOfOrder => "consumer.applied",
+        EventKind::Settled if asb => "consumer.completed",
+        EventKind::Settled => "consumer.deleted",
+        EventKind::AppliedThenConnectionLost
+        | EventKind::NaiveEffectThenConnectionLost
+        | EventKind::TrapEffectThenConnectionLost
+        | EventKind::SettledThenConnectionLost
+            if asb =>
+        {
+            "consumer.lost_connection_asb"
+        }
+        EventKind::AppliedThenConnectionLost
+        | EventKind::NaiveEffectThenConnectionLost
+        | EventKind::TrapEffectThenConnectionLost
+        | EventKind::SettledThenConnectionLost => "consumer.lost_connection_sqs",
+        EventKind::LockLost if asb => "consumer.lock_lost_asb",
+        EventKind::LockLost => "consumer.lock_lost_sqs",
+        EventKind::LockRenewed | EventKind::VisibilityExtended if asb => "consumer.renewed_asb",
+        EventKind::LockRenewed | EventKind::VisibilityExtended => "consumer.renewed_sqs",
+        EventKind::Failed
+        | EventKind::FailedRetryNow
+        | EventKind::FailedAfterSettle
+        | EventKind::SettleFailedBrokerDown => "consumer.failed",
+        EventKind::RetryDelayed | EventKind::Abandoned => "consumer.retry",
+        EventKind::DeadLettered => "consumer.dead_lettered",
+        _ => "consumer.idle",
+    }
+}
+
+/// What consumer `actor_events`' newest event says about it, in words, with its outcome.
+pub fn consumer_state(
+    strings: &Strings,
+    broker: BrokerKind,
+    last: Option<&Event>,
+) -> (String, Outcome) {
+    let Some(e) = last else {
+        return (strings.get("consumer.idle").to_owned(), Outcome::Ok);
+    };
+    let order = e.message_id.as_deref().map(order_of).unwrap_or_default();
+    let key = consumer_state_key(e.kind, broker);
+    (strings.fill(key, &[("order", &order)]), e.outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_never_show_internal_names() {
+        let s = Strings::from_pairs([
+            ("consumer.processing", "working on #{order}"),
+            ("consumer.idle", "idle"),
+        ]);
+        let e = Event {
+            index: 3,
+            at_ms: 1,
+            actor: crate::sim::Actor::Consumer(0),
+            stage: Stage::Consumer,
+            message_id: Some("msg-000003".into()),
+            kind: EventKind::CheckNoneNaive,
+            sql: &[],
+            outcome: Outcome::Ok,
+            caption: EventKind::CheckNoneNaive.caption_key(),
+            args: Vec::new(),
+        };
+        let (text, _) = consumer_state(&s, BrokerKind::Asb, Some(&e));
+        assert_eq!(text, "working on #3");
+        assert_eq!(consumer_state(&s, BrokerKind::Asb, None).0, "idle");
+    }
+
+    #[test]
+    fn every_kind_has_a_plain_state() {
+        for kind in EventKind::ALL {
+            for broker in BrokerKind::ALL {
+                let key = consumer_state_key(kind, broker);
+                assert!(key.starts_with("consumer."), "{kind:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! One run on the simulator thread: the simulation, its story (moments) and the faults the
+//! learner injected (so that the compare view can replay them).
+
+use crate::sim::{Event, Fault, Moment, SimError, Simulation, Story};
+
+/// Events sent back with one reply at most (the log keeps the newest anyway).
+pub(super) const EVENTS_PER_REPLY: usize = 400;
+
+/// The current run.
+pub(super) struct Run {
+    pub tag: u64,
+    pub sim: Simulation,
+    story: Story,
+    /// Injected faults with the virtual time they were injected at.
+    pub faults: Vec<(u64, Fault)>,
+}
+
+/// What a step command produced.
+#[derive(Default)]
+pub(super) struct Stepped {
+    pub events: Vec<Event>,
+    pub moments: Vec<Moment>,
+}
+
+impl Run {
+    pub fn new(tag: u64, sim: Simulation) -> Run {
+        let story = Story::for_run(&sim);
+        Run {
+            tag,
+            sim,
+            story,
+            faults: Vec::new(),
+        }
+    }
+
+    /// Executes up to `max` events; with `until_moment` it stops after the first event that
+    /// made a moment visible. Keeps the newest [`EVENTS_PER_REPLY`] events.
+    pub fn step(&mut self, max: u64, until_moment: bool) -> Result<Stepped, SimError> {
+        let mut out = Stepped::default();
+        let mut done = 0;
+        while done < max {
+            if self.sim.step()?.is_none() {
+                break;
+            }
+            done += 1;
+            let Some((event, facts)) = self.sim.last_step() else {
+                break;
+            };
+            let seen = self.story.observe(event, facts);
+            let stop = until_moment && !seen.is_empty();
+            out.moments.extend_from_slice(seen);
+            out.events.push(event.clone());
+            if out.events.len() > EVENTS_PER_REPLY * 2 {
+                out.events.drain(..EVENTS_PER_REPLY);
+            }
+            if stop {
+                break;
+            }
+        }
+        if self.sim.is_finished() {
+            out.moments.extend(self.story.finish());
+        }
+        if out.events.len() > EVENTS_PER_REPLY {
+            out.events.drain(..out.events.len() - EVENTS_PER_REPLY);
+        }
+        Ok(out)
+    }
+
+    /// Injects `fault` now and remembers when.
+    pub fn inject(&mut self, fault: Fault) {
+        self.faults.push((self.sim.now_ms(), fault));
+        self.sim.inject(fault);
+    }
+}
+
+/// Plays `sim` to the end, injecting `faults` at their virtual times (the compare view
+/// replays what the learner did in the run being compared).
+pub(super) fn run_with_faults(
+    sim: &mut Simulation,
+    faults: &[(u64, Fault)],
+) -> Result<crate::sim::RunReport, SimError> {
+    let mut pending = faults.iter().peekable();
+    loop {
+        while let Some((at, fault)) = pending.peek() {
+            if sim.now_ms() < *at {
+                break;
+            }
+            sim.inject(*fault);
+            pending.next();
+        }
+        if sim.step()?.is_none() {
+            break;
+        }
+    }
+    sim.report()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::app::simulator::{RunSpec, SimCommand, SimReply};
+    use crate::sim::{BrokerKind, Fault, Mode, MomentKind};
+
+    fn driver(base: &std::path::Path) -> SimDriver {
+        let content = std::sync::Arc::new(
+            crate::content::load(&crate::content::ContentSource::Embedded).expect("content"),
+        );
+        SimDriver::without_stamp(base, content)
+    }
+
+    fn spec(scenario: &str, mode: Mode) -> RunSpec {
+        RunSpec {
+            scenario: scenario.into(),
+            mode,
+            broker: BrokerKind::Asb,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn step_to_moment_stops_at_the_event_that_made_it_visible() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let mut d = driver(base.path());
+        let started = d.handle(SimCommand::Start {
+            run: 1,
+            spec: spec("lost-ack", Mode::Naive),
+        });
+        let [
+            SimReply::Started {
+                expected_events, ..
+            },
+        ] = &started[..]
+        else {
+            panic!("started: {started:?}")
+        };
+        assert!(*expected_events > 50, "{expected_events}");
+        let mut kinds = Vec::new();
+        for _ in 0..20 {
+            let replies = d.handle(SimCommand::StepToMoment {
+                run: 1,
+                max: 10_000,
+            });
+            let [
+                SimReply::Advanced {
+                    events,
+                    moments,
+                    finished,
+                    ..
+                },
+            ] = &replies[..]
+            else {
+                panic!("advanced: {replies:?}")
+            };
+            if let Some(m) = moments.first() {
+                assert_eq!(
+                    events.last().map(|e| e.index),
+                    Some(m.event),
+                    "stopped at it"
+                );
+            }
+            kinds.extend(moments.iter().map(|m| m.kind));
+            if *finished {
+                break;
+            }
+        }
+        assert!(kinds.contains(&MomentKind::DuplicateEffect), "{kinds:?}");
+        assert!(
+            std::fs::read_dir(base.path())
+                .expect("base")
+                .filter_map(Result::ok)
+                .count()
+                == 1,
+            "the pacing run left no files"
+        );
+    }
+
+    #[test]
+    fn compare_replays_the_faults_injected_into_the_run() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let mut d = driver(base.path());
+        let spec = spec("happy-path", Mode::Safe);
+        d.handle(SimCommand::Start {
+            run: 1,
+            spec: spec.clone(),
+        });
+        d.handle(SimCommand::Step { run: 1, count: 3 });
+        d.handle(SimCommand::Inject {
+            run: 1,
+            fault: Fault::ConsumerLostConnectionAfterEffect,
+        });
+        let replies = d.handle(SimCommand::Compare { run: 1, spec });
+        let [SimReply::Compared { safe, naive, .. }] = &replies[..] else {
+            panic!("compared: {replies:?}")
+        };
+        assert_eq!(safe.metrics.duplicate_effects, 0);
+        assert!(
+            naive.metrics.duplicate_effects > 0,
+            "the injected lost connection duplicates in naive mode"
+        );
+    }
+}

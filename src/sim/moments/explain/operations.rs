@@ -1,0 +1,135 @@
+//! Explanations of what happens to a message in operation: dead-lettered, lock lost, lost,
+//! replayed from the DLQ, an outbox that waits.
+
+use super::super::story::{OrderState, Setting};
+use super::super::{Arg, Loss, MomentKind};
+use super::{Draft, Mark, lock_term, message, order, receive_before, receive_by, settle_term};
+use crate::sim::model::{Actor, BrokerKind};
+
+pub(in crate::sim::moments) fn dead_lettered(
+    st: &OrderState,
+    now: Mark,
+    description: &str,
+    broker: BrokerKind,
+) -> Draft {
+    let deliveries = Arg::Text(st.receives.last().map_or(0, |(_, _, n)| *n).to_string());
+    // SQS stores no reason with a redriven message: its text says where to look instead.
+    let (text, args) = if broker == BrokerKind::Sqs || description.is_empty() {
+        (
+            "moment.dead-lettered-redrive",
+            vec![order(st), message(st), deliveries],
+        )
+    } else {
+        (
+            "moment.dead-lettered",
+            vec![
+                order(st),
+                message(st),
+                deliveries,
+                Arg::Text(description.to_owned()),
+            ],
+        )
+    };
+    Draft::new(
+        MomentKind::DeadLettered,
+        st,
+        now,
+        &[st.receives.first().map(|(m, _, _)| *m)],
+        text,
+        args,
+    )
+}
+
+pub(in crate::sim::moments) fn lock_lost(
+    st: &OrderState,
+    now: Mark,
+    actor: Actor,
+    setting: Setting,
+) -> Draft {
+    let mine = receive_by(st, actor, now);
+    let expired = st
+        .lock_expired
+        .filter(|l| mine.is_none_or(|r| l.index > r.index));
+    let cause = expired.or(mine);
+    let until = cause.map_or(now.at_ms, |m| m.at_ms);
+    Draft::new(
+        MomentKind::LockLost,
+        st,
+        now,
+        &[cause],
+        "moment.lock-lost",
+        vec![
+            order(st),
+            message(st),
+            Arg::Text(actor.to_string()),
+            lock_term(setting.broker),
+            Arg::Ms(until),
+        ],
+    )
+}
+
+pub(in crate::sim::moments) fn lost(
+    st: &OrderState,
+    now: Mark,
+    loss: Loss,
+    setting: Setting,
+    broker_down: Option<Mark>,
+) -> Draft {
+    let (text, cause) = match loss {
+        Loss::DirectPublishFailed => ("moment.lost-order.direct", broker_down),
+        Loss::SettledBeforeCommit => ("moment.lost-order.settled-early", receive_before(st, now)),
+        Loss::FailedAfterSettle => (
+            "moment.lost-order.failed-after-settle",
+            receive_before(st, now),
+        ),
+        Loss::GaveUp => ("moment.lost-order.gave-up", None),
+    };
+    let mut args = vec![order(st), message(st)];
+    if matches!(loss, Loss::SettledBeforeCommit | Loss::FailedAfterSettle) {
+        args.push(settle_term(setting.broker));
+    }
+    Draft::new(MomentKind::LostOrder, st, now, &[cause], text, args)
+}
+
+pub(in crate::sim::moments) fn lost_at_end(st: &OrderState, end: Mark) -> Draft {
+    Draft::new(
+        MomentKind::LostOrder,
+        st,
+        end,
+        &[st.last],
+        "moment.lost-order.other",
+        vec![order(st), message(st)],
+    )
+}
+
+pub(in crate::sim::moments) fn replayed(st: &OrderState, now: Mark) -> Draft {
+    let dead = st.dead_lettered;
+    Draft::new(
+        MomentKind::Replayed,
+        st,
+        now,
+        &[dead],
+        "moment.replayed",
+        vec![
+            order(st),
+            message(st),
+            Arg::Ms(dead.map_or(now.at_ms, |m| m.at_ms)),
+        ],
+    )
+}
+
+pub(in crate::sim::moments) fn outbox_waiting(
+    st: &OrderState,
+    now: Mark,
+    age_ms: u64,
+    broker_down: Option<Mark>,
+) -> Draft {
+    Draft::new(
+        MomentKind::OutboxWaiting,
+        st,
+        now,
+        &[broker_down],
+        "moment.outbox-waiting",
+        vec![order(st), Arg::Ms(age_ms)],
+    )
+}

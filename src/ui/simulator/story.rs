@@ -1,0 +1,117 @@
+//! The story panel: the current moment's plain-language explanation, where it stands among
+//! the run's moments, and the keys to its cause and to the next moment. Without a moment it
+//! shows the shown event's caption as before.
+
+use super::super::chrome::clip;
+use super::super::rect;
+use super::super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::layout;
+use crate::app::simulator::story::StoryState;
+use crate::content::{Captions, Lang, Strings};
+use crate::sim::moments::{self, MomentKind};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// What the panel needs besides the story itself.
+pub struct PanelText<'a> {
+    /// UI strings of the language.
+    pub strings: &'a Strings,
+    /// The moment texts (content).
+    pub texts: &'a Captions,
+    /// The language.
+    pub lang: Lang,
+    /// "Pause at moments" is on.
+    pub pause_at_moments: bool,
+    /// The shown event's caption (shown under the header once the cursor left the moment).
+    pub caption: Option<String>,
+}
+
+/// The tone a moment is drawn in: broken outcomes bad, protections good, the rest plain.
+pub fn tone(kind: MomentKind) -> Tone {
+    match kind {
+        MomentKind::DuplicateEffect | MomentKind::LostOrder | MomentKind::LockLost => Tone::Bad,
+        MomentKind::PreventedDuplicate | MomentKind::Replayed => Tone::Good,
+        MomentKind::DeadLettered | MomentKind::Redelivered | MomentKind::OutboxWaiting => {
+            Tone::Bold
+        }
+    }
+}
+
+/// Draws the panel; returns false (drawing nothing) when there is no moment to explain.
+pub fn draw(
+    frame: &mut Frame<'_>,
+    text: &PanelText<'_>,
+    story: &StoryState,
+    shown: Option<u64>,
+    theme: &Theme,
+    area: layout::Area,
+) -> bool {
+    let (Some(m), Some(pos)) = (story.current(shown), story.position(shown)) else {
+        return false;
+    };
+    let s = text.strings;
+    let kind = text
+        .texts
+        .get(text.lang, &format!("kind.{}", m.kind.as_str()))
+        .unwrap_or(m.kind.as_str())
+        .to_owned();
+    let header = s.fill(
+        "simulator.story_header",
+        &[
+            ("n", &(pos + 1).to_string()),
+            ("total", &story.moments.len().to_string()),
+            ("kind", &kind),
+        ],
+    );
+    let keys = match story.came_from {
+        Some(back) => s.fill(
+            "simulator.story_back",
+            &[(
+                "event",
+                &back.map_or_else(
+                    || s.get("simulator.story_head").to_owned(),
+                    |i| format!("#{}", i + 1),
+                ),
+            )],
+        ),
+        None => s.fill(
+            "simulator.story_keys",
+            &[
+                ("cause", &(m.cause_event + 1).to_string()),
+                (
+                    "state",
+                    s.get(if text.pause_at_moments {
+                        "simulator.story_on"
+                    } else {
+                        "simulator.story_off"
+                    }),
+                ),
+            ],
+        ),
+    };
+    let style = theme.tone(tone(m.kind));
+    // At the moment (or at its cause after a jump) the explanation; further on, the shown
+    // event's caption under the moment's header.
+    let at_moment = shown == Some(m.event) || story.came_from.is_some();
+    let body = match &text.caption {
+        Some(c) if !at_moment => Line::styled(c.clone(), theme.tone(Tone::Italic)),
+        _ => Line::styled(
+            moments::render(text.texts, text.lang, m),
+            theme.tone(Tone::Text),
+        ),
+    };
+    let lines = vec![
+        Line::from(vec![
+            Span::styled(header, style),
+            Span::styled(format!(" · {keys}"), theme.dim()),
+        ]),
+        body,
+    ];
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }),
+        clip(frame, rect(area)),
+    );
+    true
+}
