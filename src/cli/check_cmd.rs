@@ -10,9 +10,6 @@ pub fn run(source: &ContentSource) -> Result<(), Failure> {
             for lang in Lang::ALL {
                 println!("{}", content.summary(lang));
             }
-            for warning in &content.warnings {
-                eprintln!("warning: {warning}");
-            }
             Ok(())
         }
         Err(problems) => {

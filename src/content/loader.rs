@@ -46,9 +46,6 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Simulator event captions in both languages.
     pub captions: Captions,
-    /// Findings that do not fail the check: rejected glossary synonyms in the simulator's
-    /// scenario and caption texts (owned with the engine; errors everywhere else).
-    pub warnings: Vec<Problem>,
     /// Simulator moment explanations and their terms in both languages.
     pub moments: Captions,
 }
@@ -86,13 +83,15 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let mut problems = Vec::new();
     let de = load_course(source, Lang::De, &mut problems);
     let en = load_course(source, Lang::En, &mut problems);
-    let mut warnings = Vec::new();
+    // The simulator's files hold both languages, one section each: every section is held
+    // against its language's glossary like the course texts are.
+    let mut term_problems = Vec::new();
     let mut scan_both = |path: &str, text: &str| {
         for (lang, course) in [(Lang::De, &de), (Lang::En, &en)] {
             let section = lang.to_string();
             course
                 .glossary
-                .scan(path, text, Some(&section), &mut warnings);
+                .scan(path, text, Some(&section), &mut term_problems);
         }
     };
     let scenarios = load_scenarios(source, &mut problems, &mut scan_both);
@@ -103,14 +102,17 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         })
         .unwrap_or_default();
     let moments = read(source, super::MOMENTS_PATH, &mut problems)
-        .and_then(|text| moments::parse(super::MOMENTS_PATH, &text, &mut problems))
+        .and_then(|text| {
+            scan_both(super::MOMENTS_PATH, &text);
+            moments::parse(super::MOMENTS_PATH, &text, &mut problems)
+        })
         .unwrap_or_default();
+    problems.append(&mut term_problems);
     let content = Content {
         de,
         en,
         scenarios,
         captions,
-        warnings,
         moments,
     };
     if problems.is_empty() {
