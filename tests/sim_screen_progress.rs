@@ -5,12 +5,12 @@
 mod harness;
 
 use harness::Harness;
-use queuelab::app::simulator::{Tab, Timeline};
+use queuelab::app::simulator::{Compare, Tab, Timeline};
 use queuelab::app::{Effect, Options, Screen, SimState, StoreRequest};
 use queuelab::content::Lang;
 use queuelab::domain::Fact;
-use queuelab::sim::EventKind;
 use queuelab::sim::scenario::IDS;
+use queuelab::sim::{EventKind, Mode};
 
 fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
     let mut h = Harness::new(lang, w, h, options);
@@ -106,9 +106,27 @@ fn see_it_happen_in_a_decision_opens_its_scenario() {
     h.keys("3\n\t1s");
     let s = sim(&h);
     assert_eq!(s.scenario_id(), "broker-outage");
+    // Option 1 (retry inside the request) plays as the scenario's pitfall, beside safe mode.
+    assert_eq!(s.settings.mode, Mode::Pitfall);
+    let Some(Compare::Done { safe, naive }) = &s.compare else {
+        panic!("the compare view opened: {:?}", s.compare.is_some());
+    };
+    assert_eq!((safe.mode, naive.mode), (Mode::Safe, Mode::Pitfall));
+    assert!(h.screen().contains("safe vs pitfall"), "{}", h.screen());
     h.keys("q");
     assert!(
         matches!(h.app.screen, Screen::Reader(_)),
         "back to the reader"
     );
+}
+
+#[test]
+fn see_it_happen_after_the_right_answer_plays_safe_mode_alone() {
+    let mut h = Harness::new(Lang::En, 80, 24, Options::default());
+    h.keys("2");
+    h.keys("3\n\t2s");
+    let s = sim(&h);
+    assert_eq!(s.scenario_id(), "broker-outage");
+    assert_eq!(s.settings.mode, Mode::Safe);
+    assert!(s.compare.is_none(), "no compare view for the safe choice");
 }

@@ -39,11 +39,28 @@ pub fn scenario_text<'a>(session: &'a Session, id: &str) -> Option<&'a ScenarioT
 /// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a
 /// paused run.
 pub fn open(session: &mut Session, scenario: Option<&str>) -> Vec<Effect> {
+    open_in_mode(session, scenario, None)
+}
+
+/// Opens the simulator from a decision's "see it happen": the scenario plays the learner's
+/// choice (`mode`, from the chosen option's data), and when that choice is not the safe one
+/// the compare view shows it beside safe mode at once.
+pub fn open_for_decision(session: &mut Session, scenario: &str, mode: Option<Mode>) -> Vec<Effect> {
+    open_in_mode(session, Some(scenario), mode)
+}
+
+fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode>) -> Vec<Effect> {
     let index = scenario
         .and_then(|id| IDS.iter().position(|i| *i == id))
         .unwrap_or(0);
     let mut state = Box::new(SimState::new(index));
-    let effects = playback::restart(&mut state);
+    if let Some(mode) = mode {
+        state.settings.mode = mode;
+    }
+    let mut effects = playback::restart(&mut state);
+    if let Some(unsafe_mode) = mode.filter(|m| *m != Mode::Safe) {
+        effects.extend(playback::compare_against(&mut state, unsafe_mode));
+    }
     session.push(Screen::Simulator(state));
     effects
 }

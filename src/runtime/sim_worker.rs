@@ -173,7 +173,7 @@ impl SimDriver {
                 sim.replay_dlq(count);
                 Vec::new()
             }
-            SimCommand::Compare { run, spec } => {
+            SimCommand::Compare { run, spec, against } => {
                 // The faults the learner injected into this run happen in both modes too, so
                 // the comparison shows the consequence of what was just done.
                 let faults = self
@@ -183,7 +183,7 @@ impl SimDriver {
                     .map(|r| r.faults.clone())
                     .unwrap_or_default();
                 let safe = run::run_with_faults(&mut self.create(&spec, Mode::Safe)?, &faults)?;
-                let naive = run::run_with_faults(&mut self.create(&spec, Mode::Naive)?, &faults)?;
+                let naive = run::run_with_faults(&mut self.create(&spec, against)?, &faults)?;
                 vec![SimReply::Compared {
                     run,
                     safe: Box::new(safe),

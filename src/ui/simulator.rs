@@ -92,11 +92,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let now = crate::sim::moments::human_ms(app.session.lang, now);
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let times = if app.session.options.ascii { "x" } else { "×" };
-    let mode = strings.get(match s.settings.mode {
-        crate::sim::Mode::Safe => "simulator.mode_safe",
-        crate::sim::Mode::Naive => "simulator.mode_naive",
-        crate::sim::Mode::Pitfall => "simulator.mode_pitfall",
-    });
+    let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
         Span::raw(format!(

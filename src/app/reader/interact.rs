@@ -78,12 +78,16 @@ pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> 
                 .and_then(|t| all.get(t))
                 .or_else(|| all.iter().find(|t| matches!(t, Target::Decision(_))));
             if let Some(Target::Decision(id)) = decision {
-                let scenario = session
-                    .course()
-                    .decision(id)
-                    .map(|d| d.scenario.clone())
-                    .unwrap_or_default();
-                return crate::app::simulator::open(session, Some(&scenario));
+                // The learner's answer, if any, plays beside the safe run (predict, then observe).
+                let chosen = session.progress.decisions.get(id.as_str());
+                let Some(d) = session.course().decision(id) else {
+                    return Vec::new();
+                };
+                let scenario = d.scenario.clone();
+                let mode = chosen
+                    .and_then(|option| d.mode_for(option))
+                    .and_then(crate::sim::Mode::parse);
+                return crate::app::simulator::open_for_decision(session, &scenario, mode);
             }
             Vec::new()
         }

@@ -4,7 +4,7 @@
 use super::protocol::{SimCommand, SimReply};
 use super::{Compare, LOG_CAP, Move, SAMPLE_CAP, SimState};
 use crate::app::Effect;
-use crate::sim::{Snapshot, Stage};
+use crate::sim::{Mode, Snapshot, Stage};
 use std::collections::BTreeMap;
 
 /// Most events one tick may ask for (a slow frame must not turn into a burst).
@@ -147,16 +147,27 @@ pub fn to_end(s: &mut SimState) -> Vec<Effect> {
     })
 }
 
-/// Opens (or closes) the compare view.
+/// Opens (or closes) the compare view: safe mode beside the current mode when that is pitfall,
+/// else beside naive mode.
 pub fn compare(s: &mut SimState) -> Vec<Effect> {
     if s.compare.take().is_some() {
         return Vec::new();
     }
+    let against = match s.settings.mode {
+        Mode::Pitfall => Mode::Pitfall,
+        Mode::Safe | Mode::Naive => Mode::Naive,
+    };
+    compare_against(s, against)
+}
+
+/// Runs safe mode and `against` to the end and shows them side by side.
+pub fn compare_against(s: &mut SimState, against: Mode) -> Vec<Effect> {
     s.timeline.playing = false;
     s.compare = Some(Compare::Running);
     tell_engine(SimCommand::Compare {
         run: s.timeline.run,
         spec: s.spec(),
+        against,
     })
 }
 

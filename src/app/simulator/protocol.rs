@@ -76,6 +76,8 @@ pub enum SimCommand {
         run: u64,
         /// Scenario, broker and seed (the mode is ignored).
         spec: RunSpec,
+        /// The unsafe mode shown beside safe mode (naive, or the scenario's pitfall).
+        against: Mode,
     },
     /// Drop the current run (the screen was left).
     Stop,

@@ -213,8 +213,18 @@ pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u
     rows
 }
 
-/// The final difference in one sentence.
+/// The string key of a mode's name on screen.
+pub fn mode_key(mode: crate::sim::Mode) -> &'static str {
+    match mode {
+        crate::sim::Mode::Safe => "simulator.mode_safe",
+        crate::sim::Mode::Naive => "simulator.mode_naive",
+        crate::sim::Mode::Pitfall => "simulator.mode_pitfall",
+    }
+}
+
+/// The final difference in one sentence (`naive` is the unsafe run: naive or pitfall mode).
 pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) -> String {
+    let other = strings.get(mode_key(naive.mode));
     let verdict = |r: &RunReport| {
         strings
             .get(if r.invariants.ok() {
@@ -236,6 +246,7 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
                 ("naive", &f(&naive.metrics).to_string()),
                 ("safe_verdict", &verdict(safe)),
                 ("naive_verdict", &verdict(naive)),
+                ("other", other),
             ],
         ),
         None => strings.get("simulator.compare_same").to_owned(),

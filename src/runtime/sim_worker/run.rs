@@ -188,7 +188,11 @@ mod tests {
             run: 1,
             fault: Fault::ConsumerLostConnectionAfterEffect,
         });
-        let replies = d.handle(SimCommand::Compare { run: 1, spec });
+        let replies = d.handle(SimCommand::Compare {
+            run: 1,
+            spec,
+            against: Mode::Naive,
+        });
         let [SimReply::Compared { safe, naive, .. }] = &replies[..] else {
             panic!("compared: {replies:?}")
         };

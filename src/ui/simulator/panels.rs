@@ -3,11 +3,13 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
+use crate::app::Screen;
 use crate::app::doc_layout::Tone;
 use crate::app::simulator::picker_rows;
-use crate::app::simulator::view::{compare_rows, compare_sentence};
+use crate::app::simulator::view::{compare_rows, compare_sentence, mode_key};
 use crate::app::simulator::{Compare, Picker, PickerKind};
 use crate::app::{App, layout};
+use crate::sim::Mode;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -65,8 +67,18 @@ pub fn compare(
     area: layout::Area,
 ) {
     let s = app.session.strings();
+    // The unsafe side: what the finished run played, or what `v` / a decision asked for.
+    let other_mode = match (compare, &app.screen) {
+        (Compare::Done { naive, .. }, _) => naive.mode,
+        (Compare::Running, Screen::Simulator(sim)) if sim.settings.mode == Mode::Pitfall => {
+            Mode::Pitfall
+        }
+        (Compare::Running, _) => Mode::Naive,
+    };
+    let other = s.get(mode_key(other_mode));
+    let safe_name = s.get(mode_key(Mode::Safe));
     let mut lines = vec![Line::styled(
-        s.get("simulator.compare_title"),
+        s.fill("simulator.compare_title", &[("other", other)]),
         theme.tone(Tone::Title),
     )];
     match compare {
@@ -83,7 +95,7 @@ pub fn compare(
                 }
             };
             lines.push(Line::styled(
-                format!("{:<32}{:>14}{:>14}", "", "safe", "naive"),
+                format!("{:<32}{safe_name:>14}{other:>14}", ""),
                 theme.tone(Tone::Bold),
             ));
             for (key, a, b) in compare_rows(safe, naive) {
