@@ -31,8 +31,8 @@ pub use chapters::ChaptersState;
 pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
-    CodeRequestOutcome, Delivery, Effect, MailRequest, Msg, ShareFailure, ShareRequest,
-    StoreRequest, WorkshopLine,
+    CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
+    ShareRequest, StoreRequest, WorkshopLine,
 };
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
@@ -133,6 +133,8 @@ impl App {
             Msg::ResultsCleared(Ok(())) => {
                 session.quiz = QuizRecord::default();
                 session.report_status = None;
+                // The store deleted the damaged copies with the rest.
+                session.damaged.clear();
                 let text = session.strings().get("settings.cleared").to_owned();
                 session.notify(text, false);
                 Vec::new()
@@ -172,6 +174,11 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::DamagedCopies(copies) => {
+                session.damaged = copies;
+                Vec::new()
+            }
+            Msg::DamagedDeleted(result) => settings::damaged_deleted(session, result),
             Msg::WorkshopUpdated(line) => {
                 session.workshop = Some(line);
                 Vec::new()
@@ -252,7 +259,7 @@ impl App {
                     Some(Vec::new())
                 }
             }
-            Screen::Settings(state) if state.confirm_clear => {
+            Screen::Settings(state) if state.confirm_clear || state.confirm_delete => {
                 Some(settings::on_confirm_key(state, session, key))
             }
             Screen::Simulator(state) if simulator::captures_keys(state) => {

@@ -6,7 +6,7 @@
 #[allow(dead_code)]
 mod support;
 
-use queuelab::app::{App, Info, Options};
+use queuelab::app::{App, DamagedCopy, Info, Msg, Options};
 use queuelab::content::Lang;
 use support::{new_app, press, render, screen};
 
@@ -57,6 +57,24 @@ fn settings() {
     insta::assert_snapshot!("settings_en_80x24", screen(&a));
     press(&mut a, "x");
     insta::assert_snapshot!("settings_confirm_en_80x24", screen(&a));
+}
+
+#[test]
+fn settings_with_damaged_copies() {
+    let copy = |name: &str, bytes| DamagedCopy {
+        name: name.into(),
+        bytes,
+        modified_secs: 1_796_040_000,
+    };
+    let mut a = app(Lang::De, 80, 24);
+    press(&mut a, "8");
+    a.update(Msg::DamagedCopies(vec![
+        copy("progress.damaged-1796040000.db", 40_960),
+        copy("progress.damaged-1796043600.db", 8_192),
+    ]));
+    insta::assert_snapshot!("settings_damaged_de_80x24", screen(&a));
+    press(&mut a, "d");
+    insta::assert_snapshot!("settings_damaged_confirm_de_80x24", screen(&a));
 }
 
 #[test]

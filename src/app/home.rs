@@ -3,7 +3,8 @@
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{
-    ChaptersState, Effect, Screen, Session, SettingsState, layout, ordering, reader, simulator,
+    ChaptersState, Effect, Screen, Session, SettingsState, StoreRequest, layout, ordering, reader,
+    simulator,
 };
 
 /// The entries of the Home menu, in order.
@@ -155,7 +156,8 @@ fn open(home: &HomeState, session: &mut Session) -> Vec<Effect> {
         MenuItem::Quiz => super::quiz::open(session),
         MenuItem::Settings => {
             session.push(Screen::Settings(SettingsState::default()));
-            Vec::new()
+            // The list of damaged copies comes back as a message.
+            vec![Effect::Store(StoreRequest::ListDamaged)]
         }
     }
 }

@@ -35,6 +35,8 @@ pub enum Action {
     ToggleLang,
     /// Clear results (asks first).
     Clear,
+    /// Delete the copies of damaged stores (asks first).
+    DeleteDamaged,
     /// A digit (option number, chapter number).
     Number(u8),
     /// Focus the next interactive part.

@@ -44,6 +44,17 @@ pub struct WorkshopLine {
     pub pending: u32,
 }
 
+/// A copy the store kept of a damaged `progress.db`, as Settings lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedCopy {
+    /// The file name (no folder).
+    pub name: String,
+    /// Its size in bytes (with its WAL files).
+    pub bytes: u64,
+    /// When it was last written (Unix seconds).
+    pub modified_secs: i64,
+}
+
 /// Something that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Msg {
@@ -74,6 +85,10 @@ pub enum Msg {
     CodeRequested(Result<CodeRequestOutcome, String>),
     /// A typed code was checked.
     CodeChecked(Result<Verdict, String>),
+    /// The damaged copies next to the progress store (sent when Settings opens).
+    DamagedCopies(Vec<DamagedCopy>),
+    /// The damaged copies were deleted (how many), or not.
+    DamagedDeleted(Result<usize, String>),
     /// The workshop dispatcher delivered (or tried to).
     WorkshopUpdated(WorkshopLine),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
@@ -108,6 +123,10 @@ pub enum StoreRequest {
     ClearResults,
     /// Start and save a new quiz attempt (the store thread picks the seed).
     StartAttempt,
+    /// List the copies of damaged stores (answered with `Msg::DamagedCopies`).
+    ListDamaged,
+    /// Delete the copies of damaged stores (answered with `Msg::DamagedDeleted`).
+    DeleteDamaged,
     /// Queue the stuck signal for the workshop host (screen name).
     Stuck(String),
     /// Save one quiz answer.

@@ -73,6 +73,8 @@ pub struct Session {
     pub instructor_cc: Option<String>,
     /// The workshop session, once the dispatcher reported it (None: not joined).
     pub workshop: Option<super::WorkshopLine>,
+    /// Copies of damaged stores, as the store thread last listed them.
+    pub damaged: Vec<super::DamagedCopy>,
     /// The screen change the running handler asked for; `App::update` applies it.
     nav: Option<Nav>,
 }
@@ -112,6 +114,7 @@ impl Session {
             report_status: None,
             instructor_cc: None,
             workshop: None,
+            damaged: Vec::new(),
             nav: None,
         }
     }

@@ -1,4 +1,5 @@
-//! Settings: language, clear results (asks y/n first), where the files are.
+//! Settings: language, clear results (asks y/n first), the copies of damaged stores (listed by
+//! the runtime, deleted after y/n), where the files are.
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::keymap::Action;
@@ -26,6 +27,8 @@ pub struct SettingsState {
     pub cursor: usize,
     /// The "really delete?" question is open.
     pub confirm_clear: bool,
+    /// The "delete the damaged copies?" question is open.
+    pub confirm_delete: bool,
 }
 
 /// Handles a key action in Settings.
@@ -35,6 +38,11 @@ pub fn on_action(s: &mut SettingsState, session: &mut Session, action: Action) -
         Action::Down => s.cursor = (s.cursor + 1).min(SettingsItem::ALL.len() - 1),
         Action::ToggleLang => return toggle_language(session),
         Action::Clear => s.confirm_clear = true,
+        Action::DeleteDamaged if session.damaged.is_empty() => {
+            let text = session.strings().get("settings.damaged_none").to_owned();
+            session.notify(text, false);
+        }
+        Action::DeleteDamaged => s.confirm_delete = true,
         Action::Open => match SettingsItem::ALL[s.cursor.min(SettingsItem::ALL.len() - 1)] {
             SettingsItem::Language => return toggle_language(session),
             SettingsItem::Clear => s.confirm_clear = true,
@@ -49,10 +57,19 @@ fn toggle_language(session: &mut Session) -> Vec<Effect> {
     vec![session.record(Fact::LanguageChosen(session.lang))]
 }
 
-/// Keys while "delete everything?" is asked: y (or j) deletes, anything else keeps.
+/// Keys while "delete everything?" or "delete the damaged copies?" is asked: y (or j)
+/// deletes, anything else keeps.
 pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) -> Vec<Effect> {
+    let yes = matches!(key.code, KeyCode::Char('y' | 'Y' | 'j' | 'J'));
+    if std::mem::take(&mut s.confirm_delete) {
+        return if yes {
+            vec![Effect::Store(StoreRequest::DeleteDamaged)]
+        } else {
+            Vec::new()
+        };
+    }
     s.confirm_clear = false;
-    if matches!(key.code, KeyCode::Char('y' | 'Y' | 'j' | 'J')) {
+    if yes {
         session.progress = Progress::default();
         return vec![
             Effect::Store(StoreRequest::ClearResults),
@@ -60,6 +77,27 @@ pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) ->
         ];
     }
     Vec::new()
+}
+
+/// The store deleted the damaged copies (how many), or could not: say so and list again.
+pub fn damaged_deleted(session: &mut Session, result: Result<usize, String>) -> Vec<Effect> {
+    let (text, error) = match result {
+        Ok(count) => (
+            session
+                .strings()
+                .fill("settings.damaged_deleted", &[("count", &count.to_string())]),
+            false,
+        ),
+        Err(reason) => (
+            session
+                .strings()
+                .fill("common.save_failed", &[("reason", &reason)]),
+            true,
+        ),
+    };
+    session.notify(text, error);
+    // Some may be left after a failure; the store lists what is really there.
+    vec![Effect::Store(StoreRequest::ListDamaged)]
 }
 
 /// Handles the mouse: a click on an entry activates it.
@@ -76,3 +114,6 @@ pub fn on_mouse(s: &mut SettingsState, session: &mut Session, mouse: Mouse) -> V
         Vec::new()
     }
 }
+
+#[cfg(test)]
+mod tests;

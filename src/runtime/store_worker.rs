@@ -1,12 +1,13 @@
 //! The progress store on its own thread: SQLite never blocks the UI loop. Commands go in over a
 //! channel; results come back as messages.
 
-use crate::app::{Msg, StoreRequest};
+use crate::app::{DamagedCopy, Msg, StoreRequest};
 use crate::content::{Content, Lang};
 use crate::domain::quiz::Attempt;
 use crate::domain::workshop::EventKind;
 use crate::services::Store;
 use crate::services::log;
+use std::path::Path;
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc::UnboundedSender;
@@ -40,6 +41,15 @@ impl StoreWorker {
                         StoreRequest::ClearResults => {
                             Msg::ResultsCleared(store.clear().map_err(|e| e.to_string()))
                         }
+                        StoreRequest::ListDamaged => Msg::DamagedCopies(
+                            store.damaged_copies().iter().map(|p| describe(p)).collect(),
+                        ),
+                        StoreRequest::DeleteDamaged => Msg::DamagedDeleted(
+                            store
+                                .delete_damaged_copies()
+                                .map(|deleted| deleted.len())
+                                .map_err(|e| e.to_string()),
+                        ),
                         StoreRequest::StartAttempt => {
                             // Question and option ids are the same in every language (content
                             // check), so the order from either course fits both.
@@ -93,5 +103,26 @@ impl StoreWorker {
         if self.thread.join().is_err() {
             log::warn("the store thread panicked");
         }
+    }
+}
+
+/// Name, size (with the WAL files) and time of one damaged copy, as Settings lists it.
+fn describe(copy: &Path) -> DamagedCopy {
+    let size = |suffix: &str| {
+        std::fs::metadata(format!("{}{suffix}", copy.display())).map_or(0, |m| m.len())
+    };
+    let modified_secs = std::fs::metadata(copy)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_secs()).ok())
+        .unwrap_or(0);
+    DamagedCopy {
+        name: copy
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        bytes: size("") + size("-wal") + size("-shm"),
+        modified_secs,
     }
 }

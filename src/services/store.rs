@@ -223,6 +223,12 @@ impl Store {
         open::damaged_copies(&self.path)
     }
 
+    /// Deletes the copies kept from damaged stores (with their WAL files); returns what was
+    /// deleted. Nothing else in the folder is touched.
+    pub fn delete_damaged_copies(&self) -> Result<Vec<PathBuf>, StoreError> {
+        open::delete_damaged_copies(&self.path)
+    }
+
     /// Runs SQLite's full integrity check ("ok" when healthy).
     pub fn integrity_check(&self) -> Result<String, StoreError> {
         self.conn

@@ -1,10 +1,11 @@
-//! Settings: language, clear results, paths.
+//! Settings: language, clear results, damaged copies, paths.
 
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use crate::app::doc_layout::Tone;
 use crate::app::{App, SettingsState, layout};
+use crate::domain::report::iso_date;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -45,6 +46,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         lines.push(Line::styled(s.get("settings.clear_confirm"), theme.error()));
         lines.push(Line::raw(""));
     }
+    damaged_lines(app, state, theme, &mut lines);
     lines.push(Line::styled(
         s.get("settings.paths"),
         theme.tone(Tone::Subheading),
@@ -66,4 +68,50 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
             rect(layout::list(app.session.size.0, app.session.size.1)),
         ),
     );
+}
+
+/// The copies of damaged stores (name, size, date) and the question before deleting them.
+fn damaged_lines<'a>(
+    app: &'a App,
+    state: &SettingsState,
+    theme: &Theme,
+    lines: &mut Vec<Line<'a>>,
+) {
+    let s = app.session.strings();
+    let copies = &app.session.damaged;
+    if copies.is_empty() {
+        lines.push(Line::styled(s.get("settings.damaged_none"), theme.dim()));
+        lines.push(Line::raw(""));
+        return;
+    }
+    lines.push(Line::styled(
+        s.get("settings.damaged"),
+        theme.tone(Tone::Subheading),
+    ));
+    for copy in copies {
+        lines.push(Line::from(vec![
+            Span::raw(format!("  {}  ", copy.name)),
+            Span::styled(
+                format!(
+                    "{}  {}",
+                    kilobytes(copy.bytes),
+                    iso_date(copy.modified_secs)
+                ),
+                theme.dim(),
+            ),
+        ]));
+    }
+    if state.confirm_delete {
+        let count = copies.len().to_string();
+        lines.push(Line::styled(
+            s.fill("settings.damaged_confirm", &[("count", &count)]),
+            theme.error(),
+        ));
+    }
+    lines.push(Line::raw(""));
+}
+
+/// A file size in whole kilobytes (at least 1 for a non-empty file).
+fn kilobytes(bytes: u64) -> String {
+    format!("{} KB", bytes.div_ceil(1024))
 }

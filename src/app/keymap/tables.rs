@@ -100,6 +100,8 @@ pub(super) const SETTINGS: &[Binding] = &[
     b(&[C('l')], A::ToggleLang, "key.toggle_lang", true),
     b(&[C('x')], A::Clear, "key.clear", true),
     BACK,
+    // After Back: a narrow legend drops it before "q back".
+    b(&[C('d')], A::DeleteDamaged, "key.delete_damaged", true),
     HELP,
 ];
 

@@ -216,3 +216,40 @@ fn clear_truncates_the_wal_and_deletes_damaged_copies() {
         "{left:?}"
     );
 }
+
+/// Issue 14, item 9: Settings' "delete damaged copies" removes exactly the
+/// `progress.damaged-*.db` files (with their WAL files) and nothing else in the data folder.
+#[test]
+fn deleting_damaged_copies_leaves_every_other_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("progress.db");
+    let (store, _) = Store::open(&path).expect("open");
+    let doomed = [
+        "progress.damaged-1796040000.db",
+        "progress.damaged-1796040000.db-wal",
+        "progress.damaged-20261130T120000.db",
+    ];
+    let kept = [
+        "progress.damaged-notes.txt",
+        "other.damaged-1796040000.db",
+        "config.toml",
+        "report.eml",
+    ];
+    for name in doomed.iter().chain(&kept) {
+        std::fs::write(dir.path().join(name), b"x").expect("write");
+    }
+    assert_eq!(store.damaged_copies().len(), 2);
+    let deleted = store.delete_damaged_copies().expect("delete");
+    assert_eq!(deleted.len(), 2);
+    assert!(store.damaged_copies().is_empty());
+    for name in doomed {
+        assert!(!dir.path().join(name).exists(), "{name} is still there");
+    }
+    for name in kept.iter().chain(&["progress.db"]) {
+        assert!(dir.path().join(name).exists(), "{name} was deleted");
+    }
+    assert_eq!(
+        store.load().expect("store still works"),
+        Progress::default()
+    );
+}
