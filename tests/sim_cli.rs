@@ -80,7 +80,7 @@ fn list_names_all_fourteen_scenarios_with_a_description() {
         assert!(line.starts_with(id) && line.len() > id.len() + 10, "{line}");
     }
     let de = queuelab(data.path(), &["--lang", "de", "sim", "--list"]);
-    assert!(text(&de.stdout).contains("Bestellungen"));
+    assert!(text(&de.stdout).contains("Aufträge"));
 }
 
 #[test]
