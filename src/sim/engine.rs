@@ -23,6 +23,7 @@ use super::timeline::{Delta, Timeline};
 
 mod actions;
 mod api;
+mod applied;
 mod apply;
 mod broker;
 mod config;
@@ -32,6 +33,7 @@ pub mod inbox;
 mod outbox;
 mod payload;
 mod queue;
+mod scheduled;
 mod settle;
 #[cfg(test)]
 mod sql_tests;
@@ -44,6 +46,7 @@ pub use config::{RunConfig, SimError};
 pub use view::DlqEntry;
 
 pub(crate) use actions::{Action, ConsumerState, DispatcherState};
+use scheduled::Scheduled;
 
 /// `BEGIN IMMEDIATE`: take the write lock up front, so a read-modify-write never upgrades late.
 pub(crate) fn begin_immediate(conn: &Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
@@ -58,34 +61,6 @@ pub(crate) struct Conns {
     pub broker: Connection,
     pub provider: Connection,
     pub sweeper: Connection,
-}
-
-/// An entry of the event queue; ordered by time, then by scheduling order.
-#[derive(Debug, Clone, Copy)]
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    action: Action,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-
-impl Eq for Scheduled {}
-
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Scheduled {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
-    }
 }
 
 /// Resolved run settings (scenario setup + profile + mode).

@@ -3,12 +3,11 @@
 
 use super::actions::{Action, Delivery};
 use super::broker::{Receive, complete, lock_held};
-use super::inbox::{self, EffectRow};
+use super::inbox;
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::moments::{Fact, Guard, Loss};
-use crate::sim::state::{RowChange, Table};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
@@ -241,83 +240,6 @@ impl Simulation {
             Outcome::Unknown,
             vec![self.set.lock_ms.to_string()],
         )
-    }
-
-    pub(crate) fn effect_row(
-        &mut self,
-        c: u8,
-        d: &Delivery,
-        kind: &'static str,
-        amount: i64,
-        payload_ok: bool,
-    ) -> EffectRow {
-        let n = self.next_effect;
-        self.next_effect += 1;
-        EffectRow {
-            business_key: format!("CR-{n:08}"),
-            order_id: d.order_id,
-            message_id: d.message_id.clone(),
-            kind,
-            amount_cents: amount,
-            payload_ok,
-            instance: Simulation::instance(c),
-        }
-    }
-
-    /// Puts an applied effect into the picture and the metrics.
-    pub(crate) fn picture_effect(&mut self, e: &EffectRow, effect_id: i64, created: u64) {
-        self.change(RowChange::Put(
-            Table::Effects,
-            effect_id,
-            std::sync::Arc::new(vec![
-                effect_id.to_string(),
-                e.business_key.clone(),
-                e.order_id.to_string(),
-                e.message_id.clone(),
-                e.kind.into(),
-                self.now.to_string(),
-                e.instance.clone(),
-            ]),
-        ));
-        self.live.scalars.stages.effects += 1;
-        self.m().effects += 1;
-        self.note(Fact::Effect {
-            order: e.order_id,
-            message_id: e.message_id.clone(),
-        });
-        if let Some(n) = self.effects_per_order.get_mut(e.order_id as usize) {
-            *n = n.saturating_add(1);
-        }
-        self.ages
-            .push(u32::try_from(self.now.saturating_sub(created)).unwrap_or(u32::MAX));
-    }
-
-    pub(crate) fn picture_marker(
-        &mut self,
-        id: i64,
-        message_id: &str,
-        instance: &str,
-        processed: bool,
-    ) {
-        let now = self.now.to_string();
-        let p = if processed {
-            now.clone()
-        } else {
-            String::new()
-        };
-        self.change(RowChange::Put(
-            Table::Inbox,
-            id,
-            std::sync::Arc::new(vec![
-                id.to_string(),
-                message_id.into(),
-                CONSUMER_NAME.into(),
-                instance.into(),
-                now,
-                p,
-            ]),
-        ));
-        self.live.scalars.stages.inbox += 1;
     }
 
     pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {
