@@ -114,6 +114,10 @@ pub enum Command {
         /// Line-oriented mode for screen readers and scripts.
         #[arg(long)]
         plain: bool,
+        /// Your name as the report shows it (and the subject of the instructor's copy);
+        /// at most 60 characters. Without it the report carries no name.
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
     },
     /// The mail outbox: show every mail's status, or send what is due now.
     Mail {
@@ -229,7 +233,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Check) => check_cmd::run(&content_source(cli)),
         Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
         Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
-        Some(Command::Report { plain }) => report_cmd::run(cli, *plain),
+        Some(Command::Report { plain, name }) => report_cmd::run(cli, *plain, name.as_deref()),
         Some(Command::Decide { plain }) => decide_cmd::run(cli, *plain),
         Some(Command::Host(args)) => host_cmd::run(cli, args),
         Some(Command::Join { url, name }) => {

@@ -216,3 +216,38 @@ fn report_by_script_through_smtp_waits_in_the_outbox_and_goes_out_once() {
         "no code at rest"
     );
 }
+
+#[test]
+fn report_name_flag_names_the_saved_copy_and_a_bad_name_is_refused() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = run(data.path(), &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success());
+    let long = "x".repeat(61);
+    let out = run(data.path(), &["report", "--plain", "--name", &long], "");
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--name: the name is longer than 60 characters"),
+        "{err}"
+    );
+    let out = run(
+        data.path(),
+        &["report", "--plain", "--name", " Ada Lovelace "],
+        "",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let saved = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Your report is saved at "))
+        .unwrap_or_else(|| panic!("the saved path in {text}"));
+    let html = std::fs::read_to_string(saved.trim()).expect("the saved HTML copy");
+    assert!(html.contains("queuelab report of Ada Lovelace"), "{html}");
+    let copy = std::fs::read_to_string(Path::new(saved.trim()).with_extension("txt"))
+        .expect("the saved text copy");
+    assert!(
+        copy.starts_with("queuelab: queuelab report of Ada Lovelace\n"),
+        "{copy}"
+    );
+    assert!(copy.contains("Name: Ada Lovelace"));
+}

@@ -150,7 +150,12 @@ pub enum MailRequest {
     /// Delete the mail and report files (results were cleared).
     ClearFiles,
     /// Save the report of the last finished attempt as local files.
-    SaveReport { lang: Lang },
+    SaveReport {
+        /// The report's language.
+        lang: Lang,
+        /// The learner's display name (checked), if given.
+        name: Option<String>,
+    },
     /// Issue a one-time code for the address and send its mail.
     RequestCode { address: String, lang: Lang },
     /// Check a typed code; on success queue and send the report.
@@ -163,6 +168,8 @@ pub enum MailRequest {
         consent: bool,
         /// The report's language.
         lang: Lang,
+        /// The learner's display name (checked), if given.
+        name: Option<String>,
     },
 }
 

@@ -1,11 +1,13 @@
-//! The report screen: address entry, the instructor consent (only when the workshop names an
-//! instructor), code entry with remaining tries, and the sending status.
+//! The report screen: address entry with an optional display name beside it (Tab switches),
+//! the instructor consent (only when the workshop names an instructor), code entry with
+//! remaining tries, and the sending status.
 
 use super::input::{Key, KeyCode};
 use super::msg::{CodeRequestOutcome, Delivery};
 use super::{Effect, MailRequest, Screen, Session};
 use crate::domain::address;
 use crate::domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
+use crate::domain::report::{MAX_NAME_CHARS, display_name};
 
 /// Longest text the entry field takes (an address cannot be longer).
 const MAX_INPUT: usize = address::MAX_LEN + 8;
@@ -30,6 +32,12 @@ pub struct ReportState {
     pub phase: ReportPhase,
     /// The text being typed.
     pub input: String,
+    /// The display name being typed (beside the address; empty means no name).
+    pub name: String,
+    /// Whether typing goes into the name field (Tab switches while the address is asked).
+    pub name_focus: bool,
+    /// The checked display name the report carries (set with the address).
+    pub learner: Option<String>,
     /// The confirmed address.
     pub address: String,
     /// Whether the instructor copy was agreed to.
@@ -54,6 +62,9 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
     session.push(Screen::Report(ReportState {
         phase: ReportPhase::Address,
         input: String::new(),
+        name: String::new(),
+        name_focus: false,
+        learner: None,
         address: String::new(),
         consent: false,
         remaining: MAX_FAILURES,
@@ -61,7 +72,10 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         saved_at: None,
         busy: false,
     }));
-    vec![Effect::Mail(MailRequest::SaveReport { lang: session.lang })]
+    vec![Effect::Mail(MailRequest::SaveReport {
+        lang: session.lang,
+        name: None,
+    })]
 }
 
 fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
@@ -105,6 +119,11 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
     if s.busy {
         return Vec::new();
     }
+    if s.phase == ReportPhase::Address
+        && let Some(effects) = on_address_key(s, session, key.code)
+    {
+        return effects;
+    }
     match (s.phase, key.code) {
         (ReportPhase::Consent, KeyCode::Char(c)) => {
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
@@ -126,25 +145,46 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
             s.input.pop();
             Vec::new()
         }
-        (ReportPhase::Address, KeyCode::Enter) => match address::validate(&s.input) {
-            Ok(valid) => {
-                s.address = valid;
-                s.input.clear();
-                s.messages.clear();
-                if cc {
-                    s.phase = ReportPhase::Consent;
+        (ReportPhase::Address, KeyCode::Enter) => {
+            let learner = match display_name(&s.name) {
+                Ok(learner) => learner,
+                Err(e) => {
+                    s.name_focus = true;
+                    say(s, session, e.key(), &[], true);
+                    return Vec::new();
+                }
+            };
+            match address::validate(&s.input) {
+                Ok(valid) => {
+                    s.address = valid;
+                    s.input.clear();
+                    s.messages.clear();
+                    // The local copy was saved without a name; save it again with it.
+                    let mut effects: Vec<Effect> = learner
+                        .iter()
+                        .map(|name| {
+                            Effect::Mail(MailRequest::SaveReport {
+                                lang,
+                                name: Some(name.clone()),
+                            })
+                        })
+                        .collect();
+                    s.learner = learner;
+                    if cc {
+                        s.phase = ReportPhase::Consent;
+                    } else {
+                        s.phase = ReportPhase::Code;
+                        s.busy = true;
+                        effects.push(request_code(s, lang));
+                    }
+                    effects
+                }
+                Err(e) => {
+                    say(s, session, e.key(), &[], true);
                     Vec::new()
-                } else {
-                    s.phase = ReportPhase::Code;
-                    s.busy = true;
-                    vec![request_code(s, lang)]
                 }
             }
-            Err(e) => {
-                say(s, session, e.key(), &[], true);
-                Vec::new()
-            }
-        },
+        }
         (ReportPhase::Code, KeyCode::Enter) if !s.input.trim().is_empty() => {
             // The typed code leaves the screen state at once.
             let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
@@ -154,10 +194,35 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
                 code,
                 consent: s.consent,
                 lang,
+                name: s.learner.clone(),
             })]
         }
         _ => Vec::new(),
     }
+}
+
+/// The name field while the address is asked: Tab/Shift+Tab switch fields, typing goes into
+/// the name, Enter in the name moves on to the address. None: the key is the address field's.
+fn on_address_key(s: &mut ReportState, session: &Session, code: KeyCode) -> Option<Vec<Effect>> {
+    match code {
+        KeyCode::Tab | KeyCode::BackTab => s.name_focus = !s.name_focus,
+        _ if !s.name_focus => return None,
+        KeyCode::Char(c) if s.name.chars().count() < MAX_NAME_CHARS && !c.is_control() => {
+            s.name.push(c);
+        }
+        KeyCode::Backspace => {
+            s.name.pop();
+        }
+        KeyCode::Enter => match display_name(&s.name) {
+            Ok(_) => {
+                s.messages.retain(|(_, error)| !error);
+                s.name_focus = false;
+            }
+            Err(e) => say(s, session, e.key(), &[], true),
+        },
+        _ => {}
+    }
+    Some(Vec::new())
 }
 
 /// The local copy was saved (or not).

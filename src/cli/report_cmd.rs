@@ -7,37 +7,45 @@ use super::{Cli, Failure};
 use crate::content::Strings;
 use crate::domain::otp::{IssueDenied, Verdict};
 use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
-use crate::domain::report::Report;
+use crate::domain::report::{self, Report};
 use crate::services::mail::{
     self, CodeVault, Dispatcher, MailError, Outcome, ReportFlow, validate_address,
 };
 use crate::services::store::now_secs;
 use std::io::{BufRead, Write};
 
-/// Runs the plain report flow on stdin/stdout.
-pub fn run(cli: &Cli, plain: bool) -> Result<(), Failure> {
+/// Runs the plain report flow on stdin/stdout; `name` is the learner's display name.
+pub fn run(cli: &Cli, plain: bool, name: Option<&str>) -> Result<(), Failure> {
     if !plain {
         return Err(Failure::usage(
             "the report screens are in the workshop (run queuelab); use --plain for the line-by-line flow",
         ));
     }
+    let learner = match name.map(report::display_name).transpose() {
+        Ok(learner) => learner.flatten(),
+        Err(e) => return Err(Failure::usage(format!("--name: {e}"))),
+    };
     let mut session = Session::open(cli)?;
     let stdin = std::io::stdin();
     let mut lines = Lines::new(stdin.lock(), std::io::stdout().lock());
-    confirm_and_send(&mut session, &mut lines)
+    confirm_and_send(&mut session, &mut lines, learner.as_deref())
 }
 
 fn fail(e: impl std::fmt::Display) -> Failure {
     Failure::new(e.to_string())
 }
 
-/// Builds the report of the newest finished attempt.
-pub fn build_report(session: &Session) -> Result<Option<(i64, Report)>, Failure> {
+/// Builds the report of the newest finished attempt (`learner`: the checked display name).
+pub fn build_report(
+    session: &Session,
+    learner: Option<&str>,
+) -> Result<Option<(i64, Report)>, Failure> {
     mail::latest_report(
         &session.store,
         &session.content,
         session.lang,
         session.config.workshop.name.as_deref(),
+        learner,
         now_secs(),
     )
     .map_err(fail)
@@ -47,9 +55,10 @@ pub fn build_report(session: &Session) -> Result<Option<(i64, Report)>, Failure>
 pub fn confirm_and_send<R: BufRead, W: Write>(
     session: &mut Session,
     lines: &mut Lines<R, W>,
+    learner: Option<&str>,
 ) -> Result<(), Failure> {
     let s = session.course().strings.clone();
-    let Some((attempt_id, report)) = build_report(session)? else {
+    let Some((attempt_id, report)) = build_report(session, learner)? else {
         return Err(Failure::new(s.get("report.need_quiz")));
     };
     let saved_at =

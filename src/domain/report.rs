@@ -27,6 +27,44 @@ pub struct ReportInput<'a> {
     pub progress: &'a Progress,
     /// The quiz attempt the report is about.
     pub attempt: &'a Attempt,
+    /// The learner's display name, already checked by [`display_name`] (None: no name).
+    pub learner: Option<&'a str>,
+}
+
+/// Longest display name the report takes (it also goes into a mail subject).
+pub const MAX_NAME_CHARS: usize = 60;
+
+/// Why a display name is refused; each names its string key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Longer than [`MAX_NAME_CHARS`].
+    #[error("the name is longer than {MAX_NAME_CHARS} characters")]
+    TooLong,
+    /// Holds a line break, tab or other control character.
+    #[error("the name holds a control character (line break, tab)")]
+    Control,
+}
+
+impl NameError {
+    /// The UI string key of the message.
+    pub fn key(self) -> &'static str {
+        match self {
+            NameError::TooLong => "report.name_too_long",
+            NameError::Control => "report.name_control",
+        }
+    }
+}
+
+/// Checks a display name: trimmed; empty means "no name".
+pub fn display_name(input: &str) -> Result<Option<String>, NameError> {
+    let name = input.trim();
+    if name.chars().any(char::is_control) {
+        return Err(NameError::Control);
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(NameError::TooLong);
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
 }
 
 /// One block of the report.
@@ -68,22 +106,22 @@ pub fn build(input: &ReportInput<'_>) -> Report {
     let s = &input.course.strings;
     let quiz = &input.course.quiz;
     let score = input.attempt.score(quiz);
-    let mut blocks = vec![
-        Block::Para(s.fill("report.date", &[("date", input.date)])),
-        Block::Para(s.fill("report.workshop", &[("name", input.workshop)])),
-        Block::Para(s.fill(
-            "report.score",
-            &[
-                ("score", &score.correct.to_string()),
-                ("total", &score.total.to_string()),
-                ("level", score.level.map_or("-", |l| l.name.as_str())),
-            ],
-        )),
-    ];
-    // Score and level above, what to do next right below; the details follow.
+    // Who, score and level first, what to do next right below; the details follow.
+    let mut blocks: Vec<Block> = input
+        .learner
+        .map(|name| Block::Para(s.fill("report.learner", &[("name", name)])))
+        .into_iter()
+        .collect();
+    blocks.push(Block::Para(s.fill(
+        "report.score",
+        &[
+            ("score", &score.correct.to_string()),
+            ("total", &score.total.to_string()),
+            ("level", score.level.map_or("-", |l| l.name.as_str())),
+        ],
+    )));
     blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
     if let Some(level) = score.level {
-        // Next steps are written with `code` marks for the screen; a mail shows plain words.
         blocks.extend(
             level
                 .next_steps
@@ -91,6 +129,11 @@ pub fn build(input: &ReportInput<'_>) -> Report {
                 .map(|step| Block::Item(step.clone())),
         );
     }
+    blocks.push(Block::Heading(s.get("report.details").to_owned()));
+    blocks.push(Block::Para(s.fill("report.date", &[("date", input.date)])));
+    blocks.push(Block::Para(
+        s.fill("report.workshop", &[("name", input.workshop)]),
+    ));
     let read = input
         .course
         .chapters
@@ -142,8 +185,16 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
         text.retain(|c| c != '`');
     }
+    // The name goes into the subject so an instructor's copy says whose report it is.
+    let subject = match input.learner {
+        Some(name) => s.fill(
+            "report.subject_named",
+            &[("workshop", input.workshop), ("name", name)],
+        ),
+        None => s.fill("report.subject", &[("workshop", input.workshop)]),
+    };
     Report {
-        subject: s.fill("report.subject", &[("workshop", input.workshop)]),
+        subject,
         lang: input.lang,
         blocks,
     }

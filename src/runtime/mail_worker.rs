@@ -158,7 +158,9 @@ impl Ctx {
                 }
                 self.status_msg(None)
             }
-            MailRequest::SaveReport { lang } => Msg::ReportSaved(self.save_report(lang)),
+            MailRequest::SaveReport { lang, name } => {
+                Msg::ReportSaved(self.save_report(lang, name.as_deref()))
+            }
             MailRequest::RequestCode { address, lang } => {
                 Msg::CodeRequested(self.request_code(&address, lang))
             }
@@ -167,8 +169,9 @@ impl Ctx {
                 code,
                 consent,
                 lang,
+                name,
             } => {
-                let verdict = self.confirm(&address, &code, consent, lang);
+                let verdict = self.confirm(&address, &code, consent, lang, name.as_deref());
                 let accepted = matches!(verdict, Ok(crate::domain::otp::Verdict::Accepted { .. }));
                 let _ = self.replies.send(Msg::CodeChecked(verdict));
                 if accepted {
@@ -179,12 +182,17 @@ impl Ctx {
         }
     }
 
-    fn report(&self, lang: Lang) -> Result<(i64, crate::domain::report::Report), String> {
+    fn report(
+        &self,
+        lang: Lang,
+        name: Option<&str>,
+    ) -> Result<(i64, crate::domain::report::Report), String> {
         mail::latest_report(
             &self.store,
             &self.content,
             lang,
             self.config.workshop.name.as_deref(),
+            name,
             now_secs(),
         )
         .map_err(|e| e.to_string())?
@@ -197,8 +205,8 @@ impl Ctx {
         })
     }
 
-    fn save_report(&self, lang: Lang) -> Result<String, String> {
-        let (attempt_id, report) = self.report(lang)?;
+    fn save_report(&self, lang: Lang, name: Option<&str>) -> Result<String, String> {
+        let (attempt_id, report) = self.report(lang, name)?;
         mail::save_report(&self.paths.reports_dir(), attempt_id, &report)
             .map(|p| p.display().to_string())
             .map_err(|e| e.to_string())
@@ -209,7 +217,7 @@ impl Ctx {
             Ok(a) => a,
             Err(e) => return Ok(CodeRequestOutcome::Invalid { key: e.key() }),
         };
-        let (attempt_id, _) = self.report(lang)?;
+        let (attempt_id, _) = self.report(lang, None)?;
         let strings = &self.content.course(lang).strings;
         let issued = self
             .flow
@@ -231,8 +239,9 @@ impl Ctx {
         code: &OneTimeCode,
         consent: bool,
         lang: Lang,
+        name: Option<&str>,
     ) -> Result<crate::domain::otp::Verdict, String> {
-        let (_, report) = self.report(lang)?;
+        let (_, report) = self.report(lang, name)?;
         self.flow
             .confirm_code(
                 &mut self.store,

@@ -37,7 +37,43 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         lines.push(Line::styled(hint, theme.dim()));
         lines.push(Line::raw(""));
     }
-    if state.phase == ReportPhase::Consent {
+    let cursor = if state.busy { "" } else { "_" };
+    if state.phase == ReportPhase::Address {
+        // The optional name sits above the address; the focused field carries the cursor.
+        let (name_cursor, address_cursor) = if state.name_focus {
+            (cursor, "")
+        } else {
+            ("", cursor)
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                s.get("report.name_prompt").trim_end().to_owned(),
+                theme.tone(Tone::Bold),
+            ),
+            Span::raw(" "),
+            Span::styled(
+                format!("{}{name_cursor}", state.name),
+                if state.name_focus {
+                    theme.selected()
+                } else {
+                    theme.dim()
+                },
+            ),
+        ]));
+        lines.push(Line::from(vec![
+            Span::styled(prompt.trim_end().to_owned(), theme.tone(Tone::Bold)),
+            Span::raw(" "),
+            Span::styled(
+                format!("{}{address_cursor}", state.input),
+                if state.name_focus {
+                    theme.dim()
+                } else {
+                    theme.selected()
+                },
+            ),
+        ]));
+        lines.push(Line::styled(s.get("report.name_hint"), theme.dim()));
+    } else if state.phase == ReportPhase::Consent {
         let cc = app.session.instructor_cc.clone().unwrap_or_default();
         lines.push(Line::raw(s.fill("report.cc_prompt", &[("cc", &cc)])));
     } else if !prompt.is_empty() {
@@ -52,7 +88,6 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         } else {
             state.input.clone()
         };
-        let cursor = if state.busy { "" } else { "_" };
         lines.push(Line::from(vec![
             Span::styled(prompt.trim_end().to_owned(), theme.tone(Tone::Bold)),
             Span::raw(" "),

@@ -3,6 +3,7 @@
 //! queued and it is later delivered exactly once; the code never reaches the database or log.
 
 mod hardening;
+mod named;
 mod server;
 mod slow;
 
@@ -91,6 +92,7 @@ impl Fixture {
             date: "2026-11-30",
             progress: &Progress::default(),
             attempt: &stored.attempt,
+            learner: None,
         })
     }
 

@@ -199,6 +199,7 @@ pub(super) const QUIZ: &[Binding] = &[
 /// and help describe, and what applies once the report is queued.
 pub(super) const REPORT: &[Binding] = &[
     b(&[Code(K::Enter)], A::Open, "report.confirm_key", true),
+    b(&[Code(K::Tab)], A::FocusNext, "report.tab_key", false),
     b(&[C('r')], A::Retake, "report.new_code_key", true),
     b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
     HELP,

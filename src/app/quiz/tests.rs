@@ -102,7 +102,10 @@ fn report_flow_address_code_and_status() {
     let effects = chars(&mut app, "m");
     assert_eq!(
         effects,
-        vec![Effect::Mail(MailRequest::SaveReport { lang: Lang::En })]
+        vec![Effect::Mail(MailRequest::SaveReport {
+            lang: Lang::En,
+            name: None
+        })]
     );
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
     assert!(report_state(&app).messages[0].0.contains("report-9.html"));
@@ -269,4 +272,86 @@ fn result_scrolling_stops_at_the_last_line_and_end_jumps_there() {
     assert_eq!(scroll(&app), 0);
     chars(&mut app, "G");
     assert_eq!(scroll(&app), max, "G jumps to the end");
+}
+
+#[test]
+fn the_name_field_beside_the_address_goes_into_the_report() {
+    let mut app = app();
+    app.session.instructor_cc = Some("coach@example.org".into());
+    started(&mut app);
+    for _ in 0..crate::content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Tab);
+    assert!(report_state(&app).name_focus, "Tab moves to the name");
+    chars(&mut app, "  Ada\u{7}  Lovelace ");
+    assert_eq!(
+        report_state(&app).name,
+        "  Ada  Lovelace ",
+        "control characters are not typed"
+    );
+    assert_eq!(report_state(&app).input, "ada@example.org");
+    // Enter in the name goes back to the address; Enter there sends the checked name along.
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert!(!report_state(&app).name_focus);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::SaveReport {
+            lang: Lang::En,
+            name: Some("Ada  Lovelace".into())
+        })],
+        "the local copy is saved again with the name"
+    );
+    chars(&mut app, "y");
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
+        Delivery::Smtp,
+    ))));
+    chars(&mut app, "111111");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Mail(MailRequest::ConfirmCode { consent: true, name: Some(name), .. })]
+                if name == "Ada  Lovelace"
+        ),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn a_too_long_name_is_refused_with_a_message_and_the_name_field_focused() {
+    let mut app = app();
+    started(&mut app);
+    for _ in 0..crate::content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Tab);
+    // The field stops at the limit, so a long paste is cut, never refused.
+    chars(&mut app, &"x".repeat(80));
+    assert_eq!(
+        report_state(&app).name.chars().count(),
+        crate::domain::report::MAX_NAME_CHARS
+    );
+    report_state_mut(&mut app).name.push('y');
+    key(&mut app, KeyCode::Tab);
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    let state = report_state(&app);
+    assert!(state.name_focus && state.phase == ReportPhase::Address);
+    let (text, error) = state.messages.last().expect("message").clone();
+    assert!(error);
+    assert_eq!(text, app.session.strings().get("report.name_too_long"));
+}
+
+fn report_state_mut(app: &mut App) -> &mut ReportState {
+    match &mut app.screen {
+        Screen::Report(s) => s,
+        other => panic!("not on the report screen: {other:?}"),
+    }
 }

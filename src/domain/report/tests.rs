@@ -52,6 +52,7 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
             date: "2026-11-30",
             progress: &progress,
             attempt: &attempt,
+            learner: None,
         });
         let text = report.text();
         let html = report.html();
@@ -102,4 +103,103 @@ fn iso_dates() {
     assert_eq!(iso_date(951_782_400), "2000-02-29");
     assert_eq!(iso_date(1_795_996_800), "2026-11-30");
     assert_eq!(iso_date(-86_400), "1969-12-31");
+}
+
+#[test]
+fn the_display_name_is_checked_and_opens_the_report_and_its_subject() {
+    assert_eq!(
+        display_name("  Ada Lovelace "),
+        Ok(Some("Ada Lovelace".into()))
+    );
+    assert_eq!(display_name("   "), Ok(None));
+    assert_eq!(display_name("Ada\nBcc: x@y.z"), Err(NameError::Control));
+    assert_eq!(
+        display_name(&"é".repeat(MAX_NAME_CHARS)).map(|n| n.map(|n| n.chars().count())),
+        Ok(Some(MAX_NAME_CHARS))
+    );
+    assert_eq!(
+        display_name(&"é".repeat(MAX_NAME_CHARS + 1)),
+        Err(NameError::TooLong)
+    );
+    let content = load(&ContentSource::Embedded).expect("shipped content is valid");
+    for lang in [Lang::De, Lang::En] {
+        let course = content.course(lang);
+        let attempt = Attempt::new(&course.quiz, 5);
+        let progress = Progress::default();
+        let input = ReportInput {
+            course,
+            scenarios: &[],
+            lang,
+            workshop: "Lab",
+            date: "2026-11-30",
+            progress: &progress,
+            attempt: &attempt,
+            learner: Some("Ada <Lovelace>"),
+        };
+        let report = build(&input);
+        assert!(
+            report.subject.contains("Ada <Lovelace>"),
+            "{}",
+            report.subject
+        );
+        assert!(report.subject.contains("Lab"));
+        // Name, then score, then next steps; the date is among the details after them.
+        let text = report.text();
+        let name = text.find("Ada <Lovelace>").expect("name in the text");
+        let score = text.find(&course.strings.fill("report.score", &[("score", "0")])[..6]);
+        let steps = text.find(course.strings.get("report.next_steps"));
+        let date = text.find("2026-11-30");
+        assert!(
+            Some(name) < score && score < steps && steps < date,
+            "{text}"
+        );
+        assert!(report.html().contains("Ada &lt;Lovelace&gt;"));
+        let unnamed = build(&ReportInput {
+            learner: None,
+            ..input
+        });
+        assert!(!unnamed.text().contains("Lovelace"));
+        assert_eq!(
+            unnamed.subject,
+            course
+                .strings
+                .fill("report.subject", &[("workshop", "Lab")])
+        );
+    }
+}
+
+#[test]
+fn the_html_part_is_self_contained_and_laid_out_for_mail_clients() {
+    let content = load(&ContentSource::Embedded).expect("shipped content is valid");
+    let course = content.course(Lang::En);
+    let attempt = Attempt::new(&course.quiz, 5);
+    let progress = Progress::default();
+    let html = build(&ReportInput {
+        course,
+        scenarios: &content.scenarios,
+        lang: Lang::En,
+        workshop: "Lab",
+        date: "2026-11-30",
+        progress: &progress,
+        attempt: &attempt,
+        learner: Some("Ada"),
+    })
+    .html();
+    for external in [
+        "http:", "https:", "//", "src=", "<link", "<script", "url(", "@import",
+    ] {
+        // `//` would be a protocol-relative URL; the doctype and closing tags have none.
+        assert!(!html.contains(external), "{external} in the HTML part");
+    }
+    assert!(
+        !html.contains("<style"),
+        "mail clients drop style blocks: inline only"
+    );
+    assert!(html.contains("max-width: 600px"));
+    assert!(html.contains("role=\"presentation\""));
+    assert!(html.contains("Segoe UI") && html.contains("sans-serif"));
+    assert_eq!(
+        html.matches("<table").count(),
+        html.matches("</table>").count()
+    );
 }

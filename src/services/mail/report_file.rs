@@ -7,12 +7,13 @@ use crate::services::store::{Store, StoreError};
 use std::path::{Path, PathBuf};
 
 /// The report of the newest finished attempt (None before the quiz is finished), with the
-/// attempt's id.
+/// attempt's id. `learner` is the display name, already checked by `report::display_name`.
 pub fn latest_report(
     store: &Store,
     content: &Content,
     lang: Lang,
     workshop: Option<&str>,
+    learner: Option<&str>,
     now: i64,
 ) -> Result<Option<(i64, Report)>, StoreError> {
     let Some(stored) = store.latest_finished_attempt()? else {
@@ -30,6 +31,7 @@ pub fn latest_report(
         date: &date,
         progress: &progress,
         attempt: &stored.attempt,
+        learner,
     });
     Ok(Some((stored.attempt.id, report)))
 }
