@@ -306,7 +306,7 @@ impl App {
     fn navigate(&mut self, nav: Nav) -> Vec<Effect> {
         match nav {
             Nav::Push(screen) => {
-                let below = std::mem::replace(&mut self.screen, screen);
+                let below = std::mem::replace(&mut self.screen, *screen);
                 self.history.push(below);
                 Vec::new()
             }

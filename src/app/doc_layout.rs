@@ -61,6 +61,9 @@ pub struct DocLine {
     pub spans: Vec<Span>,
     /// The interactive part this line belongs to (index into [`targets`]).
     pub target: Option<usize>,
+    /// An outcome of the parts above it (the calculator's product, its error): kept on screen
+    /// with the focused part so a typed number and what it does are seen together.
+    pub companion: bool,
 }
 
 impl DocLine {
@@ -69,6 +72,7 @@ impl DocLine {
         DocLine {
             spans,
             target: None,
+            companion: false,
         }
     }
 

@@ -86,14 +86,13 @@ fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effec
     let calculator = &course.reference.calculator;
     let mut calc = CalcValues::from_defaults(calculator);
     // The chapter's worked example stays in the seed's currency; the learner's own numbers
-    // start in the currency of the language (EUR for German and English).
-    if let Some(i) = calculator
-        .currencies
-        .iter()
-        .position(|c| c == DEFAULT_CURRENCY)
-    {
-        calc.currency = i;
-    }
+    // start in the workshop's currency, else the language's (EUR for German and English).
+    calc.start_in(
+        session
+            .calc_currency
+            .as_deref()
+            .unwrap_or(default_currency(session.lang)),
+    );
     let mut state = ReaderState {
         chapter: index,
         scroll,
@@ -173,8 +172,13 @@ pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect>
     })))
 }
 
-/// The calculator's currency for both languages.
-const DEFAULT_CURRENCY: &str = "EUR";
+/// The calculator's currency when the workshop config names none: the language's (both
+/// languages are written for the euro area).
+pub fn default_currency(lang: crate::content::Lang) -> &'static str {
+    match lang {
+        crate::content::Lang::De | crate::content::Lang::En => "EUR",
+    }
+}
 
 /// Words per minute of an unhurried reader; a chapter counts as read after a fifth of the
 /// time such a reader needs.
@@ -293,7 +297,7 @@ pub fn on_captured_key(state: &mut ReaderState, session: &mut Session, key: Key)
     if state.search.as_ref().is_some_and(|s| s.editing) {
         search::on_key(state, session, key)
     } else {
-        interact::on_calc_key(state, key)
+        interact::on_calc_key(state, session, key)
     }
 }
 

@@ -71,6 +71,8 @@ pub struct Session {
     pub report_status: Option<MailStatus>,
     /// The instructor address from the config (the report asks before copying it).
     pub instructor_cc: Option<String>,
+    /// The calculator's starting currency from the config (None: the language's).
+    pub calc_currency: Option<String>,
     /// The workshop session, once the dispatcher reported it (None: not joined).
     pub workshop: Option<super::WorkshopLine>,
     /// Copies of damaged stores, as the store thread last listed them.
@@ -84,8 +86,8 @@ pub struct Session {
 /// request right after the handler returns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Nav {
-    /// Open a screen on top of the current one.
-    Push(Screen),
+    /// Open a screen on top of the current one (boxed: screens differ much in size).
+    Push(Box<Screen>),
     /// Go back one screen (from Home: quit).
     Back,
 }
@@ -113,6 +115,7 @@ impl Session {
             quiz: QuizRecord::default(),
             report_status: None,
             instructor_cc: None,
+            calc_currency: None,
             workshop: None,
             damaged: Vec::new(),
             nav: None,
@@ -140,7 +143,7 @@ impl Session {
     /// Asks to open `screen` on top; the status line goes at once (the new screen may set one).
     pub fn push(&mut self, screen: Screen) {
         self.status = None;
-        self.nav = Some(Nav::Push(screen));
+        self.nav = Some(Nav::Push(Box::new(screen)));
     }
 
     /// Asks to go back one screen.

@@ -67,6 +67,9 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     app.session
         .instructor_cc
         .clone_from(&config.workshop.instructor_cc);
+    app.session
+        .calc_currency
+        .clone_from(&config.workshop.currency);
     if let Some(stored) = store
         .latest_attempt()
         .map_err(|e| Failure::new(e.to_string()))?

@@ -72,7 +72,9 @@ impl CalcError {
 pub struct CalcValues {
     /// Values by field, in [`CalcField::ALL`] order.
     pub values: [f64; 4],
-    /// Index into the currency list.
+    /// The currencies Enter cycles through (the content's list, plus a configured one).
+    pub currencies: Vec<String>,
+    /// Index into `currencies`.
     pub currency: usize,
 }
 
@@ -81,12 +83,36 @@ impl CalcValues {
     pub fn from_defaults(c: &Calculator) -> Self {
         CalcValues {
             values: [c.incidents, c.people, c.hours, c.hourly_cost],
+            currencies: c.currencies.clone(),
             currency: c
                 .currencies
                 .iter()
                 .position(|x| *x == c.currency)
                 .unwrap_or(0),
         }
+    }
+
+    /// Selects `code`, adding it to the cycle when the content does not offer it (a workshop
+    /// config may name any currency).
+    pub fn start_in(&mut self, code: &str) {
+        self.currency = if let Some(i) = self.currencies.iter().position(|c| c == code) {
+            i
+        } else {
+            self.currencies.push(code.to_owned());
+            self.currencies.len() - 1
+        };
+    }
+
+    /// The selected currency's code (empty when the list is empty).
+    pub fn currency_code(&self) -> &str {
+        self.currencies
+            .get(self.currency)
+            .map_or("", String::as_str)
+    }
+
+    /// Moves on to the next currency of the cycle.
+    pub fn next_currency(&mut self) {
+        self.currency = (self.currency + 1) % self.currencies.len().max(1);
     }
 
     /// The value of one field.
@@ -154,8 +180,22 @@ mod tests {
     fn seed() -> CalcValues {
         CalcValues {
             values: [4.0, 3.0, 2.5, 180.0],
+            currencies: vec!["PLN".into(), "EUR".into()],
             currency: 0,
         }
+    }
+
+    #[test]
+    fn a_configured_currency_joins_the_cycle_once() {
+        let mut v = seed();
+        v.start_in("EUR");
+        assert_eq!((v.currency_code(), v.currencies.len()), ("EUR", 2));
+        v.start_in("SEK");
+        assert_eq!((v.currency_code(), v.currencies.len()), ("SEK", 3));
+        v.next_currency();
+        assert_eq!(v.currency_code(), "PLN", "the cycle wraps");
+        v.start_in("SEK");
+        assert_eq!(v.currencies.len(), 3, "not added twice");
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub struct Workshop {
     pub map_url: Option<String>,
     /// Instructor address for the report copy (sent only with the learner's consent).
     pub instructor_cc: Option<String>,
+    /// The outage-cost calculator's starting currency (ISO 4217 code such as `CHF`); without
+    /// it the calculator starts in the language's currency (EUR).
+    pub currency: Option<String>,
 }
 
 /// How mail leaves the machine.
@@ -177,6 +180,14 @@ impl Config {
             && (name.trim().is_empty() || name.chars().any(char::is_control))
         {
             return Err(bad("workshop.name", "must be a non-empty single line"));
+        }
+        if let Some(code) = &self.workshop.currency
+            && !(code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()))
+        {
+            return Err(bad(
+                "workshop.currency",
+                "must be a three-letter currency code in capitals, such as EUR, CHF or USD",
+            ));
         }
         // The same checks the learner's own address gets, so a consenting learner's report
         // can never fail for good on the instructor's address.
@@ -314,6 +325,14 @@ mod tests {
                 .starts_with("w.toml: workshop.instructor_cc: "),
             "{err}"
         );
+        let err =
+            Config::parse("w.toml", "[workshop]\ncurrency = \"euro\"\n").expect_err("currency");
+        assert_eq!(
+            err.to_string(),
+            "w.toml: workshop.currency: must be a three-letter currency code in capitals, such as EUR, CHF or USD"
+        );
+        let ok = Config::parse("w.toml", "[workshop]\ncurrency = \"SEK\"\n").expect("a code");
+        assert_eq!(ok.workshop.currency.as_deref(), Some("SEK"));
         let err = Config::parse("w.toml", "[mail]\nfrom = \"Queue Lab <lab at example>\"\n")
             .expect_err("bad from");
         assert!(err.to_string().starts_with("w.toml: mail.from: "), "{err}");

@@ -25,13 +25,14 @@ pub fn new_app(lang: Lang, options: Options, info: Info, width: u16, height: u16
     app
 }
 
-/// Types keys: `\n` is Enter, `\t` Tab, `\x1b` Esc, anything else a character.
+/// Types keys: `\n` is Enter, `\t` Tab, `\x1b` Esc, `\x7f` Backspace, anything else a character.
 pub fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {
         let key = match c {
             '\n' => Key::plain(KeyCode::Enter),
             '\t' => Key::plain(KeyCode::Tab),
             '\x1b' => Key::plain(KeyCode::Esc),
+            '\x7f' => Key::plain(KeyCode::Backspace),
             c => Key::char(c),
         };
         app.update(Msg::Key(key));

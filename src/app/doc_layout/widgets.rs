@@ -24,7 +24,20 @@ fn span(text: impl Into<String>, tone: Tone) -> Span {
 
 /// Appends wrapped lines that belong to `target`.
 fn add(lines: &mut Vec<DocLine>, wrapped: Vec<Vec<Span>>, target: Option<usize>) {
-    lines.extend(wrapped.into_iter().map(|spans| DocLine { spans, target }));
+    lines.extend(wrapped.into_iter().map(|spans| DocLine {
+        spans,
+        target,
+        companion: false,
+    }));
+}
+
+/// Adds outcome lines that stay on screen with the focused part above them.
+fn add_companion(lines: &mut Vec<DocLine>, wrapped: Vec<Vec<Span>>) {
+    lines.extend(wrapped.into_iter().map(|spans| DocLine {
+        spans,
+        target: None,
+        companion: true,
+    }));
 }
 
 /// A card title: `── Title ──────`.
@@ -140,16 +153,10 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
         lines.push(DocLine {
             spans: vec![span(format!("{label}{pad}  "), Tone::Text), value],
             target,
+            companion: false,
         });
     }
-    let currency = ctx
-        .course
-        .reference
-        .calculator
-        .currencies
-        .get(ctx.calc.currency)
-        .cloned()
-        .unwrap_or_default();
+    let currency = ctx.calc.currency_code().to_owned();
     let target = Some(*next);
     *next += 1;
     let label = s.get("calc.currency");
@@ -160,6 +167,7 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
             span(format!("[{currency}]"), Tone::Bold),
         ],
         target,
+        companion: false,
     });
     // The product follows the number being typed as soon as it is valid ("recomputed live").
     let mut live = ctx.calc.clone();
@@ -179,17 +187,9 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
             ("currency", &currency),
         ],
     );
-    add(
-        lines,
-        wrap(&plain(&result, Tone::Good), max, &[], &[]),
-        None,
-    );
+    add_companion(lines, wrap(&plain(&result, Tone::Good), max, &[], &[]));
     if let Some(key) = ctx.calc_error {
-        add(
-            lines,
-            wrap(&plain(s.get(key), Tone::Bad), max, &[], &[]),
-            None,
-        );
+        add_companion(lines, wrap(&plain(s.get(key), Tone::Bad), max, &[], &[]));
     }
     add(
         lines,

@@ -39,10 +39,20 @@ pub fn focus(
         .iter()
         .position(|l| l.target == Some(target))
         .unwrap_or(0) as i64;
-    let last = all
+    let own_last = all
         .iter()
         .rposition(|l| l.target == Some(target))
-        .unwrap_or(0) as i64;
+        .unwrap_or(0);
+    // The outcome lines right after the part (the product, an error) come on screen with it.
+    let last = all
+        .iter()
+        .enumerate()
+        .skip(own_last + 1)
+        .take_while(|(_, l)| l.companion || l.target.is_some())
+        .filter(|(_, l)| l.companion)
+        .map(|(i, _)| i)
+        .last()
+        .unwrap_or(own_last) as i64;
     let height = i64::from(super::layout::reader_text(session.size.0, session.size.1).height);
     let scroll = i64::from(current.scroll);
     let delta = if first < scroll {
@@ -154,18 +164,11 @@ fn activate(
             let field = *field;
             s.calc_edit = Some((field, String::new()));
             s.calc_error = None;
-            Vec::new()
+            focus(s, session, Some(target))
         }
         Some(Target::CalcCurrency) => {
-            let count = session
-                .course()
-                .reference
-                .calculator
-                .currencies
-                .len()
-                .max(1);
-            s.calc.currency = (s.calc.currency + 1) % count;
-            Vec::new()
+            s.calc.next_currency();
+            focus(s, session, Some(target))
         }
         Some(Target::Decision(_)) | None => Vec::new(),
     }
@@ -179,9 +182,16 @@ pub fn click(s: &mut ReaderState, session: &mut Session, target: usize) -> Vec<E
 }
 
 /// Keys while a calculator field is edited: digits and a decimal mark, Enter, Esc, Backspace.
-pub fn on_calc_key(s: &mut ReaderState, key: Key) -> Vec<Effect> {
+/// Afterwards the field, the product and any error are brought on screen together.
+pub fn on_calc_key(s: &mut ReaderState, session: &mut Session, key: Key) -> Vec<Effect> {
+    edit_calc(s, key);
+    let target = s.focus;
+    focus(s, session, target)
+}
+
+fn edit_calc(s: &mut ReaderState, key: Key) {
     let Some((field, text)) = &mut s.calc_edit else {
-        return Vec::new();
+        return;
     };
     match key.code {
         KeyCode::Char(c)
@@ -209,5 +219,4 @@ pub fn on_calc_key(s: &mut ReaderState, key: Key) -> Vec<Effect> {
         }
         _ => {}
     }
-    Vec::new()
 }

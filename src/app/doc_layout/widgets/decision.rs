@@ -28,6 +28,7 @@ pub fn decision_card(
     lines.push(DocLine {
         spans: title_line(&title, max, ctx.ascii),
         target,
+        companion: false,
     });
     add(
         lines,
