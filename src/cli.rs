@@ -8,6 +8,7 @@ mod host_serve;
 mod join_cmd;
 mod lines;
 mod mail_cmd;
+mod out;
 mod progress_cmd;
 mod quiz_cmd;
 mod report_cmd;
@@ -225,6 +226,21 @@ impl Failure {
             message: message.into(),
         }
     }
+
+    /// Standard output was closed by its reader (`| head`): the command stops writing and
+    /// ends with exit code 0 and no message, like a tool killed by SIGPIPE but without the
+    /// signal (Rust ignores SIGPIPE, so the write fails instead).
+    pub fn closed() -> Self {
+        Failure {
+            code: 0,
+            message: String::new(),
+        }
+    }
+
+    /// Whether this is the quiet end of [`Failure::closed`].
+    pub fn is_closed(&self) -> bool {
+        self.code == 0
+    }
 }
 
 /// Runs the parsed command line.
@@ -252,6 +268,7 @@ pub fn run(cli: &Cli) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.is_closed() => ExitCode::SUCCESS,
         Err(failure) => {
             // Not eprintln!: after a hang-up stderr is a closed terminal, and eprintln! panics
             // on the write error ("failed printing to stderr"), which the log would then

@@ -8,13 +8,13 @@ pub fn run(source: &ContentSource) -> Result<(), Failure> {
     match content::load(source) {
         Ok(content) => {
             for lang in Lang::ALL {
-                println!("{}", content.summary(lang));
+                super::out::line(content.summary(lang))?;
             }
             Ok(())
         }
         Err(problems) => {
             for problem in &problems {
-                println!("{problem}");
+                super::out::line(problem)?;
             }
             Err(Failure::new(format!(
                 "{} content problem(s) in {}",

@@ -24,14 +24,13 @@ pub fn run(cli: &Cli, out: &Path, url: Option<&str>) -> Result<(), Failure> {
     })?;
     let n = written.len().to_string();
     let dir = out.display().to_string();
-    println!(
-        "{}",
+    super::out::line(
         course
             .strings
-            .fill("export.done", &[("n", &n), ("dir", &dir)])
-    );
+            .fill("export.done", &[("n", &n), ("dir", &dir)]),
+    )?;
     for path in written {
-        println!("  {}", path.display());
+        super::out::line(format!("  {}", path.display()))?;
     }
     Ok(())
 }

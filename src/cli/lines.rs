@@ -60,7 +60,8 @@ impl Session {
 pub fn warn_shared(warning: Option<String>) {
     if let Some(warning) = warning {
         log::warn(&warning);
-        eprintln!("{warning}");
+        // Not eprintln!: it panics when stderr is closed; the log has the warning anyway.
+        let _ = writeln!(std::io::stderr(), "{warning}");
     }
 }
 
@@ -73,7 +74,8 @@ pub fn open_store(path: &std::path::Path) -> Result<Store, Failure> {
             "progress store was damaged ({reason}); kept {}",
             backup.display()
         ));
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "note: {} was damaged ({reason}); a copy was kept at {} and a fresh one started",
             path.display(),
             backup.display()
@@ -106,10 +108,6 @@ pub struct Lines<R, W> {
     out: W,
 }
 
-fn write_failed(e: &std::io::Error) -> Failure {
-    Failure::new(format!("cannot write to standard output: {e}"))
-}
-
 impl<R: BufRead, W: Write> Lines<R, W> {
     /// Wraps a reader and a writer.
     pub fn new(input: R, out: W) -> Self {
@@ -118,14 +116,12 @@ impl<R: BufRead, W: Write> Lines<R, W> {
 
     /// Prints one line.
     pub fn say(&mut self, text: &str) -> Result<(), Failure> {
-        writeln!(self.out, "{text}").map_err(|e| write_failed(&e))
+        super::out::to(&mut self.out, text)
     }
 
     /// Prints `prompt` (no newline) and reads one line; None at end of input.
     pub fn ask(&mut self, prompt: &str) -> Result<Option<String>, Failure> {
-        write!(self.out, "{prompt}")
-            .and_then(|()| self.out.flush())
-            .map_err(|e| write_failed(&e))?;
+        super::out::prompt(&mut self.out, prompt)?;
         let mut line = String::new();
         let n = read_line_bounded(&mut self.input, &mut line)?;
         if n == 0 {

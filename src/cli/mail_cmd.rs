@@ -14,10 +14,10 @@ pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
         MailAction::Status => {
             let mails = session.store.mails().map_err(|e| fail(&e))?;
             if mails.is_empty() {
-                println!("The mail outbox is empty.");
+                super::out::line("The mail outbox is empty.")?;
             }
             for m in &mails {
-                println!("{}", status_line(m, now_secs()));
+                super::out::line(status_line(m, now_secs()))?;
             }
             Ok(())
         }
@@ -33,13 +33,15 @@ pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
                 .run_due(&mut session.store, now)
                 .map_err(|e| fail(&e))?;
             if outcomes.is_empty() {
-                println!("Nothing due ({changed} mail(s) put back in the queue).");
+                super::out::line(format!(
+                    "Nothing due ({changed} mail(s) put back in the queue)."
+                ))?;
             }
             let mut unsent = 0;
             for o in &outcomes {
                 match o {
                     Outcome::Sent { id, kind, to } => {
-                        println!("#{id} {} sent via {to}", kind.as_str());
+                        super::out::line(format!("#{id} {} sent via {to}", kind.as_str()))?;
                     }
                     Outcome::Retry {
                         id,
@@ -48,15 +50,15 @@ pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
                         next_at,
                     } => {
                         unsent += 1;
-                        println!(
+                        super::out::line(format!(
                             "#{id} {} still queued, next attempt in {} s: {reason}",
                             kind.as_str(),
                             next_at - now
-                        );
+                        ))?;
                     }
                     Outcome::Failed { id, kind, reason } => {
                         unsent += 1;
-                        println!("#{id} {} failed: {reason}", kind.as_str());
+                        super::out::line(format!("#{id} {} failed: {reason}", kind.as_str()))?;
                     }
                 }
             }

@@ -12,7 +12,7 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
             store
                 .export(file)
                 .map_err(|e| Failure::new(e.to_string()))?;
-            println!("Progress written to {}.", file.display());
+            super::out::line(format!("Progress written to {}.", file.display()))?;
         }
         ProgressAction::Import { file } => {
             // The ids in the file are checked against the content this queuelab runs.
@@ -24,7 +24,7 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                 || "quiz results kept (version 1 file)".to_owned(),
                 |attempts| format!("{} quiz attempt(s)", attempts.len()),
             );
-            println!(
+            super::out::line(format!(
                 "Progress imported from {}: {}, {}, {quiz}.",
                 file.display(),
                 counted(
@@ -33,7 +33,7 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                     "chapters read"
                 ),
                 counted(doc.progress.decisions.len(), "decision", "decisions")
-            );
+            ))?;
         }
     }
     Ok(())

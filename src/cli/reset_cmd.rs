@@ -2,13 +2,16 @@
 
 use super::Failure;
 use crate::services::Paths;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 /// Clears the progress store.
 pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
     let db = paths.progress_db();
     if !db.exists() {
-        println!("Nothing to delete: no progress at {}.", db.display());
+        super::out::line(format!(
+            "Nothing to delete: no progress at {}.",
+            db.display()
+        ))?;
         return Ok(());
     }
     if !yes {
@@ -17,16 +20,18 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
                 "refusing to delete results without a terminal to confirm; pass --yes",
             ));
         }
-        print!(
-            "Delete all progress, answers, e-mail address and one-time-code state in {}? [y/N] ",
-            paths.data_dir.display()
-        );
-        let _ = std::io::stdout().flush();
+        super::out::prompt(
+            &mut std::io::stdout().lock(),
+            format!(
+                "Delete all progress, answers, e-mail address and one-time-code state in {}? [y/N] ",
+                paths.data_dir.display()
+            ),
+        )?;
         let mut answer = String::new();
         // A failed or over-long answer is not a yes.
         let _ = super::lines::read_line_bounded(&mut std::io::stdin().lock(), &mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes" | "j" | "J" | "ja") {
-            println!("Kept everything.");
+            super::out::line("Kept everything.")?;
             return Ok(());
         }
     }
@@ -34,6 +39,9 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
     store.clear().map_err(|e| Failure::new(e.to_string()))?;
     crate::services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
         .map_err(|e| Failure::new(e.to_string()))?;
-    println!("All results deleted from {}.", paths.data_dir.display());
+    super::out::line(format!(
+        "All results deleted from {}.",
+        paths.data_dir.display()
+    ))?;
     Ok(())
 }

@@ -34,26 +34,24 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
     match public_ip {
         Some(ip) => {
             let url = share::url_for(ip, port);
-            println!("{}\n\n  {url}\n", s.get("share.serving"));
+            super::out::line(format!("{}\n\n  {url}\n", s.get("share.serving")))?;
             print_qr(&url, cli.ascii, s);
         }
-        None => println!("{}", s.get("share.no_lan")),
+        None => super::out::line(s.get("share.no_lan"))?,
     }
     let local = if bind.is_unspecified() || bind.is_loopback() {
         IpAddr::V4(Ipv4Addr::LOCALHOST)
     } else {
         bind
     };
-    println!(
-        "{}",
-        s.fill("share.local", &[("url", &share::url_for(local, port))])
-    );
+    super::out::line(s.fill("share.local", &[("url", &share::url_for(local, port))]))?;
     let listening = server.local_addr().to_string();
-    println!("{}", s.fill("share.listening", &[("addr", &listening)]));
-    println!("{}", s.get("share.stop"));
+    super::out::line(s.fill("share.listening", &[("addr", &listening)]))?;
+    super::out::line(s.get("share.stop"))?;
     stop.wait();
     server.stop();
-    println!("{}", s.get("share.stopped"));
+    // The server has stopped; a reader that left meanwhile changes nothing.
+    let _ = super::out::line(s.get("share.stopped"));
     Ok(())
 }
 
@@ -92,18 +90,26 @@ pub(super) fn print_qr(url: &str, ascii: bool, s: &Strings) {
         text::render_fitting(&matrix, glyphs, TERMINAL_QUIET_ZONE, columns, usize::MAX)
     else {
         let (w, h) = (w.to_string(), h.to_string());
-        println!("{}\n", s.fill("map.enlarge", &[("w", &w), ("h", &h)]));
+        let _ = super::out::line(format!(
+            "{}\n",
+            s.fill("map.enlarge", &[("w", &w), ("h", &h)])
+        ));
         return;
     };
     let colour = tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    // Best effort: the caller's next line meets a closed pipe and ends the command.
+    let mut out = std::io::stdout().lock();
     for line in lines {
-        if colour {
-            println!("{QR_COLOURS}{line}{RESET}");
+        let written = if colour {
+            super::out::to(&mut out, format!("{QR_COLOURS}{line}{RESET}"))
         } else {
-            println!("{line}");
+            super::out::to(&mut out, line)
+        };
+        if written.is_err() {
+            return;
         }
     }
-    println!();
+    let _ = super::out::to(&mut out, "");
 }
 
 /// Ctrl+C (SIGINT) and SIGTERM handlers, registered before the "press Ctrl+C" hint is printed so

@@ -155,7 +155,7 @@ fn list(content: &content::Content, lang: Lang) -> Result<(), Failure> {
     for s in &content.scenarios {
         let id = &s.id;
         let summary = s.text(lang).map_or("", |t| t.summary.as_str());
-        writeln!(out, "{id:width$}  {summary}").map_err(|e| Failure::new(e.to_string()))?;
+        super::out::to(&mut out, format_args!("{id:width$}  {summary}"))?;
     }
     Ok(())
 }
