@@ -156,13 +156,20 @@ fn on_question(state: &mut QuizState, session: &mut Session, action: Action) -> 
     let count = question.options.len();
     let multi = question.multi;
     match action {
-        Action::Up => {
-            state.cursor = state
-                .cursor
-                .checked_sub(1)
-                .unwrap_or(count.saturating_sub(1));
+        Action::Up | Action::Down => {
+            state.cursor = if action == Action::Up {
+                state
+                    .cursor
+                    .checked_sub(1)
+                    .unwrap_or(count.saturating_sub(1))
+            } else {
+                (state.cursor + 1) % count.max(1)
+            };
+            // One right option: the arrows move the choice itself, like a radio group.
+            if !multi {
+                toggle(state, state.cursor, multi);
+            }
         }
-        Action::Down => state.cursor = (state.cursor + 1) % count.max(1),
         Action::Select => toggle(state, state.cursor, multi),
         Action::Number(n) if (1..=count).contains(&usize::from(n)) => {
             state.cursor = usize::from(n) - 1;
@@ -186,14 +193,17 @@ fn toggle(state: &mut QuizState, index: usize, multi: bool) {
 
 fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
     if state.selected.is_empty() {
-        // Enter on a single-choice question answers with the option under the cursor.
+        // Nothing chosen yet (a stray Enter right after opening the quiz): say what to do
+        // instead of answering with whatever option the cursor happens to start on.
         let multi = current_question(session, state).is_some_and(|q| q.multi);
-        if multi {
-            let hint = session.strings().get("quiz.select_first").to_owned();
-            session.notify(hint, false);
-            return Vec::new();
-        }
-        state.selected.insert(state.cursor);
+        let key = if multi {
+            "quiz.select_first"
+        } else {
+            "quiz.select_first_single"
+        };
+        let hint = session.strings().get(key).to_owned();
+        session.notify(hint, false);
+        return Vec::new();
     }
     let content = session.content.clone();
     let quiz = &content.course(session.lang).quiz;

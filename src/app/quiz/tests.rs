@@ -355,3 +355,38 @@ fn report_state_mut(app: &mut App) -> &mut ReportState {
         other => panic!("not on the report screen: {other:?}"),
     }
 }
+
+#[test]
+fn enter_with_nothing_chosen_says_what_to_do_and_the_arrows_choose() {
+    let mut app = app();
+    started(&mut app);
+    let quiz = app.session.course().quiz.clone();
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
+    let multi = attempt.next_question(&quiz).expect("open").multi;
+    assert!(
+        key(&mut app, KeyCode::Enter).is_empty(),
+        "a stray Enter answers nothing"
+    );
+    assert_eq!(phase(&app), Some(QuizPhase::Question));
+    let hint = app.session.status.as_ref().expect("a hint").text.clone();
+    let wanted = if multi {
+        "quiz.select_first"
+    } else {
+        "quiz.select_first_single"
+    };
+    assert_eq!(hint, app.session.strings().get(wanted));
+    key(&mut app, KeyCode::Down);
+    if multi {
+        chars(&mut app, " ");
+    }
+    let effects = key(&mut app, KeyCode::Enter);
+    let shown = attempt.options(attempt.next_question(&quiz).expect("open"));
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Store(StoreRequest::SaveAnswer { chosen, .. })]
+                if chosen.len() == 1 && chosen.contains(&shown[1].id)
+        ),
+        "the option the arrow moved to is the answer: {effects:?}"
+    );
+}

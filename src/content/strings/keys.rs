@@ -130,6 +130,7 @@ const MORE: &[&str] = &[
     "quiz.picked_wrong",
     "quiz.missed",
     "quiz.select_first",
+    "quiz.select_first_single",
     "quiz.tui_multi_hint",
     "quiz.tui_single_hint",
     "sim.cli_summary",
