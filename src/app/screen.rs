@@ -66,6 +66,19 @@ impl Screen {
         }
     }
 
+    /// The legend's label for a binding right now: on the quiz's feedback, Enter goes on
+    /// instead of submitting.
+    pub fn legend_label(&self, action: Action, label: &'static str) -> &'static str {
+        match (self, action) {
+            (Screen::Quiz(state), Action::Open)
+                if matches!(state.phase, QuizPhase::Feedback { .. }) =>
+            {
+                "quiz.continue"
+            }
+            _ => label,
+        }
+    }
+
     /// String key of the screen's name in the `?` help title.
     pub fn help_title_key(&self) -> &'static str {
         match self {

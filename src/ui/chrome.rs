@@ -81,7 +81,7 @@ pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         .map(|b| {
             (
                 keys_label(b),
-                format!(" {}  ", s.get(b.label)),
+                format!(" {}  ", s.get(app.screen.legend_label(b.action, b.label))),
                 b.action == Action::Help,
             )
         })
