@@ -34,24 +34,23 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
     match public_ip {
         Some(ip) => {
             let url = share::url_for(ip, port);
-            super::out::line(format!("{}\n\n  {url}\n", s.get("share.serving")))?;
+            say(format!("{}\n\n  {url}\n", s.get("share.serving")));
             print_qr(&url, cli.ascii, s);
         }
-        None => super::out::line(s.get("share.no_lan"))?,
+        None => say(s.get("share.no_lan")),
     }
     let local = if bind.is_unspecified() || bind.is_loopback() {
         IpAddr::V4(Ipv4Addr::LOCALHOST)
     } else {
         bind
     };
-    super::out::line(s.fill("share.local", &[("url", &share::url_for(local, port))]))?;
+    say(s.fill("share.local", &[("url", &share::url_for(local, port))]));
     let listening = server.local_addr().to_string();
-    super::out::line(s.fill("share.listening", &[("addr", &listening)]))?;
-    super::out::line(s.get("share.stop"))?;
+    say(s.fill("share.listening", &[("addr", &listening)]));
+    say(s.get("share.stop"));
     stop.wait();
     server.stop();
-    // The server has stopped; a reader that left meanwhile changes nothing.
-    let _ = super::out::line(s.get("share.stopped"));
+    say(s.get("share.stopped"));
     Ok(())
 }
 
@@ -110,6 +109,13 @@ pub(super) fn print_qr(url: &str, ascii: bool, s: &Strings) {
         }
     }
     let _ = super::out::to(&mut out, "");
+}
+
+/// Prints a line of the server's talk. A reader that stopped reading (`queuelab share | head
+/// -2`) must not stop the server: phones may be using it, so a closed stdout is ignored, and
+/// `writeln!` underneath never panics the way `println!` does.
+fn say(text: impl std::fmt::Display) {
+    let _ = super::out::line(text);
 }
 
 /// Ctrl+C (SIGINT) and SIGTERM handlers, registered before the "press Ctrl+C" hint is printed so
