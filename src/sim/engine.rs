@@ -33,6 +33,7 @@ pub mod inbox;
 mod outbox;
 mod payload;
 mod queue;
+mod replay;
 mod scheduled;
 mod settle;
 #[cfg(test)]
@@ -392,8 +393,16 @@ impl Simulation {
         self.schedule(self.now, Action::ReplayChosen);
     }
 
-    /// The operator replays up to `count` DLQ entries (oldest first) at the current time.
+    /// The operator replays up to `count` DLQ entries (oldest first) at the current time,
+    /// keeping their message ids: with duplicate detection on, the broker drops a copy whose id
+    /// it saw inside the window, and the entry stays in the DLQ.
     pub fn replay_dlq(&mut self, count: u32) {
         self.schedule(self.now, Action::ReplayDlq(count));
+    }
+
+    /// The operator replays up to `count` DLQ entries (oldest first) under new message ids:
+    /// duplicate detection lets them through, and the inbox no longer recognises them.
+    pub fn replay_dlq_with_new_ids(&mut self, count: u32) {
+        self.schedule(self.now, Action::ReplayDlqNewIds(count));
     }
 }

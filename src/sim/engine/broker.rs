@@ -2,6 +2,7 @@
 //! lock expiry, waking consumers. Its SQL lives in [`super::queue`].
 
 use rand::RngExt;
+use rusqlite::OptionalExtension;
 
 use super::actions::Action;
 pub(crate) use super::queue::*;
@@ -336,15 +337,31 @@ impl Simulation {
             BrokerKind::Asb => EventKind::LockExpired,
             BrokerKind::Sqs => EventKind::VisibilityExpired,
         };
+        // The caption names the message, not the queue row number a learner never sees.
+        let message_id = self.queued_message_id(seq);
         Some(Simulation::ev(
             Actor::Broker,
             Stage::Broker,
-            None,
+            message_id.as_deref(),
             caption,
             &[],
             Outcome::Ok,
-            vec![seq.to_string(), self.set.lock_ms.to_string()],
+            vec![
+                message_id.clone().unwrap_or_else(|| format!("#{seq}")),
+                self.set.lock_ms.to_string(),
+            ],
         ))
+    }
+
+    /// The message id of queue row `seq`, while it is in the queue. A failed read only costs
+    /// the caption its id, so it is not an error of the run.
+    fn queued_message_id(&self, seq: i64) -> Option<String> {
+        self.conns
+            .broker
+            .prepare_cached(SQL_QUEUED_ID)
+            .and_then(|mut s| s.query_row([seq], |r| r.get(0)).optional())
+            .ok()
+            .flatten()
     }
 
     /// The outage ends: wake everyone who waited.

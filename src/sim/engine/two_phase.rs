@@ -229,19 +229,25 @@ impl Simulation {
             )));
         }
         self.schedule(self.now + 1, Action::ConsumerSettle(c));
-        let sql = if self.mode == Mode::Naive {
-            NAIVE_SQL
+        // Naive mode made no claim (it checked, then called the provider), so there is no
+        // phase 3 to name: it wrote the effect and then the marker, two separate writes.
+        let (kind, sql, args) = if self.mode == Mode::Naive {
+            (EventKind::AppliedNaive, NAIVE_SQL, vec![e.business_key])
         } else {
-            FINISH_SAFE_SQL
+            (
+                EventKind::TwoPhaseFinished,
+                FINISH_SAFE_SQL,
+                vec![d.charge_id.unwrap_or(0).to_string()],
+            )
         };
         Ok(Some(Simulation::ev(
             actor,
             Stage::Effect,
             Some(&d.message_id),
-            EventKind::TwoPhaseFinished,
+            kind,
             sql,
             Outcome::Ok,
-            vec![d.charge_id.unwrap_or(0).to_string()],
+            args,
         )))
     }
 }

@@ -1,9 +1,10 @@
 //! The sweeper (inbox retention, stale claims, stale leases), the scenario script, injected
-//! faults and the operator's DLQ triage.
+//! faults and the operator's "cause fixed" (the DLQ replay is in [`super::replay`]).
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
 use super::actions::Action;
+use super::replay::ReplayIds;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
@@ -16,20 +17,8 @@ pub(crate) const SQL_SWEEP_RETENTION: &str =
 pub(crate) const SQL_SWEEP_CLAIMS: &str = "DELETE FROM inbox WHERE processed_ms IS NULL AND received_ms < ?1 AND consumer = ?2 RETURNING id";
 pub(crate) const SQL_SWEEP_LEASES: &str = "UPDATE outbox SET lease_owner = NULL, lease_until_ms = NULL \
      WHERE published_ms IS NULL AND lease_until_ms < ?1 RETURNING id";
-pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, order_id, body FROM dlq \
-     WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
-pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, order_id, body FROM dlq \
-     WHERE seq = ?1 AND replayed_ms IS NULL";
-pub(crate) const SQL_REPLAY_MARK: &str = "UPDATE dlq SET replayed_ms = ?2 WHERE seq = ?1";
 
 const SWEEP_SQL: &[&str] = &[SQL_SWEEP_RETENTION, SQL_SWEEP_CLAIMS, SQL_SWEEP_LEASES];
-const REPLAY_SQL: &[&str] = &[
-    "BEGIN IMMEDIATE",
-    SQL_REPLAY_PICK,
-    super::broker::SQL_ENQUEUE,
-    SQL_REPLAY_MARK,
-    "COMMIT",
-];
 
 fn ids(
     conn: &rusqlite::Connection,
@@ -132,7 +121,12 @@ impl Simulation {
         match step.action {
             ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
             ScriptAction::FixCause => Ok(Some(self.fix_cause_now())),
-            ScriptAction::ReplayDlq => self.replay_dlq_now(step.count, None).map(Some),
+            ScriptAction::ReplayDlq => self
+                .replay_dlq_now(step.count, None, ReplayIds::Same)
+                .map(Some),
+            ScriptAction::ReplayDlqNewIds => self
+                .replay_dlq_now(step.count, None, ReplayIds::New)
+                .map(Some),
         }
     }
 
@@ -183,81 +177,5 @@ impl Simulation {
             Outcome::Ok,
             vec![],
         )
-    }
-
-    /// Replays up to `n` DLQ entries into the queue (fresh delivery count).
-    /// Replays the DLQ entries the operator chose (sequence numbers), or the oldest `n` when
-    /// `chosen` is `None`.
-    pub(crate) fn replay_dlq_now(
-        &mut self,
-        n: u32,
-        chosen: Option<&[i64]>,
-    ) -> Result<Event, SimError> {
-        let actor = Actor::Operator;
-        let now = self.now;
-        let conn = &self.conns.broker;
-        let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
-        let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
-        let picked: Vec<(i64, String, i64, String)> = if let Some(seqs) = chosen {
-            let mut stmt = tx
-                .prepare_cached(SQL_REPLAY_ONE)
-                .ctx(actor, "pick DLQ entries")?;
-            let mut out = Vec::with_capacity(seqs.len());
-            for seq in seqs {
-                out.extend(
-                    stmt.query_row(params![seq], row)
-                        .optional()
-                        .ctx(actor, "pick DLQ entries")?,
-                );
-            }
-            out
-        } else {
-            let mut stmt = tx
-                .prepare_cached(SQL_REPLAY_PICK)
-                .ctx(actor, "pick DLQ entries")?;
-            let rows = stmt
-                .query_map(params![n], row)
-                .ctx(actor, "pick DLQ entries")?;
-            rows.collect::<rusqlite::Result<_>>()
-                .ctx(actor, "pick DLQ entries")?
-        };
-        let mut enqueued = Vec::with_capacity(picked.len());
-        for (dlq_seq, msg, order_id, body) in &picked {
-            // Replays bypass duplicate detection: the operator means to send it again.
-            let seq = super::broker::enqueue(&tx, now, None, msg, *order_id, body, None)
-                .ctx(actor, "replay")?;
-            tx.prepare_cached(SQL_REPLAY_MARK)
-                .and_then(|mut s| s.execute(params![dlq_seq, now as i64]))
-                .ctx(actor, "mark replayed")?;
-            enqueued.push((*dlq_seq, seq, msg.clone()));
-        }
-        tx.commit().ctx(actor, "commit replay")?;
-        for (dlq_seq, seq, msg) in &enqueued {
-            self.change(RowChange::Set(
-                Table::Dlq,
-                *dlq_seq,
-                col::DLQ_REPLAYED,
-                now.to_string(),
-            ));
-            if let Some(seq) = seq {
-                self.picture_enqueued(*seq, msg, None);
-            }
-            self.note(Fact::Replayed {
-                message_id: msg.clone(),
-            });
-        }
-        let st = &mut self.live.scalars.stages;
-        st.dlq = st.dlq.saturating_sub(enqueued.len() as u64);
-        self.wake_consumers(now + 1, enqueued.len());
-        let first = enqueued.first().map(|e| e.2.clone());
-        Ok(Simulation::ev(
-            actor,
-            Stage::Dlq,
-            first.as_deref(),
-            EventKind::DlqReplayed,
-            REPLAY_SQL,
-            Outcome::Ok,
-            vec![enqueued.len().to_string(), n.to_string()],
-        ))
     }
 }
