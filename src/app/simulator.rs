@@ -19,7 +19,7 @@ pub use state::{
     Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, Move, RunSettings, SAMPLE_CAP, SPEEDS,
     SimState, Tab, Timeline,
 };
-pub use triage::{MAX_BATCH, Triage};
+pub use triage::{Dropped, MAX_BATCH, ShownEntry, Triage, entries_at, last_drop};
 
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
@@ -229,6 +229,7 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
         SimReply::Failed { run, reason } if *run == s.timeline.run => Some(reason.clone()),
         _ => None,
     };
+    triage::feedback(s, session, &reply);
     let effects = playback::on_reply(s, reply);
     if let Some(reason) = failed {
         let text = session

@@ -121,57 +121,57 @@ impl Simulation {
         let st = &mut self.live.scalars.stages;
         st.dlq = st.dlq.saturating_sub(out.sent.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());
-        Ok(self.replay_event(n, window, ids, &out))
+        Ok(replay_event(n, window, ids, &out))
     }
+}
 
-    /// The event of one replay: the drop when the broker dropped a copy, else what was sent.
-    fn replay_event(&self, n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> Event {
-        let sql = if window.is_some() {
-            REPLAY_DEDUP_SQL
-        } else {
-            REPLAY_SQL
-        };
-        let ev = |message: Option<&str>, kind, outcome, args| {
-            Simulation::ev(
-                Actor::Operator,
-                Stage::Dlq,
-                message,
-                kind,
-                sql,
-                outcome,
-                args,
-            )
-        };
-        if let Some((first, ago)) = out.dropped.first() {
-            let all: Vec<&str> = out.dropped.iter().map(|(id, _)| id.as_str()).collect();
-            return ev(
-                Some(first),
-                EventKind::ReplayDroppedDuplicate,
-                Outcome::Failed,
-                vec![
-                    first.clone(),
-                    ago.to_string(),
-                    window.unwrap_or_default().to_string(),
-                    out.dropped.len().to_string(),
-                    out.sent.len().to_string(),
-                    all.join(" "),
-                ],
-            );
-        }
-        match (ids, out.sent.first()) {
-            (ReplayIds::New, Some((_, _, old, new))) => ev(
-                Some(new),
-                EventKind::DlqReplayedNewId,
-                Outcome::Ok,
-                vec![old.clone(), new.clone(), out.sent.len().to_string()],
-            ),
-            (_, first) => ev(
-                first.map(|s| s.3.as_str()),
-                EventKind::DlqReplayed,
-                Outcome::Ok,
-                vec![out.sent.len().to_string(), n.to_string()],
-            ),
-        }
+/// The event of one replay: the drop when the broker dropped a copy, else what was sent.
+fn replay_event(n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> Event {
+    let sql = if window.is_some() {
+        REPLAY_DEDUP_SQL
+    } else {
+        REPLAY_SQL
+    };
+    let ev = |message: Option<&str>, kind, outcome, args| {
+        Simulation::ev(
+            Actor::Operator,
+            Stage::Dlq,
+            message,
+            kind,
+            sql,
+            outcome,
+            args,
+        )
+    };
+    if let Some((first, ago)) = out.dropped.first() {
+        let all: Vec<&str> = out.dropped.iter().map(|(id, _)| id.as_str()).collect();
+        return ev(
+            Some(first),
+            EventKind::ReplayDroppedDuplicate,
+            Outcome::Failed,
+            vec![
+                first.clone(),
+                ago.to_string(),
+                window.unwrap_or_default().to_string(),
+                out.dropped.len().to_string(),
+                out.sent.len().to_string(),
+                all.join(" "),
+            ],
+        );
+    }
+    match (ids, out.sent.first()) {
+        (ReplayIds::New, Some((_, _, old, new))) => ev(
+            Some(new),
+            EventKind::DlqReplayedNewId,
+            Outcome::Ok,
+            vec![old.clone(), new.clone(), out.sent.len().to_string()],
+        ),
+        (_, first) => ev(
+            first.map(|s| s.3.as_str()),
+            EventKind::DlqReplayed,
+            Outcome::Ok,
+            vec![out.sent.len().to_string(), n.to_string()],
+        ),
     }
 }
 
