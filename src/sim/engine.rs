@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::blobs::BlobStore;
 use super::fault::{Armed, Fault};
-use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use super::model::{BrokerKind, Event, Mode, Pitfall};
 use super::moments::Fact;
 use super::profile::{BrokerProfile, profile};
 use super::report::{Metrics, RunReport};
@@ -86,7 +86,7 @@ pub struct Simulation {
     pub(crate) seed: u64,
     pub(crate) messages: u32,
     pub(crate) profile: &'static BrokerProfile,
-    pub(crate) set: Settings,
+    pub(crate) settings: Settings,
     pub(crate) paths: RunPaths,
     pub(crate) blobs: BlobStore,
     pub(crate) conns: Conns,
@@ -175,7 +175,7 @@ impl Simulation {
             (true, BrokerKind::Sqs) => Some(profile.dedup_window_ms.value),
         };
         let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
-        let set = Settings {
+        let settings = Settings {
             lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
             max_deliveries: s
                 .max_deliveries
@@ -220,7 +220,7 @@ impl Simulation {
             seed,
             messages,
             profile,
-            set,
+            settings,
             paths,
             conns,
             rng,
@@ -285,7 +285,7 @@ impl Simulation {
     }
 
     /// Mutable access to the live metrics.
-    pub(crate) fn m(&mut self) -> &mut Metrics {
+    pub(crate) fn metrics_mut(&mut self) -> &mut Metrics {
         &mut self.live.scalars.metrics
     }
 
@@ -306,31 +306,6 @@ impl Simulation {
         self.timeline
             .last_event()
             .map(|e| (e, self.facts.as_slice()))
-    }
-
-    /// Builds an event (index and time are filled in by [`Simulation::step`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn ev(
-        actor: Actor,
-        stage: Stage,
-        message_id: Option<&str>,
-        kind: EventKind,
-        sql: &'static [&'static str],
-        outcome: Outcome,
-        args: Vec<String>,
-    ) -> Event {
-        Event {
-            index: 0,
-            at_ms: 0,
-            actor,
-            stage,
-            message_id: message_id.map(str::to_string),
-            kind,
-            sql,
-            outcome,
-            caption: kind.caption_key(),
-            args,
-        }
     }
 
     /// Executes the next event. Returns `Ok(None)` when the run is finished.

@@ -95,11 +95,11 @@ impl Simulation {
         let amount = amount_cents(order);
         let actor = Actor::Api;
         let customer = customer_of(order, self.scenario.setup.groups);
-        let group = self.set.ordered.then(|| customer.clone());
+        let group = self.settings.ordered.then(|| customer.clone());
         let poison = !retry && self.armed.take(Fault::PoisonMessage);
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;
-        let direct = self.set.pitfall == Some(Pitfall::PublishInRequest);
+        let direct = self.settings.pitfall == Some(Pitfall::PublishInRequest);
 
         let conn = &self.conns.api;
         let tx = super::begin_immediate(conn).ctx(actor, "begin the order transaction")?;
@@ -118,15 +118,10 @@ impl Simulation {
                 .and_then(|mut s| s.query_row(params![req], |r| r.get(0)))
                 .ctx(actor, "find the order by request id")?;
             tx.commit().ctx(actor, "commit")?;
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Api,
-                Some(&msg),
-                EventKind::ApiSameOrder,
-                API_RETRY_SQL,
-                Outcome::Ok,
-                vec![req, existing.to_string()],
-            ));
+            return Ok(Event::new(actor, Stage::Api, EventKind::ApiSameOrder)
+                .message(&msg)
+                .sql(API_RETRY_SQL)
+                .args(vec![req, existing.to_string()]));
         };
         let mut outbox_id = None;
         if !direct {
@@ -156,7 +151,7 @@ impl Simulation {
             ]),
         ));
         self.live.scalars.stages.accepted += 1;
-        self.m().accepted += 1;
+        self.metrics_mut().accepted += 1;
         if let Some(id) = outbox_id {
             self.change(RowChange::Put(
                 Table::Outbox,
@@ -186,30 +181,23 @@ impl Simulation {
         if !retry && self.armed.take(Fault::ApiTimeoutAfterCommit) {
             let again = self.now + self.scenario.setup.client_retry_ms;
             self.schedule(again, Action::ApiRequest { order, retry: true });
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Api,
-                Some(&msg),
-                EventKind::ApiTimeoutAfterCommit,
-                API_SQL,
-                Outcome::Unknown,
-                vec![req, order_id.to_string()],
-            ));
+            return Ok(
+                Event::new(actor, Stage::Api, EventKind::ApiTimeoutAfterCommit)
+                    .message(&msg)
+                    .sql(API_SQL)
+                    .outcome(Outcome::Unknown)
+                    .args(vec![req, order_id.to_string()]),
+            );
         }
         let caption = if poison {
             EventKind::ApiAcceptedPoison
         } else {
             EventKind::ApiAccepted
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Api,
-            Some(&msg),
-            caption,
-            API_SQL,
-            Outcome::Ok,
-            vec![req, order_id.to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Api, caption)
+            .message(&msg)
+            .sql(API_SQL)
+            .args(vec![req, order_id.to_string()]))
     }
 
     /// The message body, and for claim-check the blob key and checksum.
@@ -223,7 +211,7 @@ impl Simulation {
         if !s.claim_check {
             return Ok((format!("{version}|{order}|{amount}|{}|-", self.now), None));
         }
-        if self.set.pitfall == Some(Pitfall::InlinePayload) {
+        if self.settings.pitfall == Some(Pitfall::InlinePayload) {
             // Base64 grows the payload by a third; the body only records the size it would have.
             let bytes = u64::from(s.payload_kib) * 1024 * 4 / 3;
             return Ok((
@@ -269,30 +257,25 @@ impl Simulation {
     ) -> Result<Event, SimError> {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
-            self.m().lost += 1;
+            self.metrics_mut().lost += 1;
             self.note(Fact::Lost {
                 message_id: msg.to_string(),
                 loss: Loss::DirectPublishFailed,
             });
-            return Ok(Simulation::ev(
-                Actor::Api,
-                Stage::Api,
-                Some(msg),
-                EventKind::ApiDirectPublishFailed,
-                API_DIRECT_SQL,
-                Outcome::Failed,
-                args,
-            ));
+            return Ok(
+                Event::new(Actor::Api, Stage::Api, EventKind::ApiDirectPublishFailed)
+                    .message(msg)
+                    .sql(API_DIRECT_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(args),
+            );
         }
         self.enqueue(Actor::Api, msg, order_id, body, group)?;
-        Ok(Simulation::ev(
-            Actor::Api,
-            Stage::Broker,
-            Some(msg),
-            EventKind::ApiDirectPublished,
-            API_DIRECT_SQL,
-            Outcome::Ok,
-            args,
-        ))
+        Ok(
+            Event::new(Actor::Api, Stage::Broker, EventKind::ApiDirectPublished)
+                .message(msg)
+                .sql(API_DIRECT_SQL)
+                .args(args),
+        )
     }
 }

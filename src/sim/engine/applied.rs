@@ -46,7 +46,7 @@ impl Simulation {
             ]),
         ));
         self.live.scalars.stages.effects += 1;
-        self.m().effects += 1;
+        self.metrics_mut().effects += 1;
         self.note(Fact::Effect {
             order: e.order_id,
             message_id: e.message_id.clone(),

@@ -99,15 +99,12 @@ impl Simulation {
         self.picture_marker(id, &msg, &e.instance, true);
         self.schedule(self.now + 1, Action::ConsumerSettle(c));
         let (kind, args) = self.applied(d.order_id, EventKind::AppliedNaive, e.business_key);
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Effect,
-            Some(&msg),
-            kind,
-            NAIVE_SQL,
-            Outcome::Ok,
-            args,
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Effect, kind)
+                .message(&msg)
+                .sql(NAIVE_SQL)
+                .args(args),
+        ))
     }
 
     /// Pitfall: the effect commits by itself (like `ExecuteUpdate`), the marker in its own transaction.
@@ -156,30 +153,25 @@ impl Simulation {
         self.schedule(self.now + 1, Action::ConsumerSettle(c));
         if let Some(id) = marker {
             self.picture_marker(id, &msg, &e.instance, true);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Effect,
-                Some(&msg),
-                EventKind::TrapApplied,
-                TRAP_SQL,
-                Outcome::Ok,
-                vec![e.business_key],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Effect, EventKind::TrapApplied)
+                    .message(&msg)
+                    .sql(TRAP_SQL)
+                    .args(vec![e.business_key]),
+            ))
         } else {
-            self.m().prevented_duplicates += 1;
+            self.metrics_mut().prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: msg.clone(),
                 guard: Guard::MarkerOnly,
             });
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Effect,
-                Some(&msg),
-                EventKind::TrapDuplicateEffectStays,
-                TRAP_DUP_SQL,
-                Outcome::Failed,
-                vec![e.business_key],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Effect, EventKind::TrapDuplicateEffectStays)
+                    .message(&msg)
+                    .sql(TRAP_DUP_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![e.business_key]),
+            ))
         }
     }
 
@@ -209,32 +201,22 @@ impl Simulation {
                 }
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
                 let (kind, args) = self.applied(d.order_id, EventKind::Applied, e.business_key);
-                Simulation::ev(
-                    actor,
-                    Stage::Effect,
-                    Some(&msg),
-                    kind,
-                    SAFE_SQL,
-                    Outcome::Ok,
-                    args,
-                )
+                Event::new(actor, Stage::Effect, kind)
+                    .message(&msg)
+                    .sql(SAFE_SQL)
+                    .args(args)
             }
             Ok(Applied::Duplicate) => {
-                self.m().prevented_duplicates += 1;
+                self.metrics_mut().prevented_duplicates += 1;
                 self.note(Fact::Prevented {
                     message_id: msg.clone(),
                     guard: Guard::UniqueIndex,
                 });
                 self.schedule(self.now + 1, Action::ConsumerSettle(c));
-                Simulation::ev(
-                    actor,
-                    Stage::Consumer,
-                    Some(&msg),
-                    EventKind::DuplicatePrevented,
-                    SAFE_DUP_SQL,
-                    Outcome::Ok,
-                    vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
-                )
+                Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
+                    .message(&msg)
+                    .sql(SAFE_DUP_SQL)
+                    .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()])
             }
             Err(err) => {
                 let text = match inbox::classify(&err) {

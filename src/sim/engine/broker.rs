@@ -6,7 +6,7 @@ use rand::RngExt;
 use super::actions::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
@@ -58,7 +58,7 @@ impl Simulation {
         let seq = enqueue(
             &self.conns.broker,
             self.now,
-            self.set.dedup_window_ms,
+            self.settings.dedup_window_ms,
             msg,
             order_id,
             body,
@@ -66,11 +66,11 @@ impl Simulation {
         )
         .ctx(actor, "enqueue")?;
         if let Some(seq) = seq {
-            self.m().published += 1;
+            self.metrics_mut().published += 1;
             self.picture_enqueued(seq, msg, group);
             self.wake_consumers(self.now + 1, 1);
         } else {
-            self.m().prevented_duplicates += 1;
+            self.metrics_mut().prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: msg.to_string(),
                 guard: Guard::BrokerDedup,
@@ -104,7 +104,9 @@ impl Simulation {
         self.next_token += 1;
         let offset = match self.broker {
             // SQS standard: best-effort order; sometimes a later message comes first.
-            BrokerKind::Sqs if !self.set.ordered && self.set.dedup_window_ms.is_none() => {
+            BrokerKind::Sqs
+                if !self.settings.ordered && self.settings.dedup_window_ms.is_none() =>
+            {
                 u32::from(self.rng.random_bool(0.2))
             }
             _ => 0,
@@ -112,9 +114,9 @@ impl Simulation {
         let mut got = receive(
             &self.conns.broker,
             self.now,
-            self.set.lock_ms,
+            self.settings.lock_ms,
             token,
-            self.set.ordered,
+            self.settings.ordered,
             offset,
         )
         .ctx(actor, "receive")?;
@@ -122,9 +124,9 @@ impl Simulation {
             got = receive(
                 &self.conns.broker,
                 self.now,
-                self.set.lock_ms,
+                self.settings.lock_ms,
                 token,
-                self.set.ordered,
+                self.settings.ordered,
                 0,
             )
             .ctx(actor, "receive")?;
@@ -132,12 +134,12 @@ impl Simulation {
         let Some(r) = got else {
             return Ok(Receive::Empty);
         };
-        if r.delivery_count > self.set.max_deliveries {
+        if r.delivery_count > self.settings.max_deliveries {
             return self
                 .dead_letter_by_broker(&r, token)
                 .map(Receive::DeadLettered);
         }
-        let until = self.now + self.set.lock_ms;
+        let until = self.now + self.settings.lock_ms;
         self.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
         self.change(RowChange::Set(
@@ -159,21 +161,21 @@ impl Simulation {
             r.delivery_count.to_string(),
         ));
         self.live.scalars.stages.in_flight += 1;
-        self.m().delivered += 1;
+        self.metrics_mut().delivered += 1;
         self.note(Fact::Received {
             message_id: r.message_id.clone(),
             seq: r.seq,
             delivery: r.delivery_count,
         });
         if r.delivery_count > 1 {
-            self.m().redeliveries += 1;
+            self.metrics_mut().redeliveries += 1;
         }
         // Each message is duplicated at most once, so a trigger hits distinct messages.
         let fresh = !self.duplicated.contains(&r.order_id);
         let standard_dup = fresh
             && self.broker == BrokerKind::Sqs
-            && !self.set.ordered
-            && self.set.dedup_window_ms.is_none()
+            && !self.settings.ordered
+            && self.settings.dedup_window_ms.is_none()
             && self.scenario.setup.duplicate_rate > 0.0
             && self.rng.random_bool(self.scenario.setup.duplicate_rate);
         let forced_dup =
@@ -209,14 +211,14 @@ impl Simulation {
             // SQS standard may hand a second copy to another receiver at once.
             let copy = duplicate(&self.conns.broker, r.seq, self.now, self.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
-            self.m().redeliveries += 1;
+            self.metrics_mut().redeliveries += 1;
             self.note(Fact::Copied {
                 message_id: r.message_id.clone(),
             });
             self.picture_enqueued(copy, &r.message_id, None);
             self.wake_consumers(self.now + 1, 1);
             RECEIVE_DUP_SQL
-        } else if self.set.ordered {
+        } else if self.settings.ordered {
             RECEIVE_ORDERED_SQL
         } else {
             RECEIVE_SQL
@@ -227,15 +229,13 @@ impl Simulation {
             (false, true) => EventKind::ReceivedAgain,
             (false, false) => EventKind::Received,
         };
-        let ev = Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&r.message_id),
-            caption,
-            sql,
-            Outcome::Ok,
-            vec![r.delivery_count.to_string(), self.set.lock_ms.to_string()],
-        );
+        let ev = Event::new(actor, Stage::Consumer, caption)
+            .message(&r.message_id)
+            .sql(sql)
+            .args(vec![
+                r.delivery_count.to_string(),
+                self.settings.lock_ms.to_string(),
+            ]);
         Ok(Receive::Delivered(r, ev))
     }
 
@@ -288,7 +288,7 @@ impl Simulation {
                 ]),
             ));
             self.live.scalars.stages.dlq += 1;
-            self.m().dead_lettered += 1;
+            self.metrics_mut().dead_lettered += 1;
             self.note(Fact::DeadLettered {
                 message_id: r.message_id.clone(),
                 description: description.clone(),
@@ -298,18 +298,16 @@ impl Simulation {
             BrokerKind::Asb => (EventKind::DeadLettered, vec![reason, description]),
             BrokerKind::Sqs => (
                 EventKind::Redriven,
-                vec![r.message_id.clone(), self.set.max_deliveries.to_string()],
+                vec![
+                    r.message_id.clone(),
+                    self.settings.max_deliveries.to_string(),
+                ],
             ),
         };
-        Ok(Simulation::ev(
-            Actor::Broker,
-            Stage::Dlq,
-            Some(&r.message_id),
-            kind,
-            DEAD_LETTER_SQL,
-            Outcome::Ok,
-            args,
-        ))
+        Ok(Event::new(Actor::Broker, Stage::Dlq, kind)
+            .message(&r.message_id)
+            .sql(DEAD_LETTER_SQL)
+            .args(args))
     }
 
     /// A lock / visibility timeout ran out: the message is visible again.
@@ -336,15 +334,10 @@ impl Simulation {
             BrokerKind::Asb => EventKind::LockExpired,
             BrokerKind::Sqs => EventKind::VisibilityExpired,
         };
-        Some(Simulation::ev(
-            Actor::Broker,
-            Stage::Broker,
-            None,
-            caption,
-            &[],
-            Outcome::Ok,
-            vec![seq.to_string(), self.set.lock_ms.to_string()],
-        ))
+        Some(
+            Event::new(Actor::Broker, Stage::Broker, caption)
+                .args(vec![seq.to_string(), self.settings.lock_ms.to_string()]),
+        )
     }
 
     /// The outage ends: wake everyone who waited.
@@ -355,14 +348,6 @@ impl Simulation {
         let n = self.consumers.len();
         self.wake_consumers(self.now, n);
         self.wake_dispatcher(self.now);
-        Simulation::ev(
-            Actor::Broker,
-            Stage::Broker,
-            None,
-            EventKind::BrokerUp,
-            &[],
-            Outcome::Ok,
-            vec![],
-        )
+        Event::new(Actor::Broker, Stage::Broker, EventKind::BrokerUp)
     }
 }

@@ -60,15 +60,10 @@ impl Simulation {
         }
         let (r, ev) = match self.broker_receive(c)? {
             Receive::Empty => {
-                return Ok(Some(Simulation::ev(
-                    Actor::Consumer(c),
-                    Stage::Broker,
-                    None,
-                    EventKind::ReceiveEmpty,
-                    RECEIVE_SQL,
-                    Outcome::Ok,
-                    vec![],
-                )));
+                return Ok(Some(
+                    Event::new(Actor::Consumer(c), Stage::Broker, EventKind::ReceiveEmpty)
+                        .sql(RECEIVE_SQL),
+                ));
             }
             Receive::DeadLettered(ev) => {
                 self.consumers[i].repoll = true;
@@ -80,7 +75,7 @@ impl Simulation {
             .armed
             .take_for(Fault::ConsumerSlowerThanLock, r.order_id);
         let handling = self.jittered(self.scenario.setup.handling_ms)
-            + if slow { self.set.lock_ms } else { 0 };
+            + if slow { self.settings.lock_ms } else { 0 };
         self.put_delivery(
             c,
             Delivery {
@@ -91,7 +86,7 @@ impl Simulation {
                 token: self.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
                 received_ms: self.now,
-                immediate_left: self.set.retry.immediate,
+                immediate_left: self.settings.retry.immediate,
                 handling_ms: handling,
                 charge_id: None,
                 error: None,
@@ -114,21 +109,17 @@ impl Simulation {
         )
         .ctx(actor, "existence check")?;
         if seen {
-            self.m().prevented_duplicates += 1;
+            self.metrics_mut().prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::InboxCheck,
             });
             self.schedule(self.now + 1, Action::ConsumerSettle(c));
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&d.message_id),
-                EventKind::CheckFound,
-                CHECK_SQL,
-                Outcome::Ok,
-                vec![],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Consumer, EventKind::CheckFound)
+                    .message(&d.message_id)
+                    .sql(CHECK_SQL),
+            ));
         }
         let next = if self.scenario.setup.two_phase && self.mode == Mode::Naive {
             Action::ConsumerProvider(c)
@@ -136,10 +127,10 @@ impl Simulation {
             Action::ConsumerApply(c)
         };
         self.schedule(self.now + d.handling_ms, next);
-        if self.scenario.setup.renew_lock && self.set.pitfall != Some(Pitfall::NoLockRenewal) {
+        if self.scenario.setup.renew_lock && self.settings.pitfall != Some(Pitfall::NoLockRenewal) {
             let token = d.token;
             self.schedule(
-                self.now + self.set.lock_ms / 2,
+                self.now + self.settings.lock_ms / 2,
                 Action::ConsumerRenew { c, token },
             );
         }
@@ -148,15 +139,12 @@ impl Simulation {
         } else {
             EventKind::CheckNoneSafe
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&d.message_id),
-            caption,
-            CHECK_SQL,
-            Outcome::Ok,
-            vec![d.handling_ms.to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Consumer, caption)
+                .message(&d.message_id)
+                .sql(CHECK_SQL)
+                .args(vec![d.handling_ms.to_string()]),
+        ))
     }
 
     /// Processing failed: immediate retry, or abandon / dead-letter on the next step.
@@ -168,52 +156,40 @@ impl Simulation {
         sql: &'static [&'static str],
     ) -> Event {
         let actor = Actor::Consumer(c);
-        self.m().retries += 1;
+        self.metrics_mut().retries += 1;
         self.last_error.insert(d.seq, error.clone());
         let msg = d.message_id.clone();
         if d.settled {
-            self.m().lost += 1;
+            self.metrics_mut().lost += 1;
             self.note(Fact::Lost {
                 message_id: msg.clone(),
                 loss: Loss::FailedAfterSettle,
             });
             self.poll_again(c, self.now + 1);
-            return Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&msg),
-                EventKind::FailedAfterSettle,
-                sql,
-                Outcome::Failed,
-                vec![error],
-            );
+            return Event::new(actor, Stage::Consumer, EventKind::FailedAfterSettle)
+                .message(&msg)
+                .sql(sql)
+                .outcome(Outcome::Failed)
+                .args(vec![error]);
         }
         if d.immediate_left > 0 {
             d.immediate_left -= 1;
             self.put_delivery(c, d);
             self.schedule(self.now + 1, Action::ConsumerApply(c));
-            return Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&msg),
-                EventKind::FailedRetryNow,
-                sql,
-                Outcome::Failed,
-                vec![error],
-            );
+            return Event::new(actor, Stage::Consumer, EventKind::FailedRetryNow)
+                .message(&msg)
+                .sql(sql)
+                .outcome(Outcome::Failed)
+                .args(vec![error]);
         }
         d.error = Some(error.clone());
         self.put_delivery(c, d);
         self.schedule(self.now + 1, Action::ConsumerAbandon(c));
-        Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&msg),
-            EventKind::Failed,
-            sql,
-            Outcome::Failed,
-            vec![error],
-        )
+        Event::new(actor, Stage::Consumer, EventKind::Failed)
+            .message(&msg)
+            .sql(sql)
+            .outcome(Outcome::Failed)
+            .args(vec![error])
     }
 
     /// The connection drops after a durable write: the message stays locked until it expires.
@@ -231,15 +207,11 @@ impl Simulation {
         self.note(Fact::ConnectionLost {
             message_id: d.message_id.clone(),
         });
-        Simulation::ev(
-            Actor::Consumer(c),
-            Stage::Consumer,
-            Some(&d.message_id),
-            caption,
-            sql,
-            Outcome::Unknown,
-            vec![self.set.lock_ms.to_string()],
-        )
+        Event::new(Actor::Consumer(c), Stage::Consumer, caption)
+            .message(&d.message_id)
+            .sql(sql)
+            .outcome(Outcome::Unknown)
+            .args(vec![self.settings.lock_ms.to_string()])
     }
 
     pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {
@@ -247,7 +219,7 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        let pitfall = self.set.pitfall;
+        let pitfall = self.settings.pitfall;
         // The careful consumer makes sure it still holds the message before it commits: once
         // the lock is gone the broker may have handed the message to another consumer or to
         // the DLQ, and an effect now would sit beside that DLQ entry.
@@ -255,39 +227,34 @@ impl Simulation {
             && !d.settled
             && !lock_held(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "check lock")?
         {
-            self.m().lock_lost += 1;
+            self.metrics_mut().lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
             self.poll_again(c, self.now + 1);
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                LOCK_CHECK_SQL,
-                Outcome::Failed,
-                vec![super::broker::token_text(d.token)],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(LOCK_CHECK_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![super::broker::token_text(d.token)]),
+            ));
         }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
             let ok = complete(&self.conns.broker, d.seq, d.token, self.now)
                 .ctx(actor, "settle early")?;
             if !ok {
-                self.m().lock_lost += 1;
+                self.metrics_mut().lock_lost += 1;
                 self.note(Fact::LockLost {
                     message_id: d.message_id.clone(),
                 });
                 self.poll_again(c, self.now + 1);
-                return Ok(Some(Simulation::ev(
-                    actor,
-                    Stage::Broker,
-                    Some(&d.message_id),
-                    EventKind::LockLost,
-                    SETTLE_SQL,
-                    Outcome::Failed,
-                    vec![],
-                )));
+                return Ok(Some(
+                    Event::new(actor, Stage::Broker, EventKind::LockLost)
+                        .message(&d.message_id)
+                        .sql(SETTLE_SQL)
+                        .outcome(Outcome::Failed),
+                ));
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
@@ -295,7 +262,7 @@ impl Simulation {
                 .armed
                 .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
             {
-                self.m().lost += 1;
+                self.metrics_mut().lost += 1;
                 self.note(Fact::Lost {
                     message_id: d.message_id.clone(),
                     loss: Loss::SettledBeforeCommit,

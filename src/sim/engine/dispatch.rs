@@ -31,7 +31,7 @@ impl Simulation {
     pub(crate) fn note_outbox_lag(&mut self) {
         if let Some(&(created, outbox_id)) = self.unpublished.first() {
             let lag = self.now.saturating_sub(created);
-            let m = self.m();
+            let m = self.metrics_mut();
             m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
             self.note(Fact::OutboxLag {
                 outbox_id,
@@ -88,15 +88,12 @@ impl Simulation {
         let n = rows.len();
         self.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
         self.schedule(self.now + super::PUBLISH_MS, Action::DispatcherPublish(d));
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Dispatcher,
-            Some(&first),
-            EventKind::DispatcherClaimed,
-            CLAIM_SQL,
-            Outcome::Ok,
-            vec![n.to_string(), lease.to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Dispatcher, EventKind::DispatcherClaimed)
+                .message(&first)
+                .sql(CLAIM_SQL)
+                .args(vec![n.to_string(), lease.to_string()]),
+        ))
     }
 
     fn release_batch(
@@ -157,19 +154,17 @@ impl Simulation {
             let st = &mut self.dispatchers[i];
             st.failures += 1;
             let (failures, last) = (st.failures, st.last_delay);
-            let delay = self.set.retry.delay_ms(failures, last, &mut self.rng);
+            let delay = self.settings.retry.delay_ms(failures, last, &mut self.rng);
             self.dispatchers[i].last_delay = delay;
-            self.m().retries += 1;
+            self.metrics_mut().retries += 1;
             self.schedule(self.now + delay, Action::DispatcherPoll(d));
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Dispatcher,
-                first.as_deref(),
-                EventKind::PublishFailedBrokerDown,
-                RELEASE_SQL,
-                Outcome::Failed,
-                vec![n.to_string(), delay.to_string()],
-            ));
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishFailedBrokerDown)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![n.to_string(), delay.to_string()]),
+            );
         }
         let limit = self.profile.max_message_bytes.value;
         let too_big = self.dispatchers[i].batch.iter().find_map(|c| {
@@ -184,7 +179,7 @@ impl Simulation {
             let attempts = self.dispatchers[i].failures + 1;
             let reason =
                 format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
-            self.m().retries += 1;
+            self.metrics_mut().retries += 1;
             if attempts >= MAX_PUBLISH_ATTEMPTS {
                 self.dispatchers[i].failures = 0;
                 for c in self.dispatchers[i].batch.clone() {
@@ -195,28 +190,25 @@ impl Simulation {
                 }
                 self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
                 self.schedule(self.now + 1, Action::DispatcherPoll(d));
-                return Ok(Simulation::ev(
-                    actor,
-                    Stage::Outbox,
-                    first.as_deref(),
-                    EventKind::PublishGaveUp,
-                    GIVE_UP_SQL,
-                    Outcome::Failed,
-                    vec![size.to_string(), limit.to_string()],
-                ));
+                return Ok(Event::new(actor, Stage::Outbox, EventKind::PublishGaveUp)
+                    .maybe_message(first.as_deref())
+                    .sql(GIVE_UP_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]));
             }
             self.dispatchers[i].failures = attempts;
             self.release_batch(d, SQL_RELEASE, None)?;
-            self.schedule(self.now + self.set.retry.base_ms, Action::DispatcherPoll(d));
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Dispatcher,
-                first.as_deref(),
-                EventKind::PublishTooLarge,
-                RELEASE_SQL,
-                Outcome::Failed,
-                vec![size.to_string(), limit.to_string()],
-            ));
+            self.schedule(
+                self.now + self.settings.retry.base_ms,
+                Action::DispatcherPoll(d),
+            );
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishTooLarge)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]),
+            );
         }
         self.dispatchers[i].failures = 0;
         let batch = self.dispatchers[i].batch.clone();
@@ -229,7 +221,7 @@ impl Simulation {
                     super::broker::enqueue(
                         &tx,
                         self.now,
-                        self.set.dedup_window_ms,
+                        self.settings.dedup_window_ms,
                         &c.message_id,
                         c.order_id,
                         &c.body,
@@ -244,11 +236,11 @@ impl Simulation {
         let mut dropped = 0;
         for (c, seq) in batch.iter().zip(&results) {
             if let Some(seq) = seq {
-                self.m().published += 1;
+                self.metrics_mut().published += 1;
                 self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
             } else {
                 dropped += 1;
-                self.m().prevented_duplicates += 1;
+                self.metrics_mut().prevented_duplicates += 1;
                 self.note(Fact::Prevented {
                     message_id: c.message_id.clone(),
                     guard: Guard::BrokerDedup,
@@ -266,15 +258,15 @@ impl Simulation {
             self.schedule(lease_end, Action::LeaseExpiry);
             let st = &mut self.live.scalars.stages;
             st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
-            return Ok(Simulation::ev(
+            return Ok(Event::new(
                 actor,
                 Stage::Dispatcher,
-                first.as_deref(),
                 EventKind::DispatcherCrashedAfterPublish,
-                PUBLISH_SQL,
-                Outcome::Failed,
-                vec![enqueued.to_string(), lease_end.to_string()],
-            ));
+            )
+            .maybe_message(first.as_deref())
+            .sql(PUBLISH_SQL)
+            .outcome(Outcome::Failed)
+            .args(vec![enqueued.to_string(), lease_end.to_string()]));
         }
         self.schedule(self.now + 1, Action::DispatcherMark(d));
         let caption = if dropped > 0 {
@@ -282,15 +274,10 @@ impl Simulation {
         } else {
             EventKind::Published
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Broker,
-            first.as_deref(),
-            caption,
-            PUBLISH_SQL,
-            Outcome::Ok,
-            vec![enqueued.to_string(), dropped.to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Broker, caption)
+            .maybe_message(first.as_deref())
+            .sql(PUBLISH_SQL)
+            .args(vec![enqueued.to_string(), dropped.to_string()]))
     }
 
     pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {
@@ -340,29 +327,21 @@ impl Simulation {
         } else {
             (EventKind::DispatcherMarkLeaseLost, Outcome::Failed)
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Outbox,
-            first.as_deref(),
-            caption,
-            MARK_SQL,
-            outcome,
-            vec![marked.to_string(), batch.len().to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Outbox, caption)
+            .maybe_message(first.as_deref())
+            .sql(MARK_SQL)
+            .outcome(outcome)
+            .args(vec![marked.to_string(), batch.len().to_string()]))
     }
 
     pub(crate) fn dispatcher_restart(&mut self, d: u8) -> Event {
         let i = usize::from(d);
         self.dispatchers[i].busy = false;
         self.wake_dispatcher(self.now);
-        Simulation::ev(
+        Event::new(
             Actor::Dispatcher(d),
             Stage::Dispatcher,
-            None,
             EventKind::DispatcherRestarted,
-            &[],
-            Outcome::Ok,
-            vec![],
         )
     }
 }

@@ -24,18 +24,15 @@ impl Simulation {
             return Ok(None);
         }
         let actor = Actor::Consumer(c);
-        let until = self.now + self.set.lock_ms;
-        if self.now.saturating_sub(d.received_ms) >= self.set.renew_limit_ms {
+        let until = self.now + self.settings.lock_ms;
+        if self.now.saturating_sub(d.received_ms) >= self.settings.renew_limit_ms {
             // Auto-renewal ends at its limit; the lock then runs out on its own.
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::RenewalLimitReached,
-                &[],
-                Outcome::Failed,
-                vec![self.set.renew_limit_ms.to_string()],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::RenewalLimitReached)
+                    .message(&d.message_id)
+                    .outcome(Outcome::Failed)
+                    .args(vec![self.settings.renew_limit_ms.to_string()]),
+            ));
         }
         let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
             .ctx(actor, "renew lock")?;
@@ -45,7 +42,7 @@ impl Simulation {
         self.locks.insert(d.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: d.seq, token });
         self.schedule(
-            self.now + self.set.lock_ms / 2,
+            self.now + self.settings.lock_ms / 2,
             Action::ConsumerRenew { c, token },
         );
         self.change(RowChange::Set(
@@ -58,15 +55,12 @@ impl Simulation {
             crate::sim::BrokerKind::Asb => EventKind::LockRenewed,
             crate::sim::BrokerKind::Sqs => EventKind::VisibilityExtended,
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Broker,
-            Some(&d.message_id),
-            caption,
-            RENEW_SQL,
-            Outcome::Ok,
-            vec![until.to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Broker, caption)
+                .message(&d.message_id)
+                .sql(RENEW_SQL)
+                .args(vec![until.to_string()]),
+        ))
     }
 
     pub(crate) fn consumer_settle(&mut self, c: u8) -> Result<Option<Event>, SimError> {
@@ -79,41 +73,33 @@ impl Simulation {
             return Ok(None);
         }
         if self.broker_is_down() {
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::SettleFailedBrokerDown,
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::SettleFailedBrokerDown)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .outcome(Outcome::Failed),
+            ));
         }
         if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
             self.picture_dequeued(d.seq);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::Settled,
-                SETTLE_SQL,
-                Outcome::Ok,
-                vec![token_text(d.token)],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::Settled)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .args(vec![token_text(d.token)]),
+            ))
         } else {
-            self.m().lock_lost += 1;
+            self.metrics_mut().lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![token_text(d.token)]),
+            ))
         }
     }
 
@@ -131,9 +117,9 @@ impl Simulation {
             .retry_delays
             .get(&d.order_id)
             .copied()
-            .unwrap_or(self.set.retry.base_ms);
+            .unwrap_or(self.settings.retry.base_ms);
         let delay = self
-            .set
+            .settings
             .retry
             .delay_ms(d.delivery_count, previous, &mut self.rng);
         self.retry_delays.insert(d.order_id, delay);
@@ -143,19 +129,17 @@ impl Simulation {
         };
         self.poll_again(c, resume);
         if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
-            self.m().lock_lost += 1;
+            self.metrics_mut().lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                ABANDON_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(ABANDON_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![token_text(d.token)]),
+            ));
         }
         if self.locks.remove(&d.seq).is_some() {
             self.live.scalars.stages.in_flight =
@@ -174,7 +158,7 @@ impl Simulation {
             String::new(),
         ));
         self.schedule(visible.max(self.now + 1), Action::BrokerWake);
-        let jitter = self.set.retry.jitter.as_str().to_string();
+        let jitter = self.settings.retry.jitter.as_str().to_string();
         let (kind, args) = match self.broker {
             BrokerKind::Asb => (
                 EventKind::Abandoned,
@@ -190,27 +174,20 @@ impl Simulation {
                 vec![delay.to_string(), jitter, error],
             ),
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Retry,
-            Some(&d.message_id),
-            kind,
-            ABANDON_SQL,
-            Outcome::Ok,
-            args,
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Retry, kind)
+                .message(&d.message_id)
+                .sql(ABANDON_SQL)
+                .args(args),
+        ))
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
         self.poll_again(c, self.now);
-        Simulation::ev(
+        Event::new(
             Actor::Consumer(c),
             Stage::Consumer,
-            None,
             EventKind::ConsumerReconnected,
-            &[],
-            Outcome::Ok,
-            vec![],
         )
     }
 }

@@ -41,36 +41,27 @@ impl Simulation {
                 tx.commit().ctx(actor, "commit claim")?;
                 self.picture_marker(id, &d.message_id, &instance, false);
                 self.schedule(self.now + d.handling_ms / 2, Action::ConsumerProvider(c));
-                Ok(Simulation::ev(
-                    actor,
-                    Stage::Consumer,
-                    Some(&d.message_id),
-                    EventKind::Claimed,
-                    CLAIM_SQL,
-                    Outcome::Ok,
-                    vec![],
-                ))
+                Ok(Event::new(actor, Stage::Consumer, EventKind::Claimed)
+                    .message(&d.message_id)
+                    .sql(CLAIM_SQL))
             }
             Err(err) if inbox::classify(&err) == Violation::InboxDuplicate => {
                 tx.rollback().ctx(actor, "rollback claim")?;
                 let done = inbox::marker_state(conn, &d.message_id, CONSUMER_NAME)
                     .ctx(actor, "read claim")?;
                 if done == Some(true) {
-                    self.m().prevented_duplicates += 1;
+                    self.metrics_mut().prevented_duplicates += 1;
                     self.note(Fact::Prevented {
                         message_id: d.message_id.clone(),
                         guard: Guard::UniqueIndex,
                     });
                     self.schedule(self.now + 1, Action::ConsumerSettle(c));
-                    return Ok(Simulation::ev(
-                        actor,
-                        Stage::Consumer,
-                        Some(&d.message_id),
-                        EventKind::DuplicatePrevented,
-                        CLAIM_DUP_SQL,
-                        Outcome::Ok,
-                        vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
-                    ));
+                    return Ok(
+                        Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
+                            .message(&d.message_id)
+                            .sql(CLAIM_DUP_SQL)
+                            .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()]),
+                    );
                 }
                 Ok(self.fail(c, d, "claimed by another instance".into(), CLAIM_DUP_SQL))
             }
@@ -88,7 +79,8 @@ impl Simulation {
             Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
         };
         let keyed = self.mode == Mode::Safe
-            || (self.mode == Mode::Pitfall && self.set.pitfall != Some(Pitfall::EffectOutsideTx));
+            || (self.mode == Mode::Pitfall
+                && self.settings.pitfall != Some(Pitfall::EffectOutsideTx));
         let key = keyed.then_some(d.message_id.as_str());
         let (id, new) = inbox::charge(&self.conns.provider, key, d.order_id, amount, self.now)
             .ctx(Actor::Provider, "charge")?;
@@ -101,7 +93,7 @@ impl Simulation {
                 message_id: d.message_id.clone(),
             });
         } else {
-            self.m().prevented_duplicates += 1;
+            self.metrics_mut().prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::IdempotencyKey,
@@ -147,15 +139,12 @@ impl Simulation {
             (true, false) => EventKind::ProviderChargedUnkeyed,
             (false, _) => EventKind::ProviderReplayed,
         };
-        Ok(Some(Simulation::ev(
-            Actor::Provider,
-            Stage::Effect,
-            Some(&msg),
-            caption,
-            PROVIDER_SQL,
-            Outcome::Ok,
-            vec![id.to_string()],
-        )))
+        Ok(Some(
+            Event::new(Actor::Provider, Stage::Effect, caption)
+                .message(&msg)
+                .sql(PROVIDER_SQL)
+                .args(vec![id.to_string()]),
+        ))
     }
 
     /// Phase 3: record the effect and mark the claim processed (one transaction unless naive).
@@ -234,14 +223,11 @@ impl Simulation {
         } else {
             FINISH_SAFE_SQL
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Effect,
-            Some(&d.message_id),
-            EventKind::TwoPhaseFinished,
-            sql,
-            Outcome::Ok,
-            vec![d.charge_id.unwrap_or(0).to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Effect, EventKind::TwoPhaseFinished)
+                .message(&d.message_id)
+                .sql(sql)
+                .args(vec![d.charge_id.unwrap_or(0).to_string()]),
+        ))
     }
 }

@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, params};
 use super::actions::Action;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::scenario::ScriptAction;
 use crate::sim::state::{RowChange, Table, col};
@@ -46,12 +46,12 @@ impl Simulation {
     pub(crate) fn sweep(&mut self) -> Result<Option<Event>, SimError> {
         let actor = Actor::Sweeper;
         let now = self.now;
-        let claim_timeout = self.set.lock_ms.saturating_mul(2);
+        let claim_timeout = self.settings.lock_ms.saturating_mul(2);
         let conn = &self.conns.sweeper;
         let retained = ids(
             conn,
             SQL_SWEEP_RETENTION,
-            params![now.saturating_sub(self.set.retention_ms) as i64],
+            params![now.saturating_sub(self.settings.retention_ms) as i64],
         )
         .ctx(actor, "retention")?;
         let claims = ids(
@@ -64,7 +64,7 @@ impl Simulation {
         if !retained.is_empty() {
             self.note(Fact::MarkersSwept {
                 count: retained.len() as u64,
-                retention_ms: self.set.retention_ms,
+                retention_ms: self.settings.retention_ms,
             });
         }
         for id in retained.iter().chain(&claims) {
@@ -99,20 +99,16 @@ impl Simulation {
             // Nothing removed: keep the quiet pass out of the trace.
             return Ok(None);
         }
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Consumer,
-            None,
-            EventKind::Sweep,
-            SWEEP_SQL,
-            Outcome::Ok,
-            vec![
-                retained.len().to_string(),
-                claims.len().to_string(),
-                leases.len().to_string(),
-                self.set.retention_ms.to_string(),
-            ],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Consumer, EventKind::Sweep)
+                .sql(SWEEP_SQL)
+                .args(vec![
+                    retained.len().to_string(),
+                    claims.len().to_string(),
+                    leases.len().to_string(),
+                    self.settings.retention_ms.to_string(),
+                ]),
+        ))
     }
 
     /// Schedules the next script step, if any.
@@ -147,42 +143,20 @@ impl Simulation {
             let until = self.now + duration_ms;
             self.broker_down_until = self.broker_down_until.max(until);
             self.schedule(until, Action::BrokerUp);
-            return Simulation::ev(
-                actor,
-                Stage::Broker,
-                None,
-                EventKind::BrokerDown,
-                &[],
-                Outcome::Ok,
-                vec![duration_ms.to_string()],
-            );
+            return Event::new(actor, Stage::Broker, EventKind::BrokerDown)
+                .args(vec![duration_ms.to_string()]);
         }
         for _ in 0..count {
             self.armed.arm(fault);
         }
-        Simulation::ev(
-            actor,
-            Stage::Api,
-            None,
-            EventKind::FaultArmed,
-            &[],
-            Outcome::Ok,
-            vec![fault.as_str().into(), count.to_string()],
-        )
+        Event::new(actor, Stage::Api, EventKind::FaultArmed)
+            .args(vec![fault.as_str().into(), count.to_string()])
     }
 
     /// The cause of the poison messages is fixed.
     pub(crate) fn fix_cause_now(&mut self) -> Event {
         self.cause_fixed = true;
-        Simulation::ev(
-            Actor::Operator,
-            Stage::Dlq,
-            None,
-            EventKind::CauseFixed,
-            &[],
-            Outcome::Ok,
-            vec![],
-        )
+        Event::new(Actor::Operator, Stage::Dlq, EventKind::CauseFixed)
     }
 
     /// Replays up to `n` DLQ entries into the queue (fresh delivery count).
@@ -250,14 +224,9 @@ impl Simulation {
         st.dlq = st.dlq.saturating_sub(enqueued.len() as u64);
         self.wake_consumers(now + 1, enqueued.len());
         let first = enqueued.first().map(|e| e.2.clone());
-        Ok(Simulation::ev(
-            actor,
-            Stage::Dlq,
-            first.as_deref(),
-            EventKind::DlqReplayed,
-            REPLAY_SQL,
-            Outcome::Ok,
-            vec![enqueued.len().to_string(), n.to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Dlq, EventKind::DlqReplayed)
+            .maybe_message(first.as_deref())
+            .sql(REPLAY_SQL)
+            .args(vec![enqueued.len().to_string(), n.to_string()]))
     }
 }
