@@ -178,7 +178,7 @@ impl Simulation {
             Action::DispatcherMark(d) => self.dispatcher_mark(d).map(Some),
             Action::DispatcherRestart(d) => Ok(Some(self.dispatcher_restart(d))),
             Action::LeaseExpiry => {
-                self.wake_dispatcher(self.now);
+                self.wake_dispatcher(self.clock.now);
                 Ok(None)
             }
             Action::ConsumerPoll(c) => self.consumer_poll(c),
@@ -192,7 +192,7 @@ impl Simulation {
             Action::LockExpiry { seq, token } => Ok(self.lock_expiry(seq, token)),
             Action::ConsumerRenew { c, token } => self.consumer_renew(c, token),
             Action::BrokerWake => {
-                self.wake_consumers(self.now, 1);
+                self.wake_consumers(self.clock.now, 1);
                 Ok(None)
             }
             Action::BrokerUp => Ok(Some(self.broker_up())),
@@ -202,7 +202,7 @@ impl Simulation {
             Action::FixCause => Ok(Some(self.fix_cause_now())),
             Action::ReplayDlq(n) => self.replay_dlq_now(n, None).map(Some),
             Action::ReplayChosen => {
-                let chosen = self.chosen_replays.pop_front().unwrap_or_default();
+                let chosen = self.script.chosen_replays.pop_front().unwrap_or_default();
                 self.replay_dlq_now(0, Some(&chosen)).map(Some)
             }
         }

@@ -41,15 +41,17 @@ impl Simulation {
         kind: EventKind,
         business_key: String,
     ) -> (EventKind, Vec<String>) {
-        let groups = i64::from(self.scenario.setup.groups);
+        let groups = i64::from(self.spec.scenario.setup.groups);
         let previous_open = groups > 0
             && order_id > groups
             && self
+                .ledger
                 .effects_per_order
                 .get((order_id - groups) as usize)
                 .is_some_and(|n| *n == 0);
         if previous_open {
-            let customer = super::api::customer_of(order_id as u32, self.scenario.setup.groups);
+            let customer =
+                super::api::customer_of(order_id as u32, self.spec.scenario.setup.groups);
             (
                 EventKind::AppliedOutOfOrder,
                 vec![order_id.to_string(), customer],
@@ -60,7 +62,8 @@ impl Simulation {
     }
 
     fn lost_connection_armed(&mut self, order: i64) -> bool {
-        self.armed
+        self.script
+            .armed
             .take_for(Fault::ConsumerLostConnectionAfterEffect, order)
     }
 
@@ -76,7 +79,8 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        let effect_id = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+        let effect_id =
+            inbox::insert_effect(conn, &e, self.clock.now).ctx(actor, "naive effect")?;
         self.picture_effect(&e, effect_id, created);
         if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
@@ -92,12 +96,12 @@ impl Simulation {
             &msg,
             CONSUMER_NAME,
             &e.instance,
-            self.now,
-            Some(self.now),
+            self.clock.now,
+            Some(self.clock.now),
         )
         .ctx(actor, "naive marker")?;
         self.picture_marker(id, &msg, &e.instance, true);
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
         let (kind, args) = self.applied(d.order_id, EventKind::AppliedNaive, e.business_key);
         Ok(Some(
             Event::new(actor, Stage::Effect, kind)
@@ -119,7 +123,7 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        let effect_id = inbox::insert_effect(conn, &e, self.now)
+        let effect_id = inbox::insert_effect(conn, &e, self.clock.now)
             .ctx(actor, "effect outside the transaction")?;
         self.picture_effect(&e, effect_id, created);
         if self.lost_connection_armed(d.order_id) {
@@ -137,8 +141,8 @@ impl Simulation {
             &msg,
             CONSUMER_NAME,
             &e.instance,
-            self.now,
-            Some(self.now),
+            self.clock.now,
+            Some(self.clock.now),
         ) {
             Ok(id) => {
                 tx.commit().ctx(actor, "commit marker")?;
@@ -150,7 +154,7 @@ impl Simulation {
             }
             Err(err) => return Err(err).ctx(actor, "insert marker"),
         };
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
         if let Some(id) = marker {
             self.picture_marker(id, &msg, &e.instance, true);
             Ok(Some(
@@ -160,7 +164,7 @@ impl Simulation {
                     .args(vec![e.business_key]),
             ))
         } else {
-            self.metrics_mut().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: msg.clone(),
                 guard: Guard::MarkerOnly,
@@ -187,7 +191,7 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        match inbox::apply_safe(conn, CONSUMER_NAME, &e, self.now) {
+        match inbox::apply_safe(conn, CONSUMER_NAME, &e, self.clock.now) {
             Ok(Applied::Done(inbox_id, effect_id)) => {
                 self.picture_marker(inbox_id, &msg, &e.instance, true);
                 self.picture_effect(&e, effect_id, created);
@@ -199,7 +203,7 @@ impl Simulation {
                         SAFE_SQL,
                     );
                 }
-                self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
                 let (kind, args) = self.applied(d.order_id, EventKind::Applied, e.business_key);
                 Event::new(actor, Stage::Effect, kind)
                     .message(&msg)
@@ -207,12 +211,12 @@ impl Simulation {
                     .args(args)
             }
             Ok(Applied::Duplicate) => {
-                self.metrics_mut().prevented_duplicates += 1;
+                self.ledger.metrics.prevented_duplicates += 1;
                 self.note(Fact::Prevented {
                     message_id: msg.clone(),
                     guard: Guard::UniqueIndex,
                 });
-                self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
                 Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
                     .message(&msg)
                     .sql(SAFE_DUP_SQL)

@@ -24,25 +24,25 @@ impl Simulation {
             return Ok(None);
         }
         let actor = Actor::Consumer(c);
-        let until = self.now + self.settings.lock_ms;
-        if self.now.saturating_sub(d.received_ms) >= self.settings.renew_limit_ms {
+        let until = self.clock.now + self.spec.settings.lock_ms;
+        if self.clock.now.saturating_sub(d.received_ms) >= self.spec.settings.renew_limit_ms {
             // Auto-renewal ends at its limit; the lock then runs out on its own.
             return Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::RenewalLimitReached)
                     .message(&d.message_id)
                     .outcome(Outcome::Failed)
-                    .args(vec![self.settings.renew_limit_ms.to_string()]),
+                    .args(vec![self.spec.settings.renew_limit_ms.to_string()]),
             ));
         }
-        let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
+        let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.clock.now, until)
             .ctx(actor, "renew lock")?;
         if !renewed {
             return Ok(None);
         }
-        self.locks.insert(d.seq, (token, until));
+        self.actors.broker.locks.insert(d.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: d.seq, token });
         self.schedule(
-            self.now + self.settings.lock_ms / 2,
+            self.clock.now + self.spec.settings.lock_ms / 2,
             Action::ConsumerRenew { c, token },
         );
         self.change(RowChange::Set(
@@ -51,7 +51,7 @@ impl Simulation {
             col::QUEUE_VISIBLE,
             until.to_string(),
         ));
-        let caption = match self.broker {
+        let caption = match self.spec.broker {
             crate::sim::BrokerKind::Asb => EventKind::LockRenewed,
             crate::sim::BrokerKind::Sqs => EventKind::VisibilityExtended,
         };
@@ -68,7 +68,7 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        self.poll_again(c, self.now + 1);
+        self.poll_again(c, self.clock.now + 1);
         if d.settled {
             return Ok(None);
         }
@@ -80,7 +80,7 @@ impl Simulation {
                     .outcome(Outcome::Failed),
             ));
         }
-        if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
+        if complete(&self.conns.broker, d.seq, d.token, self.clock.now).ctx(actor, "complete")? {
             self.picture_dequeued(d.seq);
             Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::Settled)
@@ -89,7 +89,7 @@ impl Simulation {
                     .args(vec![token_text(d.token)]),
             ))
         } else {
-            self.metrics_mut().lock_lost += 1;
+            self.ledger.metrics.lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
@@ -114,22 +114,26 @@ impl Simulation {
         let actor = Actor::Consumer(c);
         let error = d.error.clone().unwrap_or_default();
         let previous = self
+            .actors
             .retry_delays
             .get(&d.order_id)
             .copied()
-            .unwrap_or(self.settings.retry.base_ms);
+            .unwrap_or(self.spec.settings.retry.base_ms);
         let delay = self
+            .spec
             .settings
             .retry
             .delay_ms(d.delivery_count, previous, &mut self.rng);
-        self.retry_delays.insert(d.order_id, delay);
-        let (visible, resume) = match self.broker {
-            BrokerKind::Asb => (self.now, self.now + delay),
-            BrokerKind::Sqs => (self.now + delay, self.now + 1),
+        self.actors.retry_delays.insert(d.order_id, delay);
+        let (visible, resume) = match self.spec.broker {
+            BrokerKind::Asb => (self.clock.now, self.clock.now + delay),
+            BrokerKind::Sqs => (self.clock.now + delay, self.clock.now + 1),
         };
         self.poll_again(c, resume);
-        if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
-            self.metrics_mut().lock_lost += 1;
+        if !abandon(&self.conns.broker, d.seq, d.token, self.clock.now, visible)
+            .ctx(actor, "abandon")?
+        {
+            self.ledger.metrics.lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
@@ -141,9 +145,8 @@ impl Simulation {
                     .args(vec![token_text(d.token)]),
             ));
         }
-        if self.locks.remove(&d.seq).is_some() {
-            self.live.scalars.stages.in_flight =
-                self.live.scalars.stages.in_flight.saturating_sub(1);
+        if self.actors.broker.locks.remove(&d.seq).is_some() {
+            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
         self.change(RowChange::Set(
             Table::Queue,
@@ -157,9 +160,9 @@ impl Simulation {
             col::QUEUE_LOCK,
             String::new(),
         ));
-        self.schedule(visible.max(self.now + 1), Action::BrokerWake);
-        let jitter = self.settings.retry.jitter.as_str().to_string();
-        let (kind, args) = match self.broker {
+        self.schedule(visible.max(self.clock.now + 1), Action::BrokerWake);
+        let jitter = self.spec.settings.retry.jitter.as_str().to_string();
+        let (kind, args) = match self.spec.broker {
             BrokerKind::Asb => (
                 EventKind::Abandoned,
                 vec![
@@ -183,7 +186,7 @@ impl Simulation {
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
-        self.poll_again(c, self.now);
+        self.poll_again(c, self.clock.now);
         Event::new(
             Actor::Consumer(c),
             Stage::Consumer,

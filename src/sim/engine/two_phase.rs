@@ -36,11 +36,21 @@ impl Simulation {
         let instance = Simulation::instance(c);
         let conn = &self.conns.consumers[usize::from(c)];
         let tx = super::begin_immediate(conn).ctx(actor, "begin claim")?;
-        match inbox::insert_marker(&tx, &d.message_id, CONSUMER_NAME, &instance, self.now, None) {
+        match inbox::insert_marker(
+            &tx,
+            &d.message_id,
+            CONSUMER_NAME,
+            &instance,
+            self.clock.now,
+            None,
+        ) {
             Ok(id) => {
                 tx.commit().ctx(actor, "commit claim")?;
                 self.picture_marker(id, &d.message_id, &instance, false);
-                self.schedule(self.now + d.handling_ms / 2, Action::ConsumerProvider(c));
+                self.schedule(
+                    self.clock.now + d.handling_ms / 2,
+                    Action::ConsumerProvider(c),
+                );
                 Ok(Event::new(actor, Stage::Consumer, EventKind::Claimed)
                     .message(&d.message_id)
                     .sql(CLAIM_SQL))
@@ -50,12 +60,12 @@ impl Simulation {
                 let done = inbox::marker_state(conn, &d.message_id, CONSUMER_NAME)
                     .ctx(actor, "read claim")?;
                 if done == Some(true) {
-                    self.metrics_mut().prevented_duplicates += 1;
+                    self.ledger.metrics.prevented_duplicates += 1;
                     self.note(Fact::Prevented {
                         message_id: d.message_id.clone(),
                         guard: Guard::UniqueIndex,
                     });
-                    self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                    self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
                     return Ok(
                         Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
                             .message(&d.message_id)
@@ -78,14 +88,20 @@ impl Simulation {
             Ok(p) => p,
             Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
         };
-        let keyed = self.mode == Mode::Safe
-            || (self.mode == Mode::Pitfall
-                && self.settings.pitfall != Some(Pitfall::EffectOutsideTx));
+        let keyed = self.spec.mode == Mode::Safe
+            || (self.spec.mode == Mode::Pitfall
+                && self.spec.settings.pitfall != Some(Pitfall::EffectOutsideTx));
         let key = keyed.then_some(d.message_id.as_str());
-        let (id, new) = inbox::charge(&self.conns.provider, key, d.order_id, amount, self.now)
-            .ctx(Actor::Provider, "charge")?;
+        let (id, new) = inbox::charge(
+            &self.conns.provider,
+            key,
+            d.order_id,
+            amount,
+            self.clock.now,
+        )
+        .ctx(Actor::Provider, "charge")?;
         if new {
-            if let Some(n) = self.charges_per_order.get_mut(d.order_id as usize) {
+            if let Some(n) = self.ledger.charges_per_order.get_mut(d.order_id as usize) {
                 *n = n.saturating_add(1);
             }
             self.note(Fact::Charged {
@@ -93,17 +109,18 @@ impl Simulation {
                 message_id: d.message_id.clone(),
             });
         } else {
-            self.metrics_mut().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::IdempotencyKey,
             });
         }
         if self
+            .script
             .armed
             .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id)
         {
-            if self.mode != Mode::Naive {
+            if self.spec.mode != Mode::Naive {
                 let conn = &self.conns.consumers[usize::from(c)];
                 let released: Option<i64> = conn
                     .prepare_cached(inbox::SQL_CLAIM_RELEASE)
@@ -116,8 +133,7 @@ impl Simulation {
                     .ok();
                 if let Some(rid) = released {
                     self.change(RowChange::Delete(Table::Inbox, rid));
-                    self.live.scalars.stages.inbox =
-                        self.live.scalars.stages.inbox.saturating_sub(1);
+                    self.ledger.stages.inbox = self.ledger.stages.inbox.saturating_sub(1);
                 }
             }
             let mut ev = self.fail(
@@ -133,7 +149,7 @@ impl Simulation {
         let msg = d.message_id.clone();
         let half = d.handling_ms / 2;
         self.put_delivery(c, d);
-        self.schedule(self.now + half, Action::ConsumerFinish(c));
+        self.schedule(self.clock.now + half, Action::ConsumerFinish(c));
         let caption = match (new, keyed) {
             (true, true) => EventKind::ProviderChargedKeyed,
             (true, false) => EventKind::ProviderChargedUnkeyed,
@@ -154,18 +170,19 @@ impl Simulation {
         };
         let actor = Actor::Consumer(c);
         let (payload_ok, amount, created) =
-            self.read_payload(&d.body).unwrap_or((true, 0, self.now));
+            self.read_payload(&d.body)
+                .unwrap_or((true, 0, self.clock.now));
         let e = self.effect_row(c, &d, "charge", amount, payload_ok);
         let conn = &self.conns.consumers[usize::from(c)];
-        let (effect_id, marker) = if self.mode == Mode::Naive {
-            let eid = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+        let (effect_id, marker) = if self.spec.mode == Mode::Naive {
+            let eid = inbox::insert_effect(conn, &e, self.clock.now).ctx(actor, "naive effect")?;
             let mid = inbox::insert_marker(
                 conn,
                 &d.message_id,
                 CONSUMER_NAME,
                 &e.instance,
-                self.now,
-                Some(self.now),
+                self.clock.now,
+                Some(self.clock.now),
             )
             .ctx(actor, "naive marker")?;
             (eid, Some(mid))
@@ -177,7 +194,12 @@ impl Simulation {
                 .prepare_cached(inbox::SQL_CLAIM_DONE)
                 .and_then(|mut s| {
                     s.query_row(
-                        rusqlite::params![d.message_id, CONSUMER_NAME, e.instance, self.now as i64],
+                        rusqlite::params![
+                            d.message_id,
+                            CONSUMER_NAME,
+                            e.instance,
+                            self.clock.now as i64
+                        ],
                         |r| r.get(0),
                     )
                     .optional()
@@ -192,13 +214,13 @@ impl Simulation {
                     CLAIM_LOST_SQL,
                 )));
             };
-            let eid = inbox::insert_effect(&tx, &e, self.now).ctx(actor, "effect")?;
+            let eid = inbox::insert_effect(&tx, &e, self.clock.now).ctx(actor, "effect")?;
             tx.commit().ctx(actor, "commit finish")?;
             self.change(RowChange::Set(
                 Table::Inbox,
                 mid,
                 col::INBOX_PROCESSED,
-                self.now.to_string(),
+                self.clock.now.to_string(),
             ));
             (eid, None)
         };
@@ -207,6 +229,7 @@ impl Simulation {
         }
         self.picture_effect(&e, effect_id, created);
         if self
+            .script
             .armed
             .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
         {
@@ -217,8 +240,8 @@ impl Simulation {
                 FINISH_SAFE_SQL,
             )));
         }
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
-        let sql = if self.mode == Mode::Naive {
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+        let sql = if self.spec.mode == Mode::Naive {
             NAIVE_SQL
         } else {
             FINISH_SAFE_SQL

@@ -45,13 +45,13 @@ impl Simulation {
     /// The sweeper's pass; reschedules itself while other work remains.
     pub(crate) fn sweep(&mut self) -> Result<Option<Event>, SimError> {
         let actor = Actor::Sweeper;
-        let now = self.now;
-        let claim_timeout = self.settings.lock_ms.saturating_mul(2);
+        let now = self.clock.now;
+        let claim_timeout = self.spec.settings.lock_ms.saturating_mul(2);
         let conn = &self.conns.sweeper;
         let retained = ids(
             conn,
             SQL_SWEEP_RETENTION,
-            params![now.saturating_sub(self.settings.retention_ms) as i64],
+            params![now.saturating_sub(self.spec.settings.retention_ms) as i64],
         )
         .ctx(actor, "retention")?;
         let claims = ids(
@@ -64,7 +64,7 @@ impl Simulation {
         if !retained.is_empty() {
             self.note(Fact::MarkersSwept {
                 count: retained.len() as u64,
-                retention_ms: self.settings.retention_ms,
+                retention_ms: self.spec.settings.retention_ms,
             });
         }
         for id in retained.iter().chain(&claims) {
@@ -84,7 +84,7 @@ impl Simulation {
                 String::new(),
             ));
         }
-        let st = &mut self.live.scalars.stages;
+        let st = &mut self.ledger.stages;
         st.inbox = st
             .inbox
             .saturating_sub((retained.len() + claims.len()) as u64);
@@ -93,7 +93,7 @@ impl Simulation {
         }
         let more = !self.only_sweeper_left();
         if more {
-            self.schedule(now + self.scenario.setup.sweep_ms, Action::Sweep);
+            self.schedule(now + self.spec.scenario.setup.sweep_ms, Action::Sweep);
         }
         if retained.is_empty() && claims.is_empty() && leases.is_empty() && more {
             // Nothing removed: keep the quiet pass out of the trace.
@@ -106,24 +106,24 @@ impl Simulation {
                     retained.len().to_string(),
                     claims.len().to_string(),
                     leases.len().to_string(),
-                    self.settings.retention_ms.to_string(),
+                    self.spec.settings.retention_ms.to_string(),
                 ]),
         ))
     }
 
     /// Schedules the next script step, if any.
     pub(crate) fn schedule_next_script(&mut self) {
-        if let Some(step) = self.script.get(self.next_script) {
+        if let Some(step) = self.script.steps.get(self.script.next) {
             self.schedule(step.at_ms, Action::Script);
         }
     }
 
     /// Runs the next script step.
     pub(crate) fn run_script_step(&mut self) -> Result<Option<Event>, SimError> {
-        let Some(step) = self.script.get(self.next_script).copied() else {
+        let Some(step) = self.script.steps.get(self.script.next).copied() else {
             return Ok(None);
         };
-        self.next_script += 1;
+        self.script.next += 1;
         self.schedule_next_script();
         match step.action {
             ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
@@ -140,14 +140,14 @@ impl Simulation {
             Actor::Script
         };
         if let Fault::BrokerDown { duration_ms } = fault {
-            let until = self.now + duration_ms;
-            self.broker_down_until = self.broker_down_until.max(until);
+            let until = self.clock.now + duration_ms;
+            self.actors.broker.down_until = self.actors.broker.down_until.max(until);
             self.schedule(until, Action::BrokerUp);
             return Event::new(actor, Stage::Broker, EventKind::BrokerDown)
                 .args(vec![duration_ms.to_string()]);
         }
         for _ in 0..count {
-            self.armed.arm(fault);
+            self.script.armed.arm(fault);
         }
         Event::new(actor, Stage::Api, EventKind::FaultArmed)
             .args(vec![fault.as_str().into(), count.to_string()])
@@ -155,7 +155,7 @@ impl Simulation {
 
     /// The cause of the poison messages is fixed.
     pub(crate) fn fix_cause_now(&mut self) -> Event {
-        self.cause_fixed = true;
+        self.script.cause_fixed = true;
         Event::new(Actor::Operator, Stage::Dlq, EventKind::CauseFixed)
     }
 
@@ -168,7 +168,7 @@ impl Simulation {
         chosen: Option<&[i64]>,
     ) -> Result<Event, SimError> {
         let actor = Actor::Operator;
-        let now = self.now;
+        let now = self.clock.now;
         let conn = &self.conns.broker;
         let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
         let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
@@ -220,7 +220,7 @@ impl Simulation {
                 message_id: msg.clone(),
             });
         }
-        let st = &mut self.live.scalars.stages;
+        let st = &mut self.ledger.stages;
         st.dlq = st.dlq.saturating_sub(enqueued.len() as u64);
         self.wake_consumers(now + 1, enqueued.len());
         let first = enqueued.first().map(|e| e.2.clone());
