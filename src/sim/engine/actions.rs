@@ -181,7 +181,7 @@ impl Simulation {
             Action::DispatcherMark(d) => self.dispatcher_mark(d).map(Some),
             Action::DispatcherRestart(d) => Ok(Some(self.dispatcher_restart(d))),
             Action::LeaseExpiry => {
-                self.wake_dispatcher(self.now);
+                self.wake_dispatcher(self.clock.now);
                 Ok(None)
             }
             Action::ConsumerPoll(c) => self.consumer_poll(c),
@@ -195,7 +195,7 @@ impl Simulation {
             Action::LockExpiry { seq, token } => Ok(self.lock_expiry(seq, token)),
             Action::ConsumerRenew { c, token } => self.consumer_renew(c, token),
             Action::BrokerWake => {
-                self.wake_consumers(self.now, 1);
+                self.wake_consumers(self.clock.now, 1);
                 Ok(None)
             }
             Action::BrokerUp => Ok(Some(self.broker_up())),
@@ -206,7 +206,7 @@ impl Simulation {
             Action::ReplayDlq(n) => self.replay_dlq_now(n, None, ReplayIds::Same).map(Some),
             Action::ReplayDlqNewIds(n) => self.replay_dlq_now(n, None, ReplayIds::New).map(Some),
             Action::ReplayChosen => {
-                let chosen = self.chosen_replays.pop_front().unwrap_or_default();
+                let chosen = self.script.chosen_replays.pop_front().unwrap_or_default();
                 self.replay_dlq_now(0, Some(&chosen), ReplayIds::Same)
                     .map(Some)
             }

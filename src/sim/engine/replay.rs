@@ -75,8 +75,8 @@ impl Simulation {
         ids: ReplayIds,
     ) -> Result<Event, SimError> {
         let actor = Actor::Operator;
-        let now = self.now;
-        let window = self.set.dedup_window_ms;
+        let now = self.clock.now;
+        let window = self.spec.settings.dedup_window_ms;
         let conn = &self.conns.broker;
         let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
         let picked = pick(&tx, n, chosen).ctx(actor, "pick DLQ entries")?;
@@ -118,7 +118,7 @@ impl Simulation {
                 as_id: (id != msg).then(|| id.clone()),
             });
         }
-        let st = &mut self.live.scalars.stages;
+        let st = &mut self.ledger.stages;
         st.dlq = st.dlq.saturating_sub(out.sent.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());
         Ok(replay_event(n, window, ids, &out))
@@ -133,15 +133,11 @@ fn replay_event(n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> 
         REPLAY_SQL
     };
     let ev = |message: Option<&str>, kind, outcome, args| {
-        Simulation::ev(
-            Actor::Operator,
-            Stage::Dlq,
-            message,
-            kind,
-            sql,
-            outcome,
-            args,
-        )
+        Event::new(Actor::Operator, Stage::Dlq, kind)
+            .maybe_message(message)
+            .sql(sql)
+            .outcome(outcome)
+            .args(args)
     };
     if let Some((first, ago)) = out.dropped.first() {
         let all: Vec<&str> = out.dropped.iter().map(|(id, _)| id.as_str()).collect();

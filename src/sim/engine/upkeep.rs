@@ -7,7 +7,7 @@ use super::actions::Action;
 use super::replay::ReplayIds;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::sim::model::{Actor, Event, EventKind, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::scenario::ScriptAction;
 use crate::sim::state::{RowChange, Table, col};
@@ -34,13 +34,13 @@ impl Simulation {
     /// The sweeper's pass; reschedules itself while other work remains.
     pub(crate) fn sweep(&mut self) -> Result<Option<Event>, SimError> {
         let actor = Actor::Sweeper;
-        let now = self.now;
-        let claim_timeout = self.set.lock_ms.saturating_mul(2);
+        let now = self.clock.now;
+        let claim_timeout = self.spec.settings.lock_ms.saturating_mul(2);
         let conn = &self.conns.sweeper;
         let retained = ids(
             conn,
             SQL_SWEEP_RETENTION,
-            params![now.saturating_sub(self.set.retention_ms) as i64],
+            params![now.saturating_sub(self.spec.settings.retention_ms) as i64],
         )
         .ctx(actor, "retention")?;
         let claims = ids(
@@ -53,7 +53,7 @@ impl Simulation {
         if !retained.is_empty() {
             self.note(Fact::MarkersSwept {
                 count: retained.len() as u64,
-                retention_ms: self.set.retention_ms,
+                retention_ms: self.spec.settings.retention_ms,
             });
         }
         for id in retained.iter().chain(&claims) {
@@ -73,7 +73,7 @@ impl Simulation {
                 String::new(),
             ));
         }
-        let st = &mut self.live.scalars.stages;
+        let st = &mut self.ledger.stages;
         st.inbox = st
             .inbox
             .saturating_sub((retained.len() + claims.len()) as u64);
@@ -82,41 +82,37 @@ impl Simulation {
         }
         let more = !self.only_sweeper_left();
         if more {
-            self.schedule(now + self.scenario.setup.sweep_ms, Action::Sweep);
+            self.schedule(now + self.spec.scenario.setup.sweep_ms, Action::Sweep);
         }
         if retained.is_empty() && claims.is_empty() && leases.is_empty() && more {
             // Nothing removed: keep the quiet pass out of the trace.
             return Ok(None);
         }
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Consumer,
-            None,
-            EventKind::Sweep,
-            SWEEP_SQL,
-            Outcome::Ok,
-            vec![
-                retained.len().to_string(),
-                claims.len().to_string(),
-                leases.len().to_string(),
-                self.set.retention_ms.to_string(),
-            ],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Consumer, EventKind::Sweep)
+                .sql(SWEEP_SQL)
+                .args(vec![
+                    retained.len().to_string(),
+                    claims.len().to_string(),
+                    leases.len().to_string(),
+                    self.spec.settings.retention_ms.to_string(),
+                ]),
+        ))
     }
 
     /// Schedules the next script step, if any.
     pub(crate) fn schedule_next_script(&mut self) {
-        if let Some(step) = self.script.get(self.next_script) {
+        if let Some(step) = self.script.steps.get(self.script.next) {
             self.schedule(step.at_ms, Action::Script);
         }
     }
 
     /// Runs the next script step.
     pub(crate) fn run_script_step(&mut self) -> Result<Option<Event>, SimError> {
-        let Some(step) = self.script.get(self.next_script).copied() else {
+        let Some(step) = self.script.steps.get(self.script.next).copied() else {
             return Ok(None);
         };
-        self.next_script += 1;
+        self.script.next += 1;
         self.schedule_next_script();
         match step.action {
             ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
@@ -138,44 +134,22 @@ impl Simulation {
             Actor::Script
         };
         if let Fault::BrokerDown { duration_ms } = fault {
-            let until = self.now + duration_ms;
-            self.broker_down_until = self.broker_down_until.max(until);
+            let until = self.clock.now + duration_ms;
+            self.actors.broker.down_until = self.actors.broker.down_until.max(until);
             self.schedule(until, Action::BrokerUp);
-            return Simulation::ev(
-                actor,
-                Stage::Broker,
-                None,
-                EventKind::BrokerDown,
-                &[],
-                Outcome::Ok,
-                vec![duration_ms.to_string()],
-            );
+            return Event::new(actor, Stage::Broker, EventKind::BrokerDown)
+                .args(vec![duration_ms.to_string()]);
         }
         for _ in 0..count {
-            self.armed.arm(fault);
+            self.script.armed.arm(fault);
         }
-        Simulation::ev(
-            actor,
-            Stage::Api,
-            None,
-            EventKind::FaultArmed,
-            &[],
-            Outcome::Ok,
-            vec![fault.as_str().into(), count.to_string()],
-        )
+        Event::new(actor, Stage::Api, EventKind::FaultArmed)
+            .args(vec![fault.as_str().into(), count.to_string()])
     }
 
     /// The cause of the poison messages is fixed.
     pub(crate) fn fix_cause_now(&mut self) -> Event {
-        self.cause_fixed = true;
-        Simulation::ev(
-            Actor::Operator,
-            Stage::Dlq,
-            None,
-            EventKind::CauseFixed,
-            &[],
-            Outcome::Ok,
-            vec![],
-        )
+        self.script.cause_fixed = true;
+        Event::new(Actor::Operator, Stage::Dlq, EventKind::CauseFixed)
     }
 }

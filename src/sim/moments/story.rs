@@ -80,7 +80,7 @@ impl Story {
 
     /// A story for `sim`'s run (its mode, broker and, in pitfall mode, the scenario's pitfall).
     pub fn for_run(sim: &crate::sim::Simulation) -> Story {
-        Story::new(sim.mode, sim.broker, sim.set.pitfall)
+        Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall)
     }
 
     /// All moments so far, in the order they became visible.
