@@ -75,6 +75,8 @@ pub enum Action {
     Compare,
     /// Toggle "cause fixed" (DLQ triage).
     ToggleFixed,
+    /// Replay the DLQ batch under new message ids (DLQ triage).
+    ReplayNewIds,
     /// Jump to the current moment's cause, or back.
     JumpToCause,
     /// Go to the next moment.

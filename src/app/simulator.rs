@@ -10,14 +10,16 @@ mod playback;
 pub mod protocol;
 mod state;
 pub mod story;
+mod triage;
 pub mod view;
 
 pub use picker::{Picker, PickerKind, rows as picker_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
 pub use state::{
-    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, RunSettings,
-    SAMPLE_CAP, SPEEDS, SimState, Tab, Timeline, Triage,
+    Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, Move, RunSettings, SAMPLE_CAP, SPEEDS,
+    SimState, Tab, Timeline,
 };
+pub use triage::{Dropped, MAX_BATCH, ShownEntry, Triage, entries_at, last_drop};
 
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
@@ -81,6 +83,9 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         // A fault notice belongs to its run.
         session.status = None;
     }
+    if let Some(effects) = triage::on_action(s, action) {
+        return count_run(s, session, effects);
+    }
     let effects = match action {
         Action::PlayPause => playback::play_pause(s),
         Action::StepForward => playback::step_forward(s),
@@ -143,11 +148,6 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             scroll(s, action);
             Vec::new()
         }
-        Action::ToggleFixed => {
-            s.triage.cause_fixed = !s.triage.cause_fixed || s.triage.fix_sent;
-            Vec::new()
-        }
-        Action::Open if s.tab == Tab::Dlq => playback::replay(s),
         Action::JumpToCause => moment_keys::why(s),
         Action::NextMoment => moment_keys::next_moment(s),
         Action::TogglePauseAtMoments => moment_keys::toggle_pause(s),
@@ -164,12 +164,10 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
     count_run(s, session, effects)
 }
 
-/// In the DLQ tab the arrows choose the batch size; elsewhere they scroll.
+/// Scrolls the tab (the DLQ tab's arrows are taken by [`triage::on_action`]).
 fn scroll(s: &mut SimState, action: Action) {
     let page = 5;
     match (s.tab, action) {
-        (Tab::Dlq, Action::Up) => s.triage.batch = (s.triage.batch + 1).min(MAX_BATCH),
-        (Tab::Dlq, Action::Down) => s.triage.batch = s.triage.batch.saturating_sub(1).max(1),
         (_, Action::Up) => s.scroll = s.scroll.saturating_sub(1),
         (_, Action::Down) => s.scroll = s.scroll.saturating_add(1),
         (_, Action::PageUp) => s.scroll = s.scroll.saturating_sub(page),
@@ -231,6 +229,7 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
         SimReply::Failed { run, reason } if *run == s.timeline.run => Some(reason.clone()),
         _ => None,
     };
+    triage::feedback(s, session, &reply);
     let effects = playback::on_reply(s, reply);
     if let Some(reason) = failed {
         let text = session

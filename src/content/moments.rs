@@ -35,6 +35,7 @@ pub const MOMENT_KEYS: &[&str] = &[
     "moment.redelivered.copy",
     "moment.outbox-waiting",
     "moment.replayed",
+    "moment.replayed.new-id",
     "term.lock.asb",
     "term.lock.sqs",
     "term.settle.asb",

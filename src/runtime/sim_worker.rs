@@ -165,13 +165,19 @@ impl SimDriver {
                 run,
                 count,
                 fix_cause,
+                new_ids,
             } => {
-                let sim = self.sim(run)?;
+                let r = self.run(run)?;
                 if fix_cause {
-                    sim.fix_cause();
+                    r.sim.fix_cause();
                 }
-                sim.replay_dlq(count);
-                Vec::new()
+                if new_ids {
+                    r.sim.replay_dlq_with_new_ids(count);
+                } else {
+                    r.sim.replay_dlq(count);
+                }
+                let stepped = r.step_through_replay()?;
+                vec![advanced(run, &r.sim, stepped)?]
             }
             SimCommand::Compare { run, spec, against } => {
                 // The faults the learner injected into this run happen in both modes too, so

@@ -1,25 +1,22 @@
 //! The discrete-event engine: virtual clock, seeded RNG, event queue ordered by (time, sequence),
 //! the actors' connections, and the public API the UI and the CLI drive.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rusqlite::Connection;
-use sha2::{Digest, Sha256};
 
 use super::blobs::BlobStore;
-use super::fault::{Armed, Fault};
-use super::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use super::fault::Fault;
+use super::model::{BrokerKind, Event, Mode, Pitfall};
 use super::moments::Fact;
-use super::profile::{BrokerProfile, profile};
-use super::report::{Metrics, RunReport};
+use super::profile::profile;
+use super::report::RunReport;
 use super::retry::RetryPolicy;
-use super::scenario::{MAX_MESSAGES, Scenario, ScriptStep};
-use super::state::{RowChange, State};
-use super::store::{self, RunPaths};
-use super::timeline::{Delta, Timeline};
+use super::scenario::MAX_MESSAGES;
+use super::state::{RowChange, Scalars};
+use super::store;
 
 mod actions;
 mod api;
@@ -31,9 +28,12 @@ mod consume;
 mod dispatch;
 pub mod inbox;
 mod outbox;
+mod parts;
 mod payload;
 mod queue;
-mod scheduled;
+mod recorder;
+mod replay;
+mod scheduler;
 mod settle;
 #[cfg(test)]
 mod sql_tests;
@@ -46,7 +46,9 @@ pub use config::{RunConfig, SimError};
 pub use view::DlqEntry;
 
 pub(crate) use actions::{Action, ConsumerState, DispatcherState};
-use scheduled::Scheduled;
+use parts::{Actors, BrokerState, Ledger, RunSpec, Script};
+use recorder::Recorder;
+use scheduler::Scheduler;
 
 /// `BEGIN IMMEDIATE`: take the write lock up front, so a read-modify-write never upgrades late.
 pub(crate) fn begin_immediate(conn: &Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
@@ -80,52 +82,24 @@ pub(crate) struct Settings {
 /// A running simulation. Create with [`Simulation::new`], advance with [`Simulation::step`] or
 /// [`Simulation::run_to_end`], read with [`Simulation::snapshot`] and [`Simulation::state_at`].
 pub struct Simulation {
-    pub(crate) scenario: Scenario,
-    pub(crate) mode: Mode,
-    pub(crate) broker: BrokerKind,
-    pub(crate) seed: u64,
-    pub(crate) messages: u32,
-    pub(crate) profile: &'static BrokerProfile,
-    pub(crate) set: Settings,
-    pub(crate) paths: RunPaths,
-    pub(crate) blobs: BlobStore,
+    /// What is run (scenario, mode, broker, seed, size, profile, settings, files).
+    pub(crate) spec: RunSpec,
+    /// One connection per actor that has its own in reality.
     pub(crate) conns: Conns,
+    /// The claim-check payload store.
+    pub(crate) blobs: BlobStore,
+    /// Every random draw of the run comes from here (seeded: same seed, same trace).
     pub(crate) rng: StdRng,
-    heap: BinaryHeap<Reverse<Scheduled>>,
-    next_seq: u64,
-    pub(crate) now: u64,
-    pub(crate) armed: Armed,
-    pub(crate) dispatchers: Vec<DispatcherState>,
-    pub(crate) consumers: Vec<ConsumerState>,
-    pub(crate) broker_down_until: u64,
-    pub(crate) cause_fixed: bool,
-    pub(crate) script: Vec<ScriptStep>,
-    pub(crate) next_script: usize,
-    pub(crate) live: State,
-    pending: Vec<RowChange>,
-    timeline: Timeline,
-    pub(crate) ages: Vec<u32>,
-    pub(crate) effects_per_order: Vec<u8>,
-    pub(crate) charges_per_order: Vec<u8>,
-    /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
-    pub(crate) unpublished: BTreeSet<(u64, i64)>,
-    /// Current lock token and lock end per locked queue row.
-    pub(crate) locks: HashMap<i64, (u64, u64)>,
-    /// Last processing error per queue row (goes into the DLQ description).
-    pub(crate) last_error: HashMap<i64, String>,
-    /// The previous backoff per order (decorrelated jitter grows from it).
-    pub(crate) retry_delays: HashMap<i64, u64>,
-    pub(crate) next_token: u64,
-    /// DLQ selections waiting for their `ReplayChosen` step, in order.
-    pub(crate) chosen_replays: std::collections::VecDeque<Vec<i64>>,
-    /// Orders whose message was already duplicated once by the broker.
-    pub(crate) duplicated: std::collections::HashSet<i64>,
-    pub(crate) next_effect: u64,
-    /// What the event being executed did, for the story layer ([`Simulation::facts`]).
-    facts: Vec<Fact>,
-    hasher: Sha256,
-    events: u64,
-    finished: bool,
+    /// The virtual clock and the event queue.
+    pub(crate) clock: Scheduler,
+    /// Dispatcher, consumer and broker state beside the databases.
+    pub(crate) actors: Actors,
+    /// The scenario script, armed faults and the operator's requests.
+    pub(crate) script: Script,
+    /// Metrics, stage counters and per-order accounting.
+    pub(crate) ledger: Ledger,
+    /// The live picture, the step-back timeline, facts and the trace hash.
+    pub(crate) recorder: Recorder,
 }
 
 /// Delay between a receive and the consumer's existence check, ms.
@@ -175,7 +149,7 @@ impl Simulation {
             (true, BrokerKind::Sqs) => Some(profile.dedup_window_ms.value),
         };
         let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
-        let set = Settings {
+        let settings = Settings {
             lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
             max_deliveries: s
                 .max_deliveries
@@ -207,47 +181,42 @@ impl Simulation {
             sweeper: open("service.db")?,
         };
         let mut rng = StdRng::seed_from_u64(seed);
-        let script = actions::build_script(&scenario, messages, &mut rng);
+        let steps = actions::build_script(&scenario, messages, &mut rng);
         let mut sim = Simulation {
             blobs: BlobStore::new(&paths.blobs),
-            dispatchers: vec![DispatcherState::default(); usize::from(s.dispatchers)],
-            consumers: vec![ConsumerState::default(); usize::from(s.consumers)],
-            effects_per_order: vec![0; messages as usize + 1],
-            charges_per_order: vec![0; messages as usize + 1],
-            scenario,
-            mode,
-            broker,
-            seed,
-            messages,
-            profile,
-            set,
-            paths,
+            actors: Actors {
+                dispatchers: vec![DispatcherState::default(); usize::from(s.dispatchers)],
+                consumers: vec![ConsumerState::default(); usize::from(s.consumers)],
+                retry_delays: HashMap::new(),
+                broker: BrokerState {
+                    next_token: 1,
+                    ..BrokerState::default()
+                },
+            },
+            ledger: Ledger {
+                effects_per_order: vec![0; messages as usize + 1],
+                charges_per_order: vec![0; messages as usize + 1],
+                next_effect: 1,
+                ..Ledger::default()
+            },
+            spec: RunSpec {
+                scenario,
+                mode,
+                broker,
+                seed,
+                messages,
+                profile,
+                settings,
+                paths,
+            },
             conns,
             rng,
-            heap: BinaryHeap::new(),
-            next_seq: 0,
-            now: 0,
-            armed: Armed::default(),
-            broker_down_until: 0,
-            cause_fixed: false,
-            script,
-            next_script: 0,
-            live: State::default(),
-            pending: Vec::new(),
-            timeline: Timeline::new(State::default()),
-            ages: Vec::new(),
-            unpublished: BTreeSet::new(),
-            locks: HashMap::new(),
-            last_error: HashMap::new(),
-            retry_delays: HashMap::new(),
-            next_token: 1,
-            chosen_replays: std::collections::VecDeque::new(),
-            duplicated: std::collections::HashSet::new(),
-            next_effect: 1,
-            facts: Vec::new(),
-            hasher: Sha256::new(),
-            events: 0,
-            finished: false,
+            clock: Scheduler::default(),
+            script: Script {
+                steps,
+                ..Script::default()
+            },
+            recorder: Recorder::default(),
         };
         sim.schedule(
             0,
@@ -256,7 +225,7 @@ impl Simulation {
                 retry: false,
             },
         );
-        let sweep = sim.scenario.setup.sweep_ms;
+        let sweep = sim.spec.scenario.setup.sweep_ms;
         sim.schedule(sweep, Action::Sweep);
         sim.schedule_next_script();
         Ok(sim)
@@ -264,103 +233,60 @@ impl Simulation {
 
     /// Schedules `action` at virtual time `at` (never before now).
     pub(crate) fn schedule(&mut self, at: u64, action: Action) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.heap.push(Reverse(Scheduled {
-            at: at.max(self.now),
-            seq,
-            action,
-        }));
+        self.clock.schedule(at, action);
     }
 
     /// True when nothing but the sweeper is left to do.
     pub(crate) fn only_sweeper_left(&self) -> bool {
-        self.heap.is_empty()
+        self.clock.is_empty()
     }
 
     /// Applies a picture change and records it for step back.
     pub(crate) fn change(&mut self, c: RowChange) {
-        self.live.tables.apply(&c);
-        self.pending.push(c);
-    }
-
-    /// Mutable access to the live metrics.
-    pub(crate) fn m(&mut self) -> &mut Metrics {
-        &mut self.live.scalars.metrics
+        self.recorder.change(c);
     }
 
     /// Notes a fact of the event being executed.
     pub(crate) fn note(&mut self, fact: Fact) {
-        self.facts.push(fact);
+        self.recorder.facts.push(fact);
     }
 
     /// The facts of the event the last [`Simulation::step`] returned (what the metrics counted
     /// in it, message by message); the input of [`super::moments::Story`].
     pub fn facts(&self) -> &[Fact] {
-        &self.facts
+        &self.recorder.facts
     }
 
     /// The event the last [`Simulation::step`] returned, with its facts (both borrowed, so a
     /// caller can hand them to a [`super::moments::Story`] after stepping).
     pub fn last_step(&self) -> Option<(&Event, &[Fact])> {
-        self.timeline
+        self.recorder
+            .timeline
             .last_event()
-            .map(|e| (e, self.facts.as_slice()))
-    }
-
-    /// Builds an event (index and time are filled in by [`Simulation::step`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn ev(
-        actor: Actor,
-        stage: Stage,
-        message_id: Option<&str>,
-        kind: EventKind,
-        sql: &'static [&'static str],
-        outcome: Outcome,
-        args: Vec<String>,
-    ) -> Event {
-        Event {
-            index: 0,
-            at_ms: 0,
-            actor,
-            stage,
-            message_id: message_id.map(str::to_string),
-            kind,
-            sql,
-            outcome,
-            caption: kind.caption_key(),
-            args,
-        }
+            .map(|e| (e, self.recorder.facts.as_slice()))
     }
 
     /// Executes the next event. Returns `Ok(None)` when the run is finished.
     pub fn step(&mut self) -> Result<Option<&Event>, SimError> {
         loop {
-            let Some(Reverse(next)) = self.heap.pop() else {
-                self.finished = true;
+            let Some(action) = self.clock.next() else {
+                self.recorder.finished = true;
                 return Ok(None);
             };
-            self.now = next.at;
-            self.facts.clear();
-            let Some(mut event) = self.execute(next.action)? else {
+            self.recorder.facts.clear();
+            let Some(event) = self.execute(action)? else {
                 continue;
             };
-            event.index = self.events;
-            event.at_ms = self.now;
-            self.events += 1;
-            event.hash_into(&mut self.hasher);
-            let scalars = &mut self.live.scalars;
-            scalars.event_index = Some(event.index);
-            scalars.now_ms = self.now;
-            scalars.broker_down = self.broker_down_until > self.now;
-            scalars.ages_len = self.ages.len();
-            let delta = Delta {
-                event,
-                changes: std::mem::take(&mut self.pending),
-                scalars: self.live.scalars,
+            let now = self.clock.now;
+            let scalars = Scalars {
+                event_index: None,
+                now_ms: now,
+                broker_down: self.actors.broker.down_until > now,
+                stages: self.ledger.stages,
+                metrics: self.ledger.metrics,
+                ages_len: self.ledger.ages.len(),
             };
-            self.timeline.push(delta, &self.live);
-            return Ok(self.timeline.last_event());
+            return Ok(self.recorder.record(event, scalars));
         }
     }
 
@@ -372,28 +298,36 @@ impl Simulation {
 
     /// True when the event queue ran dry.
     pub fn is_finished(&self) -> bool {
-        self.finished
+        self.recorder.finished
     }
 
     /// Injects a fault at the current virtual time (it fires at the next matching step).
     pub fn inject(&mut self, fault: Fault) {
-        self.schedule(self.now, Action::Inject(fault));
+        self.schedule(self.clock.now, Action::Inject(fault));
     }
 
     /// The operator fixes the cause of poison messages (the consumer learns schema v2).
     pub fn fix_cause(&mut self) {
-        self.schedule(self.now, Action::FixCause);
+        self.schedule(self.clock.now, Action::FixCause);
     }
 
     /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time;
     /// entries already replayed are skipped.
     pub fn replay_dlq_entries(&mut self, seqs: &[i64]) {
-        self.chosen_replays.push_back(seqs.to_vec());
-        self.schedule(self.now, Action::ReplayChosen);
+        self.script.chosen_replays.push_back(seqs.to_vec());
+        self.schedule(self.clock.now, Action::ReplayChosen);
     }
 
-    /// The operator replays up to `count` DLQ entries (oldest first) at the current time.
+    /// The operator replays up to `count` DLQ entries (oldest first) at the current time,
+    /// keeping their message ids: with duplicate detection on, the broker drops a copy whose id
+    /// it saw inside the window, and the entry stays in the DLQ.
     pub fn replay_dlq(&mut self, count: u32) {
-        self.schedule(self.now, Action::ReplayDlq(count));
+        self.schedule(self.clock.now, Action::ReplayDlq(count));
+    }
+
+    /// The operator replays up to `count` DLQ entries (oldest first) under new message ids:
+    /// duplicate detection lets them through, and the inbox no longer recognises them.
+    pub fn replay_dlq_with_new_ids(&mut self, count: u32) {
+        self.schedule(self.clock.now, Action::ReplayDlqNewIds(count));
     }
 }

@@ -219,6 +219,57 @@ pub struct Event {
 }
 
 impl Event {
+    /// A new event of `kind` by `actor` at `stage`: about no message, no SQL, outcome
+    /// [`Outcome::Ok`], no caption arguments. Index and time are filled in by the engine's
+    /// `step`; the other parts are added with the builder methods below.
+    pub fn new(actor: Actor, stage: Stage, kind: EventKind) -> Event {
+        Event {
+            index: 0,
+            at_ms: 0,
+            actor,
+            stage,
+            message_id: None,
+            kind,
+            sql: &[],
+            outcome: Outcome::Ok,
+            caption: kind.caption_key(),
+            args: Vec::new(),
+        }
+    }
+
+    /// The message the event concerns.
+    #[must_use]
+    pub fn message(self, message_id: &str) -> Event {
+        self.maybe_message(Some(message_id))
+    }
+
+    /// The message the event concerns, when there is one (a batch names its first message).
+    #[must_use]
+    pub fn maybe_message(mut self, message_id: Option<&str>) -> Event {
+        self.message_id = message_id.map(str::to_string);
+        self
+    }
+
+    /// The SQL statements the event ran, in order.
+    #[must_use]
+    pub fn sql(mut self, statements: &'static [&'static str]) -> Event {
+        self.sql = statements;
+        self
+    }
+
+    /// The result as the actor sees it (default [`Outcome::Ok`]).
+    #[must_use]
+    pub fn outcome(mut self, outcome: Outcome) -> Event {
+        self.outcome = outcome;
+        self
+    }
+
+    /// The caption's positional arguments (`{0}`, `{1}`, ...).
+    #[must_use]
+    pub fn args(mut self, args: Vec<String>) -> Event {
+        self.args = args;
+        self
+    }
     /// Feeds [`Event::trace_line`] plus a newline into `hasher` without building the string
     /// (the engine hashes every event; this keeps the hot path allocation-free).
     pub fn hash_into(&self, hasher: &mut impl sha2::Digest) {

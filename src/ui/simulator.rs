@@ -5,6 +5,7 @@ mod flow_map;
 mod panels;
 mod story;
 mod tabs;
+mod triage_tab;
 
 use super::chrome::clip;
 use super::rect;

@@ -155,6 +155,7 @@ pub(super) const SIMULATOR: &[Binding] = &[
     b(&[C('o')], A::ToggleFullLog, "key.full_log", false),
     b(&[C('s')], A::ToggleSql, "key.sql", false),
     b(&[Code(K::Enter)], A::Open, "key.replay", false),
+    b(&[C('N')], A::ReplayNewIds, "key.replay_new_id", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
     HELP,
 ];

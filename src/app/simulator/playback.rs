@@ -171,24 +171,6 @@ pub fn compare_against(s: &mut SimState, against: Mode) -> Vec<Effect> {
     })
 }
 
-/// DLQ triage: replay a small batch (fixing the cause first when it is marked fixed).
-pub fn replay(s: &mut SimState) -> Vec<Effect> {
-    if s.triage.dlq.is_empty() {
-        return Vec::new();
-    }
-    let fix_cause = s.triage.cause_fixed && !s.triage.fix_sent;
-    s.triage.fix_sent |= fix_cause;
-    s.timeline.cursor = None;
-    s.timeline.viewed = None;
-    s.timeline.finished = false;
-    s.timeline.report = None;
-    tell_engine(SimCommand::Replay {
-        run: s.timeline.run,
-        count: s.triage.batch,
-        fix_cause,
-    })
-}
-
 /// Sends a fault to the head of the run (history view returns to the head first).
 pub fn inject(s: &mut SimState, fault: crate::sim::Fault) -> Vec<Effect> {
     s.timeline.cursor = None;

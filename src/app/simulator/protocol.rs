@@ -61,7 +61,8 @@ pub enum SimCommand {
         /// The fault.
         fault: Fault,
     },
-    /// DLQ triage: optionally fix the cause, then replay up to `count` messages.
+    /// DLQ triage: optionally fix the cause, then replay up to `count` messages at once (the
+    /// reply carries the replay's event, so a paused screen shows it without playing on).
     Replay {
         /// Run tag.
         run: u64,
@@ -69,6 +70,9 @@ pub enum SimCommand {
         count: u32,
         /// Fix the cause first (the consumer learns the new schema).
         fix_cause: bool,
+        /// Send the copies under new message ids (duplicate detection lets them through; the
+        /// inbox no longer recognises them).
+        new_ids: bool,
     },
     /// Run the same scenario and seed in safe and naive mode to the end, side by side.
     Compare {

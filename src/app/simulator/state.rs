@@ -4,8 +4,9 @@
 use super::picker::Picker;
 use super::protocol::RunSpec;
 use super::story::StoryState;
+use super::triage::Triage;
 use crate::sim::scenario::IDS;
-use crate::sim::{BrokerKind, DlqEntry, Event, Metrics, Mode, RunReport, Snapshot, Stage};
+use crate::sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
 /// Playback speeds as multiples of the scenario's pace ([`super::pace`]): at 1x every
@@ -19,8 +20,6 @@ pub const FRAME_MS: u32 = 33;
 pub const LOG_CAP: usize = 1_000;
 /// Metric samples kept for the sparklines.
 pub const SAMPLE_CAP: usize = 120;
-/// Largest DLQ replay batch the triage offers ("a small batch").
-pub const MAX_BATCH: u32 = 10;
 /// The seed a fresh screen starts with.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -134,19 +133,6 @@ pub struct Timeline {
     pub last_fault: Option<crate::sim::Fault>,
 }
 
-/// DLQ triage in the DLQ tab: fix the cause first, then replay in small batches.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Triage {
-    /// The cause is marked as fixed.
-    pub cause_fixed: bool,
-    /// The fix was sent to the engine (it cannot be undone inside a run).
-    pub fix_sent: bool,
-    /// Replay batch size.
-    pub batch: u32,
-    /// DLQ entries not yet replayed.
-    pub dlq: Vec<DlqEntry>,
-}
-
 /// The simulator screen's own state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimState {
@@ -205,12 +191,7 @@ impl SimState {
                 last_fault: None,
                 expected_events: 0,
             },
-            triage: Triage {
-                cause_fixed: false,
-                fix_sent: false,
-                batch: 3,
-                dlq: Vec::new(),
-            },
+            triage: Triage::default(),
             tab: Tab::Log,
             scroll: 0,
             picker: None,

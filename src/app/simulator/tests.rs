@@ -221,7 +221,8 @@ fn fault_menu_compare_replay_and_leaving() {
         vec![SimCommand::Replay {
             run,
             count: 3,
-            fix_cause: true
+            fix_cause: true,
+            new_ids: false
         }]
     );
     let leaving = app.update(Msg::Key(Key::char('q')));

@@ -190,14 +190,17 @@ pub enum ScriptAction {
     FixCause,
     /// The operator replays up to `count` messages from the DLQ.
     ReplayDlq,
+    /// The operator replays up to `count` messages from the DLQ under new message ids.
+    ReplayDlqNewIds,
 }
 
 impl ScriptAction {
-    /// Parses a fault name or `fix-cause` / `replay-dlq`.
+    /// Parses a fault name or `fix-cause` / `replay-dlq` / `replay-dlq-new-id`.
     pub fn parse(name: &str) -> Option<ScriptAction> {
         match name {
             "fix-cause" => Some(ScriptAction::FixCause),
             "replay-dlq" => Some(ScriptAction::ReplayDlq),
+            "replay-dlq-new-id" => Some(ScriptAction::ReplayDlqNewIds),
             other => Fault::parse(other, None).map(ScriptAction::Fault),
         }
     }
@@ -209,7 +212,7 @@ impl<'de> Deserialize<'de> for ScriptAction {
         ScriptAction::parse(&name).ok_or_else(|| {
             let faults: Vec<&str> = Fault::MENU.iter().map(|f| f.as_str()).collect();
             serde::de::Error::custom(format!(
-                "do = {name:?} is neither a fault ({}) nor fix-cause/replay-dlq",
+                "do = {name:?} is neither a fault ({}) nor fix-cause/replay-dlq/replay-dlq-new-id",
                 faults.join(", ")
             ))
         })

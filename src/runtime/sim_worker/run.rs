@@ -1,7 +1,10 @@
 //! One run on the simulator thread: the simulation, its story (moments) and the faults the
 //! learner injected (so that the compare view can replay them).
 
-use crate::sim::{Event, Fault, Moment, SimError, Simulation, Story};
+use crate::sim::{Event, EventKind, Fault, Moment, SimError, Simulation, Story};
+
+/// Most events executed while waiting for a DLQ replay to run (it is due at once).
+const REPLAY_REACH: usize = 64;
 
 /// Events sent back with one reply at most (the log keeps the newest anyway).
 pub(super) const EVENTS_PER_REPLY: usize = 400;
@@ -62,6 +65,30 @@ impl Run {
         }
         if out.events.len() > EVENTS_PER_REPLY {
             out.events.drain(..out.events.len() - EVENTS_PER_REPLY);
+        }
+        Ok(out)
+    }
+
+    /// Executes events up to and including the operator's DLQ replay just scheduled (events
+    /// already due at this virtual time run first), so the screen shows it at once.
+    pub fn step_through_replay(&mut self) -> Result<Stepped, SimError> {
+        let mut out = Stepped::default();
+        // The replay is due now: only the few events already due at this time come first.
+        for _ in 0..REPLAY_REACH {
+            let stepped = self.step(1, false)?;
+            let done = stepped.events.iter().any(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::DlqReplayed
+                        | EventKind::DlqReplayedNewId
+                        | EventKind::ReplayDroppedDuplicate
+                )
+            });
+            out.events.extend(stepped.events);
+            out.moments.extend(stepped.moments);
+            if done || self.sim.is_finished() {
+                break;
+            }
         }
         Ok(out)
     }

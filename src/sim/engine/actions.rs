@@ -4,6 +4,7 @@
 use rand::RngExt;
 use rand::rngs::StdRng;
 
+use super::replay::ReplayIds;
 use super::{SimError, Simulation};
 use crate::sim::fault::{DEFAULT_OUTAGE_MS, Fault};
 use crate::sim::model::Event;
@@ -58,6 +59,8 @@ pub(crate) enum Action {
     FixCause,
     /// The operator replays up to n DLQ entries.
     ReplayDlq(u32),
+    /// The operator replays up to n DLQ entries under new message ids.
+    ReplayDlqNewIds(u32),
     /// The operator replays the entries queued by `Simulation::replay_dlq_entries`.
     ReplayChosen,
 }
@@ -178,7 +181,7 @@ impl Simulation {
             Action::DispatcherMark(d) => self.dispatcher_mark(d).map(Some),
             Action::DispatcherRestart(d) => Ok(Some(self.dispatcher_restart(d))),
             Action::LeaseExpiry => {
-                self.wake_dispatcher(self.now);
+                self.wake_dispatcher(self.clock.now);
                 Ok(None)
             }
             Action::ConsumerPoll(c) => self.consumer_poll(c),
@@ -192,7 +195,7 @@ impl Simulation {
             Action::LockExpiry { seq, token } => Ok(self.lock_expiry(seq, token)),
             Action::ConsumerRenew { c, token } => self.consumer_renew(c, token),
             Action::BrokerWake => {
-                self.wake_consumers(self.now, 1);
+                self.wake_consumers(self.clock.now, 1);
                 Ok(None)
             }
             Action::BrokerUp => Ok(Some(self.broker_up())),
@@ -200,10 +203,12 @@ impl Simulation {
             Action::Script => self.run_script_step(),
             Action::Inject(f) => Ok(Some(self.arm(f, 1, true))),
             Action::FixCause => Ok(Some(self.fix_cause_now())),
-            Action::ReplayDlq(n) => self.replay_dlq_now(n, None).map(Some),
+            Action::ReplayDlq(n) => self.replay_dlq_now(n, None, ReplayIds::Same).map(Some),
+            Action::ReplayDlqNewIds(n) => self.replay_dlq_now(n, None, ReplayIds::New).map(Some),
             Action::ReplayChosen => {
-                let chosen = self.chosen_replays.pop_front().unwrap_or_default();
-                self.replay_dlq_now(0, Some(&chosen)).map(Some)
+                let chosen = self.script.chosen_replays.pop_front().unwrap_or_default();
+                self.replay_dlq_now(0, Some(&chosen), ReplayIds::Same)
+                    .map(Some)
             }
         }
     }

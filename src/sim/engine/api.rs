@@ -70,7 +70,7 @@ impl Simulation {
     /// `ms` with the scenario's timing jitter drawn from the seed: `ms` plus up to
     /// `timing_jitter_pct` percent, so that different seeds give different interleavings.
     pub(crate) fn jittered(&mut self, ms: u64) -> u64 {
-        let spread = ms * u64::from(self.scenario.setup.timing_jitter_pct) / 100;
+        let spread = ms * u64::from(self.spec.scenario.setup.timing_jitter_pct) / 100;
         if spread == 0 {
             ms
         } else {
@@ -80,8 +80,8 @@ impl Simulation {
 
     #[allow(clippy::too_many_lines)] // one narrated step: accept, retry, timeout, pitfall
     pub(crate) fn api_request(&mut self, order: u32, retry: bool) -> Result<Event, SimError> {
-        if !retry && order < self.messages {
-            let next = self.now + self.jittered(self.scenario.setup.arrival_ms);
+        if !retry && order < self.spec.messages {
+            let next = self.clock.now + self.jittered(self.spec.scenario.setup.arrival_ms);
             self.schedule(
                 next,
                 Action::ApiRequest {
@@ -94,19 +94,19 @@ impl Simulation {
         let msg = message_id(order);
         let amount = amount_cents(order);
         let actor = Actor::Api;
-        let customer = customer_of(order, self.scenario.setup.groups);
-        let group = self.set.ordered.then(|| customer.clone());
-        let poison = !retry && self.armed.take(Fault::PoisonMessage);
+        let customer = customer_of(order, self.spec.scenario.setup.groups);
+        let group = self.spec.settings.ordered.then(|| customer.clone());
+        let poison = !retry && self.script.armed.take(Fault::PoisonMessage);
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;
-        let direct = self.set.pitfall == Some(Pitfall::PublishInRequest);
+        let direct = self.spec.settings.pitfall == Some(Pitfall::PublishInRequest);
 
         let conn = &self.conns.api;
         let tx = super::begin_immediate(conn).ctx(actor, "begin the order transaction")?;
         let new_id: Option<i64> = tx
             .prepare_cached(SQL_ORDER_INSERT)
             .and_then(|mut s| {
-                s.query_row(params![req, customer, amount, self.now as i64], |r| {
+                s.query_row(params![req, customer, amount, self.clock.now as i64], |r| {
                     r.get(0)
                 })
                 .optional()
@@ -118,15 +118,10 @@ impl Simulation {
                 .and_then(|mut s| s.query_row(params![req], |r| r.get(0)))
                 .ctx(actor, "find the order by request id")?;
             tx.commit().ctx(actor, "commit")?;
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Api,
-                Some(&msg),
-                EventKind::ApiSameOrder,
-                API_RETRY_SQL,
-                Outcome::Ok,
-                vec![req, existing.to_string()],
-            ));
+            return Ok(Event::new(actor, Stage::Api, EventKind::ApiSameOrder)
+                .message(&msg)
+                .sql(API_RETRY_SQL)
+                .args(vec![req, existing.to_string()]));
         };
         let mut outbox_id = None;
         if !direct {
@@ -135,7 +130,7 @@ impl Simulation {
                 tx.prepare_cached(SQL_OUTBOX_INSERT)
                     .and_then(|mut s| {
                         s.query_row(
-                            params![msg, order_id, body, key, sha, group, self.now as i64],
+                            params![msg, order_id, body, key, sha, group, self.clock.now as i64],
                             |r| r.get::<_, i64>(0),
                         )
                     })
@@ -144,7 +139,7 @@ impl Simulation {
         }
         tx.commit().ctx(actor, "commit the order")?;
 
-        let now = self.now.to_string();
+        let now = self.clock.now.to_string();
         self.change(RowChange::Put(
             Table::Orders,
             order_id,
@@ -155,8 +150,8 @@ impl Simulation {
                 now.clone(),
             ]),
         ));
-        self.live.scalars.stages.accepted += 1;
-        self.m().accepted += 1;
+        self.ledger.stages.accepted += 1;
+        self.ledger.metrics.accepted += 1;
         if let Some(id) = outbox_id {
             self.change(RowChange::Put(
                 Table::Outbox,
@@ -171,9 +166,9 @@ impl Simulation {
                     "0".into(),
                 ]),
             ));
-            self.unpublished.insert((self.now, id));
-            self.live.scalars.stages.outbox_pending += 1;
-            self.wake_dispatcher(self.now + 1);
+            self.ledger.unpublished.insert((self.clock.now, id));
+            self.ledger.stages.outbox_pending += 1;
+            self.wake_dispatcher(self.clock.now + 1);
         }
         self.note(Fact::Accepted {
             order: order_id,
@@ -183,33 +178,26 @@ impl Simulation {
         if direct {
             return self.api_publish_direct(order_id, &msg, &body, group.as_deref());
         }
-        if !retry && self.armed.take(Fault::ApiTimeoutAfterCommit) {
-            let again = self.now + self.scenario.setup.client_retry_ms;
+        if !retry && self.script.armed.take(Fault::ApiTimeoutAfterCommit) {
+            let again = self.clock.now + self.spec.scenario.setup.client_retry_ms;
             self.schedule(again, Action::ApiRequest { order, retry: true });
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Api,
-                Some(&msg),
-                EventKind::ApiTimeoutAfterCommit,
-                API_SQL,
-                Outcome::Unknown,
-                vec![req, order_id.to_string()],
-            ));
+            return Ok(
+                Event::new(actor, Stage::Api, EventKind::ApiTimeoutAfterCommit)
+                    .message(&msg)
+                    .sql(API_SQL)
+                    .outcome(Outcome::Unknown)
+                    .args(vec![req, order_id.to_string()]),
+            );
         }
         let caption = if poison {
             EventKind::ApiAcceptedPoison
         } else {
             EventKind::ApiAccepted
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Api,
-            Some(&msg),
-            caption,
-            API_SQL,
-            Outcome::Ok,
-            vec![req, order_id.to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Api, caption)
+            .message(&msg)
+            .sql(API_SQL)
+            .args(vec![req, order_id.to_string()]))
     }
 
     /// The message body, and for claim-check the blob key and checksum.
@@ -219,15 +207,21 @@ impl Simulation {
         version: &str,
         amount: i64,
     ) -> Result<(String, Option<(String, String)>), SimError> {
-        let s = &self.scenario.setup;
+        let s = &self.spec.scenario.setup;
         if !s.claim_check {
-            return Ok((format!("{version}|{order}|{amount}|{}|-", self.now), None));
+            return Ok((
+                format!("{version}|{order}|{amount}|{}|-", self.clock.now),
+                None,
+            ));
         }
-        if self.set.pitfall == Some(Pitfall::InlinePayload) {
+        if self.spec.settings.pitfall == Some(Pitfall::InlinePayload) {
             // Base64 grows the payload by a third; the body only records the size it would have.
             let bytes = u64::from(s.payload_kib) * 1024 * 4 / 3;
             return Ok((
-                format!("{version}|{order}|{amount}|{}|inline:{bytes}", self.now),
+                format!(
+                    "{version}|{order}|{amount}|{}|inline:{bytes}",
+                    self.clock.now
+                ),
                 None,
             ));
         }
@@ -245,15 +239,18 @@ impl Simulation {
             .blobs
             .put(&key, &payload)
             .map_err(|e| SimError::Blob(e.to_string()))?;
-        if self.armed.take(Fault::BlobMissing) {
+        if self.script.armed.take(Fault::BlobMissing) {
             self.blobs.remove(&key);
-        } else if self.armed.take(Fault::BlobHashMismatch) {
+        } else if self.script.armed.take(Fault::BlobHashMismatch) {
             self.blobs
                 .corrupt(&key)
                 .map_err(|e| SimError::Blob(e.to_string()))?;
         }
         Ok((
-            format!("{version}|{order}|{amount}|{}|blob:{key}:{sha}", self.now),
+            format!(
+                "{version}|{order}|{amount}|{}|blob:{key}:{sha}",
+                self.clock.now
+            ),
             Some((key, sha)),
         ))
     }
@@ -269,30 +266,25 @@ impl Simulation {
     ) -> Result<Event, SimError> {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
-            self.m().lost += 1;
+            self.ledger.metrics.lost += 1;
             self.note(Fact::Lost {
                 message_id: msg.to_string(),
                 loss: Loss::DirectPublishFailed,
             });
-            return Ok(Simulation::ev(
-                Actor::Api,
-                Stage::Api,
-                Some(msg),
-                EventKind::ApiDirectPublishFailed,
-                API_DIRECT_SQL,
-                Outcome::Failed,
-                args,
-            ));
+            return Ok(
+                Event::new(Actor::Api, Stage::Api, EventKind::ApiDirectPublishFailed)
+                    .message(msg)
+                    .sql(API_DIRECT_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(args),
+            );
         }
         self.enqueue(Actor::Api, msg, order_id, body, group)?;
-        Ok(Simulation::ev(
-            Actor::Api,
-            Stage::Broker,
-            Some(msg),
-            EventKind::ApiDirectPublished,
-            API_DIRECT_SQL,
-            Outcome::Ok,
-            args,
-        ))
+        Ok(
+            Event::new(Actor::Api, Stage::Broker, EventKind::ApiDirectPublished)
+                .message(msg)
+                .sql(API_DIRECT_SQL)
+                .args(args),
+        )
     }
 }

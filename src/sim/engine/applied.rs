@@ -17,8 +17,8 @@ impl Simulation {
         amount: i64,
         payload_ok: bool,
     ) -> EffectRow {
-        let n = self.next_effect;
-        self.next_effect += 1;
+        let n = self.ledger.next_effect;
+        self.ledger.next_effect += 1;
         EffectRow {
             business_key: format!("CR-{n:08}"),
             order_id: d.order_id,
@@ -41,21 +41,22 @@ impl Simulation {
                 e.order_id.to_string(),
                 e.message_id.clone(),
                 e.kind.into(),
-                self.now.to_string(),
+                self.clock.now.to_string(),
                 e.instance.clone(),
             ]),
         ));
-        self.live.scalars.stages.effects += 1;
-        self.m().effects += 1;
+        self.ledger.stages.effects += 1;
+        self.ledger.metrics.effects += 1;
         self.note(Fact::Effect {
             order: e.order_id,
             message_id: e.message_id.clone(),
         });
-        if let Some(n) = self.effects_per_order.get_mut(e.order_id as usize) {
+        if let Some(n) = self.ledger.effects_per_order.get_mut(e.order_id as usize) {
             *n = n.saturating_add(1);
         }
-        self.ages
-            .push(u32::try_from(self.now.saturating_sub(created)).unwrap_or(u32::MAX));
+        self.ledger
+            .ages
+            .push(u32::try_from(self.clock.now.saturating_sub(created)).unwrap_or(u32::MAX));
     }
 
     pub(crate) fn picture_marker(
@@ -65,7 +66,7 @@ impl Simulation {
         instance: &str,
         processed: bool,
     ) {
-        let now = self.now.to_string();
+        let now = self.clock.now.to_string();
         let p = if processed {
             now.clone()
         } else {
@@ -83,6 +84,6 @@ impl Simulation {
                 p,
             ]),
         ));
-        self.live.scalars.stages.inbox += 1;
+        self.ledger.stages.inbox += 1;
     }
 }

@@ -41,15 +41,17 @@ impl Simulation {
         kind: EventKind,
         business_key: String,
     ) -> (EventKind, Vec<String>) {
-        let groups = i64::from(self.scenario.setup.groups);
+        let groups = i64::from(self.spec.scenario.setup.groups);
         let previous_open = groups > 0
             && order_id > groups
             && self
+                .ledger
                 .effects_per_order
                 .get((order_id - groups) as usize)
                 .is_some_and(|n| *n == 0);
         if previous_open {
-            let customer = super::api::customer_of(order_id as u32, self.scenario.setup.groups);
+            let customer =
+                super::api::customer_of(order_id as u32, self.spec.scenario.setup.groups);
             (
                 EventKind::AppliedOutOfOrder,
                 vec![order_id.to_string(), customer],
@@ -60,7 +62,8 @@ impl Simulation {
     }
 
     fn lost_connection_armed(&mut self, order: i64) -> bool {
-        self.armed
+        self.script
+            .armed
             .take_for(Fault::ConsumerLostConnectionAfterEffect, order)
     }
 
@@ -76,7 +79,8 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        let effect_id = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+        let effect_id =
+            inbox::insert_effect(conn, &e, self.clock.now).ctx(actor, "naive effect")?;
         self.picture_effect(&e, effect_id, created);
         if self.lost_connection_armed(d.order_id) {
             return Ok(Some(self.lose_connection(
@@ -92,22 +96,19 @@ impl Simulation {
             &msg,
             CONSUMER_NAME,
             &e.instance,
-            self.now,
-            Some(self.now),
+            self.clock.now,
+            Some(self.clock.now),
         )
         .ctx(actor, "naive marker")?;
         self.picture_marker(id, &msg, &e.instance, true);
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
         let (kind, args) = self.applied(d.order_id, EventKind::AppliedNaive, e.business_key);
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Effect,
-            Some(&msg),
-            kind,
-            NAIVE_SQL,
-            Outcome::Ok,
-            args,
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Effect, kind)
+                .message(&msg)
+                .sql(NAIVE_SQL)
+                .args(args),
+        ))
     }
 
     /// Pitfall: the effect commits by itself (like `ExecuteUpdate`), the marker in its own transaction.
@@ -122,7 +123,7 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        let effect_id = inbox::insert_effect(conn, &e, self.now)
+        let effect_id = inbox::insert_effect(conn, &e, self.clock.now)
             .ctx(actor, "effect outside the transaction")?;
         self.picture_effect(&e, effect_id, created);
         if self.lost_connection_armed(d.order_id) {
@@ -140,8 +141,8 @@ impl Simulation {
             &msg,
             CONSUMER_NAME,
             &e.instance,
-            self.now,
-            Some(self.now),
+            self.clock.now,
+            Some(self.clock.now),
         ) {
             Ok(id) => {
                 tx.commit().ctx(actor, "commit marker")?;
@@ -153,33 +154,28 @@ impl Simulation {
             }
             Err(err) => return Err(err).ctx(actor, "insert marker"),
         };
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
         if let Some(id) = marker {
             self.picture_marker(id, &msg, &e.instance, true);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Effect,
-                Some(&msg),
-                EventKind::TrapApplied,
-                TRAP_SQL,
-                Outcome::Ok,
-                vec![e.business_key],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Effect, EventKind::TrapApplied)
+                    .message(&msg)
+                    .sql(TRAP_SQL)
+                    .args(vec![e.business_key]),
+            ))
         } else {
-            self.m().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: msg.clone(),
                 guard: Guard::MarkerOnly,
             });
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Effect,
-                Some(&msg),
-                EventKind::TrapDuplicateEffectStays,
-                TRAP_DUP_SQL,
-                Outcome::Failed,
-                vec![e.business_key],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Effect, EventKind::TrapDuplicateEffectStays)
+                    .message(&msg)
+                    .sql(TRAP_DUP_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![e.business_key]),
+            ))
         }
     }
 
@@ -195,7 +191,7 @@ impl Simulation {
         let conn_i = usize::from(c);
         let msg = d.message_id.clone();
         let conn = &self.conns.consumers[conn_i];
-        match inbox::apply_safe(conn, CONSUMER_NAME, &e, self.now) {
+        match inbox::apply_safe(conn, CONSUMER_NAME, &e, self.clock.now) {
             Ok(Applied::Done(inbox_id, effect_id)) => {
                 self.picture_marker(inbox_id, &msg, &e.instance, true);
                 self.picture_effect(&e, effect_id, created);
@@ -207,34 +203,24 @@ impl Simulation {
                         SAFE_SQL,
                     );
                 }
-                self.schedule(self.now + 1, Action::ConsumerSettle(c));
+                self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
                 let (kind, args) = self.applied(d.order_id, EventKind::Applied, e.business_key);
-                Simulation::ev(
-                    actor,
-                    Stage::Effect,
-                    Some(&msg),
-                    kind,
-                    SAFE_SQL,
-                    Outcome::Ok,
-                    args,
-                )
+                Event::new(actor, Stage::Effect, kind)
+                    .message(&msg)
+                    .sql(SAFE_SQL)
+                    .args(args)
             }
             Ok(Applied::Duplicate) => {
-                self.m().prevented_duplicates += 1;
+                self.ledger.metrics.prevented_duplicates += 1;
                 self.note(Fact::Prevented {
                     message_id: msg.clone(),
                     guard: Guard::UniqueIndex,
                 });
-                self.schedule(self.now + 1, Action::ConsumerSettle(c));
-                Simulation::ev(
-                    actor,
-                    Stage::Consumer,
-                    Some(&msg),
-                    EventKind::DuplicatePrevented,
-                    SAFE_DUP_SQL,
-                    Outcome::Ok,
-                    vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
-                )
+                self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+                Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
+                    .message(&msg)
+                    .sql(SAFE_DUP_SQL)
+                    .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()])
             }
             Err(err) => {
                 let text = match inbox::classify(&err) {

@@ -2,11 +2,12 @@
 //! lock expiry, waking consumers. Its SQL lives in [`super::queue`].
 
 use rand::RngExt;
+use rusqlite::OptionalExtension;
 
 use super::actions::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
-use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::sim::moments::{Fact, Guard};
 use crate::sim::state::{RowChange, Table, col};
 
@@ -26,7 +27,7 @@ const LOCK_EXPIRED_EVERY_TIME: &str = "lock expired on every delivery";
 impl Simulation {
     /// True while the broker outage lasts.
     pub(crate) fn broker_is_down(&self) -> bool {
-        self.broker_down_until > self.now
+        self.actors.broker.down_until > self.clock.now
     }
 
     /// Puts a queue row into the picture.
@@ -37,13 +38,13 @@ impl Simulation {
             std::sync::Arc::new(vec![
                 seq.to_string(),
                 message_id.to_string(),
-                self.now.to_string(),
+                self.clock.now.to_string(),
                 String::new(),
                 "0".into(),
                 group.unwrap_or_default().to_string(),
             ]),
         ));
-        self.live.scalars.stages.queued += 1;
+        self.ledger.stages.queued += 1;
     }
 
     /// Enqueues one message outside a batch (publish-in-request pitfall) and wakes a consumer.
@@ -57,8 +58,8 @@ impl Simulation {
     ) -> Result<Option<i64>, SimError> {
         let seq = enqueue(
             &self.conns.broker,
-            self.now,
-            self.set.dedup_window_ms,
+            self.clock.now,
+            self.spec.settings.dedup_window_ms,
             msg,
             order_id,
             body,
@@ -66,11 +67,11 @@ impl Simulation {
         )
         .ctx(actor, "enqueue")?;
         if let Some(seq) = seq {
-            self.m().published += 1;
+            self.ledger.metrics.published += 1;
             self.picture_enqueued(seq, msg, group);
-            self.wake_consumers(self.now + 1, 1);
+            self.wake_consumers(self.clock.now + 1, 1);
         } else {
-            self.m().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: msg.to_string(),
                 guard: Guard::BrokerDedup,
@@ -82,11 +83,11 @@ impl Simulation {
     /// Wakes up to `n` idle consumers at `at`.
     pub(crate) fn wake_consumers(&mut self, at: u64, n: usize) {
         let mut woken = 0;
-        for c in 0..self.consumers.len() {
+        for c in 0..self.actors.consumers.len() {
             if woken == n {
                 break;
             }
-            let st = &mut self.consumers[c];
+            let st = &mut self.actors.consumers[c];
             if st.busy.is_none() && !st.poll_scheduled && st.down_until <= at {
                 st.poll_scheduled = true;
                 woken += 1;
@@ -100,31 +101,33 @@ impl Simulation {
     /// delivery.
     pub(crate) fn broker_receive(&mut self, c: u8) -> Result<Receive, SimError> {
         let actor = Actor::Consumer(c);
-        let token = self.next_token;
-        self.next_token += 1;
-        let offset = match self.broker {
+        let token = self.actors.broker.next_token;
+        self.actors.broker.next_token += 1;
+        let offset = match self.spec.broker {
             // SQS standard: best-effort order; sometimes a later message comes first.
-            BrokerKind::Sqs if !self.set.ordered && self.set.dedup_window_ms.is_none() => {
+            BrokerKind::Sqs
+                if !self.spec.settings.ordered && self.spec.settings.dedup_window_ms.is_none() =>
+            {
                 u32::from(self.rng.random_bool(0.2))
             }
             _ => 0,
         };
         let mut got = receive(
             &self.conns.broker,
-            self.now,
-            self.set.lock_ms,
+            self.clock.now,
+            self.spec.settings.lock_ms,
             token,
-            self.set.ordered,
+            self.spec.settings.ordered,
             offset,
         )
         .ctx(actor, "receive")?;
         if got.is_none() && offset > 0 {
             got = receive(
                 &self.conns.broker,
-                self.now,
-                self.set.lock_ms,
+                self.clock.now,
+                self.spec.settings.lock_ms,
                 token,
-                self.set.ordered,
+                self.spec.settings.ordered,
                 0,
             )
             .ctx(actor, "receive")?;
@@ -132,13 +135,13 @@ impl Simulation {
         let Some(r) = got else {
             return Ok(Receive::Empty);
         };
-        if r.delivery_count > self.set.max_deliveries {
+        if r.delivery_count > self.spec.settings.max_deliveries {
             return self
                 .dead_letter_by_broker(&r, token)
                 .map(Receive::DeadLettered);
         }
-        let until = self.now + self.set.lock_ms;
-        self.locks.insert(r.seq, (token, until));
+        let until = self.clock.now + self.spec.settings.lock_ms;
+        self.actors.broker.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
         self.change(RowChange::Set(
             Table::Queue,
@@ -158,37 +161,43 @@ impl Simulation {
             col::QUEUE_DELIVERIES,
             r.delivery_count.to_string(),
         ));
-        self.live.scalars.stages.in_flight += 1;
-        self.m().delivered += 1;
+        self.ledger.stages.in_flight += 1;
+        self.ledger.metrics.delivered += 1;
         self.note(Fact::Received {
             message_id: r.message_id.clone(),
             seq: r.seq,
             delivery: r.delivery_count,
         });
         if r.delivery_count > 1 {
-            self.m().redeliveries += 1;
+            self.ledger.metrics.redeliveries += 1;
         }
         // Each message is duplicated at most once, so a trigger hits distinct messages.
-        let fresh = !self.duplicated.contains(&r.order_id);
+        let fresh = !self.actors.broker.duplicated.contains(&r.order_id);
         let standard_dup = fresh
-            && self.broker == BrokerKind::Sqs
-            && !self.set.ordered
-            && self.set.dedup_window_ms.is_none()
-            && self.scenario.setup.duplicate_rate > 0.0
-            && self.rng.random_bool(self.scenario.setup.duplicate_rate);
-        let forced_dup =
-            fresh && !standard_dup && self.armed.take(crate::sim::fault::Fault::DuplicateDelivery);
+            && self.spec.broker == BrokerKind::Sqs
+            && !self.spec.settings.ordered
+            && self.spec.settings.dedup_window_ms.is_none()
+            && self.spec.scenario.setup.duplicate_rate > 0.0
+            && self
+                .rng
+                .random_bool(self.spec.scenario.setup.duplicate_rate);
+        let forced_dup = fresh
+            && !standard_dup
+            && self
+                .script
+                .armed
+                .take(crate::sim::fault::Fault::DuplicateDelivery);
         if standard_dup || forced_dup {
-            self.duplicated.insert(r.order_id);
+            self.actors.broker.duplicated.insert(r.order_id);
         }
-        let asb_dup = (standard_dup || forced_dup) && self.broker == BrokerKind::Asb;
+        let asb_dup = (standard_dup || forced_dup) && self.spec.broker == BrokerKind::Asb;
         let sql = if asb_dup {
             // Service Bus never hands a second copy to another receiver while the lock is
             // held: a duplicate delivery is the same message again after its lock was lost,
             // at a moment of the consumer's work drawn from the seed (before its commit, the
             // careful consumer notices; after it, the inbox does).
-            let commit = self.scenario.setup.handling_ms + super::CHECK_MS;
-            let at = self.now
+            let commit = self.spec.scenario.setup.handling_ms + super::CHECK_MS;
+            let at = self.clock.now
                 + if self.rng.random_bool(0.5) {
                     self.rng.random_range(1..commit)
                 } else {
@@ -196,7 +205,7 @@ impl Simulation {
                     commit + 1
                 };
             lose_lock(&self.conns.broker, r.seq, at).ctx(Actor::Broker, "lose lock")?;
-            self.locks.insert(r.seq, (token, at));
+            self.actors.broker.locks.insert(r.seq, (token, at));
             self.schedule(at, Action::LockExpiry { seq: r.seq, token });
             self.change(RowChange::Set(
                 Table::Queue,
@@ -207,16 +216,16 @@ impl Simulation {
             RECEIVE_LOSE_LOCK_SQL
         } else if standard_dup || forced_dup {
             // SQS standard may hand a second copy to another receiver at once.
-            let copy = duplicate(&self.conns.broker, r.seq, self.now, self.now)
+            let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
-            self.m().redeliveries += 1;
+            self.ledger.metrics.redeliveries += 1;
             self.note(Fact::Copied {
                 message_id: r.message_id.clone(),
             });
             self.picture_enqueued(copy, &r.message_id, None);
-            self.wake_consumers(self.now + 1, 1);
+            self.wake_consumers(self.clock.now + 1, 1);
             RECEIVE_DUP_SQL
-        } else if self.set.ordered {
+        } else if self.spec.settings.ordered {
             RECEIVE_ORDERED_SQL
         } else {
             RECEIVE_SQL
@@ -227,37 +236,36 @@ impl Simulation {
             (false, true) => EventKind::ReceivedAgain,
             (false, false) => EventKind::Received,
         };
-        let ev = Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&r.message_id),
-            caption,
-            sql,
-            Outcome::Ok,
-            vec![r.delivery_count.to_string(), self.set.lock_ms.to_string()],
-        );
+        let ev = Event::new(actor, Stage::Consumer, caption)
+            .message(&r.message_id)
+            .sql(sql)
+            .args(vec![
+                r.delivery_count.to_string(),
+                self.spec.settings.lock_ms.to_string(),
+            ]);
         Ok(Receive::Delivered(r, ev))
     }
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
-        if self.locks.remove(&seq).is_some() {
-            self.live.scalars.stages.in_flight =
-                self.live.scalars.stages.in_flight.saturating_sub(1);
+        if self.actors.broker.locks.remove(&seq).is_some() {
+            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
         self.change(RowChange::Delete(Table::Queue, seq));
-        self.live.scalars.stages.queued = self.live.scalars.stages.queued.saturating_sub(1);
-        self.last_error.remove(&seq);
+        self.ledger.stages.queued = self.ledger.stages.queued.saturating_sub(1);
+        self.actors.broker.last_error.remove(&seq);
     }
 
     /// The broker moves a message whose delivery count exceeds the maximum to the DLQ instead
     /// of handing it out. Service Bus records `DeadLetterReason` and the last error as
     /// `DeadLetterErrorDescription`; the SQS redrive policy records no reason at all.
     fn dead_letter_by_broker(&mut self, r: &Received, token: u64) -> Result<Event, SimError> {
-        let (reason, description) = match self.broker {
+        let (reason, description) = match self.spec.broker {
             BrokerKind::Asb => (
-                self.profile.dlq_reason.to_string(),
-                self.last_error
+                self.spec.profile.dlq_reason.to_string(),
+                self.actors
+                    .broker
+                    .last_error
                     .get(&r.seq)
                     .cloned()
                     .unwrap_or_else(|| LOCK_EXPIRED_EVERY_TIME.into()),
@@ -270,7 +278,7 @@ impl Simulation {
             token,
             &reason,
             &description,
-            self.now,
+            self.clock.now,
         )
         .ctx(Actor::Broker, "dead-letter")?;
         self.picture_dequeued(r.seq);
@@ -287,82 +295,86 @@ impl Simulation {
                     String::new(),
                 ]),
             ));
-            self.live.scalars.stages.dlq += 1;
-            self.m().dead_lettered += 1;
+            self.ledger.stages.dlq += 1;
+            self.ledger.metrics.dead_lettered += 1;
             self.note(Fact::DeadLettered {
                 message_id: r.message_id.clone(),
                 description: description.clone(),
             });
         }
-        let (kind, args) = match self.broker {
+        let (kind, args) = match self.spec.broker {
             BrokerKind::Asb => (EventKind::DeadLettered, vec![reason, description]),
             BrokerKind::Sqs => (
                 EventKind::Redriven,
-                vec![r.message_id.clone(), self.set.max_deliveries.to_string()],
+                vec![
+                    r.message_id.clone(),
+                    self.spec.settings.max_deliveries.to_string(),
+                ],
             ),
         };
-        Ok(Simulation::ev(
-            Actor::Broker,
-            Stage::Dlq,
-            Some(&r.message_id),
-            kind,
-            DEAD_LETTER_SQL,
-            Outcome::Ok,
-            args,
-        ))
+        Ok(Event::new(Actor::Broker, Stage::Dlq, kind)
+            .message(&r.message_id)
+            .sql(DEAD_LETTER_SQL)
+            .args(args))
     }
 
     /// A lock / visibility timeout ran out: the message is visible again.
     pub(crate) fn lock_expiry(&mut self, seq: i64, token: u64) -> Option<Event> {
         // A renewed lock has a later end; its own expiry is scheduled separately.
         if !self
+            .actors
+            .broker
             .locks
             .get(&seq)
-            .is_some_and(|(t, until)| *t == token && *until <= self.now)
+            .is_some_and(|(t, until)| *t == token && *until <= self.clock.now)
         {
             return None;
         }
-        self.locks.remove(&seq);
+        self.actors.broker.locks.remove(&seq);
         self.note(Fact::LockExpired { seq });
-        self.live.scalars.stages.in_flight = self.live.scalars.stages.in_flight.saturating_sub(1);
+        self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         self.change(RowChange::Set(
             Table::Queue,
             seq,
             col::QUEUE_LOCK,
             String::new(),
         ));
-        self.wake_consumers(self.now, 1);
-        let caption = match self.broker {
+        self.wake_consumers(self.clock.now, 1);
+        let caption = match self.spec.broker {
             BrokerKind::Asb => EventKind::LockExpired,
             BrokerKind::Sqs => EventKind::VisibilityExpired,
         };
-        Some(Simulation::ev(
-            Actor::Broker,
-            Stage::Broker,
-            None,
-            caption,
-            &[],
-            Outcome::Ok,
-            vec![seq.to_string(), self.set.lock_ms.to_string()],
-        ))
+        // The caption names the message, not the queue row number a learner never sees.
+        let message_id = self.queued_message_id(seq);
+        Some(
+            Event::new(Actor::Broker, Stage::Broker, caption)
+                .maybe_message(message_id.as_deref())
+                .args(vec![
+                    message_id.clone().unwrap_or_else(|| format!("#{seq}")),
+                    self.spec.settings.lock_ms.to_string(),
+                ]),
+        )
+    }
+
+    /// The message id of queue row `seq`, while it is in the queue. A failed read only costs
+    /// the caption its id, so it is not an error of the run.
+    fn queued_message_id(&self, seq: i64) -> Option<String> {
+        self.conns
+            .broker
+            .prepare_cached(SQL_QUEUED_ID)
+            .and_then(|mut s| s.query_row([seq], |r| r.get(0)).optional())
+            .ok()
+            .flatten()
     }
 
     /// The outage ends: wake everyone who waited.
     pub(crate) fn broker_up(&mut self) -> Event {
-        for c in &mut self.consumers {
+        for c in &mut self.actors.consumers {
             c.waiting_for_broker = false;
         }
-        let n = self.consumers.len();
-        self.wake_consumers(self.now, n);
-        self.wake_dispatcher(self.now);
-        Simulation::ev(
-            Actor::Broker,
-            Stage::Broker,
-            None,
-            EventKind::BrokerUp,
-            &[],
-            Outcome::Ok,
-            vec![],
-        )
+        let n = self.actors.consumers.len();
+        self.wake_consumers(self.clock.now, n);
+        self.wake_dispatcher(self.clock.now);
+        Event::new(Actor::Broker, Stage::Broker, EventKind::BrokerUp)
     }
 }

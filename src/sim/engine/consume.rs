@@ -16,11 +16,11 @@ const LOCK_CHECK_SQL: &[&str] = &[super::broker::SQL_LOCK_HELD];
 
 impl Simulation {
     pub(crate) fn delivery(&self, c: u8) -> Option<Delivery> {
-        self.consumers[usize::from(c)].busy.clone()
+        self.actors.consumers[usize::from(c)].busy.clone()
     }
 
     pub(crate) fn put_delivery(&mut self, c: u8, d: Delivery) {
-        self.consumers[usize::from(c)].busy = Some(d);
+        self.actors.consumers[usize::from(c)].busy = Some(d);
     }
 
     pub(crate) fn instance(c: u8) -> String {
@@ -29,7 +29,7 @@ impl Simulation {
 
     /// Schedules the consumer's next receive.
     pub(crate) fn poll_again(&mut self, c: u8, at: u64) {
-        let st = &mut self.consumers[usize::from(c)];
+        let st = &mut self.actors.consumers[usize::from(c)];
         st.busy = None;
         if !st.poll_scheduled {
             st.poll_scheduled = true;
@@ -42,45 +42,43 @@ impl Simulation {
         // `poll_scheduled` stays set while receiving so that a wake-up caused by this very
         // receive (a duplicate copy) goes to another instance.
         let result = self.consumer_receive(c);
-        self.consumers[i].poll_scheduled = false;
-        if std::mem::take(&mut self.consumers[i].repoll) {
-            self.poll_again(c, self.now + 1);
+        self.actors.consumers[i].poll_scheduled = false;
+        if std::mem::take(&mut self.actors.consumers[i].repoll) {
+            self.poll_again(c, self.clock.now + 1);
         }
         result
     }
 
     fn consumer_receive(&mut self, c: u8) -> Result<Option<Event>, SimError> {
         let i = usize::from(c);
-        if self.consumers[i].busy.is_some() || self.consumers[i].down_until > self.now {
+        if self.actors.consumers[i].busy.is_some()
+            || self.actors.consumers[i].down_until > self.clock.now
+        {
             return Ok(None);
         }
         if self.broker_is_down() {
-            self.consumers[i].waiting_for_broker = true;
+            self.actors.consumers[i].waiting_for_broker = true;
             return Ok(None);
         }
         let (r, ev) = match self.broker_receive(c)? {
             Receive::Empty => {
-                return Ok(Some(Simulation::ev(
-                    Actor::Consumer(c),
-                    Stage::Broker,
-                    None,
-                    EventKind::ReceiveEmpty,
-                    RECEIVE_SQL,
-                    Outcome::Ok,
-                    vec![],
-                )));
+                return Ok(Some(
+                    Event::new(Actor::Consumer(c), Stage::Broker, EventKind::ReceiveEmpty)
+                        .sql(RECEIVE_SQL),
+                ));
             }
             Receive::DeadLettered(ev) => {
-                self.consumers[i].repoll = true;
+                self.actors.consumers[i].repoll = true;
                 return Ok(Some(ev));
             }
             Receive::Delivered(r, ev) => (r, ev),
         };
         let slow = self
+            .script
             .armed
             .take_for(Fault::ConsumerSlowerThanLock, r.order_id);
-        let handling = self.jittered(self.scenario.setup.handling_ms)
-            + if slow { self.set.lock_ms } else { 0 };
+        let handling = self.jittered(self.spec.scenario.setup.handling_ms)
+            + if slow { self.spec.settings.lock_ms } else { 0 };
         self.put_delivery(
             c,
             Delivery {
@@ -88,17 +86,17 @@ impl Simulation {
                 message_id: r.message_id,
                 order_id: r.order_id,
                 body: r.body,
-                token: self.locks.get(&r.seq).map_or(0, |(t, _)| *t),
+                token: self.actors.broker.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
-                received_ms: self.now,
-                immediate_left: self.set.retry.immediate,
+                received_ms: self.clock.now,
+                immediate_left: self.spec.settings.retry.immediate,
                 handling_ms: handling,
                 charge_id: None,
                 error: None,
                 settled: false,
             },
         );
-        self.schedule(self.now + CHECK_MS, Action::ConsumerCheck(c));
+        self.schedule(self.clock.now + CHECK_MS, Action::ConsumerCheck(c));
         Ok(Some(ev))
     }
 
@@ -114,49 +112,44 @@ impl Simulation {
         )
         .ctx(actor, "existence check")?;
         if seen {
-            self.m().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::InboxCheck,
             });
-            self.schedule(self.now + 1, Action::ConsumerSettle(c));
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&d.message_id),
-                EventKind::CheckFound,
-                CHECK_SQL,
-                Outcome::Ok,
-                vec![],
-            )));
+            self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+            return Ok(Some(
+                Event::new(actor, Stage::Consumer, EventKind::CheckFound)
+                    .message(&d.message_id)
+                    .sql(CHECK_SQL),
+            ));
         }
-        let next = if self.scenario.setup.two_phase && self.mode == Mode::Naive {
+        let next = if self.spec.scenario.setup.two_phase && self.spec.mode == Mode::Naive {
             Action::ConsumerProvider(c)
         } else {
             Action::ConsumerApply(c)
         };
-        self.schedule(self.now + d.handling_ms, next);
-        if self.scenario.setup.renew_lock && self.set.pitfall != Some(Pitfall::NoLockRenewal) {
+        self.schedule(self.clock.now + d.handling_ms, next);
+        if self.spec.scenario.setup.renew_lock
+            && self.spec.settings.pitfall != Some(Pitfall::NoLockRenewal)
+        {
             let token = d.token;
             self.schedule(
-                self.now + self.set.lock_ms / 2,
+                self.clock.now + self.spec.settings.lock_ms / 2,
                 Action::ConsumerRenew { c, token },
             );
         }
-        let caption = if self.mode == Mode::Naive {
+        let caption = if self.spec.mode == Mode::Naive {
             EventKind::CheckNoneNaive
         } else {
             EventKind::CheckNoneSafe
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&d.message_id),
-            caption,
-            CHECK_SQL,
-            Outcome::Ok,
-            vec![d.handling_ms.to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Consumer, caption)
+                .message(&d.message_id)
+                .sql(CHECK_SQL)
+                .args(vec![d.handling_ms.to_string()]),
+        ))
     }
 
     /// Processing failed: immediate retry, or abandon / dead-letter on the next step.
@@ -168,52 +161,40 @@ impl Simulation {
         sql: &'static [&'static str],
     ) -> Event {
         let actor = Actor::Consumer(c);
-        self.m().retries += 1;
-        self.last_error.insert(d.seq, error.clone());
+        self.ledger.metrics.retries += 1;
+        self.actors.broker.last_error.insert(d.seq, error.clone());
         let msg = d.message_id.clone();
         if d.settled {
-            self.m().lost += 1;
+            self.ledger.metrics.lost += 1;
             self.note(Fact::Lost {
                 message_id: msg.clone(),
                 loss: Loss::FailedAfterSettle,
             });
-            self.poll_again(c, self.now + 1);
-            return Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&msg),
-                EventKind::FailedAfterSettle,
-                sql,
-                Outcome::Failed,
-                vec![error],
-            );
+            self.poll_again(c, self.clock.now + 1);
+            return Event::new(actor, Stage::Consumer, EventKind::FailedAfterSettle)
+                .message(&msg)
+                .sql(sql)
+                .outcome(Outcome::Failed)
+                .args(vec![error]);
         }
         if d.immediate_left > 0 {
             d.immediate_left -= 1;
             self.put_delivery(c, d);
-            self.schedule(self.now + 1, Action::ConsumerApply(c));
-            return Simulation::ev(
-                actor,
-                Stage::Consumer,
-                Some(&msg),
-                EventKind::FailedRetryNow,
-                sql,
-                Outcome::Failed,
-                vec![error],
-            );
+            self.schedule(self.clock.now + 1, Action::ConsumerApply(c));
+            return Event::new(actor, Stage::Consumer, EventKind::FailedRetryNow)
+                .message(&msg)
+                .sql(sql)
+                .outcome(Outcome::Failed)
+                .args(vec![error]);
         }
         d.error = Some(error.clone());
         self.put_delivery(c, d);
-        self.schedule(self.now + 1, Action::ConsumerAbandon(c));
-        Simulation::ev(
-            actor,
-            Stage::Consumer,
-            Some(&msg),
-            EventKind::Failed,
-            sql,
-            Outcome::Failed,
-            vec![error],
-        )
+        self.schedule(self.clock.now + 1, Action::ConsumerAbandon(c));
+        Event::new(actor, Stage::Consumer, EventKind::Failed)
+            .message(&msg)
+            .sql(sql)
+            .outcome(Outcome::Failed)
+            .args(vec![error])
     }
 
     /// The connection drops after a durable write: the message stays locked until it expires.
@@ -225,21 +206,17 @@ impl Simulation {
         sql: &'static [&'static str],
     ) -> Event {
         let i = usize::from(c);
-        self.consumers[i].busy = None;
-        self.consumers[i].down_until = self.now + RECONNECT_MS;
-        self.schedule(self.now + RECONNECT_MS, Action::ConsumerReconnect(c));
+        self.actors.consumers[i].busy = None;
+        self.actors.consumers[i].down_until = self.clock.now + RECONNECT_MS;
+        self.schedule(self.clock.now + RECONNECT_MS, Action::ConsumerReconnect(c));
         self.note(Fact::ConnectionLost {
             message_id: d.message_id.clone(),
         });
-        Simulation::ev(
-            Actor::Consumer(c),
-            Stage::Consumer,
-            Some(&d.message_id),
-            caption,
-            sql,
-            Outcome::Unknown,
-            vec![self.set.lock_ms.to_string()],
-        )
+        Event::new(Actor::Consumer(c), Stage::Consumer, caption)
+            .message(&d.message_id)
+            .sql(sql)
+            .outcome(Outcome::Unknown)
+            .args(vec![self.spec.settings.lock_ms.to_string()])
     }
 
     pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {
@@ -247,55 +224,52 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        let pitfall = self.set.pitfall;
+        let pitfall = self.spec.settings.pitfall;
         // The careful consumer makes sure it still holds the message before it commits: once
         // the lock is gone the broker may have handed the message to another consumer or to
         // the DLQ, and an effect now would sit beside that DLQ entry.
-        if self.mode != Mode::Naive
+        if self.spec.mode != Mode::Naive
             && !d.settled
-            && !lock_held(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "check lock")?
+            && !lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
+                .ctx(actor, "check lock")?
         {
-            self.m().lock_lost += 1;
+            self.ledger.metrics.lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            self.poll_again(c, self.now + 1);
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                LOCK_CHECK_SQL,
-                Outcome::Failed,
-                vec![super::broker::token_text(d.token)],
-            )));
+            self.poll_again(c, self.clock.now + 1);
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(LOCK_CHECK_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![super::broker::token_text(d.token)]),
+            ));
         }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
-            let ok = complete(&self.conns.broker, d.seq, d.token, self.now)
+            let ok = complete(&self.conns.broker, d.seq, d.token, self.clock.now)
                 .ctx(actor, "settle early")?;
             if !ok {
-                self.m().lock_lost += 1;
+                self.ledger.metrics.lock_lost += 1;
                 self.note(Fact::LockLost {
                     message_id: d.message_id.clone(),
                 });
-                self.poll_again(c, self.now + 1);
-                return Ok(Some(Simulation::ev(
-                    actor,
-                    Stage::Broker,
-                    Some(&d.message_id),
-                    EventKind::LockLost,
-                    SETTLE_SQL,
-                    Outcome::Failed,
-                    vec![],
-                )));
+                self.poll_again(c, self.clock.now + 1);
+                return Ok(Some(
+                    Event::new(actor, Stage::Broker, EventKind::LockLost)
+                        .message(&d.message_id)
+                        .sql(SETTLE_SQL)
+                        .outcome(Outcome::Failed),
+                ));
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
             if self
+                .script
                 .armed
                 .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
             {
-                self.m().lost += 1;
+                self.ledger.metrics.lost += 1;
                 self.note(Fact::Lost {
                     message_id: d.message_id.clone(),
                     loss: Loss::SettledBeforeCommit,
@@ -313,14 +287,14 @@ impl Simulation {
             Ok(p) => p,
             Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
         };
-        if self.scenario.setup.two_phase {
-            if self.mode == Mode::Naive {
+        if self.spec.scenario.setup.two_phase {
+            if self.spec.mode == Mode::Naive {
                 return self.consumer_provider(c);
             }
             return self.two_phase_claim(c, d).map(Some);
         }
         let e = self.effect_row(c, &d, "credit", amount, payload_ok);
-        match (self.mode, pitfall) {
+        match (self.spec.mode, pitfall) {
             (Mode::Naive, _) => self.apply_naive(c, &d, e, created),
             (_, Some(Pitfall::EffectOutsideTx)) => self.apply_trap(c, &d, e, created),
             _ => Ok(Some(self.apply_in_one_transaction(c, d, e, created))),

@@ -14,24 +14,25 @@ use crate::sim::state::{RowChange, Table, col};
 impl Simulation {
     /// Wakes one idle dispatcher at `at` when the outbox has work.
     pub(crate) fn wake_dispatcher(&mut self, at: u64) {
-        if self.unpublished.is_empty() {
+        if self.ledger.unpublished.is_empty() {
             return;
         }
         if let Some(d) = self
+            .actors
             .dispatchers
             .iter()
             .position(|d| !d.busy && d.down_until <= at)
         {
-            self.dispatchers[d].busy = true;
+            self.actors.dispatchers[d].busy = true;
             self.schedule(at, Action::DispatcherPoll(d as u8));
         }
     }
 
     /// Records the current outbox lag (age of the oldest unpublished row).
     pub(crate) fn note_outbox_lag(&mut self) {
-        if let Some(&(created, outbox_id)) = self.unpublished.first() {
-            let lag = self.now.saturating_sub(created);
-            let m = self.m();
+        if let Some(&(created, outbox_id)) = self.ledger.unpublished.first() {
+            let lag = self.clock.now.saturating_sub(created);
+            let m = &mut self.ledger.metrics;
             m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
             self.note(Fact::OutboxLag {
                 outbox_id,
@@ -43,26 +44,26 @@ impl Simulation {
     pub(crate) fn dispatcher_poll(&mut self, d: u8) -> Result<Option<Event>, SimError> {
         let actor = Actor::Dispatcher(d);
         let i = usize::from(d);
-        if self.dispatchers[i].down_until > self.now {
-            self.dispatchers[i].busy = false;
+        if self.actors.dispatchers[i].down_until > self.clock.now {
+            self.actors.dispatchers[i].busy = false;
             return Ok(None);
         }
         self.note_outbox_lag();
-        let s = &self.scenario.setup;
+        let s = &self.spec.scenario.setup;
         let (lease, batch) = (s.lease_ms, s.batch);
         let rows = claim(
             &self.conns.dispatchers[i],
             &owner(d),
-            self.now,
+            self.clock.now,
             lease,
             batch,
         )
         .ctx(actor, "claim outbox rows")?;
         if rows.is_empty() {
-            self.dispatchers[i].busy = false;
+            self.actors.dispatchers[i].busy = false;
             return Ok(None);
         }
-        let until = (self.now + lease).to_string();
+        let until = (self.clock.now + lease).to_string();
         for (c, attempts) in &rows {
             self.change(RowChange::Set(
                 Table::Outbox,
@@ -83,20 +84,20 @@ impl Simulation {
                 attempts.to_string(),
             ));
         }
-        self.live.scalars.stages.dispatching += rows.len() as u64;
+        self.ledger.stages.dispatching += rows.len() as u64;
         let first = rows[0].0.message_id.clone();
         let n = rows.len();
-        self.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
-        self.schedule(self.now + super::PUBLISH_MS, Action::DispatcherPublish(d));
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Dispatcher,
-            Some(&first),
-            EventKind::DispatcherClaimed,
-            CLAIM_SQL,
-            Outcome::Ok,
-            vec![n.to_string(), lease.to_string()],
-        )))
+        self.actors.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
+        self.schedule(
+            self.clock.now + super::PUBLISH_MS,
+            Action::DispatcherPublish(d),
+        );
+        Ok(Some(
+            Event::new(actor, Stage::Dispatcher, EventKind::DispatcherClaimed)
+                .message(&first)
+                .sql(CLAIM_SQL)
+                .args(vec![n.to_string(), lease.to_string()]),
+        ))
     }
 
     fn release_batch(
@@ -106,7 +107,7 @@ impl Simulation {
         reason: Option<&str>,
     ) -> Result<(), SimError> {
         let i = usize::from(d);
-        let batch = std::mem::take(&mut self.dispatchers[i].batch);
+        let batch = std::mem::take(&mut self.actors.dispatchers[i].batch);
         let me = owner(d);
         for c in &batch {
             let conn = &self.conns.dispatchers[i];
@@ -132,11 +133,11 @@ impl Simulation {
                 String::new(),
             ));
         }
-        let st = &mut self.live.scalars.stages;
+        let st = &mut self.ledger.stages;
         st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
         if reason.is_some() {
             for c in &batch {
-                self.unpublished.retain(|(_, id)| *id != c.id);
+                self.ledger.unpublished.retain(|(_, id)| *id != c.id);
             }
             st.outbox_pending = st.outbox_pending.saturating_sub(batch.len() as u64);
         }
@@ -147,32 +148,34 @@ impl Simulation {
     pub(crate) fn dispatcher_publish(&mut self, d: u8) -> Result<Event, SimError> {
         let actor = Actor::Dispatcher(d);
         let i = usize::from(d);
-        let first = self.dispatchers[i]
+        let first = self.actors.dispatchers[i]
             .batch
             .first()
             .map(|c| c.message_id.clone());
-        let n = self.dispatchers[i].batch.len();
+        let n = self.actors.dispatchers[i].batch.len();
         if self.broker_is_down() {
             self.release_batch(d, SQL_RELEASE, None)?;
-            let st = &mut self.dispatchers[i];
+            let st = &mut self.actors.dispatchers[i];
             st.failures += 1;
             let (failures, last) = (st.failures, st.last_delay);
-            let delay = self.set.retry.delay_ms(failures, last, &mut self.rng);
-            self.dispatchers[i].last_delay = delay;
-            self.m().retries += 1;
-            self.schedule(self.now + delay, Action::DispatcherPoll(d));
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Dispatcher,
-                first.as_deref(),
-                EventKind::PublishFailedBrokerDown,
-                RELEASE_SQL,
-                Outcome::Failed,
-                vec![n.to_string(), delay.to_string()],
-            ));
+            let delay = self
+                .spec
+                .settings
+                .retry
+                .delay_ms(failures, last, &mut self.rng);
+            self.actors.dispatchers[i].last_delay = delay;
+            self.ledger.metrics.retries += 1;
+            self.schedule(self.clock.now + delay, Action::DispatcherPoll(d));
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishFailedBrokerDown)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![n.to_string(), delay.to_string()]),
+            );
         }
-        let limit = self.profile.max_message_bytes.value;
-        let too_big = self.dispatchers[i].batch.iter().find_map(|c| {
+        let limit = self.spec.profile.max_message_bytes.value;
+        let too_big = self.actors.dispatchers[i].batch.iter().find_map(|c| {
             let size = c
                 .body
                 .rsplit_once("inline:")
@@ -181,45 +184,42 @@ impl Simulation {
             (size > limit).then_some(size)
         });
         if let Some(size) = too_big {
-            let attempts = self.dispatchers[i].failures + 1;
+            let attempts = self.actors.dispatchers[i].failures + 1;
             let reason =
                 format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
-            self.m().retries += 1;
+            self.ledger.metrics.retries += 1;
             if attempts >= MAX_PUBLISH_ATTEMPTS {
-                self.dispatchers[i].failures = 0;
-                for c in self.dispatchers[i].batch.clone() {
+                self.actors.dispatchers[i].failures = 0;
+                for c in self.actors.dispatchers[i].batch.clone() {
                     self.note(Fact::Lost {
                         message_id: c.message_id,
                         loss: Loss::GaveUp,
                     });
                 }
                 self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
-                self.schedule(self.now + 1, Action::DispatcherPoll(d));
-                return Ok(Simulation::ev(
-                    actor,
-                    Stage::Outbox,
-                    first.as_deref(),
-                    EventKind::PublishGaveUp,
-                    GIVE_UP_SQL,
-                    Outcome::Failed,
-                    vec![size.to_string(), limit.to_string()],
-                ));
+                self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
+                return Ok(Event::new(actor, Stage::Outbox, EventKind::PublishGaveUp)
+                    .maybe_message(first.as_deref())
+                    .sql(GIVE_UP_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]));
             }
-            self.dispatchers[i].failures = attempts;
+            self.actors.dispatchers[i].failures = attempts;
             self.release_batch(d, SQL_RELEASE, None)?;
-            self.schedule(self.now + self.set.retry.base_ms, Action::DispatcherPoll(d));
-            return Ok(Simulation::ev(
-                actor,
-                Stage::Dispatcher,
-                first.as_deref(),
-                EventKind::PublishTooLarge,
-                RELEASE_SQL,
-                Outcome::Failed,
-                vec![size.to_string(), limit.to_string()],
-            ));
+            self.schedule(
+                self.clock.now + self.spec.settings.retry.base_ms,
+                Action::DispatcherPoll(d),
+            );
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishTooLarge)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]),
+            );
         }
-        self.dispatchers[i].failures = 0;
-        let batch = self.dispatchers[i].batch.clone();
+        self.actors.dispatchers[i].failures = 0;
+        let batch = self.actors.dispatchers[i].batch.clone();
         let results = {
             let conn = &self.conns.broker;
             let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
@@ -228,8 +228,8 @@ impl Simulation {
                 out.push(
                     super::broker::enqueue(
                         &tx,
-                        self.now,
-                        self.set.dedup_window_ms,
+                        self.clock.now,
+                        self.spec.settings.dedup_window_ms,
                         &c.message_id,
                         c.order_id,
                         &c.body,
@@ -244,11 +244,11 @@ impl Simulation {
         let mut dropped = 0;
         for (c, seq) in batch.iter().zip(&results) {
             if let Some(seq) = seq {
-                self.m().published += 1;
+                self.ledger.metrics.published += 1;
                 self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
             } else {
                 dropped += 1;
-                self.m().prevented_duplicates += 1;
+                self.ledger.metrics.prevented_duplicates += 1;
                 self.note(Fact::Prevented {
                     message_id: c.message_id.clone(),
                     guard: Guard::BrokerDedup,
@@ -256,51 +256,46 @@ impl Simulation {
             }
         }
         let enqueued = batch.len() - dropped;
-        self.wake_consumers(self.now + 1, enqueued);
-        if self.armed.take(Fault::DispatcherCrashAfterPublish) {
-            let restart = self.now + self.scenario.setup.restart_ms;
-            let lease_end = self.now + self.scenario.setup.lease_ms;
-            self.dispatchers[i].batch.clear();
-            self.dispatchers[i].down_until = restart;
+        self.wake_consumers(self.clock.now + 1, enqueued);
+        if self.script.armed.take(Fault::DispatcherCrashAfterPublish) {
+            let restart = self.clock.now + self.spec.scenario.setup.restart_ms;
+            let lease_end = self.clock.now + self.spec.scenario.setup.lease_ms;
+            self.actors.dispatchers[i].batch.clear();
+            self.actors.dispatchers[i].down_until = restart;
             self.schedule(restart, Action::DispatcherRestart(d));
             self.schedule(lease_end, Action::LeaseExpiry);
-            let st = &mut self.live.scalars.stages;
+            let st = &mut self.ledger.stages;
             st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
-            return Ok(Simulation::ev(
+            return Ok(Event::new(
                 actor,
                 Stage::Dispatcher,
-                first.as_deref(),
                 EventKind::DispatcherCrashedAfterPublish,
-                PUBLISH_SQL,
-                Outcome::Failed,
-                vec![enqueued.to_string(), lease_end.to_string()],
-            ));
+            )
+            .maybe_message(first.as_deref())
+            .sql(PUBLISH_SQL)
+            .outcome(Outcome::Failed)
+            .args(vec![enqueued.to_string(), lease_end.to_string()]));
         }
-        self.schedule(self.now + 1, Action::DispatcherMark(d));
+        self.schedule(self.clock.now + 1, Action::DispatcherMark(d));
         let caption = if dropped > 0 {
             EventKind::PublishedDedup
         } else {
             EventKind::Published
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Broker,
-            first.as_deref(),
-            caption,
-            PUBLISH_SQL,
-            Outcome::Ok,
-            vec![enqueued.to_string(), dropped.to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Broker, caption)
+            .maybe_message(first.as_deref())
+            .sql(PUBLISH_SQL)
+            .args(vec![enqueued.to_string(), dropped.to_string()]))
     }
 
     pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {
         let actor = Actor::Dispatcher(d);
         let i = usize::from(d);
-        let batch = std::mem::take(&mut self.dispatchers[i].batch);
+        let batch = std::mem::take(&mut self.actors.dispatchers[i].batch);
         let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
-        let marked = mark(&self.conns.dispatchers[i], &owner(d), &ids, self.now)
+        let marked = mark(&self.conns.dispatchers[i], &owner(d), &ids, self.clock.now)
             .ctx(actor, "mark published")?;
-        let now = self.now.to_string();
+        let now = self.clock.now.to_string();
         for c in &batch {
             self.change(RowChange::Set(
                 Table::Outbox,
@@ -322,17 +317,19 @@ impl Simulation {
             ));
         }
         let ids_set: std::collections::HashSet<i64> = ids.iter().copied().collect();
-        let before = self.unpublished.len();
-        self.unpublished.retain(|(_, id)| !ids_set.contains(id));
-        let removed = (before - self.unpublished.len()) as u64;
-        let st = &mut self.live.scalars.stages;
+        let before = self.ledger.unpublished.len();
+        self.ledger
+            .unpublished
+            .retain(|(_, id)| !ids_set.contains(id));
+        let removed = (before - self.ledger.unpublished.len()) as u64;
+        let st = &mut self.ledger.stages;
         st.outbox_pending = st.outbox_pending.saturating_sub(removed);
         st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
         self.note_outbox_lag();
-        if self.unpublished.is_empty() {
-            self.dispatchers[i].busy = false;
+        if self.ledger.unpublished.is_empty() {
+            self.actors.dispatchers[i].busy = false;
         } else {
-            self.schedule(self.now + 1, Action::DispatcherPoll(d));
+            self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
         }
         let first = batch.first().map(|c| c.message_id.clone());
         let (caption, outcome) = if marked == batch.len() {
@@ -340,29 +337,21 @@ impl Simulation {
         } else {
             (EventKind::DispatcherMarkLeaseLost, Outcome::Failed)
         };
-        Ok(Simulation::ev(
-            actor,
-            Stage::Outbox,
-            first.as_deref(),
-            caption,
-            MARK_SQL,
-            outcome,
-            vec![marked.to_string(), batch.len().to_string()],
-        ))
+        Ok(Event::new(actor, Stage::Outbox, caption)
+            .maybe_message(first.as_deref())
+            .sql(MARK_SQL)
+            .outcome(outcome)
+            .args(vec![marked.to_string(), batch.len().to_string()]))
     }
 
     pub(crate) fn dispatcher_restart(&mut self, d: u8) -> Event {
         let i = usize::from(d);
-        self.dispatchers[i].busy = false;
-        self.wake_dispatcher(self.now);
-        Simulation::ev(
+        self.actors.dispatchers[i].busy = false;
+        self.wake_dispatcher(self.clock.now);
+        Event::new(
             Actor::Dispatcher(d),
             Stage::Dispatcher,
-            None,
             EventKind::DispatcherRestarted,
-            &[],
-            Outcome::Ok,
-            vec![],
         )
     }
 }

@@ -29,7 +29,7 @@ impl Simulation {
     pub(crate) fn read_payload(&self, body: &str) -> Result<(bool, i64, u64), String> {
         let b = parse_body(body).ok_or_else(|| "body does not parse".to_string())?;
         if b.version != super::api::BODY_V1
-            && !(b.version == super::api::BODY_V2 && self.cause_fixed)
+            && !(b.version == super::api::BODY_V2 && self.script.cause_fixed)
         {
             return Err(format!(
                 "unsupported schema version {} (poison message)",
@@ -41,7 +41,7 @@ impl Simulation {
             let (key, sha) = rest
                 .split_once(':')
                 .ok_or_else(|| "bad claim-check reference".to_string())?;
-            let verify = self.mode != Mode::Naive;
+            let verify = self.spec.mode != Mode::Naive;
             ok = self
                 .blobs
                 .get(key, sha, verify)

@@ -33,6 +33,7 @@ pub(crate) const SQL_LOCK_HELD: &str =
     "SELECT 1 FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_LOSE_LOCK: &str =
     "UPDATE queue SET locked_until_ms = ?2, visible_ms = ?2 WHERE seq = ?1";
+pub(crate) const SQL_QUEUED_ID: &str = "SELECT message_id FROM queue WHERE seq = ?1";
 pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2";
 pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
      delivery_count, group_id, dedup_id) SELECT message_id, order_id, body, ?2, ?3, 0, group_id, dedup_id \

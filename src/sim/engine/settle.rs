@@ -24,28 +24,25 @@ impl Simulation {
             return Ok(None);
         }
         let actor = Actor::Consumer(c);
-        let until = self.now + self.set.lock_ms;
-        if self.now.saturating_sub(d.received_ms) >= self.set.renew_limit_ms {
+        let until = self.clock.now + self.spec.settings.lock_ms;
+        if self.clock.now.saturating_sub(d.received_ms) >= self.spec.settings.renew_limit_ms {
             // Auto-renewal ends at its limit; the lock then runs out on its own.
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::RenewalLimitReached,
-                &[],
-                Outcome::Failed,
-                vec![self.set.renew_limit_ms.to_string()],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::RenewalLimitReached)
+                    .message(&d.message_id)
+                    .outcome(Outcome::Failed)
+                    .args(vec![self.spec.settings.renew_limit_ms.to_string()]),
+            ));
         }
-        let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.now, until)
+        let renewed = super::broker::renew(&self.conns.broker, d.seq, token, self.clock.now, until)
             .ctx(actor, "renew lock")?;
         if !renewed {
             return Ok(None);
         }
-        self.locks.insert(d.seq, (token, until));
+        self.actors.broker.locks.insert(d.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: d.seq, token });
         self.schedule(
-            self.now + self.set.lock_ms / 2,
+            self.clock.now + self.spec.settings.lock_ms / 2,
             Action::ConsumerRenew { c, token },
         );
         self.change(RowChange::Set(
@@ -54,19 +51,16 @@ impl Simulation {
             col::QUEUE_VISIBLE,
             until.to_string(),
         ));
-        let caption = match self.broker {
+        let caption = match self.spec.broker {
             crate::sim::BrokerKind::Asb => EventKind::LockRenewed,
             crate::sim::BrokerKind::Sqs => EventKind::VisibilityExtended,
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Broker,
-            Some(&d.message_id),
-            caption,
-            RENEW_SQL,
-            Outcome::Ok,
-            vec![until.to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Broker, caption)
+                .message(&d.message_id)
+                .sql(RENEW_SQL)
+                .args(vec![until.to_string()]),
+        ))
     }
 
     pub(crate) fn consumer_settle(&mut self, c: u8) -> Result<Option<Event>, SimError> {
@@ -74,46 +68,38 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        self.poll_again(c, self.now + 1);
+        self.poll_again(c, self.clock.now + 1);
         if d.settled {
             return Ok(None);
         }
         if self.broker_is_down() {
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::SettleFailedBrokerDown,
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::SettleFailedBrokerDown)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .outcome(Outcome::Failed),
+            ));
         }
-        if complete(&self.conns.broker, d.seq, d.token, self.now).ctx(actor, "complete")? {
+        if complete(&self.conns.broker, d.seq, d.token, self.clock.now).ctx(actor, "complete")? {
             self.picture_dequeued(d.seq);
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::Settled,
-                SETTLE_SQL,
-                Outcome::Ok,
-                vec![token_text(d.token)],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::Settled)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .args(vec![token_text(d.token)]),
+            ))
         } else {
-            self.m().lock_lost += 1;
+            self.ledger.metrics.lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                SETTLE_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )))
+            Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(SETTLE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![token_text(d.token)]),
+            ))
         }
     }
 
@@ -128,38 +114,39 @@ impl Simulation {
         let actor = Actor::Consumer(c);
         let error = d.error.clone().unwrap_or_default();
         let previous = self
+            .actors
             .retry_delays
             .get(&d.order_id)
             .copied()
-            .unwrap_or(self.set.retry.base_ms);
+            .unwrap_or(self.spec.settings.retry.base_ms);
         let delay = self
-            .set
+            .spec
+            .settings
             .retry
             .delay_ms(d.delivery_count, previous, &mut self.rng);
-        self.retry_delays.insert(d.order_id, delay);
-        let (visible, resume) = match self.broker {
-            BrokerKind::Asb => (self.now, self.now + delay),
-            BrokerKind::Sqs => (self.now + delay, self.now + 1),
+        self.actors.retry_delays.insert(d.order_id, delay);
+        let (visible, resume) = match self.spec.broker {
+            BrokerKind::Asb => (self.clock.now, self.clock.now + delay),
+            BrokerKind::Sqs => (self.clock.now + delay, self.clock.now + 1),
         };
         self.poll_again(c, resume);
-        if !abandon(&self.conns.broker, d.seq, d.token, self.now, visible).ctx(actor, "abandon")? {
-            self.m().lock_lost += 1;
+        if !abandon(&self.conns.broker, d.seq, d.token, self.clock.now, visible)
+            .ctx(actor, "abandon")?
+        {
+            self.ledger.metrics.lock_lost += 1;
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
-            return Ok(Some(Simulation::ev(
-                actor,
-                Stage::Broker,
-                Some(&d.message_id),
-                EventKind::LockLost,
-                ABANDON_SQL,
-                Outcome::Failed,
-                vec![token_text(d.token)],
-            )));
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(ABANDON_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![token_text(d.token)]),
+            ));
         }
-        if self.locks.remove(&d.seq).is_some() {
-            self.live.scalars.stages.in_flight =
-                self.live.scalars.stages.in_flight.saturating_sub(1);
+        if self.actors.broker.locks.remove(&d.seq).is_some() {
+            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
         self.change(RowChange::Set(
             Table::Queue,
@@ -173,9 +160,9 @@ impl Simulation {
             col::QUEUE_LOCK,
             String::new(),
         ));
-        self.schedule(visible.max(self.now + 1), Action::BrokerWake);
-        let jitter = self.set.retry.jitter.as_str().to_string();
-        let (kind, args) = match self.broker {
+        self.schedule(visible.max(self.clock.now + 1), Action::BrokerWake);
+        let jitter = self.spec.settings.retry.jitter.as_str().to_string();
+        let (kind, args) = match self.spec.broker {
             BrokerKind::Asb => (
                 EventKind::Abandoned,
                 vec![
@@ -190,27 +177,20 @@ impl Simulation {
                 vec![delay.to_string(), jitter, error],
             ),
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Retry,
-            Some(&d.message_id),
-            kind,
-            ABANDON_SQL,
-            Outcome::Ok,
-            args,
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Retry, kind)
+                .message(&d.message_id)
+                .sql(ABANDON_SQL)
+                .args(args),
+        ))
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {
-        self.poll_again(c, self.now);
-        Simulation::ev(
+        self.poll_again(c, self.clock.now);
+        Event::new(
             Actor::Consumer(c),
             Stage::Consumer,
-            None,
             EventKind::ConsumerReconnected,
-            &[],
-            Outcome::Ok,
-            vec![],
         )
     }
 }

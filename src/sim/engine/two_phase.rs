@@ -36,41 +36,42 @@ impl Simulation {
         let instance = Simulation::instance(c);
         let conn = &self.conns.consumers[usize::from(c)];
         let tx = super::begin_immediate(conn).ctx(actor, "begin claim")?;
-        match inbox::insert_marker(&tx, &d.message_id, CONSUMER_NAME, &instance, self.now, None) {
+        match inbox::insert_marker(
+            &tx,
+            &d.message_id,
+            CONSUMER_NAME,
+            &instance,
+            self.clock.now,
+            None,
+        ) {
             Ok(id) => {
                 tx.commit().ctx(actor, "commit claim")?;
                 self.picture_marker(id, &d.message_id, &instance, false);
-                self.schedule(self.now + d.handling_ms / 2, Action::ConsumerProvider(c));
-                Ok(Simulation::ev(
-                    actor,
-                    Stage::Consumer,
-                    Some(&d.message_id),
-                    EventKind::Claimed,
-                    CLAIM_SQL,
-                    Outcome::Ok,
-                    vec![],
-                ))
+                self.schedule(
+                    self.clock.now + d.handling_ms / 2,
+                    Action::ConsumerProvider(c),
+                );
+                Ok(Event::new(actor, Stage::Consumer, EventKind::Claimed)
+                    .message(&d.message_id)
+                    .sql(CLAIM_SQL))
             }
             Err(err) if inbox::classify(&err) == Violation::InboxDuplicate => {
                 tx.rollback().ctx(actor, "rollback claim")?;
                 let done = inbox::marker_state(conn, &d.message_id, CONSUMER_NAME)
                     .ctx(actor, "read claim")?;
                 if done == Some(true) {
-                    self.m().prevented_duplicates += 1;
+                    self.ledger.metrics.prevented_duplicates += 1;
                     self.note(Fact::Prevented {
                         message_id: d.message_id.clone(),
                         guard: Guard::UniqueIndex,
                     });
-                    self.schedule(self.now + 1, Action::ConsumerSettle(c));
-                    return Ok(Simulation::ev(
-                        actor,
-                        Stage::Consumer,
-                        Some(&d.message_id),
-                        EventKind::DuplicatePrevented,
-                        CLAIM_DUP_SQL,
-                        Outcome::Ok,
-                        vec![inbox::INBOX_UNIQUE_COLUMNS.into()],
-                    ));
+                    self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+                    return Ok(
+                        Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
+                            .message(&d.message_id)
+                            .sql(CLAIM_DUP_SQL)
+                            .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()]),
+                    );
                 }
                 Ok(self.fail(c, d, "claimed by another instance".into(), CLAIM_DUP_SQL))
             }
@@ -87,13 +88,20 @@ impl Simulation {
             Ok(p) => p,
             Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
         };
-        let keyed = self.mode == Mode::Safe
-            || (self.mode == Mode::Pitfall && self.set.pitfall != Some(Pitfall::EffectOutsideTx));
+        let keyed = self.spec.mode == Mode::Safe
+            || (self.spec.mode == Mode::Pitfall
+                && self.spec.settings.pitfall != Some(Pitfall::EffectOutsideTx));
         let key = keyed.then_some(d.message_id.as_str());
-        let (id, new) = inbox::charge(&self.conns.provider, key, d.order_id, amount, self.now)
-            .ctx(Actor::Provider, "charge")?;
+        let (id, new) = inbox::charge(
+            &self.conns.provider,
+            key,
+            d.order_id,
+            amount,
+            self.clock.now,
+        )
+        .ctx(Actor::Provider, "charge")?;
         if new {
-            if let Some(n) = self.charges_per_order.get_mut(d.order_id as usize) {
+            if let Some(n) = self.ledger.charges_per_order.get_mut(d.order_id as usize) {
                 *n = n.saturating_add(1);
             }
             self.note(Fact::Charged {
@@ -101,17 +109,18 @@ impl Simulation {
                 message_id: d.message_id.clone(),
             });
         } else {
-            self.m().prevented_duplicates += 1;
+            self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::IdempotencyKey,
             });
         }
         if self
+            .script
             .armed
             .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id)
         {
-            if self.mode != Mode::Naive {
+            if self.spec.mode != Mode::Naive {
                 let conn = &self.conns.consumers[usize::from(c)];
                 let released: Option<i64> = conn
                     .prepare_cached(inbox::SQL_CLAIM_RELEASE)
@@ -124,8 +133,7 @@ impl Simulation {
                     .ok();
                 if let Some(rid) = released {
                     self.change(RowChange::Delete(Table::Inbox, rid));
-                    self.live.scalars.stages.inbox =
-                        self.live.scalars.stages.inbox.saturating_sub(1);
+                    self.ledger.stages.inbox = self.ledger.stages.inbox.saturating_sub(1);
                 }
             }
             let mut ev = self.fail(
@@ -141,21 +149,18 @@ impl Simulation {
         let msg = d.message_id.clone();
         let half = d.handling_ms / 2;
         self.put_delivery(c, d);
-        self.schedule(self.now + half, Action::ConsumerFinish(c));
+        self.schedule(self.clock.now + half, Action::ConsumerFinish(c));
         let caption = match (new, keyed) {
             (true, true) => EventKind::ProviderChargedKeyed,
             (true, false) => EventKind::ProviderChargedUnkeyed,
             (false, _) => EventKind::ProviderReplayed,
         };
-        Ok(Some(Simulation::ev(
-            Actor::Provider,
-            Stage::Effect,
-            Some(&msg),
-            caption,
-            PROVIDER_SQL,
-            Outcome::Ok,
-            vec![id.to_string()],
-        )))
+        Ok(Some(
+            Event::new(Actor::Provider, Stage::Effect, caption)
+                .message(&msg)
+                .sql(PROVIDER_SQL)
+                .args(vec![id.to_string()]),
+        ))
     }
 
     /// Phase 3: record the effect and mark the claim processed (one transaction unless naive).
@@ -165,18 +170,19 @@ impl Simulation {
         };
         let actor = Actor::Consumer(c);
         let (payload_ok, amount, created) =
-            self.read_payload(&d.body).unwrap_or((true, 0, self.now));
+            self.read_payload(&d.body)
+                .unwrap_or((true, 0, self.clock.now));
         let e = self.effect_row(c, &d, "charge", amount, payload_ok);
         let conn = &self.conns.consumers[usize::from(c)];
-        let (effect_id, marker) = if self.mode == Mode::Naive {
-            let eid = inbox::insert_effect(conn, &e, self.now).ctx(actor, "naive effect")?;
+        let (effect_id, marker) = if self.spec.mode == Mode::Naive {
+            let eid = inbox::insert_effect(conn, &e, self.clock.now).ctx(actor, "naive effect")?;
             let mid = inbox::insert_marker(
                 conn,
                 &d.message_id,
                 CONSUMER_NAME,
                 &e.instance,
-                self.now,
-                Some(self.now),
+                self.clock.now,
+                Some(self.clock.now),
             )
             .ctx(actor, "naive marker")?;
             (eid, Some(mid))
@@ -188,7 +194,12 @@ impl Simulation {
                 .prepare_cached(inbox::SQL_CLAIM_DONE)
                 .and_then(|mut s| {
                     s.query_row(
-                        rusqlite::params![d.message_id, CONSUMER_NAME, e.instance, self.now as i64],
+                        rusqlite::params![
+                            d.message_id,
+                            CONSUMER_NAME,
+                            e.instance,
+                            self.clock.now as i64
+                        ],
                         |r| r.get(0),
                     )
                     .optional()
@@ -203,13 +214,13 @@ impl Simulation {
                     CLAIM_LOST_SQL,
                 )));
             };
-            let eid = inbox::insert_effect(&tx, &e, self.now).ctx(actor, "effect")?;
+            let eid = inbox::insert_effect(&tx, &e, self.clock.now).ctx(actor, "effect")?;
             tx.commit().ctx(actor, "commit finish")?;
             self.change(RowChange::Set(
                 Table::Inbox,
                 mid,
                 col::INBOX_PROCESSED,
-                self.now.to_string(),
+                self.clock.now.to_string(),
             ));
             (eid, None)
         };
@@ -218,6 +229,7 @@ impl Simulation {
         }
         self.picture_effect(&e, effect_id, created);
         if self
+            .script
             .armed
             .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
         {
@@ -228,20 +240,23 @@ impl Simulation {
                 FINISH_SAFE_SQL,
             )));
         }
-        self.schedule(self.now + 1, Action::ConsumerSettle(c));
-        let sql = if self.mode == Mode::Naive {
-            NAIVE_SQL
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+        // Naive mode made no claim (it checked, then called the provider), so there is no
+        // phase 3 to name: it wrote the effect and then the marker, two separate writes.
+        let (kind, sql, args) = if self.spec.mode == Mode::Naive {
+            (EventKind::AppliedNaive, NAIVE_SQL, vec![e.business_key])
         } else {
-            FINISH_SAFE_SQL
+            (
+                EventKind::TwoPhaseFinished,
+                FINISH_SAFE_SQL,
+                vec![d.charge_id.unwrap_or(0).to_string()],
+            )
         };
-        Ok(Some(Simulation::ev(
-            actor,
-            Stage::Effect,
-            Some(&d.message_id),
-            EventKind::TwoPhaseFinished,
-            sql,
-            Outcome::Ok,
-            vec![d.charge_id.unwrap_or(0).to_string()],
-        )))
+        Ok(Some(
+            Event::new(actor, Stage::Effect, kind)
+                .message(&d.message_id)
+                .sql(sql)
+                .args(args),
+        ))
     }
 }

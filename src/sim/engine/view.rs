@@ -14,12 +14,12 @@ use crate::sim::store::RunPaths;
 impl Simulation {
     /// The current picture.
     pub fn snapshot(&self) -> Snapshot {
-        self.snapshot_of(&self.live, self.timeline.last_event())
+        self.snapshot_of(&self.recorder.live, self.recorder.timeline.last_event())
     }
 
     fn snapshot_of(&self, state: &State, last_event: Option<&Event>) -> Snapshot {
         let mut metrics = state.scalars.metrics;
-        metrics.set_ages(&self.ages[..state.scalars.ages_len.min(self.ages.len())]);
+        metrics.set_ages(&self.ledger.ages[..state.scalars.ages_len.min(self.ledger.ages.len())]);
         Snapshot {
             scalars: state.scalars,
             metrics,
@@ -32,54 +32,55 @@ impl Simulation {
     /// The picture right after event `index` (step back); `None` when that event is not in
     /// the step-back window (see [`Simulation::earliest_step_back`]) or has not happened.
     pub fn state_at(&self, index: u64) -> Option<Snapshot> {
-        self.timeline
+        self.recorder
+            .timeline
             .state_at(index)
             .map(|s| self.snapshot_of(&s, s.last_event.as_ref()))
     }
 
     /// Oldest event index [`Simulation::state_at`] can rebuild.
     pub fn earliest_step_back(&self) -> Option<u64> {
-        self.timeline.earliest()
+        self.recorder.timeline.earliest()
     }
 
     /// Recent events (the step-back window), oldest first, with SQL and outcome.
     pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
-        self.timeline.events()
+        self.recorder.timeline.events()
     }
 
     /// Number of events so far.
     pub fn event_count(&self) -> u64 {
-        self.events
+        self.recorder.events
     }
 
     /// Virtual time, ms.
     pub fn now_ms(&self) -> u64 {
-        self.now
+        self.clock.now
     }
 
     /// Hex SHA-256 over the canonical event lines so far.
     pub fn trace_hash(&self) -> String {
-        crate::sim::blobs::sha256_hex_digest(self.hasher.clone().finalize().as_slice())
+        crate::sim::blobs::sha256_hex_digest(self.recorder.hasher.clone().finalize().as_slice())
     }
 
     /// The run's files (for `sqlite3`).
     pub fn paths(&self) -> &RunPaths {
-        &self.paths
+        &self.spec.paths
     }
 
     /// The broker profile in use (values with sources).
     pub fn profile(&self) -> &'static BrokerProfile {
-        self.profile
+        self.spec.profile
     }
 
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
-        &self.scenario
+        &self.spec.scenario
     }
 
     /// Mode of this run.
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.spec.mode
     }
 
     /// The DLQ entries not yet replayed: `(seq, message_id, reason, description)`.
@@ -109,24 +110,24 @@ impl Simulation {
 
     /// Finishes the accounting: invariant check over the files and the final metrics.
     pub fn report(&self) -> Result<RunReport, SimError> {
-        let invariants = check_invariants(&self.paths, self.scenario.setup.groups > 0)
+        let invariants = check_invariants(&self.spec.paths, self.spec.scenario.setup.groups > 0)
             .map_err(SimError::Check)?;
-        let mut metrics = self.live.scalars.metrics;
-        metrics.set_ages(&self.ages);
+        let mut metrics = self.ledger.metrics;
+        metrics.set_ages(&self.ledger.ages);
         metrics.lost = invariants.lost;
         metrics.duplicate_effects = invariants.duplicate_effects;
         Ok(RunReport {
-            scenario: self.scenario.id.clone(),
-            mode: self.mode,
-            broker: self.broker,
-            seed: self.seed,
-            messages: self.messages,
+            scenario: self.spec.scenario.id.clone(),
+            mode: self.spec.mode,
+            broker: self.spec.broker,
+            seed: self.spec.seed,
+            messages: self.spec.messages,
             metrics,
             invariants,
             trace_hash: self.trace_hash(),
-            events: self.events,
-            duration_ms: self.now,
-            paths: self.paths.clone(),
+            events: self.recorder.events,
+            duration_ms: self.clock.now,
+            paths: self.spec.paths.clone(),
         })
     }
 }

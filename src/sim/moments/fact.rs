@@ -112,6 +112,8 @@ pub enum Fact {
     Replayed {
         /// The message.
         message_id: String,
+        /// The new message id it was sent under, when the operator gave it one.
+        as_id: Option<String>,
     },
     /// The dispatcher measured the age of the oldest unpublished outbox row.
     OutboxLag {

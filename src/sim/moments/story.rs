@@ -80,7 +80,7 @@ impl Story {
 
     /// A story for `sim`'s run (its mode, broker and, in pitfall mode, the scenario's pitfall).
     pub fn for_run(sim: &crate::sim::Simulation) -> Story {
-        Story::new(sim.mode, sim.broker, sim.set.pitfall)
+        Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall)
     }
 
     /// All moments so far, in the order they became visible.
@@ -253,10 +253,16 @@ impl Story {
                 self.state(order, message_id).lost_moment = Some(at);
                 self.push(order, m);
             }
-            Fact::Replayed { message_id } => self.with(message_id, |_, st| {
-                st.dlq_open = st.dlq_open.saturating_sub(1);
-                Some(explain::replayed(st, now))
-            }),
+            Fact::Replayed { message_id, as_id } => {
+                if let (Some(new), Some(order)) = (as_id, self.order_of(message_id)) {
+                    // The copy's deliveries and effects belong to the same order.
+                    self.by_message.insert(new.clone(), order);
+                }
+                self.with(message_id, |_, st| {
+                    st.dlq_open = st.dlq_open.saturating_sub(1);
+                    Some(explain::replayed(st, now, as_id.as_deref()))
+                });
+            }
             Fact::OutboxLag { outbox_id, age_ms } => {
                 if *age_ms < OUTBOX_WAITING_MS {
                     self.outbox_waiting = false;

@@ -1,13 +1,13 @@
 //! The tabs under the map: event log (SQL + outcome), tables (live rows), metrics (runbook
-//! signals with sparklines), DLQ triage.
+//! signals with sparklines); the DLQ triage tab lives in [`super::triage_tab`].
 
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
 use crate::app::doc_layout::Tone;
+use crate::app::simulator::Tab;
 use crate::app::simulator::fold;
 use crate::app::simulator::view::{self, TAB_WIDTH, TableLine};
-use crate::app::simulator::{MAX_BATCH, Tab};
 use crate::app::{App, SimState, layout};
 use crate::sim::Outcome;
 use ratatui::Frame;
@@ -61,7 +61,7 @@ pub fn draw(
         Tab::Log => log(frame, app, s, theme, content),
         Tab::Tables => tables(frame, app, s, theme, content),
         Tab::Metrics => metrics(frame, app, s, theme, content),
-        Tab::Dlq => dlq(frame, app, s, theme, content),
+        Tab::Dlq => super::triage_tab::draw(frame, app, s, theme, content),
     }
 }
 
@@ -214,49 +214,4 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
             clip(frame, Rect::new(spark_x, y, spark_w, 1)),
         );
     }
-}
-
-fn dlq(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let strings = app.session.strings();
-    let fixed = if s.triage.cause_fixed { "[x]" } else { "[ ]" };
-    let mut lines = vec![
-        Line::from(vec![
-            Span::styled(
-                format!("{fixed} {}", strings.get("simulator.cause_fixed")),
-                theme.tone(if s.triage.cause_fixed {
-                    Tone::Good
-                } else {
-                    Tone::Bold
-                }),
-            ),
-            Span::raw(format!(
-                "  ·  {}",
-                strings.fill(
-                    "simulator.batch",
-                    &[
-                        ("n", &s.triage.batch.to_string()),
-                        ("max", &MAX_BATCH.to_string())
-                    ]
-                )
-            )),
-        ]),
-        Line::styled(
-            strings.fill(
-                "simulator.dlq_count",
-                &[("n", &s.triage.dlq.len().to_string())],
-            ),
-            theme.dim(),
-        ),
-    ];
-    for entry in s.triage.dlq.iter().skip(usize::from(s.scroll)) {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("{:<6}", view::short_id(&entry.message_id)),
-                theme.tone(Tone::Bold),
-            ),
-            Span::styled(format!("{:<24} ", entry.reason), theme.tone(Tone::Bad)),
-            Span::raw(format!("×{} {}", entry.delivery_count, entry.description)),
-        ]));
-    }
-    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
 }

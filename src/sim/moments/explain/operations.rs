@@ -102,20 +102,22 @@ pub(in crate::sim::moments) fn lost_at_end(st: &OrderState, end: Mark) -> Draft 
     )
 }
 
-pub(in crate::sim::moments) fn replayed(st: &OrderState, now: Mark) -> Draft {
+/// `as_id`: the new message id of a replay under a new id (the inbox cannot recognise it).
+pub(in crate::sim::moments) fn replayed(st: &OrderState, now: Mark, as_id: Option<&str>) -> Draft {
     let dead = st.dead_lettered;
-    Draft::new(
-        MomentKind::Replayed,
-        st,
-        now,
-        &[dead],
-        "moment.replayed",
-        vec![
-            order(st),
-            message(st),
-            Arg::Ms(dead.map_or(now.at_ms, |m| m.at_ms)),
-        ],
-    )
+    let mut args = vec![
+        order(st),
+        message(st),
+        Arg::Ms(dead.map_or(now.at_ms, |m| m.at_ms)),
+    ];
+    let text = match as_id {
+        Some(id) => {
+            args.push(Arg::Text(id.to_owned()));
+            "moment.replayed.new-id"
+        }
+        None => "moment.replayed",
+    };
+    Draft::new(MomentKind::Replayed, st, now, &[dead], text, args)
 }
 
 pub(in crate::sim::moments) fn outbox_waiting(

@@ -1,0 +1,256 @@
+//! DLQ replay as the brokers document it: with duplicate detection on, a replay that keeps its
+//! message id inside the window is dropped by the broker (the entry stays in the DLQ); a replay
+//! under a new message id gets through and is processed. Plus the captions that must name the
+//! message and the mode truthfully.
+
+use queuelab::sim::scenario::{self, ScriptAction};
+use queuelab::sim::{
+    BrokerKind, Event, EventKind, Mode, MomentKind, Outcome, RunConfig, Simulation, Story, Table,
+};
+
+/// `poison-dlq` with its poison messages but without the scripted fix and replays: the test is
+/// the operator.
+fn operator_run(broker: BrokerKind, dedup: bool, dir: &std::path::Path) -> Simulation {
+    let mut sc = scenario::find("poison-dlq").expect("scenario");
+    sc.script
+        .retain(|s| matches!(s.action, ScriptAction::Fault(_)));
+    sc.setup.dedup = dedup;
+    Simulation::new(RunConfig {
+        scenario: sc,
+        mode: Mode::Safe,
+        broker,
+        seed: 1,
+        messages: None,
+        dir: dir.join(format!("{}-{dedup}", broker.as_str())),
+    })
+    .expect("new run")
+}
+
+/// Steps until the DLQ holds `n` entries (the poison messages are dead-lettered early).
+fn until_dlq_holds(s: &mut Simulation, n: usize, story: &mut Story) {
+    while s.dlq().expect("dlq").len() < n {
+        step(s, story).expect("the DLQ fills before the run ends");
+    }
+}
+
+fn step(s: &mut Simulation, story: &mut Story) -> Option<Event> {
+    s.step().expect("step")?;
+    let (event, facts) = s.last_step().expect("an event");
+    let event = event.clone();
+    story.observe(&event, facts);
+    Some(event)
+}
+
+/// Steps until the operator's replay event ran and returns it.
+fn replay_event(s: &mut Simulation, story: &mut Story) -> Event {
+    loop {
+        let e = step(s, story).expect("the replay runs");
+        if e.actor == queuelab::sim::Actor::Operator {
+            return e;
+        }
+    }
+}
+
+fn queued_ids(s: &Simulation) -> Vec<String> {
+    s.snapshot()
+        .tables
+        .rows(Table::Queue)
+        .map(|(_, r)| r[1].clone())
+        .collect()
+}
+
+#[test]
+fn same_id_replay_is_dropped_inside_the_window_and_a_new_id_gets_through() {
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = operator_run(broker, true, dir.path());
+        let mut story = Story::for_run(&s);
+        until_dlq_holds(&mut s, 4, &mut story);
+        s.fix_cause();
+        s.replay_dlq(2);
+        let fixed = replay_event(&mut s, &mut story);
+        assert_eq!(fixed.kind, EventKind::CauseFixed);
+        let dropped = replay_event(&mut s, &mut story);
+        assert_eq!(
+            dropped.kind,
+            EventKind::ReplayDroppedDuplicate,
+            "{broker:?}"
+        );
+        assert_eq!(dropped.outcome, Outcome::Failed);
+        // first id, ms since seen, window, dropped, sent, all dropped ids
+        assert_eq!(dropped.args[3], "2");
+        assert_eq!(dropped.args[4], "0");
+        assert_eq!(dropped.args[5], "msg-000002 msg-000003");
+        let window: u64 = dropped.args[2].parse().expect("window");
+        let ago: u64 = dropped.args[1].parse().expect("ago");
+        assert!(ago < window, "{ago} ms inside {window} ms");
+        // Nothing reached the queue, and every entry is still in the DLQ.
+        assert_eq!(s.dlq().expect("dlq").len(), 4);
+        assert!(!queued_ids(&s).iter().any(|id| id.starts_with("msg-000002")));
+
+        s.replay_dlq_with_new_ids(2);
+        let sent = replay_event(&mut s, &mut story);
+        assert_eq!(sent.kind, EventKind::DlqReplayedNewId);
+        assert_eq!(sent.outcome, Outcome::Ok);
+        assert_eq!(
+            sent.args[..2],
+            ["msg-000002".to_owned(), "msg-000002-r1".to_owned()]
+        );
+        let left: Vec<String> = s
+            .dlq()
+            .expect("dlq")
+            .into_iter()
+            .map(|e| e.message_id)
+            .collect();
+        assert_eq!(left, ["msg-000004", "msg-000005"]);
+        let queued = queued_ids(&s);
+        assert!(queued.contains(&"msg-000002-r1".to_owned()), "{queued:?}");
+        assert!(queued.contains(&"msg-000003-r2".to_owned()), "{queued:?}");
+
+        s.replay_dlq_with_new_ids(2);
+        while step(&mut s, &mut story).is_some() {}
+        story.finish();
+        let r = s.report().expect("report");
+        assert!(r.invariants.ok(), "{broker:?}: {:?}", r.invariants);
+        assert_eq!(r.metrics.effects, 12, "every order took effect once");
+        assert!(s.dlq().expect("dlq").is_empty());
+        // The story names the new id and follows the copy to its order.
+        let replayed: Vec<_> = story
+            .moments()
+            .iter()
+            .filter(|m| m.kind == MomentKind::Replayed)
+            .collect();
+        assert_eq!(replayed.len(), 4);
+        assert_eq!(replayed[0].order, 2);
+        assert_eq!(replayed[0].text, "moment.replayed.new-id");
+        assert_eq!(replayed[0].message_id, "msg-000002");
+    }
+}
+
+#[test]
+fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = operator_run(BrokerKind::Asb, false, dir.path());
+    let mut story = Story::for_run(&s);
+    until_dlq_holds(&mut s, 4, &mut story);
+    s.fix_cause();
+    s.replay_dlq(2);
+    replay_event(&mut s, &mut story);
+    let e = replay_event(&mut s, &mut story);
+    assert_eq!(e.kind, EventKind::DlqReplayed);
+    assert_eq!(e.args, ["2", "2"]);
+    assert_eq!(s.dlq().expect("dlq").len(), 2);
+    assert!(queued_ids(&s).contains(&"msg-000002".to_owned()));
+}
+
+/// A new id bypasses the inbox: replaying an order that already took effect under a new id
+/// applies it twice in safe mode (only a check on the business key would stop it).
+#[test]
+fn a_new_id_replay_of_an_applied_order_is_a_duplicate_effect() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sc = scenario::find("poison-dlq").expect("scenario");
+    sc.script.clear();
+    sc.setup.dedup = true;
+    let mut s = Simulation::new(RunConfig {
+        scenario: sc,
+        mode: Mode::Safe,
+        broker: BrokerKind::Asb,
+        seed: 1,
+        messages: None,
+        dir: dir.path().join("run"),
+    })
+    .expect("new run");
+    s.run_to_end().expect("run");
+    // Nothing was dead-lettered: put an applied message into the DLQ by hand, as a stuck
+    // entry an operator might find (the same row the broker would write).
+    let service = rusqlite::Connection::open(&s.paths().service_db).expect("service.db");
+    let body: String = service
+        .query_row(
+            "SELECT body FROM outbox WHERE message_id = 'msg-000001'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("order 1's message");
+    let broker = rusqlite::Connection::open(&s.paths().broker_db).expect("broker.db");
+    broker
+        .execute(
+            "INSERT INTO dlq (message_id, order_id, body, reason, description, delivery_count, \
+             dead_lettered_ms) VALUES ('msg-000001', 1, ?1, 'x', '', 1, 0)",
+            [&body],
+        )
+        .expect("dlq row");
+    drop(broker);
+    s.replay_dlq(1);
+    s.run_to_end().expect("same id");
+    assert_eq!(
+        s.report().expect("report").invariants.duplicate_effects,
+        0,
+        "the same id is dropped by the broker (or recognised by the inbox)"
+    );
+    s.replay_dlq_with_new_ids(1);
+    let r = s.run_to_end().expect("new id");
+    assert_eq!(
+        r.invariants.duplicate_effects, 1,
+        "a new message id passes the inbox: order 1 takes effect twice"
+    );
+}
+
+#[test]
+fn lock_expiry_captions_name_the_message_not_the_queue_row() {
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = Simulation::new(RunConfig {
+            scenario: scenario::find("lost-ack").expect("scenario"),
+            mode: Mode::Naive,
+            broker,
+            seed: 1,
+            messages: None,
+            dir: dir.path().join("run"),
+        })
+        .expect("new run");
+        let mut expiries = 0;
+        while let Some(e) = s.step().expect("step") {
+            if matches!(
+                e.kind,
+                EventKind::LockExpired | EventKind::VisibilityExpired
+            ) {
+                expiries += 1;
+                let id = e.message_id.clone().expect("the event names its message");
+                assert!(id.starts_with("msg-"), "{id}");
+                assert_eq!(e.args[0], id, "caption argument {{0}} is the message id");
+            }
+        }
+        assert!(
+            expiries > 0,
+            "{broker:?}: lost-ack naive lets a lock expire"
+        );
+    }
+}
+
+#[test]
+fn naive_two_phase_claim_never_speaks_of_a_claim_phase() {
+    let run = |mode| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = Simulation::new(RunConfig {
+            scenario: scenario::find("two-phase-claim").expect("scenario"),
+            mode,
+            broker: BrokerKind::Asb,
+            seed: 1,
+            messages: None,
+            dir: dir.path().join("run"),
+        })
+        .expect("new run");
+        let mut kinds = Vec::new();
+        while let Some(e) = s.step().expect("step") {
+            kinds.push(e.kind);
+        }
+        kinds
+    };
+    let naive = run(Mode::Naive);
+    assert!(!naive.contains(&EventKind::Claimed));
+    assert!(!naive.contains(&EventKind::TwoPhaseFinished));
+    assert!(naive.contains(&EventKind::AppliedNaive));
+    let safe = run(Mode::Safe);
+    assert!(safe.contains(&EventKind::Claimed));
+    assert!(safe.contains(&EventKind::TwoPhaseFinished));
+}

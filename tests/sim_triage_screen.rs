@@ -1,0 +1,173 @@
+//! The DLQ triage tab with the real engine behind it: a same-id replay dropped by duplicate
+//! detection shows at once while paused, `N` replays under new message ids, the tab follows
+//! the time cursor, SQS says where the reason must come from. Snapshots at 80x24 German and
+//! 100x30 English.
+
+#[path = "support/sim_harness.rs"]
+mod harness;
+
+use harness::Harness;
+use queuelab::app::simulator::{Tab, entries_at};
+use queuelab::app::{Options, Screen, SimState};
+use queuelab::content::Lang;
+use queuelab::sim::scenario::IDS;
+use queuelab::sim::{BrokerKind, EventKind};
+
+fn open(lang: Lang, w: u16, h: u16) -> Harness {
+    let mut h = Harness::new(lang, w, h, Options::default());
+    h.keys("5");
+    let index = IDS
+        .iter()
+        .position(|i| *i == "poison-dlq")
+        .expect("known id");
+    h.keys("c");
+    h.repeat('j', index);
+    h.keys("\n");
+    assert_eq!(sim(&h).scenario_id(), "poison-dlq");
+    h
+}
+
+fn sim(h: &Harness) -> &SimState {
+    match &h.app.screen {
+        Screen::Simulator(s) => s,
+        other => panic!("not the simulator: {other:?}"),
+    }
+}
+
+/// Steps until all four poison messages are in the DLQ, then opens the DLQ tab.
+fn to_full_dlq(h: &mut Harness) {
+    for _ in 0..400 {
+        if sim(h).triage.dlq.len() >= 4 {
+            break;
+        }
+        h.keys(">");
+    }
+    assert_eq!(
+        sim(h).triage.dlq.len(),
+        4,
+        "the poison messages reached the DLQ"
+    );
+    for _ in 0..4 {
+        if sim(h).tab == Tab::Dlq {
+            break;
+        }
+        h.keys("\t");
+    }
+    assert_eq!(sim(h).tab, Tab::Dlq);
+}
+
+fn last_kind(h: &Harness) -> Option<EventKind> {
+    sim(h).timeline.log.back().map(|e| e.kind)
+}
+
+fn status(h: &Harness) -> String {
+    h.app
+        .session
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn replay_while_paused_shows_the_drop_at_once_and_n_sends_new_ids() {
+    let mut h = open(Lang::En, 100, 30);
+    to_full_dlq(&mut h);
+    assert!(!sim(&h).timeline.playing);
+    let total = sim(&h).timeline.total;
+    h.keys("f");
+    h.keys("\n");
+    // No play, no step: the reply carries the replay's event.
+    assert!(!sim(&h).timeline.playing);
+    assert!(sim(&h).timeline.total > total, "events were appended");
+    assert_eq!(last_kind(&h), Some(EventKind::ReplayDroppedDuplicate));
+    assert!(sim(&h).triage.fix_sent);
+    assert_eq!(
+        sim(&h).triage.dlq.len(),
+        4,
+        "dropped copies stay in the DLQ"
+    );
+    assert!(
+        status(&h).starts_with("Duplicate detection dropped 3"),
+        "{}",
+        status(&h)
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains("3 dropped by duplicate detection (!)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("N: replay under new message ids"),
+        "{screen}"
+    );
+    assert_eq!(
+        entries_at(sim(&h)).iter().filter(|e| e.dropped).count(),
+        3,
+        "the dropped entries are marked"
+    );
+    insta::assert_snapshot!("sim_triage_dropped_en_100x30", screen);
+
+    h.keys("N");
+    assert_eq!(last_kind(&h), Some(EventKind::DlqReplayedNewId));
+    assert_eq!(sim(&h).triage.dlq.len(), 1, "a batch of 3 left the DLQ");
+    assert!(
+        status(&h).starts_with("Operator replayed 3 message(s)"),
+        "{}",
+        status(&h)
+    );
+    let screen = h.screen();
+    assert!(
+        !screen.contains("dropped by duplicate detection"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("1 message(s) in the DLQ at event"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_triage_tab_shows_the_dlq_at_the_time_cursor() {
+    let mut h = open(Lang::En, 100, 30);
+    to_full_dlq(&mut h);
+    assert_eq!(entries_at(sim(&h)).len(), 4);
+    // Step back until the history shows fewer entries than the head holds.
+    let mut back = 0;
+    while entries_at(sim(&h)).len() == 4 {
+        h.keys("<");
+        back += 1;
+        assert!(back < 400, "history reaches before the fourth dead-letter");
+    }
+    assert_eq!(entries_at(sim(&h)).len(), 3);
+    assert_eq!(sim(&h).triage.dlq.len(), 4, "the head still holds four");
+    let event = sim(&h).shown_index().expect("an event") + 1;
+    assert!(
+        h.screen()
+            .contains(&format!("3 message(s) in the DLQ at event {event}"))
+    );
+    h.keys("^");
+    assert!(entries_at(sim(&h)).is_empty(), "before any dead-letter");
+    assert!(h.screen().contains("0 message(s) in the DLQ at event 1"));
+}
+
+#[test]
+fn german_80x24_and_sqs_without_a_reason() {
+    let mut h = open(Lang::De, 80, 24);
+    to_full_dlq(&mut h);
+    h.keys("\n");
+    assert_eq!(last_kind(&h), Some(EventKind::ReplayDroppedDuplicate));
+    let screen = h.screen();
+    assert!(screen.contains("3 von der Duplikaterkennung"), "{screen}");
+    assert!(screen.contains("N: mit neuen Message-IDs"), "{screen}");
+    insta::assert_snapshot!("sim_triage_dropped_de_80x24", screen);
+
+    h.keys("b");
+    assert_eq!(sim(&h).settings.broker, BrokerKind::Sqs);
+    to_full_dlq(&mut h);
+    let screen = h.screen();
+    assert!(
+        screen.contains("kein Grund: SQS speichert keinen"),
+        "{screen}"
+    );
+}
