@@ -12,7 +12,7 @@ mod state;
 pub mod story;
 pub mod view;
 
-pub use picker::{Picker, PickerKind, rows as picker_rows};
+pub use picker::{FaultRow, Picker, PickerKind, ScenarioRow, fault_rows, scenario_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
 pub use state::{
     Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, MAX_BATCH, Move, RunSettings,
@@ -22,7 +22,8 @@ pub use state::{
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, layout};
-use crate::sim::scenario::{IDS, ScenarioText};
+use crate::domain::{Fact, SimChoice};
+use crate::sim::scenario::ScenarioText;
 use crate::sim::{BrokerKind, Mode};
 
 /// The texts of scenario `id` in the session's language (from the loaded content, so
@@ -36,8 +37,8 @@ pub fn scenario_text<'a>(session: &'a Session, id: &str) -> Option<&'a ScenarioT
         .and_then(|sc| sc.text(session.lang))
 }
 
-/// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a
-/// paused run.
+/// Opens the simulator on `scenario` (an id; `None` takes the last one chosen, an unknown id
+/// the first) and starts a paused run.
 pub fn open(session: &mut Session, scenario: Option<&str>) -> Vec<Effect> {
     open_in_mode(session, scenario, None)
 }
@@ -50,10 +51,29 @@ pub fn open_for_decision(session: &mut Session, scenario: &str, mode: Option<Mod
 }
 
 fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode>) -> Vec<Effect> {
-    let index = scenario
-        .and_then(|id| IDS.iter().position(|i| *i == id))
-        .unwrap_or(0);
-    let mut state = Box::new(SimState::new(index));
+    let known = |id: &str| session.content.scenarios.iter().any(|sc| sc.id == id);
+    // Without a scenario asked for, the last scenario, mode and broker come back.
+    let remembered = session
+        .progress
+        .simulator
+        .as_ref()
+        .filter(|_| scenario.is_none())
+        .filter(|c| known(&c.scenario));
+    let first = session
+        .content
+        .scenarios
+        .first()
+        .map_or("", |sc| sc.id.as_str());
+    let id = scenario
+        .filter(|id| known(id))
+        .or(remembered.map(|c| c.scenario.as_str()))
+        .unwrap_or(first)
+        .to_owned();
+    let mut state = Box::new(SimState::new(&id));
+    if let Some(c) = remembered {
+        state.settings.mode = Mode::parse(&c.mode).unwrap_or(Mode::Safe);
+        state.settings.broker = BrokerKind::parse(&c.broker).unwrap_or(BrokerKind::Asb);
+    }
     if let Some(mode) = mode {
         state.settings.mode = mode;
     }
@@ -119,11 +139,11 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         }
         Action::ChooseScenario => {
             s.timeline.playing = false;
-            s.picker = Some(Picker::new(PickerKind::Scenario, s.settings.scenario));
+            s.picker = Some(Picker::scenarios(session, s.scenario_id()));
             Vec::new()
         }
         Action::InjectFault => {
-            s.picker = Some(Picker::new(PickerKind::Fault, 0));
+            s.picker = Some(Picker::faults());
             Vec::new()
         }
         Action::Compare => playback::compare(s),
@@ -161,7 +181,25 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         }
         _ => Vec::new(),
     };
+    let effects = remember(s, session, effects);
     count_run(s, session, effects)
+}
+
+/// Saves the scenario, mode and broker when a run with other ones starts, so the next
+/// program start opens on them.
+fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Vec<Effect> {
+    let starts = effects
+        .iter()
+        .any(|e| matches!(e, Effect::Sim(SimCommand::Start { .. })));
+    let choice = SimChoice {
+        scenario: s.scenario_id().to_owned(),
+        mode: s.settings.mode.as_str().to_owned(),
+        broker: s.settings.broker.as_str().to_owned(),
+    };
+    if starts && session.progress.simulator.as_ref() != Some(&choice) {
+        effects.push(session.record(Fact::SimChosen(choice)));
+    }
+    effects
 }
 
 /// In the DLQ tab the arrows choose the batch size; elsewhere they scroll.
@@ -186,16 +224,34 @@ fn count_run(s: &mut SimState, session: &mut Session, mut effects: Vec<Effect>) 
     s.counted = true;
     let id = s.scenario_id();
     if !session.progress.scenarios_run.contains(id) {
-        effects.push(session.record(crate::domain::Fact::ScenarioRun(id.to_owned())));
+        effects.push(session.record(Fact::ScenarioRun(id.to_owned())));
     }
     effects
 }
 
 /// Keys while a menu is open (scenario picker, fault menu).
 pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec<Effect> {
-    let effects = picker::on_key(s, key);
+    if let Some(p) = s.picker.filter(|p| p.kind == PickerKind::Fault)
+        && key.code == super::input::KeyCode::Enter
+        && let Some(fault) = crate::sim::Fault::MENU.get(p.cursor).copied()
+        && let Some(reason) = picker::blocked(session, s, fault)
+    {
+        // Armed, it would never fire: say why instead.
+        s.picker = None;
+        let strings = session.strings();
+        let text = strings.fill(
+            "fault.cannot_fire",
+            &[
+                ("fault", strings.get(picker::fault_keys(fault).0)),
+                ("why", strings.get(reason)),
+            ],
+        );
+        session.notify(text, true);
+        return Vec::new();
+    }
+    let effects = picker::on_key(s, session, key);
     let armed = effects.iter().find_map(|e| match e {
-        Effect::Sim(SimCommand::Inject { fault, .. }) => Some(fault.as_str()),
+        Effect::Sim(SimCommand::Inject { fault, .. }) => Some(*fault),
         _ => None,
     });
     if effects
@@ -205,13 +261,15 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
         // Another scenario: the fault notice of the old run goes with it.
         session.status = None;
     }
-    if let Some(name) = armed {
-        let text = session
-            .strings()
-            .fill("simulator.fault_armed", &[("fault", name)]);
+    if let Some(fault) = armed {
+        let strings = session.strings();
+        let text = strings.fill(
+            "simulator.fault_armed",
+            &[("fault", strings.get(picker::fault_keys(fault).0))],
+        );
         session.notify(text, false);
     }
-    effects
+    remember(s, session, effects)
 }
 
 /// True while a menu captures the keys.
@@ -281,5 +339,7 @@ pub fn leave(s: &SimState) -> Vec<Effect> {
     vec![Effect::Sim(SimCommand::Stop)]
 }
 
+#[cfg(test)]
+mod remember_tests;
 #[cfg(test)]
 mod tests;

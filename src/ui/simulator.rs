@@ -3,6 +3,7 @@
 
 mod flow_map;
 mod panels;
+mod picker;
 mod story;
 mod tabs;
 
@@ -41,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         clip(frame, rect(areas.path)),
     );
     if let Some(picker) = state.picker {
-        panels::picker(frame, app, picker, theme);
+        picker::draw(frame, app, state, picker, theme);
     }
 }
 

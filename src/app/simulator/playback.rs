@@ -20,9 +20,9 @@ pub(super) fn tell_engine(command: SimCommand) -> Vec<Effect> {
 pub fn restart(s: &mut SimState) -> Vec<Effect> {
     let run = s.timeline.run + 1;
     *s = SimState {
-        settings: s.settings,
+        settings: s.settings.clone(),
         tab: s.tab,
-        ..SimState::new(s.settings.scenario)
+        ..SimState::new(&s.settings.scenario)
     };
     s.timeline.run = run;
     s.timeline.pending = true;
