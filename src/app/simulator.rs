@@ -160,7 +160,12 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
-            scroll(s, action);
+            let page = layout::simulator(session.size.0, session.size.1)
+                .content
+                .height
+                .saturating_sub(1)
+                .max(1);
+            scroll(s, action, page);
             Vec::new()
         }
         Action::ToggleFixed => {
@@ -202,17 +207,33 @@ fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Ve
     effects
 }
 
-/// In the DLQ tab the arrows choose the batch size; elsewhere they scroll.
-fn scroll(s: &mut SimState, action: Action) {
-    let page = 5;
+/// In the DLQ tab the arrows choose the batch size; elsewhere they scroll like the reader:
+/// down (and PgDn) shows what comes later. The event log counts its offset from the newest
+/// line at the bottom, the other tabs from the top.
+fn scroll(s: &mut SimState, action: Action, page: u16) {
+    let page = i16::try_from(page).unwrap_or(i16::MAX);
+    let later: i16 = match action {
+        Action::Down => 1,
+        Action::Up => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        _ => 0,
+    };
+    // The last line a tab can scroll to, so a key past the end is never swallowed.
+    let lines = match s.tab {
+        Tab::Log => s.timeline.log.len(),
+        Tab::Tables => s
+            .shown()
+            .map_or(0, |snap| view::table_lines(snap, "").len()),
+        Tab::Metrics => view::SIGNALS.len(),
+        Tab::Dlq => s.triage.dlq.len(),
+    };
+    let most = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
     match (s.tab, action) {
         (Tab::Dlq, Action::Up) => s.triage.batch = (s.triage.batch + 1).min(MAX_BATCH),
         (Tab::Dlq, Action::Down) => s.triage.batch = s.triage.batch.saturating_sub(1).max(1),
-        (_, Action::Up) => s.scroll = s.scroll.saturating_sub(1),
-        (_, Action::Down) => s.scroll = s.scroll.saturating_add(1),
-        (_, Action::PageUp) => s.scroll = s.scroll.saturating_sub(page),
-        (_, Action::PageDown) => s.scroll = s.scroll.saturating_add(page),
-        _ => {}
+        (Tab::Log, _) => s.scroll = s.scroll.saturating_add_signed(-later).min(most),
+        _ => s.scroll = s.scroll.saturating_add_signed(later).min(most),
     }
 }
 

@@ -6,6 +6,7 @@ mod panels;
 mod picker;
 mod story;
 mod tabs;
+mod units;
 
 use super::chrome::clip;
 use super::rect;
@@ -29,13 +30,26 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         panels::compare(frame, app, compare, theme, area);
     } else {
         flow_map::draw(frame, app, state, theme, areas.map);
-        narration(frame, app, state, theme, areas.caption);
+        let caption = offer_compare(frame, app, state, theme, areas.caption);
+        narration(frame, app, state, theme, caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
     let s = app.session.strings();
     let path = state.timeline.dir.as_deref().map_or_else(
         || s.get("simulator.no_run").to_owned(),
-        |dir| s.fill("simulator.path", &[("dir", dir)]),
+        |dir| {
+            let full = s.fill("simulator.path", &[("dir", dir)]);
+            // Too long: the run's own folder name (the end) stays, the parents become "…".
+            let over = full
+                .chars()
+                .count()
+                .saturating_sub(usize::from(areas.path.width));
+            if over == 0 {
+                return full;
+            }
+            let keep: String = dir.chars().skip(over + 1).collect();
+            s.fill("simulator.path", &[("dir", &format!("…{keep}"))])
+        },
     );
     frame.render_widget(
         Paragraph::new(Line::styled(path, theme.dim())),
@@ -43,6 +57,42 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     );
     if let Some(picker) = state.picker {
         picker::draw(frame, app, state, picker, theme);
+    }
+}
+
+/// At the end of a run, the first row offers the compare view; returns the rest of `area`.
+fn offer_compare(
+    frame: &mut Frame<'_>,
+    app: &App,
+    s: &SimState,
+    theme: &Theme,
+    area: layout::Area,
+) -> layout::Area {
+    if !(s.timeline.finished && s.timeline.cursor.is_none()) || area.height < 2 {
+        return area;
+    }
+    let strings = app.session.strings();
+    // The compare view shows safe mode beside naive (or beside pitfall in pitfall mode).
+    let other = match s.settings.mode {
+        crate::sim::Mode::Safe => crate::sim::Mode::Naive,
+        crate::sim::Mode::Naive | crate::sim::Mode::Pitfall => crate::sim::Mode::Safe,
+    };
+    let text = strings.fill(
+        "simulator.offer_compare",
+        &[("mode", strings.get(view::mode_key(other)))],
+    );
+    let row = layout::Area { height: 1, ..area };
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            picker::cut_at_word(&text, usize::from(area.width)),
+            theme.tone(Tone::Focus),
+        )),
+        clip(frame, rect(row)),
+    );
+    layout::Area {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
     }
 }
 
@@ -94,20 +144,34 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let times = if app.session.options.ascii { "x" } else { "×" };
     let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
+    let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
+    let tail = format!(" · {position} · {now}");
+    let seed = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
+    let head = |seed: &str| {
+        format!(
+            "· {} · {} · {seed}",
+            mode,
+            s.settings.broker.as_str().to_uppercase()
+        )
+    };
+    // The seed goes first when the line is too long, then the title is shortened: the
+    // state, the position and the time always show in full.
+    let width = usize::from(area.width);
+    let len = |t: &str, h: &str| {
+        t.chars().count() + 1 + h.chars().count() + state.chars().count() + tail.chars().count()
+    };
+    let head = if len(&title, &head(&seed)) > width {
+        head("")
+    } else {
+        head(&seed)
+    };
+    let room = width.saturating_sub(len("", &head));
+    let title = picker::cut_at_word(&title, room);
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
-        Span::raw(format!(
-            "· {} · {} · {} {} · ",
-            mode,
-            s.settings.broker.as_str().to_uppercase(),
-            strings.get("simulator.seed"),
-            s.settings.seed
-        )),
-        Span::styled(
-            format!("{mark} {} {times}{speed}", strings.get(state_key)),
-            theme.tone(Tone::Focus),
-        ),
-        Span::raw(format!(" · {position} · {now}")),
+        Span::raw(head),
+        Span::styled(state, theme.tone(Tone::Focus)),
+        Span::raw(tail),
     ];
     frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
 }
@@ -140,7 +204,7 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 break;
             }
             rows = rows.saturating_sub(needed);
-            kept.push(Line::raw(line));
+            kept.push(Line::raw(units::glue(&line)));
         }
         kept.reverse();
         kept
@@ -155,11 +219,11 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 Tone::Italic
             };
             vec![Line::styled(
-                format!(
+                units::glue(&format!(
                     "#{} {}",
                     event.index + 1,
                     view::caption(&app.session, event)
-                ),
+                )),
                 theme.tone(tone),
             )]
         } else {

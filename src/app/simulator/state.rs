@@ -60,6 +60,8 @@ pub struct Move {
     pub from: Stage,
     /// Where it goes.
     pub to: Stage,
+    /// The broker hands this message out again (a redelivery): the same order coming back.
+    pub again: bool,
 }
 
 /// The compare view: pending or both reports.

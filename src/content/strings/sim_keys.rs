@@ -33,4 +33,7 @@ pub const SIM_KEYS: &[&str] = &[
     "fault.blocked_nothing_to_publish",
     "fault.blocked_nothing_to_deliver",
     "fault.cannot_fire",
+    "flow.legend",
+    "flow.legend_again",
+    "simulator.offer_compare",
 ];

@@ -31,7 +31,7 @@ pub fn cut_at_word(text: &str, max: usize) -> String {
     let head: String = text.chars().take(room + 1).collect();
     let cut = head
         .char_indices()
-        .filter(|(_, c)| c.is_whitespace())
+        .filter(|(_, c)| *c == ' ')
         .map(|(i, _)| i)
         .last()
         .filter(|i| *i > 0)

@@ -102,18 +102,21 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             .map(view::short_id)
             .unwrap_or_default();
         let mark = if Some(e.index) == selected { ">" } else { " " };
+        let head = format!(
+            "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
+            e.index + 1,
+            crate::sim::moments::human_ms(app.session.lang, e.at_ms),
+            e.actor.to_string()
+        );
+        let outcome = format!("[{}] ", e.outcome.as_str());
+        // The caption ends at a word with "…" (the story panel and `s` show it whole).
+        let room =
+            usize::from(area.width).saturating_sub(head.chars().count() + outcome.chars().count());
+        let caption = super::picker::cut_at_word(&view::caption(&app.session, e), room);
         lines.push(Line::from(vec![
-            Span::styled(format!("{mark}#{:<4}", e.index + 1), theme.dim()),
-            Span::raw(format!(
-                "{:>7} ms {:<13} {id:<5} ",
-                e.at_ms,
-                e.actor.to_string()
-            )),
-            Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(crate::sim::moments::humanize_ms(
-                app.session.lang,
-                &view::caption(&app.session, e),
-            )),
+            Span::styled(super::units::glue(&head), theme.dim()),
+            Span::styled(outcome, theme.tone(tone)),
+            Span::raw(super::units::glue(&caption)),
         ]));
         if s.show_sql && (s.full_log || Some(e.index) == selected) {
             for sql in e.sql {
@@ -142,21 +145,20 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
         format!("{t:<width$} ")
     };
     let width = 12;
-    let lines: Vec<Line<'_>> = table
-        .iter()
-        .skip(usize::from(s.scroll))
-        .take(usize::from(area.height))
-        .map(|line| match line {
-            TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
-            TableLine::Header(cols) => Line::styled(
-                cols.iter().map(|c| cell(c, width)).collect::<String>(),
-                theme.dim(),
-            ),
-            TableLine::Row(cells) => {
-                Line::raw(cells.iter().map(|c| cell(c, width)).collect::<String>())
-            }
-        })
-        .collect();
+    let draw_line = |line: &TableLine| match line {
+        TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
+        TableLine::Header(cols) => Line::styled(
+            cols.iter().map(|c| cell(c, width)).collect::<String>(),
+            theme.dim(),
+        ),
+        TableLine::Row(cells) => {
+            Line::raw(cells.iter().map(|c| cell(c, width)).collect::<String>())
+        }
+    };
+    let (pinned, body) = view::table_window(&table, usize::from(s.scroll));
+    let mut lines: Vec<Line<'_>> = pinned.iter().map(|l| draw_line(l)).collect();
+    let room = usize::from(area.height).saturating_sub(lines.len());
+    lines.extend(body.iter().take(room).map(|l| draw_line(l)));
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
 }
 
@@ -165,8 +167,15 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
     let Some(snap) = s.shown() else {
         return;
     };
-    let label_w: u16 = 34;
+    // As wide as the longest label in this language, so none is cut; the sparklines get the
+    // rest (none when the terminal is too narrow for them).
+    let longest = view::SIGNALS
+        .iter()
+        .map(|sig| strings.get(sig.key).chars().count())
+        .max()
+        .unwrap_or(0) as u16;
     let value_w: u16 = 10;
+    let label_w: u16 = (longest + 1).min(area.width.saturating_sub(value_w));
     let rows = view::SIGNALS
         .iter()
         .skip(usize::from(s.scroll))
@@ -174,16 +183,22 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
     for (i, signal) in rows.enumerate() {
         let y = area.y + i as u16;
         let value = (signal.value)(&snap.metrics);
-        let unit = if signal.millis { " ms" } else { "" };
-        let text: String = strings
-            .get(signal.key)
-            .chars()
-            .take(usize::from(label_w) - 1)
-            .collect();
+        let value = if signal.millis {
+            crate::sim::moments::human_ms(app.session.lang, value)
+        } else {
+            value.to_string()
+        };
+        let text = super::picker::cut_at_word(
+            strings.get(signal.key),
+            usize::from(label_w.saturating_sub(1)),
+        );
         frame.render_widget(
             Paragraph::new(Line::from(vec![
                 Span::raw(format!("{text:<w$}", w = usize::from(label_w))),
-                Span::styled(format!("{value:>7}{unit}"), theme.tone(Tone::Bold)),
+                Span::styled(
+                    super::units::glue(&format!("{value:>9}")),
+                    theme.tone(Tone::Bold),
+                ),
             ])),
             clip(frame, Rect::new(area.x, y, label_w + value_w, 1)),
         );
