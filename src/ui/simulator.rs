@@ -20,7 +20,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
-    let areas = layout::simulator(app.session.size.0, app.session.size.1);
+    let mut areas = layout::simulator(app.session.size.0, app.session.size.1);
+    grow_caption(app, state, &mut areas);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -58,6 +59,57 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     if let Some(picker) = state.picker {
         picker::draw(frame, app, state, picker, theme);
     }
+}
+
+/// Rows the tabs below always keep when the story panel grows.
+const MIN_TAB_ROWS: u16 = 2;
+
+/// A moment's explanation longer than the caption area takes rows from the tabs below (down
+/// to [`MIN_TAB_ROWS`]) instead of losing its last words.
+fn grow_caption(app: &App, s: &SimState, areas: &mut layout::SimAreas) {
+    let shown = s.shown_index();
+    let Some(m) = s.story.current(shown) else {
+        return;
+    };
+    if !(shown == Some(m.event) || s.story.came_from.is_some()) {
+        return;
+    }
+    let body = units::glue(&crate::sim::moments::render(
+        &app.session.content.moments,
+        app.session.lang,
+        m,
+    ));
+    let offer = u16::from(s.timeline.finished && s.timeline.cursor.is_none());
+    let wanted = 1 + offer + wrapped_rows(&body, usize::from(areas.caption.width));
+    let extra = wanted
+        .saturating_sub(areas.caption.height)
+        .min(areas.content.height.saturating_sub(MIN_TAB_ROWS));
+    areas.caption.height += extra;
+    areas.tabs.y += extra;
+    areas.content.y += extra;
+    areas.content.height -= extra;
+}
+
+/// Rows `text` takes wrapped between words at `width` (as the paragraph wraps it).
+fn wrapped_rows(text: &str, width: usize) -> u16 {
+    let width = width.max(1);
+    let mut rows: u16 = 0;
+    let mut used = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if used > 0 && used + 1 + n <= width {
+            used += 1 + n;
+        } else {
+            rows += 1;
+            used = n;
+            // A word wider than the row takes several.
+            while used > width {
+                rows += 1;
+                used -= width;
+            }
+        }
+    }
+    rows
 }
 
 /// At the end of a run, the first row offers the compare view; returns the rest of `area`.

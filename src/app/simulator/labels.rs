@@ -41,7 +41,7 @@ fn oldest_outbox_ms(snap: &Snapshot) -> Option<u64> {
 /// legend when the box is too narrow for the full words).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountWords {
-    /// `["12 waiting", "oldest 1.2 s"]`: each part in words.
+    /// `["12 waiting", "oldest 1.2 s"]`: each part in words (split at " · ").
     pub parts: Vec<String>,
     /// "12 waiting · oldest 1.2 s".
     pub full: String,
@@ -76,7 +76,11 @@ impl CountWords {
         }
         CountWords {
             full: full.join(" · "),
-            parts: full,
+            // "2 visible · 1 locked" is two parts too: each may take its own row.
+            parts: full
+                .iter()
+                .flat_map(|f| f.split(" · ").map(str::to_owned))
+                .collect(),
             numbers,
             legend: legend.join(" · "),
         }

@@ -97,24 +97,32 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, true, false) => ratatui::symbols::border::THICK,
             _ => border,
         };
+        let inner_w = usize::from(area.width.saturating_sub(2));
+        let mut rows = usize::from(area.height.saturating_sub(2));
+        let mut lines = Vec::new();
+        // What is failing goes into the title when it fits there (the rows stay for the
+        // instances), else first in the box, so a small box never cuts it off.
+        let mark = fail.map(|(_, key)| {
+            let sign = if ascii { "!" } else { "✗" };
+            format!("{sign} {}", strings.get(key))
+        });
+        let plain_title = title.clone();
+        let title = match &mark {
+            Some(m) if title.chars().count() + m.chars().count() + 3 <= usize::from(area.width) => {
+                format!("{title} {m}")
+            }
+            Some(m) => {
+                lines.push(Line::styled(cut_line(m, inner_w), theme.tone(Tone::Bad)));
+                rows = rows.saturating_sub(1);
+                title
+            }
+            None => title,
+        };
         let block = Block::default()
             .borders(Borders::ALL)
             .border_set(set)
             .border_style(style)
             .title(Span::styled(title.clone(), style));
-        let inner_w = usize::from(area.width.saturating_sub(2));
-        let mut rows = usize::from(area.height.saturating_sub(2));
-        let mut lines = Vec::new();
-        if let Some((_, key)) = fail {
-            let mark = if ascii { "!" } else { "✗" };
-            // First, so a small box never cuts off what is failing.
-            let text = format!("{mark} {}", strings.get(key));
-            lines.push(Line::styled(
-                cut_line(&text, inner_w),
-                theme.tone(Tone::Bad),
-            ));
-            rows = rows.saturating_sub(1);
-        }
         if *stage == Stage::Consumer {
             for i in 0..s.timeline.consumers {
                 let (text, outcome) =
@@ -175,7 +183,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                                 .iter()
                                 .map(|l| Line::styled(cut_line(l, inner_w), theme.tone(tone))),
                         );
-                        legend.push(format!("{title}: {}", w.legend));
+                        legend.push(format!("{plain_title}: {}", w.legend));
                     }
                 },
                 None => lines.push(Line::raw(n.to_string())),
