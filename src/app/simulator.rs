@@ -208,7 +208,7 @@ fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Ve
 }
 
 /// In the DLQ tab the arrows choose the batch size; elsewhere they scroll like the reader:
-/// down (and PgDn) shows what comes later. The event log counts its offset from the newest
+/// down (and `PgDn`) shows what comes later. The event log counts its offset from the newest
 /// line at the bottom, the other tabs from the top.
 fn scroll(s: &mut SimState, action: Action, page: u16) {
     let page = i16::try_from(page).unwrap_or(i16::MAX);
@@ -362,5 +362,7 @@ pub fn leave(s: &SimState) -> Vec<Effect> {
 
 #[cfg(test)]
 mod remember_tests;
+#[cfg(test)]
+mod scroll_tests;
 #[cfg(test)]
 mod tests;

@@ -198,7 +198,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
     let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
     let tail = format!(" · {position} · {now}");
-    let seed = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
+    let seed_part = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
     let head = |seed: &str| {
         format!(
             "· {} · {} · {seed}",
@@ -212,10 +212,10 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let len = |t: &str, h: &str| {
         t.chars().count() + 1 + h.chars().count() + state.chars().count() + tail.chars().count()
     };
-    let head = if len(&title, &head(&seed)) > width {
+    let head = if len(&title, &head(&seed_part)) > width {
         head("")
     } else {
-        head(&seed)
+        head(&seed_part)
     };
     let room = width.saturating_sub(len("", &head));
     let title = picker::cut_at_word(&title, room);

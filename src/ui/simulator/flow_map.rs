@@ -165,13 +165,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                 }
             };
             match words {
-                Some(w) => match fitted(&w) {
-                    Some(fitted) => lines.extend(
-                        fitted
-                            .into_iter()
-                            .map(|l| Line::styled(l, theme.tone(tone))),
-                    ),
-                    None => {
+                Some(w) => {
+                    if let Some(fitted) = fitted(&w) {
+                        lines.extend(
+                            fitted
+                                .into_iter()
+                                .map(|l| Line::styled(l, theme.tone(tone))),
+                        );
+                    } else {
                         // One row per part when they fit ("3" over "1.2 s"), else one line.
                         let numbers = if w.numbers.len() <= rows.max(1) {
                             w.numbers.clone()
@@ -185,7 +186,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                         );
                         legend.push(format!("{plain_title}: {}", w.legend));
                     }
-                },
+                }
                 None => lines.push(Line::raw(n.to_string())),
             }
         }

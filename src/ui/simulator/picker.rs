@@ -33,7 +33,7 @@ pub fn cut_at_word(text: &str, max: usize) -> String {
         .char_indices()
         .filter(|(_, c)| *c == ' ')
         .map(|(i, _)| i)
-        .last()
+        .next_back()
         .filter(|i| *i > 0)
         .unwrap_or_else(|| head.char_indices().nth(room).map_or(head.len(), |(i, _)| i));
     let mut out = head[..cut].trim_end().to_owned();

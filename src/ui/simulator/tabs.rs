@@ -158,7 +158,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     let (pinned, body) = view::table_window(&table, usize::from(s.scroll));
     let mut lines: Vec<Line<'_>> = pinned.iter().map(|l| draw_line(l)).collect();
     let room = usize::from(area.height).saturating_sub(lines.len());
-    lines.extend(body.iter().take(room).map(|l| draw_line(l)));
+    lines.extend(body.iter().take(room).map(draw_line));
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
 }
 

@@ -277,7 +277,7 @@ mod tests {
                 "{x} inside a box"
             );
         }
-        assert!(xs[0] >= b[0].x + b[0].width && *xs.last().unwrap() < b[2].x);
+        assert!(xs[0] >= b[0].x + b[0].width && *xs.last().expect("slots") < b[2].x);
     }
 
     #[test]
