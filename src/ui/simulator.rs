@@ -197,7 +197,12 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let times = if app.session.options.ascii { "x" } else { "×" };
     let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
     let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
-    let tail = format!(" · {position} · {now}");
+    // Before the first event there is no time to show.
+    let tail = if s.shown_index().is_some() {
+        format!(" · {position} · {now}")
+    } else {
+        format!(" · {position}")
+    };
     let seed_part = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
     let head = |seed: &str| {
         format!(

@@ -28,6 +28,9 @@ const ASCII_BARS: ratatui::symbols::bar::Set<'static> = ratatui::symbols::bar::S
     empty: " ",
 };
 
+/// Widest table column, characters (a longer value ends in "…").
+const MAX_CELL: usize = 24;
+
 /// Most events the log lays out per frame (only the newest fit on screen anyway).
 const LOG_WINDOW: usize = 200;
 
@@ -140,25 +143,58 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     };
     let rows_label = app.session.strings().get("simulator.rows");
     let table = view::table_lines(snap, rows_label);
-    let cell = |text: &str, width: usize| -> String {
-        let t: String = text.chars().take(width).collect();
-        format!("{t:<width$} ")
+    // Each table's columns are as wide as their name and their widest value (up to a cap),
+    // so "delivery_count" is never cut to "delivery_cou".
+    let mut widths: Vec<Vec<usize>> = Vec::new();
+    let mut section: Vec<usize> = Vec::with_capacity(table.len());
+    for line in &table {
+        let cells: Vec<usize> = match line {
+            TableLine::Title(_) => {
+                widths.push(Vec::new());
+                Vec::new()
+            }
+            TableLine::Header(cols) => cols.iter().map(|c| c.chars().count()).collect(),
+            TableLine::Row(cells) => cells.iter().map(|c| c.chars().count()).collect(),
+        };
+        if widths.is_empty() {
+            widths.push(Vec::new());
+        }
+        let w = widths.last_mut().expect("a section was pushed above");
+        for (i, n) in cells.into_iter().enumerate() {
+            let n = n.min(MAX_CELL);
+            match w.get_mut(i) {
+                Some(old) => *old = (*old).max(n),
+                None => w.push(n),
+            }
+        }
+        section.push(widths.len() - 1);
+    }
+    let cells = |texts: &mut dyn Iterator<Item = &str>, w: &[usize]| -> String {
+        texts
+            .enumerate()
+            .map(|(i, text)| {
+                let width = w.get(i).copied().unwrap_or(MAX_CELL);
+                let t = super::super::chrome::ellipsize(text, width);
+                format!("{t:<width$} ")
+            })
+            .collect()
     };
-    let width = 12;
-    let draw_line = |line: &TableLine| match line {
-        TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
-        TableLine::Header(cols) => Line::styled(
-            cols.iter().map(|c| cell(c, width)).collect::<String>(),
-            theme.dim(),
-        ),
-        TableLine::Row(cells) => {
-            Line::raw(cells.iter().map(|c| cell(c, width)).collect::<String>())
+    let draw_line = |i: usize| {
+        let w = &widths[section[i]];
+        match &table[i] {
+            TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
+            TableLine::Header(cols) => {
+                Line::styled(cells(&mut cols.iter().copied(), w), theme.dim())
+            }
+            TableLine::Row(row) => Line::raw(cells(&mut row.iter().map(String::as_str), w)),
         }
     };
     let (pinned, body) = view::table_window(&table, usize::from(s.scroll));
-    let mut lines: Vec<Line<'_>> = pinned.iter().map(|l| draw_line(l)).collect();
+    let index_of = |l: &TableLine| table.iter().position(|t| std::ptr::eq(t, l)).unwrap_or(0);
+    let mut lines: Vec<Line<'_>> = pinned.iter().map(|l| draw_line(index_of(l))).collect();
     let room = usize::from(area.height).saturating_sub(lines.len());
-    lines.extend(body.iter().take(room).map(draw_line));
+    let start = table.len() - body.len();
+    lines.extend((start..table.len()).take(room).map(draw_line));
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
 }
 
