@@ -170,14 +170,18 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
         section.push(widths.len() - 1);
     }
     let cells = |texts: &mut dyn Iterator<Item = &str>, w: &[usize]| -> String {
-        texts
-            .enumerate()
-            .map(|(i, text)| {
-                let width = w.get(i).copied().unwrap_or(MAX_CELL);
-                let t = super::super::chrome::ellipsize(text, width);
-                format!("{t:<width$} ")
-            })
-            .collect()
+        let mut out = String::new();
+        for (i, text) in texts.enumerate() {
+            let width = w.get(i).copied().unwrap_or(MAX_CELL);
+            let t = super::super::chrome::ellipsize(text, width);
+            out.push_str(&t);
+            // Pad to the column (ellipsize kept it within `width` characters).
+            out.extend(std::iter::repeat_n(
+                ' ',
+                width + 1 - t.chars().count().min(width),
+            ));
+        }
+        out
     };
     let draw_line = |i: usize| {
         let w = &widths[section[i]];
