@@ -14,4 +14,4 @@ pub mod report;
 pub mod workshop;
 
 pub use ordering::{OrderingGame, Pick};
-pub use progress::{Fact, OrderingRecord, Progress};
+pub use progress::{Fact, OrderingRecord, Progress, SimChoice};

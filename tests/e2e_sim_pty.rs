@@ -72,7 +72,7 @@ fn start_pause_step_back_inject_and_quit_cleanly() {
     s.send("i");
     s.wait_for("Inject a fault");
     s.send("j\r");
-    s.wait_for("Fault broker-down armed");
+    s.wait_for("Fault Broker down (10 s) armed");
     s.send("l");
     s.send("l");
     s.wait_for("DOWN");

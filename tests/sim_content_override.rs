@@ -67,3 +67,54 @@ fn a_scenario_changed_under_content_dir_is_what_the_tui_simulator_runs() {
         "the override's three"
     );
 }
+
+#[test]
+fn a_scenario_only_under_content_dir_is_in_the_picker_and_runs() {
+    use queuelab::app::input::{Key, KeyCode};
+    use queuelab::app::simulator::scenario_rows;
+    use queuelab::app::{App, Effect, Info, Msg, Options};
+    use queuelab::content::Lang;
+    use queuelab::domain::Progress;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let copy = tempfile::tempdir().expect("tempdir");
+    for top in ["lessons", "quiz", "assets"] {
+        copy_tree(&root.join(top), &copy.path().join(top));
+    }
+    let text = std::fs::read_to_string(copy.path().join("assets/scenarios/happy-path.toml"))
+        .expect("read");
+    let drill = text
+        .replace("id = \"happy-path\"", "id = \"my-drill\"")
+        .replace("position = 1\n", "position = 99\n")
+        .replace("title = \"Happy path\"", "title = \"My own drill\"");
+    assert!(drill.contains("position = 99") && drill.contains("My own drill"));
+    std::fs::write(copy.path().join("assets/scenarios/my-drill.toml"), drill).expect("write");
+    let content = Arc::new(load(&ContentSource::Disk(copy.path().into())).expect("valid content"));
+    let mut app = App::new(
+        content,
+        Lang::En,
+        Progress::default(),
+        Options::default(),
+        Info::default(),
+    );
+    app.update(Msg::Resized {
+        width: 100,
+        height: 30,
+    });
+    let rows = scenario_rows(&app.session);
+    let last = rows.last().expect("rows");
+    assert_eq!(
+        (last.id.as_str(), last.title.as_str()),
+        ("my-drill", "My own drill")
+    );
+    assert_eq!(rows.len(), queuelab::sim::scenario::IDS.len() + 1);
+    app.update(Msg::Key(Key::char('5')));
+    app.update(Msg::Key(Key::char('c')));
+    app.update(Msg::Key(Key::plain(KeyCode::End)));
+    let effects = app.update(Msg::Key(Key::plain(KeyCode::Enter)));
+    let started = effects.iter().find_map(|e| match e {
+        Effect::Sim(SimCommand::Start { spec, .. }) => Some(spec.scenario.clone()),
+        _ => None,
+    });
+    assert_eq!(started.as_deref(), Some("my-drill"));
+}

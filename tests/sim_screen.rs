@@ -184,7 +184,7 @@ fn a_fault_injected_mid_run_fires() {
         Some(Fault::BrokerDown { .. })
     ));
     let status = h.app.session.status.as_ref().expect("armed notice");
-    assert!(status.text.contains("broker-down"), "{}", status.text);
+    assert!(status.text.contains("Broker down"), "{}", status.text);
     h.repeat('>', 3);
     let down = timeline(&h)
         .log
@@ -272,7 +272,7 @@ fn naive_twin_consumers_doubles_an_effect_and_compare_names_the_difference() {
             .invariants
             .ok()
     );
-    assert!(h.screen().contains("DUP x"), "{}", h.screen());
+    assert!(h.screen().contains("duplicate"), "{}", h.screen());
     h.keys("m");
     h.keys("m");
     assert_eq!(sim(&h).settings.mode, Mode::Safe);
@@ -347,11 +347,23 @@ fn tokens_move_during_a_beat_and_rest_when_paused() {
         elapsed_ms: beat / 2,
     });
     let moving = h.screen();
-    assert!(moving.contains('◆'), "a token on its way:\n{moving}");
+    // Order 1 was published: its token rides the arrow into the broker box with its number.
+    let arrow_row = moving
+        .lines()
+        .nth(4)
+        .expect("the map's arrow row")
+        .to_owned();
+    assert!(arrow_row.contains("1▶"), "a token on its way:\n{moving}");
     insta::assert_snapshot!("sim_token_moving_en_80x24", moving);
     h.keys(" ");
+    let rested = h.screen();
+    let arrow_row = rested
+        .lines()
+        .nth(4)
+        .expect("the map's arrow row")
+        .to_owned();
     assert!(
-        !h.screen().contains('◆'),
-        "paused: tokens rest at their stage"
+        arrow_row.contains("1▶"),
+        "paused: the token stands at the end of its arrow:\n{rested}"
     );
 }

@@ -106,7 +106,7 @@ fn why_shows_the_cause_and_comes_back() {
     );
     let screen = h.screen();
     assert!(
-        screen.contains("lost connection"),
+        screen.contains("connection lost"),
         "the consumer's state at the cause: {screen}"
     );
     assert!(screen.contains("w back to"), "{screen}");

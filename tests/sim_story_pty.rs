@@ -38,7 +38,7 @@ fn lost_ack_naive_pauses_at_the_duplicate_and_jumps_to_its_cause() {
     s.send("w");
     s.wait_for("w back to the newest event");
     s.wait_for("history 26/");
-    s.wait_for("lost connection");
+    s.wait_for("connection lost");
     s.send("w");
     s.wait_for("w why (#26)");
     s.send("q");

@@ -249,22 +249,37 @@ pub fn simulator(width: u16, height: u16) -> SimAreas {
 
 /// The boxes of the flow map in `Stage::ALL` order (API, OUTBOX, DISPATCHER, BROKER, RETRY,
 /// DLQ, CONSUMERS, EFFECT): six left to right, RETRY under BROKER and DLQ under CONSUMERS.
+/// The gaps between them hold the arrows the message tokens travel on.
 pub fn flow_boxes(map: Area) -> [Area; 8] {
-    const GAP: u16 = 2;
-    // Smallest widths that fit the labels; the consumers box shows both instances and takes
-    // the larger share of any extra width.
-    const MIN: [u16; 6] = [7, 8, 12, 12, 13, 10];
-    let min_total: u16 = MIN.iter().sum::<u16>() + GAP * 5;
-    let extra = map.width.saturating_sub(min_total);
+    // Smallest widths: the titles fit, the counts fit as numbers (a legend says what they
+    // mean), and the consumers box holds "A #10 abgeschlossen" on one row per instance.
+    const MIN: [u16; 6] = [6, 8, 12, 9, 21, 9];
+    // Widths at which each box's words fit in both languages; extra width goes there first,
+    // one column per box in turn.
+    const COMFORT: [u16; 6] = [12, 15, 13, 14, 21, 16];
+    let gap = flow_gap(map.width);
+    let min_total: u16 = MIN.iter().sum::<u16>() + gap * 5;
+    let mut extra = map.width.saturating_sub(min_total);
+    let mut widths = MIN;
+    while extra > 0 && widths.iter().zip(COMFORT).any(|(w, c)| *w < c) {
+        for (w, c) in widths.iter_mut().zip(COMFORT) {
+            if extra > 0 && *w < c {
+                *w += 1;
+                extra -= 1;
+            }
+        }
+    }
+    // Beyond comfort the consumers box takes a third, the rest share evenly.
     let consumer_extra = extra / 3;
     let each = (extra - consumer_extra) / 5;
-    let mut widths = MIN.map(|m| m + each);
-    widths[4] += consumer_extra;
-    let room = map.width.saturating_sub(GAP * 5);
+    for (i, w) in widths.iter_mut().enumerate() {
+        *w += if i == 4 { consumer_extra } else { each };
+    }
+    let room = map.width.saturating_sub(gap * 5);
     let needed: u16 = widths.iter().sum();
     if needed > room {
-        // Below the comfortable width every box shrinks by the same share (labels get cut,
-        // the order of the stages stays readable).
+        // Below the smallest width every box shrinks by the same share (the counts show as
+        // numbers, the order of the stages stays readable).
         widths = widths.map(|w| (u32::from(w) * u32::from(room) / u32::from(needed.max(1))) as u16);
     }
     let lower_h: u16 = if map.height >= 10 { 4 } else { 3 };
@@ -279,7 +294,7 @@ pub fn flow_boxes(map: Area) -> [Area; 8] {
             width: w,
             height: main_h,
         };
-        left = left.saturating_add(w + GAP).min(map.x + map.width);
+        left = left.saturating_add(w + gap).min(map.x + map.width);
     }
     let lower = |above: Area| Area {
         x: above.x,
@@ -297,6 +312,16 @@ pub fn flow_boxes(map: Area) -> [Area; 8] {
         main[4],
         main[5],
     ]
+}
+
+/// Columns between two boxes of the flow map: room for an arrow with a token's order number
+/// on it ("─3▶"), wider when the terminal allows.
+pub fn flow_gap(width: u16) -> u16 {
+    match width {
+        120.. => 4,
+        90.. => 3,
+        _ => 2,
+    }
 }
 
 #[cfg(test)]

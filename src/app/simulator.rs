@@ -13,7 +13,7 @@ pub mod story;
 mod triage;
 pub mod view;
 
-pub use picker::{Picker, PickerKind, rows as picker_rows};
+pub use picker::{FaultRow, Picker, PickerKind, ScenarioRow, fault_rows, scenario_rows};
 pub use protocol::{RunSpec, SimCommand, SimReply};
 pub use state::{
     Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, Move, RunSettings, SAMPLE_CAP, SPEEDS,
@@ -24,7 +24,8 @@ pub use triage::{Dropped, MAX_BATCH, ShownEntry, Triage, entries_at, last_drop};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, layout};
-use crate::sim::scenario::{IDS, ScenarioText};
+use crate::domain::{Fact, SimChoice};
+use crate::sim::scenario::ScenarioText;
 use crate::sim::{BrokerKind, Mode};
 
 /// The texts of scenario `id` in the session's language (from the loaded content, so
@@ -38,8 +39,8 @@ pub fn scenario_text<'a>(session: &'a Session, id: &str) -> Option<&'a ScenarioT
         .and_then(|sc| sc.text(session.lang))
 }
 
-/// Opens the simulator on `scenario` (an id; unknown or `None` takes the first) and starts a
-/// paused run.
+/// Opens the simulator on `scenario` (an id; `None` takes the last one chosen, an unknown id
+/// the first) and starts a paused run.
 pub fn open(session: &mut Session, scenario: Option<&str>) -> Vec<Effect> {
     open_in_mode(session, scenario, None)
 }
@@ -52,10 +53,29 @@ pub fn open_for_decision(session: &mut Session, scenario: &str, mode: Option<Mod
 }
 
 fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode>) -> Vec<Effect> {
-    let index = scenario
-        .and_then(|id| IDS.iter().position(|i| *i == id))
-        .unwrap_or(0);
-    let mut state = Box::new(SimState::new(index));
+    let known = |id: &str| session.content.scenarios.iter().any(|sc| sc.id == id);
+    // Without a scenario asked for, the last scenario, mode and broker come back.
+    let remembered = session
+        .progress
+        .simulator
+        .as_ref()
+        .filter(|_| scenario.is_none())
+        .filter(|c| known(&c.scenario));
+    let first = session
+        .content
+        .scenarios
+        .first()
+        .map_or("", |sc| sc.id.as_str());
+    let id = scenario
+        .filter(|id| known(id))
+        .or(remembered.map(|c| c.scenario.as_str()))
+        .unwrap_or(first)
+        .to_owned();
+    let mut state = Box::new(SimState::new(&id));
+    if let Some(c) = remembered {
+        state.settings.mode = Mode::parse(&c.mode).unwrap_or(Mode::Safe);
+        state.settings.broker = BrokerKind::parse(&c.broker).unwrap_or(BrokerKind::Asb);
+    }
     if let Some(mode) = mode {
         state.settings.mode = mode;
     }
@@ -124,11 +144,11 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         }
         Action::ChooseScenario => {
             s.timeline.playing = false;
-            s.picker = Some(Picker::new(PickerKind::Scenario, s.settings.scenario));
+            s.picker = Some(Picker::scenarios(session, s.scenario_id()));
             Vec::new()
         }
         Action::InjectFault => {
-            s.picker = Some(Picker::new(PickerKind::Fault, 0));
+            s.picker = Some(Picker::faults());
             Vec::new()
         }
         Action::Compare => playback::compare(s),
@@ -145,7 +165,12 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
-            scroll(s, action);
+            let page = layout::simulator(session.size.0, session.size.1)
+                .content
+                .height
+                .saturating_sub(1)
+                .max(1);
+            scroll(s, action, page);
             Vec::new()
         }
         Action::JumpToCause => moment_keys::why(s),
@@ -161,18 +186,52 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         }
         _ => Vec::new(),
     };
+    let effects = remember(s, session, effects);
     count_run(s, session, effects)
 }
 
-/// Scrolls the tab (the DLQ tab's arrows are taken by [`triage::on_action`]).
-fn scroll(s: &mut SimState, action: Action) {
-    let page = 5;
+/// Saves the scenario, mode and broker when a run with other ones starts, so the next
+/// program start opens on them.
+fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Vec<Effect> {
+    let starts = effects
+        .iter()
+        .any(|e| matches!(e, Effect::Sim(SimCommand::Start { .. })));
+    let choice = SimChoice {
+        scenario: s.scenario_id().to_owned(),
+        mode: s.settings.mode.as_str().to_owned(),
+        broker: s.settings.broker.as_str().to_owned(),
+    };
+    if starts && session.progress.simulator.as_ref() != Some(&choice) {
+        effects.push(session.record(Fact::SimChosen(choice)));
+    }
+    effects
+}
+
+/// Scrolls the tab like the reader: down (and `PgDn`) shows what comes later (the DLQ tab's
+/// arrows are taken by [`triage::on_action`] first). The event log counts its offset from the newest
+/// line at the bottom, the other tabs from the top.
+fn scroll(s: &mut SimState, action: Action, page: u16) {
+    let page = i16::try_from(page).unwrap_or(i16::MAX);
+    let later: i16 = match action {
+        Action::Down => 1,
+        Action::Up => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        _ => 0,
+    };
+    // The last line a tab can scroll to, so a key past the end is never swallowed.
+    let lines = match s.tab {
+        Tab::Log => s.timeline.log.len(),
+        Tab::Tables => s
+            .shown()
+            .map_or(0, |snap| view::table_lines(snap, "").len()),
+        Tab::Metrics => view::SIGNALS.len(),
+        Tab::Dlq => s.triage.dlq.len(),
+    };
+    let most = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
     match (s.tab, action) {
-        (_, Action::Up) => s.scroll = s.scroll.saturating_sub(1),
-        (_, Action::Down) => s.scroll = s.scroll.saturating_add(1),
-        (_, Action::PageUp) => s.scroll = s.scroll.saturating_sub(page),
-        (_, Action::PageDown) => s.scroll = s.scroll.saturating_add(page),
-        _ => {}
+        (Tab::Log, _) => s.scroll = s.scroll.saturating_add_signed(-later).min(most),
+        _ => s.scroll = s.scroll.saturating_add_signed(later).min(most),
     }
 }
 
@@ -184,16 +243,34 @@ fn count_run(s: &mut SimState, session: &mut Session, mut effects: Vec<Effect>) 
     s.counted = true;
     let id = s.scenario_id();
     if !session.progress.scenarios_run.contains(id) {
-        effects.push(session.record(crate::domain::Fact::ScenarioRun(id.to_owned())));
+        effects.push(session.record(Fact::ScenarioRun(id.to_owned())));
     }
     effects
 }
 
 /// Keys while a menu is open (scenario picker, fault menu).
 pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec<Effect> {
-    let effects = picker::on_key(s, key);
+    if let Some(p) = s.picker.filter(|p| p.kind == PickerKind::Fault)
+        && key.code == super::input::KeyCode::Enter
+        && let Some(fault) = crate::sim::Fault::MENU.get(p.cursor).copied()
+        && let Some(reason) = picker::blocked(session, s, fault)
+    {
+        // Armed, it would never fire: say why instead.
+        s.picker = None;
+        let strings = session.strings();
+        let text = strings.fill(
+            "fault.cannot_fire",
+            &[
+                ("fault", strings.get(picker::fault_keys(fault).0)),
+                ("why", strings.get(reason)),
+            ],
+        );
+        session.notify(text, true);
+        return Vec::new();
+    }
+    let effects = picker::on_key(s, session, key);
     let armed = effects.iter().find_map(|e| match e {
-        Effect::Sim(SimCommand::Inject { fault, .. }) => Some(fault.as_str()),
+        Effect::Sim(SimCommand::Inject { fault, .. }) => Some(*fault),
         _ => None,
     });
     if effects
@@ -203,13 +280,15 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
         // Another scenario: the fault notice of the old run goes with it.
         session.status = None;
     }
-    if let Some(name) = armed {
-        let text = session
-            .strings()
-            .fill("simulator.fault_armed", &[("fault", name)]);
+    if let Some(fault) = armed {
+        let strings = session.strings();
+        let text = strings.fill(
+            "simulator.fault_armed",
+            &[("fault", strings.get(picker::fault_keys(fault).0))],
+        );
         session.notify(text, false);
     }
-    effects
+    remember(s, session, effects)
 }
 
 /// True while a menu captures the keys.
@@ -280,5 +359,9 @@ pub fn leave(s: &SimState) -> Vec<Effect> {
     vec![Effect::Sim(SimCommand::Stop)]
 }
 
+#[cfg(test)]
+mod remember_tests;
+#[cfg(test)]
+mod scroll_tests;
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 mod keys;
+mod sim_keys;
 pub use keys::KEYS;
+pub use sim_keys::SIM_KEYS;
 
 /// The UI strings of one language.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -74,7 +76,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
             ));
         }
     }
-    for key in KEYS {
+    for key in KEYS.iter().chain(SIM_KEYS) {
         if !file.strings.contains_key(*key) {
             problems.push(Problem::file(path, format!("missing string {key:?}")));
         }

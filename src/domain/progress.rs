@@ -25,6 +25,41 @@ pub struct Progress {
     pub scenarios_run: BTreeSet<String>,
     /// The language picked in Settings (overrides the locale, not `--lang`).
     pub language: Option<Lang>,
+    /// The simulator's last scenario, mode and broker (the screen opens on them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulator: Option<SimChoice>,
+}
+
+/// The simulator's last scenario, mode and broker, as the language-free names of the CLI
+/// (`lost-ack`, `naive`, `asb`): the screen checks them against the loaded content and the
+/// engine's names when it opens, so an unknown name simply falls back to the defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimChoice {
+    /// Scenario id.
+    pub scenario: String,
+    /// Mode name (`safe`, `naive`, `pitfall`).
+    pub mode: String,
+    /// Broker name (`asb`, `sqs`).
+    pub broker: String,
+}
+
+impl SimChoice {
+    /// The one-line form the store keeps (`lost-ack naive asb`).
+    pub fn encode(&self) -> String {
+        format!("{} {} {}", self.scenario, self.mode, self.broker)
+    }
+
+    /// Reads the one-line form; `None` unless it has exactly three words.
+    pub fn decode(text: &str) -> Option<SimChoice> {
+        let mut words = text.split_whitespace();
+        let choice = SimChoice {
+            scenario: words.next()?.to_owned(),
+            mode: words.next()?.to_owned(),
+            broker: words.next()?.to_owned(),
+        };
+        words.next().is_none().then_some(choice)
+    }
 }
 
 /// Attempts and mistakes of the ordering game.
@@ -60,6 +95,8 @@ pub enum Fact {
     OrderingSolved,
     /// A simulator scenario was run (started) at least once.
     ScenarioRun(String),
+    /// The simulator's scenario, mode or broker changed (remembered for the next start).
+    SimChosen(SimChoice),
 }
 
 impl Progress {
@@ -86,6 +123,7 @@ impl Progress {
             Fact::ScenarioRun(id) => {
                 self.scenarios_run.insert(id.clone());
             }
+            Fact::SimChosen(choice) => self.simulator = Some(choice.clone()),
         }
     }
 
@@ -139,6 +177,22 @@ mod tests {
             }
         );
         assert_eq!(p.scenarios_run.len(), 1);
+    }
+
+    #[test]
+    fn the_simulator_choice_round_trips_and_rejects_other_shapes() {
+        let choice = SimChoice {
+            scenario: "lost-ack".into(),
+            mode: "naive".into(),
+            broker: "sqs".into(),
+        };
+        assert_eq!(choice.encode(), "lost-ack naive sqs");
+        assert_eq!(SimChoice::decode(&choice.encode()), Some(choice.clone()));
+        assert_eq!(SimChoice::decode("lost-ack naive"), None);
+        assert_eq!(SimChoice::decode("a b c d"), None);
+        let mut p = Progress::default();
+        p.apply(&Fact::SimChosen(choice.clone()));
+        assert_eq!(p.simulator, Some(choice));
     }
 
     #[test]

@@ -106,7 +106,10 @@ pub fn event_for(fact: &Fact) -> Option<EventKind> {
         Fact::ScenarioRun(id) => EventKind::ScenarioRun {
             scenario: id.clone(),
         },
-        Fact::ChecklistTicked { .. } | Fact::Position { .. } | Fact::LanguageChosen(_) => {
+        Fact::ChecklistTicked { .. }
+        | Fact::Position { .. }
+        | Fact::LanguageChosen(_)
+        | Fact::SimChosen(_) => {
             return None;
         }
     })

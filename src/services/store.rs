@@ -127,6 +127,9 @@ impl Store {
         p.language = self
             .setting("language")?
             .and_then(|code| crate::content::Lang::from_code(&code));
+        p.simulator = self
+            .setting(SIM_CHOICE_KEY)?
+            .and_then(|text| crate::domain::SimChoice::decode(&text));
         Ok(p)
     }
 
@@ -174,6 +177,7 @@ impl Store {
                 )
                 .and_then(|_| put_setting(&tx, "last_chapter", chapter)),
             Fact::LanguageChosen(lang) => put_setting(&tx, "language", lang.code()),
+            Fact::SimChosen(choice) => put_setting(&tx, SIM_CHOICE_KEY, &choice.encode()),
             Fact::OrderingAttempt => bump_ordering(&tx, "attempts = attempts + 1"),
             Fact::OrderingMistake => bump_ordering(&tx, "mistakes = mistakes + 1"),
             Fact::OrderingSolved => bump_ordering(&tx, "solved = 1"),
@@ -249,6 +253,9 @@ fn bump_ordering(tx: &rusqlite::Transaction<'_>, set: &'static str) -> rusqlite:
     )
     .map(drop)
 }
+
+/// The `setting` key of the simulator's last scenario, mode and broker.
+pub(super) const SIM_CHOICE_KEY: &str = "simulator";
 
 pub(super) fn put_setting(
     tx: &rusqlite::Transaction<'_>,

@@ -3,9 +3,11 @@
 
 mod flow_map;
 mod panels;
+mod picker;
 mod story;
 mod tabs;
 mod triage_tab;
+mod units;
 
 use super::chrome::clip;
 use super::rect;
@@ -19,7 +21,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
-    let areas = layout::simulator(app.session.size.0, app.session.size.1);
+    let mut areas = layout::simulator(app.session.size.0, app.session.size.1);
+    grow_caption(app, state, &mut areas);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -29,20 +32,120 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         panels::compare(frame, app, compare, theme, area);
     } else {
         flow_map::draw(frame, app, state, theme, areas.map);
-        narration(frame, app, state, theme, areas.caption);
+        let caption = offer_compare(frame, app, state, theme, areas.caption);
+        narration(frame, app, state, theme, caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
     let s = app.session.strings();
     let path = state.timeline.dir.as_deref().map_or_else(
         || s.get("simulator.no_run").to_owned(),
-        |dir| s.fill("simulator.path", &[("dir", dir)]),
+        |dir| {
+            let full = s.fill("simulator.path", &[("dir", dir)]);
+            // Too long: the run's own folder name (the end) stays, the parents become "…".
+            let over = full
+                .chars()
+                .count()
+                .saturating_sub(usize::from(areas.path.width));
+            if over == 0 {
+                return full;
+            }
+            let keep: String = dir.chars().skip(over + 1).collect();
+            s.fill("simulator.path", &[("dir", &format!("…{keep}"))])
+        },
     );
     frame.render_widget(
         Paragraph::new(Line::styled(path, theme.dim())),
         clip(frame, rect(areas.path)),
     );
     if let Some(picker) = state.picker {
-        panels::picker(frame, app, picker, theme);
+        picker::draw(frame, app, state, picker, theme);
+    }
+}
+
+/// Rows the tabs below always keep when the story panel grows.
+const MIN_TAB_ROWS: u16 = 2;
+
+/// A moment's explanation longer than the caption area takes rows from the tabs below (down
+/// to [`MIN_TAB_ROWS`]) instead of losing its last words.
+fn grow_caption(app: &App, s: &SimState, areas: &mut layout::SimAreas) {
+    let shown = s.shown_index();
+    let Some(m) = s.story.current(shown) else {
+        return;
+    };
+    if !(shown == Some(m.event) || s.story.came_from.is_some()) {
+        return;
+    }
+    let body = units::glue(&crate::sim::moments::render(
+        &app.session.content.moments,
+        app.session.lang,
+        m,
+    ));
+    let offer = u16::from(s.timeline.finished && s.timeline.cursor.is_none());
+    let wanted = 1 + offer + wrapped_rows(&body, usize::from(areas.caption.width));
+    let extra = wanted
+        .saturating_sub(areas.caption.height)
+        .min(areas.content.height.saturating_sub(MIN_TAB_ROWS));
+    areas.caption.height += extra;
+    areas.tabs.y += extra;
+    areas.content.y += extra;
+    areas.content.height -= extra;
+}
+
+/// Rows `text` takes wrapped between words at `width` (as the paragraph wraps it).
+fn wrapped_rows(text: &str, width: usize) -> u16 {
+    let width = width.max(1);
+    let mut rows: u16 = 0;
+    let mut used = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if used > 0 && used + 1 + n <= width {
+            used += 1 + n;
+        } else {
+            rows += 1;
+            used = n;
+            // A word wider than the row takes several.
+            while used > width {
+                rows += 1;
+                used -= width;
+            }
+        }
+    }
+    rows
+}
+
+/// At the end of a run, the first row offers the compare view; returns the rest of `area`.
+fn offer_compare(
+    frame: &mut Frame<'_>,
+    app: &App,
+    s: &SimState,
+    theme: &Theme,
+    area: layout::Area,
+) -> layout::Area {
+    if !(s.timeline.finished && s.timeline.cursor.is_none()) || area.height < 2 {
+        return area;
+    }
+    let strings = app.session.strings();
+    // The compare view shows safe mode beside naive (or beside pitfall in pitfall mode).
+    let other = match s.settings.mode {
+        crate::sim::Mode::Safe => crate::sim::Mode::Naive,
+        crate::sim::Mode::Naive | crate::sim::Mode::Pitfall => crate::sim::Mode::Safe,
+    };
+    let text = strings.fill(
+        "simulator.offer_compare",
+        &[("mode", strings.get(view::mode_key(other)))],
+    );
+    let row = layout::Area { height: 1, ..area };
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            picker::cut_at_word(&text, usize::from(area.width)),
+            theme.tone(Tone::Focus),
+        )),
+        clip(frame, rect(row)),
+    );
+    layout::Area {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
     }
 }
 
@@ -94,20 +197,39 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let times = if app.session.options.ascii { "x" } else { "×" };
     let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
+    let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
+    // Before the first event there is no time to show.
+    let tail = if s.shown_index().is_some() {
+        format!(" · {position} · {now}")
+    } else {
+        format!(" · {position}")
+    };
+    let seed_part = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
+    let head = |seed: &str| {
+        format!(
+            "· {} · {} · {seed}",
+            mode,
+            s.settings.broker.as_str().to_uppercase()
+        )
+    };
+    // The seed goes first when the line is too long, then the title is shortened: the
+    // state, the position and the time always show in full.
+    let width = usize::from(area.width);
+    let len = |t: &str, h: &str| {
+        t.chars().count() + 1 + h.chars().count() + state.chars().count() + tail.chars().count()
+    };
+    let head = if len(&title, &head(&seed_part)) > width {
+        head("")
+    } else {
+        head(&seed_part)
+    };
+    let room = width.saturating_sub(len("", &head));
+    let title = picker::cut_at_word(&title, room);
     let spans = vec![
         Span::styled(format!("{title} "), theme.tone(Tone::Bold)),
-        Span::raw(format!(
-            "· {} · {} · {} {} · ",
-            mode,
-            s.settings.broker.as_str().to_uppercase(),
-            strings.get("simulator.seed"),
-            s.settings.seed
-        )),
-        Span::styled(
-            format!("{mark} {} {times}{speed}", strings.get(state_key)),
-            theme.tone(Tone::Focus),
-        ),
-        Span::raw(format!(" · {position} · {now}")),
+        Span::raw(head),
+        Span::styled(state, theme.tone(Tone::Focus)),
+        Span::raw(tail),
     ];
     frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
 }
@@ -140,7 +262,7 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 break;
             }
             rows = rows.saturating_sub(needed);
-            kept.push(Line::raw(line));
+            kept.push(Line::raw(units::glue(&line)));
         }
         kept.reverse();
         kept
@@ -155,11 +277,11 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
                 Tone::Italic
             };
             vec![Line::styled(
-                format!(
+                units::glue(&format!(
                     "#{} {}",
                     event.index + 1,
                     view::caption(&app.session, event)
-                ),
+                )),
                 theme.tone(tone),
             )]
         } else {

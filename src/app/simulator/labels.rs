@@ -37,8 +37,58 @@ fn oldest_outbox_ms(snap: &Snapshot) -> Option<u64> {
         .map(|created| snap.scalars.now_ms.saturating_sub(created))
 }
 
-/// What the number in a box means, in words (`None` for the consumers box, which lists its
-/// instances instead).
+/// What a box's numbers mean: in full words, as bare numbers, and the words alone (for the
+/// legend when the box is too narrow for the full words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountWords {
+    /// `["12 waiting", "oldest 1.2 s"]`: each part in words (split at " · ").
+    pub parts: Vec<String>,
+    /// "12 waiting · oldest 1.2 s".
+    pub full: String,
+    /// `["12", "1.2 s"]`: the numbers of each part ("2 · 1" for one part with two).
+    pub numbers: Vec<String>,
+    /// "waiting · oldest".
+    pub legend: String,
+}
+
+impl CountWords {
+    fn from_parts(strings: &Strings, parts: &[(&str, Vec<(&str, String)>)]) -> CountWords {
+        let mut full = Vec::new();
+        let mut numbers = Vec::new();
+        let mut legend = Vec::new();
+        for (key, args) in parts {
+            let pairs: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            full.push(strings.fill(key, &pairs));
+            let blank: Vec<(&str, &str)> = args.iter().map(|(k, _)| (*k, "")).collect();
+            legend.push(
+                strings
+                    .fill(key, &blank)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            numbers.push(
+                args.iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+            );
+        }
+        CountWords {
+            full: full.join(" · "),
+            // "2 visible · 1 locked" is two parts too: each may take its own row.
+            parts: full
+                .iter()
+                .flat_map(|f| f.split(" · ").map(str::to_owned))
+                .collect(),
+            numbers,
+            legend: legend.join(" · "),
+        }
+    }
+}
+
+/// What the numbers in a box mean (`None` for the consumers box, which lists its instances
+/// instead).
 pub fn count_line(
     strings: &Strings,
     lang: Lang,
@@ -47,51 +97,50 @@ pub fn count_line(
     snap: &Snapshot,
     tokens: u64,
     duplicates: u64,
-) -> Option<String> {
+) -> Option<CountWords> {
     let st = &snap.scalars.stages;
-    let n = |v: u64| v.to_string();
-    Some(match stage {
-        Stage::Api => strings.fill("flow.api", &[("n", &n(snap.metrics.accepted))]),
+    let n = |v: u64| vec![("n", v.to_string())];
+    let parts: Vec<(&str, Vec<(&str, String)>)> = match stage {
+        Stage::Api => vec![("flow.api", n(snap.metrics.accepted))],
         Stage::Outbox => {
-            let mut s = strings.fill("flow.outbox", &[("n", &n(st.outbox_pending))]);
+            let mut parts = vec![("flow.outbox", n(st.outbox_pending))];
             if st.outbox_pending > 0
                 && let Some(age) = oldest_outbox_ms(snap)
             {
-                s.push_str(" · ");
-                s.push_str(&strings.fill("flow.outbox_oldest", &[("age", &human_ms(lang, age))]));
+                parts.push(("flow.outbox_oldest", vec![("age", human_ms(lang, age))]));
             }
-            s
+            parts
         }
-        Stage::Dispatcher => strings.fill("flow.dispatcher", &[("n", &n(st.dispatching))]),
+        Stage::Dispatcher => vec![("flow.dispatcher", n(st.dispatching))],
         Stage::Broker => {
             let key = match broker {
                 BrokerKind::Asb => "flow.broker_asb",
                 BrokerKind::Sqs => "flow.broker_sqs",
             };
-            strings.fill(
+            vec![(
                 key,
-                &[
-                    ("n", &n(st.queued.saturating_sub(st.in_flight))),
-                    ("m", &n(st.in_flight)),
+                vec![
+                    ("n", st.queued.saturating_sub(st.in_flight).to_string()),
+                    ("m", st.in_flight.to_string()),
                 ],
-            )
+            )]
         }
-        Stage::Retry => strings.fill("flow.retry", &[("n", &n(tokens))]),
-        Stage::Dlq => strings.fill("flow.dlq", &[("n", &n(st.dlq))]),
+        Stage::Retry => vec![("flow.retry", n(tokens))],
+        Stage::Dlq => vec![("flow.dlq", n(st.dlq))],
         Stage::Consumer => return None,
         Stage::Effect => {
             let effects = snap
                 .metrics
                 .effects
                 .max(snap.tables.len(Table::Effects) as u64);
-            let mut s = strings.fill("flow.effect", &[("n", &n(effects))]);
+            let mut parts = vec![("flow.effect", n(effects))];
             if duplicates > 0 {
-                s.push_str(" · ");
-                s.push_str(&strings.fill("flow.effect_dups", &[("n", &n(duplicates))]));
+                parts.push(("flow.effect_dups", n(duplicates)));
             }
-            s
+            parts
         }
-    })
+    };
+    Some(CountWords::from_parts(strings, &parts))
 }
 
 /// The order number in a message id (`msg-000003` -> `3`).
@@ -187,6 +236,26 @@ mod tests {
         let (text, _) = consumer_state(&s, BrokerKind::Asb, Some(&e));
         assert_eq!(text, "working on #3");
         assert_eq!(consumer_state(&s, BrokerKind::Asb, None).0, "idle");
+    }
+
+    #[test]
+    fn counts_come_in_words_numbers_and_legend() {
+        let s = Strings::from_pairs([("flow.broker_asb", "{n} visible · {m} locked")]);
+        let mut snap = crate::sim::state::State::default();
+        snap.scalars.stages.queued = 3;
+        snap.scalars.stages.in_flight = 1;
+        let snap = Snapshot {
+            scalars: snap.scalars,
+            metrics: crate::sim::Metrics::default(),
+            tokens: Vec::new(),
+            last_event: None,
+            tables: snap.tables,
+        };
+        let words = count_line(&s, Lang::En, Stage::Broker, BrokerKind::Asb, &snap, 0, 0)
+            .expect("the broker box has words");
+        assert_eq!(words.full, "2 visible · 1 locked");
+        assert_eq!(words.numbers, ["2 · 1"]);
+        assert_eq!(words.legend, "visible · locked");
     }
 
     #[test]

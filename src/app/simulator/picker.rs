@@ -1,16 +1,19 @@
 //! The two menus of the simulator: choose a scenario, inject a named fault.
 
+mod rows;
+
+pub use rows::{FaultRow, ScenarioRow, blocked, fault_keys, fault_rows, scenario_rows};
+
+use super::SimState;
 use super::playback;
-use super::{SimState, scenario_text};
 use crate::app::input::{Key, KeyCode};
 use crate::app::{Effect, Session};
 use crate::sim::Fault;
-use crate::sim::scenario::IDS;
 
 /// Which menu is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PickerKind {
-    /// The twelve scenarios.
+    /// The scenarios of the loaded content.
     Scenario,
     /// The named crash points.
     Fault,
@@ -23,49 +26,43 @@ pub struct Picker {
     pub kind: PickerKind,
     /// Selected row.
     pub cursor: usize,
+    /// Number of rows (fixed while the menu is open).
+    pub len: usize,
 }
 
 impl Picker {
-    /// A menu with the cursor on `cursor`.
-    pub fn new(kind: PickerKind, cursor: usize) -> Picker {
-        Picker { kind, cursor }
+    /// The scenario menu with the cursor on the scenario on screen.
+    pub fn scenarios(session: &Session, current: &str) -> Picker {
+        let ids = &session.content.scenarios;
+        Picker {
+            kind: PickerKind::Scenario,
+            cursor: ids.iter().position(|sc| sc.id == current).unwrap_or(0),
+            len: ids.len(),
+        }
+    }
+
+    /// The fault menu with the cursor on the first fault.
+    pub fn faults() -> Picker {
+        Picker {
+            kind: PickerKind::Fault,
+            cursor: 0,
+            len: Fault::MENU.len(),
+        }
     }
 
     /// Number of rows.
     pub fn len(self) -> usize {
-        match self.kind {
-            PickerKind::Scenario => IDS.len(),
-            PickerKind::Fault => Fault::MENU.len(),
-        }
+        self.len
     }
 
-    /// True for a menu without rows (never, with the built-in lists).
+    /// True for a menu without rows (a content folder without scenarios).
     pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// The rows of a menu: `(id, description)`.
-pub fn rows(kind: PickerKind, session: &Session) -> Vec<(String, String)> {
-    match kind {
-        PickerKind::Scenario => IDS
-            .iter()
-            .map(|id| {
-                let text = scenario_text(session, id)
-                    .map(|t| format!("{} - {}", t.title, t.summary))
-                    .unwrap_or_default();
-                ((*id).to_owned(), text)
-            })
-            .collect(),
-        PickerKind::Fault => Fault::MENU
-            .iter()
-            .map(|f| (f.as_str().to_owned(), String::new()))
-            .collect(),
+        self.len == 0
     }
 }
 
 /// Keys while a menu is open: arrows move, Enter chooses, Esc or q closes.
-pub fn on_key(s: &mut SimState, key: Key) -> Vec<Effect> {
+pub fn on_key(s: &mut SimState, session: &Session, key: Key) -> Vec<Effect> {
     let Some(mut picker) = s.picker else {
         return Vec::new();
     };
@@ -73,35 +70,37 @@ pub fn on_key(s: &mut SimState, key: Key) -> Vec<Effect> {
     match key.code {
         KeyCode::Up | KeyCode::Char('k') => picker.cursor = picker.cursor.saturating_sub(1),
         KeyCode::Down | KeyCode::Char('j') => picker.cursor = (picker.cursor + 1).min(last),
+        KeyCode::Home | KeyCode::Char('g') => picker.cursor = 0,
+        KeyCode::End | KeyCode::Char('G') => picker.cursor = last,
         KeyCode::Esc | KeyCode::Char('q' | 'i' | 'c') => {
             s.picker = None;
             return Vec::new();
         }
-        KeyCode::Enter => return choose(s, picker),
+        KeyCode::Enter => return choose(s, session, picker),
         _ => {}
     }
     s.picker = Some(picker);
     Vec::new()
 }
 
-fn choose(s: &mut SimState, picker: Picker) -> Vec<Effect> {
+fn choose(s: &mut SimState, session: &Session, picker: Picker) -> Vec<Effect> {
+    s.picker = None;
     match picker.kind {
         PickerKind::Scenario => {
-            s.picker = None;
-            let chosen = picker.cursor.min(IDS.len() - 1);
-            if chosen != s.settings.scenario {
+            let Some(chosen) = session.content.scenarios.get(picker.cursor) else {
+                return Vec::new();
+            };
+            if chosen.id != s.settings.scenario {
                 // A scenario's first run pauses at its moments.
                 s.settings.pause_at_moments = true;
             }
-            s.settings.scenario = chosen;
+            s.settings.scenario.clone_from(&chosen.id);
             playback::restart(s)
         }
         PickerKind::Fault => {
             let Some(fault) = Fault::MENU.get(picker.cursor).copied() else {
-                s.picker = None;
                 return Vec::new();
             };
-            s.picker = None;
             s.timeline.last_fault = Some(fault);
             playback::inject(s, fault)
         }

@@ -20,9 +20,9 @@ pub(super) fn tell_engine(command: SimCommand) -> Vec<Effect> {
 pub fn restart(s: &mut SimState) -> Vec<Effect> {
     let run = s.timeline.run + 1;
     *s = SimState {
-        settings: s.settings,
+        settings: s.settings.clone(),
         tab: s.tab,
-        ..SimState::new(s.settings.scenario)
+        ..SimState::new(&s.settings.scenario)
     };
     s.timeline.run = run;
     s.timeline.pending = true;
@@ -243,7 +243,7 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
                 .timeline
                 .head
                 .as_deref()
-                .map(|old| moves(old, &head))
+                .map(|old| moves(old, &head, &events))
                 .unwrap_or_default();
             s.timeline.head = Some(head);
             s.timeline.total = total;
@@ -290,24 +290,57 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
 
 /// Tokens whose stage changed between two pictures, plus a message that reached its effect
 /// or the DLQ with the last event (its token left the queue tables).
-fn moves(old: &Snapshot, new: &Snapshot) -> Vec<Move> {
-    let before: BTreeMap<&str, Stage> = old
-        .tokens
-        .iter()
-        .map(|t| (t.message_id.as_str(), t.stage))
-        .collect();
+fn moves(old: &Snapshot, new: &Snapshot, events: &[crate::sim::Event]) -> Vec<Move> {
+    // A message received again in this beat travels as the same order coming back.
+    let again = |id: &str| {
+        events.iter().any(|e| {
+            e.message_id.as_deref() == Some(id)
+                && matches!(
+                    e.kind,
+                    crate::sim::EventKind::ReceivedAgain | crate::sim::EventKind::ReceivedTwice
+                )
+        })
+    };
+    // One message can have several tokens (its outbox row still leased while the message is
+    // already in the broker): a token moves only when its stage is new for that message, and
+    // it comes from the stage the message left.
+    let mut before: BTreeMap<&str, Vec<Stage>> = BTreeMap::new();
+    for t in &old.tokens {
+        before
+            .entry(t.message_id.as_str())
+            .or_default()
+            .push(t.stage);
+    }
+    let mut after: BTreeMap<&str, Vec<Stage>> = BTreeMap::new();
+    for t in &new.tokens {
+        after
+            .entry(t.message_id.as_str())
+            .or_default()
+            .push(t.stage);
+    }
     let mut out: Vec<Move> = new
         .tokens
         .iter()
         .filter_map(|t| {
-            let from = before
-                .get(t.message_id.as_str())
+            let id = t.message_id.as_str();
+            let olds = before.get(id).map_or(&[][..], Vec::as_slice);
+            if olds.contains(&t.stage) {
+                return None;
+            }
+            let now = after.get(id).map_or(&[][..], Vec::as_slice);
+            let from = olds
+                .iter()
+                .find(|s| !now.contains(s))
+                .or(olds.first())
                 .copied()
                 .unwrap_or(Stage::Api);
-            (from != t.stage).then(|| Move {
+            // Upstream only a message the broker takes back travels (lock expired, abandoned).
+            let backwards = rank(t.stage) < rank(from) && t.stage != Stage::Broker;
+            (!backwards).then(|| Move {
                 message_id: t.message_id.clone(),
                 from,
                 to: t.stage,
+                again: t.stage == Stage::Consumer && again(id),
             })
         })
         .take(MAX_MOVES)
@@ -320,7 +353,20 @@ fn moves(old: &Snapshot, new: &Snapshot) -> Vec<Move> {
             message_id: id.clone(),
             from: Stage::Consumer,
             to: Stage::Effect,
+            again: false,
         });
     }
     out
+}
+
+/// A stage's place along the flow, left to right (the lower boxes share their upper box's).
+fn rank(stage: Stage) -> u8 {
+    match stage {
+        Stage::Api => 0,
+        Stage::Outbox => 1,
+        Stage::Dispatcher => 2,
+        Stage::Broker | Stage::Retry => 3,
+        Stage::Consumer => 4,
+        Stage::Dlq | Stage::Effect => 5,
+    }
 }

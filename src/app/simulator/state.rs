@@ -5,7 +5,6 @@ use super::picker::Picker;
 use super::protocol::RunSpec;
 use super::story::StoryState;
 use super::triage::Triage;
-use crate::sim::scenario::IDS;
 use crate::sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
@@ -60,6 +59,8 @@ pub struct Move {
     pub from: Stage,
     /// Where it goes.
     pub to: Stage,
+    /// The broker hands this message out again (a redelivery): the same order coming back.
+    pub again: bool,
 }
 
 /// The compare view: pending or both reports.
@@ -77,10 +78,10 @@ pub enum Compare {
 }
 
 /// What a run is started with; a restart (new seed, mode, broker) keeps these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunSettings {
-    /// Index into the scenario list.
-    pub scenario: usize,
+    /// The scenario id (one of the loaded content's scenarios).
+    pub scenario: String,
     /// Mode of the run.
     pub mode: Mode,
     /// Broker profile of the run.
@@ -161,11 +162,11 @@ pub struct SimState {
 }
 
 impl SimState {
-    /// A screen for scenario index `scenario`, nothing started yet.
-    pub fn new(scenario: usize) -> SimState {
+    /// A screen for scenario `scenario` (an id), nothing started yet.
+    pub fn new(scenario: &str) -> SimState {
         SimState {
             settings: RunSettings {
-                scenario,
+                scenario: scenario.to_owned(),
                 mode: Mode::Safe,
                 broker: BrokerKind::Asb,
                 seed: DEFAULT_SEED,
@@ -204,8 +205,8 @@ impl SimState {
     }
 
     /// The scenario id.
-    pub fn scenario_id(&self) -> &'static str {
-        IDS[self.settings.scenario.min(IDS.len() - 1)]
+    pub fn scenario_id(&self) -> &str {
+        &self.settings.scenario
     }
 
     /// The settings of the current run.

@@ -10,12 +10,14 @@ use crate::sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot,
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
 pub const TAB_WIDTH: usize = 14;
 
-/// The caption of an event in the app's language.
+/// The caption of an event in the app's language, durations shown for people (7 days, not
+/// 604800000 ms).
 pub fn caption(session: &Session, event: &Event) -> String {
-    session
+    let text = session
         .content
         .captions
-        .render(session.lang, event.caption, &event.args)
+        .render(session.lang, event.caption, &event.args);
+    crate::sim::moments::humanize_ms(session.lang, &text)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").
@@ -115,6 +117,24 @@ pub fn table_lines(snapshot: &Snapshot, rows_label: &str) -> Vec<TableLine> {
         }
     }
     out
+}
+
+/// The tables view scrolled `scroll` lines down: the title and column header of the table the
+/// first visible line belongs to (pinned, unless they are visible anyway), then the lines from
+/// there on. The scroll stops at the last line.
+pub fn table_window(lines: &[TableLine], scroll: usize) -> (Vec<&TableLine>, &[TableLine]) {
+    if lines.is_empty() {
+        return (Vec::new(), lines);
+    }
+    let first = scroll.min(lines.len() - 1);
+    let title = lines[..=first]
+        .iter()
+        .rposition(|l| matches!(l, TableLine::Title(_)));
+    let pinned: Vec<&TableLine> = match title {
+        Some(t) if t < first => lines[t..first.min(t + 2)].iter().collect(),
+        _ => Vec::new(),
+    };
+    (pinned, lines.get(first..).unwrap_or(&[]))
 }
 
 /// A runbook signal: string key of its name, how to read it, and whether it is a time.

@@ -33,6 +33,12 @@ fn saved_facts_survive_reopen() {
         })
         .expect("save");
     store.save(&Fact::LanguageChosen(Lang::De)).expect("save");
+    let choice = crate::domain::SimChoice {
+        scenario: "lost-ack".into(),
+        mode: "naive".into(),
+        broker: "sqs".into(),
+    };
+    store.save(&Fact::SimChosen(choice.clone())).expect("save");
     drop(store);
     let (store, _) = Store::open(&dir.path().join("progress.db")).expect("reopen");
     let p = store.load().expect("load");
@@ -42,6 +48,11 @@ fn saved_facts_survive_reopen() {
     assert_eq!(p.positions["inbox"], 7);
     assert!(p.checklist["stable-ids"]);
     assert_eq!(p.language, Some(Lang::De));
+    assert_eq!(
+        p.simulator,
+        Some(choice),
+        "the simulator's last choice survives a restart"
+    );
     assert_eq!(store.integrity_check().expect("check"), "ok");
 }
 

@@ -1,5 +1,9 @@
-//! The flow map: eight stages as boxes with counters and tokens, arrows between them, the
-//! failing part highlighted and marked in words, and tokens moving during a beat.
+//! The flow map: eight stages as boxes that say what their numbers mean, arrows between them
+//! with the message tokens travelling on them, the failing part highlighted and marked in
+//! words. A box too narrow for its words shows the numbers, and a legend line says what they
+//! mean; no word is ever cut.
+
+mod tokens;
 
 use super::super::chrome::clip;
 use super::super::rect;
@@ -10,9 +14,8 @@ use crate::app::{App, SimState, layout};
 use crate::sim::{Outcome, Snapshot, Stage};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 fn count(stage: Stage, snap: &Snapshot) -> u64 {
     let tokens = snap.tokens.iter().filter(|t| t.stage == stage).count() as u64;
@@ -29,6 +32,32 @@ fn count(stage: Stage, snap: &Snapshot) -> u64 {
     }
 }
 
+/// `text` broken into at most `rows` lines of at most `width` characters, between words only;
+/// `None` when it does not fit that way.
+pub fn fit_words(text: &str, width: usize, rows: usize) -> Option<Vec<String>> {
+    let mut lines: Vec<String> = Vec::new();
+    // Only plain spaces break: a no-break space keeps "1,3 s" together.
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if n > width {
+            return None;
+        }
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + n <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    (lines.len() <= rows).then_some(lines)
+}
+
+/// Cuts a line at a word boundary to `width`, ending in "…" when something was cut.
+fn cut_line(text: &str, width: usize) -> String {
+    super::picker::cut_at_word(text, width)
+}
+
 /// Draws the map into `area`.
 pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let boxes = layout::flow_boxes(area);
@@ -42,6 +71,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     } else {
         ratatui::symbols::border::ROUNDED
     };
+    let mut legend: Vec<String> = Vec::new();
     for (stage, area) in Stage::ALL.iter().zip(boxes) {
         let n = snap.map_or(0, |x| count(*stage, x));
         let fail = failing.filter(|(f, _)| f == stage);
@@ -51,12 +81,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, true) => theme.tone(Tone::Focus),
             (None, false) => theme.tone(Tone::Border),
         };
-        // The count goes inside the box: a title cut at a narrow width would turn 10 into 1.
-        let title = if *stage == Stage::Consumer {
-            format!("{} {n}", labels::title(strings, *stage, s.settings.broker))
-        } else {
-            labels::title(strings, *stage, s.settings.broker)
-        };
+        // The counts go inside the box, in words; the consumers box lists its instances.
+        let title = labels::title(strings, *stage, s.settings.broker);
         // Service Bus in a narrow box: its short name rather than a cut one.
         let title =
             if title.chars().count() + 2 > usize::from(area.width) && *stage == Stage::Broker {
@@ -71,12 +97,32 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, true, false) => ratatui::symbols::border::THICK,
             _ => border,
         };
+        let inner_w = usize::from(area.width.saturating_sub(2));
+        let mut rows = usize::from(area.height.saturating_sub(2));
+        let mut lines = Vec::new();
+        // What is failing goes into the title when it fits there (the rows stay for the
+        // instances), else first in the box, so a small box never cuts it off.
+        let mark = fail.map(|(_, key)| {
+            let sign = if ascii { "!" } else { "✗" };
+            format!("{sign} {}", strings.get(key))
+        });
+        let plain_title = title.clone();
+        let title = match &mark {
+            Some(m) if title.chars().count() + m.chars().count() + 3 <= usize::from(area.width) => {
+                format!("{title} {m}")
+            }
+            Some(m) => {
+                lines.push(Line::styled(cut_line(m, inner_w), theme.tone(Tone::Bad)));
+                rows = rows.saturating_sub(1);
+                title
+            }
+            None => title,
+        };
         let block = Block::default()
             .borders(Borders::ALL)
             .border_set(set)
             .border_style(style)
-            .title(Span::styled(title, style));
-        let mut lines = Vec::new();
+            .title(Span::styled(title.clone(), style));
         if *stage == Stage::Consumer {
             for i in 0..s.timeline.consumers {
                 let (text, outcome) =
@@ -86,10 +132,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
                 } else {
                     Tone::Bad
                 };
-                lines.push(Line::styled(
-                    format!("{} {text}", view::instance_letter(i)),
-                    theme.tone(tone),
-                ));
+                // One row per instance, so every instance stays on screen.
+                let text = format!("{} {text}", view::instance_letter(i));
+                lines.push(Line::styled(cut_line(&text, inner_w), theme.tone(tone)));
             }
         } else {
             let dups = snap.map_or(0, view::duplicate_effects);
@@ -109,131 +154,113 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             } else {
                 Tone::Text
             };
-            // A word that cannot fit the box would be cut: then the number and its dots.
-            let inner = usize::from(area.width.saturating_sub(2));
-            let words = words.filter(|w| w.split_whitespace().all(|x| x.chars().count() <= inner));
+            // Each part on its own row when they fit that way, else the words wrapped.
+            let fitted = |w: &labels::CountWords| {
+                let one_each = w.parts.len() <= rows.max(1)
+                    && w.parts.iter().all(|p| p.chars().count() <= inner_w);
+                if one_each {
+                    Some(w.parts.clone())
+                } else {
+                    fit_words(&w.full, inner_w, rows.max(1))
+                }
+            };
             match words {
-                Some(w) => lines.push(Line::styled(w, theme.tone(tone))),
-                None => lines.push(tokens_line(*stage, snap, n, ascii, usize::from(area.width))),
+                Some(w) => {
+                    if let Some(fitted) = fitted(&w) {
+                        lines.extend(
+                            fitted
+                                .into_iter()
+                                .map(|l| Line::styled(l, theme.tone(tone))),
+                        );
+                    } else {
+                        // One row per part when they fit ("3" over "1.2 s"), else one line.
+                        let numbers = if w.numbers.len() <= rows.max(1) {
+                            w.numbers.clone()
+                        } else {
+                            vec![w.numbers.join(" · ")]
+                        };
+                        lines.extend(
+                            numbers
+                                .iter()
+                                .map(|l| Line::styled(cut_line(l, inner_w), theme.tone(tone))),
+                        );
+                        legend.push(format!("{plain_title}: {}", w.legend));
+                    }
+                }
+                None => lines.push(Line::raw(n.to_string())),
             }
-            if dups > 0 && *stage == Stage::Effect && lines.len() < 2 && inner < 14 {
-                // Narrow: the duplicate count still shows, in its short form.
-                lines.push(Line::styled(
-                    strings.fill("simulator.mark_duplicates", &[("n", &dups.to_string())]),
-                    theme.tone(Tone::Bad),
-                ));
-            }
         }
-        if let Some((_, key)) = fail {
-            let mark = if ascii { "!" } else { "✗" };
-            // First, so a small box never cuts off what is failing.
-            lines.insert(
-                0,
-                Line::styled(
-                    format!("{mark} {}", app.session.strings().get(key)),
-                    theme.tone(Tone::Bad),
-                ),
-            );
-        }
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(block)
-                .wrap(ratatui::widgets::Wrap { trim: true }),
-            clip(frame, rect(area)),
-        );
+        frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
     }
-    arrows(frame, &boxes, ascii, theme.dim());
-    if !app.session.options.reduced_motion && s.timeline.playing {
-        movers(frame, s, &boxes, ascii, theme.tone(Tone::Focus));
-    }
-}
-
-/// The stage's count, then one dot per token there (as many as fit).
-fn tokens_line(
-    stage: Stage,
-    snap: Option<&Snapshot>,
-    count: u64,
-    ascii: bool,
-    width: usize,
-) -> Line<'static> {
-    let Some(snap) = snap else {
-        return Line::raw("0");
+    tokens::arrows(frame, &boxes, ascii, theme.dim());
+    let moves = &s.timeline.moves;
+    // Without motion the tokens stand where their beat took them.
+    let t = if app.session.options.reduced_motion {
+        1.0
+    } else {
+        s.progress()
     };
-    let mut text = count.to_string();
-    let n = snap.tokens.iter().filter(|t| t.stage == stage).count();
-    let room = width.saturating_sub(text.len() + 6);
-    let dot = if ascii { "o" } else { "●" };
-    let shown = n.min(room);
-    if shown > 0 {
-        text = format!("{text} {}", dot.repeat(shown));
+    tokens::movers(frame, moves, t, &boxes, ascii, theme.tone(Tone::Focus));
+    let mut notes = Vec::new();
+    if !legend.is_empty() {
+        notes.push(strings.fill("flow.legend", &[("entries", &legend.join("; "))]));
     }
-    if n > shown && room > 0 {
-        text = format!("{text}+{}", n - shown);
+    if let Some(m) = moves.iter().find(|m| m.again) {
+        notes.push(strings.fill(
+            "flow.legend_again",
+            &[
+                ("mark", &tokens::label(m, ascii)),
+                ("order", &labels::order_of(&m.message_id)),
+            ],
+        ));
     }
-    Line::raw(text)
+    draw_legend(frame, &boxes, area, &notes.join(" · "), theme);
 }
 
-fn arrows(frame: &mut Frame<'_>, boxes: &[layout::Area; 8], ascii: bool, style: Style) {
-    let right = if ascii { "->" } else { "─▶" };
-    let main = [0usize, 1, 2, 3, 6, 7];
-    for pair in main.windows(2) {
-        let (a, b) = (boxes[pair[0]], boxes[pair[1]]);
-        let x = a.x + a.width;
-        if b.x < x + 2 || a.height == 0 {
-            continue;
-        }
-        let y = a.y + a.height / 2;
-        frame.render_widget(
-            Paragraph::new(Span::styled(right, style)),
-            clip(frame, Rect::new(x, y, 2, 1)),
-        );
-    }
-    // Broker <-> retry (redelivery after backoff), consumers -> DLQ (max deliveries).
-    for (upper, lower, glyph) in [
-        (3usize, 4usize, if ascii { "|" } else { "↕" }),
-        (6, 5, if ascii { "v" } else { "↓" }),
-    ] {
-        let (a, b) = (boxes[upper], boxes[lower]);
-        if b.y <= a.y + a.height {
-            continue;
-        }
-        let x = a.x + a.width / 2;
-        frame.render_widget(
-            Paragraph::new(Span::styled(glyph, style)),
-            clip(frame, Rect::new(x, a.y + a.height, 1, 1)),
-        );
-    }
-}
-
-/// Where a moving token sits for a stage: under a main box (on the lane) or inside a lower box.
-fn anchor(stage: Stage, boxes: &[layout::Area; 8]) -> (f32, f32) {
-    let i = Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0);
-    let b = boxes[i];
-    let x = f32::from(b.x) + f32::from(b.width) / 2.0;
-    let y = match stage {
-        Stage::Retry | Stage::Dlq => f32::from(b.y) + 1.0,
-        _ => f32::from(b.y + b.height),
-    };
-    (x, y)
-}
-
-fn movers(
+/// The legend under the left half of the map (beside the retry box): what the bare numbers
+/// mean, and the redelivery mark.
+fn draw_legend(
     frame: &mut Frame<'_>,
-    s: &SimState,
     boxes: &[layout::Area; 8],
-    ascii: bool,
-    style: Style,
+    map: layout::Area,
+    text: &str,
+    theme: &Theme,
 ) {
-    let t = s.progress();
-    let glyph = if ascii { "*" } else { "◆" };
-    for m in &s.timeline.moves {
-        let (x0, y0) = anchor(m.from, boxes);
-        let (x1, y1) = anchor(m.to, boxes);
-        let x = (x0 + (x1 - x0) * t).round().max(0.0) as u16;
-        let y = (y0 + (y1 - y0) * t).round().max(0.0) as u16;
-        frame.render_widget(
-            Paragraph::new(Span::styled(glyph, style)),
-            clip(frame, Rect::new(x, y, 1, 1)),
+    if text.is_empty() {
+        return;
+    }
+    let lane = boxes[0].y + boxes[0].height;
+    let right = boxes[4].x.saturating_sub(2);
+    let height = (map.y + map.height).saturating_sub(lane);
+    if right <= map.x || height == 0 {
+        return;
+    }
+    let area = Rect::new(map.x, lane, right - map.x, height);
+    frame.render_widget(
+        Paragraph::new(Line::styled(text.to_owned(), theme.dim())).wrap(Wrap { trim: true }),
+        clip(frame, area),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_break_between_words_or_not_at_all() {
+        assert_eq!(
+            fit_words("0 sichtbar · 2 mit Lock", 12, 2),
+            Some(vec!["0 sichtbar ·".to_owned(), "2 mit Lock".to_owned()])
+        );
+        assert_eq!(fit_words("0 sichtbar · 2 mit Lock", 10, 2), None);
+        assert_eq!(
+            fit_words("10 angenommen", 8, 2),
+            None,
+            "a word wider than the box"
+        );
+        assert_eq!(
+            fit_words("10 accepted", 8, 2),
+            Some(vec!["10".into(), "accepted".into()])
         );
     }
 }

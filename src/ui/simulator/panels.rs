@@ -1,62 +1,17 @@
-//! Overlays of the simulator: the scenario and fault menus, the compare view.
+//! The compare view: safe mode beside the other mode, with the difference in one sentence.
 
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
 use crate::app::Screen;
 use crate::app::doc_layout::Tone;
-use crate::app::simulator::picker_rows;
+use crate::app::simulator::Compare;
 use crate::app::simulator::view::{compare_rows, compare_sentence, mode_key};
-use crate::app::simulator::{Compare, Picker, PickerKind};
 use crate::app::{App, layout};
 use crate::sim::Mode;
 use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
-
-/// The menu popup.
-pub fn picker(frame: &mut Frame<'_>, app: &App, picker: Picker, theme: &Theme) {
-    let s = app.session.strings();
-    let rows = picker_rows(picker.kind, &app.session);
-    let title = match picker.kind {
-        PickerKind::Scenario => s.get("simulator.choose_scenario"),
-        PickerKind::Fault => s.get("simulator.choose_fault"),
-    };
-    let area = frame.area();
-    let width = area.width.saturating_sub(6).min(100);
-    let height = (rows.len() as u16 + 3).min(area.height.saturating_sub(2));
-    let popup = Rect::new(
-        (area.width - width) / 2,
-        area.height.saturating_sub(height) / 2,
-        width,
-        height,
-    );
-    let inner_h = usize::from(height.saturating_sub(3));
-    let first = picker.cursor.saturating_sub(inner_h.saturating_sub(1));
-    let mut lines: Vec<Line<'_>> = rows
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(inner_h)
-        .map(|(i, (id, text))| {
-            let marker = if i == picker.cursor { "› " } else { "  " };
-            let line = format!("{marker}{id:<38} {text}");
-            if i == picker.cursor {
-                Line::styled(line, theme.selected())
-            } else {
-                Line::raw(line)
-            }
-        })
-        .collect();
-    lines.push(Line::styled(s.get("simulator.picker_keys"), theme.dim()));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_set(super::super::theme::border_set(app.session.options.ascii))
-        .title(Span::styled(title, theme.tone(Tone::Bold)));
-    frame.render_widget(Clear, clip(frame, popup));
-    frame.render_widget(Paragraph::new(lines).block(block), clip(frame, popup));
-}
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
 
 /// Safe and naive side by side, with the final difference in one sentence.
 pub fn compare(

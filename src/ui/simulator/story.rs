@@ -96,9 +96,9 @@ pub fn draw(
     // event's caption under the moment's header.
     let at_moment = shown == Some(m.event) || story.came_from.is_some();
     let body = match &text.caption {
-        Some(c) if !at_moment => Line::styled(c.clone(), theme.tone(Tone::Italic)),
+        Some(c) if !at_moment => Line::styled(super::units::glue(c), theme.tone(Tone::Italic)),
         _ => Line::styled(
-            moments::render(text.texts, text.lang, m),
+            super::units::glue(&moments::render(text.texts, text.lang, m)),
             theme.tone(Tone::Text),
         ),
     };

@@ -28,6 +28,9 @@ const ASCII_BARS: ratatui::symbols::bar::Set<'static> = ratatui::symbols::bar::S
     empty: " ",
 };
 
+/// Widest table column, characters (a longer value ends in "…").
+const MAX_CELL: usize = 24;
+
 /// Most events the log lays out per frame (only the newest fit on screen anyway).
 const LOG_WINDOW: usize = 200;
 
@@ -102,18 +105,21 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             .map(view::short_id)
             .unwrap_or_default();
         let mark = if Some(e.index) == selected { ">" } else { " " };
+        let head = format!(
+            "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
+            e.index + 1,
+            crate::sim::moments::human_ms(app.session.lang, e.at_ms),
+            e.actor.to_string()
+        );
+        let outcome = format!("[{}] ", e.outcome.as_str());
+        // The caption ends at a word with "…" (the story panel and `s` show it whole).
+        let room =
+            usize::from(area.width).saturating_sub(head.chars().count() + outcome.chars().count());
+        let caption = super::picker::cut_at_word(&view::caption(&app.session, e), room);
         lines.push(Line::from(vec![
-            Span::styled(format!("{mark}#{:<4}", e.index + 1), theme.dim()),
-            Span::raw(format!(
-                "{:>7} ms {:<13} {id:<5} ",
-                e.at_ms,
-                e.actor.to_string()
-            )),
-            Span::styled(format!("[{}] ", e.outcome.as_str()), theme.tone(tone)),
-            Span::raw(crate::sim::moments::humanize_ms(
-                app.session.lang,
-                &view::caption(&app.session, e),
-            )),
+            Span::styled(super::units::glue(&head), theme.dim()),
+            Span::styled(outcome, theme.tone(tone)),
+            Span::raw(super::units::glue(&caption)),
         ]));
         if s.show_sql && (s.full_log || Some(e.index) == selected) {
             for sql in e.sql {
@@ -137,26 +143,62 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     };
     let rows_label = app.session.strings().get("simulator.rows");
     let table = view::table_lines(snap, rows_label);
-    let cell = |text: &str, width: usize| -> String {
-        let t: String = text.chars().take(width).collect();
-        format!("{t:<width$} ")
-    };
-    let width = 12;
-    let lines: Vec<Line<'_>> = table
-        .iter()
-        .skip(usize::from(s.scroll))
-        .take(usize::from(area.height))
-        .map(|line| match line {
-            TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
-            TableLine::Header(cols) => Line::styled(
-                cols.iter().map(|c| cell(c, width)).collect::<String>(),
-                theme.dim(),
-            ),
-            TableLine::Row(cells) => {
-                Line::raw(cells.iter().map(|c| cell(c, width)).collect::<String>())
+    // Each table's columns are as wide as their name and their widest value (up to a cap),
+    // so "delivery_count" is never cut to "delivery_cou".
+    let mut widths: Vec<Vec<usize>> = Vec::new();
+    let mut section: Vec<usize> = Vec::with_capacity(table.len());
+    for line in &table {
+        let cells: Vec<usize> = match line {
+            TableLine::Title(_) => {
+                widths.push(Vec::new());
+                Vec::new()
             }
-        })
-        .collect();
+            TableLine::Header(cols) => cols.iter().map(|c| c.chars().count()).collect(),
+            TableLine::Row(cells) => cells.iter().map(|c| c.chars().count()).collect(),
+        };
+        if widths.is_empty() {
+            widths.push(Vec::new());
+        }
+        let w = widths.last_mut().expect("a section was pushed above");
+        for (i, n) in cells.into_iter().enumerate() {
+            let n = n.min(MAX_CELL);
+            match w.get_mut(i) {
+                Some(old) => *old = (*old).max(n),
+                None => w.push(n),
+            }
+        }
+        section.push(widths.len() - 1);
+    }
+    let cells = |texts: &mut dyn Iterator<Item = &str>, w: &[usize]| -> String {
+        let mut out = String::new();
+        for (i, text) in texts.enumerate() {
+            let width = w.get(i).copied().unwrap_or(MAX_CELL);
+            let t = super::super::chrome::ellipsize(text, width);
+            out.push_str(&t);
+            // Pad to the column (ellipsize kept it within `width` characters).
+            out.extend(std::iter::repeat_n(
+                ' ',
+                width + 1 - t.chars().count().min(width),
+            ));
+        }
+        out
+    };
+    let draw_line = |i: usize| {
+        let w = &widths[section[i]];
+        match &table[i] {
+            TableLine::Title(t) => Line::styled(t.clone(), theme.tone(Tone::Subheading)),
+            TableLine::Header(cols) => {
+                Line::styled(cells(&mut cols.iter().copied(), w), theme.dim())
+            }
+            TableLine::Row(row) => Line::raw(cells(&mut row.iter().map(String::as_str), w)),
+        }
+    };
+    let (pinned, body) = view::table_window(&table, usize::from(s.scroll));
+    let index_of = |l: &TableLine| table.iter().position(|t| std::ptr::eq(t, l)).unwrap_or(0);
+    let mut lines: Vec<Line<'_>> = pinned.iter().map(|l| draw_line(index_of(l))).collect();
+    let room = usize::from(area.height).saturating_sub(lines.len());
+    let start = table.len() - body.len();
+    lines.extend((start..table.len()).take(room).map(draw_line));
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
 }
 
@@ -165,8 +207,15 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
     let Some(snap) = s.shown() else {
         return;
     };
-    let label_w: u16 = 34;
+    // As wide as the longest label in this language, so none is cut; the sparklines get the
+    // rest (none when the terminal is too narrow for them).
+    let longest = view::SIGNALS
+        .iter()
+        .map(|sig| strings.get(sig.key).chars().count())
+        .max()
+        .unwrap_or(0) as u16;
     let value_w: u16 = 10;
+    let label_w: u16 = (longest + 1).min(area.width.saturating_sub(value_w));
     let rows = view::SIGNALS
         .iter()
         .skip(usize::from(s.scroll))
@@ -174,16 +223,22 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
     for (i, signal) in rows.enumerate() {
         let y = area.y + i as u16;
         let value = (signal.value)(&snap.metrics);
-        let unit = if signal.millis { " ms" } else { "" };
-        let text: String = strings
-            .get(signal.key)
-            .chars()
-            .take(usize::from(label_w) - 1)
-            .collect();
+        let value = if signal.millis {
+            crate::sim::moments::human_ms(app.session.lang, value)
+        } else {
+            value.to_string()
+        };
+        let text = super::picker::cut_at_word(
+            strings.get(signal.key),
+            usize::from(label_w.saturating_sub(1)),
+        );
         frame.render_widget(
             Paragraph::new(Line::from(vec![
                 Span::raw(format!("{text:<w$}", w = usize::from(label_w))),
-                Span::styled(format!("{value:>7}{unit}"), theme.tone(Tone::Bold)),
+                Span::styled(
+                    super::units::glue(&format!("{value:>9}")),
+                    theme.tone(Tone::Bold),
+                ),
             ])),
             clip(frame, Rect::new(area.x, y, label_w + value_w, 1)),
         );

@@ -3,11 +3,11 @@
 //! mail outbox are never touched.
 
 use super::{PortableProgress, QuizAnswerRecord, QuizAttemptRecord};
-use crate::services::store::{Store, StoreError, now_secs, put_setting};
+use crate::services::store::{SIM_CHOICE_KEY, Store, StoreError, now_secs, put_setting};
 use rusqlite::{TransactionBehavior, params};
 use std::collections::BTreeMap;
 
-/// The progress tables every file version carries (`setting` only for its two keys).
+/// The progress tables every file version carries (`setting` only for the keys below).
 const PROGRESS_TABLES: [&str; 6] = [
     "chapter_read",
     "decision_answer",
@@ -17,7 +17,7 @@ const PROGRESS_TABLES: [&str; 6] = [
     "scenario_run",
 ];
 /// Settings that are part of the progress.
-const PROGRESS_SETTINGS: [&str; 2] = ["last_chapter", "language"];
+const PROGRESS_SETTINGS: [&str; 3] = ["last_chapter", "language", SIM_CHOICE_KEY];
 /// The quiz tables (version 2), children first.
 const QUIZ_TABLES: [&str; 3] = ["quiz_answer", "quiz_order", "quiz_attempt"];
 /// How option ids are joined in one column (as the quiz store writes them).
@@ -142,6 +142,9 @@ impl Store {
             }
             if let Some(lang) = progress.language {
                 put_setting(&tx, "language", lang.code())?;
+            }
+            if let Some(choice) = &progress.simulator {
+                put_setting(&tx, SIM_CHOICE_KEY, &choice.encode())?;
             }
             if let Some(quiz) = &doc.quiz {
                 for table in QUIZ_TABLES {
