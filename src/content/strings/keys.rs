@@ -153,6 +153,7 @@ const MORE: &[&str] = &[
     "report.name_prompt",
     "report.name_hint",
     "report.tab_key",
+    "simulator.quiet_step",
     "simulator.quiet_steps",
     "simulator.mode_safe",
     "simulator.mode_naive",

@@ -87,10 +87,12 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     for row in fold::rows(events.into_iter().rev(), s.full_log, selected) {
         let e = match row {
             fold::Row::Quiet { count, .. } => {
-                lines.push(Line::styled(
-                    strings.fill("simulator.quiet_steps", &[("n", &count.to_string())]),
-                    theme.dim(),
-                ));
+                let text = if count == 1 {
+                    strings.get("simulator.quiet_step").to_owned()
+                } else {
+                    strings.fill("simulator.quiet_steps", &[("n", &count.to_string())])
+                };
+                lines.push(Line::styled(text, theme.dim()));
                 continue;
             }
             fold::Row::Event(e) => e,
