@@ -9,6 +9,7 @@
 //! it right after the handler returns, saving what the left screen must keep.
 
 mod chapters;
+pub mod dashboard;
 pub mod doc_layout;
 mod home;
 pub mod input;

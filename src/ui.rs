@@ -2,6 +2,7 @@
 
 mod chapters;
 mod chrome;
+pub mod dashboard;
 mod help;
 mod home;
 mod map;

@@ -94,6 +94,12 @@ pub struct SummaryView {
     pub events: u64,
     /// Deliveries recognised as duplicates and not counted again.
     pub duplicates: u64,
+    /// Decision ids whose distribution the instructor revealed to the room.
+    #[serde(default)]
+    pub revealed: Vec<String>,
+    /// The newest pacing command sent to the room.
+    #[serde(default)]
+    pub last_pace: Option<super::Pace>,
 }
 
 impl Summary {
