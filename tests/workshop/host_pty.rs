@@ -1,0 +1,54 @@
+//! `queuelab host` without `--headless` in a real pseudo-terminal: the dashboard appears, a
+//! trainee who joins shows up in the room, a reveal goes out from the keyboard, and q stops the
+//! session and restores the terminal.
+
+use crate::support::{free_port, run};
+
+#[path = "../support/pty.rs"]
+#[allow(dead_code)]
+mod pty;
+
+/// The join URL on the Join section (wide enough that it is one line).
+fn join_url(screen: &str) -> Option<String> {
+    screen
+        .split_whitespace()
+        .find(|w| w.starts_with("https://") && w.contains("/join?"))
+        .map(str::to_owned)
+}
+
+#[test]
+fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let port = free_port().to_string();
+    let mut host = pty::Session::start(
+        &dir.path().join("host"),
+        &[
+            "--lang", "en", "host", "--bind", "127.0.0.1", "--port", &port, "--name", "Room 7",
+        ],
+        200,
+        50,
+    );
+    host.wait_for("Room 7 · 0 trainees · 0 stuck");
+    assert!(host.in_alternate_screen());
+    host.send("3");
+    host.wait_for("Join URL");
+    let url = join_url(&host.screen()).expect("the join URL is on the Join section");
+    let out = run(&dir.path().join("pia"), &["join", &url, "--name", "Pia"], "");
+    assert!(out.status.success(), "{out:?}");
+    host.send("1");
+    host.wait_for("Room 7 · 1 trainees · 0 stuck");
+    host.wait_for("Pia");
+    let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
+    assert!(out.status.success(), "{out:?}");
+    host.wait_for("on command-line: \"the map\"");
+    host.send("r1\r");
+    host.wait_for("Revealed to the room: decision 1");
+    host.send("2");
+    host.wait_for("revealed to the room");
+    host.send("q");
+    assert!(host.wait_exit(), "q ends the host cleanly");
+    assert!(!host.in_alternate_screen(), "the terminal is restored");
+    let screen = host.screen();
+    assert!(screen.contains("session stopped"), "{screen}");
+    assert!(screen.contains(&format!("join: {url}")), "{screen}");
+}
