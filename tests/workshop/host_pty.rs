@@ -23,7 +23,15 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     let mut host = pty::Session::start(
         &dir.path().join("host"),
         &[
-            "--lang", "en", "host", "--bind", "127.0.0.1", "--port", &port, "--name", "Room 7",
+            "--lang",
+            "en",
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            &port,
+            "--name",
+            "Room 7",
         ],
         200,
         50,
@@ -33,7 +41,11 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     host.send("3");
     host.wait_for("Join URL");
     let url = join_url(&host.screen()).expect("the join URL is on the Join section");
-    let out = run(&dir.path().join("pia"), &["join", &url, "--name", "Pia"], "");
+    let out = run(
+        &dir.path().join("pia"),
+        &["join", &url, "--name", "Pia"],
+        "",
+    );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
     host.wait_for("Room 7 · 1 trainees · 0 stuck");
