@@ -18,6 +18,7 @@ pub mod layout;
 pub mod map;
 mod msg;
 mod ordering;
+pub mod pace;
 pub mod quiz;
 mod reader;
 pub mod report;
@@ -184,6 +185,10 @@ impl App {
                 session.workshop = Some(line);
                 Vec::new()
             }
+            Msg::PaceReceived(notice) => {
+                pace::received(session, notice);
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;
@@ -225,6 +230,16 @@ impl App {
             let text = self.session.strings().get("workshop.stuck_sent").to_owned();
             self.session.notify(text, false);
             return vec![Effect::Store(StoreRequest::Stuck(screen))];
+        }
+        // The instructor's banner: one key follows, one puts it away; nothing else is taken.
+        if self.session.pace.is_some() {
+            if key == Key::char(pace::FOLLOW_KEY) {
+                return pace::follow(&mut self.session);
+            }
+            if key == Key::char(pace::DISMISS_KEY) {
+                pace::dismiss(&mut self.session);
+                return Vec::new();
+            }
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Back) if self.history.is_empty() => {

@@ -91,6 +91,8 @@ pub enum Msg {
     DamagedDeleted(Result<usize, String>),
     /// The workshop dispatcher delivered (or tried to).
     WorkshopUpdated(WorkshopLine),
+    /// The instructor sent a pacing command.
+    PaceReceived(super::pace::PaceNotice),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.

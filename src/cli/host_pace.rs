@@ -49,8 +49,15 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
         ))
     })?;
     let body = serde_json::to_vec(&pace).map_err(|e| Failure::new(e.to_string()))?;
-    let reply = request(&url, "POST", "/api/pace", Some(key), &body, deadline_in(5_000))
-        .map_err(Failure::new)?;
+    let reply = request(
+        &url,
+        "POST",
+        "/api/pace",
+        Some(key),
+        &body,
+        deadline_in(5_000),
+    )
+    .map_err(Failure::new)?;
     if reply.status != 200 {
         return Err(Failure::new(format!(
             "the host answered {}: {}",

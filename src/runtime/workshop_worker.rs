@@ -3,11 +3,13 @@
 //! thread wakes it after each save; while facts wait, it retries when the earliest is due
 //! (backoff and jitter are in the outbox rows); with nothing waiting it sleeps without a timer.
 
+use crate::app::pace::PaceNotice;
 use crate::app::{Msg, WorkshopLine};
+use crate::domain::workshop::PaceKind;
 use crate::services::Store;
 use crate::services::log;
 use crate::services::store::now_ms;
-use crate::services::trainee::{client::deadline_in, deliver};
+use crate::services::trainee::{client::deadline_in, deliver, poll_paces};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
@@ -16,6 +18,48 @@ use tokio::sync::mpsc::UnboundedSender;
 
 /// How long one delivery may take.
 const DELIVERY_MS: u64 = 5_000;
+/// How often a joined trainee asks the host for pacing commands (bounded: one small GET).
+const PACE_POLL: Duration = Duration::from_secs(3);
+/// How long one pacing request may take.
+const PACE_POLL_MS: u64 = 2_000;
+
+/// The newest pacing id seen and when the host was last asked.
+#[derive(Default)]
+struct Pacing {
+    after: Option<u64>,
+    asked: Option<std::time::Instant>,
+}
+
+impl Pacing {
+    /// Asks the host for commands after the newest seen (at most once per [`PACE_POLL`]); the
+    /// newest new one comes back. The first answer of a run brings the session's newest
+    /// command, so a trainee who starts late still sees what the room is doing.
+    fn poll(&mut self, store: &Store) -> Option<PaceNotice> {
+        if self.asked.is_some_and(|at| at.elapsed() < PACE_POLL) {
+            return None;
+        }
+        self.asked = Some(std::time::Instant::now());
+        let member = store.membership().ok()??;
+        let after = self.after.unwrap_or(0);
+        let reply = match poll_paces(&member, after, deadline_in(PACE_POLL_MS)) {
+            Ok(reply) => reply,
+            Err(e) => {
+                log::warn(&format!("workshop pacing: {e}"));
+                return None;
+            }
+        };
+        let newest = reply.paces.into_iter().max_by_key(|p| p.id)?;
+        self.after = Some(newest.id);
+        let distribution = match &newest.kind {
+            PaceKind::RevealDecision { decision } => reply.distributions.get(decision).cloned(),
+            _ => None,
+        };
+        Some(PaceNotice {
+            pace: newest,
+            distribution,
+        })
+    }
+}
 
 /// Handle to the dispatcher thread; dropping the sender ends it.
 pub struct WorkshopWorker {
@@ -40,16 +84,31 @@ impl WorkshopWorker {
                 };
                 // First round at start: say hello to the host and send what waits.
                 let mut all = true;
+                let mut pacing = Pacing::default();
                 loop {
-                    if let Some(line) = round(&mut store, all) {
-                        let _ = replies.send(Msg::WorkshopUpdated(line));
-                    }
+                    let joined = match round(&mut store, all) {
+                        Some(line) => {
+                            let _ = replies.send(Msg::WorkshopUpdated(line));
+                            true
+                        }
+                        None => false,
+                    };
                     all = false;
-                    let wait = match store.next_due_ms() {
+                    if joined && let Some(notice) = pacing.poll(&store) {
+                        let _ = replies.send(Msg::PaceReceived(notice));
+                    }
+                    let due = match store.next_due_ms() {
                         Ok(Some(due)) => Some(Duration::from_millis(
                             (due - now_ms()).clamp(10, 60_000) as u64,
                         )),
                         _ => None,
+                    };
+                    // While joined the host is asked for pacing now and then; not joined,
+                    // the thread sleeps until a fact is saved.
+                    let wait = if joined {
+                        Some(due.map_or(PACE_POLL, |d| d.min(PACE_POLL)))
+                    } else {
+                        due
                     };
                     let signal = match wait {
                         Some(d) => wake.recv_timeout(d),

@@ -13,6 +13,7 @@ use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
 use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -141,9 +142,19 @@ impl HostState {
         let paces = lock(&self.paces);
         let newer: Vec<Pace> = paces.iter().filter(|p| p.id > after).cloned().collect();
         let skip = newer.len().saturating_sub(MAX_PACES);
+        let revealed = revealed(&paces);
+        drop(paces);
+        let distributions = if revealed.is_empty() {
+            BTreeMap::new()
+        } else {
+            let mut all = lock(&self.summary).distributions();
+            all.retain(|d, _| revealed.contains(d));
+            all
+        };
         PaceReply {
             paces: newer.into_iter().skip(skip).collect(),
-            revealed: revealed(&paces),
+            revealed,
+            distributions,
         }
     }
 }

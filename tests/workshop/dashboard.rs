@@ -31,7 +31,9 @@ fn projector_page_renders_the_rooms_answers_in_headless_chromium() {
     for k in ["1", "2", "3", "4"] {
         let out = run(
             &dir.path().join("t0"),
-            &["host", "pace", "--url", &host.url, "--key", &host.key, "reveal", k],
+            &[
+                "host", "pace", "--url", &host.url, "--key", &host.key, "reveal", k,
+            ],
             "",
         );
         assert!(out.status.success(), "{out:?}");

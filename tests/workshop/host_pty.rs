@@ -64,3 +64,41 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     assert!(screen.contains("session stopped"), "{screen}");
     assert!(screen.contains(&format!("join: {url}")), "{screen}");
 }
+
+#[test]
+fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = crate::support::Host::start(&dir.path().join("host"), free_port(), &[]);
+    let trainee = dir.path().join("tia");
+    let out = run(&trainee, &["join", &host.url, "--name", "Tia"], "");
+    assert!(out.status.success(), "{out:?}");
+    let mut tui = pty::Session::start(&trainee, &["--lang", "en"], 100, 30);
+    tui.wait_for("host reachable");
+    let pace = |args: &[&str]| {
+        let mut all = vec!["host", "pace", "--url", &host.url, "--key", &host.key];
+        all.extend_from_slice(args);
+        let out = run(&dir.path().join("instructor"), &all, "");
+        assert!(out.status.success(), "{out:?}");
+    };
+    pace(&["chapter", "3"]);
+    tui.wait_for("Instructor: open chapter 3");
+    let title = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
+        .expect("content")
+        .course(queuelab::content::Lang::En)
+        .chapters[2]
+        .title
+        .clone();
+    tui.send("F");
+    tui.wait_for(&title);
+    assert!(
+        !tui.screen().contains("Instructor:"),
+        "followed, the banner is gone"
+    );
+    pace(&["reveal", "1"]);
+    tui.wait_for("revealed, the room: a 0");
+    tui.send("X");
+    assert!(!tui.screen().contains("Instructor:"), "dismissed");
+    tui.send("q");
+    tui.send("q");
+    host.kill();
+}

@@ -440,4 +440,8 @@ pub const KEYS: &[&str] = &[
     "dash.key_label",
     "dash.join_hint",
     "dash.too_small",
+    "pace.banner",
+    "pace.open_chapter",
+    "pace.open_scenario",
+    "pace.revealed",
 ];

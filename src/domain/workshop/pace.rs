@@ -4,6 +4,7 @@
 
 use super::Catalog;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Simulator modes a pacing command may name (the ids `sim --mode` accepts).
 pub const PACE_MODES: [&str; 3] = ["safe", "naive", "pitfall"];
@@ -77,4 +78,7 @@ pub struct PaceReply {
     pub paces: Vec<Pace>,
     /// Decision ids whose distribution the room may see.
     pub revealed: Vec<String>,
+    /// Revealed decision id -> option id -> trainees who chose it.
+    #[serde(default)]
+    pub distributions: BTreeMap<String, BTreeMap<String, u32>>,
 }

@@ -234,7 +234,7 @@ fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
     );
     assert_eq!(
         reply.revealed,
-        [decision.clone()],
+        std::slice::from_ref(&decision),
         "revealed once, listed once"
     );
     assert_eq!(
