@@ -225,7 +225,8 @@ impl App {
             return effects;
         }
         // The stuck key works on every screen, but only while joined to a workshop.
-        if key == Key::char(STUCK_KEY) && self.session.workshop.is_some() {
+        let workshop_action = keymap::workshop_action(key);
+        if workshop_action == Some(Action::Stuck) && self.session.workshop.is_some() {
             let screen = format!("{:?}", self.screen.kind()).to_lowercase();
             let text = self.session.strings().get("workshop.stuck_sent").to_owned();
             self.session.notify(text, false);
@@ -233,12 +234,13 @@ impl App {
         }
         // The instructor's banner: one key follows, one puts it away; nothing else is taken.
         if self.session.pace.is_some() {
-            if key == Key::char(pace::FOLLOW_KEY) {
-                return pace::follow(&mut self.session);
-            }
-            if key == Key::char(pace::DISMISS_KEY) {
-                pace::dismiss(&mut self.session);
-                return Vec::new();
+            match workshop_action {
+                Some(Action::FollowPace) => return pace::follow(&mut self.session),
+                Some(Action::DismissPace) => {
+                    pace::dismiss(&mut self.session);
+                    return Vec::new();
+                }
+                _ => {}
             }
         }
         match keymap::action_for(self.screen.kind(), key) {

@@ -6,7 +6,7 @@ use super::chrome::clip;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::doc_layout::Tone;
-use crate::app::keymap::bindings;
+use crate::app::keymap::{WORKSHOP, bindings};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -21,7 +21,8 @@ const GUTTER: usize = 2;
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let s = app.session.strings();
     let mut rows: Vec<(String, String)> = Vec::new();
-    for binding in bindings(app.screen.kind()) {
+    // Every screen's help ends with the workshop keys (stuck signal, instructor's banner).
+    for binding in bindings(app.screen.kind()).iter().chain(WORKSHOP) {
         let keys: Vec<String> = binding.keys.iter().map(|k| k.label()).collect();
         let row = (keys.join(" / "), s.get(binding.label).to_owned());
         if !rows.contains(&row) {

@@ -203,3 +203,12 @@ pub(super) const REPORT: &[Binding] = &[
     b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
     HELP,
 ];
+
+/// Keys of a workshop session, listed in every screen's help: the stuck signal and the
+/// instructor's banner (follow it, put it away). They act only while joined / while a banner
+/// shows, so they take no key from any screen.
+pub const WORKSHOP: &[Binding] = &[
+    b(&[C(crate::app::STUCK_KEY)], A::Stuck, "key.stuck", false),
+    b(&[C(crate::app::pace::FOLLOW_KEY)], A::FollowPace, "key.follow_pace", false),
+    b(&[C(crate::app::pace::DISMISS_KEY)], A::DismissPace, "key.dismiss_pace", false),
+];

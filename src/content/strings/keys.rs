@@ -444,4 +444,7 @@ pub const KEYS: &[&str] = &[
     "pace.open_chapter",
     "pace.open_scenario",
     "pace.revealed",
+    "key.stuck",
+    "key.follow_pace",
+    "key.dismiss_pace",
 ];
