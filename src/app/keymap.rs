@@ -4,8 +4,8 @@
 mod tables;
 
 use super::input::{Key, KeyCode};
-pub use tables::WORKSHOP;
 use tables::{CHAPTERS, HOME, MAP, ORDERING, QUIZ, READER, REPORT, SETTINGS, SIMULATOR};
+pub use tables::{WORKSHOP, WORKSHOP_HELP};
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

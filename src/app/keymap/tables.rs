@@ -204,11 +204,27 @@ pub(super) const REPORT: &[Binding] = &[
     HELP,
 ];
 
-/// Keys of a workshop session, listed in every screen's help: the stuck signal and the
-/// instructor's banner (follow it, put it away). They act only while joined / while a banner
-/// shows, so they take no key from any screen.
+/// The stuck key: in every screen's help (it acts only while joined, so it takes no key from
+/// any screen).
+const STUCK: Binding = b(&[C(crate::app::STUCK_KEY)], A::Stuck, "key.stuck", false);
+
+/// The workshop rows every help overlay ends with.
+pub const WORKSHOP_HELP: &[Binding] = &[STUCK];
+
+/// Keys of a workshop session: the stuck signal and the instructor's banner (follow it, put it
+/// away; the banner names these two keys itself, and they act only while it shows).
 pub const WORKSHOP: &[Binding] = &[
-    b(&[C(crate::app::STUCK_KEY)], A::Stuck, "key.stuck", false),
-    b(&[C(crate::app::pace::FOLLOW_KEY)], A::FollowPace, "key.follow_pace", false),
-    b(&[C(crate::app::pace::DISMISS_KEY)], A::DismissPace, "key.dismiss_pace", false),
+    STUCK,
+    b(
+        &[C(crate::app::pace::FOLLOW_KEY)],
+        A::FollowPace,
+        "key.follow_pace",
+        false,
+    ),
+    b(
+        &[C(crate::app::pace::DISMISS_KEY)],
+        A::DismissPace,
+        "key.dismiss_pace",
+        false,
+    ),
 ];
