@@ -30,11 +30,12 @@ pub mod simulator;
 mod test_app;
 
 pub use chapters::ChaptersState;
+pub use home::join::{JoinForm, JoinStep};
 pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
-    ShareRequest, StoreRequest, WorkshopLine,
+    ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
 };
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
@@ -185,6 +186,15 @@ impl App {
                 session.workshop = Some(line);
                 Vec::new()
             }
+            Msg::WorkshopJoined(result) => {
+                if matches!(result, Ok(false)) {
+                    session.workshop = None;
+                }
+                if let Screen::Home(state) = &mut self.screen {
+                    home::join::answered(&mut state.join, session, result);
+                }
+                Vec::new()
+            }
             Msg::PaceReceived(notice) => {
                 pace::received(session, notice);
                 Vec::new()
@@ -269,6 +279,12 @@ impl App {
         match &mut self.screen {
             Screen::Reader(state) if state.captures_keys() => {
                 Some(reader::on_captured_key(state, session, key))
+            }
+            Screen::Home(state) if state.join.is_some() => {
+                let form = state.join.take()?;
+                let (form, effects) = home::join::on_key(form, session, key);
+                state.join = form;
+                Some(effects)
             }
             Screen::Home(state) if state.confirm_quit => {
                 if home::on_confirm_key(state, session, key) {

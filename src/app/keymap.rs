@@ -94,6 +94,8 @@ pub enum Action {
     Retake,
     /// Go on to e-mail the report.
     SendReport,
+    /// Join a workshop, or leave it (Home).
+    Workshop,
     /// Tell the workshop's instructor you are stuck.
     Stuck,
     /// Follow the instructor's banner.

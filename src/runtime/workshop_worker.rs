@@ -4,7 +4,8 @@
 //! (backoff and jitter are in the outbox rows); with nothing waiting it sleeps without a timer.
 
 use crate::app::pace::PaceNotice;
-use crate::app::{Msg, WorkshopLine};
+use crate::app::{Msg, WorkshopLine, WorkshopRequest};
+use crate::domain::workshop::JoinUrl;
 use crate::domain::workshop::PaceKind;
 use crate::services::Store;
 use crate::services::log;
@@ -65,13 +66,26 @@ impl Pacing {
 pub struct WorkshopWorker {
     /// Wakes the dispatcher (a fact was saved).
     pub notify: mpsc::Sender<()>,
+    /// Join and leave requests from Home.
+    pub requests: mpsc::Sender<WorkshopRequest>,
     thread: JoinHandle<()>,
+}
+
+impl WorkshopWorker {
+    /// Hands a join or leave to the dispatcher and wakes it.
+    pub fn send(&self, request: WorkshopRequest) {
+        // The thread outlives the event loop that calls this; a send after it ended has
+        // nobody left to answer and is dropped.
+        let _ = self.requests.send(request);
+        let _ = self.notify.send(());
+    }
 }
 
 impl WorkshopWorker {
     /// Starts the dispatcher on the store at `path`; it reports each delivery to the UI.
     pub fn spawn(path: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<WorkshopWorker> {
         let (notify, wake) = mpsc::channel::<()>();
+        let (requests, asked) = mpsc::channel::<WorkshopRequest>();
         let thread = std::thread::Builder::new()
             .name("workshop".into())
             .spawn(move || {
@@ -86,6 +100,11 @@ impl WorkshopWorker {
                 let mut all = true;
                 let mut pacing = Pacing::default();
                 loop {
+                    for request in asked.try_iter() {
+                        let answer = membership(&mut store, request);
+                        all = true;
+                        let _ = replies.send(Msg::WorkshopJoined(answer));
+                    }
                     let joined = match round(&mut store, all) {
                         Some(line) => {
                             let _ = replies.send(Msg::WorkshopUpdated(line));
@@ -119,7 +138,11 @@ impl WorkshopWorker {
                     }
                 }
             })?;
-        Ok(WorkshopWorker { notify, thread })
+        Ok(WorkshopWorker {
+            notify,
+            requests,
+            thread,
+        })
     }
 
     /// Lets the dispatcher end after its current round without waiting for it: quitting must
@@ -129,6 +152,37 @@ impl WorkshopWorker {
         drop(self.thread);
     }
 }
+
+/// Joins or leaves as Home asked. A join the host refuses (wrong code, full session) is undone
+/// so the learner can type the URL again; an unreachable host keeps the membership and its
+/// facts wait, as with `queuelab join`.
+fn membership(store: &mut Store, request: WorkshopRequest) -> Result<bool, String> {
+    match request {
+        WorkshopRequest::Join { url, name } => {
+            let url = JoinUrl::parse(&url).map_err(|e| e.to_string())?;
+            store.join(&url, &name).map_err(|e| e.to_string())?;
+            let delivery = deliver(store, deadline_in(DELIVERY_MS), true)?;
+            match delivery.error {
+                Some(refused) if refused.starts_with(REFUSED) => {
+                    store.leave().map_err(|e| e.to_string())?;
+                    Err(refused)
+                }
+                _ => Ok(true),
+            }
+        }
+        WorkshopRequest::Leave => {
+            // Hand over what waits first: the membership's outbox ends with it.
+            let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);
+            store.leave().map_err(|e| e.to_string())?;
+            Ok(false)
+        }
+    }
+}
+
+/// How a delivery error starts when the host answered 4xx (it refused; retrying will not help).
+const REFUSED: &str = "the host answered 4";
+/// How long leaving waits for the last facts to go.
+const LEAVE_FLUSH_MS: u64 = 2_000;
 
 /// One delivery round; None when not joined.
 fn round(store: &mut Store, all: bool) -> Option<WorkshopLine> {

@@ -102,3 +102,34 @@ fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
     tui.send("q");
     host.kill();
 }
+
+#[test]
+fn home_joins_a_workshop_by_typing_the_url_and_leaves_with_the_same_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = crate::support::Host::start(&dir.path().join("host"), free_port(), &[]);
+    let mut tui = pty::Session::start(&dir.path().join("ute"), &["--lang", "en"], 100, 30);
+    tui.wait_for("workshop");
+    tui.send("w");
+    tui.wait_for("Join URL (as the instructor shows it)");
+    let wrong = host.url.replace("code=", "code=X");
+    tui.send(&wrong);
+    tui.send("\r");
+    tui.send("Ute\r");
+    tui.wait_for("wrong join code");
+    tui.send("\x1b");
+    tui.send("w");
+    tui.send(&host.url);
+    tui.send("\r");
+    tui.wait_for("Your name");
+    tui.send("Ute\r");
+    tui.wait_for("Joined the workshop");
+    tui.wait_for("Workshop: Room 1");
+    let status = host.status(&dir.path().join("instructor"));
+    assert_eq!(status["trainees"][0]["name"], "Ute", "{status}");
+    tui.send("w");
+    tui.wait_for("Leave the workshop?");
+    tui.send("y");
+    tui.wait_for("Left the workshop");
+    assert!(!tui.screen().contains("Workshop: Room 1"));
+    host.kill();
+}

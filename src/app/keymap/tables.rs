@@ -43,6 +43,7 @@ const HELP: Binding = b(&[C('?')], A::Help, "key.help", true);
 pub(super) const HOME: &[Binding] = &[
     MOVE,
     OPEN,
+    b(&[C('w')], A::Workshop, "key.workshop", true),
     b(&[Digit], A::Number(0), "key.number", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.quit", true),
     HELP,
