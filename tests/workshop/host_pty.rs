@@ -6,7 +6,7 @@ use crate::support::{free_port, run};
 
 #[path = "../support/pty.rs"]
 #[allow(dead_code)]
-mod pty;
+pub(crate) mod pty;
 
 /// The join URL on the Join section (wide enough that it is one line).
 fn join_url(screen: &str) -> Option<String> {
