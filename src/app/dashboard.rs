@@ -226,10 +226,13 @@ impl Dashboard {
                 s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
             }
             PaceKind::RevealDecision { decision } => {
-                let i = course.decisions.iter().position(|d| &d.id == decision);
-                let (n, title) =
-                    numbered(i, i.map(|i| course.decisions[i].title.as_str()), decision);
-                s.fill("dash.pace_reveal", &[("n", &n), ("title", &title)])
+                // Decision titles carry their number ("Decision 2").
+                let title = course
+                    .decisions
+                    .iter()
+                    .find(|d| &d.id == decision)
+                    .map_or(decision.as_str(), |d| d.title.as_str());
+                s.fill("dash.pace_reveal", &[("title", title)])
             }
             PaceKind::OpenScenario { scenario, mode } => {
                 let title = self

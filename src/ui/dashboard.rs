@@ -75,19 +75,18 @@ fn row(area: Rect, y: u16) -> Rect {
 fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let s = dash.strings();
     let stuck = dash.summary.trainees.iter().filter(|t| t.stuck).count();
-    let left = s.fill(
+    let counts = s.fill(
         "dash.header",
         &[
-            ("session", &dash.summary.session),
             ("trainees", &dash.summary.trainees.len().to_string()),
             ("stuck", &stuck.to_string()),
         ],
     );
     let right = s.fill("dash.key", &[("key", &dash.access.key)]);
     let width = usize::from(area.width);
-    // The key stays whole; the session line gives way.
-    let room = width.saturating_sub(right.width() + 3);
-    let left = format!(" {}", ellipsize(&left, room));
+    // The key and the counts stay whole; the session name gives way.
+    let room = width.saturating_sub(counts.width() + right.width() + 7);
+    let left = format!(" {} · {counts}", ellipsize(&dash.summary.session, room));
     let gap = width.saturating_sub(left.width() + right.width() + 1);
     let line = format!("{left}{}{right} ", " ".repeat(gap));
     frame.render_widget(Paragraph::new(line).style(theme.header()), area);

@@ -54,7 +54,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     assert!(out.status.success(), "{out:?}");
     host.wait_for("on command-line: \"the map\"");
     host.send("r1\r");
-    host.wait_for("Revealed to the room: decision 1");
+    host.wait_for("Revealed to the room: Decision 1");
     host.send("2");
     host.wait_for("revealed to the room");
     host.send("q");
