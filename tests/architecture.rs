@@ -134,7 +134,11 @@ fn the_layer_check_can_fail() {
 
 #[test]
 fn every_string_key_used_by_the_ui_is_defined() {
-    let keys = queuelab::content::STRING_KEYS;
+    let keys: Vec<&str> = queuelab::content::STRING_KEYS
+        .iter()
+        .chain(queuelab::content::WORKSHOP_STRING_KEYS)
+        .copied()
+        .collect();
     let namespaces: std::collections::BTreeSet<&str> =
         keys.iter().filter_map(|k| k.split('.').next()).collect();
     let mut missing = Vec::new();

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 mod keys;
-pub use keys::KEYS;
+pub use keys::{KEYS, WORKSHOP_KEYS};
 
 /// The UI strings of one language.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -74,7 +74,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
             ));
         }
     }
-    for key in KEYS {
+    for key in KEYS.iter().chain(WORKSHOP_KEYS) {
         if !file.strings.contains_key(*key) {
             problems.push(Problem::file(path, format!("missing string {key:?}")));
         }
