@@ -9,6 +9,7 @@
 //! it right after the handler returns, saving what the left screen must keep.
 
 mod chapters;
+pub mod dashboard;
 pub mod doc_layout;
 mod home;
 pub mod input;
@@ -17,6 +18,7 @@ pub mod layout;
 pub mod map;
 mod msg;
 mod ordering;
+pub mod pace;
 pub mod quiz;
 mod reader;
 pub mod report;
@@ -28,11 +30,12 @@ pub mod simulator;
 mod test_app;
 
 pub use chapters::ChaptersState;
+pub use home::join::{JoinForm, JoinStep};
 pub use home::{HomeState, MenuItem, home_layout};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
-    ShareRequest, StoreRequest, WorkshopLine,
+    ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
 };
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
@@ -183,6 +186,19 @@ impl App {
                 session.workshop = Some(line);
                 Vec::new()
             }
+            Msg::WorkshopJoined(result) => {
+                if matches!(result, Ok(false)) {
+                    session.workshop = None;
+                }
+                if let Screen::Home(state) = &mut self.screen {
+                    home::join::answered(&mut state.join, session, result);
+                }
+                Vec::new()
+            }
+            Msg::PaceReceived(notice) => {
+                pace::received(session, notice);
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;
@@ -219,11 +235,23 @@ impl App {
             return effects;
         }
         // The stuck key works on every screen, but only while joined to a workshop.
-        if key == Key::char(STUCK_KEY) && self.session.workshop.is_some() {
+        let workshop_action = keymap::workshop_action(key);
+        if workshop_action == Some(Action::Stuck) && self.session.workshop.is_some() {
             let screen = format!("{:?}", self.screen.kind()).to_lowercase();
             let text = self.session.strings().get("workshop.stuck_sent").to_owned();
             self.session.notify(text, false);
             return vec![Effect::Store(StoreRequest::Stuck(screen))];
+        }
+        // The instructor's banner: one key follows, one puts it away; nothing else is taken.
+        if self.session.pace.is_some() {
+            match workshop_action {
+                Some(Action::FollowPace) => return pace::follow(&mut self.session),
+                Some(Action::DismissPace) => {
+                    pace::dismiss(&mut self.session);
+                    return Vec::new();
+                }
+                _ => {}
+            }
         }
         match keymap::action_for(self.screen.kind(), key) {
             Some(Action::Back) if self.history.is_empty() => {
@@ -251,6 +279,12 @@ impl App {
         match &mut self.screen {
             Screen::Reader(state) if state.captures_keys() => {
                 Some(reader::on_captured_key(state, session, key))
+            }
+            Screen::Home(state) if state.join.is_some() => {
+                let form = state.join.take()?;
+                let (form, effects) = home::join::on_key(form, session, key);
+                state.join = form;
+                Some(effects)
             }
             Screen::Home(state) if state.confirm_quit => {
                 if home::on_confirm_key(state, session, key) {

@@ -4,6 +4,7 @@ mod check_cmd;
 mod decide_cmd;
 mod export_cmd;
 mod host_cmd;
+mod host_pace;
 mod host_serve;
 mod join_cmd;
 mod lines;
@@ -88,8 +89,9 @@ pub enum Command {
         #[arg(long)]
         plain: bool,
     },
-    /// Host a workshop session: trainees join with the printed URL; the instructor sees a live
-    /// summary. Also `host status` and `host export`.
+    /// Host a workshop session with a live dashboard in the terminal (join URL and QR code,
+    /// trainees, stuck list, answers; c/s/r pace the room, q stops). Also `host status`,
+    /// `host pace` and `host export`.
     Host(HostArgs),
     /// Join a workshop session (URL and --name), or without a URL show the membership and
     /// deliver the facts that wait (at most 2 s).

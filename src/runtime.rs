@@ -1,6 +1,7 @@
 //! The impure shell around the core: the terminal, the event loop, the effect executor.
 
 mod convert;
+pub mod dashboard_loop;
 mod debug_panic;
 mod event_loop;
 mod executor;

@@ -2,8 +2,10 @@
 
 mod chapters;
 mod chrome;
+pub mod dashboard;
 mod help;
 mod home;
+mod join_form;
 mod map;
 mod ordering;
 mod quiz;
@@ -39,6 +41,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);
+    if let Screen::Home(state) = &app.screen
+        && let Some(form) = &state.join
+    {
+        join_form::draw(frame, app, form, &theme);
+    }
     if app.session.help {
         help::draw(frame, app, &theme);
     }

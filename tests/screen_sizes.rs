@@ -130,6 +130,35 @@ fn every_help_overlay_fits_80x24_with_its_close_hint() {
                 text.contains(&title),
                 "{name} {lang}: title {title:?} missing"
             );
+            let stuck = a.session.strings().get("key.stuck").to_owned();
+            assert!(
+                text.contains(&format!("!  {stuck}"))
+                    || text.contains(&format!("!      {stuck}"))
+                    || text
+                        .lines()
+                        .any(|l| l.contains(" ! ") && l.contains(&stuck)),
+                "{name} {lang}: the stuck key is in every help\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_workshop_line_shows_on_home_at_every_size() {
+    for lang in Lang::ALL {
+        for (w, h) in SIZES {
+            let mut a = app(lang, w, h);
+            a.update(Msg::WorkshopUpdated(queuelab::app::WorkshopLine {
+                session: "Room 1".into(),
+                reachable: true,
+                pending: 0,
+            }));
+            let text = screen(&a);
+            let reachable = a.session.strings().get("home.workshop_reachable");
+            assert!(
+                text.contains("Room 1") && text.contains(reachable),
+                "{lang} {w}x{h}: the workshop line is missing\n{text}"
+            );
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Home: progress at a glance and the menu.
 
+pub mod join;
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{
@@ -58,8 +59,10 @@ impl MenuItem {
 }
 
 /// Home's own state: the menu cursor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct HomeState {
+    /// The "join a workshop" dialog, while open.
+    pub join: Option<join::JoinForm>,
     /// Index into [`MenuItem::ALL`].
     pub cursor: usize,
     /// "A report is still waiting to be sent: quit anyway?" is asked.
@@ -102,6 +105,7 @@ pub fn on_action(home: &mut HomeState, session: &mut Session, action: Action) ->
             return open(home, session);
         }
         Action::Open => return open(home, session),
+        Action::Workshop => home.join = Some(join::open(session)),
         _ => {}
     }
     Vec::new()

@@ -5,6 +5,7 @@ mod tables;
 
 use super::input::{Key, KeyCode};
 use tables::{CHAPTERS, HOME, MAP, ORDERING, QUIZ, READER, REPORT, SETTINGS, SIMULATOR};
+pub use tables::{WORKSHOP, WORKSHOP_HELP};
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +96,14 @@ pub enum Action {
     Retake,
     /// Go on to e-mail the report.
     SendReport,
+    /// Join a workshop, or leave it (Home).
+    Workshop,
+    /// Tell the workshop's instructor you are stuck.
+    Stuck,
+    /// Follow the instructor's banner.
+    FollowPace,
+    /// Put the instructor's banner away.
+    DismissPace,
 }
 
 /// A key or a class of keys a binding reacts to.
@@ -194,6 +203,17 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Quiz => QUIZ,
         ScreenKind::Report => REPORT,
     }
+}
+
+/// The workshop action of a key (stuck, follow, dismiss), from [`WORKSHOP`].
+pub fn workshop_action(key: Key) -> Option<Action> {
+    if key.ctrl {
+        return None;
+    }
+    WORKSHOP
+        .iter()
+        .find(|binding| binding.keys.iter().any(|p| p.matches(key)))
+        .map(|binding| binding.action)
 }
 
 /// The action a key triggers on a screen, if any. Rows are tried in order; the first row whose

@@ -91,6 +91,10 @@ pub enum Msg {
     DamagedDeleted(Result<usize, String>),
     /// The workshop dispatcher delivered (or tried to).
     WorkshopUpdated(WorkshopLine),
+    /// A join (Ok(true)) or leave (Ok(false)) finished, or why it did not.
+    WorkshopJoined(Result<bool, String>),
+    /// The instructor sent a pacing command.
+    PaceReceived(super::pace::PaceNotice),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.
@@ -112,6 +116,22 @@ pub enum Effect {
     Sim(SimCommand),
     /// For the LAN share of the map.
     Share(ShareRequest),
+    /// For the workshop dispatcher.
+    Workshop(WorkshopRequest),
+}
+
+/// Work for the workshop dispatcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkshopRequest {
+    /// Record the membership and say hello to the host (answered with `Msg::WorkshopJoined`).
+    Join {
+        /// The join URL (already checked).
+        url: String,
+        /// The display name (already checked).
+        name: String,
+    },
+    /// Hand over what waits, then end the membership (answered with `Msg::WorkshopJoined`).
+    Leave,
 }
 
 /// Work for the progress store thread; each write is its own transaction.

@@ -77,6 +77,10 @@ pub struct Session {
     pub workshop: Option<super::WorkshopLine>,
     /// Copies of damaged stores, as the store thread last listed them.
     pub damaged: Vec<super::DamagedCopy>,
+    /// The instructor's newest pacing command, until followed or dismissed.
+    pub pace: Option<super::pace::PaceNotice>,
+    /// The newest pacing id seen (older or repeated ones are not shown again).
+    pub pace_seen: u64,
     /// The screen change the running handler asked for; `App::update` applies it.
     nav: Option<Nav>,
 }
@@ -118,6 +122,8 @@ impl Session {
             calc_currency: None,
             workshop: None,
             damaged: Vec::new(),
+            pace: None,
+            pace_seen: 0,
             nav: None,
         }
     }

@@ -36,7 +36,7 @@ pub struct HostArgs {
     pub action: Option<HostAction>,
 }
 
-/// `queuelab host status|export`.
+/// `queuelab host status|pace|export`.
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Print a running session's summary (GET /api/summary with the instructor key).
@@ -50,6 +50,19 @@ pub enum HostAction {
         /// Print the JSON as the host sends it.
         #[arg(long)]
         json: bool,
+    },
+    /// Send a pacing command to a running session (trainees see a banner and follow with
+    /// one key): chapter N, scenario N [MODE], reveal K.
+    Pace {
+        /// The join URL the host printed.
+        #[arg(long)]
+        url: String,
+        /// The instructor key the host printed.
+        #[arg(long)]
+        key: String,
+        /// What to ask the room.
+        #[command(subcommand)]
+        what: super::host_pace::PaceWhat,
     },
     /// Write summary.csv, summary.html and summary.json of the session in the data folder
     /// (names only, no e-mail addresses).
@@ -65,6 +78,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
         Some(HostAction::Status { url, key, json }) => status(url, key, *json),
         Some(HostAction::Export { out }) => export(cli, out),
+        Some(HostAction::Pace { url, key, what }) => super::host_pace::run(cli, url, key, what),
         None => super::host_serve::run(cli, args),
     }
 }

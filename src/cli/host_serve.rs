@@ -5,12 +5,13 @@ use super::host_cmd::HostArgs;
 use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
+use crate::app::dashboard::{Access, Dashboard};
 use crate::domain::workshop::JoinUrl;
 use crate::services::host::mail_relay::MailRelay;
 use crate::services::host::{HostState, server};
 use crate::services::share::lan_ip;
 use crate::services::tls::Identity;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
@@ -46,6 +47,27 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
         code: state.code.clone(),
         fingerprint: identity.fingerprint(),
     };
+    let projector = format!("https://{}/dashboard?key={}", url.authority(), state.key);
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if !args.headless && tty {
+        let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+        let access = Access {
+            join_url: url.to_string(),
+            projector_url: projector,
+            key: state.key.clone(),
+        };
+        let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.ascii);
+        dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        // The dashboard owns Ctrl+C and SIGTERM while it runs.
+        drop(stop);
+        let shown = crate::runtime::dashboard_loop::run(dash, &state);
+        server.stop();
+        shown.map_err(Failure::new)?;
+        say!("session stopped; a restart with the same --data-dir continues it");
+        say!("join: {url}");
+        say!("instructor key: {}", state.key);
+        return Ok(());
+    }
     if !args.headless {
         say!("{}", state.name);
         print_qr(
@@ -57,11 +79,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     say!("join: {url}");
     say!("instructor key: {}", state.key);
     if !args.headless {
-        say!(
-            "projector: https://{}/dashboard?key={}",
-            url.authority(),
-            state.key
-        );
+        say!("projector: {projector}");
         say!(
             "status: queuelab host status --url '{url}' --key {}",
             state.key

@@ -8,7 +8,7 @@ use toml::Spanned;
 
 mod keys;
 mod sim_keys;
-pub use keys::KEYS;
+pub use keys::{KEYS, WORKSHOP_KEYS};
 pub use sim_keys::SIM_KEYS;
 
 /// The UI strings of one language.
@@ -76,7 +76,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
             ));
         }
     }
-    for key in KEYS.iter().chain(SIM_KEYS) {
+    for key in KEYS.iter().chain(SIM_KEYS).chain(WORKSHOP_KEYS) {
         if !file.strings.contains_key(*key) {
             problems.push(Problem::file(path, format!("missing string {key:?}")));
         }

@@ -4,11 +4,13 @@
 
 pub mod catalog;
 pub mod join_url;
+pub mod pace;
 pub mod summary;
 pub mod wire;
 
 pub use catalog::Catalog;
 pub use join_url::{JoinUrl, JoinUrlError};
+pub use pace::{Pace, PaceKind};
 pub use summary::{Summary, SummaryView};
 
 use super::Fact;

@@ -56,6 +56,7 @@ async fn event_loop(
             .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
         content,
         replies,
+        workshop,
     };
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
@@ -110,7 +111,6 @@ async fn event_loop(
         }
     }
     executor.finish();
-    workshop.finish();
     outcome
 }
 

@@ -6,6 +6,7 @@ use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
 use super::store_worker::StoreWorker;
+use super::workshop_worker::WorkshopWorker;
 use crate::app::{Effect, Msg, ShareRequest};
 use crate::content::Content;
 use std::sync::Arc;
@@ -25,6 +26,8 @@ pub struct Executor {
     pub content: Arc<Content>,
     /// Where immediate answers go.
     pub replies: UnboundedSender<Msg>,
+    /// The workshop dispatcher (join, leave).
+    pub workshop: WorkshopWorker,
 }
 
 impl Executor {
@@ -41,6 +44,7 @@ impl Executor {
                     let _ = self.replies.send(answer);
                 }
                 Effect::Share(ShareRequest::Stop) => self.share.stop(),
+                Effect::Workshop(request) => self.workshop.send(request),
             }
         }
     }
@@ -52,5 +56,6 @@ impl Executor {
         self.store.finish();
         self.mail.finish();
         self.sim.finish();
+        self.workshop.finish();
     }
 }

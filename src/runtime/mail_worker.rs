@@ -2,6 +2,8 @@
 //! dispatcher. It sleeps until a command arrives or the next queued mail is due, so nothing
 //! wakes up while the outbox is empty; SMTP never runs on the UI loop.
 
+mod host_relay;
+
 use crate::app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
 use crate::content::{Content, Lang};
 use crate::domain::otp::OneTimeCode;
@@ -34,6 +36,8 @@ struct Ctx {
     dispatcher: Dispatcher,
     file_transport: bool,
     replies: UnboundedSender<Msg>,
+    /// The report's status after the workshop host accepted a code (joined trainees only).
+    host_status: Option<Msg>,
 }
 
 impl MailWorker {
@@ -115,6 +119,7 @@ fn setup(
         dispatcher: Dispatcher::new(transport, from, vault, DEFAULT_RETRY),
         file_transport,
         replies,
+        host_status: None,
     })
 }
 
@@ -174,6 +179,9 @@ impl Ctx {
                 let verdict = self.confirm(&address, &code, consent, lang, name.as_deref());
                 let accepted = matches!(verdict, Ok(crate::domain::otp::Verdict::Accepted { .. }));
                 let _ = self.replies.send(Msg::CodeChecked(verdict));
+                if let Some(status) = self.host_status.take() {
+                    return status;
+                }
                 if accepted {
                     self.dispatch(Some(MailKind::Report));
                 }
@@ -218,6 +226,10 @@ impl Ctx {
             Err(e) => return Ok(CodeRequestOutcome::Invalid { key: e.key() }),
         };
         let (attempt_id, _) = self.report(lang, None)?;
+        // Joined: the host issues the code, under limits this machine cannot reset.
+        if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
+            return host_relay::request_code(&member, &address, lang);
+        }
         let strings = &self.content.course(lang).strings;
         let issued = self
             .flow
@@ -242,6 +254,12 @@ impl Ctx {
         name: Option<&str>,
     ) -> Result<crate::domain::otp::Verdict, String> {
         let (_, report) = self.report(lang, name)?;
+        if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
+            let (verdict, status) = host_relay::submit(&member, address, code.reveal(), &report)?;
+            // Sent after the verdict, as the local flow's dispatch reports it.
+            self.host_status = status;
+            return Ok(verdict);
+        }
         self.flow
             .confirm_code(
                 &mut self.store,

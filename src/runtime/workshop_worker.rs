@@ -3,11 +3,14 @@
 //! thread wakes it after each save; while facts wait, it retries when the earliest is due
 //! (backoff and jitter are in the outbox rows); with nothing waiting it sleeps without a timer.
 
-use crate::app::{Msg, WorkshopLine};
+use crate::app::pace::PaceNotice;
+use crate::app::{Msg, WorkshopLine, WorkshopRequest};
+use crate::domain::workshop::JoinUrl;
+use crate::domain::workshop::PaceKind;
 use crate::services::Store;
 use crate::services::log;
 use crate::services::store::now_ms;
-use crate::services::trainee::{client::deadline_in, deliver};
+use crate::services::trainee::{client::deadline_in, deliver, poll_paces};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
@@ -16,18 +19,73 @@ use tokio::sync::mpsc::UnboundedSender;
 
 /// How long one delivery may take.
 const DELIVERY_MS: u64 = 5_000;
+/// How often a joined trainee asks the host for pacing commands (bounded: one small GET).
+const PACE_POLL: Duration = Duration::from_secs(3);
+/// How long one pacing request may take.
+const PACE_POLL_MS: u64 = 2_000;
+
+/// The newest pacing id seen and when the host was last asked.
+#[derive(Default)]
+struct Pacing {
+    after: Option<u64>,
+    asked: Option<std::time::Instant>,
+}
+
+impl Pacing {
+    /// Asks the host for commands after the newest seen (at most once per [`PACE_POLL`]); the
+    /// newest new one comes back. The first answer of a run brings the session's newest
+    /// command, so a trainee who starts late still sees what the room is doing.
+    fn poll(&mut self, store: &Store) -> Option<PaceNotice> {
+        if self.asked.is_some_and(|at| at.elapsed() < PACE_POLL) {
+            return None;
+        }
+        self.asked = Some(std::time::Instant::now());
+        let member = store.membership().ok()??;
+        let after = self.after.unwrap_or(0);
+        let reply = match poll_paces(&member, after, deadline_in(PACE_POLL_MS)) {
+            Ok(reply) => reply,
+            Err(e) => {
+                log::warn(&format!("workshop pacing: {e}"));
+                return None;
+            }
+        };
+        let newest = reply.paces.into_iter().max_by_key(|p| p.id)?;
+        self.after = Some(newest.id);
+        let distribution = match &newest.kind {
+            PaceKind::RevealDecision { decision } => reply.distributions.get(decision).cloned(),
+            _ => None,
+        };
+        Some(PaceNotice {
+            pace: newest,
+            distribution,
+        })
+    }
+}
 
 /// Handle to the dispatcher thread; dropping the sender ends it.
 pub struct WorkshopWorker {
     /// Wakes the dispatcher (a fact was saved).
     pub notify: mpsc::Sender<()>,
+    /// Join and leave requests from Home.
+    pub requests: mpsc::Sender<WorkshopRequest>,
     thread: JoinHandle<()>,
+}
+
+impl WorkshopWorker {
+    /// Hands a join or leave to the dispatcher and wakes it.
+    pub fn send(&self, request: WorkshopRequest) {
+        // The thread outlives the event loop that calls this; a send after it ended has
+        // nobody left to answer and is dropped.
+        let _ = self.requests.send(request);
+        let _ = self.notify.send(());
+    }
 }
 
 impl WorkshopWorker {
     /// Starts the dispatcher on the store at `path`; it reports each delivery to the UI.
     pub fn spawn(path: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<WorkshopWorker> {
         let (notify, wake) = mpsc::channel::<()>();
+        let (requests, asked) = mpsc::channel::<WorkshopRequest>();
         let thread = std::thread::Builder::new()
             .name("workshop".into())
             .spawn(move || {
@@ -40,16 +98,36 @@ impl WorkshopWorker {
                 };
                 // First round at start: say hello to the host and send what waits.
                 let mut all = true;
+                let mut pacing = Pacing::default();
                 loop {
-                    if let Some(line) = round(&mut store, all) {
-                        let _ = replies.send(Msg::WorkshopUpdated(line));
+                    for request in asked.try_iter() {
+                        let answer = membership(&mut store, request);
+                        all = true;
+                        let _ = replies.send(Msg::WorkshopJoined(answer));
                     }
+                    let joined = match round(&mut store, all) {
+                        Some(line) => {
+                            let _ = replies.send(Msg::WorkshopUpdated(line));
+                            true
+                        }
+                        None => false,
+                    };
                     all = false;
-                    let wait = match store.next_due_ms() {
+                    if joined && let Some(notice) = pacing.poll(&store) {
+                        let _ = replies.send(Msg::PaceReceived(notice));
+                    }
+                    let due = match store.next_due_ms() {
                         Ok(Some(due)) => Some(Duration::from_millis(
                             (due - now_ms()).clamp(10, 60_000) as u64,
                         )),
                         _ => None,
+                    };
+                    // While joined the host is asked for pacing now and then; not joined,
+                    // the thread sleeps until a fact is saved.
+                    let wait = if joined {
+                        Some(due.map_or(PACE_POLL, |d| d.min(PACE_POLL)))
+                    } else {
+                        due
                     };
                     let signal = match wait {
                         Some(d) => wake.recv_timeout(d),
@@ -60,7 +138,11 @@ impl WorkshopWorker {
                     }
                 }
             })?;
-        Ok(WorkshopWorker { notify, thread })
+        Ok(WorkshopWorker {
+            notify,
+            requests,
+            thread,
+        })
     }
 
     /// Lets the dispatcher end after its current round without waiting for it: quitting must
@@ -70,6 +152,37 @@ impl WorkshopWorker {
         drop(self.thread);
     }
 }
+
+/// Joins or leaves as Home asked. A join the host refuses (wrong code, full session) is undone
+/// so the learner can type the URL again; an unreachable host keeps the membership and its
+/// facts wait, as with `queuelab join`.
+fn membership(store: &mut Store, request: WorkshopRequest) -> Result<bool, String> {
+    match request {
+        WorkshopRequest::Join { url, name } => {
+            let url = JoinUrl::parse(&url).map_err(|e| e.to_string())?;
+            store.join(&url, &name).map_err(|e| e.to_string())?;
+            let delivery = deliver(store, deadline_in(DELIVERY_MS), true)?;
+            match delivery.error {
+                Some(refused) if refused.starts_with(REFUSED) => {
+                    store.leave().map_err(|e| e.to_string())?;
+                    Err(refused)
+                }
+                _ => Ok(true),
+            }
+        }
+        WorkshopRequest::Leave => {
+            // Hand over what waits first: the membership's outbox ends with it.
+            let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);
+            store.leave().map_err(|e| e.to_string())?;
+            Ok(false)
+        }
+    }
+}
+
+/// How a delivery error starts when the host answered 4xx (it refused; retrying will not help).
+const REFUSED: &str = "the host answered 4";
+/// How long leaving waits for the last facts to go.
+const LEAVE_FLUSH_MS: u64 = 2_000;
 
 /// One delivery round; None when not joined.
 fn round(store: &mut Store, all: bool) -> Option<WorkshopLine> {

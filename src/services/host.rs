@@ -9,9 +9,11 @@ pub mod mail_relay;
 pub mod server;
 
 use crate::content::Content;
-use crate::domain::workshop::{Catalog, Summary, SummaryView};
+use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
+use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -30,6 +32,7 @@ pub const MAX_TRAINEES: u32 = 500;
 pub struct HostState {
     db: Mutex<HostDb>,
     summary: Mutex<Summary>,
+    paces: Mutex<Vec<Pace>>,
     limits: Mutex<RateLimits>,
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
@@ -90,9 +93,11 @@ impl HostState {
         for (trainee, event) in &events {
             summary.apply(trainee, event, &catalog);
         }
+        let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
             summary: Mutex::new(summary),
+            paces: Mutex::new(paces),
             limits: Mutex::new(RateLimits::default()),
             catalog,
             relay: None,
@@ -114,8 +119,57 @@ impl HostState {
         let (events, duplicates) = lock(&self.db)
             .counts()
             .map_err(|e| format!("host database: {e}"))?;
-        Ok(lock(&self.summary).view(&self.name, events, duplicates))
+        let mut view = lock(&self.summary).view(&self.name, events, duplicates);
+        let paces = lock(&self.paces);
+        view.revealed = revealed(&paces);
+        view.last_pace = paces.last().cloned();
+        Ok(view)
     }
+
+    /// Stores and serves a pacing command after checking its ids against the content.
+    pub fn pace(&self, kind: PaceKind, now_ms: i64) -> Result<Pace, String> {
+        kind.validate(&self.catalog)?;
+        let pace = lock(&self.db)
+            .add_pace(kind, now_ms)
+            .map_err(|e| format!("host database: {e}"))?;
+        lock(&self.paces).push(pace.clone());
+        Ok(pace)
+    }
+
+    /// The pacing commands after `after` (the newest [`MAX_PACES`] at most) and the decisions
+    /// revealed so far.
+    pub fn paces_after(&self, after: u64) -> PaceReply {
+        let paces = lock(&self.paces);
+        let newer: Vec<Pace> = paces.iter().filter(|p| p.id > after).cloned().collect();
+        let skip = newer.len().saturating_sub(MAX_PACES);
+        let revealed = revealed(&paces);
+        drop(paces);
+        let distributions = if revealed.is_empty() {
+            BTreeMap::new()
+        } else {
+            let mut all = lock(&self.summary).distributions();
+            all.retain(|d, _| revealed.contains(d));
+            all
+        };
+        PaceReply {
+            paces: newer.into_iter().skip(skip).collect(),
+            revealed,
+            distributions,
+        }
+    }
+}
+
+/// Decision ids revealed by any command so far, in the order revealed.
+fn revealed(paces: &[Pace]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for pace in paces {
+        if let PaceKind::RevealDecision { decision } = &pace.kind
+            && !out.contains(decision)
+        {
+            out.push(decision.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]

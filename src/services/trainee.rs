@@ -99,3 +99,29 @@ fn send(
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
 }
+
+/// Asks the host for the pacing commands after `after` (the join code is the credential).
+pub fn poll_paces(
+    member: &Membership,
+    after: u64,
+    deadline: Instant,
+) -> Result<crate::domain::workshop::pace::PaceReply, String> {
+    let path = format!("/api/pace?after={after}");
+    let reply = client::request(
+        &member.url,
+        "GET",
+        &path,
+        Some(&member.url.code),
+        b"",
+        deadline,
+    )?;
+    if reply.status != 200 {
+        return Err(format!(
+            "the host answered {}: {}",
+            reply.status,
+            reply.text()
+        ));
+    }
+    serde_json::from_slice(&reply.body)
+        .map_err(|e| format!("the host's pacing answer is not readable: {e}"))
+}

@@ -104,15 +104,24 @@ pub fn legend(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
 
 /// The status line above the legend (saved / failed / hints).
 pub fn status(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
-    let Some(status) = &app.session.status else {
-        return;
-    };
     let area = Rect::new(
         0,
         app.session.size.1.saturating_sub(2),
         app.session.size.0,
         1,
     );
+    // A fresh notice (saved, failed) wins for its moment; the instructor's banner stays until
+    // followed or dismissed.
+    let Some(status) = &app.session.status else {
+        if let Some(banner) = crate::app::pace::banner(&app.session) {
+            let text = ellipsize(&format!(" {banner}"), usize::from(area.width));
+            frame.render_widget(
+                Paragraph::new(text).style(theme.tone(crate::app::doc_layout::Tone::Focus)),
+                clip(frame, area),
+            );
+        }
+        return;
+    };
     let style = if status.error {
         theme.error()
     } else {

@@ -6,7 +6,7 @@ use super::chrome::clip;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::doc_layout::Tone;
-use crate::app::keymap::bindings;
+use crate::app::keymap::{WORKSHOP_HELP, bindings};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -21,7 +21,8 @@ const GUTTER: usize = 2;
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let s = app.session.strings();
     let mut rows: Vec<(String, String)> = Vec::new();
-    for binding in bindings(app.screen.kind()) {
+    // Every screen's help ends with the workshop keys (stuck signal, instructor's banner).
+    for binding in bindings(app.screen.kind()).iter().chain(WORKSHOP_HELP) {
         let keys: Vec<String> = binding.keys.iter().map(|k| k.label()).collect();
         let row = (keys.join(" / "), s.get(binding.label).to_owned());
         if !rows.contains(&row) {
@@ -34,32 +35,26 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let inner_h = usize::from(area.height.saturating_sub(4));
     let global = s.get("help.global");
     let mut body = column(&rows, inner_w, theme);
+    let mut with_global = true;
     if body.len() + 2 > inner_h {
         // Narrow columns: keys joined without spaces ("↑/↓/k/j") leave room for the labels.
         for row in &mut rows {
             row.0 = row.0.replace(" / ", "/");
         }
-        let half = rows.len().div_ceil(2);
-        let col_w = inner_w.saturating_sub(GUTTER) / 2;
-        let left = column(&rows[..half], col_w, theme);
-        let right = column(&rows[half..], col_w, theme);
-        body = (0..left.len().max(right.len()))
-            .map(|i| {
-                let mut spans = left.get(i).map_or_else(
-                    || vec![Span::raw(" ".repeat(col_w))],
-                    |line| line.spans.clone(),
-                );
-                let used: usize = spans.iter().map(|sp| sp.content.chars().count()).sum();
-                spans.push(Span::raw(" ".repeat(col_w.saturating_sub(used) + GUTTER)));
-                if let Some(line) = right.get(i) {
-                    spans.extend(line.spans.iter().cloned());
-                }
-                Line::from(spans)
-            })
-            .collect();
+        body = two_columns(&rows, inner_w, theme);
+        // Still too long: first the "everywhere" line gives way (its keys are rows too), then
+        // the screen's last rows, never the workshop keys at the end (the stuck key must be
+        // findable on every screen).
+        with_global = body.len() + 2 <= inner_h;
+        while body.len() > inner_h && rows.len() > WORKSHOP_HELP.len() + 1 {
+            rows.remove(rows.len() - WORKSHOP_HELP.len() - 1);
+            body = two_columns(&rows, inner_w, theme);
+        }
     }
-    body.push(Line::raw(""));
-    body.push(Line::styled(global, theme.dim()));
+    if with_global {
+        body.push(Line::raw(""));
+        body.push(Line::styled(global, theme.dim()));
+    }
     let height = u16::try_from(body.len() + 2)
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
@@ -87,6 +82,28 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         );
     frame.render_widget(Clear, clip(frame, popup));
     frame.render_widget(Paragraph::new(body).block(block), clip(frame, popup));
+}
+
+/// The rows in two columns side by side, the first half on the left.
+fn two_columns<'a>(rows: &[(String, String)], inner_w: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let half = rows.len().div_ceil(2);
+    let col_w = inner_w.saturating_sub(GUTTER) / 2;
+    let left = column(&rows[..half], col_w, theme);
+    let right = column(&rows[half..], col_w, theme);
+    (0..left.len().max(right.len()))
+        .map(|i| {
+            let mut spans = left.get(i).map_or_else(
+                || vec![Span::raw(" ".repeat(col_w))],
+                |line| line.spans.clone(),
+            );
+            let used: usize = spans.iter().map(|sp| sp.content.chars().count()).sum();
+            spans.push(Span::raw(" ".repeat(col_w.saturating_sub(used) + GUTTER)));
+            if let Some(line) = right.get(i) {
+                spans.extend(line.spans.iter().cloned());
+            }
+            Line::from(spans)
+        })
+        .collect()
 }
 
 /// One column of rows: keys padded to the widest, the description wrapped beside them.

@@ -24,14 +24,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
         clip(frame, rect(parts.title)),
     );
     // Joined to a workshop: the session and whether the host is reachable, on the free line
-    // under the title when there is one (nothing of the course waits for it).
-    let free_row = parts.title.y + parts.title.height;
-    if let Some(w) = app
-        .session
-        .workshop
-        .as_ref()
-        .filter(|_| parts.progress.y > free_row)
-    {
+    // under the title when there is one, else on the status row (a notice or the instructor's
+    // banner drawn later takes that row for its moment). Nothing of the course waits for it.
+    let under_title = parts.title.y + parts.title.height;
+    let free_row = if parts.progress.y > under_title {
+        under_title
+    } else {
+        app.session.size.1.saturating_sub(2)
+    };
+    if let Some(w) = app.session.workshop.as_ref() {
         let pending = w.pending.to_string();
         let state = if w.reachable {
             s.get("home.workshop_reachable").to_owned()

@@ -191,3 +191,59 @@ fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
         .expect("membership");
     serde_json::json!({"code": url.code, "trainee": id, "token": token})
 }
+
+#[test]
+fn the_tui_report_of_a_joined_trainee_goes_through_the_host() {
+    let smtp = server::Smtp::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host_data = dir.path().join("host");
+    std::fs::create_dir_all(&host_data).expect("host dir");
+    let config = host_data.join("host.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
+            smtp.port
+        ),
+    )
+    .expect("config");
+    let cfg = config.to_str().expect("utf8");
+    let host = Host::start(&host_data, free_port(), &["--config", cfg]);
+    let trainee = dir.path().join("trainee");
+    let out = run(&trainee, &["join", &host.url, "--name", "Bea"], "");
+    assert!(out.status.success(), "{out:?}");
+    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success(), "{out:?}");
+    let mut s = crate::host_pty::pty::Session::start(&trainee, &["--lang", "en"], 100, 30);
+    s.wait_for("host reachable");
+    s.send("7");
+    s.wait_for("Your result");
+    s.send("m");
+    s.wait_for("Your report is saved at");
+    for c in "bea@example.org".chars() {
+        s.send(&c.to_string());
+    }
+    s.send("\r");
+    s.wait_for("bea@example.org");
+    let code = code_in(&wait_for_mails(&smtp, 1)[0]);
+    for c in code.chars() {
+        s.send(&c.to_string());
+    }
+    s.send("\r");
+    s.wait_for("Report sent to bea@example.org");
+    let mails = wait_for_mails(&smtp, 2);
+    assert!(
+        mails[1].to.iter().any(|r| r.contains("bea@example.org")),
+        "the report went out through the host's SMTP server"
+    );
+    assert!(
+        !trainee.join("mail").exists()
+            || std::fs::read_dir(trainee.join("mail"))
+                .expect("dir")
+                .next()
+                .is_none(),
+        "nothing was written or sent on the trainee's machine"
+    );
+    s.send("\x03");
+    assert!(s.wait_exit(), "clean exit");
+}

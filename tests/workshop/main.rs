@@ -3,6 +3,7 @@
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
 mod dashboard;
+mod host_pty;
 mod mail;
 mod support;
 

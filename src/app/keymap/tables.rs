@@ -43,6 +43,7 @@ const HELP: Binding = b(&[C('?')], A::Help, "key.help", true);
 pub(super) const HOME: &[Binding] = &[
     MOVE,
     OPEN,
+    b(&[C('w')], A::Workshop, "key.workshop", true),
     b(&[Digit], A::Number(0), "key.number", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.quit", true),
     HELP,
@@ -204,4 +205,29 @@ pub(super) const REPORT: &[Binding] = &[
     b(&[C('r')], A::Retake, "report.new_code_key", true),
     b(&[Code(K::Esc), C('q')], A::Back, "key.back", true),
     HELP,
+];
+
+/// The stuck key: in every screen's help (it acts only while joined, so it takes no key from
+/// any screen).
+const STUCK: Binding = b(&[C(crate::app::STUCK_KEY)], A::Stuck, "key.stuck", false);
+
+/// The workshop rows every help overlay ends with.
+pub const WORKSHOP_HELP: &[Binding] = &[STUCK];
+
+/// Keys of a workshop session: the stuck signal and the instructor's banner (follow it, put it
+/// away; the banner names these two keys itself, and they act only while it shows).
+pub const WORKSHOP: &[Binding] = &[
+    STUCK,
+    b(
+        &[C(crate::app::pace::FOLLOW_KEY)],
+        A::FollowPace,
+        "key.follow_pace",
+        false,
+    ),
+    b(
+        &[C(crate::app::pace::DISMISS_KEY)],
+        A::DismissPace,
+        "key.dismiss_pace",
+        false,
+    ),
 ];

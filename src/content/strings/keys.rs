@@ -3,6 +3,8 @@
 //! came later are listed here.
 
 mod screens;
+mod workshop;
+pub use workshop::WORKSHOP_KEYS;
 
 /// Every string key the program uses. A test scans `src/` so this list cannot fall behind.
 pub const KEYS: &[&str] = &ALL;

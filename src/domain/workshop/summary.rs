@@ -94,6 +94,12 @@ pub struct SummaryView {
     pub events: u64,
     /// Deliveries recognised as duplicates and not counted again.
     pub duplicates: u64,
+    /// Decision ids whose distribution the instructor revealed to the room.
+    #[serde(default)]
+    pub revealed: Vec<String>,
+    /// The newest pacing command sent to the room.
+    #[serde(default)]
+    pub last_pace: Option<super::Pace>,
 }
 
 impl Summary {
@@ -147,6 +153,20 @@ impl Summary {
         }
     }
 
+    /// Decision id -> option id -> trainees whose newest answer it is.
+    pub fn distributions(&self) -> BTreeMap<String, BTreeMap<String, u32>> {
+        let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+        for t in self.trainees.values() {
+            for (decision, (_, option)) in &t.decisions {
+                *out.entry(decision.clone())
+                    .or_default()
+                    .entry(option.clone())
+                    .or_default() += 1;
+            }
+        }
+        out
+    }
+
     /// How many trainees are known.
     pub fn trainee_count(&self) -> usize {
         self.trainees.len()
@@ -158,6 +178,7 @@ impl Summary {
             session: session.to_owned(),
             events,
             duplicates,
+            decisions: self.distributions(),
             ..SummaryView::default()
         };
         for (id, t) in &self.trainees {
@@ -169,14 +190,6 @@ impl Summary {
                 q.correct += u32::from(*correct);
                 quiz.answered += 1;
                 quiz.correct += u32::from(*correct);
-            }
-            for (decision, (_, option)) in &t.decisions {
-                *view
-                    .decisions
-                    .entry(decision.clone())
-                    .or_default()
-                    .entry(option.clone())
-                    .or_default() += 1;
             }
             for scenario in &t.scenarios {
                 *view.scenarios.entry(scenario.clone()).or_default() += 1;

@@ -5,10 +5,10 @@
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_TRAINEES, lock};
-use crate::domain::workshop::check_name;
 use crate::domain::workshop::wire::{
     BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
 };
+use crate::domain::workshop::{PaceKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::time::Instant;
@@ -94,6 +94,11 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
+            ("POST", "/api/pace") => match self.instructor(req) {
+                Ok(()) => self.send_pace(req.body, now_ms),
+                Err(denied) => denied,
+            },
+            ("GET", "/api/pace") => self.pace_poll(req),
             ("GET", "/dashboard") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse {
@@ -105,12 +110,12 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/dashboard") => {
+            (_, "/api/events" | "/api/summary" | "/api/pace" | "/dashboard") => {
                 ApiResponse::text(405, "method not allowed here")
             }
             _ => ApiResponse::text(
                 404,
-                "no such page; the API has POST /api/events and GET /api/summary",
+                "no such page; the API has POST /api/events, GET /api/pace and GET /api/summary",
             ),
         }
     }
@@ -126,6 +131,42 @@ impl HostState {
                 401,
                 "the instructor key is missing (Authorization: Bearer KEY)",
             )),
+        }
+    }
+
+    /// `POST /api/pace`: the instructor sends a pacing command (JSON of a `PaceKind`).
+    fn send_pace(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+        let kind: PaceKind = match serde_json::from_slice(body) {
+            Ok(k) => k,
+            Err(e) => return ApiResponse::text(400, &format!("not a pacing command: {e}")),
+        };
+        match self.pace(kind, now_ms) {
+            Ok(pace) => ApiResponse::json(&pace),
+            Err(e) => ApiResponse::text(422, &e),
+        }
+    }
+
+    /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
+    /// the trainee's newest and the decisions revealed.
+    fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        match req.bearer {
+            Some(code) if same(code, &self.code) => {}
+            Some(_) => return ApiResponse::text(403, "wrong join code"),
+            None => {
+                return ApiResponse::text(
+                    401,
+                    "the join code is missing (Authorization: Bearer CODE)",
+                );
+            }
+        }
+        let after = req
+            .query
+            .split('&')
+            .find_map(|p| p.strip_prefix("after="))
+            .unwrap_or("0");
+        match after.parse::<u64>() {
+            Ok(after) => ApiResponse::json(&self.paces_after(after)),
+            Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
         }
     }
 

@@ -3,7 +3,7 @@
 //! index (SQLite extended code 2067, naming `event.event_id`), is counted as a duplicate and
 //! stored nowhere else: the course's idempotent receiver, dog-fooded.
 
-use crate::domain::workshop::{Event, wire::Rejected};
+use crate::domain::workshop::{Event, Pace, PaceKind, wire::Rejected};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 
@@ -17,6 +17,8 @@ const MIGRATIONS: &[&str] = &[
          received_ms INTEGER NOT NULL);
      CREATE UNIQUE INDEX event_inbox ON event (event_id);
      CREATE TABLE counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);",
+    // 2: the instructor's pacing commands, in the order sent.
+    "CREATE TABLE pace (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, body TEXT NOT NULL);",
 ];
 
 /// SQLite's extended result code for a UNIQUE constraint violation.
@@ -182,6 +184,48 @@ impl HostDb {
             }
         }
         Ok((trainees, events))
+    }
+
+    /// Stores a pacing command; returns it with its id.
+    pub fn add_pace(&self, kind: PaceKind, now_ms: i64) -> rusqlite::Result<Pace> {
+        let body = serde_json::to_string(&kind)
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        self.conn.execute(
+            "INSERT INTO pace (at_ms, body) VALUES (?1, ?2)",
+            params![now_ms, body],
+        )?;
+        let id = u64::try_from(self.conn.last_insert_rowid()).unwrap_or(0);
+        Ok(Pace {
+            id,
+            at_ms: now_ms,
+            kind,
+        })
+    }
+
+    /// Every pacing command, oldest first (a body that no longer parses is skipped).
+    pub fn paces(&self) -> rusqlite::Result<Vec<Pace>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, at_ms, body FROM pace ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, at_ms, body) = row?;
+            if let Ok(kind) = serde_json::from_str(&body) {
+                out.push(Pace {
+                    id: u64::try_from(id).unwrap_or(0),
+                    at_ms,
+                    kind,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// (events stored, duplicates recognised).

@@ -98,6 +98,15 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
     for (decision, options) in &view.decisions {
         let total: u32 = options.values().sum();
         let _ = write!(out, "<h3>{}</h3>", esc(decision));
+        // The room sees how it answered only once the instructor reveals it, so nobody copies
+        // the majority; the export (after the session) shows everything.
+        if !with_names && !view.revealed.contains(decision) {
+            let _ = write!(
+                out,
+                "<p class=\"hidden\">{total} answers, hidden until the instructor reveals them</p>"
+            );
+            continue;
+        }
         let rows: Vec<_> = options
             .iter()
             .map(|(o, c)| (o.clone(), *c, total))
@@ -144,8 +153,16 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
 
 /// The projector page: distributions as charts, names only in the stuck line.
 pub fn dashboard_page(view: &SummaryView) -> String {
-    page("queuelab dashboard", view, false)
+    // A projector page stays current by reloading itself: no script, nothing external.
+    page("queuelab dashboard", view, false).replacen(
+        "<head>",
+        &format!("<head><meta http-equiv=\"refresh\" content=\"{PROJECTOR_REFRESH_SECS}\">"),
+        1,
+    )
 }
+
+/// Seconds between reloads of the projector page.
+const PROJECTOR_REFRESH_SECS: u32 = 5;
 
 /// Writes `summary.csv`, `summary.html` and `summary.json` into `dir`.
 pub fn write_all(view: &SummaryView, dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
@@ -178,6 +195,21 @@ mod tests {
     }
 
     #[test]
+    fn the_projector_shows_a_distribution_only_once_revealed() {
+        let mut view = SummaryView::default();
+        for d in ["broker-down", "big-payload"] {
+            view.decisions
+                .insert(d.into(), [("a".to_owned(), 3), ("b".to_owned(), 1)].into());
+        }
+        view.revealed = vec!["big-payload".into()];
+        let html = dashboard_page(&view);
+        assert_eq!(html.matches("class=\"bar\"").count(), 2, "{html}");
+        assert!(html.contains("4 answers, hidden until the instructor reveals them"));
+        let export = page("summary", &view, true);
+        assert_eq!(export.matches("class=\"bar\"").count(), 4, "{export}");
+    }
+
+    #[test]
     fn pages_escape_names() {
         let view = SummaryView {
             session: "<b>room</b>".into(),
@@ -185,8 +217,9 @@ mod tests {
         };
         let html = dashboard_page(&view);
         assert!(html.contains("&lt;b&gt;room"), "{html}");
+        assert!(html.contains("http-equiv=\"refresh\""), "{html}");
         assert!(
-            !html.contains("<script") && !html.contains("http"),
+            !html.contains("<script") && !html.contains("://"),
             "self-contained"
         );
     }

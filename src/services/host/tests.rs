@@ -144,3 +144,114 @@ fn events_are_checked_against_the_content() {
     assert_eq!(garbage.status, 400);
     assert!(String::from_utf8_lossy(&garbage.body).contains("not an event batch"));
 }
+
+fn call(
+    state: &HostState,
+    method: &str,
+    path: &str,
+    query: &str,
+    bearer: Option<&str>,
+    body: &[u8],
+) -> ApiResponse {
+    state.handle(
+        &ApiRequest {
+            method,
+            path,
+            query,
+            bearer,
+            body,
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        },
+        7,
+    )
+}
+
+#[test]
+fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let decision = content.course(Lang::En).decisions[1].id.clone();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let reveal = format!(r#"{{"kind":"reveal-decision","decision":"{decision}"}}"#);
+    let chapter = r#"{"kind":"open-chapter","chapter":"no-such-chapter"}"#;
+    assert_eq!(
+        call(&state, "POST", "/api/pace", "", None, reveal.as_bytes()).status,
+        401
+    );
+    assert_eq!(
+        call(
+            &state,
+            "POST",
+            "/api/pace",
+            "",
+            Some("nope"),
+            reveal.as_bytes()
+        )
+        .status,
+        403
+    );
+    let bad = call(
+        &state,
+        "POST",
+        "/api/pace",
+        "",
+        Some(&state.key),
+        chapter.as_bytes(),
+    );
+    assert_eq!(bad.status, 422, "content ids are checked");
+    assert!(String::from_utf8_lossy(&bad.body).contains("no-such-chapter"));
+    let key = state.key.clone();
+    for _ in 0..2 {
+        let sent = call(
+            &state,
+            "POST",
+            "/api/pace",
+            "",
+            Some(&key),
+            reveal.as_bytes(),
+        );
+        assert_eq!(sent.status, 200, "{}", String::from_utf8_lossy(&sent.body));
+    }
+    assert_eq!(
+        call(&state, "GET", "/api/pace", "after=0", Some(&key), b"").status,
+        403,
+        "the key is not the code"
+    );
+    let poll = call(
+        &state,
+        "GET",
+        "/api/pace",
+        "after=1",
+        Some(&state.code),
+        b"",
+    );
+    let reply: crate::domain::workshop::pace::PaceReply =
+        serde_json::from_slice(&poll.body).expect("a pace reply");
+    assert_eq!(
+        reply.paces.iter().map(|p| p.id).collect::<Vec<_>>(),
+        [2],
+        "only newer ones"
+    );
+    assert_eq!(
+        reply.revealed,
+        std::slice::from_ref(&decision),
+        "revealed once, listed once"
+    );
+    assert_eq!(
+        call(
+            &state,
+            "GET",
+            "/api/pace",
+            "after=x",
+            Some(&state.code),
+            b""
+        )
+        .status,
+        400
+    );
+    drop(state);
+    let again = HostState::open(dir.path(), None, &content).expect("reopens");
+    let view = again.summary().expect("summary");
+    assert_eq!(view.revealed, [decision]);
+    assert_eq!(view.last_pace.map(|p| p.id), Some(2));
+}

@@ -1,0 +1,126 @@
+//! Typing a pacing command in the dashboard's footer: a chapter number, a scenario number with a
+//! mode, or a decision number. Numbers are what the room sees on screen; ids travel.
+
+use crate::app::input::{Key, KeyCode};
+use crate::content::{Content, Lang};
+use crate::domain::workshop::PaceKind;
+use crate::domain::workshop::pace::PACE_MODES;
+
+/// Longest input (a number, a space and a mode fit easily).
+const MAX_INPUT: usize = 24;
+
+/// Which command is being typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// "open chapter N".
+    Chapter,
+    /// "open scenario N in mode M".
+    Scenario,
+    /// "reveal decision K".
+    Reveal,
+}
+
+impl PromptKind {
+    /// The string key of the question shown before the input.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            PromptKind::Chapter => "dash.ask_chapter",
+            PromptKind::Scenario => "dash.ask_scenario",
+            PromptKind::Reveal => "dash.ask_reveal",
+        }
+    }
+}
+
+/// The input line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What is asked.
+    pub kind: PromptKind,
+    /// What was typed.
+    pub input: String,
+}
+
+/// What a key did to the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still typing.
+    Typing,
+    /// Esc.
+    Cancelled,
+    /// Enter with this text.
+    Submitted(String),
+}
+
+impl Prompt {
+    /// An empty prompt.
+    pub fn new(kind: PromptKind) -> Prompt {
+        Prompt {
+            kind,
+            input: String::new(),
+        }
+    }
+
+    /// Applies a key.
+    pub fn on_key(&mut self, key: Key) -> Outcome {
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancelled,
+            KeyCode::Enter => return Outcome::Submitted(self.input.trim().to_owned()),
+            KeyCode::Backspace => {
+                self.input.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && self.input.chars().count() < MAX_INPUT => {
+                self.input.push(c);
+            }
+            _ => {}
+        }
+        Outcome::Typing
+    }
+}
+
+/// The command the text names, or (string key, offending value) for the error line.
+pub fn parse(
+    kind: PromptKind,
+    text: &str,
+    content: &Content,
+) -> Result<PaceKind, (&'static str, String)> {
+    let course = content.course(Lang::En);
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let number = |len: usize| {
+        first
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=len).contains(n))
+            .map(|n| n - 1)
+    };
+    match kind {
+        PromptKind::Chapter => {
+            let i = number(course.chapters.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            Ok(PaceKind::OpenChapter {
+                chapter: course.chapters[i].id.clone(),
+            })
+        }
+        PromptKind::Reveal => {
+            let i = number(course.decisions.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            Ok(PaceKind::RevealDecision {
+                decision: course.decisions[i].id.clone(),
+            })
+        }
+        PromptKind::Scenario => {
+            let mut scenarios: Vec<_> = content.scenarios.iter().collect();
+            scenarios.sort_by_key(|s| s.position);
+            // The number of `sim --list` and the simulator's menu, or the id itself.
+            let i = number(scenarios.len())
+                .or_else(|| scenarios.iter().position(|s| s.id == first))
+                .ok_or(("dash.bad_number", first.to_owned()))?;
+            let mode = words.next().unwrap_or(PACE_MODES[0]).to_ascii_lowercase();
+            if !PACE_MODES.contains(&mode.as_str()) {
+                return Err(("dash.bad_mode", mode));
+            }
+            Ok(PaceKind::OpenScenario {
+                scenario: scenarios[i].id.clone(),
+                mode,
+            })
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The dashboard's keys as scripted messages: sections, scrolling, pacing prompts, quitting.
+
+use super::*;
+use crate::app::test_app::content;
+
+fn dash() -> Dashboard {
+    let access = Access {
+        join_url: "https://127.0.0.1:8740/join?code=ABCDEFGHJK&fp=00".into(),
+        projector_url: "https://127.0.0.1:8740/dashboard?key=K".into(),
+        key: "K".into(),
+    };
+    let mut d = Dashboard::new(content(), Lang::En, access, false);
+    d.update(DashMsg::Resized {
+        width: 80,
+        height: 24,
+    });
+    d
+}
+
+fn typed(d: &mut Dashboard, text: &str) -> Vec<DashEffect> {
+    text.chars()
+        .flat_map(|c| d.update(DashMsg::Key(Key::char(c))))
+        .collect()
+}
+
+fn press(d: &mut Dashboard, code: KeyCode) -> Vec<DashEffect> {
+    d.update(DashMsg::Key(Key::plain(code)))
+}
+
+#[test]
+fn number_keys_and_tab_switch_sections_and_reset_the_scroll() {
+    let mut d = dash();
+    press(&mut d, KeyCode::Down);
+    assert_eq!(d.scroll, 1);
+    typed(&mut d, "2");
+    assert_eq!((d.section, d.scroll), (Section::Answers, 0));
+    press(&mut d, KeyCode::Tab);
+    assert_eq!(d.section, Section::Join);
+    press(&mut d, KeyCode::Tab);
+    assert_eq!(d.section, Section::Room);
+    press(&mut d, KeyCode::BackTab);
+    assert_eq!(d.section, Section::Join);
+}
+
+#[test]
+fn q_and_ctrl_c_quit_but_q_in_a_prompt_is_typed() {
+    let mut d = dash();
+    typed(&mut d, "s");
+    typed(&mut d, "q");
+    assert!(!d.quitting);
+    assert_eq!(d.prompt.as_ref().map(|p| p.input.as_str()), Some("q"));
+    d.update(DashMsg::Key(Key {
+        code: KeyCode::Char('c'),
+        ctrl: true,
+    }));
+    assert!(d.quitting, "Ctrl+C quits even while typing");
+    let mut d = dash();
+    typed(&mut d, "q");
+    assert!(d.quitting);
+}
+
+#[test]
+fn pacing_prompts_turn_numbers_into_content_ids() {
+    let c = content();
+    let course = c.course(Lang::En);
+    let mut d = dash();
+    typed(&mut d, "c3");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenChapter {
+            chapter: course.chapters[2].id.clone()
+        })]
+    );
+    assert!(d.prompt.is_none());
+    typed(&mut d, "r2");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::RevealDecision {
+            decision: course.decisions[1].id.clone()
+        })]
+    );
+    let mut scenarios: Vec<_> = c.scenarios.iter().collect();
+    scenarios.sort_by_key(|s| s.position);
+    typed(&mut d, "s1 Naive");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenScenario {
+            scenario: scenarios[0].id.clone(),
+            mode: "naive".into()
+        })]
+    );
+    typed(&mut d, &format!("s{} ", scenarios[1].id));
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenScenario {
+            scenario: scenarios[1].id.clone(),
+            mode: "safe".into()
+        })],
+        "an id works too and the mode defaults to safe"
+    );
+}
+
+#[test]
+fn bad_pacing_input_is_a_note_and_sends_nothing() {
+    let mut d = dash();
+    typed(&mut d, "c99");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    let (text, error) = d.note.clone().expect("a note");
+    assert!(error && text.contains("99"), "{text}");
+    typed(&mut d, "s1 fast");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    assert!(d.note.as_ref().is_some_and(|(t, _)| t.contains("fast")));
+    typed(&mut d, "r1");
+    press(&mut d, KeyCode::Backspace);
+    assert!(press(&mut d, KeyCode::Esc).is_empty());
+    assert!(d.prompt.is_none(), "Esc cancels");
+}
+
+#[test]
+fn scrolling_stops_at_the_last_page() {
+    let mut d = dash();
+    for _ in 0..50 {
+        press(&mut d, KeyCode::Down);
+    }
+    assert_eq!(d.clamped_scroll(30), 30 - 21);
+    assert_eq!(d.clamped_scroll(10), 0);
+    d.clamp_to(30);
+    assert_eq!(d.scroll, 9, "clamping keeps Up responsive");
+}

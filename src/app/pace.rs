@@ -1,0 +1,128 @@
+//! The instructor's pacing on the trainee's side: the newest command shows as a banner in the
+//! status row; one key follows it (opens the chapter, the scenario in its mode, or the chapter
+//! of a revealed decision); nothing is ever opened without that key. A command is shown once:
+//! ids only grow, and one not newer than the last seen is ignored.
+
+use super::{Effect, Session, reader, simulator};
+use crate::domain::workshop::{Pace, PaceKind};
+use crate::sim::model::Mode;
+use std::collections::BTreeMap;
+
+/// The key that follows the banner.
+pub const FOLLOW_KEY: char = 'F';
+/// The key that puts the banner away without following it.
+pub const DISMISS_KEY: char = 'X';
+
+/// A pacing command as the trainee receives it, with the room's answers when it reveals a
+/// decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaceNotice {
+    /// The command.
+    pub pace: Pace,
+    /// Option id -> trainees, for a revealed decision.
+    pub distribution: Option<BTreeMap<String, u32>>,
+}
+
+/// Notes a received command; shows it unless it was seen before.
+pub fn received(session: &mut Session, notice: PaceNotice) {
+    if notice.pace.id <= session.pace_seen {
+        return;
+    }
+    session.pace_seen = notice.pace.id;
+    session.pace = Some(notice);
+    // The banner shares the status row; the newest news is the instructor's.
+    session.status = None;
+}
+
+/// The banner's text, if a command waits.
+pub fn banner(session: &Session) -> Option<String> {
+    let notice = session.pace.as_ref()?;
+    let s = session.strings();
+    let course = session.course();
+    let keys = [
+        ("follow", FOLLOW_KEY.to_string()),
+        ("dismiss", DISMISS_KEY.to_string()),
+    ];
+    let keys: Vec<(&str, &str)> = keys.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let what = match &notice.pace.kind {
+        PaceKind::OpenChapter { chapter } => {
+            let (i, c) = course
+                .chapters
+                .iter()
+                .enumerate()
+                .find(|(_, c)| &c.id == chapter)?;
+            s.fill(
+                "pace.open_chapter",
+                &[("n", &(i + 1).to_string()), ("title", &c.title)],
+            )
+        }
+        PaceKind::OpenScenario { scenario, mode } => {
+            let title = session
+                .content
+                .scenarios
+                .iter()
+                .find(|sc| &sc.id == scenario)
+                .and_then(|sc| sc.text.get(&session.lang))
+                .map_or(scenario.as_str(), |t| t.title.as_str());
+            s.fill("pace.open_scenario", &[("title", title), ("mode", mode)])
+        }
+        PaceKind::RevealDecision { decision } => {
+            let d = course.decisions.iter().find(|d| &d.id == decision)?;
+            let counts = notice.distribution.as_ref();
+            let shares: Vec<String> = d
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let n = counts.and_then(|c| c.get(&o.id)).copied().unwrap_or(0);
+                    format!("{} {n}", char::from(b'a' + (i as u8 % 26)))
+                })
+                .collect();
+            s.fill(
+                "pace.revealed",
+                &[("title", &d.title), ("shares", &shares.join(" · "))],
+            )
+        }
+    };
+    let mut args = keys.clone();
+    args.push(("what", &what));
+    Some(s.fill("pace.banner", &args))
+}
+
+/// Follows the banner's command (the one key); the banner goes away.
+pub fn follow(session: &mut Session) -> Vec<Effect> {
+    let Some(notice) = session.pace.take() else {
+        return Vec::new();
+    };
+    let course = session.course();
+    match notice.pace.kind {
+        PaceKind::OpenChapter { chapter } => {
+            match course.chapters.iter().position(|c| c.id == chapter) {
+                Some(i) => reader::open_chapter(session, i),
+                None => Vec::new(),
+            }
+        }
+        PaceKind::RevealDecision { decision } => {
+            let chapter = course
+                .decisions
+                .iter()
+                .find(|d| d.id == decision)
+                .map(|d| d.chapter.clone());
+            match chapter.and_then(|id| course.chapters.iter().position(|c| c.id == id)) {
+                Some(i) => reader::open_chapter(session, i),
+                None => Vec::new(),
+            }
+        }
+        PaceKind::OpenScenario { scenario, mode } => {
+            simulator::open_for_decision(session, &scenario, Mode::parse(&mode))
+        }
+    }
+}
+
+/// Puts the banner away.
+pub fn dismiss(session: &mut Session) {
+    session.pace = None;
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,96 @@
+//! The banner and the one-key follow as scripted messages through `App::update`.
+
+use super::*;
+use crate::app::test_app::{chars, content, test_app};
+use crate::app::{App, Msg, Screen};
+use crate::content::Lang;
+
+fn notice(id: u64, kind: PaceKind) -> Msg {
+    Msg::PaceReceived(PaceNotice {
+        pace: Pace { id, at_ms: 1, kind },
+        distribution: None,
+    })
+}
+
+fn chapter_pace(app: &App, id: u64, index: usize) -> Msg {
+    let chapter = app.session.course().chapters[index].id.clone();
+    notice(id, PaceKind::OpenChapter { chapter })
+}
+
+#[test]
+fn the_banner_waits_for_one_key_and_that_key_opens_the_chapter() {
+    let mut app = test_app(Lang::En, 80, 24);
+    let msg = chapter_pace(&app, 3, 2);
+    assert!(app.update(msg).is_empty(), "nothing opens by itself");
+    assert!(matches!(app.screen, Screen::Home(_)), "never forced");
+    let text = banner(&app.session).expect("a banner");
+    assert!(
+        text.contains("open chapter 3") && text.contains("F follow"),
+        "{text}"
+    );
+    chars(&mut app, "j");
+    assert!(app.session.pace.is_some(), "other keys work as always");
+    chars(&mut app, "F");
+    assert!(matches!(app.screen, Screen::Reader(_)));
+    assert!(app.session.pace.is_none(), "followed once, gone");
+}
+
+#[test]
+fn a_command_seen_before_is_not_shown_again_and_x_dismisses() {
+    let mut app = test_app(Lang::De, 80, 24);
+    let first = chapter_pace(&app, 5, 1);
+    app.update(first.clone());
+    chars(&mut app, "X");
+    assert!(app.session.pace.is_none());
+    assert!(matches!(app.screen, Screen::Home(_)));
+    app.update(first);
+    assert!(app.session.pace.is_none(), "the same id again is ignored");
+    let older = chapter_pace(&app, 4, 1);
+    app.update(older);
+    assert!(app.session.pace.is_none(), "an older id is ignored");
+    let newer = chapter_pace(&app, 6, 0);
+    app.update(newer);
+    let text = banner(&app.session).expect("a newer one shows");
+    assert!(
+        text.contains("Kursleitung") && text.contains("Kapitel 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_scenario_opens_in_its_mode_and_a_reveal_shows_the_rooms_answers() {
+    let c = content();
+    let mut app = test_app(Lang::En, 100, 30);
+    let scenario = c.scenarios[0].id.clone();
+    app.update(notice(
+        1,
+        PaceKind::OpenScenario {
+            scenario,
+            mode: "naive".into(),
+        },
+    ));
+    chars(&mut app, "F");
+    let Screen::Simulator(state) = &app.screen else {
+        panic!("the simulator opens");
+    };
+    assert_eq!(state.settings.mode, Mode::Naive);
+    let d = &c.course(Lang::En).decisions[1];
+    let counts = [(d.options[0].id.clone(), 3), (d.options[2].id.clone(), 12)].into();
+    app.update(Msg::PaceReceived(PaceNotice {
+        pace: Pace {
+            id: 2,
+            at_ms: 1,
+            kind: PaceKind::RevealDecision {
+                decision: d.id.clone(),
+            },
+        },
+        distribution: Some(counts),
+    }));
+    let text = banner(&app.session).expect("a banner");
+    assert!(text.contains("a 3 · b 0 · c 12"), "{text}");
+    chars(&mut app, "F");
+    assert!(
+        matches!(app.screen, Screen::Reader(_)),
+        "the decision's chapter opens"
+    );
+}

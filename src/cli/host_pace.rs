@@ -1,0 +1,76 @@
+//! `queuelab host pace --url URL --key KEY chapter N | scenario N [MODE] | reveal K`: sends a
+//! pacing command to a running session, as the dashboard's c, s and r keys do. Numbers are
+//! the ones trainees see (chapter 3, decision 2, scenario 5 of `sim --list`).
+
+use super::join_cmd::say;
+use super::{Cli, Failure};
+use crate::app::dashboard::{PromptKind, prompt};
+use crate::domain::workshop::{JoinUrl, Pace};
+use crate::services::trainee::client::{deadline_in, request};
+use clap::Subcommand;
+
+/// What to ask the room.
+#[derive(Debug, Clone, Subcommand)]
+pub enum PaceWhat {
+    /// Open chapter N.
+    Chapter {
+        /// Chapter number (1-based).
+        n: String,
+    },
+    /// Open scenario N (number or id) in a mode (safe, naive, pitfall; default safe).
+    Scenario {
+        /// Scenario number of `sim --list`, or its id.
+        scenario: String,
+        /// safe, naive or pitfall.
+        mode: Option<String>,
+    },
+    /// Reveal decision K's distribution to the room.
+    Reveal {
+        /// Decision number (1-based).
+        k: String,
+    },
+}
+
+/// Sends the command; prints what the host stored.
+pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failure> {
+    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+    let content = super::load_content(cli)?;
+    let (kind, text) = match what {
+        PaceWhat::Chapter { n } => (PromptKind::Chapter, n.clone()),
+        PaceWhat::Reveal { k } => (PromptKind::Reveal, k.clone()),
+        PaceWhat::Scenario { scenario, mode } => (
+            PromptKind::Scenario,
+            format!("{scenario} {}", mode.as_deref().unwrap_or("safe")),
+        ),
+    };
+    let pace = prompt::parse(kind, &text, &content).map_err(|(_, value)| {
+        Failure::usage(format!(
+            "{value:?} names no chapter, scenario, decision or mode (see queuelab host pace --help)"
+        ))
+    })?;
+    let body = serde_json::to_vec(&pace).map_err(|e| Failure::new(e.to_string()))?;
+    let reply = request(
+        &url,
+        "POST",
+        "/api/pace",
+        Some(key),
+        &body,
+        deadline_in(5_000),
+    )
+    .map_err(Failure::new)?;
+    if reply.status != 200 {
+        return Err(Failure::new(format!(
+            "the host answered {}: {}",
+            reply.status,
+            reply.text()
+        )));
+    }
+    let stored: Pace = serde_json::from_slice(&reply.body)
+        .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
+    say!(
+        "pace {} sent: {}",
+        stored.id,
+        serde_json::to_string(&stored.kind).unwrap_or_default()
+    );
+    Ok(())
+}

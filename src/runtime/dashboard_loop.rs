@@ -1,0 +1,98 @@
+//! The instructor's dashboard loop: keys, signals and a once-a-second read of the host's
+//! summary (the very one `GET /api/summary` serves) in; pacing commands out to the host.
+//! Ends on q, Ctrl+C, SIGTERM or SIGHUP; the caller then stops the server.
+
+use super::convert::to_msg;
+use super::terminal::{TerminalGuard, Tui};
+use crate::app::Msg;
+use crate::app::dashboard::{DashEffect, DashMsg, Dashboard};
+use crate::services::host::HostState;
+use crate::services::log;
+use crate::services::store::now_ms;
+use crossterm::event::EventStream;
+use futures_util::StreamExt;
+use std::time::Duration;
+use tokio::signal::unix::{SignalKind, signal};
+
+/// How often the summary is read again (ages in "last seen" tick with it).
+const REFRESH: Duration = Duration::from_secs(1);
+
+/// Shows the dashboard until the instructor quits.
+pub fn run(dash: Dashboard, state: &HostState) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the dashboard: {e}"))?;
+    let (guard, terminal) =
+        TerminalGuard::enter(false).map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let result = runtime.block_on(dashboard_loop(dash, state, terminal));
+    drop(guard);
+    result
+}
+
+async fn dashboard_loop(
+    mut dash: Dashboard,
+    state: &HostState,
+    mut terminal: Tui,
+) -> Result<(), String> {
+    let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
+    let mut events = EventStream::new();
+    let mut refresh = tokio::time::interval(REFRESH);
+    refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let size = terminal.size().map_err(|e| e.to_string())?;
+    dash.update(DashMsg::Resized {
+        width: size.width,
+        height: size.height,
+    });
+    loop {
+        let msg = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => match to_msg(&event) {
+                    Some(Msg::Key(key)) => Some(DashMsg::Key(key)),
+                    Some(Msg::Resized { width, height }) => Some(DashMsg::Resized { width, height }),
+                    _ => None,
+                },
+                Some(Err(e)) => return Err(format!("reading the terminal failed: {e}")),
+                None => break,
+            },
+            _ = refresh.tick() => Some(refreshed(state)),
+            _ = terminate.recv() => { log::info("SIGTERM: stopping the session"); break }
+            _ = hangup.recv() => { log::info("SIGHUP: stopping the session"); break }
+            _ = interrupt.recv() => { log::info("SIGINT: stopping the session"); break }
+        };
+        let Some(msg) = msg else { continue };
+        for effect in dash.update(msg) {
+            let DashEffect::SendPace(kind) = effect;
+            let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
+            dash.update(DashMsg::PaceDone(done));
+            // The summary shows the revealed decision at once, not a second later.
+            dash.update(refreshed(state));
+        }
+        if dash.quitting {
+            break;
+        }
+        let width = terminal.size().map_err(|e| e.to_string())?.width;
+        dash.clamp_to(crate::ui::dashboard::body_len(&dash, width));
+        let theme = crate::ui::theme::Theme::new(dash.no_color);
+        terminal
+            .draw(|frame| crate::ui::dashboard::draw(frame, &dash, &theme))
+            .map_err(|e| format!("drawing failed: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The summary now; a database error keeps the last one on screen and goes to the log.
+fn refreshed(state: &HostState) -> DashMsg {
+    match state.summary() {
+        Ok(summary) => DashMsg::Refreshed {
+            summary: Box::new(summary),
+            now_ms: now_ms(),
+        },
+        Err(e) => {
+            log::warn(&format!("dashboard: {e}"));
+            DashMsg::PaceDone(Err(e))
+        }
+    }
+}

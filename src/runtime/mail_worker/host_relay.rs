@@ -1,0 +1,185 @@
+//! The TUI's report flow while joined to a workshop: the address, the typed code and the report
+//! go to the host, which issues and checks the code (its limits, not this machine's) and sends
+//! the mail with its own configuration. The host answers with the same string keys the local
+//! flow uses; they become the same messages, so the report screen works unchanged.
+
+use crate::app::{CodeRequestOutcome, Delivery, Msg};
+use crate::content::Lang;
+use crate::domain::otp::Verdict;
+use crate::domain::outbox::MailStatus;
+use crate::domain::report::Report;
+use crate::domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use crate::services::store::Membership;
+use crate::services::trainee::client::{deadline_in, request};
+
+/// How long one mail request to the host may take (the host sends the mail before answering).
+const MAIL_REQUEST_MS: u64 = 30_000;
+/// The refusals of a code request, as `IssueDenied` names them.
+const DENIED_KEYS: [&str; 4] = [
+    "otp.cooldown",
+    "otp.hourly_limit",
+    "otp.machine_limit",
+    "otp.locked",
+];
+
+fn caller(member: &Membership) -> Caller {
+    Caller {
+        code: member.url.code.clone(),
+        trainee: member.trainee_id.clone(),
+        token: member.token.clone(),
+    }
+}
+
+fn post<T: serde::Serialize>(
+    member: &Membership,
+    path: &str,
+    body: &T,
+) -> Result<MailReply, String> {
+    let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
+    let reply = request(
+        &member.url,
+        "POST",
+        path,
+        None,
+        &body,
+        deadline_in(MAIL_REQUEST_MS),
+    )
+    .map_err(|e| format!("the workshop host relays the report mail: {e}"))?;
+    if reply.status != 200 {
+        return Err(format!(
+            "the workshop host answered {}: {}",
+            reply.status,
+            reply.text()
+        ));
+    }
+    serde_json::from_slice(&reply.body)
+        .map_err(|e| format!("the workshop host's answer is not readable: {e}"))
+}
+
+/// Asks the host for a code to `address`.
+pub fn request_code(
+    member: &Membership,
+    address: &str,
+    lang: Lang,
+) -> Result<CodeRequestOutcome, String> {
+    let reply = post(
+        member,
+        "/api/report/code",
+        &CodeRequest {
+            caller: caller(member),
+            address: address.to_owned(),
+            lang,
+        },
+    )?;
+    code_outcome(&reply)
+}
+
+/// Hands the typed code and the report to the host; the verdict, and when accepted the
+/// report's new status for the screen.
+pub fn submit(
+    member: &Membership,
+    address: &str,
+    typed: &str,
+    report: &Report,
+) -> Result<(Verdict, Option<Msg>), String> {
+    let reply = post(
+        member,
+        "/api/report/send",
+        &ReportSubmit {
+            caller: caller(member),
+            address: address.to_owned(),
+            typed: typed.to_owned(),
+            report: report.clone(),
+        },
+    )?;
+    let verdict = verdict(&reply)?;
+    let status = matches!(verdict, Verdict::Accepted { .. }).then(|| {
+        let (status, delivery) = if reply.sent {
+            (MailStatus::Sent, Delivery::Smtp)
+        } else {
+            let why = "the workshop host queued it and retries".to_owned();
+            (MailStatus::Queued, Delivery::Retry(why))
+        };
+        Msg::MailUpdated {
+            report: Some(status),
+            delivery: Some(delivery),
+        }
+    });
+    Ok((verdict, status))
+}
+
+fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
+    if reply.key == "report.code_sent" {
+        return Ok(CodeRequestOutcome::Sent(if reply.sent {
+            Delivery::Smtp
+        } else {
+            Delivery::Retry("the workshop host retries".to_owned())
+        }));
+    }
+    match DENIED_KEYS.iter().find(|k| **k == reply.key) {
+        Some(key) => Ok(CodeRequestOutcome::Denied {
+            key,
+            secs: reply.wait_secs.unwrap_or(0),
+        }),
+        None => Err(format!("the workshop host answered {:?}", reply.key)),
+    }
+}
+
+fn verdict(reply: &MailReply) -> Result<Verdict, String> {
+    Ok(match reply.key.as_str() {
+        // The host keeps the code's id; the screen only needs "accepted".
+        "otp.accepted" => Verdict::Accepted { code_id: 0 },
+        "otp.wrong" => Verdict::Wrong {
+            remaining: reply.remaining.unwrap_or(0),
+        },
+        "otp.malformed" => Verdict::Malformed,
+        "otp.expired" => Verdict::Expired,
+        "otp.used" => Verdict::AlreadyUsed,
+        "otp.locked" => Verdict::Locked {
+            wait_secs: reply.wait_secs.unwrap_or(0),
+        },
+        "otp.no_code" => Verdict::NoCode,
+        other => return Err(format!("the workshop host answered {other:?}")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hosts_keys_become_the_local_flows_answers() {
+        let reply = |key: &str| MailReply {
+            key: key.into(),
+            remaining: Some(2),
+            wait_secs: Some(30),
+            sent: true,
+            done: false,
+        };
+        assert_eq!(
+            code_outcome(&reply("report.code_sent")),
+            Ok(CodeRequestOutcome::Sent(Delivery::Smtp))
+        );
+        assert_eq!(
+            code_outcome(&reply("otp.cooldown")),
+            Ok(CodeRequestOutcome::Denied {
+                key: "otp.cooldown",
+                secs: 30
+            })
+        );
+        assert!(code_outcome(&reply("nonsense")).is_err());
+        assert_eq!(
+            verdict(&reply("otp.wrong")),
+            Ok(Verdict::Wrong { remaining: 2 })
+        );
+        assert_eq!(
+            verdict(&reply("otp.locked")),
+            Ok(Verdict::Locked { wait_secs: 30 })
+        );
+        assert_eq!(
+            verdict(&reply("otp.accepted")),
+            Ok(Verdict::Accepted { code_id: 0 })
+        );
+        assert!(verdict(&reply("report.code_sent")).is_err());
+    }
+}

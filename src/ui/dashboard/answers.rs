@@ -1,0 +1,131 @@
+//! The Answers section: each decision's distribution (marked hidden or revealed to the room),
+//! each quiz question's share correct, the ordering game and the scenarios run.
+
+use super::{bar, cell, dim, plain, title};
+use crate::app::dashboard::Dashboard;
+use crate::app::doc_layout::Tone;
+use crate::ui::theme::Theme;
+use ratatui::text::{Line, Span};
+
+/// Cells of a distribution or share bar.
+const BAR_W: usize = 16;
+/// Option letters in file order, as the decision cards show them.
+const LETTERS: &[u8] = b"abcdefghij";
+
+/// The section's lines at `width`.
+pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    decisions(dash, theme, width, &mut out);
+    quiz(dash, theme, width, &mut out);
+    rest(dash, theme, width, &mut out);
+    out
+}
+
+fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    let view = &dash.summary;
+    out.push(title(s.get("dash.decisions_title"), theme));
+    for d in &dash.course().decisions {
+        let counts = view.decisions.get(&d.id);
+        let total: u32 = counts.map_or(0, |c| c.values().sum());
+        let max = counts.and_then(|c| c.values().max().copied()).unwrap_or(0);
+        let (state, tone) = if view.revealed.contains(&d.id) {
+            (s.get("dash.revealed"), Tone::Good)
+        } else {
+            (s.get("dash.hidden"), Tone::Dim)
+        };
+        let answers = s.fill("dash.answers_n", &[("n", &total.to_string())]);
+        let head = format!(" {} · {answers} · ", d.title);
+        out.push(Line::from(vec![
+            Span::styled(head, theme.tone(Tone::Bold)),
+            Span::styled(state.to_owned(), theme.tone(tone)),
+        ]));
+        for (j, option) in d.options.iter().enumerate() {
+            let n = counts.and_then(|c| c.get(&option.id)).copied().unwrap_or(0);
+            let letter = char::from(LETTERS.get(j).copied().unwrap_or(b'?'));
+            let mark = if option.correct { '*' } else { ' ' };
+            let lead = format!(
+                "   {letter}{mark} {} {n:>3}  ",
+                bar(n, max, BAR_W, dash.ascii)
+            );
+            let text = cell(&option.text, width.saturating_sub(lead.chars().count()));
+            out.push(Line::from(vec![plain(lead), dim(text, theme)]));
+        }
+    }
+    out.push(Line::raw(""));
+}
+
+fn quiz(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    out.push(title(s.get("dash.quiz_title"), theme));
+    if dash.summary.quiz.is_empty() {
+        out.push(Line::from(dim(
+            format!("   {}", s.get("dash.quiz_none")),
+            theme,
+        )));
+    }
+    for (i, q) in dash.course().quiz.questions.iter().enumerate() {
+        let Some(tally) = dash.summary.quiz.get(&q.id) else {
+            continue;
+        };
+        let percent = (tally.correct * 100)
+            .checked_div(tally.answered)
+            .unwrap_or(0);
+        let lead = format!(
+            "   {:>2}. {} {percent:>3} % {:>7}  ",
+            i + 1,
+            bar(tally.correct, tally.answered, BAR_W, dash.ascii),
+            format!("{}/{}", tally.correct, tally.answered)
+        );
+        let text = cell(&q.prompt, width.saturating_sub(lead.chars().count()));
+        // A question most of the room got wrong is what the instructor talks about next.
+        let style = if percent < 50 {
+            theme.tone(Tone::Bad)
+        } else {
+            theme.tone(Tone::Text)
+        };
+        out.push(Line::from(vec![
+            Span::styled(lead, style),
+            dim(text, theme),
+        ]));
+    }
+    out.push(Line::raw(""));
+}
+
+fn rest(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    let o = dash.summary.ordering;
+    let ordering = s.fill(
+        "dash.ordering",
+        &[
+            ("solved", &o.solved.to_string()),
+            ("attempts", &o.attempts.to_string()),
+            ("mistakes", &o.mistakes.to_string()),
+        ],
+    );
+    out.push(title(&ordering, theme));
+    out.push(Line::raw(""));
+    out.push(title(s.get("dash.scenarios_title"), theme));
+    let mut scenarios: Vec<_> = dash.content.scenarios.iter().collect();
+    scenarios.sort_by_key(|sc| sc.position);
+    let mut any = false;
+    for (i, sc) in scenarios.iter().enumerate() {
+        let Some(n) = dash.summary.scenarios.get(&sc.id) else {
+            continue;
+        };
+        any = true;
+        let name = sc
+            .text
+            .get(&dash.lang)
+            .map_or(sc.id.as_str(), |t| t.title.as_str());
+        let lead = format!("   {:>2}. {n:>3}  ", i + 1);
+        let text = cell(name, width.saturating_sub(lead.chars().count()));
+        out.push(Line::from(vec![plain(lead), plain(text)]));
+    }
+    if !any {
+        out.push(Line::from(dim(
+            format!("   {}", s.get("dash.none_yet")),
+            theme,
+        )));
+    }
+}

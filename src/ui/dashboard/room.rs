@@ -1,0 +1,117 @@
+//! The Room section: who is stuck (first: that is what the instructor acts on), then every
+//! trainee with chapters read, decisions answered, quiz progress and when last seen.
+
+use super::{cell, dim, plain, title};
+use crate::app::dashboard::Dashboard;
+use crate::app::doc_layout::Tone;
+use crate::ui::theme::Theme;
+use ratatui::text::{Line, Span};
+
+/// Widths of the figure columns (name takes the rest).
+const CHAPTERS_W: usize = 9;
+const DECISIONS_W: usize = 11;
+const QUIZ_W: usize = 7;
+const SEEN_W: usize = 13;
+/// The name column never gets narrower than this.
+const MIN_NAME_W: usize = 10;
+/// Wider names are cut: the figures stay near the names on a wide terminal.
+const MAX_NAME_W: usize = 30;
+
+/// The section's lines at `width`.
+pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let s = dash.strings();
+    let course = dash.course();
+    let view = &dash.summary;
+    let mut out = Vec::new();
+    let stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
+    out.push(title(
+        &s.fill("dash.stuck_title", &[("n", &stuck.len().to_string())]),
+        theme,
+    ));
+    if stuck.is_empty() {
+        out.push(Line::from(dim(
+            format!("   {}", s.get("dash.stuck_none")),
+            theme,
+        )));
+    }
+    for t in &stuck {
+        let screen = t.stuck_screen.as_deref().unwrap_or("-");
+        let mut text = format!(
+            "{}  {}",
+            t.name,
+            s.fill("dash.stuck_on", &[("screen", screen)])
+        );
+        if let Some(words) = t.stuck_text.as_deref().filter(|w| !w.is_empty()) {
+            text = format!("{text}: \"{words}\"");
+        }
+        out.push(Line::styled(
+            format!("   {}", super::ellipsize(&text, width.saturating_sub(4))),
+            theme.tone(Tone::Bad),
+        ));
+    }
+    out.push(Line::raw(""));
+    out.push(title(
+        &s.fill(
+            "dash.trainees_title",
+            &[("n", &view.trainees.len().to_string())],
+        ),
+        theme,
+    ));
+    if view.trainees.is_empty() {
+        out.push(Line::from(dim(
+            format!("   {}", s.get("dash.no_trainees")),
+            theme,
+        )));
+        return out;
+    }
+    let name_w = width
+        .saturating_sub(3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + SEEN_W)
+        .clamp(MIN_NAME_W, MAX_NAME_W);
+    let head = format!(
+        "   {}{}{}{}{}",
+        cell(s.get("dash.col_name"), name_w),
+        cell(s.get("dash.col_chapters"), CHAPTERS_W),
+        cell(s.get("dash.col_decisions"), DECISIONS_W),
+        cell(s.get("dash.col_quiz"), QUIZ_W),
+        cell(s.get("dash.col_seen"), SEEN_W),
+    );
+    out.push(Line::styled(head, theme.tone(Tone::Bold)));
+    let questions = crate::content::QUESTION_COUNT;
+    for t in &view.trainees {
+        let figures = format!(
+            "{}{}{}",
+            cell(
+                &format!("{}/{}", t.chapters_read, course.chapters.len()),
+                CHAPTERS_W
+            ),
+            cell(
+                &format!("{}/{}", t.decisions.len(), course.decisions.len()),
+                DECISIONS_W
+            ),
+            cell(&format!("{}/{questions}", t.quiz.answered), QUIZ_W),
+        );
+        let mark = if t.stuck { " ! " } else { "   " };
+        out.push(Line::from(vec![
+            Span::styled(mark.to_owned(), theme.tone(Tone::Bad)),
+            plain(cell(&t.name, name_w)),
+            plain(figures),
+            dim(cell(&ago(dash, t.last_seen_ms), SEEN_W), theme),
+        ]));
+    }
+    out
+}
+
+/// "12 s ago", "3 min ago", "2 h ago" against the summary's clock.
+fn ago(dash: &Dashboard, at_ms: i64) -> String {
+    let s = dash.strings();
+    if at_ms <= 0 {
+        return s.get("dash.never").to_owned();
+    }
+    let secs = (dash.now_ms - at_ms).max(0) / 1000;
+    let (key, n) = match secs {
+        0..60 => ("dash.ago_s", secs),
+        60..3600 => ("dash.ago_min", secs / 60),
+        _ => ("dash.ago_h", secs / 3600),
+    };
+    s.fill(key, &[("n", &n.to_string())])
+}

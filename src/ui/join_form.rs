@@ -1,0 +1,67 @@
+//! The "join a workshop" dialog over Home: the question, the typed text (its end when it is
+//! longer than the field), the last mistake, and the keys.
+
+use super::chrome::{clip, ellipsize};
+use super::theme::Theme;
+use crate::app::App;
+use crate::app::doc_layout::Tone;
+use crate::app::{JoinForm, JoinStep};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph, Wrap};
+
+/// Widest the dialog gets.
+const MAX_WIDTH: u16 = 76;
+
+/// Draws the dialog centred on the screen.
+pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
+    let s = app.session.strings();
+    let area = frame.area();
+    let width = area.width.saturating_sub(4).min(MAX_WIDTH);
+    let inner = usize::from(width.saturating_sub(4));
+    let mut lines = vec![Line::styled(
+        s.get(form.label_key()),
+        theme.tone(Tone::Bold),
+    )];
+    if matches!(form.step, JoinStep::Url | JoinStep::Name { .. }) {
+        // The end of a long URL is where the typing happens.
+        let shown: String = {
+            let chars: Vec<char> = form.input.chars().collect();
+            let room = inner.saturating_sub(2);
+            chars[chars.len().saturating_sub(room)..].iter().collect()
+        };
+        lines.push(Line::from(vec![
+            Span::styled("> ", theme.key()),
+            Span::raw(format!("{shown}_")),
+        ]));
+    }
+    if let Some(error) = &form.error {
+        lines.push(Line::styled(error.clone(), theme.error()));
+    }
+    let height = u16::try_from(lines.len() + 4)
+        .unwrap_or(u16::MAX)
+        .saturating_add(if form.error.is_some() { 2 } else { 0 })
+        .min(area.height.saturating_sub(2));
+    let popup = Rect::new(
+        area.width.saturating_sub(width) / 2,
+        area.height.saturating_sub(height) / 2,
+        width,
+        height,
+    );
+    let hint = ellipsize(s.get("join.hint"), inner);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .padding(Padding::horizontal(1))
+        .border_set(super::theme::border_set(app.session.options.ascii))
+        .title(Span::styled(
+            format!(" {} ", s.get("join.title")),
+            theme.tone(Tone::Bold),
+        ))
+        .title_bottom(Line::from(Span::styled(format!(" {hint} "), theme.key())).right_aligned());
+    frame.render_widget(Clear, clip(frame, popup));
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+        clip(frame, popup),
+    );
+}

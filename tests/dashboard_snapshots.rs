@@ -1,0 +1,212 @@
+//! The instructor's dashboard as characters, drawn from one fixed summary (the same type
+//! `GET /api/summary` serves): every section at 80x24 German and 100x30 English, a stuck
+//! trainee first in the room, revealed and hidden decisions, the QR code where it fits.
+
+#[path = "support/screen.rs"]
+#[allow(dead_code)]
+mod support;
+
+use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
+use queuelab::app::input::{Key, KeyCode};
+use queuelab::content::Lang;
+use queuelab::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
+use queuelab::domain::workshop::{Pace, PaceKind, SummaryView};
+use queuelab::ui::dashboard::draw;
+use queuelab::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::collections::BTreeMap;
+use support::{content, text};
+
+/// The summary's clock: ten minutes after the first fact.
+const NOW_MS: i64 = 1_800_000_600_000;
+const URL: &str = "https://192.168.1.20:8740/join?code=K7PQ2MXR9T&fp=3f6c0e1a2b9d8c7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e";
+const KEY: &str = "W4N8QX2RT6ZK3MPA9HD5JCVB";
+
+fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u32)) -> TraineeView {
+    TraineeView {
+        id: format!("{name:0>32}"),
+        name: name.to_owned(),
+        chapters_read: chapters,
+        decisions: decisions
+            .iter()
+            .map(|(d, o)| ((*d).to_owned(), (*o).to_owned()))
+            .collect(),
+        quiz: QuizTally {
+            answered: quiz.0,
+            correct: quiz.1,
+        },
+        ordering: OrderingTally::default(),
+        scenarios: Vec::new(),
+        stuck: false,
+        stuck_screen: None,
+        stuck_text: None,
+        last_seen_ms: NOW_MS - 42_000,
+    }
+}
+
+fn summary() -> SummaryView {
+    let c = content();
+    let course = c.course(Lang::En);
+    let d: Vec<&str> = course.decisions.iter().map(|d| d.id.as_str()).collect();
+    let opt = |i: usize, j: usize| course.decisions[i].options[j].id.as_str();
+    let mut bob = trainee("Bob", 3, &[(d[0], opt(0, 0))], (2, 1));
+    bob.stuck = true;
+    bob.stuck_screen = Some("simulator".into());
+    bob.stuck_text = Some("what does the lock token protect?".into());
+    bob.last_seen_ms = NOW_MS - 3_000;
+    let mut ada = trainee(
+        "Ada Lovelace",
+        9,
+        &[
+            (d[0], opt(0, 1)),
+            (d[1], opt(1, 0)),
+            (d[2], opt(2, 2)),
+            (d[3], opt(3, 1)),
+        ],
+        (10, 9),
+    );
+    ada.last_seen_ms = NOW_MS - 7_200_000;
+    let trainees = vec![
+        ada,
+        bob,
+        trainee(
+            "Chris Maier-Lüdenscheid",
+            5,
+            &[(d[0], opt(0, 1)), (d[1], opt(1, 2))],
+            (0, 0),
+        ),
+    ];
+    let mut decisions: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for t in &trainees {
+        for (k, v) in &t.decisions {
+            *decisions
+                .entry(k.clone())
+                .or_default()
+                .entry(v.clone())
+                .or_default() += 1;
+        }
+    }
+    let q = &course.quiz.questions;
+    let quiz = [(0, 1, 2), (3, 0, 2), (7, 2, 2)]
+        .into_iter()
+        .map(|(i, correct, answered)| (q[i].id.clone(), QuizTally { answered, correct }))
+        .collect();
+    let mut scenarios: Vec<_> = c.scenarios.iter().collect();
+    scenarios.sort_by_key(|s| s.position);
+    SummaryView {
+        session: "Resilience workshop, room 2".into(),
+        trainees,
+        decisions,
+        quiz,
+        ordering: OrderingTally {
+            solved: 2,
+            attempts: 3,
+            mistakes: 4,
+        },
+        scenarios: [(scenarios[0].id.clone(), 2), (scenarios[2].id.clone(), 1)].into(),
+        events: 57,
+        duplicates: 3,
+        revealed: vec![d[0].to_owned()],
+        last_pace: Some(Pace {
+            id: 1,
+            at_ms: NOW_MS - 60_000,
+            kind: PaceKind::RevealDecision {
+                decision: d[0].to_owned(),
+            },
+        }),
+    }
+}
+
+fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
+    let access = Access {
+        join_url: URL.into(),
+        projector_url: format!("https://192.168.1.20:8740/dashboard?key={KEY}"),
+        key: KEY.into(),
+    };
+    let mut dash = Dashboard::new(content(), lang, access, false);
+    dash.update(DashMsg::Resized { width, height });
+    dash.update(DashMsg::Refreshed {
+        summary: Box::new(summary()),
+        now_ms: NOW_MS,
+    });
+    dash
+}
+
+fn screen(dash: &Dashboard) -> String {
+    let mut terminal =
+        Terminal::new(TestBackend::new(dash.size.0, dash.size.1)).expect("test terminal");
+    terminal
+        .draw(|frame| draw(frame, dash, &Theme::new(false)))
+        .expect("draws");
+    text(terminal.backend().buffer())
+}
+
+fn keys(dash: &mut Dashboard, keys: &str) {
+    for c in keys.chars() {
+        let key = match c {
+            '\n' => Key::plain(KeyCode::Enter),
+            '↓' => Key::plain(KeyCode::Down),
+            '\x1b' => Key::plain(KeyCode::Esc),
+            c => Key::char(c),
+        };
+        dash.update(DashMsg::Key(key));
+    }
+}
+
+#[test]
+fn every_section_at_80x24_in_german() {
+    let mut dash = dashboard(Lang::De, 80, 24);
+    insta::assert_snapshot!("dashboard_de_80x24_room", screen(&dash));
+    keys(&mut dash, "2");
+    insta::assert_snapshot!("dashboard_de_80x24_answers", screen(&dash));
+    keys(&mut dash, &"↓".repeat(40));
+    insta::assert_snapshot!("dashboard_de_80x24_answers_end", screen(&dash));
+    keys(&mut dash, "3");
+    insta::assert_snapshot!("dashboard_de_80x24_join", screen(&dash));
+}
+
+#[test]
+fn every_section_at_100x30_in_english() {
+    let mut dash = dashboard(Lang::En, 100, 30);
+    insta::assert_snapshot!("dashboard_en_100x30_room", screen(&dash));
+    keys(&mut dash, "2");
+    insta::assert_snapshot!("dashboard_en_100x30_answers", screen(&dash));
+    keys(&mut dash, "3");
+    let join = screen(&dash);
+    assert!(
+        join.contains('▀') || join.contains('▄'),
+        "the QR code fits: {join}"
+    );
+    insta::assert_snapshot!("dashboard_en_100x30_join", join);
+}
+
+#[test]
+fn the_pacing_prompt_and_its_confirmation_use_the_footer() {
+    let mut dash = dashboard(Lang::En, 80, 24);
+    keys(&mut dash, "r2");
+    let typing = screen(&dash);
+    assert!(typing.contains("Reveal decision (number): 2_"), "{typing}");
+    keys(&mut dash, "\x1bc99\n");
+    let refused = screen(&dash);
+    assert!(refused.contains("No such number: 99"), "{refused}");
+}
+
+#[test]
+fn any_size_draws_without_panic() {
+    for (w, h) in [
+        (0, 0),
+        (1, 1),
+        (20, 5),
+        (39, 8),
+        (40, 8),
+        (61, 17),
+        (200, 60),
+    ] {
+        let mut dash = dashboard(Lang::De, w, h);
+        for section in ["1", "2", "3"] {
+            keys(&mut dash, section);
+            let _ = screen(&dash);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `queuelab host` without `--headless` in a real pseudo-terminal: the dashboard appears, a
+//! trainee who joins shows up in the room, a reveal goes out from the keyboard, and q stops the
+//! session and restores the terminal.
+
+use crate::support::{free_port, run};
+
+#[path = "../support/pty.rs"]
+#[allow(dead_code)]
+pub(crate) mod pty;
+
+/// The join URL on the Join section (wide enough that it is one line).
+fn join_url(screen: &str) -> Option<String> {
+    screen
+        .split_whitespace()
+        .find(|w| w.starts_with("https://") && w.contains("/join?"))
+        .map(str::to_owned)
+}
+
+#[test]
+fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let port = free_port().to_string();
+    let mut host = pty::Session::start(
+        &dir.path().join("host"),
+        &[
+            "--lang",
+            "en",
+            "host",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            &port,
+            "--name",
+            "Room 7",
+        ],
+        200,
+        50,
+    );
+    host.wait_for("Room 7 · 0 trainees · 0 stuck");
+    assert!(host.in_alternate_screen());
+    host.send("3");
+    host.wait_for("Join URL");
+    let url = join_url(&host.screen()).expect("the join URL is on the Join section");
+    let out = run(
+        &dir.path().join("pia"),
+        &["join", &url, "--name", "Pia"],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    host.send("1");
+    host.wait_for("Room 7 · 1 trainees · 0 stuck");
+    host.wait_for("Pia");
+    let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
+    assert!(out.status.success(), "{out:?}");
+    host.wait_for("on command-line: \"the map\"");
+    host.send("r1\r");
+    host.wait_for("Revealed to the room: Decision 1");
+    host.send("2");
+    host.wait_for("revealed to the room");
+    host.send("q");
+    assert!(host.wait_exit(), "q ends the host cleanly");
+    assert!(!host.in_alternate_screen(), "the terminal is restored");
+    let screen = host.screen();
+    assert!(screen.contains("session stopped"), "{screen}");
+    assert!(screen.contains(&format!("join: {url}")), "{screen}");
+}
+
+#[test]
+fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = crate::support::Host::start(&dir.path().join("host"), free_port(), &[]);
+    let trainee = dir.path().join("tia");
+    let out = run(&trainee, &["join", &host.url, "--name", "Tia"], "");
+    assert!(out.status.success(), "{out:?}");
+    let mut tui = pty::Session::start(&trainee, &["--lang", "en"], 100, 30);
+    tui.wait_for("host reachable");
+    let pace = |args: &[&str]| {
+        let mut all = vec!["host", "pace", "--url", &host.url, "--key", &host.key];
+        all.extend_from_slice(args);
+        let out = run(&dir.path().join("instructor"), &all, "");
+        assert!(out.status.success(), "{out:?}");
+    };
+    pace(&["chapter", "3"]);
+    tui.wait_for("Instructor: open chapter 3");
+    let title = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
+        .expect("content")
+        .course(queuelab::content::Lang::En)
+        .chapters[2]
+        .title
+        .clone();
+    tui.send("F");
+    tui.wait_for(&title);
+    assert!(
+        !tui.screen().contains("Instructor:"),
+        "followed, the banner is gone"
+    );
+    pace(&["reveal", "1"]);
+    tui.wait_for("revealed, the room: a 0");
+    tui.send("X");
+    assert!(!tui.screen().contains("Instructor:"), "dismissed");
+    tui.send("q");
+    tui.send("q");
+    host.kill();
+}
+
+#[test]
+fn home_joins_a_workshop_by_typing_the_url_and_leaves_with_the_same_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = crate::support::Host::start(&dir.path().join("host"), free_port(), &[]);
+    let mut tui = pty::Session::start(&dir.path().join("ute"), &["--lang", "en"], 100, 30);
+    tui.wait_for("workshop");
+    tui.send("w");
+    tui.wait_for("Join URL (as the instructor shows it)");
+    let wrong = host.url.replace("code=", "code=X");
+    tui.send(&wrong);
+    tui.send("\r");
+    tui.send("Ute\r");
+    tui.wait_for("wrong join code");
+    tui.send("\x1b");
+    tui.send("w");
+    tui.send(&host.url);
+    tui.send("\r");
+    tui.wait_for("Your name");
+    tui.send("Ute\r");
+    tui.wait_for("Joined the workshop");
+    tui.wait_for("Workshop: Room 1");
+    let status = host.status(&dir.path().join("instructor"));
+    assert_eq!(status["trainees"][0]["name"], "Ute", "{status}");
+    tui.send("w");
+    tui.wait_for("Leave the workshop?");
+    tui.send("y");
+    tui.wait_for("Left the workshop");
+    assert!(!tui.screen().contains("Workshop: Room 1"));
+    host.kill();
+}
