@@ -9,7 +9,8 @@
 use std::collections::VecDeque;
 
 use super::model::Event;
-use super::state::{RowChange, Scalars, State};
+use super::report::Metrics;
+use super::state::{RowChange, Scalars, StageCounters, State};
 
 /// Events between two checkpoints.
 pub const CHECKPOINT_EVERY: u64 = 500;
@@ -24,12 +25,125 @@ pub(crate) struct Delta {
     pub scalars: Scalars,
 }
 
+/// A delta as the timeline keeps it: the counters packed into `u32`s (a third of the size of
+/// [`Scalars`]; the timeline holds thousands of them). Event index and time come from the event.
+#[derive(Debug, Clone)]
+struct Kept {
+    event: Event,
+    changes: Box<[RowChange]>,
+    broker_down: bool,
+    ages_len: u32,
+    stages: [u32; 8],
+    metrics: [u32; 15],
+}
+
+/// A counter as `u32`: counts and virtual milliseconds of a run stay far below 2^32 (at most
+/// a million orders; 2^32 ms are 49 days of virtual time), so saturating never bites.
+fn narrow(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl Kept {
+    fn new(d: Delta) -> Kept {
+        let (s, m) = (d.scalars.stages, d.scalars.metrics);
+        Kept {
+            event: d.event,
+            changes: d.changes.into_boxed_slice(),
+            broker_down: d.scalars.broker_down,
+            ages_len: u32::try_from(d.scalars.ages_len).unwrap_or(u32::MAX),
+            stages: [
+                s.accepted,
+                s.outbox_pending,
+                s.dispatching,
+                s.queued,
+                s.in_flight,
+                s.dlq,
+                s.inbox,
+                s.effects,
+            ]
+            .map(narrow),
+            metrics: [
+                m.accepted,
+                m.published,
+                m.delivered,
+                m.redeliveries,
+                m.effects,
+                m.duplicate_effects,
+                m.prevented_duplicates,
+                m.dead_lettered,
+                m.lost,
+                m.lock_lost,
+                m.retries,
+                m.age_p50_ms,
+                m.age_p95_ms,
+                m.age_max_ms,
+                m.outbox_lag_max_ms,
+            ]
+            .map(narrow),
+        }
+    }
+
+    fn scalars(&self) -> Scalars {
+        let [s0, s1, s2, s3, s4, s5, s6, s7] = self.stages.map(u64::from);
+        let [
+            m0,
+            m1,
+            m2,
+            m3,
+            m4,
+            m5,
+            m6,
+            m7,
+            m8,
+            m9,
+            m10,
+            m11,
+            m12,
+            m13,
+            m14,
+        ] = self.metrics.map(u64::from);
+        Scalars {
+            event_index: Some(self.event.index),
+            now_ms: self.event.at_ms,
+            broker_down: self.broker_down,
+            stages: StageCounters {
+                accepted: s0,
+                outbox_pending: s1,
+                dispatching: s2,
+                queued: s3,
+                in_flight: s4,
+                dlq: s5,
+                inbox: s6,
+                effects: s7,
+            },
+            metrics: Metrics {
+                accepted: m0,
+                published: m1,
+                delivered: m2,
+                redeliveries: m3,
+                effects: m4,
+                duplicate_effects: m5,
+                prevented_duplicates: m6,
+                dead_lettered: m7,
+                lost: m8,
+                lock_lost: m9,
+                retries: m10,
+                age_p50_ms: m11,
+                age_p95_ms: m12,
+                age_max_ms: m13,
+                outbox_lag_max_ms: m14,
+            },
+            ages_len: self.ages_len as usize,
+        }
+    }
+}
+
 /// The rolling step-back log.
 #[derive(Debug, Default)]
 pub(crate) struct Timeline {
     /// Checkpoints: `(index of the last event applied or None for the start, state)`.
     checkpoints: VecDeque<(Option<u64>, State)>,
-    deltas: VecDeque<Delta>,
+    deltas: VecDeque<Kept>,
 }
 
 impl Timeline {
@@ -39,14 +153,16 @@ impl Timeline {
         checkpoints.push_back((None, initial));
         Timeline {
             checkpoints,
-            deltas: VecDeque::new(),
+            // The window's full size at once: growing by doubling would leave up to half of
+            // a larger buffer unused for the rest of a long run.
+            deltas: VecDeque::with_capacity(STEP_BACK_CAP + 1),
         }
     }
 
     /// Records an event; `live` is the state after it (cloned at checkpoint boundaries).
     pub fn push(&mut self, delta: Delta, live: &State) {
         let index = delta.event.index;
-        self.deltas.push_back(delta);
+        self.deltas.push_back(Kept::new(delta));
         if (index + 1).is_multiple_of(CHECKPOINT_EVERY) {
             // The live state does not carry its last event (the log does); a checkpoint must.
             let mut state = live.clone();
@@ -96,7 +212,7 @@ impl Timeline {
             for c in &d.changes {
                 state.tables.apply(c);
             }
-            state.scalars = d.scalars;
+            state.scalars = d.scalars();
             state.last_event = Some(d.event.clone());
         }
         Some(state)

@@ -33,6 +33,8 @@ pub(crate) enum Action {
     ConsumerApply(u8),
     /// Two-phase claim: the provider call.
     ConsumerProvider(u8),
+    /// Two-phase claim: the provider call times out after the provider charged.
+    ConsumerProviderTimedOut(u8),
     /// Two-phase claim: record the effect and mark the claim processed.
     ConsumerFinish(u8),
     /// Consumer completes / deletes the message.
@@ -188,6 +190,7 @@ impl Simulation {
             Action::ConsumerCheck(c) => self.consumer_check(c),
             Action::ConsumerApply(c) => self.consumer_apply(c),
             Action::ConsumerProvider(c) => self.consumer_provider(c),
+            Action::ConsumerProviderTimedOut(c) => Ok(self.consumer_provider_timed_out(c)),
             Action::ConsumerFinish(c) => self.consumer_finish(c),
             Action::ConsumerSettle(c) => self.consumer_settle(c),
             Action::ConsumerAbandon(c) => self.consumer_abandon(c),

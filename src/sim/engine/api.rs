@@ -29,11 +29,29 @@ const API_RETRY_SQL: &[&str] = &[
     SQL_ORDER_FIND,
     "COMMIT",
 ];
+/// Publish-in-request when the broker is unreachable: only the order was written.
+const API_ORDER_ONLY_SQL: &[&str] = &["BEGIN IMMEDIATE", SQL_ORDER_INSERT, "COMMIT"];
 const API_DIRECT_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
     SQL_ORDER_INSERT,
     "COMMIT",
     super::broker::SQL_ENQUEUE,
+];
+/// Publish-in-request on a broker with duplicate detection.
+const API_DIRECT_DEDUP_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_ORDER_INSERT,
+    "COMMIT",
+    super::broker::SQL_DEDUP_SEEN,
+    super::broker::SQL_DEDUP_PUT,
+    super::broker::SQL_ENQUEUE,
+];
+/// Publish-in-request the broker dropped as a duplicate (only the lookup ran).
+const API_DIRECT_DROPPED_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_ORDER_INSERT,
+    "COMMIT",
+    super::broker::SQL_DEDUP_SEEN,
 ];
 
 /// Body schema the consumer understands from the start.
@@ -274,16 +292,21 @@ impl Simulation {
             return Ok(
                 Event::new(Actor::Api, Stage::Api, EventKind::ApiDirectPublishFailed)
                     .message(msg)
-                    .sql(API_DIRECT_SQL)
+                    .sql(API_ORDER_ONLY_SQL)
                     .outcome(Outcome::Failed)
                     .args(args),
             );
         }
-        self.enqueue(Actor::Api, msg, order_id, body, group)?;
+        let seq = self.enqueue(Actor::Api, msg, order_id, body, group)?;
+        let sql = match (self.spec.settings.dedup_window_ms, seq) {
+            (None, _) => API_DIRECT_SQL,
+            (Some(_), Some(_)) => API_DIRECT_DEDUP_SQL,
+            (Some(_), None) => API_DIRECT_DROPPED_SQL,
+        };
         Ok(
             Event::new(Actor::Api, Stage::Broker, EventKind::ApiDirectPublished)
                 .message(msg)
-                .sql(API_DIRECT_SQL)
+                .sql(sql)
                 .args(args),
         )
     }

@@ -14,7 +14,7 @@ use crate::sim::state::{RowChange, Table, col};
 impl Simulation {
     /// Wakes one idle dispatcher at `at` when the outbox has work.
     pub(crate) fn wake_dispatcher(&mut self, at: u64) {
-        if self.ledger.unpublished.is_empty() {
+        if !self.outbox_may_have_work(None) {
             return;
         }
         if let Some(d) = self
@@ -25,6 +25,27 @@ impl Simulation {
         {
             self.actors.dispatchers[d].busy = true;
             self.schedule(at, Action::DispatcherPoll(d as u8));
+        }
+    }
+
+    /// False when every unpublished row is in a batch another dispatcher than `me` holds: a
+    /// claim would find nothing (rows whose lease outlived a crashed dispatcher still count,
+    /// the claim finds out). Saves the empty claim after most marks.
+    fn outbox_may_have_work(&self, me: Option<usize>) -> bool {
+        let held: usize = (self.actors.dispatchers.iter().enumerate())
+            .filter(|(j, _)| Some(*j) != me)
+            .map(|(_, d)| d.batch.len())
+            .sum();
+        self.ledger.unpublished.len() > held
+    }
+
+    /// The statements a publish runs: the duplicate-detection lookup only on a broker that
+    /// has it switched on.
+    fn publish_sql(&self) -> &'static [&'static str] {
+        if self.spec.settings.dedup_window_ms.is_some() {
+            PUBLISH_DEDUP_SQL
+        } else {
+            PUBLISH_SQL
         }
     }
 
@@ -272,7 +293,7 @@ impl Simulation {
                 EventKind::DispatcherCrashedAfterPublish,
             )
             .maybe_message(first.as_deref())
-            .sql(PUBLISH_SQL)
+            .sql(self.publish_sql())
             .outcome(Outcome::Failed)
             .args(vec![enqueued.to_string(), lease_end.to_string()]));
         }
@@ -284,7 +305,7 @@ impl Simulation {
         };
         Ok(Event::new(actor, Stage::Broker, caption)
             .maybe_message(first.as_deref())
-            .sql(PUBLISH_SQL)
+            .sql(self.publish_sql())
             .args(vec![enqueued.to_string(), dropped.to_string()]))
     }
 
@@ -326,10 +347,10 @@ impl Simulation {
         st.outbox_pending = st.outbox_pending.saturating_sub(removed);
         st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
         self.note_outbox_lag();
-        if self.ledger.unpublished.is_empty() {
-            self.actors.dispatchers[i].busy = false;
-        } else {
+        if self.outbox_may_have_work(Some(i)) {
             self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
+        } else {
+            self.actors.dispatchers[i].busy = false;
         }
         let first = batch.first().map(|c| c.message_id.clone());
         let (caption, outcome) = if marked == batch.len() {

@@ -21,7 +21,10 @@ pub(crate) const SQL_GIVE_UP: &str = "UPDATE outbox SET failed_reason = ?3, leas
      WHERE id = ?1 AND lease_owner = ?2";
 
 pub(crate) const CLAIM_SQL: &[&str] = &[SQL_CLAIM];
-pub(crate) const PUBLISH_SQL: &[&str] = &[
+/// A publish on a broker without duplicate detection.
+pub(crate) const PUBLISH_SQL: &[&str] = &["BEGIN IMMEDIATE", super::broker::SQL_ENQUEUE, "COMMIT"];
+/// A publish on a broker with duplicate detection: it looks the message id up first.
+pub(crate) const PUBLISH_DEDUP_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
     super::broker::SQL_DEDUP_SEEN,
     super::broker::SQL_DEDUP_PUT,

@@ -18,8 +18,12 @@ const CLAIM_DUP_SQL: &[&str] = &[
     "ROLLBACK",
     inbox::SQL_INBOX_PROCESSED,
 ];
+/// A keyed call the provider answers with its first charge (the insert found the key).
 const PROVIDER_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CHARGE_FIND];
-const PROVIDER_TIMEOUT_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CLAIM_RELEASE];
+/// A call that charged.
+const CHARGE_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED];
+/// The consumer gives its claim back after the provider's timeout.
+const RELEASE_SQL: &[&str] = &[inbox::SQL_CLAIM_RELEASE];
 const FINISH_SAFE_SQL: &[&str] = &[
     "BEGIN IMMEDIATE",
     inbox::SQL_CLAIM_DONE,
@@ -115,52 +119,63 @@ impl Simulation {
                 guard: Guard::IdempotencyKey,
             });
         }
-        if self
-            .script
-            .armed
-            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id)
-        {
-            if self.spec.mode != Mode::Naive {
-                let conn = &self.conns.consumers[usize::from(c)];
-                let released: Option<i64> = conn
-                    .prepare_cached(inbox::SQL_CLAIM_RELEASE)
-                    .and_then(|mut s| {
-                        s.query_row(
-                            rusqlite::params![d.message_id, CONSUMER_NAME, Simulation::instance(c)],
-                            |r| r.get(0),
-                        )
-                    })
-                    .ok();
-                if let Some(rid) = released {
-                    self.change(RowChange::Delete(Table::Inbox, rid));
-                    self.ledger.stages.inbox = self.ledger.stages.inbox.saturating_sub(1);
-                }
-            }
-            let mut ev = self.fail(
-                c,
-                d,
-                "provider timed out after performing the charge".into(),
-                PROVIDER_TIMEOUT_SQL,
-            );
-            ev.outcome = Outcome::Unknown;
-            return Ok(Some(ev));
-        }
-        d.charge_id = Some(id);
-        let msg = d.message_id.clone();
-        let half = d.handling_ms / 2;
-        self.put_delivery(c, d);
-        self.schedule(self.clock.now + half, Action::ConsumerFinish(c));
         let caption = match (new, keyed) {
             (true, true) => EventKind::ProviderChargedKeyed,
             (true, false) => EventKind::ProviderChargedUnkeyed,
             (false, _) => EventKind::ProviderReplayed,
         };
-        Ok(Some(
-            Event::new(Actor::Provider, Stage::Effect, caption)
-                .message(&msg)
-                .sql(PROVIDER_SQL)
-                .args(vec![id.to_string()]),
-        ))
+        let sql = if new { CHARGE_SQL } else { PROVIDER_SQL };
+        let charged = Event::new(Actor::Provider, Stage::Effect, caption)
+            .message(&d.message_id)
+            .sql(sql)
+            .args(vec![id.to_string()]);
+        // The charge is the provider's own event whether or not its answer reaches the
+        // consumer: a timeout after the charge is the consumer's next event.
+        let timed_out = self
+            .script
+            .armed
+            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id);
+        let (wait, next) = if timed_out {
+            (1, Action::ConsumerProviderTimedOut(c))
+        } else {
+            d.charge_id = Some(id);
+            (d.handling_ms / 2, Action::ConsumerFinish(c))
+        };
+        self.put_delivery(c, d);
+        self.schedule(self.clock.now + wait, next);
+        Ok(Some(charged))
+    }
+
+    /// The provider's answer never came: release the claim (unless naive) and fail; the
+    /// charge already happened (the provider's previous event).
+    pub(crate) fn consumer_provider_timed_out(&mut self, c: u8) -> Option<Event> {
+        let d = self.delivery(c)?;
+        let mut sql: &'static [&'static str] = &[];
+        if self.spec.mode != Mode::Naive {
+            sql = RELEASE_SQL;
+            let conn = &self.conns.consumers[usize::from(c)];
+            let released: Option<i64> = conn
+                .prepare_cached(inbox::SQL_CLAIM_RELEASE)
+                .and_then(|mut s| {
+                    s.query_row(
+                        rusqlite::params![d.message_id, CONSUMER_NAME, Simulation::instance(c)],
+                        |r| r.get(0),
+                    )
+                })
+                .ok();
+            if let Some(rid) = released {
+                self.change(RowChange::Delete(Table::Inbox, rid));
+                self.ledger.stages.inbox = self.ledger.stages.inbox.saturating_sub(1);
+            }
+        }
+        let mut ev = self.fail(
+            c,
+            d,
+            "provider timed out after performing the charge".into(),
+            sql,
+        );
+        ev.outcome = Outcome::Unknown;
+        Some(ev)
     }
 
     /// Phase 3: record the effect and mark the claim processed (one transaction unless naive).
