@@ -22,7 +22,7 @@ pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use lang::Lang;
-pub use loader::{Content, Course, load, parse_one};
+pub use loader::{Content, Course, load, load_shown, parse_one};
 pub use ordering::{Ordering, OrderingStep, STEP_COUNT as ORDERING_STEPS};
 pub use problem::{Problem, line_column as problem_position};
 pub use quiz::{Question, QuestionOption, Quiz, QuizLevel};

@@ -9,29 +9,29 @@ use super::sim_worker::SimWorker;
 use super::store_worker::StoreWorker;
 use super::terminal::{TerminalGuard, Tui};
 use crate::app::{App, Msg};
+use crate::services::log;
 use crate::services::{Config, Paths};
-use crate::services::{Store, log};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 
-/// Runs the workshop until the learner quits or a signal ends it.
-pub fn run(app: App, store: Store, mouse: bool, mail: (Paths, Config)) -> Result<(), String> {
+/// Runs the workshop until the learner quits or a signal ends it. The progress store opens
+/// on its thread while the first frame is drawn; what it holds arrives as a message.
+pub fn run(app: App, mouse: bool, mail: (Paths, Config)) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the event loop: {e}"))?;
     let (guard, terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    let result = runtime.block_on(event_loop(app, store, terminal, mail));
+    let result = runtime.block_on(event_loop(app, terminal, mail));
     drop(guard);
     result
 }
 
 async fn event_loop(
     mut app: App,
-    store: Store,
     mut terminal: Tui,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
@@ -39,7 +39,7 @@ async fn event_loop(
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
     let mut executor = Executor {
-        store: StoreWorker::spawn(store, content.clone(), replies.clone())
+        store: StoreWorker::spawn(paths.progress_db(), content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the store thread: {e}"))?,
         mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
@@ -61,6 +61,7 @@ async fn event_loop(
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
     let mut last_tick = tokio::time::Instant::now();
+    let mut store_failure = None;
     while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
         // armed and the loop sleeps until a key, a signal or a result arrives.
@@ -96,13 +97,16 @@ async fn event_loop(
             _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
         };
         if let Some(msg) = msg {
+            if let Msg::StoreFailed(reason) = &msg {
+                store_failure = Some(reason.clone());
+            }
             let effects = app.update(msg);
             executor.run(effects);
             outcome = draw(&mut terminal, &app);
         }
     }
     executor.finish();
-    outcome
+    store_failure.map_or(outcome, Err)
 }
 
 fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {

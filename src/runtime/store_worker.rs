@@ -1,14 +1,47 @@
 //! The progress store on its own thread: SQLite never blocks the UI loop. Commands go in over a
 //! channel; results come back as messages.
 
-use crate::app::{Msg, StoreRequest};
+use crate::app::{Msg, QuizRecord, StoreRequest, StoredSession};
 use crate::content::{Content, Lang};
 use crate::domain::quiz::Attempt;
-use crate::services::Store;
 use crate::services::log;
+use crate::services::store::OpenNote;
+use crate::services::{Store, StoreError};
+use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc::UnboundedSender;
+
+/// Opens the store and reads what the session starts from.
+fn open(path: &std::path::Path) -> Result<(Store, StoredSession), StoreError> {
+    let (store, note) = Store::open(path)?;
+    let progress = store.load()?;
+    let quiz = store
+        .latest_attempt()?
+        .map(|stored| QuizRecord {
+            finished: stored.finished_score.is_some(),
+            attempt: Some(stored.attempt),
+        })
+        .unwrap_or_default();
+    let report_status = store.report_mail_status()?;
+    let recovered_backup = match note {
+        OpenNote::Clean => None,
+        OpenNote::Recovered { backup, reason } => {
+            log::warn(&format!(
+                "progress store was damaged ({reason}); kept {}",
+                backup.display()
+            ));
+            Some(backup)
+        }
+    };
+    let stored = StoredSession {
+        progress,
+        quiz,
+        report_status,
+        recovered_backup,
+    };
+    Ok((store, stored))
+}
 
 /// Handle to the store thread.
 pub struct StoreWorker {
@@ -17,9 +50,12 @@ pub struct StoreWorker {
 }
 
 impl StoreWorker {
-    /// Moves the store onto a new thread; `content` supplies the quiz new attempts shuffle.
+    /// Opens the store at `path` on a new thread (the first frame does not wait for the
+    /// integrity check and migrations) and answers [`Msg::StoreOpened`] or
+    /// [`Msg::StoreFailed`] before anything else; requests queued meanwhile run after it.
+    /// `content` supplies the quiz new attempts shuffle.
     pub fn spawn(
-        mut store: Store,
+        path: PathBuf,
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
     ) -> std::io::Result<StoreWorker> {
@@ -27,6 +63,16 @@ impl StoreWorker {
         let thread = std::thread::Builder::new()
             .name("store".into())
             .spawn(move || {
+                let mut store = match open(&path) {
+                    Ok((store, stored)) => {
+                        let _ = replies.send(Msg::StoreOpened(Box::new(stored)));
+                        store
+                    }
+                    Err(e) => {
+                        let _ = replies.send(Msg::StoreFailed(e.to_string()));
+                        return;
+                    }
+                };
                 for command in inbox {
                     let msg = match command {
                         StoreRequest::Save(fact) => {
