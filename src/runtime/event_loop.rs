@@ -38,10 +38,16 @@ async fn event_loop(
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
+    let (store_opened, store_ready) = std::sync::mpsc::channel();
     let mut executor = Executor {
-        store: StoreWorker::spawn(paths.progress_db(), content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the store thread: {e}"))?,
-        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
+        store: StoreWorker::spawn(
+            paths.progress_db(),
+            content.clone(),
+            replies.clone(),
+            store_opened,
+        )
+        .map_err(|e| format!("cannot start the store thread: {e}"))?,
+        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), store_ready)
             .map_err(|e| format!("cannot start the mail thread: {e}"))?,
         share: ShareSlot::default(),
         sim: SimWorker::spawn(runs, replies.clone())

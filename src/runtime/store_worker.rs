@@ -53,17 +53,21 @@ impl StoreWorker {
     /// Opens the store at `path` on a new thread (the first frame does not wait for the
     /// integrity check and migrations) and answers [`Msg::StoreOpened`] or
     /// [`Msg::StoreFailed`] before anything else; requests queued meanwhile run after it.
-    /// `content` supplies the quiz new attempts shuffle.
+    /// `content` supplies the quiz new attempts shuffle; `opened` hears once the open is
+    /// over (the mail thread opens the same file after it).
     pub fn spawn(
         path: PathBuf,
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
+        opened: mpsc::Sender<()>,
     ) -> std::io::Result<StoreWorker> {
         let (commands, inbox) = mpsc::channel::<StoreRequest>();
         let thread = std::thread::Builder::new()
             .name("store".into())
             .spawn(move || {
-                let mut store = match open(&path) {
+                let result = open(&path);
+                drop(opened);
+                let mut store = match result {
                     Ok((store, stored)) => {
                         let _ = replies.send(Msg::StoreOpened(Box::new(stored)));
                         store
