@@ -25,7 +25,7 @@ pub use decision::{Decision, DecisionOption};
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use glossary::{Glossary, Term as GlossaryTerm};
 pub use lang::Lang;
-pub use loader::{Content, Course, load, parse_one};
+pub use loader::{Content, Course, load, load_shown, parse_one};
 pub use moments::{MOMENT_KEYS, MOMENTS_PATH, parse as moments_parse};
 pub use ordering::{Ordering, OrderingStep, STEP_COUNT as ORDERING_STEPS};
 pub use problem::{Problem, line_column as problem_position};

@@ -1,4 +1,7 @@
-//! Loads every content file of every language, then runs the cross-file checks.
+//! Loads every content file of every language, then runs the cross-file checks; or, for the
+//! TUI's start, only the language shown (the other one is parsed when it is first asked for).
+
+use std::sync::OnceLock;
 
 use super::{
     CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
@@ -40,8 +43,11 @@ impl Course {
 /// All content, both languages, validated.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Content {
-    de: Course,
-    en: Course,
+    de: OnceLock<Course>,
+    en: OnceLock<Course>,
+    /// Whether a course not parsed yet comes from the embedded copy on first use (see
+    /// [`load_shown`]); otherwise both were loaded up front and an unset one is empty.
+    lazy: bool,
     /// Simulator scenarios (texts in both languages).
     pub scenarios: Vec<Scenario>,
     /// Simulator event captions in both languages.
@@ -53,10 +59,17 @@ pub struct Content {
 impl Content {
     /// The course in `lang`.
     pub fn course(&self, lang: Lang) -> &Course {
-        match lang {
+        let cell = match lang {
             Lang::De => &self.de,
             Lang::En => &self.en,
-        }
+        };
+        cell.get_or_init(|| {
+            if self.lazy {
+                embedded_course(lang)
+            } else {
+                Course::default()
+            }
+        })
     }
 
     /// The one-line summary `queuelab check` prints for `lang` (SPEC section 5).
@@ -109,8 +122,9 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         .unwrap_or_default();
     problems.append(&mut term_problems);
     let content = Content {
-        de,
-        en,
+        de: OnceLock::from(de),
+        en: OnceLock::from(en),
+        lazy: false,
         scenarios,
         captions,
         moments,
@@ -123,6 +137,55 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     } else {
         Err(problems)
     }
+}
+
+/// The content the TUI starts with: from a folder (`--content DIR`), everything is loaded and
+/// validated as by [`load`]; from the embedded copy, only the course in `lang` is parsed now
+/// and the other one when it is first shown. The embedded copy is fixed at build time and the
+/// test suite and `queuelab check` in CI validate all of it, so the cross-file checks are not
+/// repeated at every start (they need both languages).
+pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Problem>> {
+    if *source != ContentSource::Embedded {
+        return load(source);
+    }
+    let mut problems = Vec::new();
+    let course = load_course(source, lang, &mut problems);
+    // The glossary scan of the simulator's texts is one of the checks left to the tests.
+    let scenarios = load_scenarios(source, &mut problems, &mut |_, _| {});
+    let captions = read(source, CAPTIONS_PATH, &mut problems)
+        .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
+        .unwrap_or_default();
+    let moments = read(source, super::MOMENTS_PATH, &mut problems)
+        .and_then(|text| moments::parse(super::MOMENTS_PATH, &text, &mut problems))
+        .unwrap_or_default();
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let content = Content {
+        de: OnceLock::new(),
+        en: OnceLock::new(),
+        lazy: true,
+        scenarios,
+        captions,
+        moments,
+    };
+    let cell = match lang {
+        Lang::De => &content.de,
+        Lang::En => &content.en,
+    };
+    let _ = cell.set(course);
+    Ok(content)
+}
+
+/// Parses the embedded course in `lang` on first use (see [`load_shown`]).
+fn embedded_course(lang: Lang) -> Course {
+    let mut problems = Vec::new();
+    let course = load_course(&ContentSource::Embedded, lang, &mut problems);
+    assert!(
+        problems.is_empty(),
+        "the embedded content is fixed at build time and validated by the tests and `queuelab check`: {problems:?}"
+    );
+    course
 }
 
 fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Option<String> {
@@ -248,4 +311,33 @@ pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shown_language_is_parsed_at_once_and_the_other_on_first_use() {
+        let full = load(&ContentSource::Embedded).expect("embedded content is valid");
+        let shown = load_shown(&ContentSource::Embedded, Lang::De).expect("valid");
+        assert!(shown.de.get().is_some());
+        assert!(shown.en.get().is_none(), "English waits until it is shown");
+        assert_eq!(shown.course(Lang::En), full.course(Lang::En));
+        assert_eq!(shown.course(Lang::De), full.course(Lang::De));
+        assert_eq!(shown.scenarios, full.scenarios);
+    }
+
+    #[test]
+    fn a_content_folder_is_still_loaded_and_validated_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let problems = load_shown(&ContentSource::Disk(dir.path().to_path_buf()), Lang::En)
+            .expect_err("an empty folder has no content");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.to_string().contains("lessons/de")),
+            "the language not shown is checked too: {problems:?}"
+        );
+    }
 }

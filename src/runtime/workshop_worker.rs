@@ -26,11 +26,18 @@ pub struct WorkshopWorker {
 
 impl WorkshopWorker {
     /// Starts the dispatcher on the store at `path`; it reports each delivery to the UI.
-    pub fn spawn(path: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<WorkshopWorker> {
+    /// `store_ready` ends (a hang-up) once the store thread has opened and migrated the file:
+    /// two first opens at once would race on creating it.
+    pub fn spawn(
+        path: PathBuf,
+        replies: UnboundedSender<Msg>,
+        store_ready: mpsc::Receiver<()>,
+    ) -> std::io::Result<WorkshopWorker> {
         let (notify, wake) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("workshop".into())
             .spawn(move || {
+                let _ = store_ready.recv();
                 let mut store = match Store::open(&path) {
                     Ok((store, _)) => store,
                     Err(e) => {

@@ -9,7 +9,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-/// The top bar: title, workshop name, decisions and chapters counts, language.
+/// The top bar: title, workshop name, decisions and chapters counts (once the store has
+/// opened), language.
 pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = rect(layout::header(app.session.size.0.min(frame.area().width)));
     let s = app.session.strings();
@@ -41,8 +42,14 @@ pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let workshop = app.session.info.workshop.as_ref();
     // Longest first; the first pair that fits with a two-space gap wins, so the parts never
     // run together (at 60 columns the workshop name and the language give way first).
+    // Until the store has opened there are no counts to show, only the language.
+    let rights = if app.session.store_pending() {
+        [format!("{lang} "), String::new()]
+    } else {
+        [format!("{counts} · {lang} "), format!("{counts} ")]
+    };
     let mut candidates = Vec::new();
-    for right in [format!("{counts} · {lang} "), format!("{counts} ")] {
+    for right in rights {
         if let Some(name) = workshop {
             candidates.push((format!("{title} · {name}"), right.clone()));
         }

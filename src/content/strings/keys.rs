@@ -252,6 +252,8 @@ pub const KEYS: &[&str] = &[
     "decision.see_it_key",
     "store.recovered",
     "store.shared_folder",
+    "store.busy",
+    "store.waited",
     "key.broker",
     "key.cause_fixed",
     "key.compare",
