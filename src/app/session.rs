@@ -151,7 +151,7 @@ impl Session {
 
     /// UI strings in the current language.
     pub fn strings(&self) -> &Strings {
-        &self.course().strings
+        self.content.strings(self.lang)
     }
 
     /// Shows a status line.

@@ -3,6 +3,9 @@
 
 use std::sync::OnceLock;
 
+mod shown;
+pub use shown::load_shown;
+
 use super::{
     CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
     Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments, ordering,
@@ -45,6 +48,9 @@ impl Course {
 pub struct Content {
     de: OnceLock<Course>,
     en: OnceLock<Course>,
+    /// UI strings parsed ahead of their course (see [`load_shown`]).
+    strings_de: OnceLock<Strings>,
+    strings_en: OnceLock<Strings>,
     /// Whether a course not parsed yet comes from the embedded copy on first use (see
     /// [`load_shown`]); otherwise both were loaded up front and an unset one is empty.
     lazy: bool,
@@ -65,7 +71,7 @@ impl Content {
         };
         cell.get_or_init(|| {
             if self.lazy {
-                embedded_course(lang)
+                shown::embedded_course(lang)
             } else {
                 Course::default()
             }
@@ -94,8 +100,8 @@ impl Content {
 /// the first.
 pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let mut problems = Vec::new();
-    let de = load_course(source, Lang::De, &mut problems);
-    let en = load_course(source, Lang::En, &mut problems);
+    let de = load_course(source, Lang::De, Terms::Check, &mut problems);
+    let en = load_course(source, Lang::En, Terms::Check, &mut problems);
     // The simulator's files hold both languages, one section each: every section is held
     // against its language's glossary like the course texts are.
     let mut term_problems = Vec::new();
@@ -124,6 +130,8 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let content = Content {
         de: OnceLock::from(de),
         en: OnceLock::from(en),
+        strings_de: OnceLock::new(),
+        strings_en: OnceLock::new(),
         lazy: false,
         scenarios,
         captions,
@@ -137,55 +145,6 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     } else {
         Err(problems)
     }
-}
-
-/// The content the TUI starts with: from a folder (`--content DIR`), everything is loaded and
-/// validated as by [`load`]; from the embedded copy, only the course in `lang` is parsed now
-/// and the other one when it is first shown. The embedded copy is fixed at build time and the
-/// test suite and `queuelab check` in CI validate all of it, so the cross-file checks are not
-/// repeated at every start (they need both languages).
-pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Problem>> {
-    if *source != ContentSource::Embedded {
-        return load(source);
-    }
-    let mut problems = Vec::new();
-    let course = load_course(source, lang, &mut problems);
-    // The glossary scan of the simulator's texts is one of the checks left to the tests.
-    let scenarios = load_scenarios(source, &mut problems, &mut |_, _| {});
-    let captions = read(source, CAPTIONS_PATH, &mut problems)
-        .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
-        .unwrap_or_default();
-    let moments = read(source, super::MOMENTS_PATH, &mut problems)
-        .and_then(|text| moments::parse(super::MOMENTS_PATH, &text, &mut problems))
-        .unwrap_or_default();
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let content = Content {
-        de: OnceLock::new(),
-        en: OnceLock::new(),
-        lazy: true,
-        scenarios,
-        captions,
-        moments,
-    };
-    let cell = match lang {
-        Lang::De => &content.de,
-        Lang::En => &content.en,
-    };
-    let _ = cell.set(course);
-    Ok(content)
-}
-
-/// Parses the embedded course in `lang` on first use (see [`load_shown`]).
-fn embedded_course(lang: Lang) -> Course {
-    let mut problems = Vec::new();
-    let course = load_course(&ContentSource::Embedded, lang, &mut problems);
-    assert!(
-        problems.is_empty(),
-        "the embedded content is fixed at build time and validated by the tests and `queuelab check`: {problems:?}"
-    );
-    course
 }
 
 fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Option<String> {
@@ -205,7 +164,22 @@ fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Opti
     }
 }
 
-fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) -> Course {
+/// Whether a course's texts are held against its glossary while loading.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Terms {
+    /// Scan every text (`check`, `--content DIR`, the tests).
+    Check,
+    /// Skip the scan: the embedded copy, which the tests and `queuelab check` in CI have
+    /// scanned (the scan costs more than all the parsing at start).
+    Trust,
+}
+
+fn load_course(
+    source: &ContentSource,
+    lang: Lang,
+    terms: Terms,
+    problems: &mut Vec<Problem>,
+) -> Course {
     let mut course = Course::default();
     let path = format!("lessons/{lang}/glossary.toml");
     if let Some(text) = read(source, &path, problems) {
@@ -215,7 +189,9 @@ fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) 
     // Every text of this language follows its glossary; a rejected synonym is a problem.
     let read = |path: &str, problems: &mut Vec<Problem>| {
         let text = read(source, path, problems)?;
-        glossary.scan(path, &text, None, problems);
+        if terms == Terms::Check {
+            glossary.scan(path, &text, None, problems);
+        }
         Some(text)
     };
     let dir = format!("lessons/{lang}/chapters");
@@ -311,33 +287,4 @@ pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
         }
     }
     problems
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_shown_language_is_parsed_at_once_and_the_other_on_first_use() {
-        let full = load(&ContentSource::Embedded).expect("embedded content is valid");
-        let shown = load_shown(&ContentSource::Embedded, Lang::De).expect("valid");
-        assert!(shown.de.get().is_some());
-        assert!(shown.en.get().is_none(), "English waits until it is shown");
-        assert_eq!(shown.course(Lang::En), full.course(Lang::En));
-        assert_eq!(shown.course(Lang::De), full.course(Lang::De));
-        assert_eq!(shown.scenarios, full.scenarios);
-    }
-
-    #[test]
-    fn a_content_folder_is_still_loaded_and_validated_whole() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let problems = load_shown(&ContentSource::Disk(dir.path().to_path_buf()), Lang::En)
-            .expect_err("an empty folder has no content");
-        assert!(
-            problems
-                .iter()
-                .any(|p| p.to_string().contains("lessons/de")),
-            "the language not shown is checked too: {problems:?}"
-        );
-    }
 }

@@ -10,10 +10,12 @@ use super::store_worker::{StoreSetup, StoreWorker};
 use super::terminal::{TerminalGuard, Tui};
 use super::workshop_worker::WorkshopWorker;
 use crate::app::{App, Msg};
+use crate::content::{Content, Lang};
 use crate::services::log;
 use crate::services::{Config, Paths};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -46,37 +48,27 @@ async fn event_loop(
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
-    // The mail and workshop threads open the progress file only after the store thread has.
+    // Only the store thread starts before the first frame (opening SQLite takes longer than
+    // drawing); the mail and workshop threads open the progress file after it has.
     let (mail_gate, mail_ready) = std::sync::mpsc::channel();
     let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
+    let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
     let db = paths.progress_db();
-    let workshop = WorkshopWorker::spawn(db.clone(), replies.clone(), workshop_ready)
-        .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
     let setup = StoreSetup {
-        path: db,
+        path: db.clone(),
         shared_folder,
         opened: vec![mail_gate, workshop_gate],
     };
-    let mut executor = Executor {
-        store: StoreWorker::spawn(
-            setup,
-            content.clone(),
-            replies.clone(),
-            Some(workshop.notify.clone()),
-        )
-        .map_err(|e| format!("cannot start the store thread: {e}"))?,
-        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
-            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
-        share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, app.session.content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
-        content,
-        replies,
-    };
+    let store = StoreWorker::spawn(
+        setup,
+        content.clone(),
+        replies.clone(),
+        Some(workshop_notify.clone()),
+    )
+    .map_err(|e| format!("cannot start the store thread: {e}"))?;
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
-    let mut events = EventStream::new();
     let size = terminal.size().map_err(|e| e.to_string())?;
     app.update(Msg::Resized {
         width: size.width,
@@ -84,6 +76,27 @@ async fn event_loop(
     });
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
+    // After the first frame: the course behind Home (Home drew from the UI strings alone) and
+    // the other threads. Keys typed meanwhile wait in the terminal.
+    prepare_course(&content, app.session.lang);
+    let workshop = WorkshopWorker::spawn(
+        db,
+        replies.clone(),
+        workshop_ready,
+        (workshop_notify, workshop_wake),
+    )
+    .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
+    let mut executor = Executor {
+        store,
+        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
+            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
+        share: ShareSlot::default(),
+        sim: SimWorker::spawn(runs, content.clone(), replies.clone())
+            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        content,
+        replies,
+    };
+    let mut events = EventStream::new();
     let mut last_tick = tokio::time::Instant::now();
     let mut store_failure = None;
     while outcome.is_ok() && !app.session.quitting {
@@ -132,6 +145,21 @@ async fn event_loop(
     let unsaved = executor.finish();
     workshop.finish();
     store_failure.or(unsaved).map_or(outcome, Err)
+}
+
+/// Parses the course in `lang` on a thread of its own, so the first key that needs it finds it
+/// ready (or waits only for the rest of the parse: `Content::course` blocks until it is done).
+fn prepare_course(content: &Arc<Content>, lang: Lang) {
+    let content = content.clone();
+    let started = std::thread::Builder::new()
+        .name("content".into())
+        .spawn(move || {
+            let _ = content.course(lang);
+        });
+    if let Err(e) = started {
+        // The course is then parsed on its first use instead.
+        log::warn(&format!("cannot start the content thread: {e}"));
+    }
 }
 
 fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {

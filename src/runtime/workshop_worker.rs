@@ -27,13 +27,14 @@ pub struct WorkshopWorker {
 impl WorkshopWorker {
     /// Starts the dispatcher on the store at `path`; it reports each delivery to the UI.
     /// `store_ready` ends (a hang-up) once the store thread has opened and migrated the file:
-    /// two first opens at once would race on creating it.
+    /// two first opens at once would race on creating it. `notify` wakes `wake`; the store
+    /// thread holds a clone of it, made before this thread starts.
     pub fn spawn(
         path: PathBuf,
         replies: UnboundedSender<Msg>,
         store_ready: mpsc::Receiver<()>,
+        (notify, wake): (mpsc::Sender<()>, mpsc::Receiver<()>),
     ) -> std::io::Result<WorkshopWorker> {
-        let (notify, wake) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("workshop".into())
             .spawn(move || {
