@@ -4,6 +4,7 @@
 mod captions;
 mod chapter;
 mod decision;
+mod deferred;
 pub mod doc;
 mod glossary;
 mod lang;
@@ -22,6 +23,7 @@ mod validate;
 pub use captions::{CAPTIONS_PATH, Captions, parse as captions_parse};
 pub use chapter::Chapter;
 pub use decision::{Decision, DecisionOption};
+pub use deferred::Deferred;
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use glossary::{Glossary, Term as GlossaryTerm};
 pub use lang::Lang;

@@ -37,6 +37,7 @@ fn home_draws_before_the_course_is_parsed_and_the_store_has_opened() {
             !content.course_parsed(lang),
             "the first frame needed no course"
         );
+        assert!(!content.scenarios.is_ready(), "nor the simulator's files");
 
         let mut progress = Progress::default();
         progress.apply(&Fact::ChapterRead("friday-incident".into()));

@@ -7,9 +7,9 @@ mod shown;
 pub use shown::load_shown;
 
 use super::{
-    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
-    Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments, ordering,
-    quiz, reference, scenario, strings, validate,
+    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Deferred, Glossary, Lang, Ordering,
+    Problem, Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments,
+    ordering, quiz, reference, scenario, strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -55,11 +55,11 @@ pub struct Content {
     /// [`load_shown`]); otherwise both were loaded up front and an unset one is empty.
     lazy: bool,
     /// Simulator scenarios (texts in both languages).
-    pub scenarios: Vec<Scenario>,
+    pub scenarios: Deferred<Vec<Scenario>>,
     /// Simulator event captions in both languages.
-    pub captions: Captions,
+    pub captions: Deferred<Captions>,
     /// Simulator moment explanations and their terms in both languages.
-    pub moments: Captions,
+    pub moments: Deferred<Captions>,
 }
 
 impl Content {
@@ -133,9 +133,9 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         strings_de: OnceLock::new(),
         strings_en: OnceLock::new(),
         lazy: false,
-        scenarios,
-        captions,
-        moments,
+        scenarios: Deferred::ready(scenarios),
+        captions: Deferred::ready(captions),
+        moments: Deferred::ready(moments),
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);

@@ -48,8 +48,8 @@ async fn event_loop(
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
-    // Only the store thread starts before the first frame (opening SQLite takes longer than
-    // drawing); the mail and workshop threads open the progress file after it has.
+    // Nothing but Home comes before the first frame. The mail and workshop threads open the
+    // progress file only after the store thread has.
     let (mail_gate, mail_ready) = std::sync::mpsc::channel();
     let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
     let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
@@ -59,13 +59,6 @@ async fn event_loop(
         shared_folder,
         opened: vec![mail_gate, workshop_gate],
     };
-    let store = StoreWorker::spawn(
-        setup,
-        content.clone(),
-        replies.clone(),
-        Some(workshop_notify.clone()),
-    )
-    .map_err(|e| format!("cannot start the store thread: {e}"))?;
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
@@ -76,8 +69,15 @@ async fn event_loop(
     });
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
-    // After the first frame: the course behind Home (Home drew from the UI strings alone) and
-    // the other threads. Keys typed meanwhile wait in the terminal.
+    // After the first frame: the course behind Home (Home drew from the UI strings alone), the
+    // store and the other threads. Keys typed meanwhile wait in the terminal.
+    let store = StoreWorker::spawn(
+        setup,
+        content.clone(),
+        replies.clone(),
+        Some(workshop_notify.clone()),
+    )
+    .map_err(|e| format!("cannot start the store thread: {e}"))?;
     prepare_course(&content, app.session.lang);
     let workshop = WorkshopWorker::spawn(
         db,
@@ -147,14 +147,18 @@ async fn event_loop(
     store_failure.or(unsaved).map_or(outcome, Err)
 }
 
-/// Parses the course in `lang` on a thread of its own, so the first key that needs it finds it
-/// ready (or waits only for the rest of the parse: `Content::course` blocks until it is done).
+/// Parses the course in `lang` and the simulator's files on a thread of its own, so the first
+/// key that needs them finds them ready (or waits only for the rest of the parse: a second
+/// reader of a part being parsed blocks until it is done).
 fn prepare_course(content: &Arc<Content>, lang: Lang) {
     let content = content.clone();
     let started = std::thread::Builder::new()
         .name("content".into())
         .spawn(move || {
             let _ = content.course(lang);
+            let _ = &*content.scenarios;
+            let _ = &*content.captions;
+            let _ = &*content.moments;
         });
     if let Err(e) = started {
         // The course is then parsed on its first use instead.

@@ -3,15 +3,15 @@
 //! on a thread right after the first frame) and the other language when it is switched to.
 
 use super::{
-    CAPTIONS_PATH, Content, ContentSource, Course, Lang, Problem, Strings, Terms, captions, load,
-    load_course, load_scenarios, moments, read, strings,
+    CAPTIONS_PATH, Content, ContentSource, Course, Deferred, Lang, Problem, Strings, Terms,
+    captions, load, load_course, load_scenarios, moments, read, strings,
 };
 use crate::content::MOMENTS_PATH;
 use std::sync::OnceLock;
 
 /// The content the TUI starts with: from a folder (`--content DIR`), everything is loaded and
-/// validated as by [`load`]; from the embedded copy, only the UI strings in `lang` and the
-/// simulator's files are parsed now, each course on first use. The embedded copy is fixed at
+/// validated as by [`load`]; from the embedded copy, only the UI strings in `lang` are parsed
+/// now, each course and the simulator's files on first use. The embedded copy is fixed at
 /// build time and the test suite and `queuelab check` in CI validate all of it, so the
 /// cross-file checks and the glossary scan are not repeated at every start.
 pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Problem>> {
@@ -20,13 +20,6 @@ pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Pro
     }
     let mut problems = Vec::new();
     let shown = embedded_strings(lang, &mut problems);
-    let scenarios = load_scenarios(source, &mut problems, &mut |_, _| {});
-    let captions = read(source, CAPTIONS_PATH, &mut problems)
-        .and_then(|text| captions::parse(CAPTIONS_PATH, &text, &mut problems))
-        .unwrap_or_default();
-    let moments = read(source, MOMENTS_PATH, &mut problems)
-        .and_then(|text| moments::parse(MOMENTS_PATH, &text, &mut problems))
-        .unwrap_or_default();
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -36,9 +29,23 @@ pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Pro
         strings_de: OnceLock::new(),
         strings_en: OnceLock::new(),
         lazy: true,
-        scenarios,
-        captions,
-        moments,
+        scenarios: Deferred::later(|| {
+            embedded(|problems| load_scenarios(&ContentSource::Embedded, problems, &mut |_, _| {}))
+        }),
+        captions: Deferred::later(|| {
+            embedded(|problems| {
+                read(&ContentSource::Embedded, CAPTIONS_PATH, problems)
+                    .and_then(|text| captions::parse(CAPTIONS_PATH, &text, problems))
+                    .unwrap_or_default()
+            })
+        }),
+        moments: Deferred::later(|| {
+            embedded(|problems| {
+                read(&ContentSource::Embedded, MOMENTS_PATH, problems)
+                    .and_then(|text| moments::parse(MOMENTS_PATH, &text, problems))
+                    .unwrap_or_default()
+            })
+        }),
     };
     let _ = content.strings_cell(lang).set(shown);
     Ok(content)
@@ -97,6 +104,14 @@ pub(super) fn embedded_course(lang: Lang) -> Course {
     course
 }
 
+/// Parses a part of the embedded copy (valid by the tests and `queuelab check`).
+fn embedded<T>(parse: impl FnOnce(&mut Vec<Problem>) -> T) -> T {
+    let mut problems = Vec::new();
+    let value = parse(&mut problems);
+    expect_valid(&problems);
+    value
+}
+
 fn expect_valid(problems: &[Problem]) {
     assert!(
         problems.is_empty(),
@@ -122,6 +137,10 @@ mod tests {
         assert_eq!(shown.course(Lang::En), full.course(Lang::En));
         assert_eq!(shown.course(Lang::De), full.course(Lang::De));
         assert_eq!(shown.strings(Lang::En), &full.course(Lang::En).strings);
+        assert!(
+            !shown.scenarios.is_ready(),
+            "the simulator's files wait too"
+        );
         assert_eq!(shown.scenarios, full.scenarios);
         assert_eq!(shown.captions, full.captions);
         assert_eq!(shown.moments, full.moments);
