@@ -42,7 +42,7 @@ pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
 pub use report::{ReportPhase, ReportState};
 pub use screen::Screen;
-pub use session::{Info, Nav, Options, Session, Status};
+pub use session::{Info, Nav, Options, Session, Status, StoredSession};
 pub use settings::SettingsState;
 pub use simulator::SimState;
 
@@ -123,6 +123,19 @@ impl App {
                 Vec::new()
             }
             Msg::FactSaved(Ok(())) => Vec::new(),
+            Msg::StoreOpened(stored) => {
+                session.store_opened(*stored);
+                Vec::new()
+            }
+            Msg::StoreBusy(_) => {
+                session.store_busy();
+                Vec::new()
+            }
+            // The runtime ends the loop and reports the reason after restoring the terminal.
+            Msg::StoreFailed(_) => {
+                session.quitting = true;
+                Vec::new()
+            }
             Msg::FactSaved(Err(reason))
             | Msg::ResultsCleared(Err(reason))
             | Msg::AttemptStarted(Err(reason)) => {

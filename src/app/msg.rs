@@ -64,6 +64,12 @@ pub enum Msg {
     Mouse(Mouse),
     /// The terminal was resized.
     Resized { width: u16, height: u16 },
+    /// The progress store opened (after the first frame) with what it held.
+    StoreOpened(Box<super::StoredSession>),
+    /// The progress store could not be opened; the workshop ends with this reason.
+    StoreFailed(String),
+    /// Another queuelab holds the progress store; the store thread waits for it (the reason).
+    StoreBusy(String),
     /// A fact was saved (or not).
     FactSaved(Result<(), String>),
     /// Results were cleared (or not).

@@ -5,6 +5,7 @@ use super::{Effect, MapSetup, QuizRecord, Screen, StoreRequest};
 use crate::content::{Content, Course, Lang, Strings};
 use crate::domain::outbox::MailStatus;
 use crate::domain::{Fact, Progress};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Display options from the command line.
@@ -81,8 +82,30 @@ pub struct Session {
     pub pace: Option<super::pace::PaceNotice>,
     /// The newest pacing id seen (older or repeated ones are not shown again).
     pub pace_seen: u64,
+    /// Whether `--lang` chose the language (then the saved choice does not override it).
+    pub lang_from_flag: bool,
+    /// Facts recorded before the store's contents arrived; they are applied again on top.
+    early_facts: Option<Vec<Fact>>,
     /// The screen change the running handler asked for; `App::update` applies it.
     nav: Option<Nav>,
+}
+
+/// What the progress store held when it opened; the runtime opens it after the first frame
+/// and sends this with [`super::Msg::StoreOpened`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StoredSession {
+    /// The saved progress.
+    pub progress: Progress,
+    /// The saved quiz.
+    pub quiz: QuizRecord,
+    /// Status of the newest report mail.
+    pub report_status: Option<MailStatus>,
+    /// Where a damaged store was kept, when it had to be started afresh.
+    pub recovered_backup: Option<PathBuf>,
+    /// Whether others can read the data folder (the learner is told).
+    pub shared_folder: bool,
+    /// Whether the store waited for another queuelab to let go of it.
+    pub waited: bool,
 }
 
 /// A screen change a handler asks for. Handlers only see their own screen's state and the
@@ -124,6 +147,8 @@ impl Session {
             damaged: Vec::new(),
             pace: None,
             pace_seen: 0,
+            lang_from_flag: false,
+            early_facts: None,
             nav: None,
         }
     }
@@ -135,7 +160,7 @@ impl Session {
 
     /// UI strings in the current language.
     pub fn strings(&self) -> &Strings {
-        &self.course().strings
+        self.content.strings(self.lang)
     }
 
     /// Shows a status line.
@@ -162,9 +187,123 @@ impl Session {
         self.nav.take()
     }
 
+    /// Marks the progress as not loaded yet: it arrives with [`Session::store_opened`].
+    pub fn await_store(&mut self) {
+        self.early_facts = Some(Vec::new());
+    }
+
+    /// Whether the store has not opened yet (Home leaves its progress rows out until then).
+    pub fn store_pending(&self) -> bool {
+        self.early_facts.is_some()
+    }
+
+    /// Takes in what the store held. Facts recorded meanwhile were queued behind the loading
+    /// on the store thread, so they are saved after it: apply them again on top. The saved
+    /// language applies unless `--lang` chose one or the learner switched already. The notes
+    /// for the start follow in the order they always had; the last one stays on the line.
+    pub fn store_opened(&mut self, stored: StoredSession) {
+        let early = self.early_facts.take().unwrap_or_default();
+        self.progress = stored.progress;
+        for fact in &early {
+            self.progress.apply(fact);
+        }
+        if let Some(saved) = self.progress.language
+            && !self.lang_from_flag
+        {
+            self.lang = saved;
+        }
+        self.quiz = stored.quiz;
+        self.report_status = stored.report_status;
+        if stored.waited {
+            let text = self.strings().get("store.waited").to_owned();
+            self.notify(text, false);
+        }
+        if let Some(backup) = stored.recovered_backup {
+            let text = self.strings().fill(
+                "store.recovered",
+                &[("path", &backup.display().to_string())],
+            );
+            self.notify(text, true);
+        }
+        if stored.shared_folder {
+            let text = self.strings().get("store.shared_folder").to_owned();
+            self.notify(text, true);
+        }
+    }
+
+    /// Another queuelab holds the store: the store thread waits, saves wait with it.
+    pub fn store_busy(&mut self) {
+        let text = self.strings().get("store.busy").to_owned();
+        self.notify(text, true);
+    }
+
     /// Records a fact in memory and asks the runtime to save it.
     pub fn record(&mut self, fact: Fact) -> Effect {
+        if let Some(early) = &mut self.early_facts {
+            early.push(fact.clone());
+        }
         self.progress.apply(&fact);
         Effect::Store(StoreRequest::Save(fact))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::test_app::content;
+    use crate::domain::Fact;
+
+    fn waiting(lang: Lang) -> Session {
+        let mut session = Session::new(
+            content(),
+            lang,
+            Progress::default(),
+            Options::default(),
+            Info::default(),
+        );
+        session.await_store();
+        session
+    }
+
+    fn saved(language: Lang) -> StoredSession {
+        let mut progress = Progress::default();
+        progress.apply(&Fact::LanguageChosen(language));
+        progress.apply(&Fact::Position {
+            chapter: "intro".into(),
+            scroll: 3,
+        });
+        StoredSession {
+            progress,
+            ..StoredSession::default()
+        }
+    }
+
+    #[test]
+    fn facts_recorded_before_the_store_opened_stay_on_top_of_what_it_held() {
+        let mut session = waiting(Lang::En);
+        let _ = session.record(Fact::OrderingSolved);
+        session.store_opened(saved(Lang::De));
+        assert!(session.progress.ordering.solved, "the early fact was kept");
+        assert_eq!(session.progress.last_chapter.as_deref(), Some("intro"));
+        assert_eq!(session.lang, Lang::De, "the saved language applies");
+    }
+
+    #[test]
+    fn the_lang_flag_wins_over_the_saved_language() {
+        let mut session = waiting(Lang::En);
+        session.lang_from_flag = true;
+        session.store_opened(saved(Lang::De));
+        assert_eq!(session.lang, Lang::En);
+    }
+
+    #[test]
+    fn a_recovered_store_is_reported_in_the_status_line() {
+        let mut session = waiting(Lang::En);
+        session.store_opened(StoredSession {
+            recovered_backup: Some(PathBuf::from("/data/progress.db.damaged")),
+            ..StoredSession::default()
+        });
+        let status = session.status.expect("a status line");
+        assert!(status.error && status.text.contains("/data/progress.db.damaged"));
     }
 }

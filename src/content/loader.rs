@@ -1,9 +1,15 @@
-//! Loads every content file of every language, then runs the cross-file checks.
+//! Loads every content file of every language, then runs the cross-file checks; or, for the
+//! TUI's start, only the language shown (the other one is parsed when it is first asked for).
+
+use std::sync::OnceLock;
+
+mod shown;
+pub use shown::load_shown;
 
 use super::{
-    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Glossary, Lang, Ordering, Problem,
-    Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments, ordering,
-    quiz, reference, scenario, strings, validate,
+    CAPTIONS_PATH, Captions, Chapter, ContentSource, Decision, Deferred, Glossary, Lang, Ordering,
+    Problem, Quiz, Reference, Scenario, Strings, captions, chapter, decision, glossary, moments,
+    ordering, quiz, reference, scenario, strings, validate,
 };
 
 /// Everything one language of the workshop shows.
@@ -40,23 +46,36 @@ impl Course {
 /// All content, both languages, validated.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Content {
-    de: Course,
-    en: Course,
+    de: OnceLock<Course>,
+    en: OnceLock<Course>,
+    /// UI strings parsed ahead of their course (see [`load_shown`]).
+    strings_de: OnceLock<Strings>,
+    strings_en: OnceLock<Strings>,
+    /// Whether a course not parsed yet comes from the embedded copy on first use (see
+    /// [`load_shown`]); otherwise both were loaded up front and an unset one is empty.
+    lazy: bool,
     /// Simulator scenarios (texts in both languages).
-    pub scenarios: Vec<Scenario>,
+    pub scenarios: Deferred<Vec<Scenario>>,
     /// Simulator event captions in both languages.
-    pub captions: Captions,
+    pub captions: Deferred<Captions>,
     /// Simulator moment explanations and their terms in both languages.
-    pub moments: Captions,
+    pub moments: Deferred<Captions>,
 }
 
 impl Content {
     /// The course in `lang`.
     pub fn course(&self, lang: Lang) -> &Course {
-        match lang {
+        let cell = match lang {
             Lang::De => &self.de,
             Lang::En => &self.en,
-        }
+        };
+        cell.get_or_init(|| {
+            if self.lazy {
+                shown::embedded_course(lang)
+            } else {
+                Course::default()
+            }
+        })
     }
 
     /// The one-line summary `queuelab check` prints for `lang` (SPEC section 5).
@@ -81,8 +100,8 @@ impl Content {
 /// the first.
 pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
     let mut problems = Vec::new();
-    let de = load_course(source, Lang::De, &mut problems);
-    let en = load_course(source, Lang::En, &mut problems);
+    let de = load_course(source, Lang::De, Terms::Check, &mut problems);
+    let en = load_course(source, Lang::En, Terms::Check, &mut problems);
     // The simulator's files hold both languages, one section each: every section is held
     // against its language's glossary like the course texts are.
     let mut term_problems = Vec::new();
@@ -109,11 +128,14 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         .unwrap_or_default();
     problems.append(&mut term_problems);
     let content = Content {
-        de,
-        en,
-        scenarios,
-        captions,
-        moments,
+        de: OnceLock::from(de),
+        en: OnceLock::from(en),
+        strings_de: OnceLock::new(),
+        strings_en: OnceLock::new(),
+        lazy: false,
+        scenarios: Deferred::ready(scenarios),
+        captions: Deferred::ready(captions),
+        moments: Deferred::ready(moments),
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);
@@ -142,7 +164,22 @@ fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Opti
     }
 }
 
-fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) -> Course {
+/// Whether a course's texts are held against its glossary while loading.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Terms {
+    /// Scan every text (`check`, `--content DIR`, the tests).
+    Check,
+    /// Skip the scan: the embedded copy, which the tests and `queuelab check` in CI have
+    /// scanned (the scan costs more than all the parsing at start).
+    Trust,
+}
+
+fn load_course(
+    source: &ContentSource,
+    lang: Lang,
+    terms: Terms,
+    problems: &mut Vec<Problem>,
+) -> Course {
     let mut course = Course::default();
     let path = format!("lessons/{lang}/glossary.toml");
     if let Some(text) = read(source, &path, problems) {
@@ -152,7 +189,9 @@ fn load_course(source: &ContentSource, lang: Lang, problems: &mut Vec<Problem>) 
     // Every text of this language follows its glossary; a rejected synonym is a problem.
     let read = |path: &str, problems: &mut Vec<Problem>| {
         let text = read(source, path, problems)?;
-        glossary.scan(path, &text, None, problems);
+        if terms == Terms::Check {
+            glossary.scan(path, &text, None, problems);
+        }
         Some(text)
     };
     let dir = format!("lessons/{lang}/chapters");

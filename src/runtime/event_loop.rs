@@ -6,62 +6,62 @@ use super::executor::Executor;
 use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
-use super::store_worker::StoreWorker;
+use super::store_worker::{StoreSetup, StoreWorker};
 use super::terminal::{TerminalGuard, Tui};
 use super::workshop_worker::WorkshopWorker;
 use crate::app::{App, Msg};
+use crate::content::{Content, Lang};
+use crate::services::log;
 use crate::services::{Config, Paths};
-use crate::services::{Store, log};
 use crossterm::event::EventStream;
 use futures_util::StreamExt;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 
-/// Runs the workshop until the learner quits or a signal ends it.
-pub fn run(app: App, store: Store, mouse: bool, mail: (Paths, Config)) -> Result<(), String> {
+/// Runs the workshop until the learner quits or a signal ends it. The progress store opens
+/// on its thread while the first frame is drawn; what it holds arrives as a message.
+/// `shared_folder`: the data folder is readable by others (the learner is told at the start).
+pub fn run(
+    app: App,
+    mouse: bool,
+    shared_folder: bool,
+    mail: (Paths, Config),
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the event loop: {e}"))?;
     let (guard, terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    let result = runtime.block_on(event_loop(app, store, terminal, mail));
+    let result = runtime.block_on(event_loop(app, terminal, shared_folder, mail));
     drop(guard);
     result
 }
 
 async fn event_loop(
     mut app: App,
-    store: Store,
     mut terminal: Tui,
+    shared_folder: bool,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
-    let workshop = WorkshopWorker::spawn(store.path().to_path_buf(), replies.clone())
-        .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
-    let mut executor = Executor {
-        store: StoreWorker::spawn(
-            store,
-            content.clone(),
-            replies.clone(),
-            Some(workshop.notify.clone()),
-        )
-        .map_err(|e| format!("cannot start the store thread: {e}"))?,
-        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
-        share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, app.session.content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
-        content,
-        replies,
-        workshop,
+    // Nothing but Home comes before the first frame. The mail and workshop threads open the
+    // progress file only after the store thread has.
+    let (mail_gate, mail_ready) = std::sync::mpsc::channel();
+    let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
+    let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
+    let db = paths.progress_db();
+    let setup = StoreSetup {
+        path: db.clone(),
+        shared_folder,
+        opened: vec![mail_gate, workshop_gate],
     };
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
-    let mut events = EventStream::new();
     let size = terminal.size().map_err(|e| e.to_string())?;
     app.update(Msg::Resized {
         width: size.width,
@@ -69,7 +69,37 @@ async fn event_loop(
     });
     let mut outcome = draw(&mut terminal, &app);
     super::debug_panic::after_first_frame();
+    // After the first frame: the course behind Home (Home drew from the UI strings alone), the
+    // store and the other threads. Keys typed meanwhile wait in the terminal.
+    let store = StoreWorker::spawn(
+        setup,
+        content.clone(),
+        replies.clone(),
+        Some(workshop_notify.clone()),
+    )
+    .map_err(|e| format!("cannot start the store thread: {e}"))?;
+    prepare_course(&content, app.session.lang);
+    let workshop = WorkshopWorker::spawn(
+        db,
+        replies.clone(),
+        workshop_ready,
+        (workshop_notify, workshop_wake),
+    )
+    .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
+    let mut executor = Executor {
+        store,
+        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
+            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
+        share: ShareSlot::default(),
+        sim: SimWorker::spawn(runs, content.clone(), replies.clone())
+            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        content,
+        replies,
+        workshop,
+    };
+    let mut events = EventStream::new();
     let mut last_tick = tokio::time::Instant::now();
+    let mut store_failure = None;
     while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
         // armed and the loop sleeps until a key, a signal or a result arrives.
@@ -105,13 +135,35 @@ async fn event_loop(
             _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
         };
         if let Some(msg) = msg {
+            if let Msg::StoreFailed(reason) = &msg {
+                store_failure = Some(reason.clone());
+            }
             let effects = app.update(msg);
             executor.run(effects);
             outcome = draw(&mut terminal, &app);
         }
     }
-    executor.finish();
-    outcome
+    let unsaved = executor.finish();
+    store_failure.or(unsaved).map_or(outcome, Err)
+}
+
+/// Parses the course in `lang` and the simulator's files on a thread of its own, so the first
+/// key that needs them finds them ready (or waits only for the rest of the parse: a second
+/// reader of a part being parsed blocks until it is done).
+fn prepare_course(content: &Arc<Content>, lang: Lang) {
+    let content = content.clone();
+    let started = std::thread::Builder::new()
+        .name("content".into())
+        .spawn(move || {
+            let _ = content.course(lang);
+            let _ = &*content.scenarios;
+            let _ = &*content.captions;
+            let _ = &*content.moments;
+        });
+    if let Err(e) = started {
+        // The course is then parsed on its first use instead.
+        log::warn(&format!("cannot start the content thread: {e}"));
+    }
 }
 
 fn draw(terminal: &mut Tui, app: &App) -> Result<(), String> {

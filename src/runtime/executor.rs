@@ -51,11 +51,13 @@ impl Executor {
 
     /// Waits for the threads: every save the learner saw must be on disk before the process
     /// ends. Queued mails stay in the outbox; the next start (or `mail retry`) sends them.
-    pub fn finish(mut self) {
+    /// Returns what could not be saved, if anything.
+    pub fn finish(mut self) -> Option<String> {
         self.share.stop();
-        self.store.finish();
+        let unsaved = self.store.finish();
         self.mail.finish();
         self.sim.finish();
         self.workshop.finish();
+        unsaved
     }
 }

@@ -43,17 +43,21 @@ struct Ctx {
 impl MailWorker {
     /// Starts the thread. Setup problems (bad mail config, unreadable key) are logged and
     /// reported when the learner first uses mail; the workshop itself keeps running.
+    /// `store_ready` ends (a message or a hang-up) once the store thread has opened and
+    /// migrated the shared database: two first opens at once would race on creating it.
     pub fn spawn(
         paths: Paths,
         config: Config,
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
+        store_ready: mpsc::Receiver<()>,
     ) -> std::io::Result<MailWorker> {
         let (commands, inbox) = mpsc::channel::<MailRequest>();
         let thread = std::thread::Builder::new()
             .name("mail".into())
-            .spawn(
-                move || match setup(paths, config, content, replies.clone()) {
+            .spawn(move || {
+                let _ = store_ready.recv();
+                match setup(paths, config, content, replies.clone()) {
                     Ok(mut ctx) => ctx.run(&inbox),
                     Err(reason) => {
                         log::warn(&format!("mail is not available: {reason}"));
@@ -61,8 +65,8 @@ impl MailWorker {
                             let _ = replies.send(failure(&command, &reason));
                         }
                     }
-                },
-            )?;
+                }
+            })?;
         Ok(MailWorker { commands, thread })
     }
 

@@ -1,13 +1,15 @@
 //! The progress store on its own thread: SQLite never blocks the UI loop. Commands go in over a
 //! channel; results come back as messages.
 
+mod opening;
+
 use crate::app::{DamagedCopy, Msg, StoreRequest};
 use crate::content::{Content, Lang};
 use crate::domain::quiz::Attempt;
 use crate::domain::workshop::EventKind;
-use crate::services::Store;
 use crate::services::log;
-use std::path::Path;
+use opening::{Opened, open_waiting};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc::UnboundedSender;
@@ -15,13 +17,28 @@ use tokio::sync::mpsc::UnboundedSender;
 /// Handle to the store thread.
 pub struct StoreWorker {
     commands: mpsc::Sender<StoreRequest>,
-    thread: JoinHandle<()>,
+    thread: JoinHandle<Option<String>>,
+}
+
+/// Where the store is and what the thread tells others once it has opened it.
+pub struct StoreSetup {
+    /// The progress store file.
+    pub path: PathBuf,
+    /// Whether the data folder is readable by others (a note for the learner at the start).
+    pub shared_folder: bool,
+    /// Hung up once the first open is over: the mail and workshop threads open the same file
+    /// only then (two first opens at once race, and the loser takes the file for damaged).
+    pub opened: Vec<mpsc::Sender<()>>,
 }
 
 impl StoreWorker {
-    /// Moves the store onto a new thread; `content` supplies the quiz new attempts shuffle.
+    /// Opens the store on a new thread (the first frame waits neither for the integrity check
+    /// and migrations nor for another queuelab holding the file) and answers
+    /// [`Msg::StoreOpened`] or [`Msg::StoreFailed`] before anything else; requests sent
+    /// meanwhile run after it, in order. `content` supplies the quiz new attempts shuffle;
+    /// `workshop` is woken after each save.
     pub fn spawn(
-        mut store: Store,
+        setup: StoreSetup,
         content: Arc<Content>,
         replies: UnboundedSender<Msg>,
         workshop: Option<mpsc::Sender<()>>,
@@ -30,7 +47,30 @@ impl StoreWorker {
         let thread = std::thread::Builder::new()
             .name("store".into())
             .spawn(move || {
-                for command in inbox {
+                let opened = open_waiting(&setup.path, setup.shared_folder, &inbox, &replies);
+                drop(setup.opened);
+                let (mut store, early) = match opened {
+                    Opened::Ready {
+                        store,
+                        stored,
+                        early,
+                    } => {
+                        let _ = replies.send(Msg::StoreOpened(stored));
+                        (store, early)
+                    }
+                    Opened::Failed(e) => {
+                        let _ = replies.send(Msg::StoreFailed(e.to_string()));
+                        return None;
+                    }
+                    Opened::GaveUp { unsaved: 0 } => return None,
+                    Opened::GaveUp { unsaved } => {
+                        return Some(format!(
+                            "{} stayed in use by another queuelab: {unsaved} change(s) of this session were not saved",
+                            setup.path.display()
+                        ));
+                    }
+                };
+                for command in early.into_iter().chain(inbox) {
                     let msg = match command {
                         StoreRequest::Save(fact) => {
                             Msg::FactSaved(store.save(&fact).map_err(|e| {
@@ -86,6 +126,7 @@ impl StoreWorker {
                     // The UI may already be gone at shutdown; the save itself has happened.
                     let _ = replies.send(msg);
                 }
+                None
             })?;
         Ok(StoreWorker { commands, thread })
     }
@@ -97,12 +138,14 @@ impl StoreWorker {
         }
     }
 
-    /// Waits until every queued command is done (called before exit).
-    pub fn finish(self) {
+    /// Waits until every queued command is done (called before exit); says what could not
+    /// be saved, if anything.
+    pub fn finish(self) -> Option<String> {
         drop(self.commands);
-        if self.thread.join().is_err() {
+        self.thread.join().unwrap_or_else(|_| {
             log::warn("the store thread panicked");
-        }
+            None
+        })
     }
 }
 
@@ -126,3 +169,6 @@ fn describe(copy: &Path) -> DamagedCopy {
         modified_secs,
     }
 }
+
+#[cfg(test)]
+mod tests;

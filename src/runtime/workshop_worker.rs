@@ -83,12 +83,20 @@ impl WorkshopWorker {
 
 impl WorkshopWorker {
     /// Starts the dispatcher on the store at `path`; it reports each delivery to the UI.
-    pub fn spawn(path: PathBuf, replies: UnboundedSender<Msg>) -> std::io::Result<WorkshopWorker> {
-        let (notify, wake) = mpsc::channel::<()>();
+    /// `store_ready` ends (a hang-up) once the store thread has opened and migrated the file:
+    /// two first opens at once would race on creating it. `notify` wakes `wake`; the store
+    /// thread holds a clone of it, made before this thread starts.
+    pub fn spawn(
+        path: PathBuf,
+        replies: UnboundedSender<Msg>,
+        store_ready: mpsc::Receiver<()>,
+        (notify, wake): (mpsc::Sender<()>, mpsc::Receiver<()>),
+    ) -> std::io::Result<WorkshopWorker> {
         let (requests, asked) = mpsc::channel::<WorkshopRequest>();
         let thread = std::thread::Builder::new()
             .name("workshop".into())
             .spawn(move || {
+                let _ = store_ready.recv();
                 let mut store = match Store::open(&path) {
                     Ok((store, _)) => store,
                     Err(e) => {

@@ -9,40 +9,26 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-/// The top bar: title, workshop name, decisions and chapters counts, language.
+/// The top bar: title, workshop name, decisions and chapters counts (once the store has
+/// opened), language.
 pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = rect(layout::header(app.session.size.0.min(frame.area().width)));
     let s = app.session.strings();
-    let course = app.session.course();
-    let decisions = course
-        .decisions
-        .iter()
-        .filter(|d| app.session.progress.decisions.contains_key(&d.id))
-        .count();
-    let read = course
-        .chapters
-        .iter()
-        .filter(|c| app.session.progress.chapters_read.contains(&c.id))
-        .count();
-    let counts = format!(
-        "{} · {} {read}/{}",
-        s.fill(
-            "decision.answered",
-            &[
-                ("n", &decisions.to_string()),
-                ("total", &course.decisions.len().to_string())
-            ]
-        ),
-        s.get("home.chapters_read"),
-        course.chapters.len(),
-    );
     let title = format!(" {}", s.get("app.title"));
     let lang = app.session.lang.code().to_uppercase();
     let workshop = app.session.info.workshop.as_ref();
+    // Until the store has opened there are no counts to show, only the language (and the
+    // course behind the counts may still be parsing).
+    let rights = if app.session.store_pending() {
+        [format!("{lang} "), String::new()]
+    } else {
+        let counts = counts(app);
+        [format!("{counts} · {lang} "), format!("{counts} ")]
+    };
     // Longest first; the first pair that fits with a two-space gap wins, so the parts never
     // run together (at 60 columns the workshop name and the language give way first).
     let mut candidates = Vec::new();
-    for right in [format!("{counts} · {lang} "), format!("{counts} ")] {
+    for right in rights {
         if let Some(name) = workshop {
             candidates.push((format!("{title} · {name}"), right.clone()));
         }
@@ -58,6 +44,34 @@ pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let pad = width.saturating_sub(left.chars().count() + right.chars().count());
     let text = format!("{left}{}{right}", " ".repeat(pad));
     frame.render_widget(Paragraph::new(text).style(theme.header()), area);
+}
+
+/// "Decisions 1/4 · Chapters read 3/16".
+fn counts(app: &App) -> String {
+    let s = app.session.strings();
+    let course = app.session.course();
+    let decisions = course
+        .decisions
+        .iter()
+        .filter(|d| app.session.progress.decisions.contains_key(&d.id))
+        .count();
+    let read = course
+        .chapters
+        .iter()
+        .filter(|c| app.session.progress.chapters_read.contains(&c.id))
+        .count();
+    format!(
+        "{} · {} {read}/{}",
+        s.fill(
+            "decision.answered",
+            &[
+                ("n", &decisions.to_string()),
+                ("total", &course.decisions.len().to_string())
+            ]
+        ),
+        s.get("home.chapters_read"),
+        course.chapters.len(),
+    )
 }
 
 fn keys_label(binding: &Binding) -> String {

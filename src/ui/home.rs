@@ -54,10 +54,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
             ),
         );
     }
-    frame.render_widget(
-        Paragraph::new(progress_lines(app, theme, parts.compact)),
-        clip(frame, rect(parts.progress)),
-    );
+    // Until the store has opened (a moment after the first frame) there is no progress to show.
+    if !app.session.store_pending() {
+        frame.render_widget(
+            Paragraph::new(progress_lines(app, theme, parts.compact)),
+            clip(frame, rect(parts.progress)),
+        );
+    }
     let has_resume = app.session.progress.last_chapter.is_some();
     let lines: Vec<Line<'_>> = MenuItem::ALL
         .iter()

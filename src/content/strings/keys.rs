@@ -44,6 +44,8 @@ const MORE: &[&str] = &[
     "decision.see_it_key",
     "store.recovered",
     "store.shared_folder",
+    "store.busy",
+    "store.waited",
     "key.broker",
     "key.cause_fixed",
     "key.compare",
