@@ -1,0 +1,132 @@
+//! How the app takes one message: keys, mouse and what the worker threads report.
+
+use super::{
+    App, Effect, MailStatus, Msg, QuizRecord, Screen, home, layout, map, pace, quiz, reader,
+    report, settings, simulator,
+};
+
+impl App {
+    /// Routes one message to the screen or the session it concerns.
+    pub(super) fn dispatch(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
+        match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Mouse(mouse) => {
+                if session.help || layout::too_small(session.size.0, session.size.1) {
+                    return Vec::new();
+                }
+                self.on_mouse(mouse)
+            }
+            Msg::Resized { width, height } => {
+                session.size = (width, height);
+                if let Screen::Reader(state) = &mut self.screen {
+                    state.scroll = reader::clamp_scroll(state, session);
+                }
+                Vec::new()
+            }
+            Msg::FactSaved(Ok(())) => Vec::new(),
+            Msg::StoreOpened(stored) => {
+                session.store_opened(*stored);
+                Vec::new()
+            }
+            Msg::StoreBusy(_) => {
+                session.store_busy();
+                Vec::new()
+            }
+            // The runtime ends the loop and reports the reason after restoring the terminal.
+            Msg::StoreFailed(_) => {
+                session.quitting = true;
+                Vec::new()
+            }
+            Msg::FactSaved(Err(reason))
+            | Msg::ResultsCleared(Err(reason))
+            | Msg::AttemptStarted(Err(reason)) => {
+                let text = session
+                    .strings()
+                    .fill("common.save_failed", &[("reason", &reason)]);
+                session.notify(text, true);
+                Vec::new()
+            }
+            Msg::ShareStarted(result) => map::on_share_started(session, result),
+            Msg::ResultsCleared(Ok(())) => {
+                session.quiz = QuizRecord::default();
+                session.report_status = None;
+                // The store deleted the damaged copies with the rest.
+                session.damaged.clear();
+                let text = session.strings().get("settings.cleared").to_owned();
+                session.notify(text, false);
+                Vec::new()
+            }
+            Msg::Tick { elapsed_ms } => match &mut self.screen {
+                Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
+                Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
+                _ => Vec::new(),
+            },
+            Msg::Sim(reply) => match &mut self.screen {
+                Screen::Simulator(state) => simulator::on_reply(state, session, reply),
+                _ => Vec::new(),
+            },
+            Msg::AttemptStarted(Ok(attempt)) => {
+                let shown = match &mut self.screen {
+                    Screen::Quiz(state) => Some(state),
+                    _ => None,
+                };
+                quiz::attempt_started(shown, session, attempt);
+                Vec::new()
+            }
+            Msg::ReportSaved(result) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::report_saved(state, session, result);
+                }
+                Vec::new()
+            }
+            Msg::CodeRequested(outcome) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::code_requested(state, session, outcome);
+                }
+                Vec::new()
+            }
+            Msg::CodeChecked(verdict) => {
+                if let Screen::Report(state) = &mut self.screen {
+                    report::code_checked(state, session, verdict);
+                }
+                Vec::new()
+            }
+            Msg::DamagedCopies(copies) => {
+                session.damaged = copies;
+                Vec::new()
+            }
+            Msg::DamagedDeleted(result) => settings::damaged_deleted(session, result),
+            Msg::WorkshopUpdated(line) => {
+                session.workshop = Some(line);
+                Vec::new()
+            }
+            Msg::WorkshopJoined(result) => {
+                if matches!(result, Ok(false)) {
+                    session.workshop = None;
+                }
+                if let Screen::Home(state) = &mut self.screen {
+                    home::join::answered(&mut state.join, session, result);
+                }
+                Vec::new()
+            }
+            Msg::PaceReceived(notice) => {
+                pace::received(session, notice);
+                Vec::new()
+            }
+            Msg::MailUpdated { report, delivery } => {
+                let sent = report == Some(MailStatus::Sent);
+                session.report_status = report;
+                if let Screen::Report(state) = &mut self.screen {
+                    if let Some(delivery) = &delivery {
+                        report::delivered(state, session, delivery);
+                    }
+                    if sent && delivery.is_some() {
+                        report::say_sent(state, session);
+                    }
+                }
+                Vec::new()
+            }
+        }
+    }
+}
