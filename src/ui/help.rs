@@ -86,8 +86,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
 
 /// The rows in two columns side by side, the first half on the left.
 fn two_columns<'a>(rows: &[(String, String)], inner_w: usize, theme: &Theme) -> Vec<Line<'a>> {
-    let half = rows.len().div_ceil(2);
     let col_w = inner_w.saturating_sub(GUTTER) / 2;
+    // Split where the taller column is shortest: labels wrap to different heights, so half the
+    // rows on each side can waste lines a small terminal needs.
+    let half = (1..rows.len())
+        .min_by_key(|&at| {
+            let left = column(&rows[..at], col_w, theme).len();
+            let right = column(&rows[at..], col_w, theme).len();
+            (left.max(right), left.abs_diff(right))
+        })
+        .unwrap_or(rows.len());
     let left = column(&rows[..half], col_w, theme);
     let right = column(&rows[half..], col_w, theme);
     (0..left.len().max(right.len()))
