@@ -6,31 +6,10 @@
 #[path = "support/sim_harness.rs"]
 mod harness;
 
-use harness::Harness;
-use queuelab::app::{Options, Screen, SimState};
+use harness::{Harness, open, sim};
+use queuelab::app::Options;
 use queuelab::content::Lang;
 use queuelab::sim::MomentKind;
-use queuelab::sim::scenario::IDS;
-
-fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
-    let mut h = Harness::new(lang, w, h, options);
-    h.keys("5");
-    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
-    h.keys("c");
-    for _ in 0..index {
-        h.keys("j");
-    }
-    h.keys("\n");
-    assert_eq!(sim(&h).scenario_id(), scenario);
-    h
-}
-
-fn sim(h: &Harness) -> &SimState {
-    match &h.app.screen {
-        Screen::Simulator(s) => s,
-        other => panic!("not the simulator: {other:?}"),
-    }
-}
 
 /// `lost-ack` naive stepped to the event where order 3 is received again.
 fn at_redelivery(lang: Lang, w: u16, height: u16, options: Options) -> Harness {

@@ -4,33 +4,12 @@
 #[path = "support/sim_harness.rs"]
 mod harness;
 
-use harness::Harness;
+use harness::{Harness, open, sim};
 use queuelab::app::simulator::{Compare, Tab, Timeline};
-use queuelab::app::{Effect, Options, Screen, SimState, StoreRequest};
+use queuelab::app::{Effect, Options, Screen, StoreRequest};
 use queuelab::content::Lang;
 use queuelab::domain::Fact;
-use queuelab::sim::scenario::IDS;
 use queuelab::sim::{EventKind, Mode};
-
-fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
-    let mut h = Harness::new(lang, w, h, options);
-    h.keys("5");
-    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
-    h.keys("c");
-    for _ in 0..index {
-        h.keys("j");
-    }
-    h.keys("\n");
-    assert_eq!(sim(&h).scenario_id(), scenario);
-    h
-}
-
-fn sim(h: &Harness) -> &SimState {
-    match &h.app.screen {
-        Screen::Simulator(s) => s,
-        other => panic!("not the simulator: {other:?}"),
-    }
-}
 
 fn timeline(h: &Harness) -> &Timeline {
     &sim(h).timeline

@@ -5,31 +5,10 @@
 #[path = "support/sim_harness.rs"]
 mod harness;
 
-use harness::Harness;
-use queuelab::app::{Options, Screen, SimState};
+use harness::{Harness, open, sim};
+use queuelab::app::Options;
 use queuelab::content::Lang;
 use queuelab::sim::MomentKind;
-use queuelab::sim::scenario::IDS;
-
-fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
-    let mut h = Harness::new(lang, w, h, options);
-    h.keys("5");
-    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
-    h.keys("c");
-    for _ in 0..index {
-        h.keys("j");
-    }
-    h.keys("\n");
-    assert_eq!(sim(&h).scenario_id(), scenario);
-    h
-}
-
-fn sim(h: &Harness) -> &SimState {
-    match &h.app.screen {
-        Screen::Simulator(s) => s,
-        other => panic!("not the simulator: {other:?}"),
-    }
-}
 
 /// Presses `]` (next moment) until the panel explains a moment of `kind`.
 fn next_moment_of(h: &mut Harness, kind: MomentKind) {

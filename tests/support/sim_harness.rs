@@ -4,10 +4,11 @@
 #![allow(dead_code)] // each test file uses a different part
 
 use queuelab::app::input::{Key, KeyCode};
-use queuelab::app::{App, Effect, Info, Msg, Options};
+use queuelab::app::{App, Effect, Info, Msg, Options, Screen, SimState};
 use queuelab::content::{ContentSource, Lang, load};
 use queuelab::domain::Progress;
 use queuelab::runtime::sim_worker::SimDriver;
+use queuelab::sim::scenario::IDS;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::sync::Arc;
@@ -100,5 +101,28 @@ impl Harness {
             out.push('\n');
         }
         out.replace(&self.dir.path().display().to_string(), "<runs>")
+    }
+}
+
+/// A fresh app at `w`x`h` in `lang` with the simulator open on `scenario`, chosen in the
+/// scenario menu as a learner would.
+pub fn open(lang: Lang, w: u16, h: u16, scenario: &str, options: Options) -> Harness {
+    let mut h = Harness::new(lang, w, h, options);
+    h.keys("5");
+    let index = IDS.iter().position(|i| *i == scenario).expect("known id");
+    h.keys("c");
+    for _ in 0..index {
+        h.keys("j");
+    }
+    h.keys("\n");
+    assert_eq!(sim(&h).scenario_id(), scenario);
+    h
+}
+
+/// The simulator's state (the test fails when another screen is on top).
+pub fn sim(h: &Harness) -> &SimState {
+    match &h.app.screen {
+        Screen::Simulator(s) => s,
+        other => panic!("not the simulator: {other:?}"),
     }
 }
