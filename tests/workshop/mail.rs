@@ -47,21 +47,8 @@ fn all_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 
 #[test]
 fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
-    let smtp = server::Smtp::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let host_data = dir.path().join("host");
-    std::fs::create_dir_all(&host_data).expect("host dir");
-    let config = host_data.join("host.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
-            smtp.port
-        ),
-    )
-    .expect("config");
-    let cfg = config.to_str().expect("utf8");
-    let host = Host::start(&host_data, free_port(), &["--config", cfg]);
+    let (smtp, host) = host_with_mail(dir.path());
 
     let trainee = dir.path().join("trainee");
     let out = run(&trainee, &["join", &host.url, "--name", "Ada"], "");
@@ -194,21 +181,8 @@ fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
 
 #[test]
 fn the_tui_report_of_a_joined_trainee_goes_through_the_host() {
-    let smtp = server::Smtp::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let host_data = dir.path().join("host");
-    std::fs::create_dir_all(&host_data).expect("host dir");
-    let config = host_data.join("host.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
-            smtp.port
-        ),
-    )
-    .expect("config");
-    let cfg = config.to_str().expect("utf8");
-    let host = Host::start(&host_data, free_port(), &["--config", cfg]);
+    let (smtp, host) = host_with_mail(dir.path());
     let trainee = dir.path().join("trainee");
     let out = run(&trainee, &["join", &host.url, "--name", "Bea"], "");
     assert!(out.status.success(), "{out:?}");
@@ -246,4 +220,24 @@ fn the_tui_report_of_a_joined_trainee_goes_through_the_host() {
     );
     s.send("\x03");
     assert!(s.wait_exit(), "clean exit");
+}
+
+/// A loopback SMTP server and a headless host under `root/host` whose config (the only one
+/// holding mail settings) points at it.
+fn host_with_mail(root: &std::path::Path) -> (server::Smtp, Host) {
+    let smtp = server::Smtp::start();
+    let host_data = root.join("host");
+    std::fs::create_dir_all(&host_data).expect("host dir");
+    let config = host_data.join("host.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
+            smtp.port
+        ),
+    )
+    .expect("config");
+    let cfg = config.to_str().expect("utf8");
+    let host = Host::start(&host_data, free_port(), &["--config", cfg]);
+    (smtp, host)
 }
