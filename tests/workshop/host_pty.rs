@@ -36,7 +36,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
         200,
         50,
     );
-    host.wait_for("Room 7 · 0 trainees · 0 stuck");
+    host.wait_for("Room 7 · 0 joined · 0 stuck");
     assert!(host.in_alternate_screen());
     host.send("3");
     host.wait_for("Join URL");
@@ -48,7 +48,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
-    host.wait_for("Room 7 · 1 trainees · 0 stuck");
+    host.wait_for("Room 7 · 1 joined · 0 stuck");
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");
