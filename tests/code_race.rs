@@ -4,36 +4,19 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 const PROCESSES: usize = 24;
 const ADDRESS: &str = "ada@example.org";
 
-fn command(data: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
-    cmd.args(["--lang", "en", "--data-dir"])
-        .arg(data)
-        .args(args)
-        .env("LANG", "C");
-    cmd
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::command;
 
 fn run(data: &Path, args: &[&str], input: &str) -> String {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("input");
-    let out = child.wait_with_output().expect("it ends");
+    let out = cli::run(data, args, input);
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

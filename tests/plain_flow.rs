@@ -9,38 +9,15 @@ mod server;
 use server::{Mode, Smtp};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(20);
 
-fn command(data: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
-    cmd.arg("--lang")
-        .arg("en")
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env("LANG", "C");
-    cmd
-}
-
-fn run(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write input");
-    child.wait_with_output().expect("it ends")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{command, run};
 
 /// A running command whose stdout arrives line by line.
 struct Live {
