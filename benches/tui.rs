@@ -23,38 +23,50 @@ fn binary(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn build_floor() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--release",
-            "--example",
-            "minimal_frame",
-            "--bin",
-            "queuelab",
-        ])
-        .status()
-        .expect("cargo runs");
-    assert!(status.success());
-    binary("examples/minimal_frame")
+/// Builds the floor, then queuelab on its own: built together with an example, queuelab would
+/// get the features the dev-dependencies switch on (a second TLS back end among them) and be
+/// a different binary from the one `cargo run --release` and `cargo install` give a learner.
+fn build_programs() -> (PathBuf, PathBuf) {
+    for target in [["--example", "minimal_frame"], ["--bin", "queuelab"]] {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release"])
+            .args(target)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success());
+    }
+    (binary("examples/minimal_frame"), binary("queuelab"))
 }
 
-/// Median time from spawn until `marker` is on the pty screen; `warm` reuses one data
-/// directory (a returning learner), otherwise every run starts with a new one (first start).
-fn time_to_frame(program: &Path, args: &[&str], marker: &str, warm: bool) -> Duration {
-    let mut samples = Vec::new();
+/// How a program is started for one sample, given its data folder.
+type Start<'a> = &'a dyn Fn(&Path) -> pty::Session;
+
+/// One sample: time from spawn until `marker` is on the pty screen.
+fn sample(start_program: Start, data: &Path, marker: &str) -> Duration {
+    let start = Instant::now();
+    let session = start_program(data);
+    session.wait_for_polling(marker, Duration::from_millis(5));
+    start.elapsed()
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Medians of queuelab's and the floor's start-up, sampled in turns (floor, queuelab, floor,
+/// ...) so that a machine getting busier or quieter moves both alike. `warm` reuses one data
+/// folder (a returning learner); otherwise every sample starts with a new one (first start).
+fn start_up(queuelab: Start, floor: Start, warm: bool) -> (Duration, Duration) {
     let shared = tempfile::tempdir().expect("tempdir");
+    let (mut ours, mut base) = (Vec::new(), Vec::new());
     for _ in 0..RUNS {
         let fresh = tempfile::tempdir().expect("tempdir");
         let data = if warm { &shared } else { &fresh };
-        let start = Instant::now();
-        let session = pty::Session::start_program(program, data.path(), args, 80, 24);
-        session.wait_for_polling(marker, Duration::from_micros(500));
-        samples.push(start.elapsed());
-        drop(session);
+        base.push(sample(floor, fresh.path(), "minimal frame ready"));
+        ours.push(sample(queuelab, data.path(), "Start with chapter 1"));
     }
-    samples.sort();
-    samples[RUNS / 2]
+    (median(ours), median(base))
 }
 
 fn proc_ticks(pid: u32) -> u64 {
@@ -129,17 +141,25 @@ fn idle(program: &Path, keys: &str, wait: &str, label: &str) {
 }
 
 fn main() {
-    let floor = build_floor();
-    let queuelab = binary("queuelab");
-    let base = time_to_frame(&floor, &[], "minimal frame ready", false);
-    for (label, warm) in [("first start", false), ("later start", true)] {
-        let ours = time_to_frame(&queuelab, &["--lang", "en"], "Start with chapter 1", warm);
-        println!(
-            "start-up to first frame, {label} (median of {RUNS}): queuelab {:.1} ms, minimal ratatui {:.1} ms, ratio {:.2}  [bar: <= 1.30]",
-            ours.as_secs_f64() * 1000.0,
-            base.as_secs_f64() * 1000.0,
-            ours.as_secs_f64() / base.as_secs_f64()
-        );
+    let (floor, queuelab) = build_programs();
+    let minimal = |data: &Path| pty::Session::start_program(&floor, data, &[], 80, 24);
+    let with_flags =
+        |data: &Path| pty::Session::start_program(&queuelab, data, &["--lang", "en"], 80, 24);
+    let bare = |home: &Path| pty::Session::start_bare(&queuelab, home, 80, 24);
+    let starts: [(&str, Start); 2] = [
+        ("queuelab --data-dir DIR --lang en", &with_flags),
+        ("queuelab", &bare),
+    ];
+    for (command, start) in starts {
+        for (label, warm) in [("first start", false), ("later start", true)] {
+            let (ours, base) = start_up(start, &minimal, warm);
+            println!(
+                "start-up to first frame, `{command}`, {label} (medians of {RUNS}): {:.2} ms, minimal ratatui {:.2} ms, ratio {:.2}  [bar: <= 1.30]",
+                ours.as_secs_f64() * 1000.0,
+                base.as_secs_f64() * 1000.0,
+                ours.as_secs_f64() / base.as_secs_f64()
+            );
+        }
     }
 
     idle(&queuelab, "", "Start with chapter 1", "home");

@@ -1,8 +1,7 @@
 //! Entry point: parse the command line and dispatch.
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    queuelab::cli::run(&queuelab::cli::Cli::parse())
+    queuelab::cli::run(&queuelab::cli::Cli::from_env())
 }

@@ -1,7 +1,7 @@
 //! UI strings (`assets/strings/LANG.toml`): every word of chrome comes from here.
 
-use super::Problem;
 use super::toml_file::{self, check_version};
+use super::{Lang, Problem};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -12,16 +12,51 @@ pub use keys::{KEYS, WORKSHOP_KEYS};
 pub use sim_keys::SIM_KEYS;
 
 /// The UI strings of one language.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Strings {
-    map: BTreeMap<String, String>,
+    map: Table,
 }
 
+/// Where the words live: compiled into the binary (the embedded copy, see `build.rs`) or
+/// parsed from a file (`--content DIR`, `queuelab check`, the course).
+#[derive(Debug, Clone)]
+enum Table {
+    /// Sorted by key.
+    Built(&'static [(&'static str, &'static str)]),
+    Parsed(BTreeMap<String, String>),
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table::Parsed(BTreeMap::new())
+    }
+}
+
+// The tables `build.rs` made from `assets/strings/LANG.toml`: `BUILT_DE` and `BUILT_EN`.
+include!(concat!(env!("OUT_DIR"), "/strings_tables.rs"));
+
 impl Strings {
+    /// The embedded strings in `lang` as compiled into the binary, ready without parsing;
+    /// `None` when the build could not read the file (it is then parsed like any other).
+    pub fn built(lang: Lang) -> Option<Strings> {
+        let table = match lang {
+            Lang::De => BUILT_DE,
+            Lang::En => BUILT_EN,
+        }?;
+        Some(Strings {
+            map: Table::Built(table),
+        })
+    }
+
     /// The text for `key`. A missing key shows the key itself: `check` guarantees presence, so
     /// this only happens with unchecked `--content` folders, and a visible key beats a panic.
     pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
-        self.map.get(key).map_or(key, String::as_str)
+        match &self.map {
+            Table::Built(pairs) => pairs
+                .binary_search_by(|(k, _)| (*k).cmp(key))
+                .map_or(key, |at| pairs[at].1),
+            Table::Parsed(map) => map.get(key).map_or(key, String::as_str),
+        }
     }
 
     /// The text for `key` with `{name}` placeholders replaced.
@@ -33,21 +68,43 @@ impl Strings {
         text
     }
 
-    /// All keys defined.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.map.keys().map(String::as_str)
+    /// All keys defined, in order.
+    pub fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
+        match &self.map {
+            Table::Built(pairs) => Box::new(pairs.iter().map(|(k, _)| *k)),
+            Table::Parsed(map) => Box::new(map.keys().map(String::as_str)),
+        }
+    }
+
+    /// Every key with its text, in key order.
+    fn pairs(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
+        match &self.map {
+            Table::Built(pairs) => Box::new(pairs.iter().copied()),
+            Table::Parsed(map) => Box::new(map.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
+        }
     }
 
     /// Builds strings from pairs (tests and fixtures).
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         Strings {
-            map: pairs
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect(),
+            map: Table::Parsed(
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect(),
+            ),
         }
     }
 }
+
+/// Equal when they hold the same words, wherever they live.
+impl PartialEq for Strings {
+    fn eq(&self, other: &Self) -> bool {
+        self.pairs().eq(other.pairs())
+    }
+}
+
+impl Eq for Strings {}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -82,11 +139,12 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
         }
     }
     Strings {
-        map: file
-            .strings
-            .into_iter()
-            .map(|(k, v)| (k, v.into_inner()))
-            .collect(),
+        map: Table::Parsed(
+            file.strings
+                .into_iter()
+                .map(|(k, v)| (k, v.into_inner()))
+                .collect(),
+        ),
     }
 }
 
@@ -99,5 +157,24 @@ mod tests {
         let s = Strings::from_pairs([("a", "{n} of {m}")]);
         assert_eq!(s.fill("a", &[("n", "1"), ("m", "16")]), "1 of 16");
         assert_eq!(s.get("nope"), "nope");
+    }
+
+    /// The tables compiled by `build.rs` hold exactly what the files say, escapes included.
+    #[test]
+    fn the_built_tables_equal_the_parsed_files() {
+        for lang in [Lang::De, Lang::En] {
+            let path = format!("{}/assets/strings/{lang}.toml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("strings file");
+            let mut problems = Vec::new();
+            let parsed = parse(&path, &text, &mut problems);
+            assert!(problems.is_empty(), "{problems:?}");
+            let built = Strings::built(lang).expect("build.rs read the file");
+            assert_eq!(built, parsed, "{lang}");
+            assert!(built.keys().count() > 100, "{lang}: the whole table");
+            for key in parsed.keys() {
+                assert_eq!(built.get(key), parsed.get(key), "{lang}: {key}");
+            }
+            assert_eq!(built.get("no.such.key"), "no.such.key");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long to wait for a screen to appear before the test fails (generous: CI is shared).
@@ -18,7 +18,8 @@ const QUIET_MAX: Duration = Duration::from_millis(300);
 /// A running queuelab in a pseudo-terminal.
 pub struct Session {
     parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
+    /// Everything read so far, and a signal for each new chunk (after the parser has it).
+    raw: Arc<(Mutex<Vec<u8>>, Condvar)>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
     master: Box<dyn MasterPty + Send>,
@@ -45,7 +46,7 @@ impl Session {
         rows: u16,
     ) -> Session {
         let program = Path::new(env!("CARGO_BIN_EXE_queuelab"));
-        Session::spawn(program, data_dir, args, env, (cols, rows))
+        Session::spawn(program, Some(data_dir), args, env, (cols, rows))
     }
 
     /// Starts any program (queuelab or a benchmark floor) the same way.
@@ -56,12 +57,27 @@ impl Session {
         cols: u16,
         rows: u16,
     ) -> Session {
-        Session::spawn(program, data_dir, args, &[], (cols, rows))
+        Session::spawn(program, Some(data_dir), args, &[], (cols, rows))
+    }
+
+    /// Starts `program` without any argument, as a learner types `queuelab`: its data and
+    /// config directories are found through `XDG_DATA_HOME` and `XDG_CONFIG_HOME` in `home`.
+    pub fn start_bare(program: &Path, home: &Path, cols: u16, rows: u16) -> Session {
+        let home = home.to_str().expect("a UTF-8 temporary path");
+        // The locale decides the language of a bare start: `LANG` is C (English), and the
+        // variables that would outrank it are emptied (queuelab skips empty ones).
+        let env = [
+            ("XDG_DATA_HOME", home),
+            ("XDG_CONFIG_HOME", home),
+            ("LC_ALL", ""),
+            ("LC_MESSAGES", ""),
+        ];
+        Session::spawn(program, None, &[], &env, (cols, rows))
     }
 
     fn spawn(
         program: &Path,
-        data_dir: &Path,
+        data_dir: Option<&Path>,
         args: &[&str],
         env: &[(&str, &str)],
         (cols, rows): (u16, u16),
@@ -76,8 +92,10 @@ impl Session {
             })
             .expect("openpty");
         let mut cmd = CommandBuilder::new(program);
-        cmd.arg("--data-dir");
-        cmd.arg(data_dir);
+        if let Some(data_dir) = data_dir {
+            cmd.arg("--data-dir");
+            cmd.arg(data_dir);
+        }
         for arg in args {
             cmd.arg(arg);
         }
@@ -94,7 +112,7 @@ impl Session {
         let size =
             |n: u16| std::num::NonZeroU16::new(n).expect("a pty has at least one row and column");
         let parser = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
-        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
         let (p, r) = (parser.clone(), raw.clone());
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -105,9 +123,10 @@ impl Session {
                 if let Ok(mut parser) = p.lock() {
                     parser.process(&buf[..n]);
                 }
-                if let Ok(mut raw) = r.lock() {
+                if let Ok(mut raw) = r.0.lock() {
                     raw.extend_from_slice(&buf[..n]);
                 }
+                r.1.notify_all();
             }
         });
         Session {
@@ -154,7 +173,7 @@ impl Session {
 
     /// Everything the program wrote, raw.
     pub fn raw(&self) -> Vec<u8> {
-        self.raw.lock().map(|r| r.clone()).unwrap_or_default()
+        self.raw.0.lock().map(|r| r.clone()).unwrap_or_default()
     }
 
     /// Waits until the screen shows `text`; fails the test with the screen otherwise.
@@ -162,15 +181,16 @@ impl Session {
         self.wait_for_polling(text, Duration::from_millis(50));
     }
 
-    /// Like [`Session::wait_for`], checking every `interval` (benchmarks poll finely so the
-    /// interval does not hide the difference they measure).
+    /// Like [`Session::wait_for`], looking at the screen as each chunk of output arrives and
+    /// at least every `interval` (so a benchmark's figure is not rounded to a polling step).
     pub fn wait_for_polling(&self, text: &str, interval: Duration) {
         let start = Instant::now();
         while start.elapsed() < WAIT {
+            let seen = self.raw_len();
             if self.screen().contains(text) {
                 return;
             }
-            std::thread::sleep(interval);
+            self.wait_output_beyond(seen, interval);
         }
         panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
     }
@@ -186,10 +206,7 @@ impl Session {
         self.writer.flush().expect("flush");
         // A key that changes nothing draws nothing (the app redraws only on change), so the
         // wait is bounded; the test's next `wait_for` checks what the key did.
-        let start = Instant::now();
-        while start.elapsed() < KEY_ANSWER && self.raw_len() == before {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.wait_output_beyond(before, KEY_ANSWER);
         self.wait_quiet();
     }
 
@@ -211,7 +228,15 @@ impl Session {
     }
 
     fn raw_len(&self) -> usize {
-        self.raw.lock().map(|r| r.len()).unwrap_or_default()
+        self.raw.0.lock().map(|r| r.len()).unwrap_or_default()
+    }
+
+    /// Blocks until more than `len` bytes have been read, at most `at_most`.
+    fn wait_output_beyond(&self, len: usize, at_most: Duration) {
+        let (lock, arrived) = &*self.raw;
+        if let Ok(raw) = lock.lock() {
+            let _ = arrived.wait_timeout_while(raw, at_most, |raw| raw.len() == len);
+        }
     }
 
     /// The process id.

@@ -1,6 +1,7 @@
 //! The TUI's start from the embedded copy: Home needs only the UI strings of the language
-//! shown, so they are parsed first; the course follows on first use (the runtime asks for it
-//! on a thread right after the first frame) and the other language when it is switched to.
+//! shown, and those are compiled into the binary (`build.rs`), so nothing is parsed before the
+//! first frame; the course follows on first use (the runtime asks for it on a thread right
+//! after the first frame) and the other language when it is switched to.
 
 use super::{
     CAPTIONS_PATH, Content, ContentSource, Course, Deferred, Lang, Problem, Strings, Terms,
@@ -89,7 +90,12 @@ impl Content {
     }
 }
 
+/// The embedded UI strings in `lang`: the table compiled from the file (see `build.rs`), or
+/// the file parsed when the build could not read it.
 fn embedded_strings(lang: Lang, problems: &mut Vec<Problem>) -> Strings {
+    if let Some(built) = Strings::built(lang) {
+        return built;
+    }
     let path = format!("assets/strings/{lang}.toml");
     read(&ContentSource::Embedded, &path, problems)
         .map(|text| strings::parse(&path, &text, problems))
