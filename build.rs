@@ -20,21 +20,18 @@ fn main() {
             .ok()
             .and_then(|text| strings_of(&text));
         let name = format!("BUILT_{}", lang.to_uppercase());
-        match table {
-            Some(pairs) => {
-                let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = Some(&[");
-                for (key, value) in pairs {
-                    // `{:?}` of a str is a valid Rust string literal, escapes included.
-                    let _ = writeln!(out, "    ({key:?}, {value:?}),");
-                }
-                out.push_str("]);\n");
+        if let Some(pairs) = table {
+            let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = Some(&[");
+            for (key, value) in pairs {
+                // `{:?}` of a str is a valid Rust string literal, escapes included.
+                let _ = writeln!(out, "    ({key:?}, {value:?}),");
             }
-            None => {
-                println!(
-                    "cargo::warning={path} could not be read as a strings file; it is parsed at start-up instead (run `queuelab check`)"
-                );
-                let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = None;");
-            }
+            out.push_str("]);\n");
+        } else {
+            println!(
+                "cargo::warning={path} could not be read as a strings file; it is parsed at start-up instead (run `queuelab check`)"
+            );
+            let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = None;");
         }
     }
     let Some(dir) = std::env::var_os("OUT_DIR") else {

@@ -145,10 +145,10 @@ fn main() {
     let minimal = |data: &Path| pty::Session::start_program(&floor, data, &[], 80, 24);
     let with_flags =
         |data: &Path| pty::Session::start_program(&queuelab, data, &["--lang", "en"], 80, 24);
-    let bare = |home: &Path| pty::Session::start_bare(&queuelab, home, 80, 24);
+    let no_arguments = |home: &Path| pty::Session::start_bare(&queuelab, home, 80, 24);
     let starts: [(&str, Start); 2] = [
         ("queuelab --data-dir DIR --lang en", &with_flags),
-        ("queuelab", &bare),
+        ("queuelab", &no_arguments),
     ];
     for (command, start) in starts {
         for (label, warm) in [("first start", false), ("later start", true)] {

@@ -192,3 +192,24 @@ fn wait_for_row(db: &std::path::Path, count_sql: &str) {
     }
     panic!("no row for {count_sql:?} within {:?}", pty::WAIT);
 }
+
+/// `queuelab` without arguments (the start that skips clap) finds its data folder through the
+/// platform directories and keeps what it saves there.
+#[test]
+fn a_start_without_arguments_uses_the_platform_data_folder() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let program = std::path::Path::new(env!("CARGO_BIN_EXE_queuelab"));
+    let mut s = Session::start_bare(program, home.path(), 80, 24);
+    s.wait_for("Start with chapter 1");
+    s.send("8");
+    s.send("l");
+    s.wait_for("Sprache");
+    s.send("q");
+    s.send("q");
+    assert!(s.wait_exit(), "clean exit");
+    let db = home.path().join("queuelab").join("progress.db");
+    assert!(db.is_file(), "the progress store is in XDG_DATA_HOME/queuelab");
+    // The saved language outranks the locale (C, English) at the next start.
+    let s = Session::start_bare(program, home.path(), 80, 24);
+    s.wait_for("Mit Kapitel 1 beginnen");
+}

@@ -5,10 +5,10 @@ use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use crossterm::{cursor, execute};
+use crossterm::{cursor, execute, queue};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use std::io::{Stdout, stdout};
+use std::io::{Stdout, Write as _, stdout};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -31,10 +31,14 @@ impl TerminalGuard {
         enable_raw_mode()?;
         ENTERED.store(true, Ordering::SeqCst);
         let guard = TerminalGuard;
-        execute!(stdout(), EnterAlternateScreen, cursor::Hide)?;
+        // One write for the whole switch: queued, then flushed once.
+        let mut out = stdout().lock();
+        queue!(out, EnterAlternateScreen, cursor::Hide)?;
         if mouse {
-            execute!(stdout(), EnableMouseCapture)?;
+            queue!(out, EnableMouseCapture)?;
         }
+        out.flush()?;
+        drop(out);
         // crossterm's own NO_COLOR handling turns every colour change into an SGR reset, which
         // wipes bold and reverse and drops the QR code's light/dark. The theme already leaves
         // out colours under NO_COLOR, so crossterm may pass through the few that remain.
