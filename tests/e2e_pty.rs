@@ -208,7 +208,10 @@ fn a_start_without_arguments_uses_the_platform_data_folder() {
     s.send("q");
     assert!(s.wait_exit(), "clean exit");
     let db = home.path().join("queuelab").join("progress.db");
-    assert!(db.is_file(), "the progress store is in XDG_DATA_HOME/queuelab");
+    assert!(
+        db.is_file(),
+        "the progress store is in XDG_DATA_HOME/queuelab"
+    );
     // The saved language outranks the locale (C, English) at the next start.
     let s = Session::start_bare(program, home.path(), 80, 24);
     s.wait_for("Mit Kapitel 1 beginnen");
