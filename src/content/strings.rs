@@ -69,11 +69,8 @@ impl Strings {
     }
 
     /// All keys defined, in order.
-    pub fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
-        match &self.map {
-            Table::Built(pairs) => Box::new(pairs.iter().map(|(k, _)| *k)),
-            Table::Parsed(map) => Box::new(map.keys().map(String::as_str)),
-        }
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.pairs().map(|(key, _)| key)
     }
 
     /// Every key with its text, in key order.
