@@ -264,3 +264,24 @@ fn deleting_damaged_copies_leaves_every_other_file() {
         Progress::default()
     );
 }
+
+/// `.cargo/config.toml` compiles SQLite without the extensions queuelab never uses (a third of
+/// the C compile time); the crate's own settings (foreign keys on, API armor) stay.
+#[test]
+fn the_bundled_sqlite_leaves_out_unused_extensions() {
+    let conn = rusqlite::Connection::open_in_memory().expect("open");
+    let used = |option: &str| -> bool {
+        conn.query_row("SELECT sqlite_compileoption_used(?1)", [option], |row| {
+            row.get(0)
+        })
+        .expect("query")
+    };
+    for left_out in ["ENABLE_FTS3", "ENABLE_FTS5", "ENABLE_RTREE", "ENABLE_STAT4"] {
+        assert!(!used(left_out), "{left_out} is compiled in");
+    }
+    assert!(
+        used("DEFAULT_FOREIGN_KEYS"),
+        "the crate's own settings stay"
+    );
+    assert!(used("ENABLE_API_ARMOR"), "the crate's own settings stay");
+}
