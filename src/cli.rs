@@ -190,7 +190,7 @@ pub enum ExportWhat {
 /// `queuelab progress ...`.
 #[derive(Debug, Subcommand)]
 pub enum ProgressAction {
-    /// Write the progress to FILE (JSON, format "queuelab-progress", version 1).
+    /// Write the progress to FILE (JSON, format "queuelab-progress", version 2).
     Export {
         /// The file to write.
         file: PathBuf,

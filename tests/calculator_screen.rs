@@ -112,3 +112,41 @@ fn the_currency_follows_the_language_or_the_workshop_config() {
         insta::assert_snapshot!(format!("calculator_currency_{lang}_{width}x{height}"), text);
     }
 }
+
+#[test]
+fn the_calculator_speaks_the_chapters_terms() {
+    // One term per concept: each field's label is a row of the chapter's worked example and a
+    // factor of its formula (in lower case in the English formula).
+    let chapters = [
+        (
+            Lang::De,
+            include_str!("../lessons/de/chapters/11-outage-cost.md"),
+        ),
+        (
+            Lang::En,
+            include_str!("../lessons/en/chapters/11-outage-cost.md"),
+        ),
+    ];
+    for (lang, chapter) in chapters {
+        let app = new_app(lang, Options::default(), Info::default(), 80, 24);
+        let strings = app.session.strings();
+        for key in [
+            "calc.incidents",
+            "calc.people",
+            "calc.hours",
+            "calc.hourly_cost",
+        ] {
+            let label = strings.get(key);
+            assert!(
+                chapter.contains(&format!("| {label} |")),
+                "{lang:?} {key} {label:?} is not a row of the chapter's table"
+            );
+            let (lower, label_lower) = (chapter.to_lowercase(), label.to_lowercase());
+            assert!(
+                lower.contains(&format!("x {label_lower}\n"))
+                    || lower.contains(&format!("= {label_lower}\n")),
+                "{lang:?} {key} {label:?} is not a factor of the chapter's formula"
+            );
+        }
+    }
+}

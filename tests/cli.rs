@@ -93,7 +93,8 @@ fn progress_export_import_and_reset() {
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("1 chapter read, 1 decision, quiz results kept (version 1 file)."),
+        stdout(&out)
+            .contains("(chapters read: 1, decisions: 1, quiz results kept (version 1 file))."),
         "{}",
         stdout(&out)
     );
@@ -139,6 +140,70 @@ fn progress_export_import_and_reset() {
             .expect("exported")
             .contains("outbox"),
         "reset deleted the progress"
+    );
+}
+
+#[test]
+fn progress_export_and_import_speak_the_chosen_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8 path");
+    let file = dir.path().join("progress.json");
+    let file = file.to_str().expect("utf-8 path");
+    std::fs::write(
+        file,
+        r#"{"format": "queuelab-progress", "version": 2, "progress": {"chapters_read": ["outbox", "inbox"], "decisions": {}}, "quiz": []}"#,
+    )
+    .expect("write");
+    let out = queuelab(&[
+        "--lang",
+        "de",
+        "--data-dir",
+        data,
+        "progress",
+        "import",
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "Fortschritt aus {file} übernommen (Kapitel gelesen: 2, Entscheidungen: 0, \
+             Quiz-Versuche: 0).\n"
+        )
+    );
+    let again = dir.path().join("again.json");
+    let again = again.to_str().expect("utf-8 path");
+    let out = queuelab(&[
+        "--lang",
+        "de",
+        "--data-dir",
+        data,
+        "progress",
+        "export",
+        again,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("Fortschritt nach {again} geschrieben.\n")
+    );
+    let out = queuelab(&[
+        "--lang",
+        "en",
+        "--data-dir",
+        data,
+        "progress",
+        "import",
+        again,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "Progress imported from {again} (chapters read: 2,"
+        )),
+        "{}",
+        stdout(&out)
     );
 }
 

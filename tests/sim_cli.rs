@@ -173,6 +173,13 @@ fn transcript_prints_captions_in_the_chosen_language() {
     let t = text(&out.stdout);
     assert!(t.contains("Inbox-Marker"), "{t}");
     assert!(!t.contains("sim."), "no raw caption keys: {t}");
+    // Durations in the captions read like the screen: the 5 s lock, not "5000 ms" (the
+    // clock column in brackets stays in ms).
+    assert!(t.contains("5 s lang einen Lock"), "{t}");
+    for line in t.lines() {
+        let caption = line.split_once("] ").map_or(line, |(_, c)| c);
+        assert!(!caption.contains("000 ms"), "raw ms in a caption: {line}");
+    }
 }
 
 #[test]

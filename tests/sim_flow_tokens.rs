@@ -1,7 +1,8 @@
 //! The flow map a newcomer can read (issue 17): message tokens on the arrows carry their order
 //! number and a redelivery comes back marked; boxes say what their numbers mean or fall back
-//! to numbers with a legend; the scenario and fault menus use the full width. Snapshots at
-//! 80x24 German and 100x30 English; `--ascii` with `NO_COLOR` keeps it all readable as text.
+//! to numbers with a legend; at 60x18 a narrow box shows its short title ("Disp."), never a
+//! cut one; the scenario and fault menus use the full width. Snapshots at 80x24 German and
+//! 100x30 English (60x18 in both); `--ascii` with `NO_COLOR` keeps it all readable as text.
 
 #[path = "support/sim_harness.rs"]
 mod harness;
@@ -166,4 +167,64 @@ fn the_fault_menu_says_when_a_fault_cannot_fire_any_more() {
     h.keys("\n");
     let status = h.app.session.status.as_ref().expect("a notice");
     assert!(status.text.contains("cannot fire"), "{}", status.text);
+}
+
+/// The box titles on the map rows: the text after a top-left corner up to the border.
+fn box_titles(map: &str) -> Vec<String> {
+    let mut titles = Vec::new();
+    for row in map.lines() {
+        for (i, _) in row.match_indices(['╭', '┏', '╔']) {
+            let rest = &row[i..];
+            let title: String = rest
+                .chars()
+                .skip(1)
+                .take_while(|c| !matches!(c, '─' | '━' | '═' | '╮' | '┓' | '╗'))
+                .collect();
+            titles.push(title);
+        }
+    }
+    titles
+}
+
+#[test]
+fn at_60x18_box_titles_are_whole_or_short_never_cut() {
+    for (lang, name) in [
+        (Lang::De, "tokens_lost_ack_redelivery_de_60x18"),
+        (Lang::En, "tokens_lost_ack_redelivery_en_60x18"),
+    ] {
+        let h = at_redelivery(lang, 60, 18, Options::default());
+        let screen = h.screen();
+        let strings = h.app.session.strings();
+        let mut allowed = vec!["ASB".to_owned(), "Service Bus".to_owned()];
+        for stage in [
+            "api",
+            "outbox",
+            "dispatcher",
+            "retry",
+            "dlq",
+            "consumers",
+            "effect",
+        ] {
+            for kind in ["title", "short"] {
+                allowed.push(strings.get(&format!("flow.{kind}_{stage}")).to_owned());
+            }
+        }
+        let titles = box_titles(&map_rows(&screen));
+        assert_eq!(titles.len(), 8, "{titles:?}\n{screen}");
+        for title in &titles {
+            assert!(
+                allowed.contains(title),
+                "{lang:?}: box title {title:?} is cut:\n{screen}"
+            );
+        }
+        // At 60 columns the run directory is cut before "<runs>" could replace it.
+        let screen: String = screen
+            .lines()
+            .map(|l| match l.split_once(" (sqlite3): ") {
+                Some((head, _)) => format!("{head} (sqlite3): <runs>\n"),
+                None => format!("{l}\n"),
+            })
+            .collect();
+        insta::assert_snapshot!(name, screen);
+    }
 }

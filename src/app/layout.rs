@@ -257,6 +257,8 @@ pub fn flow_boxes(map: Area) -> [Area; 8] {
     // Widths at which each box's words fit in both languages; extra width goes there first,
     // one column per box in turn.
     const COMFORT: [u16; 6] = [12, 15, 13, 14, 21, 16];
+    // Where the boxes' short titles ("API", "Disp.", "Retry" under the broker) still fit.
+    const FLOOR: [u16; 6] = [5, 7, 7, 7, 15, 7];
     let gap = flow_gap(map.width);
     let min_total: u16 = MIN.iter().sum::<u16>() + gap * 5;
     let mut extra = map.width.saturating_sub(min_total);
@@ -277,9 +279,16 @@ pub fn flow_boxes(map: Area) -> [Area; 8] {
     }
     let room = map.width.saturating_sub(gap * 5);
     let needed: u16 = widths.iter().sum();
-    if needed > room {
-        // Below the smallest width every box shrinks by the same share (the counts show as
-        // numbers, the order of the stages stays readable).
+    let floor: u16 = FLOOR.iter().sum();
+    if needed > room && room >= floor {
+        // Below the smallest width each box gives up the same share of what lies above its
+        // floor (the counts show as numbers, the titles stay whole).
+        let (give, spare) = (u32::from(needed - room), u32::from(needed - floor));
+        for (w, f) in widths.iter_mut().zip(FLOOR) {
+            *w -= (u32::from(*w - f) * give).div_ceil(spare) as u16;
+        }
+    } else if needed > room {
+        // Narrower still every box shrinks by the same share.
         widths = widths.map(|w| (u32::from(w) * u32::from(room) / u32::from(needed.max(1))) as u16);
     }
     let lower_h: u16 = if map.height >= 10 { 4 } else { 3 };

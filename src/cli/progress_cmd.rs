@@ -1,54 +1,47 @@
-//! `queuelab progress export|import FILE`.
+//! `queuelab progress export|import FILE`, in the language the other line commands use.
 
+use super::lines::Session;
 use super::{Cli, Failure, ProgressAction};
 
 /// Exports or imports the portable progress file.
 pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
-    let paths = super::paths(cli)?;
-    super::lines::warn_shared(paths.ensure_data_dir().map_err(Failure::new)?);
-    let mut store = super::lines::open_store(&paths.progress_db())?;
+    let mut session = Session::open(cli)?;
+    let strings = &session.content.course(session.lang).strings;
     match action {
         ProgressAction::Export { file } => {
-            store
+            session
+                .store
                 .export(file)
                 .map_err(|e| Failure::new(e.to_string()))?;
-            super::out::line(format!("Progress written to {}.", file.display()))?;
+            let file = file.display().to_string();
+            super::out::line(strings.fill("progress.exported", &[("file", &file)]))?;
         }
         ProgressAction::Import { file } => {
             // The ids in the file are checked against the content this queuelab runs.
-            let content = super::load_content(cli)?;
-            let doc = store
-                .import(file, &content)
+            let doc = session
+                .store
+                .import(file, &session.content)
                 .map_err(|e| Failure::new(e.to_string()))?;
             let quiz = doc.quiz.as_ref().map_or_else(
-                || "quiz results kept (version 1 file)".to_owned(),
-                |attempts| format!("{} quiz attempt(s)", attempts.len()),
+                || strings.get("progress.quiz_kept").to_owned(),
+                |attempts| {
+                    let n = attempts.len().to_string();
+                    strings.fill("progress.quiz_attempts", &[("n", &n)])
+                },
             );
-            super::out::line(format!(
-                "Progress imported from {}: {}, {}, {quiz}.",
-                file.display(),
-                counted(
-                    doc.progress.chapters_read.len(),
-                    "chapter read",
-                    "chapters read"
-                ),
-                counted(doc.progress.decisions.len(), "decision", "decisions")
+            let file = file.display().to_string();
+            let chapters = doc.progress.chapters_read.len().to_string();
+            let decisions = doc.progress.decisions.len().to_string();
+            super::out::line(strings.fill(
+                "progress.imported",
+                &[
+                    ("file", &file),
+                    ("chapters", &chapters),
+                    ("decisions", &decisions),
+                    ("quiz", &quiz),
+                ],
             ))?;
         }
     }
     Ok(())
-}
-
-/// "1 decision", "2 decisions".
-fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn counts_use_the_singular_for_one() {
-        assert_eq!(super::counted(1, "decision", "decisions"), "1 decision");
-        assert_eq!(super::counted(0, "decision", "decisions"), "0 decisions");
-    }
 }

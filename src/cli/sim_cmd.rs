@@ -230,7 +230,7 @@ fn execute(
             ops.extend(history::operations(e));
         }
         if args.transcript {
-            let text = captions.render(lang, e.caption, &e.args);
+            let text = moments::caption(captions, lang, e);
             let msg = e
                 .message_id
                 .as_deref()

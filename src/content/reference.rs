@@ -100,7 +100,7 @@ pub struct Calculator {
     pub people: f64,
     /// Hours per person and incident.
     pub hours: f64,
-    /// Fully loaded cost per hour.
+    /// Full hourly cost (salary plus overhead).
     pub hourly_cost: f64,
     /// Default currency code.
     pub currency: String,

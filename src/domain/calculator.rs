@@ -11,7 +11,7 @@ pub enum CalcField {
     People,
     /// Hours per person and incident.
     Hours,
-    /// Fully loaded cost per hour.
+    /// Full hourly cost (salary plus overhead).
     HourlyCost,
 }
 

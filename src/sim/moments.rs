@@ -14,7 +14,7 @@ mod text;
 
 pub use fact::{Fact, Guard, Loss};
 pub use story::Story;
-pub use text::{builtin, human_ms, humanize_ms, render};
+pub use text::{builtin, caption, human_ms, humanize_ms, render};
 
 /// The kinds of moments (their spelling is part of the `sim --json` contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

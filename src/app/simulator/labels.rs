@@ -27,6 +27,22 @@ pub fn title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
     strings.get(key).to_owned()
 }
 
+/// The short title of a box, for a box narrower than its title ("Disp.", the broker's code
+/// "ASB"); a whole word or an abbreviation, never a cut one.
+pub fn short_title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
+    let key = match stage {
+        Stage::Api => "flow.short_api",
+        Stage::Outbox => "flow.short_outbox",
+        Stage::Dispatcher => "flow.short_dispatcher",
+        Stage::Broker => return broker.as_str().to_uppercase(),
+        Stage::Retry => "flow.short_retry",
+        Stage::Dlq => "flow.short_dlq",
+        Stage::Consumer => "flow.short_consumers",
+        Stage::Effect => "flow.short_effect",
+    };
+    strings.get(key).to_owned()
+}
+
 /// The age of the oldest unpublished outbox row in the picture, ms.
 fn oldest_outbox_ms(snap: &Snapshot) -> Option<u64> {
     snap.tables

@@ -107,7 +107,7 @@ pub fn feedback(s: &mut SimState, session: &mut Session, reply: &SimReply) {
         return;
     };
     s.triage.awaiting = false;
-    let text = crate::sim::moments::humanize_ms(session.lang, &super::view::caption(session, e));
+    let text = super::view::caption(session, e);
     session.notify(text, e.kind == EventKind::ReplayDroppedDuplicate);
 }
 

@@ -13,11 +13,7 @@ pub const TAB_WIDTH: usize = 14;
 /// The caption of an event in the app's language, durations shown for people (7 days, not
 /// 604800000 ms).
 pub fn caption(session: &Session, event: &Event) -> String {
-    let text = session
-        .content
-        .captions
-        .render(session.lang, event.caption, &event.args);
-    crate::sim::moments::humanize_ms(session.lang, &text)
+    crate::sim::moments::caption(&session.content.captions, session.lang, event)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").

@@ -3,6 +3,7 @@
 
 use super::{Arg, Moment};
 use crate::content::{self, Captions, ContentSource, Lang, MOMENTS_PATH};
+use crate::sim::model::Event;
 
 /// The embedded moment texts, read from the one embedded content copy (empty when the file is
 /// broken, which `check` and the tests catch). Callers holding loaded content use its
@@ -85,6 +86,12 @@ pub fn humanize_ms(lang: Lang, text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// An event's caption in `lang` with its durations for people ("1.6 s", "10 min", not
+/// "600000 ms"): the one way the screens, the notices and `sim --transcript` fill a caption.
+pub fn caption(captions: &Captions, lang: Lang, event: &Event) -> String {
+    humanize_ms(lang, &captions.render(lang, event.caption, &event.args))
 }
 
 /// The moment's explanation in `lang`.

@@ -82,14 +82,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             (None, false) => theme.tone(Tone::Border),
         };
         // The counts go inside the box, in words; the consumers box lists its instances.
-        let title = labels::title(strings, *stage, s.settings.broker);
-        // Service Bus in a narrow box: its short name rather than a cut one.
-        let title =
-            if title.chars().count() + 2 > usize::from(area.width) && *stage == Stage::Broker {
-                s.settings.broker.as_str().to_uppercase()
-            } else {
-                title
-            };
+        // A narrow box gets its short title, one narrower still none: never a cut word.
+        let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+        let title = Some(labels::title(strings, *stage, s.settings.broker))
+            .filter(fits)
+            .or_else(|| Some(labels::short_title(strings, *stage, s.settings.broker)).filter(fits))
+            .unwrap_or_default();
         // The active stage gets a thick frame and a failing one a double frame, so neither
         // depends on colour.
         let set = match (fail, is_active, ascii) {
