@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 31;
+/// Samples per start-up figure (each program): medians of fewer moved by ±0.1 ms between runs.
+const RUNS: usize = 101;
 
 fn binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("bench path");
