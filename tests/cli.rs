@@ -81,15 +81,11 @@ fn bad_flags_fail_with_a_reason() {
 #[test]
 fn progress_export_import_and_reset() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let data = dir.path().join("data");
-    let data = data.to_str().expect("utf-8 path");
-    let file = dir.path().join("progress.json");
-    let file = file.to_str().expect("utf-8 path");
-    std::fs::write(
-        file,
+    let (data, file) = progress_file(
+        &dir,
         r#"{"format": "queuelab-progress", "version": 1, "progress": {"chapters_read": ["outbox"], "decisions": {"broker-down": "outbox"}}}"#,
-    )
-    .expect("write");
+    );
+    let (data, file) = (data.as_str(), file.as_str());
     let out = queuelab(&["--data-dir", data, "progress", "import", file]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -146,15 +142,11 @@ fn progress_export_import_and_reset() {
 #[test]
 fn progress_export_and_import_speak_the_chosen_language() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let data = dir.path().join("data");
-    let data = data.to_str().expect("utf-8 path");
-    let file = dir.path().join("progress.json");
-    let file = file.to_str().expect("utf-8 path");
-    std::fs::write(
-        file,
+    let (data, file) = progress_file(
+        &dir,
         r#"{"format": "queuelab-progress", "version": 2, "progress": {"chapters_read": ["outbox", "inbox"], "decisions": {}}, "quiz": []}"#,
-    )
-    .expect("write");
+    );
+    let (data, file) = (data.as_str(), file.as_str());
     let out = queuelab(&[
         "--lang",
         "de",
@@ -232,4 +224,13 @@ fn an_endless_stdin_line_is_refused() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A data folder path and a progress file holding `json`, both inside `dir`.
+fn progress_file(dir: &tempfile::TempDir, json: &str) -> (String, String) {
+    let data = dir.path().join("data");
+    let file = dir.path().join("progress.json");
+    std::fs::write(&file, json).expect("write");
+    let utf8 = |p: std::path::PathBuf| p.to_str().expect("utf-8 path").to_owned();
+    (utf8(data), utf8(file))
 }
