@@ -9,36 +9,15 @@ use crate::domain::report::Report;
 use crate::domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
 use crate::services::mail::validate_address;
 use crate::services::store::Membership;
-use crate::services::trainee::client::{deadline_in, request};
+use crate::services::trainee::client::relay_mail;
 use std::io::{BufRead, Write};
-
-/// How long one mail request to the host may take (the host sends the mail before answering).
-const MAIL_REQUEST_MS: u64 = 30_000;
 
 fn post<T: serde::Serialize>(
     member: &Membership,
     path: &str,
     body: &T,
 ) -> Result<MailReply, Failure> {
-    let body = serde_json::to_vec(body).map_err(|e| Failure::new(e.to_string()))?;
-    let reply = request(
-        &member.url,
-        "POST",
-        path,
-        None,
-        &body,
-        deadline_in(MAIL_REQUEST_MS),
-    )
-    .map_err(|e| Failure::new(format!("the workshop host relays the report mail: {e}")))?;
-    if reply.status != 200 {
-        return Err(Failure::new(format!(
-            "the workshop host answered {}: {}",
-            reply.status,
-            reply.text()
-        )));
-    }
-    serde_json::from_slice(&reply.body)
-        .map_err(|e| Failure::new(format!("the workshop host's answer is not readable: {e}")))
+    relay_mail(&member.url, path, body).map_err(Failure::new)
 }
 
 fn say_reply<R: BufRead, W: Write>(

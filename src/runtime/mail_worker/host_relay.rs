@@ -10,10 +10,8 @@ use crate::domain::outbox::MailStatus;
 use crate::domain::report::Report;
 use crate::domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
 use crate::services::store::Membership;
-use crate::services::trainee::client::{deadline_in, request};
+use crate::services::trainee::client::relay_mail;
 
-/// How long one mail request to the host may take (the host sends the mail before answering).
-const MAIL_REQUEST_MS: u64 = 30_000;
 /// The refusals of a code request, as `IssueDenied` names them.
 const DENIED_KEYS: [&str; 4] = [
     "otp.cooldown",
@@ -35,25 +33,7 @@ fn post<T: serde::Serialize>(
     path: &str,
     body: &T,
 ) -> Result<MailReply, String> {
-    let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
-    let reply = request(
-        &member.url,
-        "POST",
-        path,
-        None,
-        &body,
-        deadline_in(MAIL_REQUEST_MS),
-    )
-    .map_err(|e| format!("the workshop host relays the report mail: {e}"))?;
-    if reply.status != 200 {
-        return Err(format!(
-            "the workshop host answered {}: {}",
-            reply.status,
-            reply.text()
-        ));
-    }
-    serde_json::from_slice(&reply.body)
-        .map_err(|e| format!("the workshop host's answer is not readable: {e}"))
+    relay_mail(&member.url, path, body)
 }
 
 /// Asks the host for a code to `address`.

@@ -132,3 +132,27 @@ fn parse(raw: &[u8]) -> Option<Reply> {
 pub fn deadline_in(millis: u64) -> Instant {
     Instant::now() + Duration::from_millis(millis)
 }
+
+/// How long one mail request to the host may take (the host sends the mail before answering).
+const MAIL_REQUEST_MS: u64 = 30_000;
+
+/// Posts one report-mail request (`/api/report/code` or `/api/report/send`) to the host of
+/// `url`, which relays the mail with its own configuration, and reads its answer.
+pub fn relay_mail<T: serde::Serialize>(
+    url: &JoinUrl,
+    path: &str,
+    body: &T,
+) -> Result<crate::domain::workshop::wire::MailReply, String> {
+    let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
+    let reply = request(url, "POST", path, None, &body, deadline_in(MAIL_REQUEST_MS))
+        .map_err(|e| format!("the workshop host relays the report mail: {e}"))?;
+    if reply.status != 200 {
+        return Err(format!(
+            "the workshop host answered {}: {}",
+            reply.status,
+            reply.text()
+        ));
+    }
+    serde_json::from_slice(&reply.body)
+        .map_err(|e| format!("the workshop host's answer is not readable: {e}"))
+}
