@@ -1,4 +1,4 @@
-//! Compiles the UI strings (`assets/strings/LANG.toml`) into sorted tables, so the first frame
+//! Compiles the UI strings (`assets/strings/LANG.toml`) into tables sorted by key, so the first frame
 //! looks its words up without parsing TOML at every start (SPEC 6, start-up budget).
 //!
 //! The TOML files stay the one source: `queuelab check` and the tests validate them as before,
@@ -21,17 +21,33 @@ fn main() {
             .and_then(|text| strings_of(&text));
         let name = format!("BUILT_{}", lang.to_uppercase());
         if let Some(pairs) = table {
-            let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = Some(&[");
+            // One text with every key and value, and their places in it as plain numbers: a
+            // table of `&str` pairs would need a load-time relocation for every pointer in
+            // it (about 1,000 per language) and dirty memory pages at every start.
+            let mut text = String::new();
+            let mut spans = String::new();
             for (key, value) in pairs {
-                // `{:?}` of a str is a valid Rust string literal, escapes included.
-                let _ = writeln!(out, "    ({key:?}, {value:?}),");
+                let key_at = text.len();
+                text.push_str(&key);
+                let value_at = text.len();
+                text.push_str(&value);
+                let _ = write!(
+                    spans,
+                    "[{key_at}, {}, {value_at}, {}], ",
+                    key.len(),
+                    value.len()
+                );
             }
-            out.push_str("]);\n");
+            // `{:?}` of a str is a valid Rust string literal, escapes included.
+            let _ = writeln!(
+                out,
+                "static {name}: Option<BuiltTable> = Some(BuiltTable {{ text: {text:?}, spans: &[{spans}] }});"
+            );
         } else {
             println!(
                 "cargo::warning={path} could not be read as a strings file; it is parsed at start-up instead (run `queuelab check`)"
             );
-            let _ = writeln!(out, "static {name}: Option<&[(&str, &str)]> = None;");
+            let _ = writeln!(out, "static {name}: Option<BuiltTable> = None;");
         }
     }
     let Some(dir) = std::env::var_os("OUT_DIR") else {

@@ -21,14 +21,49 @@ pub struct Strings {
 /// parsed from a file (`--content DIR`, `queuelab check`, the course).
 #[derive(Debug, Clone)]
 enum Table {
-    /// Sorted by key.
-    Built(&'static [(&'static str, &'static str)]),
+    Built(BuiltTable),
     Parsed(BTreeMap<String, String>),
 }
 
 impl Default for Table {
     fn default() -> Self {
         Table::Parsed(BTreeMap::new())
+    }
+}
+
+/// A strings file as `build.rs` compiles it: every key and value one after the other in
+/// `text`, and for each pair, sorted by key, `[key start, key length, value start, value
+/// length]` in bytes. Numbers instead of `&str` pairs keep the table free of load-time
+/// relocations.
+#[derive(Debug, Clone, Copy)]
+struct BuiltTable {
+    text: &'static str,
+    spans: &'static [[u32; 4]],
+}
+
+impl BuiltTable {
+    /// The `at`-th pair (key, value).
+    fn pair(&self, at: usize) -> (&'static str, &'static str) {
+        let [key_at, key_len, value_at, value_len] = self.spans[at].map(|n| n as usize);
+        (self.slice(key_at, key_len), self.slice(value_at, value_len))
+    }
+
+    fn slice(&self, at: usize, len: usize) -> &'static str {
+        // `build.rs` cut at the ends of whole strings, so this always finds its text.
+        self.text.get(at..at + len).unwrap_or_default()
+    }
+
+    fn get(&self, key: &str) -> Option<&'static str> {
+        self.spans
+            .binary_search_by(|&[at, len, _, _]| self.slice(at as usize, len as usize).cmp(key))
+            .ok()
+            .map(|at| self.pair(at).1)
+    }
+
+    /// Every pair in key order, as borrowed for `'a` (the items of a boxed iterator cannot be
+    /// shortened afterwards).
+    fn pairs<'a>(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        (0..self.spans.len()).map(move |at| -> (&'a str, &'a str) { self.pair(at) })
     }
 }
 
@@ -52,9 +87,7 @@ impl Strings {
     /// this only happens with unchecked `--content` folders, and a visible key beats a panic.
     pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
         match &self.map {
-            Table::Built(pairs) => pairs
-                .binary_search_by(|(k, _)| (*k).cmp(key))
-                .map_or(key, |at| pairs[at].1),
+            Table::Built(table) => table.get(key).unwrap_or(key),
             Table::Parsed(map) => map.get(key).map_or(key, String::as_str),
         }
     }
@@ -76,7 +109,7 @@ impl Strings {
     /// Every key with its text, in key order.
     fn pairs(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
         match &self.map {
-            Table::Built(pairs) => Box::new(pairs.iter().copied()),
+            Table::Built(table) => Box::new(table.pairs()),
             Table::Parsed(map) => Box::new(map.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
         }
     }
