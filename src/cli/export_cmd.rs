@@ -16,7 +16,7 @@ pub fn run(cli: &Cli, out: &Path, url: Option<&str>) -> Result<(), Failure> {
         .or(config.workshop.map_url.as_deref())
         .ok_or_else(|| Failure::usage(NO_URL))?;
     let content = super::load_content(cli)?;
-    let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
     let course = content.course(lang);
     let written = export::export_map(out, course, lang, url).map_err(|e| match e {
         export::ExportError::BadUrl { .. } => Failure::usage(e.to_string()),

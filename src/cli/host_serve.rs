@@ -50,13 +50,13 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     let projector = format!("https://{}/dashboard?key={}", url.authority(), state.key);
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !args.headless && tty {
-        let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+        let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
         let access = Access {
             join_url: url.to_string(),
             projector_url: projector,
             key: state.key.clone(),
         };
-        let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.ascii);
+        let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
         dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         // The dashboard owns Ctrl+C and SIGTERM while it runs.
         drop(stop);
@@ -72,7 +72,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
         say!("{}", state.name);
         print_qr(
             &url.to_string(),
-            cli.ascii,
+            cli.globals.ascii,
             &content.course(crate::content::Lang::En).strings,
         );
     }

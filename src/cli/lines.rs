@@ -40,7 +40,7 @@ impl Session {
             .load()
             .map_err(|e| Failure::new(e.to_string()))?
             .language;
-        let lang = super::pick_lang(cli.lang, saved, config.workshop.language);
+        let lang = super::pick_lang(cli.globals.lang, saved, config.workshop.language);
         Ok(Session {
             paths,
             config,

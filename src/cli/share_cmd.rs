@@ -18,7 +18,7 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
     let config = super::config(&paths)?;
     let content = super::load_content(cli)?;
-    let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
     let course = content.course(lang);
     let s = &course.strings;
     let port = port.unwrap_or(config.share.port);
@@ -35,7 +35,7 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
         Some(ip) => {
             let url = share::url_for(ip, port);
             say(format!("{}\n\n  {url}\n", s.get("share.serving")));
-            print_qr(&url, cli.ascii, s);
+            print_qr(&url, cli.globals.ascii, s);
         }
         None => say(s.get("share.no_lan")),
     }

@@ -62,7 +62,7 @@ pub struct SimArgs {
 
 /// Runs `queuelab sim`.
 pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
-    let lang = super::pick_lang(cli.lang, None, None);
+    let lang = super::pick_lang(cli.globals.lang, None, None);
     let content = content::load(&super::content_source(cli)).map_err(|problems| {
         Failure::new(format!(
             "content has {} problem(s); run `queuelab check` (first: {})",

@@ -25,7 +25,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     // (integrity check, migrations): the store opens on its thread and its contents arrive
     // as a message. The saved language is only known then; it replaces this choice if the
     // learner picked one and `--lang` did not.
-    let lang = super::pick_lang(cli.lang, None, config.workshop.language);
+    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
     let content = content::load_shown(&source, lang).map_err(|problems| {
         let first = problems
             .first()
@@ -37,9 +37,9 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         ))
     })?;
     let options = Options {
-        ascii: cli.ascii,
-        mouse: !cli.no_mouse,
-        reduced_motion: cli.reduced_motion,
+        ascii: cli.globals.ascii,
+        mouse: !cli.globals.no_mouse,
+        reduced_motion: cli.globals.reduced_motion,
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
     };
     let info = Info {
@@ -53,7 +53,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         workshop: config.workshop.name.clone(),
     };
     let mut app = App::new(Arc::new(content), lang, Progress::default(), options, info);
-    app.session.lang_from_flag = cli.lang.is_some();
+    app.session.lang_from_flag = cli.globals.lang.is_some();
     app.session.await_store();
     app.session.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
     app.session
