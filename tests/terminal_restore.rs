@@ -108,3 +108,23 @@ fn without_the_debug_variable_there_is_no_panic() {
     assert!(!String::from_utf8_lossy(&s.raw()).contains(PANIC_TEXT));
     assert_restored(&s, "quit");
 }
+
+/// The data folder is made beside the first frame (`runtime::event_loop::run`): one that
+/// cannot be made ends the workshop right after that frame, with the terminal given back and
+/// the reason on the main screen.
+#[test]
+fn a_data_folder_that_cannot_be_made_ends_the_workshop_with_its_reason() {
+    let parent = tempfile::tempdir().expect("tempdir");
+    let file = parent.path().join("a-file");
+    std::fs::write(&file, "not a folder").expect("write");
+    let data = file.join("data");
+    let mut s = Session::start(&data, &["--lang", "en"], 100, 24);
+    assert!(!s.wait_exit(), "exits non-zero");
+    assert_restored(&s, "data folder");
+    let screen = s.screen();
+    assert!(
+        screen.contains("cannot create the data directory"),
+        "the reason is shown:\n{screen}"
+    );
+    assert!(!data.exists());
+}

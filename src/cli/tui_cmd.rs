@@ -4,7 +4,6 @@ use super::{Cli, Failure};
 use crate::app::{App, Info, Options};
 use crate::content;
 use crate::domain::Progress;
-use crate::services::log;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
@@ -18,8 +17,6 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let source = super::content_source(cli);
     let paths = super::paths(cli)?;
-    let shared = paths.ensure_data_dir().map_err(Failure::new)?;
-    let _ = log::init(&paths.log_file());
     let config = super::config(&paths)?;
     // The first frame waits for neither the other language's content nor the progress store
     // (integrity check, migrations): the store opens on its thread and its contents arrive
@@ -62,14 +59,5 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     app.session
         .calc_currency
         .clone_from(&config.workshop.currency);
-    // The learner sees the shared-folder note with the store's notes once it has opened (the
-    // status line has one row; Settings shows the folder's path).
-    if let Some(warning) = &shared {
-        log::warn(warning);
-    }
-    log::info(&format!(
-        "start: lang={lang} data_dir={}",
-        paths.data_dir.display()
-    ));
-    crate::runtime::run(app, options.mouse, shared.is_some(), (paths, config)).map_err(Failure::new)
+    crate::runtime::run(app, options.mouse, (paths, config)).map_err(Failure::new)
 }

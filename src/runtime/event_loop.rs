@@ -17,39 +17,124 @@ use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::signal::unix::{SignalKind, signal};
+use tokio::signal::unix::{Signal, SignalKind, signal};
 
 /// Runs the workshop until the learner quits or a signal ends it. The progress store opens
-/// on its thread while the first frame is drawn; what it holds arrives as a message.
-/// `shared_folder`: the data folder is readable by others (the learner is told at the start).
-pub fn run(
-    app: App,
-    mouse: bool,
-    shared_folder: bool,
-    mail: (Paths, Config),
-) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the event loop: {e}"))?;
-    let (guard, terminal) =
+/// on its thread after the first frame; what it holds arrives as a message.
+pub fn run(mut app: App, mouse: bool, (paths, config): (Paths, Config)) -> Result<(), String> {
+    // The data folder, the log, the runtime and the signal handlers are set up on a thread of
+    // their own while this one enters the terminal and draws Home: none of them is needed for
+    // the first frame, and on a machine with a second core the learner sees Home that much
+    // sooner. A data folder that cannot be made ends the workshop right after that frame.
+    let setup = {
+        let (paths, lang) = (paths.clone(), app.session.lang);
+        std::thread::Builder::new()
+            .name("loop-setup".into())
+            .spawn(move || LoopSetup::build(&paths, lang))
+            .map_err(|e| format!("cannot start the event loop: {e}"))?
+    };
+    let (guard, mut terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    let result = runtime.block_on(event_loop(app, terminal, shared_folder, mail));
+    let first_frame = first_frame(&mut terminal, &mut app);
+    let LoopSetup {
+        runtime,
+        signals,
+        shared_folder,
+    } = setup
+        .join()
+        .map_err(|_| "cannot start the event loop: its set-up failed".to_owned())??;
+    let result = first_frame.and_then(|()| {
+        runtime.block_on(event_loop(
+            app,
+            terminal,
+            signals,
+            shared_folder,
+            (paths, config),
+        ))
+    });
     drop(guard);
     result
+}
+
+/// What the event loop needs besides the terminal and the app.
+struct LoopSetup {
+    runtime: tokio::runtime::Runtime,
+    /// The signals that end the workshop cleanly.
+    signals: Signals,
+    /// The data folder is readable by others: the learner is told with the store's notes.
+    shared_folder: bool,
+}
+
+/// SIGTERM, SIGHUP and SIGINT: each saves and leaves.
+struct Signals {
+    terminate: Signal,
+    hangup: Signal,
+    interrupt: Signal,
+}
+
+impl LoopSetup {
+    fn build(paths: &Paths, lang: Lang) -> Result<LoopSetup, String> {
+        // Signals first: until they are handled, SIGTERM would end the program without giving
+        // the terminal back, and the other thread is entering it now.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the event loop: {e}"))?;
+        // Signal streams belong to the runtime they were made in.
+        let signals = {
+            let _context = runtime.enter();
+            let listen = |kind| signal(kind).map_err(|e| format!("cannot listen for signals: {e}"));
+            Signals {
+                terminate: listen(SignalKind::terminate())?,
+                hangup: listen(SignalKind::hangup())?,
+                interrupt: listen(SignalKind::interrupt())?,
+            }
+        };
+        let shared = paths.ensure_data_dir()?;
+        let _ = log::init(&paths.log_file());
+        if let Some(warning) = &shared {
+            log::warn(warning);
+        }
+        log::info(&format!(
+            "start: lang={lang} data_dir={}",
+            paths.data_dir.display()
+        ));
+        Ok(LoopSetup {
+            runtime,
+            signals,
+            shared_folder: shared.is_some(),
+        })
+    }
+}
+
+/// Draws Home for the terminal's size: everything before it is what the learner waits for.
+fn first_frame(terminal: &mut Tui, app: &mut App) -> Result<(), String> {
+    let size = terminal.size().map_err(|e| e.to_string())?;
+    app.update(Msg::Resized {
+        width: size.width,
+        height: size.height,
+    });
+    draw(terminal, app)?;
+    super::debug_panic::after_first_frame();
+    Ok(())
 }
 
 async fn event_loop(
     mut app: App,
     mut terminal: Tui,
+    signals: Signals,
     shared_folder: bool,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
+    let Signals {
+        mut terminate,
+        mut hangup,
+        mut interrupt,
+    } = signals;
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
-    // Nothing but Home comes before the first frame. The mail and workshop threads open the
-    // progress file only after the store thread has.
+    // The mail and workshop threads open the progress file only after the store thread has.
     let (mail_gate, mail_ready) = std::sync::mpsc::channel();
     let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
     let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
@@ -59,18 +144,9 @@ async fn event_loop(
         shared_folder,
         opened: vec![mail_gate, workshop_gate],
     };
-    let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
-    let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
-    let size = terminal.size().map_err(|e| e.to_string())?;
-    app.update(Msg::Resized {
-        width: size.width,
-        height: size.height,
-    });
-    let mut outcome = draw(&mut terminal, &app);
-    super::debug_panic::after_first_frame();
-    // After the first frame: the course behind Home (Home drew from the UI strings alone), the
-    // store and the other threads. Keys typed meanwhile wait in the terminal.
+    let mut outcome = Ok(());
+    // Home is on the screen. Now the course behind it (Home drew from the UI strings alone),
+    // the store and the other threads. Keys typed meanwhile wait in the terminal.
     let store = StoreWorker::spawn(
         setup,
         content.clone(),
