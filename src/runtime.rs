@@ -5,6 +5,7 @@ pub mod dashboard_loop;
 mod debug_panic;
 mod event_loop;
 mod executor;
+mod loop_setup;
 mod mail_worker;
 mod share_slot;
 pub mod sim_worker;
@@ -13,3 +14,4 @@ pub mod terminal;
 mod workshop_worker;
 
 pub use event_loop::run;
+pub use loop_setup::LoopSetup;

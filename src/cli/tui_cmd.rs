@@ -17,6 +17,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let source = super::content_source(cli);
     let paths = super::paths(cli)?;
+    // Runtime, signal handlers, data folder and log: on their own thread from here on.
+    let setup = crate::runtime::LoopSetup::start(paths.clone()).map_err(Failure::new)?;
     let config = super::config(&paths)?;
     // The first frame waits for neither the other language's content nor the progress store
     // (integrity check, migrations): the store opens on its thread and its contents arrive
@@ -59,5 +61,5 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     app.session
         .calc_currency
         .clone_from(&config.workshop.currency);
-    crate::runtime::run(app, options.mouse, (paths, config)).map_err(Failure::new)
+    crate::runtime::run(app, options.mouse, setup, (paths, config)).map_err(Failure::new)
 }

@@ -3,6 +3,7 @@
 
 use super::convert::to_msg;
 use super::executor::Executor;
+use super::loop_setup::{LoopSetup, Signals};
 use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
@@ -17,94 +18,44 @@ use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::signal::unix::{Signal, SignalKind, signal};
 
-/// Runs the workshop until the learner quits or a signal ends it. The progress store opens
-/// on its thread after the first frame; what it holds arrives as a message.
-pub fn run(mut app: App, mouse: bool, (paths, config): (Paths, Config)) -> Result<(), String> {
-    // The data folder, the log, the runtime and the signal handlers are set up on a thread of
-    // their own while this one enters the terminal and draws Home: none of them is needed for
-    // the first frame, and on a machine with a second core the learner sees Home that much
-    // sooner. A data folder that cannot be made ends the workshop right after that frame.
-    let setup = {
-        let (paths, lang) = (paths.clone(), app.session.lang);
-        std::thread::Builder::new()
-            .name("loop-setup".into())
-            .spawn(move || LoopSetup::build(&paths, lang))
-            .map_err(|e| format!("cannot start the event loop: {e}"))?
-    };
+/// Runs the workshop until the learner quits or a signal ends it. `setup` was started as
+/// early as the paths were known; the progress store opens on its thread after the first
+/// frame, and what it holds arrives as a message.
+pub fn run(
+    mut app: App,
+    mouse: bool,
+    setup: LoopSetup,
+    (paths, config): (Paths, Config),
+) -> Result<(), String> {
+    if !setup.signals_handled() {
+        // The set-up has ended; its result says why.
+        return match setup.finish(|| ()) {
+            Err(reason) => Err(reason),
+            Ok(_) => Err("cannot start the event loop".to_owned()),
+        };
+    }
     let (guard, mut terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let first_frame = first_frame(&mut terminal, &mut app);
-    let LoopSetup {
-        runtime,
-        signals,
-        shared_folder,
-    } = setup
-        .join()
-        .map_err(|_| "cannot start the event loop: its set-up failed".to_owned())??;
-    let result = first_frame.and_then(|()| {
-        runtime.block_on(event_loop(
+    // A data folder that cannot be made ends the workshop right after that frame.
+    let result = setup.finish(super::terminal::restore).and_then(|ready| {
+        log::info(&format!(
+            "start: lang={} data_dir={}",
+            app.session.lang,
+            paths.data_dir.display()
+        ));
+        first_frame?;
+        ready.runtime.block_on(event_loop(
             app,
             terminal,
-            signals,
-            shared_folder,
+            ready.signals,
+            ready.shared_folder,
             (paths, config),
         ))
     });
     drop(guard);
     result
-}
-
-/// What the event loop needs besides the terminal and the app.
-struct LoopSetup {
-    runtime: tokio::runtime::Runtime,
-    /// The signals that end the workshop cleanly.
-    signals: Signals,
-    /// The data folder is readable by others: the learner is told with the store's notes.
-    shared_folder: bool,
-}
-
-/// SIGTERM, SIGHUP and SIGINT: each saves and leaves.
-struct Signals {
-    terminate: Signal,
-    hangup: Signal,
-    interrupt: Signal,
-}
-
-impl LoopSetup {
-    fn build(paths: &Paths, lang: Lang) -> Result<LoopSetup, String> {
-        // Signals first: until they are handled, SIGTERM would end the program without giving
-        // the terminal back, and the other thread is entering it now.
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| format!("cannot start the event loop: {e}"))?;
-        // Signal streams belong to the runtime they were made in.
-        let signals = {
-            let _context = runtime.enter();
-            let listen = |kind| signal(kind).map_err(|e| format!("cannot listen for signals: {e}"));
-            Signals {
-                terminate: listen(SignalKind::terminate())?,
-                hangup: listen(SignalKind::hangup())?,
-                interrupt: listen(SignalKind::interrupt())?,
-            }
-        };
-        let shared = paths.ensure_data_dir()?;
-        let _ = log::init(&paths.log_file());
-        if let Some(warning) = &shared {
-            log::warn(warning);
-        }
-        log::info(&format!(
-            "start: lang={lang} data_dir={}",
-            paths.data_dir.display()
-        ));
-        Ok(LoopSetup {
-            runtime,
-            signals,
-            shared_folder: shared.is_some(),
-        })
-    }
 }
 
 /// Draws Home for the terminal's size: everything before it is what the learner waits for.
