@@ -17,11 +17,18 @@ use std::time::{Duration, Instant};
 /// Samples per start-up figure (each program): medians of fewer moved by ±0.1 ms between runs.
 const RUNS: usize = 101;
 
-fn binary(name: &str) -> PathBuf {
+/// `target/release`, where cargo put this benchmark and the programs it times.
+fn release_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("bench path");
     // target/release/deps/tui-HASH -> target/release/
-    let dir = exe.parent().and_then(Path::parent).expect("target dir");
-    dir.join(name)
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .to_owned()
+}
+
+fn binary(name: &str) -> PathBuf {
+    release_dir().join(name)
 }
 
 /// Builds the floor, then queuelab on its own: built together with an example, queuelab would
@@ -156,7 +163,8 @@ fn idle(program: &Path, keys: &str, wait: &str, label: &str) {
 }
 
 fn main() {
-    let programs = tempfile::tempdir().expect("tempdir");
+    // Beside the build, not in /tmp: that may be a memory file system, or mounted noexec.
+    let programs = tempfile::tempdir_in(release_dir()).expect("tempdir");
     let (floor, queuelab) = build_programs(programs.path());
     let minimal = |data: &Path| pty::Session::start_program(&floor, data, &[], 80, 24);
     let with_flags =
