@@ -93,14 +93,8 @@ fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
         b"",
         deadline_in(5_000),
     )
+    .and_then(|reply| reply.accepted("host"))
     .map_err(Failure::new)?;
-    if reply.status != 200 {
-        return Err(Failure::new(format!(
-            "the host answered {}: {}",
-            reply.status,
-            reply.text()
-        )));
-    }
     if json {
         say!("{}", String::from_utf8_lossy(&reply.body));
         return Ok(());

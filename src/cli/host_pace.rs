@@ -57,14 +57,8 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
         &body,
         deadline_in(5_000),
     )
+    .and_then(|reply| reply.accepted("host"))
     .map_err(Failure::new)?;
-    if reply.status != 200 {
-        return Err(Failure::new(format!(
-            "the host answered {}: {}",
-            reply.status,
-            reply.text()
-        )));
-    }
     let stored: Pace = serde_json::from_slice(&reply.body)
         .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
     say!(

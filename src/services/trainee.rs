@@ -88,14 +88,8 @@ fn send(
         events,
     };
     let body = serde_json::to_vec(&batch).map_err(|e| e.to_string())?;
-    let reply = client::request(&member.url, "POST", "/api/events", None, &body, deadline)?;
-    if reply.status != 200 {
-        return Err(format!(
-            "the host answered {}: {}",
-            reply.status,
-            reply.text()
-        ));
-    }
+    let reply = client::request(&member.url, "POST", "/api/events", None, &body, deadline)?
+        .accepted("host")?;
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
 }
@@ -114,14 +108,8 @@ pub fn poll_paces(
         Some(&member.url.code),
         b"",
         deadline,
-    )?;
-    if reply.status != 200 {
-        return Err(format!(
-            "the host answered {}: {}",
-            reply.status,
-            reply.text()
-        ));
-    }
+    )?
+    .accepted("host")?;
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's pacing answer is not readable: {e}"))
 }

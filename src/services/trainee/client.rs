@@ -24,6 +24,21 @@ impl Reply {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).trim().to_owned()
     }
+
+    /// This reply when the host accepted the request (200); otherwise an error with its status
+    /// and message, "the {host} answered 403: wrong join code" (the workshop worker tells a
+    /// refusal by "the host answered 4").
+    pub fn accepted(self, host: &str) -> Result<Reply, String> {
+        if self.status == 200 {
+            Ok(self)
+        } else {
+            Err(format!(
+                "the {host} answered {}: {}",
+                self.status,
+                self.text()
+            ))
+        }
+    }
 }
 
 /// Sends one request to the host of `url` and reads the reply before `deadline`.
@@ -145,14 +160,8 @@ pub fn relay_mail<T: serde::Serialize>(
 ) -> Result<crate::domain::workshop::wire::MailReply, String> {
     let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
     let reply = request(url, "POST", path, None, &body, deadline_in(MAIL_REQUEST_MS))
-        .map_err(|e| format!("the workshop host relays the report mail: {e}"))?;
-    if reply.status != 200 {
-        return Err(format!(
-            "the workshop host answered {}: {}",
-            reply.status,
-            reply.text()
-        ));
-    }
+        .map_err(|e| format!("the workshop host relays the report mail: {e}"))?
+        .accepted("workshop host")?;
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the workshop host's answer is not readable: {e}"))
 }
