@@ -147,18 +147,14 @@ fn progress_export_and_import_speak_the_chosen_language() {
         r#"{"format": "queuelab-progress", "version": 2, "progress": {"chapters_read": ["outbox", "inbox"], "decisions": {}}, "quiz": []}"#,
     );
     let (data, file) = (data.as_str(), file.as_str());
-    let out = queuelab(&[
-        "--lang",
-        "de",
-        "--data-dir",
-        data,
-        "progress",
-        "import",
-        file,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    // `queuelab --lang LANG --data-dir DATA progress ACTION FILE`, successful.
+    let progress = |lang: &str, action: &str, file: &str| {
+        let out = queuelab(&["--lang", lang, "--data-dir", data, "progress", action, file]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
     assert_eq!(
-        stdout(&out),
+        progress("de", "import", file),
         format!(
             "Fortschritt aus {file} übernommen (Kapitel gelesen: 2, Entscheidungen: 0, \
              Quiz-Versuche: 0).\n"
@@ -166,36 +162,16 @@ fn progress_export_and_import_speak_the_chosen_language() {
     );
     let again = dir.path().join("again.json");
     let again = again.to_str().expect("utf-8 path");
-    let out = queuelab(&[
-        "--lang",
-        "de",
-        "--data-dir",
-        data,
-        "progress",
-        "export",
-        again,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
-        stdout(&out),
+        progress("de", "export", again),
         format!("Fortschritt nach {again} geschrieben.\n")
     );
-    let out = queuelab(&[
-        "--lang",
-        "en",
-        "--data-dir",
-        data,
-        "progress",
-        "import",
-        again,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let imported = progress("en", "import", again);
     assert!(
-        stdout(&out).starts_with(&format!(
+        imported.starts_with(&format!(
             "Progress imported from {again} (chapters read: 2,"
         )),
-        "{}",
-        stdout(&out)
+        "{imported}"
     );
 }
 
