@@ -77,7 +77,7 @@ const POISON_DE: Rule = Rule {
         &["deadletterreason"],
         &["deadlettererrordescription"],
         &["sqs kennt keinen dead-letter-aufruf und hält keinen grund fest"],
-        &["schicken die nachricht selbst an die dlq-queue"],
+        &["die nachricht selbst an die dlq-queue"],
         &["redrive-policy sie nach"],
     ],
 };
