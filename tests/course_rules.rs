@@ -42,7 +42,7 @@ const REPLAY_DE: Rule = Rule {
         &["replay behält die message-id des umschlags"],
         &["logische id, auf der die inbox duplikate erkennt"],
         &["neue broker-`messageid`"],
-        &["derselben `messageid` innerhalb ihres fensters stillschweigend"],
+        &["derselben `messageid` innerhalb des erkennungsfensters stillschweigend"],
         &["den dlq-eintrag nach diesem"],
         &["nachricht verloren"],
         &["macht die inbox das replay auch für"],
