@@ -1,0 +1,202 @@
+//! The chapters state two operating rules the same way in both languages (issue 29): how a
+//! message is replayed from the dead-letter queue, and what happens to a poison message. The
+//! quiz, the decisions and the simulator's texts must agree with these rules, so the chapters
+//! are their reference. The test reads the lesson files from disk, as an author edits them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One rule: a section of a chapter must contain every group; a group is satisfied when any
+/// of its phrases occurs (case-insensitive, whitespace collapsed).
+struct Rule {
+    name: &'static str,
+    chapter: &'static str,
+    groups: &'static [&'static [&'static str]],
+}
+
+/// A replay keeps the envelope's logical message id (the inbox deduplicates on it) and may take
+/// a new broker MessageId, because duplicate detection silently drops a same-id resend inside
+/// its window and a resubmit tool that completes the DLQ entry after that send loses the message.
+const REPLAY_EN: Rule = Rule {
+    name: "DLQ replay (en)",
+    chapter: "12-retry-dlq.md",
+    groups: &[
+        &["replay keeps the envelope's message id"],
+        &["logical id the inbox deduplicates on"],
+        &["new broker `messageid`"],
+        &["silently drops a resend with the same `messageid` inside its window"],
+        &["completes the dlq entry"],
+        &["loses the message", "lost the message"],
+        &[
+            "inbox make the replay safe",
+            "inbox makes the replay safe",
+            "lets the inbox make the replay safe",
+        ],
+    ],
+};
+
+const REPLAY_DE: Rule = Rule {
+    name: "DLQ replay (de)",
+    chapter: "12-retry-dlq.md",
+    groups: &[
+        &["replay behält die message-id des umschlags"],
+        &["logische id, auf der die inbox duplikate erkennt"],
+        &["neue broker-`messageid`"],
+        &["derselben `messageid` innerhalb des erkennungsfensters stillschweigend"],
+        &["den dlq-eintrag nach diesem"],
+        &["nachricht verloren"],
+        &["macht die inbox das replay auch für"],
+    ],
+};
+
+/// A permanent error (an unknown schema version) goes to the DLQ at once. Service Bus: the
+/// application's own dead-letter call with reason and description. SQS: no such call and no
+/// reason; teams send it to the DLQ themselves or let the redrive policy take it.
+const POISON_EN: Rule = Rule {
+    name: "poison message (en)",
+    chapter: "12-retry-dlq.md",
+    groups: &[
+        &["permanent error, such as an unknown schema version"],
+        &["goes to the dlq at once"],
+        &["application dead-letters it with its own call"],
+        &["deadletterreason"],
+        &["deadlettererrordescription"],
+        &["sqs has no dead-letter call and records no reason"],
+        &["send the message to the dlq queue themselves"],
+        &["let the redrive policy take it"],
+    ],
+};
+
+const POISON_DE: Rule = Rule {
+    name: "poison message (de)",
+    chapter: "12-retry-dlq.md",
+    groups: &[
+        &["dauerhafter fehler, etwa eine unbekannte schemaversion"],
+        &["geht sofort in die dlq"],
+        &["verschiebt die anwendung ihn mit ihrem eigenen aufruf"],
+        &["deadletterreason"],
+        &["deadlettererrordescription"],
+        &["sqs kennt keinen dead-letter-aufruf und hält keinen grund fest"],
+        &["die nachricht selbst an die dlq-queue"],
+        &["redrive-policy sie nach"],
+    ],
+};
+
+/// Sentences the old text used that contradict the rules; none may come back.
+const FORBIDDEN: &[(&str, &str)] = &[
+    ("en", "backs off (abandon"),
+    ("de", "zieht sich zurück (abandon"),
+    ("en", "dlq decisions are promised within 7 days"),
+    ("de", "dlq-entscheidungen sind binnen 7 tagen"),
+    ("en", "no decision in 4 h"),
+    ("de", "4 h ohne entscheid"),
+];
+
+fn chapters_dir(lang: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("lessons")
+        .join(lang)
+        .join("chapters")
+}
+
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .map(|w| w.trim_start_matches('>'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The `## ` sections of a chapter, each with its heading line, normalised.
+fn sections(text: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            out.push(String::new());
+        }
+        let current = out.last_mut().expect("always one section");
+        current.push_str(line);
+        current.push('\n');
+    }
+    out.iter().map(|s| normalise(s)).collect()
+}
+
+/// The groups no single section satisfies completely, for the section that comes closest.
+fn missing_groups(rule: &Rule, text: &str) -> Vec<&'static [&'static str]> {
+    sections(text)
+        .iter()
+        .map(|section| {
+            rule.groups
+                .iter()
+                .copied()
+                .filter(|group| !group.iter().any(|phrase| section.contains(phrase)))
+                .collect::<Vec<_>>()
+        })
+        .min_by_key(Vec::len)
+        .unwrap_or_else(|| rule.groups.to_vec())
+}
+
+fn assert_rule(rule: &Rule, lang: &str) {
+    let path = chapters_dir(lang).join(rule.chapter);
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let missing = missing_groups(rule, &text);
+    assert!(
+        missing.is_empty(),
+        "{}: no section of {} states the rule; closest section lacks {:?}",
+        rule.name,
+        path.display(),
+        missing
+    );
+}
+
+#[test]
+fn chapters_state_the_dlq_replay_rule_in_both_languages() {
+    assert_rule(&REPLAY_EN, "en");
+    assert_rule(&REPLAY_DE, "de");
+}
+
+#[test]
+fn chapters_state_the_poison_message_rule_in_both_languages() {
+    assert_rule(&POISON_EN, "en");
+    assert_rule(&POISON_DE, "de");
+}
+
+#[test]
+fn no_chapter_repeats_a_retracted_statement() {
+    for (lang, phrase) in FORBIDDEN {
+        let dir = chapters_dir(lang);
+        let entries =
+            fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            let text = fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            assert!(
+                !normalise(&text).contains(phrase),
+                "{} says {phrase:?} again",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The checker must not pass on the wording the course used before issue 29: a replay step
+/// that names only the inbox, and a poison paragraph without the SQS practice.
+#[test]
+fn the_rule_check_rejects_the_old_wording() {
+    let old_replay = "## Triage\n\n3. **Replay a few first.** Send five messages back, not\n   \
+                      all of them. Your inbox makes the replay safe for messages that were\n   \
+                      already partly handled.\n";
+    assert!(!missing_groups(&REPLAY_EN, old_replay).is_empty());
+    let old_poison = "## Max deliveries and the DLQ\n\nA permanent error should not use up the \
+                      limit at all; dead-letter it at once:\n\nSQS has no such call. There you \
+                      send a copy to the DLQ yourself.\n";
+    assert!(!missing_groups(&POISON_EN, old_poison).is_empty());
+    // A rule split over two sections is not stated in one place.
+    let split = "## One\n\nreplay keeps the envelope's message id\n\n## Two\n\nnew broker \
+                 `MessageId`\n";
+    assert!(!missing_groups(&REPLAY_EN, split).is_empty());
+    assert_eq!(missing_groups(&REPLAY_EN, "").len(), REPLAY_EN.groups.len());
+}
