@@ -113,6 +113,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
         file.decision.iter().map(|d| &d.id),
         problems,
     );
+    check_answer_positions(path, text, &file.decision, problems);
     let mut decisions = Vec::new();
     for raw in file.decision {
         for (field, value) in [
@@ -171,6 +172,37 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
         });
     }
     decisions
+}
+
+/// The right option sits at a different position on every card, so "it is always the second"
+/// gives nothing away. Only while there are no more cards than options on the largest card;
+/// beyond that a repeat cannot be avoided.
+fn check_answer_positions(
+    path: &str,
+    text: &str,
+    decisions: &[RawDecision],
+    problems: &mut Vec<Problem>,
+) {
+    let most_options = decisions.iter().map(|d| d.option.len()).max().unwrap_or(0);
+    if decisions.len() > most_options {
+        return;
+    }
+    let mut seen: Vec<(usize, &str)> = Vec::new();
+    for d in decisions {
+        let Some(position) = d.option.iter().position(|o| o.correct).map(|i| i + 1) else {
+            continue;
+        };
+        let id = d.id.get_ref().as_str();
+        if let Some((_, first)) = seen.iter().find(|(p, _)| *p == position) {
+            problems.push(at(
+                path,
+                text,
+                &d.id,
+                format!("decisions {first:?} and {id:?} both have their correct option at position {position}; each card needs its own position"),
+            ));
+        }
+        seen.push((position, id));
+    }
 }
 
 /// Option count, similar lengths, no repeated text, and a simulator mode that fits the answer.
@@ -329,6 +361,41 @@ mode = "naive"
                 .message
                 .starts_with("option \"outbox\" has mode \"naive\""),
             "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn every_card_has_its_right_answer_at_its_own_position() {
+        let second = |correct_at: usize| {
+            let mut card = String::from(
+                "[[decision]]\nid = \"large-pdf\"\nchapter = \"c\"\nscenario = \"s\"\ntitle = \"t\"\nsituation = \"s\"\ninstruction = \"i\"\nexplanation = \"e\"\n",
+            );
+            for i in 1..=3 {
+                let (correct, mode) = if i == correct_at {
+                    (true, "safe")
+                } else {
+                    (false, "naive")
+                };
+                card.push_str(&format!(
+                    "[[decision.option]]\nid = \"o{i}\"\ntext = \"text {i}\"\ncorrect = {correct}\nfeedback = \"f\"\nmode = \"{mode}\"\n"
+                ));
+            }
+            card
+        };
+        let mut problems = Vec::new();
+        parse("d.toml", &format!("{GOOD}{}", second(3)), &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        let text = format!("{GOOD}{}", second(2));
+        parse("d.toml", &text, &mut problems);
+        let line = text
+            .lines()
+            .position(|l| l == "id = \"large-pdf\"")
+            .map_or(0, |i| i + 1);
+        assert_eq!(
+            problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            vec![format!(
+                "d.toml:{line}:6: decisions \"broker-down\" and \"large-pdf\" both have their correct option at position 2; each card needs its own position"
+            )]
         );
     }
 }
