@@ -366,6 +366,7 @@ mode = "naive"
 
     #[test]
     fn every_card_has_its_right_answer_at_its_own_position() {
+        use std::fmt::Write;
         let second = |correct_at: usize| {
             let mut card = String::from(
                 "[[decision]]\nid = \"large-pdf\"\nchapter = \"c\"\nscenario = \"s\"\ntitle = \"t\"\nsituation = \"s\"\ninstruction = \"i\"\nexplanation = \"e\"\n",
@@ -376,9 +377,11 @@ mode = "naive"
                 } else {
                     (false, "naive")
                 };
-                card.push_str(&format!(
+                write!(
+                    card,
                     "[[decision.option]]\nid = \"o{i}\"\ntext = \"text {i}\"\ncorrect = {correct}\nfeedback = \"f\"\nmode = \"{mode}\"\n"
-                ));
+                )
+                .expect("writing to a String");
             }
             card
         };

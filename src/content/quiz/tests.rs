@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::content::Lang;
+use std::fmt::Write;
 
 fn quiz_with_levels(mins: [u32; 3]) -> Quiz {
     Quiz {
@@ -30,23 +31,31 @@ fn level_for_picks_the_highest_reached_threshold() {
     assert_eq!(quiz.level_for(10).map(|l| l.id.as_str()), Some("senior"));
 }
 
-/// A quiz file with valid levels and the given questions: (id, topic, extra line, options as
-/// (text, correct)).
-fn quiz_file(questions: &[(&str, &str, &str, &[(&str, bool)])]) -> String {
+/// One question of a test file: id, topic, an extra line, options as (text, correct).
+type QuestionSpec<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, bool)]);
+
+/// A quiz file with valid levels and the given questions.
+fn quiz_file(questions: &[QuestionSpec<'_>]) -> String {
     let mut text = String::from("format_version = 1\n");
     for (id, min) in [("beginner", 0), ("practitioner", 5), ("senior", 8)] {
-        text.push_str(&format!(
+        write!(
+            text,
             "[[level]]\nid = \"{id}\"\nname = \"{id}\"\nmin_score = {min}\nnext_steps = [\"n\"]\n"
-        ));
+        )
+        .expect("writing to a String");
     }
     for (id, topic, extra, options) in questions {
-        text.push_str(&format!(
+        write!(
+            text,
             "[[question]]\nid = \"{id}\"\ntopic = \"{topic}\"\n{extra}\nprompt = \"p\"\nexplanation = \"e\"\n"
-        ));
+        )
+        .expect("writing to a String");
         for (i, (option, correct)) in options.iter().enumerate() {
-            text.push_str(&format!(
+            write!(
+                text,
                 "[[question.option]]\nid = \"o{i}\"\ntext = \"{option}\"\ncorrect = {correct}\nwhy = \"w\"\n"
-            ));
+            )
+            .expect("writing to a String");
         }
     }
     text
