@@ -62,7 +62,7 @@ fn summary() -> SummaryView {
             (d[0], opt(0, 1)),
             (d[1], opt(1, 0)),
             (d[2], opt(2, 2)),
-            (d[3], opt(3, 1)),
+            (d[3], opt(3, 3)),
         ],
         (10, 9),
     );

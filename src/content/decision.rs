@@ -113,6 +113,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
         file.decision.iter().map(|d| &d.id),
         problems,
     );
+    check_answer_positions(path, text, &file.decision, problems);
     let mut decisions = Vec::new();
     for raw in file.decision {
         for (field, value) in [
@@ -173,6 +174,37 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
     decisions
 }
 
+/// The right option sits at a different position on every card, so "it is always the second"
+/// gives nothing away. Only while there are no more cards than options on the largest card;
+/// beyond that a repeat cannot be avoided.
+fn check_answer_positions(
+    path: &str,
+    text: &str,
+    decisions: &[RawDecision],
+    problems: &mut Vec<Problem>,
+) {
+    let most_options = decisions.iter().map(|d| d.option.len()).max().unwrap_or(0);
+    if decisions.len() > most_options {
+        return;
+    }
+    let mut seen: Vec<(usize, &str)> = Vec::new();
+    for d in decisions {
+        let Some(position) = d.option.iter().position(|o| o.correct).map(|i| i + 1) else {
+            continue;
+        };
+        let id = d.id.get_ref().as_str();
+        if let Some((_, first)) = seen.iter().find(|(p, _)| *p == position) {
+            problems.push(at(
+                path,
+                text,
+                &d.id,
+                format!("decisions {first:?} and {id:?} both have their correct option at position {position}; each card needs its own position"),
+            ));
+        }
+        seen.push((position, id));
+    }
+}
+
 /// Option count, similar lengths, no repeated text, and a simulator mode that fits the answer.
 fn check_options(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<Problem>) {
     let id = raw.id.get_ref();
@@ -226,109 +258,4 @@ fn check_options(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<P
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GOOD: &str = r#"format_version = 1
-[[decision]]
-id = "broker-down"
-chapter = "flow-map"
-scenario = "broker-outage"
-title = "Decision 1"
-situation = "s"
-instruction = "i"
-explanation = "e"
-[[decision.option]]
-id = "retry"
-text = "retry"
-correct = false
-feedback = "f"
-mode = "pitfall"
-[[decision.option]]
-id = "outbox"
-text = "outbox"
-correct = true
-feedback = "f"
-mode = "safe"
-[[decision.option]]
-id = "drop"
-text = "drops"
-correct = false
-feedback = "f"
-mode = "naive"
-"#;
-
-    #[test]
-    fn parses_a_valid_file() {
-        let mut problems = Vec::new();
-        let decisions = parse("d.toml", GOOD, &mut problems);
-        assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(decisions[0].option("outbox").map(|o| o.correct), Some(true));
-        assert_eq!(decisions[0].mode_for("retry"), Some("pitfall"));
-        assert_eq!(decisions[0].id_line, 3);
-    }
-
-    #[test]
-    fn exactly_one_correct_option() {
-        let mut problems = Vec::new();
-        parse(
-            "d.toml",
-            &GOOD
-                .replace("correct = false", "correct = true")
-                .replace("\"pitfall\"", "\"safe\"")
-                .replace("\"naive\"", "\"safe\""),
-            &mut problems,
-        );
-        assert_eq!(problems.len(), 1);
-        assert!(
-            problems[0].message.contains("3 correct options"),
-            "{problems:?}"
-        );
-        assert_eq!(problems[0].line, 3);
-    }
-
-    #[test]
-    fn options_are_counted_compared_and_played() {
-        let mut problems = Vec::new();
-        let two = GOOD
-            .rsplit_once("[[decision.option]]")
-            .map_or("", |(a, _)| a);
-        parse("d.toml", two, &mut problems);
-        assert_eq!(
-            problems[0].message,
-            "decision \"broker-down\" has 2 options; it needs 3 to 4"
-        );
-        let mut problems = Vec::new();
-        parse(
-            "d.toml",
-            &GOOD.replace("\"drops\"", "\"Outbox \""),
-            &mut problems,
-        );
-        assert_eq!(
-            problems[0].message,
-            "decision \"broker-down\": option \"drop\" has the same text as option \"outbox\""
-        );
-        let mut problems = Vec::new();
-        parse(
-            "d.toml",
-            &GOOD.replace("\"drops\"", "\"drops it all\""),
-            &mut problems,
-        );
-        assert!(
-            problems[0].message.contains("run from 5 to 12 characters"),
-            "{problems:?}"
-        );
-        let mut problems = Vec::new();
-        parse(
-            "d.toml",
-            &GOOD.replace("mode = \"safe\"", "mode = \"naive\""),
-            &mut problems,
-        );
-        assert!(
-            problems[0]
-                .message
-                .starts_with("option \"outbox\" has mode \"naive\""),
-            "{problems:?}"
-        );
-    }
-}
+mod tests;

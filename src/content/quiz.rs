@@ -1,7 +1,10 @@
 //! The final quiz (`quiz/LANG/quiz.toml`): questions, options and levels.
 
-use super::Problem;
+mod cues;
+mod pairs;
+
 use super::toml_file::{self, at, check_duplicate_options, check_ids, check_text, check_version};
+use super::{Lang, Problem};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -11,8 +14,6 @@ pub const QUESTION_COUNT: usize = 10;
 pub const BANK_MIN: usize = 30;
 /// The fewest questions per topic, so a retake can ask something else.
 pub const PER_TOPIC_MIN: usize = 3;
-/// Highest share (percent) of questions whose correct option may be the strictly longest.
-pub const LONGEST_CORRECT_MAX_PERCENT: usize = 40;
 /// The topics a question may cover; an attempt asks one question of each, in this order.
 pub const TOPICS: [&str; QUESTION_COUNT] = [
     "service-bus",
@@ -64,6 +65,9 @@ pub struct Question {
     pub explanation: String,
     /// The options, in file order (the quiz shuffles them per attempt).
     pub options: Vec<QuestionOption>,
+    /// Questions of other topics that ask the same fact; an attempt asks at most one of a pair
+    /// (the relation holds both ways, whichever side names it).
+    pub shares_fact_with: Vec<String>,
     /// Line of the id in the file.
     pub id_line: usize,
 }
@@ -118,6 +122,8 @@ struct RawQuestion {
     #[serde(default)]
     multi: bool,
     explanation: Spanned<String>,
+    #[serde(default)]
+    shares_fact_with: Vec<Spanned<String>>,
     option: Vec<RawOption>,
 }
 
@@ -130,8 +136,8 @@ struct RawOption {
     why: Spanned<String>,
 }
 
-/// Parses and checks one quiz file.
-pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Quiz {
+/// Parses and checks one quiz file, written in `lang` (the absolute-word cue is per language).
+pub fn parse(path: &str, lang: Lang, text: &str, problems: &mut Vec<Problem>) -> Quiz {
     let file: File = match toml_file::parse(path, text) {
         Ok(f) => f,
         Err(p) => {
@@ -149,6 +155,9 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Quiz {
         problems,
     );
     check_bank(path, &file.question, problems);
+    cues::check_longest(path, &file.question, problems);
+    cues::check_absolute_words(path, lang, &file.question, problems);
+    pairs::check(path, text, &file.question, problems);
     for q in &file.question {
         check_question(path, text, q, problems);
     }
@@ -173,6 +182,11 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Quiz {
                 prompt: q.prompt.into_inner(),
                 multi: q.multi,
                 explanation: q.explanation.into_inner(),
+                shares_fact_with: q
+                    .shares_fact_with
+                    .into_iter()
+                    .map(Spanned::into_inner)
+                    .collect(),
                 options: q
                     .option
                     .into_iter()
@@ -230,7 +244,7 @@ fn check_levels(path: &str, text: &str, levels: &[RawLevel], problems: &mut Vec<
     }
 }
 
-/// Bank size, questions per topic, and how often the right answer is the longest option.
+/// Bank size and questions per topic.
 fn check_bank(path: &str, questions: &[RawQuestion], problems: &mut Vec<Problem>) {
     if questions.len() < BANK_MIN {
         problems.push(Problem::file(
@@ -255,36 +269,6 @@ fn check_bank(path: &str, questions: &[RawQuestion], problems: &mut Vec<Problem>
             ));
         }
     }
-    let longest: Vec<&str> = questions
-        .iter()
-        .filter(|q| correct_is_longest(q))
-        .map(|q| q.id.get_ref().as_str())
-        .collect();
-    if !questions.is_empty() && longest.len() * 100 > questions.len() * LONGEST_CORRECT_MAX_PERCENT
-    {
-        problems.push(Problem::file(
-            path,
-            format!(
-                "the correct option is the strictly longest in {} of {} questions; at most {LONGEST_CORRECT_MAX_PERCENT}% may be ({})",
-                longest.len(),
-                questions.len(),
-                longest.join(", ")
-            ),
-        ));
-    }
-}
-
-/// Whether the longest option is correct and strictly longer than every wrong one.
-fn correct_is_longest(q: &RawQuestion) -> bool {
-    let longest = |correct: bool| {
-        q.option
-            .iter()
-            .filter(|o| o.correct == correct)
-            .map(|o| o.text.get_ref().chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    longest(true) > longest(false)
 }
 
 fn check_question(path: &str, text: &str, q: &RawQuestion, problems: &mut Vec<Problem>) {
@@ -341,33 +325,4 @@ fn check_question(path: &str, text: &str, q: &RawQuestion, problems: &mut Vec<Pr
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn quiz_with_levels(mins: [u32; 3]) -> Quiz {
-        Quiz {
-            levels: ["beginner", "practitioner", "senior"]
-                .iter()
-                .zip(mins)
-                .map(|(id, min_score)| QuizLevel {
-                    id: (*id).into(),
-                    name: (*id).into(),
-                    min_score,
-                    next_steps: vec![],
-                })
-                .collect(),
-            questions: vec![],
-        }
-    }
-
-    #[test]
-    fn level_for_picks_the_highest_reached_threshold() {
-        let quiz = quiz_with_levels([0, 5, 8]);
-        assert_eq!(quiz.level_for(0).map(|l| l.id.as_str()), Some("beginner"));
-        assert_eq!(
-            quiz.level_for(5).map(|l| l.id.as_str()),
-            Some("practitioner")
-        );
-        assert_eq!(quiz.level_for(10).map(|l| l.id.as_str()), Some("senior"));
-    }
-}
+mod tests;

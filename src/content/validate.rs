@@ -251,8 +251,8 @@ fn question_keys(course: &Course) -> Vec<String> {
         .flat_map(|q| {
             q.options.iter().map(move |o| {
                 format!(
-                    "{} ({}, multi={}): {}={}",
-                    q.id, q.topic, q.multi, o.id, o.correct
+                    "{} ({}, multi={}, shares_fact_with={:?}): {}={}",
+                    q.id, q.topic, q.multi, q.shares_fact_with, o.id, o.correct
                 )
             })
         })

@@ -1,5 +1,5 @@
 //! The final quiz as the learner takes it: attempts that draw one question per topic from the
-//! bank and fix a seeded option order per question, scoring (multi-select counts only when exactly the correct options are chosen), the level a
+//! bank (never both questions of a same-fact pair) and fix a seeded option order per question, scoring (multi-select counts only when exactly the correct options are chosen), the level a
 //! score reaches, and the review of wrong answers.
 
 mod choice;
@@ -238,23 +238,42 @@ pub fn shuffled_order(quiz: &Quiz, seed: u64) -> BTreeMap<String, Vec<String>> {
 }
 
 /// One question per topic that has any; a bank without topics (a test fixture) is asked whole.
+/// A question that shares a fact with one already drawn (`shares_fact_with`, either side) is
+/// left out of its topic's pool, so one answer never gives away another; `check` keeps an
+/// unpaired question in every topic, and the whole pool stands in should that ever fail.
 fn draw<'a>(quiz: &'a Quiz, rng: &mut StdRng) -> Vec<&'a Question> {
-    let drawn: Vec<&Question> = TOPICS
-        .iter()
-        .filter_map(|topic| {
-            let pool: Vec<&Question> = quiz
-                .questions
-                .iter()
-                .filter(|q| q.topic == *topic)
-                .collect();
-            pool.choose(rng).copied()
-        })
-        .collect();
+    let mut excluded: BTreeSet<&str> = BTreeSet::new();
+    let mut drawn: Vec<&Question> = Vec::new();
+    for topic in TOPICS {
+        let in_topic: Vec<&Question> = quiz.questions.iter().filter(|q| q.topic == topic).collect();
+        let open: Vec<&Question> = in_topic
+            .iter()
+            .copied()
+            .filter(|q| !excluded.contains(q.id.as_str()))
+            .collect();
+        let pool = if open.is_empty() { in_topic } else { open };
+        if let Some(q) = pool.choose(rng).copied() {
+            excluded.extend(same_fact_partners(quiz, q));
+            drawn.push(q);
+        }
+    }
     if drawn.is_empty() {
         quiz.questions.iter().collect()
     } else {
         drawn
     }
+}
+
+/// The ids of the questions that ask the same fact as `question`, whichever of the two names
+/// the other.
+pub fn same_fact_partners<'a>(quiz: &'a Quiz, question: &'a Question) -> BTreeSet<&'a str> {
+    let named = question.shares_fact_with.iter().map(String::as_str);
+    let naming = quiz
+        .questions
+        .iter()
+        .filter(|q| q.shares_fact_with.contains(&question.id))
+        .map(|q| q.id.as_str());
+    named.chain(naming).collect()
 }
 
 #[cfg(test)]

@@ -206,3 +206,114 @@ fn marks_tell_picked_from_missed_in_a_multi_select_answer() {
     let marked: Vec<&str> = marks.iter().map(|m| m.option.id.as_str()).collect();
     assert_eq!(shown, marked, "marks follow the attempt's option order");
 }
+
+/// The pairs of questions that ask one fact, as the shipped bank declares them.
+fn declared_pairs(quiz: &Quiz) -> BTreeSet<(String, String)> {
+    quiz.questions
+        .iter()
+        .flat_map(|q| {
+            same_fact_partners(quiz, q).into_iter().map(|other| {
+                let (a, b) = (q.id.clone(), other.to_owned());
+                if a < b { (a, b) } else { (b, a) }
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_bank_declares_its_same_fact_pairs_in_both_languages() {
+    let content = load(&ContentSource::Embedded).expect("shipped content is valid");
+    let expected: BTreeSet<(String, String)> = [
+        ("asb-dlq-reason", "dlq-sqs-reason"),
+        ("asb-sessions", "ordering-group-key"),
+        ("idempotency-meaning", "sqs-fifo-dedup"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    .collect();
+    for lang in [Lang::De, Lang::En] {
+        assert_eq!(
+            declared_pairs(&content.course(lang).quiz),
+            expected,
+            "{lang}"
+        );
+    }
+    // retry-backoff and retry-jitter share their topic: one attempt never asks both anyway.
+    let quiz = quiz();
+    let topic = |id: &str| {
+        quiz.questions
+            .iter()
+            .find(|q| q.id == id)
+            .map(|q| q.topic.clone())
+    };
+    assert_eq!(topic("retry-backoff"), topic("retry-jitter"));
+}
+
+#[test]
+fn no_attempt_asks_both_questions_of_a_same_fact_pair() {
+    for lang in [Lang::De, Lang::En] {
+        let quiz = load(&ContentSource::Embedded)
+            .expect("shipped content is valid")
+            .course(lang)
+            .quiz
+            .clone();
+        let pairs = declared_pairs(&quiz);
+        let mut asked: BTreeMap<String, u32> = BTreeMap::new();
+        for seed in 0..3000 {
+            let attempt = Attempt::new(&quiz, seed);
+            let drawn: BTreeSet<&str> = attempt.order.keys().map(String::as_str).collect();
+            assert_eq!(drawn.len(), 10, "{lang} seed {seed}");
+            for (a, b) in &pairs {
+                assert!(
+                    !(drawn.contains(a.as_str()) && drawn.contains(b.as_str())),
+                    "{lang} seed {seed} asks both {a} and {b}"
+                );
+            }
+            for id in drawn {
+                *asked.entry(id.to_owned()).or_default() += 1;
+            }
+        }
+        // Each side of a pair is still asked, and not starved: at least a tenth of the
+        // draws an unpaired question of a three-question topic would get.
+        for (a, b) in &pairs {
+            for id in [a, b] {
+                let n = asked.get(id).copied().unwrap_or(0);
+                assert!(
+                    n > 100,
+                    "{lang}: {id} asked only {n} times in 3000 attempts"
+                );
+            }
+        }
+    }
+}
+
+/// A bank of one question per topic where the dlq question shares a fact with the service-bus
+/// one: the draw cannot keep them apart and must still ask ten questions.
+#[test]
+fn a_topic_left_with_only_paired_questions_is_still_asked() {
+    let mut quiz = Quiz::default();
+    for topic in crate::content::TOPICS {
+        quiz.questions.push(Question {
+            id: format!("{topic}-q"),
+            topic: topic.to_owned(),
+            prompt: "p".into(),
+            multi: false,
+            explanation: "e".into(),
+            options: vec![QuestionOption {
+                id: "a".into(),
+                text: "t".into(),
+                correct: true,
+                why: "w".into(),
+            }],
+            shares_fact_with: if topic == "dlq" {
+                vec!["service-bus-q".into()]
+            } else {
+                Vec::new()
+            },
+            id_line: 1,
+        });
+    }
+    let attempt = Attempt::new(&quiz, 11);
+    assert_eq!(attempt.order.len(), 10);
+    assert!(attempt.order.contains_key("dlq-q"));
+}
