@@ -233,6 +233,8 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
         finished,
     });
     *state = QuizState::at(QuizPhase::Feedback { correct });
+    // A hint about this question ("nothing chosen yet") ends with the answer it asked for.
+    session.status = None;
     vec![effect]
 }
 
