@@ -1,7 +1,7 @@
 //! How the app takes one message: keys, mouse and what the worker threads report.
 
 use super::{
-    App, Effect, MailStatus, Msg, QuizRecord, Screen, home, layout, map, pace, quiz, reader,
+    App, Effect, MailStatus, Msg, QuizRecord, Screen, chapters, home, layout, map, pace, quiz, reader,
     report, settings, simulator,
 };
 
@@ -60,6 +60,7 @@ impl App {
             Msg::Tick { elapsed_ms } => match &mut self.screen {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
                 Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
+                Screen::Chapters(state) => chapters::on_tick(state, elapsed_ms),
                 _ => Vec::new(),
             },
             Msg::Sim(reply) => match &mut self.screen {

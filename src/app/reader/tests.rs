@@ -86,3 +86,34 @@ fn jumps_do_not_read_a_chapter() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn the_reading_progress_shows_both_conditions_as_they_come() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    let progress = |app: &App| {
+        let Screen::Reader(state) = &app.screen else {
+            panic!("reader expected")
+        };
+        crate::app::reading_progress(app, state)
+    };
+    let start = progress(&app);
+    assert!(!start.read && !start.end_seen && start.spent_ms == 0);
+    assert!(start.needed_ms > 0);
+    key(&mut app, KeyCode::End);
+    app.update(Msg::Tick { elapsed_ms: 1_000 });
+    let midway = progress(&app);
+    assert!(midway.end_seen && !midway.read);
+    assert_eq!(midway.spent_ms, 1_000);
+    // The moment the time is there too, the chapter counts (no second visit needed).
+    app.update(Msg::Tick {
+        elapsed_ms: u32::try_from(start.needed_ms).expect("a few minutes at most"),
+    });
+    assert!(progress(&app).read);
+    assert!(
+        app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
+}
