@@ -96,7 +96,7 @@ fn confirm(s: &mut Session, smtp: &Smtp, address: &str, code: &str, seen: usize)
     assert_eq!(report.to, vec![address.to_owned()]);
     assert_eq!(
         header(&report.data, "Subject"),
-        Some("Queue Lab: your queuelab report")
+        Some("Your queuelab report")
     );
     assert!(
         header(&report.data, "Content-Type")

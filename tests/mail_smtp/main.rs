@@ -245,7 +245,7 @@ fn code_and_report_arrive_with_their_parts_and_the_code_is_stored_nowhere() {
     assert_eq!(header(raw, "Cc"), Some(INSTRUCTOR));
     assert_eq!(
         header(raw, "Subject"),
-        Some("Queue Lab: your queuelab report")
+        Some("Your queuelab report")
     );
     assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("multipart/alternative")));
     assert!(raw.contains("Content-Type: text/plain; charset=utf-8"));
