@@ -110,7 +110,7 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         // A fault notice belongs to its run.
         session.status = None;
     }
-    if let Some(effects) = triage::on_action(s, action) {
+    if let Some(effects) = triage::on_action(s, session, action) {
         return count_run(s, session, effects);
     }
     let effects = match action {

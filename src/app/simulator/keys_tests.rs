@@ -60,3 +60,93 @@ fn a_run_opened_from_a_chapter_is_the_one_the_simulator_opens_on_next() {
     assert_eq!(s.scenario_id(), "lost-ack");
     assert_eq!(s.settings.mode, Mode::Naive);
 }
+
+fn entry() -> crate::sim::DlqEntry {
+    crate::sim::DlqEntry {
+        seq: 1,
+        message_id: "msg-000001".into(),
+        reason: "MaxDeliveryCountExceeded".into(),
+        description: "schema".into(),
+        delivery_count: 10,
+    }
+}
+
+fn finished_with(app: &mut App, dlq: Vec<crate::sim::DlqEntry>) -> u64 {
+    let Some(s) = sim(app) else {
+        panic!("not the simulator")
+    };
+    let run = s.timeline.run;
+    let head = || {
+        Box::new(crate::sim::Snapshot {
+            scalars: crate::sim::state::Scalars::default(),
+            metrics: crate::sim::Metrics::default(),
+            tokens: Vec::new(),
+            last_event: None,
+            tables: crate::sim::Tables::default(),
+        })
+    };
+    app.update(Msg::Sim(SimReply::Started {
+        run,
+        dir: "/runs/x".into(),
+        consumers: 2,
+        head: head(),
+        expected_events: 195,
+    }));
+    app.update(Msg::Sim(SimReply::Advanced {
+        run,
+        head: head(),
+        events: Vec::new(),
+        total: 195,
+        finished: true,
+        dlq,
+        report: None,
+        moments: Vec::new(),
+    }));
+    run
+}
+
+#[test]
+fn replay_in_a_finished_run_viewed_in_history_acts_or_says_why_not() {
+    let mut app = test_app(Lang::De, 80, 24);
+    app.update(Msg::Key(Key::char('5')));
+    let run = finished_with(&mut app, vec![entry()]);
+    // Back in history ("Verlauf 194/195"), then the DLQ tab.
+    app.update(Msg::Key(Key::plain(KeyCode::Left)));
+    let Some(s) = sim(&app) else { panic!() };
+    let index = s.timeline.cursor.expect("history");
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index,
+        snapshot: Box::new(crate::sim::Snapshot {
+            scalars: crate::sim::state::Scalars::default(),
+            metrics: crate::sim::Metrics::default(),
+            tokens: Vec::new(),
+            last_event: None,
+            tables: crate::sim::Tables::default(),
+        }),
+    }));
+    for _ in 0..3 {
+        app.update(Msg::Key(Key::plain(KeyCode::Tab)));
+    }
+    assert_eq!(sim(&app).map(|s| s.tab), Some(Tab::Dlq));
+    let effects = app.update(Msg::Key(Key::plain(KeyCode::Enter)));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Sim(SimCommand::Replay { .. }))),
+        "Enter replays: {effects:?}"
+    );
+    // Nothing left in the DLQ: Enter says so instead of doing nothing.
+    let mut app = test_app(Lang::De, 80, 24);
+    app.update(Msg::Key(Key::char('5')));
+    finished_with(&mut app, Vec::new());
+    for _ in 0..3 {
+        app.update(Msg::Key(Key::plain(KeyCode::Tab)));
+    }
+    assert!(app.update(Msg::Key(Key::plain(KeyCode::Enter))).is_empty());
+    let status = app.session.status.as_ref().expect("a reason");
+    assert_eq!(
+        status.text,
+        app.session.strings().get("simulator.replay_empty")
+    );
+}
