@@ -117,3 +117,19 @@ fn the_reading_progress_shows_both_conditions_as_they_come() {
             .contains("friday-incident")
     );
 }
+
+#[test]
+fn s_opens_the_scenario_the_chapter_names() {
+    // Chapter 1 has no decision and says "Szenario `lost-ack`".
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    let effects = chars(&mut app, "s");
+    let started = effects.iter().find_map(|e| match e {
+        Effect::Sim(crate::app::simulator::SimCommand::Start { spec, .. }) => {
+            Some(spec.scenario.clone())
+        }
+        _ => None,
+    });
+    assert_eq!(started.as_deref(), Some("lost-ack"), "{effects:?}");
+    assert!(matches!(app.screen, Screen::Simulator(_)));
+}
