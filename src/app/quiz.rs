@@ -81,6 +81,9 @@ pub fn attempt_started(shown: Option<&mut QuizState>, session: &mut Session, att
     };
     if let Some(state) = shown {
         *state = QuizState::at(QuizPhase::Question);
+        // Never silently: a new attempt draws new questions and starts the score at zero.
+        let text = session.strings().get("quiz.attempt_started").to_owned();
+        session.notify(text, false);
     }
 }
 

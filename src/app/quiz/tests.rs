@@ -413,3 +413,14 @@ fn the_nothing_chosen_hint_ends_with_the_answer_it_asked_for() {
     assert_eq!(phase(&app), Some(QuizPhase::Result));
     assert_eq!(app.session.status, None, "not on the result");
 }
+
+#[test]
+fn a_new_attempt_says_so() {
+    let mut app = app();
+    started(&mut app);
+    let status = app.session.status.as_ref().expect("a notice");
+    assert_eq!(
+        status.text,
+        app.session.strings().get("quiz.attempt_started")
+    );
+}

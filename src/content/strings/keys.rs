@@ -141,6 +141,7 @@ const MORE: &[&str] = &[
     "quiz.missed",
     "quiz.select_first",
     "quiz.select_first_single",
+    "quiz.attempt_started",
     "quiz.tui_multi_hint",
     "quiz.tui_single_hint",
     "sim.cli_summary",
