@@ -284,6 +284,11 @@ impl App {
             Some(previous) => {
                 self.screen = previous;
                 self.session.status = None;
+                // Home in view again: another process (`queuelab quiz --plain`) may have
+                // changed the progress meanwhile, so it is read again.
+                if matches!(self.screen, Screen::Home(_)) {
+                    effects.push(Effect::Store(StoreRequest::Reread));
+                }
             }
             None => effects.extend(self.quit()),
         }
@@ -326,5 +331,7 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod reread_tests;
 #[cfg(test)]
 mod tests;

@@ -76,7 +76,10 @@ fn the_edited_field_the_product_and_the_error_stay_on_screen() {
             // Money always has two decimals, in both languages.
             let expected = ["2,700.00", "3,600.00", "4,320.00", "60.00"][field];
             let expected = match lang {
-                Lang::De => expected.replace(',', "_").replace('.', ",").replace('_', "."),
+                Lang::De => expected
+                    .replace(',', "_")
+                    .replace('.', ",")
+                    .replace('_', "."),
                 Lang::En => expected.to_owned(),
             };
             assert!(

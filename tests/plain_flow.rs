@@ -182,11 +182,7 @@ fn report_by_script_through_smtp_waits_in_the_outbox_and_goes_out_once() {
     assert!(out.status.success());
     let received = smtp.received();
     assert_eq!(received.len(), 2, "one code mail and exactly one report");
-    assert!(
-        received[1]
-            .data
-            .contains("Subject: Your queuelab report")
-    );
+    assert!(received[1].data.contains("Subject: Your queuelab report"));
     let db = std::fs::read(data.path().join("progress.db")).expect("db");
     assert!(
         !db.windows(6).any(|w| w == code.as_bytes()),

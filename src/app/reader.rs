@@ -201,9 +201,7 @@ fn mark_read_if_done(state: &ReaderState, session: &mut Session) -> Vec<Effect> 
     let Some(chapter) = session.course().chapters.get(state.chapter) else {
         return Vec::new();
     };
-    if state.reading_ms >= needed
-        && !session.progress.chapters_read.contains(&chapter.id)
-    {
+    if state.reading_ms >= needed && !session.progress.chapters_read.contains(&chapter.id) {
         let id = chapter.id.clone();
         return vec![session.record(Fact::ChapterRead(id))];
     }

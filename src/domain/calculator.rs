@@ -252,7 +252,10 @@ mod tests {
         assert_eq!(format_money(2992.5, Lang::En), "2,992.50");
         assert_eq!(format_money(5400.0, Lang::De), "5.400,00");
         assert_eq!(format_money(0.125, Lang::En), "0.13");
-        assert_eq!(format_field(CalcField::HourlyCost, 180.0, Lang::En), "180.00");
+        assert_eq!(
+            format_field(CalcField::HourlyCost, 180.0, Lang::En),
+            "180.00"
+        );
         assert_eq!(format_field(CalcField::Hours, 2.5, Lang::De), "2,5");
     }
 

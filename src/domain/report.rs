@@ -381,6 +381,6 @@ fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod steps_tests;
+#[cfg(test)]
+mod tests;

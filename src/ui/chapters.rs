@@ -19,7 +19,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
     let note = title_note(app, state);
     let room = usize::from(body.width).saturating_sub(title.chars().count() + 3);
     let note = super::chrome::ellipsize(&note, room);
-    let pad = usize::from(body.width).saturating_sub(title.chars().count() + note.chars().count() + 1);
+    let pad =
+        usize::from(body.width).saturating_sub(title.chars().count() + note.chars().count() + 1);
     // A waiting digit stands out; the rule for "read" stays quiet.
     let note_style = if state.pending_digit.is_some() {
         theme.tone(Tone::Focus)

@@ -6,9 +6,9 @@ use queuelab::content::Lang;
 use queuelab::domain::Progress;
 use queuelab::domain::otp::Verdict;
 use queuelab::domain::quiz::Attempt;
-use std::collections::BTreeSet;
 use queuelab::domain::report::{self, ReportInput, display_name};
 use queuelab::services::store::now_secs;
+use std::collections::BTreeSet;
 
 /// The decoded body of the part whose Content-Type starts with `mime` (base64, quoted-printable
 /// or 7bit: lettre picks the shortest).
@@ -161,7 +161,12 @@ fn the_report_mail_names_the_product_once_shows_right_decisions_and_steps_by_top
 
     let quiz = &fx.course.quiz;
     let mut attempt = Attempt::new(quiz, 11);
-    for q in attempt.questions(quiz).into_iter().cloned().collect::<Vec<_>>() {
+    for q in attempt
+        .questions(quiz)
+        .into_iter()
+        .cloned()
+        .collect::<Vec<_>>()
+    {
         // Wrong only on the outbox question.
         let chosen: BTreeSet<String> = q
             .options
@@ -214,5 +219,8 @@ fn the_report_mail_names_the_product_once_shows_right_decisions_and_steps_by_top
         steps.contains("Outbox: reread chapter 8"),
         "the step for the wrong topic: {steps}"
     );
-    assert!(!steps.contains("Ordering:"), "no step for a right topic: {steps}");
+    assert!(
+        !steps.contains("Ordering:"),
+        "no step for a right topic: {steps}"
+    );
 }

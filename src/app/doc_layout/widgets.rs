@@ -142,7 +142,6 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
         let target = Some(*next);
         *next += 1;
         let label = s.get(field.label_key());
-        let pad = " ".repeat(label_width.saturating_sub(super::wrap::width(label)));
         let value = match ctx.calc_edit {
             Some((edited, text)) if edited == field => span(format!("[{text}▏]"), Tone::Focus),
             _ => span(
@@ -150,6 +149,14 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
                 Tone::Bold,
             ),
         };
+        // The values stand in one column, unless a narrow screen needs the room for them.
+        let room =
+            max.saturating_sub(super::wrap::width(label) + 2 + super::wrap::width(&value.text));
+        let pad = " ".repeat(
+            label_width
+                .saturating_sub(super::wrap::width(label))
+                .min(room),
+        );
         lines.push(DocLine {
             spans: vec![span(format!("{label}{pad}  "), Tone::Text), value],
             target,

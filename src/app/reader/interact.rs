@@ -123,9 +123,8 @@ pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> 
 /// The first simulator scenario the chapter names by its id (on screen only, or anywhere).
 fn named_scenario(s: &ReaderState, session: &Session, on_screen: bool) -> Option<String> {
     let lines = super::lines(session, s);
-    let height = usize::from(
-        crate::app::layout::reader_text(session.size.0, session.size.1).height,
-    );
+    let height =
+        usize::from(crate::app::layout::reader_text(session.size.0, session.size.1).height);
     let (skip, take) = if on_screen {
         (s.scroll as usize, height)
     } else {

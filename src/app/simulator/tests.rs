@@ -102,7 +102,10 @@ fn every_step_press_is_one_step_however_fast_they_come() {
         vec![SimCommand::View { run, index: 1 }]
     );
     assert!(key(&mut app, KeyCode::Left).is_empty());
-    assert_eq!(viewed(&mut app, run, 1), vec![SimCommand::View { run, index: 0 }]);
+    assert_eq!(
+        viewed(&mut app, run, 1),
+        vec![SimCommand::View { run, index: 0 }]
+    );
     assert!(viewed(&mut app, run, 0).is_empty());
     assert_eq!(sim(&app).timeline.cursor, Some(0));
     // Pressed forward and back while busy: they cancel out.

@@ -81,7 +81,10 @@ fn steps(report: &Report, course: &crate::content::Course) -> Vec<String> {
 
 /// A topic's step as the report shows it (ids lose their `code` marks in a mail).
 fn step(course: &crate::content::Course, topic: &str) -> String {
-    let mut text = course.strings.get(&format!("report.step.{topic}")).to_owned();
+    let mut text = course
+        .strings
+        .get(&format!("report.step.{topic}"))
+        .to_owned();
     text.retain(|c| c != '`');
     text
 }
@@ -152,8 +155,16 @@ fn the_decisions_list_shows_the_right_answer_where_the_choice_was_not() {
     let attempt = attempt_wrong_in(course, &[]);
     let mut progress = Progress::default();
     let d = &course.decisions[0];
-    let wrong = d.options.iter().find(|o| !o.correct).expect("a wrong option");
-    let right = d.options.iter().find(|o| o.correct).expect("a right option");
+    let wrong = d
+        .options
+        .iter()
+        .find(|o| !o.correct)
+        .expect("a wrong option");
+    let right = d
+        .options
+        .iter()
+        .find(|o| o.correct)
+        .expect("a right option");
     progress.decisions.insert(d.id.clone(), wrong.id.clone());
     let text = report(course, &attempt, &progress, "queuelab", None).text();
     let expected = course
@@ -182,10 +193,7 @@ fn a_partly_right_multi_select_says_which_picks_were_right() {
     let multi = &multi;
     let hit = multi.options.iter().find(|o| o.correct).expect("right");
     let miss = multi.options.iter().find(|o| !o.correct).expect("wrong");
-    attempt.answer(
-        &multi.id,
-        BTreeSet::from([hit.id.clone(), miss.id.clone()]),
-    );
+    attempt.answer(&multi.id, BTreeSet::from([hit.id.clone(), miss.id.clone()]));
     let text = report(course, &attempt, &Progress::default(), "queuelab", None).text();
     let s = &course.strings;
     assert!(

@@ -264,7 +264,10 @@ mod replay_tests {
         let mut run = operator_run(dir.path());
         run.step(u64::MAX, false).expect("to the end");
         assert!(run.sim.is_finished());
-        assert!(!run.sim.dlq().expect("dlq").is_empty(), "poison left in the DLQ");
+        assert!(
+            !run.sim.dlq().expect("dlq").is_empty(),
+            "poison left in the DLQ"
+        );
         for fix in [true, false] {
             if fix {
                 run.sim.fix_cause();
