@@ -2,7 +2,7 @@
 //! descriptor of it), the kernel hangs up the session, and from then on every write to the
 //! terminal fails with EIO. The workshop must leave without a panic (a panic on a vanished
 //! terminal wrote `PANIC … failed printing to stderr` to the log on every real close) and keep
-//! the log and the progress intact. A signal alone (tests/terminal_restore.rs) leaves the
+//! the log and the progress intact. A signal alone (`tests/terminal_restore.rs`) leaves the
 //! terminal open, so it cannot show this.
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
