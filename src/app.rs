@@ -8,7 +8,7 @@
 //! for a change with [`Session::push`] or [`Session::back`] (a [`Nav`] request); `update` applies
 //! it right after the handler returns, saving what the left screen must keep.
 
-mod chapters;
+pub mod chapters;
 pub mod dashboard;
 mod dispatch;
 pub mod doc_layout;
@@ -57,6 +57,36 @@ use std::sync::Arc;
 /// The reader's laid-out lines for the current state (the view draws exactly these).
 pub fn reader_lines(app: &App, state: &ReaderState) -> Vec<doc_layout::DocLine> {
     reader::lines(&app.session, state)
+}
+
+/// Where the open chapter stands on the way to "read": both conditions, for the reader's
+/// quiet indicator (the rule itself is [`reader::min_reading_ms`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadingProgress {
+    /// The chapter counts as read already.
+    pub read: bool,
+    /// The learner's own scrolling brought its last line on screen.
+    pub end_seen: bool,
+    /// Time spent on it in this visit, ms.
+    pub spent_ms: u64,
+    /// Time it needs, ms.
+    pub needed_ms: u64,
+}
+
+/// The reading progress of the reader's chapter.
+pub fn reading_progress(app: &App, state: &ReaderState) -> ReadingProgress {
+    let session = &app.session;
+    let read = session
+        .course()
+        .chapters
+        .get(state.chapter)
+        .is_some_and(|c| session.progress.chapters_read.contains(&c.id));
+    ReadingProgress {
+        read,
+        end_seen: state.end_seen,
+        spent_ms: state.reading_ms,
+        needed_ms: reader::needed_reading_ms(session, state),
+    }
 }
 
 /// How often the reader's clock ticks while an unread chapter is open.
@@ -144,7 +174,15 @@ impl App {
                 _ => {}
             }
         }
-        match keymap::action_for(self.screen.kind(), key) {
+        let action = keymap::action_for(self.screen.kind(), key);
+        // The compare view says "v or Esc closes": Back closes it and stays in the simulator.
+        if action == Some(Action::Back)
+            && let Screen::Simulator(state) = &mut self.screen
+            && simulator::close_compare(state)
+        {
+            return Vec::new();
+        }
+        match action {
             Some(Action::Back) if self.history.is_empty() => {
                 if let Screen::Home(home_state) = &mut self.screen
                     && home::must_ask_before_quit(&self.session)
@@ -246,6 +284,11 @@ impl App {
             Some(previous) => {
                 self.screen = previous;
                 self.session.status = None;
+                // Home in view again: another process (`queuelab quiz --plain`) may have
+                // changed the progress meanwhile, so it is read again.
+                if matches!(self.screen, Screen::Home(_)) {
+                    effects.push(Effect::Store(StoreRequest::Reread));
+                }
             }
             None => effects.extend(self.quit()),
         }
@@ -279,10 +322,16 @@ impl App {
             Screen::Reader(state) if reader::needs_ticks(state, &self.session) => {
                 Some(READING_TICK_MS)
             }
+            // A first digit in the chapter list waits for a second one only so long.
+            Screen::Chapters(state) if chapters::needs_ticks(state) => {
+                Some(chapters::PENDING_TICK_MS)
+            }
             _ => None,
         }
     }
 }
 
+#[cfg(test)]
+mod reread_tests;
 #[cfg(test)]
 mod tests;

@@ -73,9 +73,13 @@ fn the_edited_field_the_product_and_the_error_stay_on_screen() {
                 "{lang} field {field}:\n{accepted}"
             );
             let product = product_line(&accepted).expect("product");
-            let expected = ["2,700", "3,600", "4,320", "60"][field];
+            // Money always has two decimals, in both languages.
+            let expected = ["2,700.00", "3,600.00", "4,320.00", "60.00"][field];
             let expected = match lang {
-                Lang::De => expected.replace(',', "."),
+                Lang::De => expected
+                    .replace(',', "_")
+                    .replace('.', ",")
+                    .replace('_', "."),
                 Lang::En => expected.to_owned(),
             };
             assert!(

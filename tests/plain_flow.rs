@@ -182,11 +182,7 @@ fn report_by_script_through_smtp_waits_in_the_outbox_and_goes_out_once() {
     assert!(out.status.success());
     let received = smtp.received();
     assert_eq!(received.len(), 2, "one code mail and exactly one report");
-    assert!(
-        received[1]
-            .data
-            .contains("Subject: Queue Lab: your queuelab report")
-    );
+    assert!(received[1].data.contains("Subject: Your queuelab report"));
     let db = std::fs::read(data.path().join("progress.db")).expect("db");
     assert!(
         !db.windows(6).any(|w| w == code.as_bytes()),
@@ -223,7 +219,7 @@ fn report_name_flag_names_the_saved_copy_and_a_bad_name_is_refused() {
     let copy = std::fs::read_to_string(Path::new(saved.trim()).with_extension("txt"))
         .expect("the saved text copy");
     assert!(
-        copy.starts_with("queuelab: queuelab report of Ada Lovelace\n"),
+        copy.starts_with("queuelab report of Ada Lovelace\n"),
         "{copy}"
     );
     assert!(copy.contains("Name: Ada Lovelace"));

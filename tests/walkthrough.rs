@@ -96,7 +96,7 @@ fn confirm(s: &mut Session, smtp: &Smtp, address: &str, code: &str, seen: usize)
     assert_eq!(report.to, vec![address.to_owned()]);
     assert_eq!(
         header(&report.data, "Subject"),
-        Some("Queue Lab: your queuelab report")
+        Some("Your queuelab report")
     );
     assert!(
         header(&report.data, "Content-Type")
@@ -240,7 +240,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     s.wait_for("Decisions 1/4");
     // One q leaves the reader, focused decision card or not.
     s.send("q");
-    s.wait_for("1-9 open by number");
+    s.wait_for("1-9 number (Enter/pause ends it)");
     s.send("q");
     s.wait_for("Continue where I left off");
 

@@ -1,8 +1,8 @@
 //! How the app takes one message: keys, mouse and what the worker threads report.
 
 use super::{
-    App, Effect, MailStatus, Msg, QuizRecord, Screen, home, layout, map, pace, quiz, reader,
-    report, settings, simulator,
+    App, Effect, MailStatus, Msg, QuizRecord, Screen, chapters, home, layout, map, pace, quiz,
+    reader, report, settings, simulator,
 };
 
 impl App {
@@ -27,6 +27,10 @@ impl App {
             Msg::FactSaved(Ok(())) => Vec::new(),
             Msg::StoreOpened(stored) => {
                 session.store_opened(*stored);
+                Vec::new()
+            }
+            Msg::StoreReread(stored) => {
+                session.store_reread(*stored);
                 Vec::new()
             }
             Msg::StoreBusy(_) => {
@@ -60,6 +64,7 @@ impl App {
             Msg::Tick { elapsed_ms } => match &mut self.screen {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
                 Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
+                Screen::Chapters(state) => chapters::on_tick(state, elapsed_ms),
                 _ => Vec::new(),
             },
             Msg::Sim(reply) => match &mut self.screen {

@@ -66,6 +66,9 @@ pub enum Msg {
     Resized { width: u16, height: u16 },
     /// The progress store opened (after the first frame) with what it held.
     StoreOpened(Box<super::StoredSession>),
+    /// What the store holds now, read again on request (another process, such as
+    /// `queuelab quiz --plain`, may have changed it).
+    StoreReread(Box<super::StoredSession>),
     /// The progress store could not be opened; the workshop ends with this reason.
     StoreFailed(String),
     /// Another queuelab holds the progress store; the store thread waits for it (the reason).
@@ -147,6 +150,8 @@ pub enum StoreRequest {
     Save(Fact),
     /// Delete every result about the learner.
     ClearResults,
+    /// Read progress, quiz and report status again (answered with `Msg::StoreReread`).
+    Reread,
     /// Start and save a new quiz attempt (the store thread picks the seed).
     StartAttempt,
     /// List the copies of damaged stores (answered with `Msg::DamagedCopies`).

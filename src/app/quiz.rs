@@ -81,6 +81,9 @@ pub fn attempt_started(shown: Option<&mut QuizState>, session: &mut Session, att
     };
     if let Some(state) = shown {
         *state = QuizState::at(QuizPhase::Question);
+        // Never silently: a new attempt draws new questions and starts the score at zero.
+        let text = session.strings().get("quiz.attempt_started").to_owned();
+        session.notify(text, false);
     }
 }
 
@@ -233,6 +236,8 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
         finished,
     });
     *state = QuizState::at(QuizPhase::Feedback { correct });
+    // A hint about this question ("nothing chosen yet") ends with the answer it asked for.
+    session.status = None;
     vec![effect]
 }
 

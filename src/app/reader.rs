@@ -197,20 +197,24 @@ fn mark_read_if_done(state: &ReaderState, session: &mut Session) -> Vec<Effect> 
     if !state.end_seen {
         return Vec::new();
     }
-    let words: usize = lines(session, state)
-        .iter()
-        .map(|l| l.text().split_whitespace().count())
-        .sum();
+    let needed = needed_reading_ms(session, state);
     let Some(chapter) = session.course().chapters.get(state.chapter) else {
         return Vec::new();
     };
-    if state.reading_ms >= min_reading_ms(words)
-        && !session.progress.chapters_read.contains(&chapter.id)
-    {
+    if state.reading_ms >= needed && !session.progress.chapters_read.contains(&chapter.id) {
         let id = chapter.id.clone();
         return vec![session.record(Fact::ChapterRead(id))];
     }
     Vec::new()
+}
+
+/// The time the open chapter must have been open before it counts as read.
+pub fn needed_reading_ms(session: &Session, state: &ReaderState) -> u64 {
+    let words: usize = lines(session, state)
+        .iter()
+        .map(|l| l.text().split_whitespace().count())
+        .sum();
+    min_reading_ms(words)
 }
 
 /// Time passed while the chapter was open.

@@ -231,6 +231,14 @@ impl Session {
         }
     }
 
+    /// Takes in what the store holds now (read again when Home came back into view). Every
+    /// save this session asked for was queued before the request, so the store has them.
+    pub fn store_reread(&mut self, stored: StoredSession) {
+        self.progress = stored.progress;
+        self.quiz = stored.quiz;
+        self.report_status = stored.report_status;
+    }
+
     /// Another queuelab holds the store: the store thread waits, saves wait with it.
     pub fn store_busy(&mut self) {
         let text = self.strings().get("store.busy").to_owned();

@@ -83,8 +83,15 @@ fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode
     if let Some(unsafe_mode) = mode.filter(|m| *m != Mode::Safe) {
         effects.extend(playback::compare_against(&mut state, unsafe_mode));
     }
+    // A run opened from a chapter, a decision or the instructor is the last one seen too.
+    let effects = remember(&state, session, effects);
     session.push(Screen::Simulator(state));
     effects
+}
+
+/// Closes the compare view if it is open (Back then stays in the simulator); false if none was.
+pub fn close_compare(s: &mut SimState) -> bool {
+    s.compare.take().is_some()
 }
 
 /// Handles a key action on the simulator screen.
@@ -103,7 +110,7 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
         // A fault notice belongs to its run.
         session.status = None;
     }
-    if let Some(effects) = triage::on_action(s, action) {
+    if let Some(effects) = triage::on_action(s, session, action) {
         return count_run(s, session, effects);
     }
     let effects = match action {
@@ -359,6 +366,8 @@ pub fn leave(s: &SimState) -> Vec<Effect> {
     vec![Effect::Sim(SimCommand::Stop)]
 }
 
+#[cfg(test)]
+mod keys_tests;
 #[cfg(test)]
 mod remember_tests;
 #[cfg(test)]

@@ -217,7 +217,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        typing.iter().any(|l| l.contains("= 10,800 EUR")),
+        typing.iter().any(|l| l.contains("= 10,800.00 EUR")),
         "the product follows the typing"
     );
     key(&mut app, KeyCode::Enter);
@@ -231,7 +231,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
         .map(doc_layout::DocLine::text)
         .collect();
     assert!(
-        text.iter().any(|l| l.contains("= 10,800 EUR per month")),
+        text.iter().any(|l| l.contains("= 10,800.00 EUR per month")),
         "{text:?}"
     );
 }

@@ -148,24 +148,63 @@ pub fn parse_value(field: CalcField, text: &str) -> Result<f64, CalcError> {
     Ok(value)
 }
 
+impl CalcField {
+    /// Whether the field holds money (shown with two decimals, like every amount of money).
+    pub fn is_money(self) -> bool {
+        matches!(self, CalcField::HourlyCost)
+    }
+}
+
+/// Formats a value of `field`: money with two decimals, counts and hours as
+/// [`format_amount`] does.
+pub fn format_field(field: CalcField, value: f64, lang: Lang) -> String {
+    if field.is_money() {
+        format_money(value, lang)
+    } else {
+        format_amount(value, lang)
+    }
+}
+
+/// Formats money the way each language writes it, always with two decimals: `2,992.50` /
+/// `2.992,50` (never `2.992,5`).
+pub fn format_money(value: f64, lang: Lang) -> String {
+    let (thousands, decimal) = marks(lang);
+    let cents = (value * 100.0).round() as u64;
+    format!(
+        "{}{decimal}{:02}",
+        grouped(cents / 100, thousands),
+        cents % 100
+    )
+}
+
+/// The thousands separator and the decimal mark of `lang`.
+fn marks(lang: Lang) -> (char, char) {
+    match lang {
+        Lang::De => ('.', ','),
+        Lang::En => (',', '.'),
+    }
+}
+
+/// `whole` with its thousands separated: `5400` → `5,400`.
+fn grouped(whole: u64, thousands: char) -> String {
+    let digits = whole.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(thousands);
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// Formats an amount the way each language writes it: `5,400` / `5.400`, with up to two
 /// decimals when needed (`2.5` / `2,5`).
 pub fn format_amount(value: f64, lang: Lang) -> String {
-    let (thousands, decimal) = match lang {
-        Lang::De => ('.', ','),
-        Lang::En => (',', '.'),
-    };
+    let (thousands, decimal) = marks(lang);
     let cents = (value * 100.0).round() as u64;
-    let whole = cents / 100;
     let frac = cents % 100;
-    let digits = whole.to_string();
-    let mut grouped = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(thousands);
-        }
-        grouped.push(ch);
-    }
+    let grouped = grouped(cents / 100, thousands);
     match frac {
         0 => grouped,
         f if f % 10 == 0 => format!("{grouped}{decimal}{}", f / 10),
@@ -205,6 +244,19 @@ mod tests {
         assert_eq!(format_amount(5400.0, Lang::De), "5.400");
         assert_eq!(format_amount(2.5, Lang::De), "2,5");
         assert_eq!(format_amount(1_234_567.25, Lang::En), "1,234,567.25");
+    }
+
+    #[test]
+    fn money_has_two_decimals_in_both_languages() {
+        assert_eq!(format_money(2992.5, Lang::De), "2.992,50");
+        assert_eq!(format_money(2992.5, Lang::En), "2,992.50");
+        assert_eq!(format_money(5400.0, Lang::De), "5.400,00");
+        assert_eq!(format_money(0.125, Lang::En), "0.13");
+        assert_eq!(
+            format_field(CalcField::HourlyCost, 180.0, Lang::En),
+            "180.00"
+        );
+        assert_eq!(format_field(CalcField::Hours, 2.5, Lang::De), "2,5");
     }
 
     #[test]

@@ -121,14 +121,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         ],
     )));
     blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
-    if let Some(level) = score.level {
-        blocks.extend(
-            level
-                .next_steps
-                .iter()
-                .map(|step| Block::Item(step.clone())),
-        );
-    }
+    blocks.extend(next_steps(input).into_iter().map(Block::Item));
     blocks.push(Block::Heading(s.get("report.details").to_owned()));
     blocks.push(Block::Para(s.fill("report.date", &[("date", input.date)])));
     blocks.push(Block::Para(
@@ -150,15 +143,43 @@ pub fn build(input: &ReportInput<'_>) -> Report {
     blocks.push(Block::Heading(s.get("report.quiz").to_owned()));
     for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
         let chosen = input.attempt.chosen(q);
+        let correct = input.attempt.is_correct(q);
+        let hits = chosen.iter().filter(|o| o.correct).count();
+        // A partly right multi-select says which picks were right, not just "wrong".
+        let partly = q.multi && !correct && hits > 0;
         let answer = if chosen.is_empty() {
             s.get("report.no_answer").to_owned()
+        } else if partly {
+            chosen
+                .iter()
+                .map(|o| {
+                    let key = if o.correct {
+                        "report.pick_right"
+                    } else {
+                        "report.pick_wrong"
+                    };
+                    s.fill(key, &[("text", &o.text)])
+                })
+                .collect::<Vec<_>>()
+                .join(" | ")
         } else {
             join(chosen.iter().map(|o| o.text.as_str()))
         };
-        let verdict = if input.attempt.is_correct(q) {
-            s.get("report.right")
+        let verdict = if correct {
+            s.get("report.right").to_owned()
+        } else if partly {
+            s.fill(
+                "report.partly_right",
+                &[
+                    ("hits", &hits.to_string()),
+                    (
+                        "total",
+                        &q.options.iter().filter(|o| o.correct).count().to_string(),
+                    ),
+                ],
+            )
         } else {
-            s.get("report.wrong")
+            s.get("report.wrong").to_owned()
         };
         let right = join(
             q.options
@@ -169,7 +190,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         blocks.push(Block::Para(format!("{}. {}", n + 1, q.prompt)));
         blocks.push(Block::Item(s.fill(
             "report.your_answer",
-            &[("answer", &answer), ("verdict", verdict)],
+            &[("answer", &answer), ("verdict", &verdict)],
         )));
         blocks.push(Block::Item(
             s.fill("report.right_answer", &[("answer", &right)]),
@@ -185,13 +206,22 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
         text.retain(|c| c != '`');
     }
-    // The name goes into the subject so an instructor's copy says whose report it is.
-    let subject = match input.learner {
-        Some(name) => s.fill(
+    // The name goes into the subject so an instructor's copy says whose report it is. A
+    // workshop named after the product (the default) is not put before it a second time.
+    // "Queue Lab" and "queuelab" both name it: spaces and case do not count.
+    let names_product = input
+        .workshop
+        .to_lowercase()
+        .replace([' ', '-'], "")
+        .contains(PRODUCT);
+    let subject = match (input.learner, names_product) {
+        (Some(name), false) => s.fill(
             "report.subject_named",
             &[("workshop", input.workshop), ("name", name)],
         ),
-        None => s.fill("report.subject", &[("workshop", input.workshop)]),
+        (Some(name), true) => s.fill("report.subject_named_plain", &[("name", name)]),
+        (None, false) => s.fill("report.subject", &[("workshop", input.workshop)]),
+        (None, true) => s.get("report.subject_plain").to_owned(),
     };
     Report {
         subject,
@@ -199,6 +229,49 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         blocks,
     }
 }
+
+/// The product's name as the subject strings spell it.
+const PRODUCT: &str = "queuelab";
+
+/// What to do next: one step per topic the learner got wrong (in quiz order, each topic
+/// once), so two different sets of wrong answers get different steps; the level's steps fill
+/// up to [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
+fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
+    let s = &input.course.strings;
+    let quiz = &input.course.quiz;
+    let mut topics: Vec<&str> = Vec::new();
+    for q in input.attempt.questions(quiz) {
+        let answered = !input.attempt.chosen(q).is_empty();
+        if answered && !input.attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
+            topics.push(q.topic.as_str());
+        }
+    }
+    let mut steps: Vec<String> = topics
+        .iter()
+        .filter_map(|topic| {
+            let key = format!("report.step.{topic}");
+            // A topic without a step (an unchecked `--content` folder) adds none.
+            let text = s.get(&key);
+            (text != key).then(|| text.to_owned())
+        })
+        .collect();
+    let level_steps = input
+        .attempt
+        .score(quiz)
+        .level
+        .map(|l| l.next_steps.clone())
+        .unwrap_or_default();
+    for step in level_steps {
+        if steps.len() >= MIN_NEXT_STEPS {
+            break;
+        }
+        steps.push(step);
+    }
+    steps
+}
+
+/// Fewest next steps a report lists (the level's fill up the topic steps).
+const MIN_NEXT_STEPS: usize = 3;
 
 /// Decisions, ordering game, scenarios and checklist.
 fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
@@ -228,6 +301,18 @@ fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             ),
             None => s.fill("report.decision_open", &[("title", &d.title)]),
         }));
+        // An instructor's copy shows what would have been right where the choice was not.
+        if !chosen.is_some_and(|o| o.correct) {
+            let right = join(
+                d.options
+                    .iter()
+                    .filter(|o| o.correct)
+                    .map(|o| o.text.as_str()),
+            );
+            blocks.push(Block::Item(
+                s.fill("report.right_answer", &[("answer", &right)]),
+            ));
+        }
     }
     blocks.push(Block::Heading(s.get("report.ordering").to_owned()));
     let key = if p.ordering.solved {
@@ -295,5 +380,7 @@ fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
     parts.collect::<Vec<_>>().join(" | ")
 }
 
+#[cfg(test)]
+mod steps_tests;
 #[cfg(test)]
 mod tests;

@@ -45,7 +45,10 @@ pub fn run(
             app.session.lang,
             paths.data_dir.display()
         ));
-        first_frame?;
+        if let Err(reason) = first_frame {
+            release(terminal);
+            return Err(reason);
+        }
         ready.runtime.block_on(event_loop(
             app,
             terminal,
@@ -124,6 +127,13 @@ async fn event_loop(
         replies,
         workshop,
     };
+    // crossterm's event stream panics ("reader source not set") when it cannot open the
+    // terminal, as after the window was closed; a poll opens it first and says so instead.
+    if let Err(e) = crossterm::event::poll(Duration::ZERO) {
+        let unsaved = executor.finish();
+        release(terminal);
+        return Err(unsaved.unwrap_or_else(|| format!("reading the terminal failed: {e}")));
+    }
     let mut events = EventStream::new();
     let mut last_tick = tokio::time::Instant::now();
     let mut store_failure = None;
@@ -171,7 +181,22 @@ async fn event_loop(
         }
     }
     let unsaved = executor.finish();
+    release(terminal);
     store_failure.or(unsaved).map_or(outcome, Err)
+}
+
+/// Lets go of the terminal without a write that could panic. ratatui's `Terminal` shows the
+/// cursor when dropped and `eprintln!`s when that fails, and `eprintln!` panics when stderr is
+/// the terminal that vanished (a closed window). The guard shows the cursor on every exit path
+/// anyway, so the terminal is dropped only once the cursor is known to be shown; otherwise it
+/// is forgotten (its buffers are freed as the process ends right after).
+fn release(mut terminal: Tui) {
+    if terminal.show_cursor().is_ok() {
+        drop(terminal);
+    } else {
+        log::info("the terminal is gone; leaving without writing to it");
+        std::mem::forget(terminal);
+    }
 }
 
 /// Parses the course in `lang` and the simulator's files on a thread of its own, so the first

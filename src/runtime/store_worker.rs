@@ -90,6 +90,10 @@ impl StoreWorker {
                                 .map(|deleted| deleted.len())
                                 .map_err(|e| e.to_string()),
                         ),
+                        StoreRequest::Reread => match opening::reread(&store) {
+                            Ok(stored) => Msg::StoreReread(Box::new(stored)),
+                            Err(e) => Msg::FactSaved(Err(e.to_string())),
+                        },
                         StoreRequest::StartAttempt => {
                             // Question and option ids are the same in every language (content
                             // check), so the order from either course fits both.

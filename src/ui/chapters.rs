@@ -15,11 +15,24 @@ use ratatui::widgets::Paragraph;
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &Theme) {
     let s = app.session.strings();
     let body = layout::body(app.session.size.0, app.session.size.1);
+    let title = format!(" {}", s.get("chapters.title"));
+    let note = title_note(app, state);
+    let room = usize::from(body.width).saturating_sub(title.chars().count() + 3);
+    let note = super::chrome::ellipsize(&note, room);
+    let pad =
+        usize::from(body.width).saturating_sub(title.chars().count() + note.chars().count() + 1);
+    // A waiting digit stands out; the rule for "read" stays quiet.
+    let note_style = if state.pending_digit.is_some() {
+        theme.tone(Tone::Focus)
+    } else {
+        theme.dim()
+    };
     frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!(" {}", s.get("chapters.title")),
-            theme.tone(Tone::Title),
-        )),
+        Paragraph::new(Line::from(vec![
+            Span::styled(title, theme.tone(Tone::Title)),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(note, note_style),
+        ])),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
     let area = layout::list(app.session.size.0, app.session.size.1);
@@ -66,6 +79,27 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}
+
+/// Beside the title: a digit waiting for a second one and what the next key does, else the
+/// rule for "read".
+fn title_note(app: &App, state: &ChaptersState) -> String {
+    let s = app.session.strings();
+    let count = app.session.course().chapters.len();
+    match state.pending_digit {
+        Some(digit) => {
+            let low = usize::from(digit) * 10;
+            s.fill(
+                "chapters.pending_digit",
+                &[
+                    ("digit", &digit.to_string()),
+                    ("low", &low.to_string()),
+                    ("high", &(low + 9).min(count).to_string()),
+                ],
+            )
+        }
+        None => s.get("chapters.read_rule").to_owned(),
+    }
 }
 
 /// "new", "read" or "decided" (read and every decision in it answered).

@@ -6,7 +6,7 @@ use super::chrome::clip;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::doc_layout::Tone;
-use crate::app::keymap::{WORKSHOP_HELP, bindings};
+use crate::app::keymap::{ScreenKind, WORKSHOP_HELP, bindings};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -54,6 +54,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     if with_global {
         body.push(Line::raw(""));
         body.push(Line::styled(global, theme.dim()));
+    }
+    // Where chapters are read and listed, the rule for "read" (the list's status, Home's count).
+    if matches!(app.screen.kind(), ScreenKind::Reader | ScreenKind::Chapters) {
+        let rule = wrap(s.get("help.read_rule"), inner_w);
+        if body.len() + rule.len() < inner_h {
+            body.push(Line::raw(""));
+            body.extend(rule.into_iter().map(|l| Line::styled(l, theme.dim())));
+        }
     }
     let height = u16::try_from(body.len() + 2)
         .unwrap_or(u16::MAX)

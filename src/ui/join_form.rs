@@ -1,5 +1,5 @@
-//! The "join a workshop" dialog over Home: the question, the typed text (its end when it is
-//! longer than the field), the last mistake, and the keys.
+//! The "join a workshop" dialog over Home (or "leave the workshop" when joined): the question,
+//! the whole typed text wrapped, the last mistake, and the keys.
 
 use super::chrome::{clip, ellipsize};
 use super::theme::Theme;
@@ -25,23 +25,29 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
         theme.tone(Tone::Bold),
     )];
     if matches!(form.step, JoinStep::Url | JoinStep::Name { .. }) {
-        // The end of a long URL is where the typing happens.
-        let shown: String = {
-            let chars: Vec<char> = form.input.chars().collect();
-            let room = inner.saturating_sub(2);
-            chars[chars.len().saturating_sub(room)..].iter().collect()
-        };
+        // The whole typed text, cut into rows here (a URL has no spaces to wrap at): a long
+        // URL's start (its host) stays readable too.
+        let typed: Vec<char> = format!("{}_", form.input).chars().collect();
+        let first = inner.saturating_sub(2).max(1).min(typed.len());
         lines.push(Line::from(vec![
             Span::styled("> ", theme.key()),
-            Span::raw(format!("{shown}_")),
+            Span::raw(typed[..first].iter().collect::<String>()),
         ]));
+        for row in typed[first..].chunks(inner.max(1)) {
+            lines.push(Line::raw(row.iter().collect::<String>()));
+        }
     }
     if let Some(error) = &form.error {
         lines.push(Line::styled(error.clone(), theme.error()));
     }
-    let height = u16::try_from(lines.len() + 4)
+    // Rows the wrapped lines take (an unbroken URL wraps by characters), plus borders and a
+    // blank row above and below.
+    let rows: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(inner.max(1)).max(1))
+        .sum();
+    let height = u16::try_from(rows + 4)
         .unwrap_or(u16::MAX)
-        .saturating_add(if form.error.is_some() { 2 } else { 0 })
         .min(area.height.saturating_sub(2));
     let popup = Rect::new(
         area.width.saturating_sub(width) / 2,
@@ -55,7 +61,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
         .padding(Padding::horizontal(1))
         .border_set(super::theme::border_set(app.session.options.ascii))
         .title(Span::styled(
-            format!(" {} ", s.get("join.title")),
+            format!(" {} ", s.get(form.title_key())),
             theme.tone(Tone::Bold),
         ))
         .title_bottom(Line::from(Span::styled(format!(" {hint} "), theme.key())).right_aligned());

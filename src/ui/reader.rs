@@ -32,8 +32,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
             ("total", &course.chapters.len().to_string()),
         ],
     );
-    let head = format!(" {position} · {}", chapter.title);
-    let right = format!("{percent}% ");
+    let right = format!("{} · {percent}% ", reading_indicator(app, state));
+    let head = super::chrome::ellipsize(
+        &format!(" {position} · {}", chapter.title),
+        usize::from(body.width).saturating_sub(right.chars().count() + 1),
+    );
     let pad = usize::from(body.width).saturating_sub(head.chars().count() + right.chars().count());
     frame.render_widget(
         Paragraph::new(Line::from(vec![
@@ -88,6 +91,31 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
         frame.render_widget(ratatui::widgets::Clear, clip(frame, row));
         frame.render_widget(Paragraph::new(prompt), clip(frame, row));
     }
+}
+
+/// The quiet indicator of the rule for "read": "read" once counted, else both conditions
+/// ("end ○ · time 12/48 s"), so the learner sees what is missing.
+fn reading_indicator(app: &App, state: &ReaderState) -> String {
+    let s = app.session.strings();
+    let progress = crate::app::reading_progress(app, state);
+    if progress.read {
+        return s.get("chapters.status_read").to_owned();
+    }
+    let (done, open) = if app.session.options.ascii {
+        ("x", "-")
+    } else {
+        ("✓", "○")
+    };
+    let needed = progress.needed_ms.div_ceil(1_000);
+    let spent = (progress.spent_ms / 1_000).min(needed);
+    s.fill(
+        "reader.read_when",
+        &[
+            ("end", if progress.end_seen { done } else { open }),
+            ("spent", &spent.to_string()),
+            ("needed", &needed.to_string()),
+        ],
+    )
 }
 
 /// Splits `text` into parts, marking those that match `query` (case-insensitive) so search hits

@@ -243,10 +243,7 @@ fn code_and_report_arrive_with_their_parts_and_the_code_is_stored_nowhere() {
     );
     let raw = &report_mail.data;
     assert_eq!(header(raw, "Cc"), Some(INSTRUCTOR));
-    assert_eq!(
-        header(raw, "Subject"),
-        Some("Queue Lab: your queuelab report")
-    );
+    assert_eq!(header(raw, "Subject"), Some("Your queuelab report"));
     assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("multipart/alternative")));
     assert!(raw.contains("Content-Type: text/plain; charset=utf-8"));
     assert!(raw.contains("Content-Type: text/html; charset=utf-8"));

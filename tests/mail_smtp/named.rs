@@ -5,8 +5,10 @@ use super::{INSTRUCTOR, LEARNER, Smtp, code_in, fixture, header};
 use queuelab::content::Lang;
 use queuelab::domain::Progress;
 use queuelab::domain::otp::Verdict;
+use queuelab::domain::quiz::Attempt;
 use queuelab::domain::report::{self, ReportInput, display_name};
 use queuelab::services::store::now_secs;
+use std::collections::BTreeSet;
 
 /// The decoded body of the part whose Content-Type starts with `mime` (base64, quoted-printable
 /// or 7bit: lettre picks the shortest).
@@ -125,7 +127,8 @@ fn the_instructor_copy_names_the_learner_in_its_subject_and_the_html_loads_nothi
     assert_eq!(header(raw, "Cc"), Some(INSTRUCTOR));
     assert_eq!(
         header(raw, "Subject"),
-        Some("Queue Lab: queuelab report of Ada Lovelace")
+        Some("queuelab report of Ada Lovelace"),
+        "a workshop named after the product is not put before it a second time"
     );
     let html = part(raw, "text/html");
     assert!(html.contains("Ada Lovelace"), "{html}");
@@ -141,4 +144,83 @@ fn the_instructor_copy_names_the_learner_in_its_subject_and_the_html_loads_nothi
     let steps_at = text.find("Your next steps").expect("next steps");
     let details_at = text.find("Details").expect("details");
     assert!(name_at < steps_at && steps_at < details_at, "{text}");
+}
+
+/// The report as an instructor's copy needs it, over a real SMTP server: the product named
+/// once in the subject, the right answer beside a wrong decision, and next steps that follow
+/// the topics answered wrongly.
+#[test]
+fn the_report_mail_names_the_product_once_shows_right_decisions_and_steps_by_topic() {
+    let smtp = Smtp::start();
+    let mut fx = fixture(None);
+    let dispatcher = fx.smtp(smtp.port);
+    let now = now_secs();
+    fx.request_code(now);
+    dispatcher.run_due(&mut fx.store, now).expect("dispatch");
+    let code = code_in(&smtp.received().pop().expect("code mail").data);
+
+    let quiz = &fx.course.quiz;
+    let mut attempt = Attempt::new(quiz, 11);
+    for q in attempt
+        .questions(quiz)
+        .into_iter()
+        .cloned()
+        .collect::<Vec<_>>()
+    {
+        // Wrong only on the outbox question.
+        let chosen: BTreeSet<String> = q
+            .options
+            .iter()
+            .filter(|o| o.correct != (q.topic == "outbox"))
+            .take(if q.topic == "outbox" { 1 } else { usize::MAX })
+            .map(|o| o.id.clone())
+            .collect();
+        attempt.answer(&q.id, chosen);
+    }
+    let decision = &fx.course.decisions[0];
+    let wrong = decision.options.iter().find(|o| !o.correct).expect("wrong");
+    let right = decision.options.iter().find(|o| o.correct).expect("right");
+    let mut progress = Progress::default();
+    progress
+        .decisions
+        .insert(decision.id.clone(), wrong.id.clone());
+    let built = report::build(&ReportInput {
+        course: &fx.course,
+        scenarios: &[],
+        lang: Lang::En,
+        workshop: "queuelab",
+        date: "2026-12-01",
+        progress: &progress,
+        attempt: &attempt,
+        learner: Some("Anna Berg"),
+    });
+    let verdict = fx
+        .flow
+        .confirm_code(&mut fx.store, LEARNER, &code, now + 30, false, &built)
+        .expect("confirm");
+    assert!(matches!(verdict, Verdict::Accepted { .. }));
+    dispatcher
+        .run_due(&mut fx.store, now + 31)
+        .expect("dispatch");
+    let mails = smtp.received();
+    let raw = &mails.last().expect("report arrived").data;
+    assert_eq!(header(raw, "Subject"), Some("queuelab report of Anna Berg"));
+    let text = part(raw, "text/plain");
+    let unwrapped = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let expected = format!("Right answer: {}", right.text);
+    assert!(
+        unwrapped.contains(&expected.split_whitespace().collect::<Vec<_>>().join(" ")),
+        "the decision's right answer: {text}"
+    );
+    let steps_at = unwrapped.find("Your next steps").expect("next steps");
+    let details_at = unwrapped.find("Details").expect("details");
+    let steps = &unwrapped[steps_at..details_at];
+    assert!(
+        steps.contains("Outbox: reread chapter 8"),
+        "the step for the wrong topic: {steps}"
+    );
+    assert!(
+        !steps.contains("Ordering:"),
+        "no step for a right topic: {steps}"
+    );
 }

@@ -9,7 +9,7 @@ use super::wrap::wrap;
 use super::{DocContext, DocLine, Span, Tone};
 use crate::content::Strings;
 use crate::content::doc::{Directive, Widget};
-use crate::domain::calculator::{CalcField, format_amount};
+use crate::domain::calculator::{CalcField, format_field, format_money};
 
 fn plain(text: &str, tone: Tone) -> Vec<(String, Tone)> {
     vec![(text.to_owned(), tone)]
@@ -142,14 +142,21 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
         let target = Some(*next);
         *next += 1;
         let label = s.get(field.label_key());
-        let pad = " ".repeat(label_width.saturating_sub(super::wrap::width(label)));
         let value = match ctx.calc_edit {
             Some((edited, text)) if edited == field => span(format!("[{text}▏]"), Tone::Focus),
             _ => span(
-                format!("[{}]", format_amount(ctx.calc.get(field), ctx.lang)),
+                format!("[{}]", format_field(field, ctx.calc.get(field), ctx.lang)),
                 Tone::Bold,
             ),
         };
+        // The values stand in one column, unless a narrow screen needs the room for them.
+        let room =
+            max.saturating_sub(super::wrap::width(label) + 2 + super::wrap::width(&value.text));
+        let pad = " ".repeat(
+            label_width
+                .saturating_sub(super::wrap::width(label))
+                .min(room),
+        );
         lines.push(DocLine {
             spans: vec![span(format!("{label}{pad}  "), Tone::Text), value],
             target,
@@ -176,9 +183,9 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
     }
     let factors: Vec<String> = CalcField::ALL
         .iter()
-        .map(|f| format_amount(live.get(*f), ctx.lang))
+        .map(|f| format_field(*f, live.get(*f), ctx.lang))
         .collect();
-    let product = format_amount(live.monthly(), ctx.lang);
+    let product = format_money(live.monthly(), ctx.lang);
     let result = s.fill(
         "calc.result",
         &[

@@ -46,7 +46,15 @@ impl JoinForm {
         }
     }
 
-    /// The string key of the question.
+    /// The string key of the dialog's title: leaving is not joining.
+    pub fn title_key(&self) -> &'static str {
+        match self.step {
+            JoinStep::ConfirmLeave => "join.leave_title",
+            _ => "join.title",
+        }
+    }
+
+    /// The string key of the question on screen.
     pub fn label_key(&self) -> &'static str {
         match self.step {
             JoinStep::Url => "join.ask_url",

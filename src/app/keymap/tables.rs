@@ -52,7 +52,7 @@ pub(super) const HOME: &[Binding] = &[
 pub(super) const CHAPTERS: &[Binding] = &[
     MOVE,
     OPEN,
-    b(&[Digit], A::Number(0), "key.number", true),
+    b(&[Digit], A::Number(0), "key.number_chapters", true),
     b(&[Code(K::Home), C('g')], A::Top, "key.top", false),
     b(&[Code(K::End), C('G')], A::Bottom, "key.bottom", false),
     b(&[C('/')], A::Search, "key.search", false),

@@ -390,3 +390,37 @@ fn enter_with_nothing_chosen_says_what_to_do_and_the_arrows_choose() {
         "the option the arrow moved to is the answer: {effects:?}"
     );
 }
+
+#[test]
+fn the_nothing_chosen_hint_ends_with_the_answer_it_asked_for() {
+    let mut app = app();
+    started(&mut app);
+    answer(&mut app, true);
+    key(&mut app, KeyCode::Enter);
+    answer(&mut app, true);
+    key(&mut app, KeyCode::Enter);
+    // Question 3: a stray Enter brings the hint.
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert!(app.session.status.is_some(), "the hint is shown");
+    answer(&mut app, false);
+    assert_eq!(app.session.status, None, "gone with the answer");
+    for _ in 3..crate::content::QUESTION_COUNT {
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(app.session.status, None, "not on a later question");
+        answer(&mut app, true);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(phase(&app), Some(QuizPhase::Result));
+    assert_eq!(app.session.status, None, "not on the result");
+}
+
+#[test]
+fn a_new_attempt_says_so() {
+    let mut app = app();
+    started(&mut app);
+    let status = app.session.status.as_ref().expect("a notice");
+    assert_eq!(
+        status.text,
+        app.session.strings().get("quiz.attempt_started")
+    );
+}

@@ -84,9 +84,24 @@ pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> 
             None => Vec::new(),
         },
         Action::SeeItHappen => {
-            let decision = current
+            // A focused decision's scenario first, then a scenario the text on screen names
+            // ("Szenario `lost-ack`"), then the chapter's decision, then any scenario it names:
+            // what the chapter promises, `s` opens.
+            let focused = current
                 .and_then(|t| all.get(t))
-                .or_else(|| all.iter().find(|t| matches!(t, Target::Decision(_))));
+                .filter(|t| matches!(t, Target::Decision(_)));
+            if focused.is_none()
+                && let Some(id) = named_scenario(s, session, true)
+            {
+                return crate::app::simulator::open(session, Some(&id));
+            }
+            let decision =
+                focused.or_else(|| all.iter().find(|t| matches!(t, Target::Decision(_))));
+            if decision.is_none()
+                && let Some(id) = named_scenario(s, session, false)
+            {
+                return crate::app::simulator::open(session, Some(&id));
+            }
             if let Some(Target::Decision(id)) = decision {
                 // The learner's answer, if any, plays beside the safe run (predict, then observe).
                 let chosen = session.progress.decisions.get(id.as_str());
@@ -103,6 +118,35 @@ pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> 
         }
         _ => Vec::new(),
     }
+}
+
+/// The first simulator scenario the chapter names by its id (on screen only, or anywhere).
+fn named_scenario(s: &ReaderState, session: &Session, on_screen: bool) -> Option<String> {
+    let lines = super::lines(session, s);
+    let height =
+        usize::from(crate::app::layout::reader_text(session.size.0, session.size.1).height);
+    let (skip, take) = if on_screen {
+        (s.scroll as usize, height)
+    } else {
+        (0, lines.len())
+    };
+    let ids: Vec<&str> = session
+        .content
+        .scenarios
+        .iter()
+        .map(|sc| sc.id.as_str())
+        .collect();
+    // Only inline code names a scenario (`lost-ack`): prose words such as "backlog" do not.
+    lines
+        .iter()
+        .skip(skip)
+        .take(take)
+        .flat_map(|line| &line.spans)
+        .filter(|span| span.tone == super::super::doc_layout::Tone::Code)
+        .find_map(|span| {
+            let word = span.text.trim().trim_matches('`');
+            ids.contains(&word).then(|| word.to_owned())
+        })
 }
 
 /// A digit answers the focused decision, or the chapter's only decision when none is focused.

@@ -86,3 +86,50 @@ fn jumps_do_not_read_a_chapter() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn the_reading_progress_shows_both_conditions_as_they_come() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    let progress = |app: &App| {
+        let Screen::Reader(state) = &app.screen else {
+            panic!("reader expected")
+        };
+        crate::app::reading_progress(app, state)
+    };
+    let start = progress(&app);
+    assert!(!start.read && !start.end_seen && start.spent_ms == 0);
+    assert!(start.needed_ms > 0);
+    key(&mut app, KeyCode::End);
+    app.update(Msg::Tick { elapsed_ms: 1_000 });
+    let midway = progress(&app);
+    assert!(midway.end_seen && !midway.read);
+    assert_eq!(midway.spent_ms, 1_000);
+    // The moment the time is there too, the chapter counts (no second visit needed).
+    app.update(Msg::Tick {
+        elapsed_ms: u32::try_from(start.needed_ms).expect("a few minutes at most"),
+    });
+    assert!(progress(&app).read);
+    assert!(
+        app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
+}
+
+#[test]
+fn s_opens_the_scenario_the_chapter_names() {
+    // Chapter 1 has no decision and says "Szenario `lost-ack`".
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    let effects = chars(&mut app, "s");
+    let started = effects.iter().find_map(|e| match e {
+        Effect::Sim(crate::app::simulator::SimCommand::Start { spec, .. }) => {
+            Some(spec.scenario.clone())
+        }
+        _ => None,
+    });
+    assert_eq!(started.as_deref(), Some("lost-ack"), "{effects:?}");
+    assert!(matches!(app.screen, Screen::Simulator(_)));
+}

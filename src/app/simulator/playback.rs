@@ -34,6 +34,7 @@ pub fn restart(s: &mut SimState) -> Vec<Effect> {
 
 /// Space / `.`: play or pause. Playing at the end of a finished run starts it over.
 pub fn play_pause(s: &mut SimState) -> Vec<Effect> {
+    s.timeline.queued_steps = 0;
     if s.timeline.playing {
         s.timeline.playing = false;
         s.timeline.phase_ms = 0;
@@ -47,11 +48,39 @@ pub fn play_pause(s: &mut SimState) -> Vec<Effect> {
     Vec::new()
 }
 
-/// One event forward: in history the next picture, at the head the next event.
+/// Most step presses kept while the engine is busy (a held key must not run on for long).
+const MAX_QUEUED_STEPS: i32 = 50;
+
+/// One event forward: in history the next picture, at the head the next event. A press while
+/// the engine answers the last one is kept and taken when its reply arrives.
 pub fn step_forward(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
     s.story.forget_jump();
+    if s.timeline.pending {
+        queue_step(s, 1);
+        return Vec::new();
+    }
     advance(s, 1)
+}
+
+fn queue_step(s: &mut SimState, step: i32) {
+    s.timeline.queued_steps =
+        (s.timeline.queued_steps + step).clamp(-MAX_QUEUED_STEPS, MAX_QUEUED_STEPS);
+}
+
+/// Takes one step pressed while the engine was busy, now that its reply is in.
+fn take_queued_step(s: &mut SimState) -> Vec<Effect> {
+    match s.timeline.queued_steps.signum() {
+        1 => {
+            s.timeline.queued_steps -= 1;
+            step_forward(s)
+        }
+        -1 => {
+            s.timeline.queued_steps += 1;
+            step_back(s)
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
@@ -103,10 +132,14 @@ fn advance(s: &mut SimState, count: u32) -> Vec<Effect> {
 pub fn step_back(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
     s.story.forget_jump();
+    if s.timeline.pending {
+        queue_step(s, -1);
+        return Vec::new();
+    }
     let Some(current) = s.shown_index() else {
         return Vec::new();
     };
-    if current == 0 || s.timeline.pending {
+    if current == 0 {
         return Vec::new();
     }
     view(s, current - 1)
@@ -115,6 +148,7 @@ pub fn step_back(s: &mut SimState) -> Vec<Effect> {
 /// Home: the picture after the very first event.
 pub fn view_first(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.timeline.queued_steps = 0;
     s.story.forget_jump();
     if s.timeline.total == 0 || s.timeline.pending {
         return Vec::new();
@@ -135,6 +169,7 @@ pub(super) fn view(s: &mut SimState, index: u64) -> Vec<Effect> {
 /// End: run everything that is left.
 pub fn to_end(s: &mut SimState) -> Vec<Effect> {
     s.timeline.playing = false;
+    s.timeline.queued_steps = 0;
     s.story.forget_jump();
     s.timeline.cursor = None;
     s.timeline.viewed = None;
@@ -280,12 +315,17 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
         SimReply::Failed { .. } => {
             s.timeline.pending = false;
             s.timeline.playing = false;
+            s.timeline.queued_steps = 0;
             if s.compare == Some(Compare::Running) {
                 s.compare = None;
             }
         }
     }
-    Vec::new()
+    if s.timeline.pending {
+        Vec::new()
+    } else {
+        take_queued_step(s)
+    }
 }
 
 /// Tokens whose stage changed between two pictures, plus a message that reached its effect

@@ -112,6 +112,9 @@ pub struct Timeline {
     pub phase_ms: u32,
     /// A command is out and its reply not yet in.
     pub pending: bool,
+    /// Step keys pressed while a command was out, still to take (positive forward, negative
+    /// back): every press is one step, however fast they come.
+    pub queued_steps: i32,
     /// The picture at the head of the run.
     pub head: Option<Box<Snapshot>>,
     /// Events executed so far.
@@ -180,6 +183,7 @@ impl SimState {
                 playing: false,
                 phase_ms: 0,
                 pending: false,
+                queued_steps: 0,
                 head: None,
                 total: 0,
                 cursor: None,

@@ -55,8 +55,8 @@ fn ch(app: &mut App, c: char) -> Vec<SimCommand> {
     commands(&app.update(Msg::Key(Key::char(c))))
 }
 
-fn advanced(app: &mut App, run: u64, total: u64, finished: bool) {
-    app.update(Msg::Sim(SimReply::Advanced {
+fn advanced(app: &mut App, run: u64, total: u64, finished: bool) -> Vec<SimCommand> {
+    commands(&app.update(Msg::Sim(SimReply::Advanced {
         run,
         head: empty_snapshot(),
         events: Vec::new(),
@@ -65,7 +65,58 @@ fn advanced(app: &mut App, run: u64, total: u64, finished: bool) {
         dlq: Vec::new(),
         report: None,
         moments: Vec::new(),
-    }));
+    })))
+}
+
+fn viewed(app: &mut App, run: u64, index: u64) -> Vec<SimCommand> {
+    commands(&app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index,
+        snapshot: empty_snapshot(),
+    })))
+}
+
+#[test]
+fn every_step_press_is_one_step_however_fast_they_come() {
+    let (mut app, run) = opened();
+    // A burst of three presses before the engine answered the first.
+    assert_eq!(
+        key(&mut app, KeyCode::Right),
+        vec![SimCommand::Step { run, count: 1 }]
+    );
+    assert!(key(&mut app, KeyCode::Right).is_empty());
+    assert!(key(&mut app, KeyCode::Right).is_empty());
+    assert_eq!(
+        advanced(&mut app, run, 1, false),
+        vec![SimCommand::Step { run, count: 1 }]
+    );
+    assert_eq!(
+        advanced(&mut app, run, 2, false),
+        vec![SimCommand::Step { run, count: 1 }]
+    );
+    assert!(advanced(&mut app, run, 3, false).is_empty(), "three steps");
+    assert_eq!(sim(&app).timeline.total, 3);
+    // Back in history: two quick presses are two pictures back.
+    assert_eq!(
+        key(&mut app, KeyCode::Left),
+        vec![SimCommand::View { run, index: 1 }]
+    );
+    assert!(key(&mut app, KeyCode::Left).is_empty());
+    assert_eq!(
+        viewed(&mut app, run, 1),
+        vec![SimCommand::View { run, index: 0 }]
+    );
+    assert!(viewed(&mut app, run, 0).is_empty());
+    assert_eq!(sim(&app).timeline.cursor, Some(0));
+    // Pressed forward and back while busy: they cancel out.
+    assert_eq!(
+        key(&mut app, KeyCode::Right),
+        vec![SimCommand::View { run, index: 1 }]
+    );
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Left);
+    assert!(viewed(&mut app, run, 1).is_empty());
+    assert_eq!(sim(&app).timeline.cursor, Some(1));
 }
 
 fn sim(app: &App) -> &SimState {
@@ -84,9 +135,14 @@ fn step_keys_send_step_and_view_commands() {
     );
     assert!(
         key(&mut app, KeyCode::Right).is_empty(),
-        "one command in flight"
+        "one command in flight; the press waits for its reply"
     );
-    advanced(&mut app, run, 5, false);
+    assert_eq!(
+        advanced(&mut app, run, 4, false),
+        vec![SimCommand::Step { run, count: 1 }],
+        "the waiting press is taken when the reply arrives"
+    );
+    assert!(advanced(&mut app, run, 5, false).is_empty());
     assert_eq!(
         key(&mut app, KeyCode::Left),
         vec![SimCommand::View { run, index: 3 }]

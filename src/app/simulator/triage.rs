@@ -42,14 +42,28 @@ impl Default for Triage {
 }
 
 /// The triage keys; `None` when `action` is not one of them here (the screen handles it).
-pub fn on_action(s: &mut SimState, action: Action) -> Option<Vec<Effect>> {
+pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Option<Vec<Effect>> {
     match (s.tab, action) {
         (_, Action::ToggleFixed) => {
             s.triage.cause_fixed = !s.triage.cause_fixed || s.triage.fix_sent;
             Some(Vec::new())
         }
-        (Tab::Dlq, Action::Open) => Some(replay(s, false)),
-        (Tab::Dlq, Action::ReplayNewIds) => Some(replay(s, true)),
+        (Tab::Dlq, Action::Open | Action::ReplayNewIds) => {
+            // A replay key always answers: it replays, or the status line says why not.
+            let why_not = if s.triage.dlq.is_empty() {
+                Some("simulator.replay_empty")
+            } else if s.timeline.pending {
+                Some("simulator.replay_busy")
+            } else {
+                None
+            };
+            if let Some(key) = why_not {
+                let text = session.strings().get(key).to_owned();
+                session.notify(text, false);
+                return Some(Vec::new());
+            }
+            Some(replay(s, action == Action::ReplayNewIds))
+        }
         // In the DLQ tab the arrows choose the batch size.
         (Tab::Dlq, Action::Up) => {
             s.triage.batch = (s.triage.batch + 1).min(MAX_BATCH);

@@ -84,9 +84,13 @@ impl Run {
                         | EventKind::ReplayDroppedDuplicate
                 )
             });
+            // Nothing left to do ends the wait. Not `is_finished`: a run that had ended keeps
+            // that flag until its clock runs dry again, so a replay after the end stopped
+            // after the first event and never happened (Enter "did nothing").
+            let dry = stepped.events.is_empty();
             out.events.extend(stepped.events);
             out.moments.extend(stepped.moments);
-            if done || self.sim.is_finished() {
+            if done || dry {
                 break;
             }
         }
@@ -228,5 +232,58 @@ mod tests {
             naive.metrics.duplicate_effects > 0,
             "the injected lost connection duplicates in naive mode"
         );
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+    use crate::sim::scenario::{self, ScriptAction};
+    use crate::sim::{BrokerKind, Mode, RunConfig};
+
+    /// `poison-dlq` without its scripted fix and replays: the test is the operator.
+    fn operator_run(dir: &std::path::Path) -> Run {
+        let mut sc = scenario::find("poison-dlq").expect("scenario");
+        sc.script
+            .retain(|s| matches!(s.action, ScriptAction::Fault(_)));
+        let sim = Simulation::new(RunConfig {
+            scenario: sc,
+            mode: Mode::Safe,
+            broker: BrokerKind::Asb,
+            seed: 1,
+            messages: None,
+            dir: dir.join("run"),
+        })
+        .expect("new run");
+        Run::new(1, sim)
+    }
+
+    #[test]
+    fn a_replay_after_the_run_ended_happens() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut run = operator_run(dir.path());
+        run.step(u64::MAX, false).expect("to the end");
+        assert!(run.sim.is_finished());
+        assert!(
+            !run.sim.dlq().expect("dlq").is_empty(),
+            "poison left in the DLQ"
+        );
+        for fix in [true, false] {
+            if fix {
+                run.sim.fix_cause();
+            }
+            run.sim.replay_dlq(1);
+            let stepped = run.step_through_replay().expect("replay");
+            assert!(
+                stepped.events.iter().any(|e| matches!(
+                    e.kind,
+                    EventKind::DlqReplayed
+                        | EventKind::DlqReplayedNewId
+                        | EventKind::ReplayDroppedDuplicate
+                )),
+                "the replay happened (fix first: {fix}): {:?}",
+                stepped.events.iter().map(|e| e.kind).collect::<Vec<_>>()
+            );
+        }
     }
 }

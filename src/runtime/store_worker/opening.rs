@@ -85,6 +85,12 @@ fn collect_for(
     }
 }
 
+/// Reads what the store holds now (no start-up notes): Home shows it when it comes back into
+/// view, so a change by another process is not hidden behind the state read at the start.
+pub(super) fn reread(store: &Store) -> Result<StoredSession, StoreError> {
+    read_session(store, OpenNote::Clean, false, false)
+}
+
 /// Reads what the session starts from, with the notes the learner sees at the start.
 fn read_session(
     store: &Store,

@@ -58,6 +58,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "key.dismiss_pace",
     "key.workshop",
     "join.title",
+    "join.leave_title",
     "join.ask_url",
     "join.ask_name",
     "join.ask_leave",

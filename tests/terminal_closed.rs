@@ -1,0 +1,74 @@
+//! A terminal window closed by the learner: the pseudo-terminal's master goes away (every
+//! descriptor of it), the kernel hangs up the session, and from then on every write to the
+//! terminal fails with EIO. The workshop must leave without a panic (a panic on a vanished
+//! terminal wrote `PANIC … failed printing to stderr` to the log on every real close) and keep
+//! the log and the progress intact. A signal alone (`tests/terminal_restore.rs`) leaves the
+//! terminal open, so it cannot show this.
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+/// Generous: CI is shared.
+const WAIT: Duration = Duration::from_secs(30);
+
+#[test]
+fn closing_the_terminal_ends_the_workshop_without_a_panic() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("openpty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_queuelab"));
+    cmd.arg("--data-dir");
+    cmd.arg(data.path());
+    cmd.args(["--lang", "en"]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("LANG", "C.UTF-8");
+    cmd.env("RUST_BACKTRACE", "0");
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn queuelab");
+    drop(pair.slave);
+    // A watchdog: a program that never draws must not hang the blocking read below.
+    let killer = std::sync::Mutex::new(child.clone_killer());
+    let started = Instant::now();
+    let (done, watch) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if watch.recv_timeout(WAIT).is_err() {
+            let _ = killer.lock().map(|mut k| k.kill());
+        }
+    });
+
+    // Read (on this thread, so no clone of the master outlives the close) until Home is drawn.
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let size = |n: u16| std::num::NonZeroU16::new(n).expect("not zero");
+    let mut parser = vt100::Parser::new(size(24), size(80), 0);
+    let mut buf = [0u8; 8192];
+    while !parser.screen().contents().contains("Start with chapter 1") {
+        let n = reader.read(&mut buf).unwrap_or(0);
+        assert!(n > 0, "Home was drawn before the output ended");
+        parser.process(&buf[..n]);
+    }
+    // The learner closes the window: every descriptor of the master goes.
+    drop(reader);
+    drop(pair.master);
+
+    let status = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break status;
+        }
+        assert!(started.elapsed() < WAIT, "queuelab left after the close");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = done.send(());
+    watchdog.join().expect("watchdog");
+    let log = std::fs::read_to_string(data.path().join("queuelab.log")).expect("the log");
+    assert!(
+        !log.contains("PANIC"),
+        "no panic on the vanished terminal (exit {status:?}): {log}"
+    );
+    assert!(log.contains("start:"), "the workshop had started: {log}");
+}
