@@ -100,8 +100,14 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("en", "use the sqs profile for this comparison"),
     ("de", "nimm für diesen vergleich das sqs-profil"),
     // Schedule first, then complete; the old text gave no order.
-    ("en", "schedule a copy (`scheduledenqueuetime`) and complete the original"),
-    ("de", "kopie ein (`scheduledenqueuetime`) und schließt das original mit complete ab"),
+    (
+        "en",
+        "schedule a copy (`scheduledenqueuetime`) and complete the original",
+    ),
+    (
+        "de",
+        "kopie ein (`scheduledenqueuetime`) und schließt das original mit complete ab",
+    ),
 ];
 
 /// Chapters before the inbox chapter (9) and its decision card must not teach the inbox: the
@@ -114,7 +120,10 @@ fn chapters_before_the_inbox_card_do_not_teach_the_inbox() {
             fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
         for entry in entries {
             let path = entry.expect("directory entry").path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             let before_chapter_9 = name.get(..2).is_some_and(|nn| nn < "09");
             if !before_chapter_9 {
                 continue;
