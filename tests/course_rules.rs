@@ -90,7 +90,58 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("de", "dlq-entscheidungen sind binnen 7 tagen"),
     ("en", "no decision in 4 h"),
     ("de", "4 h ohne entscheid"),
+    // A redrive gives the copy a new enqueue time, so 15 days of inbox rows are too short.
+    ("en", "delete inbox rows after 15 days"),
+    ("de", "lösch inbox-zeilen nach 15 tagen"),
+    // Premium takes 1 MB per entity by default; larger sizes must be configured.
+    ("en", "premium would take it"),
+    ("de", "premium würde sie annehmen"),
+    // The unique index protects on both brokers; no profile is "the one that counts".
+    ("en", "use the sqs profile for this comparison"),
+    ("de", "nimm für diesen vergleich das sqs-profil"),
+    // Schedule first, then complete; the old text gave no order.
+    (
+        "en",
+        "schedule a copy (`scheduledenqueuetime`) and complete the original",
+    ),
+    (
+        "de",
+        "kopie ein (`scheduledenqueuetime`) und schließt das original mit complete ab",
+    ),
 ];
+
+/// Chapters before the inbox chapter (9) and its decision card must not teach the inbox: the
+/// learner predicts decision 3 first. The flow map's stage label is the one allowed mention.
+#[test]
+fn chapters_before_the_inbox_card_do_not_teach_the_inbox() {
+    for lang in ["en", "de"] {
+        let dir = chapters_dir(lang);
+        let entries =
+            fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let before_chapter_9 = name.get(..2).is_some_and(|nn| nn < "09");
+            if !before_chapter_9 {
+                continue;
+            }
+            let text = fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            for line in text.lines() {
+                let lower = line.to_lowercase();
+                let stage_label = lower.contains("**consumer + inbox**");
+                assert!(
+                    stage_label || !lower.contains("inbox"),
+                    "{} names the inbox before chapter 9: {line}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
 
 fn chapters_dir(lang: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
