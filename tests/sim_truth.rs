@@ -74,10 +74,10 @@ fn captions_and_moments_are_true_on_representative_seeds() {
     check_matrix(&[1, 13], &[1]);
 }
 
-/// The whole matrix of the issue: seeds 1-20, 1,680 runs (about 15 minutes on two cores;
-/// `cargo test --test sim_truth -- --ignored`).
+/// The whole matrix of the issue: seeds 1-20, 1,680 runs (29 minutes on two busy cores, half
+/// of it claim-check writing its blobs; `cargo test --test sim_truth -- --ignored`).
 #[test]
-#[ignore = "the full seeds matrix takes about 15 minutes; cargo test runs a representative part"]
+#[ignore = "the full seeds matrix takes about half an hour; cargo test runs a representative part"]
 fn captions_and_moments_are_true_on_seeds_1_to_20() {
     let all: Vec<u64> = (1..=20).collect();
     check_matrix(&all, &all);
