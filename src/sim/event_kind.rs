@@ -75,12 +75,14 @@ pub enum EventKind {
     Settled,
     /// Consumer could not complete the message: the broker is down.
     SettleFailedBrokerDown,
-    /// Settle refused: the lock (N) had expired and the message went to someone else (lock ...
+    /// Settle (or abandon) refused: the lock (N) had already run out; the broker can hand the
+    /// message to another instance.
     LockLost,
     /// The careful consumer's own lock check before its commit found the lock gone: no settle
     /// was tried, nothing is committed, the message is left to the broker.
     LockCheckFailed,
-    /// Service Bus: the peek-lock on message N expired after N ms without completion.
+    /// Service Bus: the peek-lock on message N ran out its full duration (N ms after the
+    /// receive or the last renewal) without completion.
     LockExpired,
     /// Service Bus released a lock before its duration ran out (lost at the broker, as in a
     /// failover): the message is visible again while its consumer still works.
