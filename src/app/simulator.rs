@@ -374,3 +374,5 @@ mod remember_tests;
 mod scroll_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;

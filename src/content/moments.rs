@@ -30,6 +30,10 @@ pub const MOMENT_KEYS: &[&str] = &[
     "moment.dead-lettered",
     "moment.dead-lettered-redrive",
     "moment.lock-lost",
+    "moment.lock-lost.check",
+    "moment.lock-lost.untimed",
+    "moment.lock-lost.check-untimed",
+    "moment.out-of-order",
     "moment.redelivered.lock",
     "moment.redelivered.retry",
     "moment.redelivered.copy",
@@ -50,6 +54,7 @@ pub const MOMENT_KEYS: &[&str] = &[
     "kind.redelivered",
     "kind.outbox-waiting",
     "kind.replayed",
+    "kind.out-of-order",
 ];
 
 /// Parses and checks the moments file: the caption checks plus the required keys.

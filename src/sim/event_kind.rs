@@ -75,10 +75,18 @@ pub enum EventKind {
     Settled,
     /// Consumer could not complete the message: the broker is down.
     SettleFailedBrokerDown,
-    /// Settle refused: the lock (N) had expired and the message went to someone else (lock ...
+    /// Settle (or abandon) refused: the lock (N) had already run out; the broker can hand the
+    /// message to another instance.
     LockLost,
-    /// Service Bus: the peek-lock on message N expired after N ms without completion.
+    /// The careful consumer's own lock check before its commit found the lock gone: no settle
+    /// was tried, nothing is committed, the message is left to the broker.
+    LockCheckFailed,
+    /// Service Bus: the peek-lock on message N ran out its full duration (N ms after the
+    /// receive or the last renewal) without completion.
     LockExpired,
+    /// Service Bus released a lock before its duration ran out (lost at the broker, as in a
+    /// failover): the message is visible again while its consumer still works.
+    LockReleasedEarly,
     /// Service Bus: the consumer renewed its lock until N ms (lock renewal) - the message ...
     LockRenewed,
     /// SQS: the consumer extended the visibility timeout until N ms ...
@@ -127,6 +135,8 @@ pub enum EventKind {
     DlqReplayedNewId,
     /// Lock renewal stopped at its limit (`MaxAutoLockRenewalDuration`).
     RenewalLimitReached,
+    /// The SQS consumer stopped extending the visibility timeout at its own limit.
+    VisibilityLimitReached,
     /// An effect was applied before an earlier order of the same customer.
     AppliedOutOfOrder,
     /// Service Bus `Abandon`: released at once; the consumer instance backs off.
@@ -137,7 +147,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 63] = [
+    pub const ALL: [EventKind; 66] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -173,7 +183,9 @@ impl EventKind {
         EventKind::Settled,
         EventKind::SettleFailedBrokerDown,
         EventKind::LockLost,
+        EventKind::LockCheckFailed,
         EventKind::LockExpired,
+        EventKind::LockReleasedEarly,
         EventKind::LockRenewed,
         EventKind::VisibilityExtended,
         EventKind::VisibilityExpired,
@@ -198,6 +210,7 @@ impl EventKind {
         EventKind::ReplayDroppedDuplicate,
         EventKind::DlqReplayedNewId,
         EventKind::RenewalLimitReached,
+        EventKind::VisibilityLimitReached,
         EventKind::AppliedOutOfOrder,
         EventKind::Abandoned,
         EventKind::LockLostAtBroker,
@@ -241,7 +254,9 @@ impl EventKind {
             EventKind::Settled => "settled",
             EventKind::SettleFailedBrokerDown => "settle-failed-broker-down",
             EventKind::LockLost => "lock-lost",
+            EventKind::LockCheckFailed => "lock-check-failed",
             EventKind::LockExpired => "lock-expired",
+            EventKind::LockReleasedEarly => "lock-released-early",
             EventKind::LockRenewed => "lock-renewed",
             EventKind::VisibilityExtended => "visibility-extended",
             EventKind::VisibilityExpired => "visibility-expired",
@@ -266,6 +281,7 @@ impl EventKind {
             EventKind::ReplayDroppedDuplicate => "replay-dropped-duplicate",
             EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
             EventKind::RenewalLimitReached => "renewal-limit-reached",
+            EventKind::VisibilityLimitReached => "visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "applied-out-of-order",
             EventKind::Abandoned => "abandoned",
             EventKind::LockLostAtBroker => "lock-lost-at-broker",
@@ -310,7 +326,9 @@ impl EventKind {
             EventKind::Settled => "sim.settled",
             EventKind::SettleFailedBrokerDown => "sim.settle-failed-broker-down",
             EventKind::LockLost => "sim.lock-lost",
+            EventKind::LockCheckFailed => "sim.lock-check-failed",
             EventKind::LockExpired => "sim.lock-expired",
+            EventKind::LockReleasedEarly => "sim.lock-released-early",
             EventKind::LockRenewed => "sim.lock-renewed",
             EventKind::VisibilityExtended => "sim.visibility-extended",
             EventKind::VisibilityExpired => "sim.visibility-expired",
@@ -335,6 +353,7 @@ impl EventKind {
             EventKind::ReplayDroppedDuplicate => "sim.replay-dropped-duplicate",
             EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
             EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
+            EventKind::VisibilityLimitReached => "sim.visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
             EventKind::Abandoned => "sim.abandoned",
             EventKind::LockLostAtBroker => "sim.lock-lost-at-broker",

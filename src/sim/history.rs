@@ -68,13 +68,18 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         K::Settled | K::SettleFailedBrokerDown | K::LockLost | K::SettledThenConnectionLost => {
             "complete"
         }
-        K::LockRenewed | K::VisibilityExtended | K::RenewalLimitReached => "renew-lock",
+        K::LockRenewed
+        | K::VisibilityExtended
+        | K::RenewalLimitReached
+        | K::VisibilityLimitReached => "renew-lock",
+        K::LockCheckFailed => "check-lock",
         K::RetryDelayed | K::Abandoned => "abandon",
         K::DeadLettered | K::Redriven => "dead-letter",
         K::DlqReplayed | K::DlqReplayedNewId | K::ReplayDroppedDuplicate => "replay",
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted
         | K::LockExpired
+        | K::LockReleasedEarly
         | K::VisibilityExpired
         | K::BrokerDown
         | K::BrokerUp

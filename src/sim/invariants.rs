@@ -15,6 +15,9 @@ pub struct InvariantCheck {
     pub lost: u64,
     /// Effects beyond one per order (+ second provider charges).
     pub duplicate_effects: u64,
+    /// Orders that took effect after a later order of the same customer (ordered scenarios
+    /// only): the count behind the "out of order" violations, all of them, not the listed few.
+    pub out_of_order: u64,
     /// Human-readable violations (first few of each kind).
     pub violations: Vec<String>,
 }
@@ -158,13 +161,10 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
                     .collect::<rusqlite::Result<_>>()
             })
             .map_err(|e| sql_err("broker.db", &e))?;
-        for (customer, order) in out_of_order(&svc, &dead_lettered)?
-            .into_iter()
-            .take(MAX_LISTED)
-        {
-            check.violations.push(format!(
-                "{customer}: order {order} took effect before an earlier order of the same customer"
-            ));
+        let late = out_of_order(&svc, &dead_lettered)?;
+        check.out_of_order = late.len() as u64;
+        for swap in late.iter().take(MAX_LISTED) {
+            check.violations.push(swap.violation());
         }
     }
     if unverified > 0 {
@@ -175,13 +175,34 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
     Ok(check)
 }
 
-/// Per customer, the orders whose first effect came after a later order's first effect
-/// (customer, order). Orders that went through the DLQ are left out: a session / message
-/// group moves on when its head is dead-lettered, and a replay comes late by design.
+/// An order that took effect after a later order of the same customer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutOfOrder {
+    /// The customer both orders belong to.
+    pub customer: String,
+    /// The order placed first, whose effect came late.
+    pub earlier: i64,
+    /// The highest order of the customer that had already taken effect by then.
+    pub later: i64,
+}
+
+impl OutOfOrder {
+    /// The violation as `--check` and `sim --json` list it: the later order went first.
+    pub fn violation(&self) -> String {
+        format!(
+            "{}: order {} took effect before the earlier order {} of the same customer",
+            self.customer, self.later, self.earlier
+        )
+    }
+}
+
+/// Per customer, the orders whose first effect came after a later order's first effect.
+/// Orders that went through the DLQ are left out: a session / message group moves on when its
+/// head is dead-lettered, and a replay comes late by design.
 pub fn out_of_order<S: std::hash::BuildHasher>(
     svc: &Connection,
     dead_lettered: &std::collections::HashSet<i64, S>,
-) -> Result<Vec<(String, i64)>, String> {
+) -> Result<Vec<OutOfOrder>, String> {
     let mut stmt = svc
         .prepare(
             "SELECT o.customer, e.order_id FROM effects e JOIN orders o ON o.id = e.order_id \
@@ -201,7 +222,11 @@ pub fn out_of_order<S: std::hash::BuildHasher>(
         }
         let top = highest.entry(customer.clone()).or_insert(0);
         if order < *top {
-            out.push((customer, order));
+            out.push(OutOfOrder {
+                later: *top,
+                earlier: order,
+                customer,
+            });
         } else {
             *top = order;
         }
@@ -248,4 +273,37 @@ pub fn reason_fits_body(description: &str, body: &str) -> bool {
         return body.contains("|blob:");
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_later_order_is_named_as_the_one_that_went_first() {
+        let svc = Connection::open_in_memory().expect("memory db");
+        svc.execute_batch(
+            "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT);
+             CREATE TABLE effects (id INTEGER PRIMARY KEY, order_id INTEGER);
+             INSERT INTO orders VALUES (1,'customer-1'),(3,'customer-1'),(5,'customer-1'),
+                                       (7,'customer-1'),(2,'customer-2');
+             INSERT INTO effects (order_id) VALUES (1),(3),(7),(2),(5),(5);",
+        )
+        .expect("fixture");
+        let late = out_of_order(&svc, &std::collections::HashSet::<i64>::new()).expect("reads");
+        assert_eq!(
+            late,
+            vec![OutOfOrder {
+                customer: "customer-1".into(),
+                earlier: 5,
+                later: 7
+            }]
+        );
+        assert_eq!(
+            late[0].violation(),
+            "customer-1: order 7 took effect before the earlier order 5 of the same customer"
+        );
+        let skipped: std::collections::HashSet<i64> = [5].into();
+        assert!(out_of_order(&svc, &skipped).expect("reads").is_empty());
+    }
 }

@@ -9,6 +9,7 @@
 
 mod explain;
 mod fact;
+mod order_state;
 mod story;
 mod text;
 
@@ -35,11 +36,13 @@ pub enum MomentKind {
     OutboxWaiting,
     /// A message was replayed from the DLQ.
     Replayed,
+    /// An order took effect before an earlier order of the same customer.
+    OutOfOrder,
 }
 
 impl MomentKind {
     /// All kinds.
-    pub const ALL: [MomentKind; 8] = [
+    pub const ALL: [MomentKind; 9] = [
         MomentKind::DuplicateEffect,
         MomentKind::PreventedDuplicate,
         MomentKind::LostOrder,
@@ -48,6 +51,7 @@ impl MomentKind {
         MomentKind::Redelivered,
         MomentKind::OutboxWaiting,
         MomentKind::Replayed,
+        MomentKind::OutOfOrder,
     ];
 
     /// The spelling in `sim --json`.
@@ -61,6 +65,7 @@ impl MomentKind {
             MomentKind::Redelivered => "redelivered",
             MomentKind::OutboxWaiting => "outbox-waiting",
             MomentKind::Replayed => "replayed",
+            MomentKind::OutOfOrder => "out-of-order",
         }
     }
 
@@ -73,6 +78,7 @@ impl MomentKind {
                 | MomentKind::PreventedDuplicate
                 | MomentKind::LostOrder
                 | MomentKind::DeadLettered
+                | MomentKind::OutOfOrder
         )
     }
 }

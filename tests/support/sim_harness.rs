@@ -44,9 +44,17 @@ impl Harness {
 
     /// Sends a message and carries out the simulator effects until nothing is left.
     pub fn send(&mut self, msg: Msg) {
-        let mut queue = vec![msg];
-        while let Some(msg) = queue.pop() {
-            for effect in self.app.update(msg) {
+        let effects = self.app.update(msg);
+        self.carry_out(effects);
+    }
+
+    /// Carries out `effects` (from `update` or a call such as `open_for_decision`) and the
+    /// simulator replies they cause, until nothing is left.
+    pub fn carry_out(&mut self, effects: Vec<Effect>) {
+        let mut queue = Vec::new();
+        let mut pending = effects;
+        loop {
+            for effect in pending {
                 match effect {
                     Effect::Sim(command) => {
                         for reply in self.driver.handle(command) {
@@ -56,6 +64,8 @@ impl Harness {
                     other => self.saved.push(other),
                 }
             }
+            let Some(msg) = queue.pop() else { break };
+            pending = self.app.update(msg);
         }
     }
 

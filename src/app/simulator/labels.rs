@@ -175,9 +175,13 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         | EventKind::ReceivedAgain
         | EventKind::ReceivedTwice
         | EventKind::LockLostAtBroker => "consumer.received",
-        EventKind::CheckNoneSafe | EventKind::CheckNoneNaive | EventKind::Claimed => {
-            "consumer.processing"
-        }
+        // At its renewal limit the consumer is still working on the message; only its lock
+        // renewal has ended.
+        EventKind::CheckNoneSafe
+        | EventKind::CheckNoneNaive
+        | EventKind::Claimed
+        | EventKind::RenewalLimitReached
+        | EventKind::VisibilityLimitReached => "consumer.processing",
         EventKind::CheckFound | EventKind::DuplicatePrevented => "consumer.duplicate",
         EventKind::Applied
         | EventKind::AppliedNaive
@@ -199,8 +203,8 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         | EventKind::NaiveEffectThenConnectionLost
         | EventKind::TrapEffectThenConnectionLost
         | EventKind::SettledThenConnectionLost => "consumer.lost_connection_sqs",
-        EventKind::LockLost if asb => "consumer.lock_lost_asb",
-        EventKind::LockLost => "consumer.lock_lost_sqs",
+        EventKind::LockLost | EventKind::LockCheckFailed if asb => "consumer.lock_lost_asb",
+        EventKind::LockLost | EventKind::LockCheckFailed => "consumer.lock_lost_sqs",
         EventKind::LockRenewed | EventKind::VisibilityExtended if asb => "consumer.renewed_asb",
         EventKind::LockRenewed | EventKind::VisibilityExtended => "consumer.renewed_sqs",
         EventKind::Failed

@@ -42,10 +42,16 @@ pub fn failing(snapshot: &Snapshot) -> Option<(Stage, &'static str)> {
         return Some((Stage::Broker, "simulator.mark_down"));
     }
     let event = snapshot.last_event.as_ref()?;
+    // What a consumer failed at is the consumer's failure, even when it failed talking to the
+    // broker (a refused settle, a renewal limit): the broker box turns red only while it is down.
+    let stage = match event.actor {
+        Actor::Consumer(_) => Stage::Consumer,
+        _ => event.stage,
+    };
     match event.outcome {
         Outcome::Ok => None,
-        Outcome::Failed => Some((event.stage, "simulator.mark_failed")),
-        Outcome::Unknown => Some((event.stage, "simulator.mark_unknown")),
+        Outcome::Failed => Some((stage, "simulator.mark_failed")),
+        Outcome::Unknown => Some((stage, "simulator.mark_unknown")),
     }
 }
 
@@ -192,41 +198,38 @@ pub const SIGNALS: [Signal; 9] = [
     },
 ];
 
-/// A metric's string key and how to read it from [`Metrics`].
-type MetricRow = (&'static str, fn(&Metrics) -> u64);
+/// A compared figure's string key and how to read it from a finished run.
+type CompareRow = (&'static str, fn(&RunReport) -> u64);
 
-/// Metrics compared between safe and naive, most telling first.
-const COMPARED: [MetricRow; 8] = [
-    ("metric.duplicate_effects", |m| m.duplicate_effects),
-    ("metric.effects", |m| m.effects),
-    ("metric.lost", |m| m.lost),
-    ("metric.dead_lettered", |m| m.dead_lettered),
-    ("metric.prevented", |m| m.prevented_duplicates),
-    ("metric.redeliveries", |m| m.redeliveries),
-    ("metric.retries", |m| m.retries),
-    ("metric.delivered", |m| m.delivered),
+/// Figures compared between safe and the other mode, most telling first. Out-of-order effects
+/// come from the invariant check (no engine metric counts them).
+const COMPARED: [CompareRow; 9] = [
+    ("metric.duplicate_effects", |r| r.metrics.duplicate_effects),
+    ("metric.out_of_order", |r| r.invariants.out_of_order),
+    ("metric.effects", |r| r.metrics.effects),
+    ("metric.lost", |r| r.metrics.lost),
+    ("metric.dead_lettered", |r| r.metrics.dead_lettered),
+    ("metric.prevented", |r| r.metrics.prevented_duplicates),
+    ("metric.redeliveries", |r| r.metrics.redeliveries),
+    ("metric.retries", |r| r.metrics.retries),
+    ("metric.delivered", |r| r.metrics.delivered),
 ];
 
-/// The rows of the compare table: `(label key, safe, naive)`.
+/// The figures shown above the compared ones: what went in.
+const INPUTS: [CompareRow; 2] = [
+    ("metric.accepted", |r| r.metrics.accepted),
+    ("metric.published", |r| r.metrics.published),
+];
+
+/// The rows of the compare table: `(label key, safe, naive)`. Orders out of order appear only
+/// where there are some (the row means nothing in a scenario without per-customer order).
 pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u64, u64)> {
-    let mut rows: Vec<(&'static str, u64, u64)> = vec![
-        (
-            "metric.accepted",
-            safe.metrics.accepted,
-            naive.metrics.accepted,
-        ),
-        (
-            "metric.published",
-            safe.metrics.published,
-            naive.metrics.published,
-        ),
-    ];
-    rows.extend(
-        COMPARED
-            .iter()
-            .map(|(k, f)| (*k, f(&safe.metrics), f(&naive.metrics))),
-    );
-    rows
+    INPUTS
+        .iter()
+        .chain(COMPARED.iter())
+        .map(|(k, f)| (*k, f(safe), f(naive)))
+        .filter(|(k, a, b)| *k != "metric.out_of_order" || *a + *b > 0)
+        .collect()
 }
 
 /// The string key of a mode's name on screen.
@@ -250,23 +253,36 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
             })
             .to_owned()
     };
-    match COMPARED
+    let differing = COMPARED
         .iter()
-        .find(|(_, f)| f(&safe.metrics) != f(&naive.metrics))
-    {
-        Some((key, f)) => strings.fill(
+        .chain(INPUTS.iter())
+        .find(|(_, f)| f(safe) != f(naive));
+    if let Some((key, f)) = differing {
+        return strings.fill(
             "simulator.compare_diff",
             &[
                 ("metric", strings.get(key)),
-                ("safe", &f(&safe.metrics).to_string()),
-                ("naive", &f(&naive.metrics).to_string()),
+                ("safe", &f(safe).to_string()),
+                ("naive", &f(naive).to_string()),
                 ("safe_verdict", &verdict(safe)),
                 ("naive_verdict", &verdict(naive)),
                 ("other", other),
             ],
-        ),
-        None => strings.get("simulator.compare_same").to_owned(),
+        );
     }
+    // Equal figures can still hide a broken invariant (a DLQ reason that belongs to another
+    // message, an unverified payload): then the verdicts are the difference, never "same".
+    if safe.invariants.ok() != naive.invariants.ok() {
+        return strings.fill(
+            "simulator.compare_verdicts",
+            &[
+                ("safe_verdict", &verdict(safe)),
+                ("naive_verdict", &verdict(naive)),
+                ("other", other),
+            ],
+        );
+    }
+    strings.get("simulator.compare_same").to_owned()
 }
 
 /// A message id as shown on the map (`msg-000003` -> `#3`).

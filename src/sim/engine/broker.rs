@@ -206,6 +206,10 @@ impl Simulation {
                 };
             lose_lock(&self.conns.broker, r.seq, at).ctx(Actor::Broker, "lose lock")?;
             self.actors.broker.locks.insert(r.seq, (token, at));
+            self.actors
+                .broker
+                .released_early
+                .insert(r.seq, (token, self.clock.now));
             self.schedule(at, Action::LockExpiry { seq: r.seq, token });
             self.change(RowChange::Set(
                 Table::Queue,
@@ -248,6 +252,7 @@ impl Simulation {
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
+        self.actors.broker.released_early.remove(&seq);
         if self.actors.broker.locks.remove(&seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
@@ -300,6 +305,7 @@ impl Simulation {
             self.note(Fact::DeadLettered {
                 message_id: r.message_id.clone(),
                 description: description.clone(),
+                delivery_count: r.delivery_count,
             });
         }
         let (kind, args) = match self.spec.broker {
@@ -331,6 +337,13 @@ impl Simulation {
             return None;
         }
         self.actors.broker.locks.remove(&seq);
+        let early = self
+            .actors
+            .broker
+            .released_early
+            .remove(&seq)
+            .filter(|(t, _)| *t == token)
+            .map(|(_, received)| self.clock.now.saturating_sub(received));
         self.note(Fact::LockExpired { seq });
         self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         self.change(RowChange::Set(
@@ -340,9 +353,13 @@ impl Simulation {
             String::new(),
         ));
         self.wake_consumers(self.clock.now, 1);
-        let caption = match self.spec.broker {
-            BrokerKind::Asb => EventKind::LockExpired,
-            BrokerKind::Sqs => EventKind::VisibilityExpired,
+        // The caption states the time the lock really lasted: its full duration (counted from
+        // the delivery or the last renewal), or, when the broker lost it early, the time since
+        // the delivery.
+        let (caption, held_ms) = match (self.spec.broker, early) {
+            (BrokerKind::Asb, Some(held)) => (EventKind::LockReleasedEarly, held),
+            (BrokerKind::Asb, None) => (EventKind::LockExpired, self.spec.settings.lock_ms),
+            (BrokerKind::Sqs, _) => (EventKind::VisibilityExpired, self.spec.settings.lock_ms),
         };
         // The caption names the message, not the queue row number a learner never sees.
         let message_id = self.queued_message_id(seq);
@@ -351,7 +368,7 @@ impl Simulation {
                 .maybe_message(message_id.as_deref())
                 .args(vec![
                     message_id.clone().unwrap_or_else(|| format!("#{seq}")),
-                    self.spec.settings.lock_ms.to_string(),
+                    held_ms.to_string(),
                 ]),
         )
     }

@@ -239,7 +239,7 @@ impl Simulation {
             });
             self.poll_again(c, self.clock.now + 1);
             return Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                Event::new(actor, Stage::Broker, EventKind::LockCheckFailed)
                     .message(&d.message_id)
                     .sql(LOCK_CHECK_SQL)
                     .outcome(Outcome::Failed)
@@ -259,7 +259,8 @@ impl Simulation {
                     Event::new(actor, Stage::Broker, EventKind::LockLost)
                         .message(&d.message_id)
                         .sql(SETTLE_SQL)
-                        .outcome(Outcome::Failed),
+                        .outcome(Outcome::Failed)
+                        .args(vec![super::broker::token_text(d.token)]),
                 ));
             }
             self.picture_dequeued(d.seq);

@@ -46,6 +46,9 @@ pub(crate) struct BrokerState {
     pub down_until: u64,
     /// Current lock token and lock end per locked queue row.
     pub locks: HashMap<i64, (u64, u64)>,
+    /// Locks the broker will lose before their duration ends, per queue row: (lock token,
+    /// time of the delivery), so the expiry can say it was released early and after how long.
+    pub released_early: HashMap<i64, (u64, u64)>,
     /// Last processing error per queue row (goes into the DLQ description).
     pub last_error: HashMap<i64, String>,
     /// The next lock token / receipt handle.

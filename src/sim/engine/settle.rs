@@ -26,9 +26,15 @@ impl Simulation {
         let actor = Actor::Consumer(c);
         let until = self.clock.now + self.spec.settings.lock_ms;
         if self.clock.now.saturating_sub(d.received_ms) >= self.spec.settings.renew_limit_ms {
-            // Auto-renewal ends at its limit; the lock then runs out on its own.
+            // Auto-renewal ends at its limit; the lock then runs out on its own. The limit is
+            // the consumer's (Service Bus: the client's MaxAutoLockRenewalDuration; SQS: the
+            // consumer's own extension loop), so the event stands at the consumer.
+            let kind = match self.spec.broker {
+                BrokerKind::Asb => EventKind::RenewalLimitReached,
+                BrokerKind::Sqs => EventKind::VisibilityLimitReached,
+            };
             return Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::RenewalLimitReached)
+                Event::new(actor, Stage::Consumer, kind)
                     .message(&d.message_id)
                     .outcome(Outcome::Failed)
                     .args(vec![self.spec.settings.renew_limit_ms.to_string()]),

@@ -1,7 +1,7 @@
 //! Which explanation a moment gets and what fills it: the cause chain of an order, read from
 //! what the story remembers about it.
 
-use super::story::{OrderState, Setting};
+use super::order_state::{Mark, OrderState, Setting};
 use super::{Arg, Moment, MomentKind};
 use crate::sim::model::{Actor, BrokerKind, Mode};
 use crate::sim::moments::Guard;
@@ -11,13 +11,6 @@ mod operations;
 pub(in crate::sim::moments) use operations::{
     dead_lettered, lock_lost, lost, lost_at_end, outbox_waiting, replayed,
 };
-
-/// An event by index and virtual time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Mark {
-    pub index: u64,
-    pub at_ms: u64,
-}
 
 /// A moment before it knows its order and message.
 #[derive(Debug, Clone)]
@@ -133,6 +126,7 @@ pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: Bro
                 n,
                 lock_term(broker),
                 Arg::Ms(l.at_ms),
+                Arg::Text(st.lock_expired_delivery.to_string()),
             ],
         ),
         None => Draft::new(
@@ -144,6 +138,28 @@ pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: Bro
             vec![order(st), message(st), n],
         ),
     }
+}
+
+/// Order `st` took effect while the customer's `earlier` order had none yet.
+pub(super) fn out_of_order(
+    st: &OrderState,
+    now: Mark,
+    earlier: i64,
+    customer: &str,
+    cause: Option<Mark>,
+) -> Draft {
+    Draft::new(
+        MomentKind::OutOfOrder,
+        st,
+        now,
+        &[cause],
+        "moment.out-of-order",
+        vec![
+            order(st),
+            Arg::Text(earlier.to_string()),
+            Arg::Text(customer.to_owned()),
+        ],
+    )
 }
 
 pub(super) fn copied(st: &OrderState, now: Mark) -> Draft {
@@ -242,8 +258,15 @@ pub(super) fn prevented(
         .iter()
         .map(|(m, _, _)| *m)
         .find(|m| m.index < now.index);
+    // The time the text names: when the inbox row (or the charge) that recognised the
+    // duplicate was written.
     let first = match guard {
         Guard::IdempotencyKey => st.first_charge.or(first_receive),
+        Guard::InboxCheck | Guard::UniqueIndex => st
+            .marker
+            .filter(|m| m.index <= now.index)
+            .or(st.first_effect.map(|(m, _)| m))
+            .or(first_receive),
         _ => st.first_effect.map(|(m, _)| m).or(first_receive),
     };
     let first_at = Arg::Ms(first.or(st.accepted).map_or(0, |m| m.at_ms));

@@ -95,6 +95,9 @@ pub enum Fact {
         message_id: String,
         /// The error description stored with it.
         description: String,
+        /// The delivery count stored with the DLQ entry (`broker.db`, the triage view): the
+        /// one count a moment may state.
+        delivery_count: u32,
     },
     /// A settle was refused because the lock / visibility timeout had passed.
     LockLost {

@@ -3,49 +3,24 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::explain::{self, Mark};
+use super::explain;
+use super::order_state::{Mark, OrderState, Setting};
 use super::{Fact, Guard, Moment, OUTBOX_WAITING_MS};
-use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Mode, Pitfall};
-
-/// What the story remembers about one order.
-#[derive(Debug, Clone, Default)]
-pub(super) struct OrderState {
-    pub order: i64,
-    pub message_id: String,
-    pub accepted: Option<Mark>,
-    /// Receives of the order's message: (mark, who, delivery count).
-    pub receives: Vec<(Mark, Actor, u32)>,
-    pub first_effect: Option<(Mark, Actor)>,
-    pub effects: u32,
-    /// The first effect's delivery lost its connection right after writing it.
-    pub first_effect_then_lost: bool,
-    pub first_charge: Option<Mark>,
-    pub charges: u32,
-    pub lock_expired: Option<Mark>,
-    pub dead_lettered: Option<Mark>,
-    pub dlq_open: u32,
-    /// Index into the moments of this order's provisional `lost-order` moment.
-    pub lost_moment: Option<usize>,
-    /// The newest event that concerned this order.
-    pub last: Option<Mark>,
-}
-
-/// The run settings the explanations depend on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Setting {
-    pub mode: Mode,
-    pub broker: BrokerKind,
-    pub pitfall: Option<Pitfall>,
-}
+use crate::sim::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
 
 /// Derives moments from a run's events; feed it every event in order with
 /// [`Story::observe`] and call [`Story::finish`] once the run has ended.
 #[derive(Debug, Clone)]
 pub struct Story {
     setting: Setting,
+    /// Customers of an ordered scenario (order `n` belongs to customer `n % groups`,
+    /// so the customer's previous order is `n - groups`); 0 when order does not matter.
+    groups: i64,
     orders: BTreeMap<i64, OrderState>,
     by_message: HashMap<String, i64>,
     by_seq: HashMap<i64, i64>,
+    /// The newest delivery count per queue row, so an expiry names the delivery it ended.
+    delivery_of_seq: HashMap<i64, u32>,
     by_outbox: HashMap<i64, i64>,
     broker_down: Option<Mark>,
     swept: Option<(Mark, u64)>,
@@ -65,9 +40,11 @@ impl Story {
                 broker,
                 pitfall,
             },
+            groups: 0,
             orders: BTreeMap::new(),
             by_message: HashMap::new(),
             by_seq: HashMap::new(),
+            delivery_of_seq: HashMap::new(),
             by_outbox: HashMap::new(),
             broker_down: None,
             swept: None,
@@ -80,7 +57,9 @@ impl Story {
 
     /// A story for `sim`'s run (its mode, broker and, in pitfall mode, the scenario's pitfall).
     pub fn for_run(sim: &crate::sim::Simulation) -> Story {
-        Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall)
+        let mut story = Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall);
+        story.groups = i64::from(sim.scenario().setup.groups);
+        story
     }
 
     /// All moments so far, in the order they became visible.
@@ -100,7 +79,10 @@ impl Story {
             self.broker_down = Some(now);
         }
         for fact in facts {
-            self.fact(now, event.actor, fact, facts);
+            self.fact(now, event, fact, facts);
+        }
+        if event.kind == EventKind::AppliedOutOfOrder {
+            self.out_of_order(now, event);
         }
         if let Some(order) = event
             .message_id
@@ -122,7 +104,8 @@ impl Story {
         })
     }
 
-    fn fact(&mut self, now: Mark, actor: Actor, fact: &Fact, all: &[Fact]) {
+    fn fact(&mut self, now: Mark, event: &Event, fact: &Fact, all: &[Fact]) {
+        let actor = event.actor;
         match fact {
             Fact::Accepted {
                 order,
@@ -145,6 +128,7 @@ impl Story {
                     return;
                 };
                 self.by_seq.insert(*seq, order);
+                self.delivery_of_seq.insert(*seq, *delivery);
                 let broker = self.setting.broker;
                 let moment = {
                     let st = self.state(order, message_id);
@@ -166,8 +150,18 @@ impl Story {
                 });
                 let setting = self.setting;
                 let swept = self.swept;
+                // An effect written without its marker (the connection dropped in between)
+                // leaves the inbox empty: the marker's time comes from a later delivery.
+                let without_marker = matches!(
+                    event.kind,
+                    EventKind::NaiveEffectThenConnectionLost
+                        | EventKind::TrapEffectThenConnectionLost
+                );
                 let st = self.state(*order, message_id);
                 st.effects += 1;
+                if !without_marker {
+                    st.marker.get_or_insert(now);
+                }
                 let moment = match st.first_effect {
                     None => {
                         st.first_effect = Some((now, actor));
@@ -210,8 +204,10 @@ impl Story {
                 }
             }
             Fact::LockExpired { seq } => {
+                let delivery = self.delivery_of_seq.get(seq).copied().unwrap_or(0);
                 if let Some(st) = self.by_seq.get(seq).and_then(|o| self.orders.get_mut(o)) {
                     st.lock_expired = Some(now);
+                    st.lock_expired_delivery = delivery;
                 }
             }
             Fact::Prevented { message_id, guard } => {
@@ -223,19 +219,22 @@ impl Story {
             Fact::DeadLettered {
                 message_id,
                 description,
+                delivery_count,
             } => {
                 let broker = self.setting.broker;
                 self.with(message_id, |_, st| {
                     st.dlq_open += 1;
-                    let m = explain::dead_lettered(st, now, description, broker);
+                    let m = explain::dead_lettered(st, now, description, *delivery_count, broker);
                     st.dead_lettered = Some(now);
                     Some(m)
                 });
             }
             Fact::LockLost { message_id } => {
                 let setting = self.setting;
+                // The careful consumer's own check tried no settle.
+                let settle_tried = event.kind != EventKind::LockCheckFailed;
                 self.with(message_id, |_, st| {
-                    Some(explain::lock_lost(st, now, actor, setting))
+                    Some(explain::lock_lost(st, now, actor, setting, settle_tried))
                 });
             }
             Fact::Lost { message_id, loss } => {
@@ -282,6 +281,32 @@ impl Story {
             }
             Fact::MarkersSwept { retention_ms, .. } => self.swept = Some((now, *retention_ms)),
         }
+    }
+
+    /// An effect that overtook the customer's previous order: the moment names both orders,
+    /// and its cause is the earlier order's newest receive (it was still in work), else its
+    /// accept.
+    fn out_of_order(&mut self, now: Mark, event: &Event) {
+        let Some(later) = event.args.first().and_then(|a| a.parse::<i64>().ok()) else {
+            return;
+        };
+        let customer = event.args.get(1).cloned().unwrap_or_default();
+        let earlier = later - self.groups.max(1);
+        let Some(previous) = self.orders.get(&earlier) else {
+            return;
+        };
+        let cause = previous
+            .receives
+            .iter()
+            .rev()
+            .map(|(m, _, _)| *m)
+            .find(|m| m.index < now.index)
+            .or(previous.accepted);
+        let Some(st) = self.orders.get(&later) else {
+            return;
+        };
+        let draft = explain::out_of_order(st, now, earlier, &customer, cause);
+        self.push(later, draft);
     }
 
     /// The state of `order`, created on first sight.

@@ -31,7 +31,10 @@ pub struct PanelText<'a> {
 /// The tone a moment is drawn in: broken outcomes bad, protections good, the rest plain.
 pub fn tone(kind: MomentKind) -> Tone {
     match kind {
-        MomentKind::DuplicateEffect | MomentKind::LostOrder | MomentKind::LockLost => Tone::Bad,
+        MomentKind::DuplicateEffect
+        | MomentKind::LostOrder
+        | MomentKind::LockLost
+        | MomentKind::OutOfOrder => Tone::Bad,
         MomentKind::PreventedDuplicate | MomentKind::Replayed => Tone::Good,
         MomentKind::DeadLettered | MomentKind::Redelivered | MomentKind::OutboxWaiting => {
             Tone::Bold

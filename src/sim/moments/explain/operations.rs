@@ -1,18 +1,20 @@
 //! Explanations of what happens to a message in operation: dead-lettered, lock lost, lost,
 //! replayed from the DLQ, an outbox that waits.
 
-use super::super::story::{OrderState, Setting};
+use super::super::order_state::{Mark, OrderState, Setting};
 use super::super::{Arg, Loss, MomentKind};
-use super::{Draft, Mark, lock_term, message, order, receive_before, receive_by, settle_term};
+use super::{Draft, lock_term, message, order, receive_before, receive_by, settle_term};
 use crate::sim::model::{Actor, BrokerKind};
 
+/// `delivery_count`: the count stored with the DLQ entry, the one the triage view shows.
 pub(in crate::sim::moments) fn dead_lettered(
     st: &OrderState,
     now: Mark,
     description: &str,
+    delivery_count: u32,
     broker: BrokerKind,
 ) -> Draft {
-    let deliveries = Arg::Text(st.receives.last().map_or(0, |(_, _, n)| *n).to_string());
+    let deliveries = Arg::Text(delivery_count.to_string());
     // SQS stores no reason with a redriven message: its text says where to look instead.
     let (text, args) = if broker == BrokerKind::Sqs || description.is_empty() {
         (
@@ -40,31 +42,46 @@ pub(in crate::sim::moments) fn dead_lettered(
     )
 }
 
+/// `settle_tried`: false when the careful consumer's own lock check found the lock gone
+/// before it committed (no settle was sent).
 pub(in crate::sim::moments) fn lock_lost(
     st: &OrderState,
     now: Mark,
     actor: Actor,
     setting: Setting,
+    settle_tried: bool,
 ) -> Draft {
     let mine = receive_by(st, actor, now);
     let expired = st
         .lock_expired
         .filter(|l| mine.is_none_or(|r| l.index > r.index));
-    let cause = expired.or(mine);
-    let until = cause.map_or(now.at_ms, |m| m.at_ms);
+    let mut args = vec![
+        order(st),
+        message(st),
+        Arg::Text(actor.to_string()),
+        lock_term(setting.broker),
+    ];
+    // A time is named only when the expiry is on record (it can fall in the same millisecond,
+    // after the refused settle).
+    let text = match (settle_tried, expired) {
+        (true, Some(l)) => {
+            args.push(Arg::Ms(l.at_ms));
+            "moment.lock-lost"
+        }
+        (false, Some(l)) => {
+            args.push(Arg::Ms(l.at_ms));
+            "moment.lock-lost.check"
+        }
+        (true, None) => "moment.lock-lost.untimed",
+        (false, None) => "moment.lock-lost.check-untimed",
+    };
     Draft::new(
         MomentKind::LockLost,
         st,
         now,
-        &[cause],
-        "moment.lock-lost",
-        vec![
-            order(st),
-            message(st),
-            Arg::Text(actor.to_string()),
-            lock_term(setting.broker),
-            Arg::Ms(until),
-        ],
+        &[expired.or(mine)],
+        text,
+        args,
     )
 }
 
