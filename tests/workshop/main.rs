@@ -5,6 +5,7 @@
 mod dashboard;
 mod host_pty;
 mod mail;
+mod silent_host;
 mod support;
 
 use queuelab::content::{ContentSource, Lang};
