@@ -2,35 +2,22 @@
 //! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
 //! `host export` writes the summary of the session in the data folder as CSV and HTML.
 
+use super::host_serve::ServeArgs;
 use super::join_cmd::say;
 use super::{Cli, Failure};
 use crate::domain::workshop::{JoinUrl, SummaryView};
 use crate::services::host::HostState;
 use crate::services::trainee::client::{deadline_in, request};
 use clap::{Args, Subcommand};
-use std::net::IpAddr;
 use std::path::PathBuf;
-
-/// Default port of a workshop host.
-pub const DEFAULT_PORT: u16 = 8740;
 
 /// `queuelab host ...`.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct HostArgs {
-    /// Address to listen on (default: all interfaces; the join URL shows the LAN address).
-    #[arg(long)]
-    pub bind: Option<IpAddr>,
-    /// Port to listen on.
-    #[arg(long, default_value_t = DEFAULT_PORT)]
-    pub port: u16,
-    /// The session's name, shown to trainees.
-    #[arg(long, value_name = "TEXT")]
-    pub name: Option<String>,
-    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
-    /// until Ctrl+C or SIGTERM.
-    #[arg(long)]
-    pub headless: bool,
+    /// How to serve (without a subcommand).
+    #[command(flatten)]
+    pub serve: ServeArgs,
     /// status or export.
     #[command(subcommand)]
     pub action: Option<HostAction>,
@@ -79,7 +66,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
         Some(HostAction::Status { url, key, json }) => status(url, key, *json),
         Some(HostAction::Export { out }) => export(cli, out),
         Some(HostAction::Pace { url, key, what }) => super::host_pace::run(cli, url, key, what),
-        None => super::host_serve::run(cli, args),
+        None => super::host_serve::run(cli, &args.serve),
     }
 }
 

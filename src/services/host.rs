@@ -4,11 +4,13 @@
 pub mod api;
 pub mod db;
 pub mod export;
+pub mod files;
 pub mod limits;
 pub mod mail_relay;
+pub mod relay_worker;
 pub mod server;
 
-use crate::content::Content;
+use crate::content::{Content, Lang};
 use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
 use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
@@ -36,6 +38,8 @@ pub struct HostState {
     limits: Mutex<RateLimits>,
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
+    /// Why relay requests are refused without a relay, in German and English.
+    no_relay: [String; 2],
     /// The join code.
     pub code: String,
     /// The instructor key.
@@ -69,6 +73,7 @@ impl HostState {
     ) -> Result<HostState, String> {
         let path = data_dir.join("host.db");
         let fail = |e: rusqlite::Error| format!("host database {}: {e}", path.display());
+        files::create_private(&path)?;
         let db = HostDb::open(&path).map_err(fail)?;
         let get_or_make = |key: &str, make: &dyn Fn() -> String| -> Result<String, String> {
             if let Some(v) = db.meta(key).map_err(fail)? {
@@ -101,6 +106,13 @@ impl HostState {
             limits: Mutex::new(RateLimits::default()),
             catalog,
             relay: None,
+            no_relay: [Lang::De, Lang::En].map(|lang| {
+                content
+                    .course(lang)
+                    .strings
+                    .get("workshop.relay_no_mail")
+                    .to_owned()
+            }),
             code,
             key,
             name,

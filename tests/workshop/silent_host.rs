@@ -61,7 +61,10 @@ fn join_and_stuck_give_up_at_their_deadline_on_a_host_that_never_answers_tls() {
     let limit = Duration::from_secs(60);
     let (out, _) = run_bounded(dir.path(), &["join", &url, "--name", "Ada"], limit);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("did not answer in time"), "join said:\n{text}");
+    assert!(
+        text.contains("did not answer in time"),
+        "join said:\n{text}"
+    );
     let (out, _) = run_bounded(dir.path(), &["stuck", "lost"], limit);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stuck signal saved"), "stuck said:\n{text}");
@@ -71,7 +74,14 @@ fn join_and_stuck_give_up_at_their_deadline_on_a_host_that_never_answers_tls() {
 fn one_client_deadline_covers_connect_handshake_request_and_response() {
     let (port, _holder) = silent_listener();
     let started = Instant::now();
-    let answer = request(&silent_url(port), "GET", "/api/pace", None, b"", deadline_in(300));
+    let answer = request(
+        &silent_url(port),
+        "GET",
+        "/api/pace",
+        None,
+        b"",
+        deadline_in(300),
+    );
     let err = answer.expect_err("a silent host gives no answer");
     assert!(err.contains("did not answer in time"), "{err}");
     assert!(

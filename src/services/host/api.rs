@@ -5,6 +5,7 @@
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_TRAINEES, lock};
+use crate::content::Lang;
 use crate::domain::workshop::wire::{
     BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
 };
@@ -170,15 +171,13 @@ impl HostState {
         }
     }
 
-    /// A mail relay request, run only for a registered trainee.
+    /// A mail relay request, run only for a registered trainee. A host without mail settings
+    /// refuses it with the reason in the trainee's language (503: nothing was queued).
     fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
         &self,
         body: &[u8],
         call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
     ) -> ApiResponse {
-        let Some(relay) = &self.relay else {
-            return ApiResponse::text(404, "this host relays no mail");
-        };
         let request: T = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
@@ -186,6 +185,15 @@ impl HostState {
         if let Err(denied) = self.registered(request.caller()) {
             return denied;
         }
+        let Some(relay) = &self.relay else {
+            let [de, en] = &self.no_relay;
+            let reason = match request.lang() {
+                Some(Lang::De) => de.clone(),
+                Some(Lang::En) => en.clone(),
+                None => format!("{en} / {de}"),
+            };
+            return ApiResponse::text(503, &reason);
+        };
         match call(relay, &request) {
             Ok(reply) => ApiResponse::json(&reply),
             Err((status, message)) => ApiResponse::text(status, &message),
@@ -285,19 +293,26 @@ impl HostState {
     }
 }
 
-/// Mail requests carry who asks.
+/// Mail requests carry who asks (and the code request the trainee's language).
 trait HasCaller {
     fn caller(&self) -> &Caller;
+    fn lang(&self) -> Option<Lang>;
 }
 
 impl HasCaller for CodeRequest {
     fn caller(&self) -> &Caller {
         &self.caller
     }
+    fn lang(&self) -> Option<Lang> {
+        Some(self.lang)
+    }
 }
 
 impl HasCaller for ReportSubmit {
     fn caller(&self) -> &Caller {
         &self.caller
+    }
+    fn lang(&self) -> Option<Lang> {
+        None
     }
 }

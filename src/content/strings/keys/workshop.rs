@@ -7,6 +7,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "home.workshop_reachable",
     "home.workshop_unreachable",
     "workshop.stuck_sent",
+    "workshop.relay_no_mail",
     "dash.tab_room",
     "dash.tab_answers",
     "dash.tab_join",
