@@ -2,6 +2,7 @@
 //! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
 //! `host export` writes the summary of the session in the data folder as CSV and HTML.
 
+use super::host_key::KeyArgs;
 use super::host_serve::ServeArgs;
 use super::join_cmd::say;
 use super::{Cli, Failure};
@@ -27,26 +28,32 @@ pub struct HostArgs {
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Print a running session's summary (GET /api/summary with the instructor key).
+    ///
+    /// The instructor key comes from --key-file FILE or --key KEY (other users of the
+    /// computer see a --key in their process list), else from the environment variable
+    /// QUEUELAB_INSTRUCTOR_KEY.
     Status {
         /// The join URL the host printed.
         #[arg(long)]
         url: String,
-        /// The instructor key the host printed.
-        #[arg(long)]
-        key: String,
+        #[command(flatten)]
+        key: KeyArgs,
         /// Print the JSON as the host sends it.
         #[arg(long)]
         json: bool,
     },
     /// Send a pacing command to a running session (trainees see a banner and follow with
     /// one key): chapter N, scenario N [MODE], reveal K.
+    ///
+    /// The instructor key comes from --key-file FILE or --key KEY (other users of the
+    /// computer see a --key in their process list), else from the environment variable
+    /// QUEUELAB_INSTRUCTOR_KEY.
     Pace {
         /// The join URL the host printed.
         #[arg(long)]
         url: String,
-        /// The instructor key the host printed.
-        #[arg(long)]
-        key: String,
+        #[command(flatten)]
+        key: KeyArgs,
         /// What to ask the room.
         #[command(subcommand)]
         what: super::host_pace::PaceWhat,
@@ -63,9 +70,11 @@ pub enum HostAction {
 /// Runs `queuelab host ...`.
 pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
-        Some(HostAction::Status { url, key, json }) => status(url, key, *json),
+        Some(HostAction::Status { url, key, json }) => status(url, &key.resolve()?, *json),
         Some(HostAction::Export { out }) => export(cli, out),
-        Some(HostAction::Pace { url, key, what }) => super::host_pace::run(cli, url, key, what),
+        Some(HostAction::Pace { url, key, what }) => {
+            super::host_pace::run(cli, url, &key.resolve()?, what)
+        }
         None => super::host_serve::run(cli, &args.serve),
     }
 }

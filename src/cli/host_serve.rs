@@ -116,7 +116,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     if !args.headless {
         say!("projector: {projector}");
         say!(
-            "status: queuelab host status --url '{url}' --key {}",
+            "status: {}={} queuelab host status --url '{url}'",
+            super::host_key::KEY_ENV,
             state.key
         );
         say!("Ctrl+C stops the session; a restart with the same --data-dir continues it.");

@@ -7,6 +7,7 @@ pub mod export;
 pub mod files;
 pub mod limits;
 pub mod mail_relay;
+pub mod names;
 pub mod relay_worker;
 pub mod server;
 
@@ -30,6 +31,10 @@ pub const DEFAULT_SESSION_NAME: &str = "queuelab workshop";
 /// Most trainees one session accepts (bounds memory).
 pub const MAX_TRAINEES: u32 = 500;
 
+/// The refusals a trainee reads in their language (the host answers in both when the request
+/// does not say which).
+const REFUSALS: [&str; 2] = ["workshop.relay_no_mail", "workshop.name_hidden_chars"];
+
 /// A running session's state, shared by every request.
 pub struct HostState {
     db: Mutex<HostDb>,
@@ -38,8 +43,8 @@ pub struct HostState {
     limits: Mutex<RateLimits>,
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
-    /// Why relay requests are refused without a relay, in German and English.
-    no_relay: [String; 2],
+    /// Refusals the host words for the trainee, by string key: German and English.
+    refusals: Vec<(&'static str, [String; 2])>,
     /// The join code.
     pub code: String,
     /// The instructor key.
@@ -106,13 +111,13 @@ impl HostState {
             limits: Mutex::new(RateLimits::default()),
             catalog,
             relay: None,
-            no_relay: [Lang::De, Lang::En].map(|lang| {
-                content
-                    .course(lang)
-                    .strings
-                    .get("workshop.relay_no_mail")
-                    .to_owned()
-            }),
+            refusals: REFUSALS
+                .iter()
+                .map(|key| {
+                    let text = |lang: Lang| content.course(lang).strings.get(key).to_owned();
+                    (*key, [text(Lang::De), text(Lang::En)])
+                })
+                .collect(),
             code,
             key,
             name,
@@ -124,6 +129,18 @@ impl HostState {
     pub fn with_relay(mut self, relay: mail_relay::MailRelay) -> HostState {
         self.relay = Some(relay);
         self
+    }
+
+    /// The refusal `key` in `lang`, or in English and German when the language is not known.
+    pub(crate) fn refusal(&self, key: &str, lang: Option<Lang>) -> String {
+        let Some((_, [de, en])) = self.refusals.iter().find(|(k, _)| *k == key) else {
+            return key.to_owned();
+        };
+        match lang {
+            Some(Lang::De) => de.clone(),
+            Some(Lang::En) => en.clone(),
+            None => format!("{en} / {de}"),
+        }
     }
 
     /// The summary as JSON-ready data.

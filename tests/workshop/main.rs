@@ -5,6 +5,7 @@
 mod dashboard;
 mod host_files;
 mod host_pty;
+mod instructor_key;
 mod mail;
 mod relay;
 mod silent_host;

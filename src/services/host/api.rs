@@ -4,12 +4,12 @@
 
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
-use super::{HostState, MAX_TRAINEES, lock};
+use super::{HostState, MAX_TRAINEES, lock, names};
 use crate::content::Lang;
 use crate::domain::workshop::wire::{
     BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
 };
-use crate::domain::workshop::{PaceKind, check_name};
+use crate::domain::workshop::{EventKind, PaceKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::time::Instant;
@@ -186,12 +186,7 @@ impl HostState {
             return denied;
         }
         let Some(relay) = &self.relay else {
-            let [de, en] = &self.no_relay;
-            let reason = match request.lang() {
-                Some(Lang::De) => de.clone(),
-                Some(Lang::En) => en.clone(),
-                None => format!("{en} / {de}"),
-            };
+            let reason = self.refusal("workshop.relay_no_mail", request.lang());
             return ApiResponse::text(503, &reason);
         };
         match call(relay, &request) {
@@ -205,7 +200,8 @@ impl HostState {
         if !same(&caller.code, &self.code) {
             return Err(ApiResponse::text(403, "wrong join code"));
         }
-        match lock(&self.db).check_trainee(&caller.trainee, &token_hash(&caller.token)) {
+        let trainee = names::normal_id(&caller.trainee);
+        match lock(&self.db).check_trainee(&trainee, &token_hash(&caller.token)) {
             Ok(TraineeCheck::Known) => Ok(()),
             Ok(_) => Err(ApiResponse::text(
                 403,
@@ -227,8 +223,11 @@ impl HostState {
             Ok(n) => n,
             Err(e) => return ApiResponse::text(422, &e),
         };
-        let trainee_ok =
-            batch.trainee.len() == 32 && batch.trainee.bytes().all(|b| b.is_ascii_hexdigit());
+        if let Some(key) = names::refused_name(&name) {
+            return ApiResponse::text(422, &self.refusal(key, None));
+        }
+        let trainee = names::normal_id(&batch.trainee);
+        let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
         if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
             return ApiResponse::text(
                 422,
@@ -240,7 +239,7 @@ impl HostState {
         }
         let hash = token_hash(&batch.token);
         let mut db = lock(&self.db);
-        match db.check_trainee(&batch.trainee, &hash) {
+        match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
                 Ok(n) if n >= MAX_TRAINEES => {
@@ -259,7 +258,11 @@ impl HostState {
         }
         let mut rejected = Vec::new();
         let mut valid = Vec::new();
-        for event in batch.events {
+        for mut event in batch.events {
+            // Stuck words reach the dashboard and the exports: no control characters.
+            if let EventKind::Stuck { text, .. } = &mut event.kind {
+                *text = names::clean_text(text);
+            }
             match self.catalog.validate(&event) {
                 Ok(()) => valid.push(event),
                 Err(reason) => rejected.push(Rejected {
@@ -268,7 +271,7 @@ impl HostState {
                 }),
             }
         }
-        let stored = match db.store_batch(&batch.trainee, &name, &hash, valid, now_ms) {
+        let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {
             Ok(s) => s,
             Err(e) => {
                 return ApiResponse::text(503, &format!("host database busy, try again: {e}"));
@@ -277,9 +280,9 @@ impl HostState {
         // Summary after the commit, under the database lock: the order of application matches
         // the order of storage, and a reader never sees an event the database does not hold.
         let mut summary = lock(&self.summary);
-        summary.name(&batch.trainee, &name);
+        summary.name(&trainee, &stored.name);
         for event in &stored.new {
-            summary.apply(&batch.trainee, event, &self.catalog);
+            summary.apply(&trainee, event, &self.catalog);
         }
         drop(summary);
         drop(db);

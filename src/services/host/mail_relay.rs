@@ -45,7 +45,11 @@ pub fn missing_settings(config: &Config) -> Option<&'static str> {
 
 /// The key a code is kept under: the trainee who asked and the address.
 fn code_key(trainee: &str, address: &str) -> String {
-    format!("{trainee}/{}", address_key(address))
+    format!(
+        "{}/{}",
+        super::names::normal_id(trainee),
+        address_key(address)
+    )
 }
 
 /// The limits across codes: the room, the trainee (all addresses), the address (all trainees).
@@ -137,7 +141,7 @@ impl MailRelay {
                 format!("address refused: {}", self.strings(req.lang).get(e.key())),
             )
         })?;
-        let trainee = &req.caller.trainee;
+        let trainee = &super::names::normal_id(&req.caller.trainee);
         let now = now_secs();
         let issued = self
             .flow
