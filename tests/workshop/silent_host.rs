@@ -90,3 +90,20 @@ fn one_client_deadline_covers_connect_handshake_request_and_response() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_delivery_says_whether_it_really_asked_the_host() {
+    let (port, _holder) = silent_listener();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut store, _) =
+        queuelab::services::Store::open(&dir.path().join("progress.db")).expect("store");
+    store.join(&silent_url(port), "Ada").expect("joined");
+    // Nothing due: no request, so nothing is known about the host (Home must not say
+    // "reachable" on the strength of it).
+    let idle =
+        queuelab::services::trainee::deliver(&mut store, deadline_in(300), false).expect("runs");
+    assert!(!idle.attempted && idle.error.is_none(), "{idle:?}");
+    let asked =
+        queuelab::services::trainee::deliver(&mut store, deadline_in(300), true).expect("runs");
+    assert!(asked.attempted && asked.error.is_some(), "{asked:?}");
+}

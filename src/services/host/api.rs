@@ -274,7 +274,14 @@ impl HostState {
         let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {
             Ok(s) => s,
             Err(e) => {
-                return ApiResponse::text(503, &format!("host database busy, try again: {e}"));
+                // Either way nothing was stored and the trainee's dispatcher tries again later;
+                // the reason tells the instructor what to fix.
+                let why = if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+                    "host disk full; the instructor must free space"
+                } else {
+                    "host database busy, try again"
+                };
+                return ApiResponse::text(503, &format!("{why}: {e}"));
             }
         };
         // Summary after the commit, under the database lock: the order of application matches

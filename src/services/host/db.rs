@@ -85,6 +85,12 @@ impl HostDb {
         Ok(HostDb { conn })
     }
 
+    /// Caps the database at `pages` pages, so a test meets SQLite's "disk full".
+    #[cfg(test)]
+    pub fn limit_pages(&self, pages: u32) -> rusqlite::Result<()> {
+        self.conn.pragma_update(None, "max_page_count", pages)
+    }
+
     /// A session setting, if set.
     pub fn meta(&self, key: &str) -> rusqlite::Result<Option<String>> {
         self.conn

@@ -96,3 +96,20 @@ fn ids_are_normalised_names_checked_and_made_unique_stuck_text_cleaned() {
         .expect("stuck text");
     assert_eq!(stuck_text, "help[2J menow");
 }
+
+#[test]
+fn a_full_disk_is_named_as_such() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(&state, &batch(&state, "a", vec![])));
+    let pages: u32 = 1;
+    lock(&state.db).limit_pages(pages).expect("pragma");
+    let events = (0..200)
+        .map(|n| stuck(&format!("s{n}"), &"x".repeat(100)))
+        .collect();
+    let answer = post(&state, &batch(&state, "a", events));
+    let text = String::from_utf8_lossy(&answer.body);
+    assert_eq!(answer.status, 503, "{text}");
+    assert!(text.starts_with("host disk full"), "{text}");
+}
