@@ -30,6 +30,9 @@ const KEY_LEN: usize = 24;
 pub const DEFAULT_SESSION_NAME: &str = "queuelab workshop";
 /// Most trainees one session accepts (bounds memory).
 pub const MAX_TRAINEES: u32 = 500;
+/// Most events the host stores for one trainee: a whole course with every quiz retaken and
+/// every scenario run many times stays far below; a client replaying without end does not.
+pub const MAX_EVENTS_PER_TRAINEE: u32 = 5_000;
 
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
@@ -41,6 +44,7 @@ pub struct HostState {
     summary: Mutex<Summary>,
     paces: Mutex<Vec<Pace>>,
     limits: Mutex<RateLimits>,
+    registrations: Mutex<RateLimits>,
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
     /// Refusals the host words for the trainee, by string key: German and English.
@@ -109,6 +113,7 @@ impl HostState {
             summary: Mutex::new(summary),
             paces: Mutex::new(paces),
             limits: Mutex::new(RateLimits::default()),
+            registrations: Mutex::new(RateLimits::registrations()),
             catalog,
             relay: None,
             refusals: REFUSALS

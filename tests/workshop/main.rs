@@ -6,6 +6,7 @@ mod dashboard;
 mod host_files;
 mod host_pty;
 mod instructor_key;
+mod join_refused;
 mod mail;
 mod relay;
 mod silent_host;

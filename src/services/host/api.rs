@@ -4,7 +4,7 @@
 
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
-use super::{HostState, MAX_TRAINEES, lock, names};
+use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
 use crate::content::Lang;
 use crate::domain::workshop::wire::{
     BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
@@ -85,7 +85,7 @@ impl HostState {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
         match (req.method, req.path) {
-            ("POST", "/api/events") => self.events(req.body, now_ms),
+            ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
             ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
             ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
             ("GET", "/api/summary") => match self.instructor(req) {
@@ -211,7 +211,7 @@ impl HostState {
         }
     }
 
-    fn events(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+    fn events(&self, body: &[u8], peer: IpAddr, now_ms: i64) -> ApiResponse {
         let batch: EventBatch = match serde_json::from_slice(body) {
             Ok(b) => b,
             Err(e) => return ApiResponse::text(400, &format!("not an event batch: {e}")),
@@ -242,6 +242,12 @@ impl HostState {
         match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
+                _ if !lock(&self.registrations).allow(peer, Instant::now()) => {
+                    return ApiResponse::text(
+                        429,
+                        "too many new trainees from this address; try again in a minute",
+                    );
+                }
                 Ok(n) if n >= MAX_TRAINEES => {
                     return ApiResponse::text(
                         403,
@@ -269,6 +275,21 @@ impl HostState {
                     id: event.id,
                     reason,
                 }),
+            }
+        }
+        // The quota bounds what one trainee can make the host store (and replay at start).
+        let room = match db.event_count(&trainee) {
+            Ok(n) => MAX_EVENTS_PER_TRAINEE.saturating_sub(n) as usize,
+            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        };
+        if valid.len() > room {
+            for event in valid.split_off(room) {
+                rejected.push(Rejected {
+                    id: event.id,
+                    reason: format!(
+                        "this trainee's quota of {MAX_EVENTS_PER_TRAINEE} events is used up"
+                    ),
+                });
             }
         }
         let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {

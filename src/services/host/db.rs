@@ -130,6 +130,15 @@ impl HostDb {
         })
     }
 
+    /// How many events the host holds for `trainee` (the inbox index counts them).
+    pub fn event_count(&self, trainee: &str) -> rusqlite::Result<u32> {
+        self.conn.query_row(
+            "SELECT count(*) FROM event WHERE trainee_id = ?1",
+            [trainee],
+            |r| r.get(0),
+        )
+    }
+
     /// How many trainees are registered.
     pub fn trainee_count(&self) -> rusqlite::Result<u32> {
         self.conn

@@ -113,3 +113,49 @@ fn a_full_disk_is_named_as_such() {
     assert_eq!(answer.status, 503, "{text}");
     assert!(text.starts_with("host disk full"), "{text}");
 }
+
+#[test]
+fn one_address_cannot_fill_the_room_and_one_trainee_cannot_grow_storage_without_bound() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let fake = |i: usize| {
+        let mut b = batch(&state, "f", vec![]);
+        b.trainee = format!("{i:032x}");
+        b.name = format!("Fake {i}");
+        b
+    };
+    // The event quota: what is over it is refused by name, nothing more is stored.
+    let quota = MAX_EVENTS_PER_TRAINEE as usize;
+    for start in (0..quota).step_by(200) {
+        let events = (start..start + 200)
+            .map(|n| stuck(&format!("q{n}"), ""))
+            .collect();
+        receipt(&post(&state, &batch(&state, "a", events)));
+    }
+    let over = receipt(&post(&state, &batch(&state, "a", vec![stuck("over", "")])));
+    assert_eq!(over.stored, 0);
+    assert!(over.rejected[0].reason.contains("quota"), "{over:?}");
+    // Trainee a took one registration of this address; 59 fakes get in, then no more.
+    let statuses: Vec<u16> = (0..70).map(|i| post(&state, &fake(i)).status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        59,
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[69], 429);
+    // A real trainee on another address still joins.
+    let body = serde_json::to_vec(&batch(&state, "b", vec![])).expect("json");
+    let other = state.handle(
+        &ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            body: &body,
+            peer: IpAddr::V4(Ipv4Addr::new(192, 168, 1, 7)),
+        },
+        1,
+    );
+    assert_eq!(other.status, 200);
+}
