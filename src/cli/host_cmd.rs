@@ -31,7 +31,7 @@ pub enum HostAction {
     ///
     /// The instructor key comes from --key-file FILE or --key KEY (other users of the
     /// computer see a --key in their process list), else from the environment variable
-    /// QUEUELAB_INSTRUCTOR_KEY.
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
     Status {
         /// The join URL the host printed.
         #[arg(long)]
@@ -47,7 +47,7 @@ pub enum HostAction {
     ///
     /// The instructor key comes from --key-file FILE or --key KEY (other users of the
     /// computer see a --key in their process list), else from the environment variable
-    /// QUEUELAB_INSTRUCTOR_KEY.
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
     Pace {
         /// The join URL the host printed.
         #[arg(long)]

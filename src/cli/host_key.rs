@@ -15,7 +15,7 @@ pub struct KeyArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "key")]
     pub key_file: Option<PathBuf>,
     /// The instructor key itself (visible to other users in `ps`; prefer --key-file or
-    /// QUEUELAB_INSTRUCTOR_KEY).
+    /// `QUEUELAB_INSTRUCTOR_KEY`).
     #[arg(long)]
     pub key: Option<String>,
 }

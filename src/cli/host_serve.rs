@@ -57,13 +57,11 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let tls = identity.server_config().map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
     let mut state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
-    match mail_relay::missing_settings(&config) {
-        Some(reason) => warn(&format!("{reason}; they are told so when they try")),
-        None => {
-            let relay =
-                MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
-            state = state.with_relay(relay);
-        }
+    if let Some(reason) = mail_relay::missing_settings(&config) {
+        warn(&format!("{reason}; they are told so when they try"));
+    } else {
+        let relay = MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
+        state = state.with_relay(relay);
     }
     let state = Arc::new(state);
     let bind = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Longest wait for a mail the relay sends on its own (first retry after 7-15 s).
-const WAIT: Duration = Duration::from_secs(60);
+const WAIT: Duration = Duration::from_mins(1);
 
 fn wait_for_mails(smtp: &Smtp, n: usize, within: Duration) -> Vec<server::Received> {
     let deadline = Instant::now() + within;

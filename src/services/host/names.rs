@@ -51,7 +51,8 @@ pub fn unique_name(name: &str, taken: &[String]) -> String {
     if !used(name) {
         return name.to_owned();
     }
-    (2..)
+    // Among len + 1 suffixes one is free: each taken name blocks at most one.
+    (2..=taken.len() + 2)
         .map(|n| format!("{name} ({n})"))
         .find(|candidate| !used(candidate))
         .unwrap_or_else(|| name.to_owned())
