@@ -4,6 +4,7 @@ mod check_cmd;
 mod decide_cmd;
 mod export_cmd;
 mod host_cmd;
+mod host_key;
 mod host_pace;
 mod host_serve;
 mod join_cmd;

@@ -2,35 +2,23 @@
 //! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
 //! `host export` writes the summary of the session in the data folder as CSV and HTML.
 
+use super::host_key::KeyArgs;
+use super::host_serve::ServeArgs;
 use super::join_cmd::say;
 use super::{Cli, Failure};
 use crate::domain::workshop::{JoinUrl, SummaryView};
 use crate::services::host::HostState;
 use crate::services::trainee::client::{deadline_in, request};
 use clap::{Args, Subcommand};
-use std::net::IpAddr;
 use std::path::PathBuf;
-
-/// Default port of a workshop host.
-pub const DEFAULT_PORT: u16 = 8740;
 
 /// `queuelab host ...`.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct HostArgs {
-    /// Address to listen on (default: all interfaces; the join URL shows the LAN address).
-    #[arg(long)]
-    pub bind: Option<IpAddr>,
-    /// Port to listen on.
-    #[arg(long, default_value_t = DEFAULT_PORT)]
-    pub port: u16,
-    /// The session's name, shown to trainees.
-    #[arg(long, value_name = "TEXT")]
-    pub name: Option<String>,
-    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
-    /// until Ctrl+C or SIGTERM.
-    #[arg(long)]
-    pub headless: bool,
+    /// How to serve (without a subcommand).
+    #[command(flatten)]
+    pub serve: ServeArgs,
     /// status or export.
     #[command(subcommand)]
     pub action: Option<HostAction>,
@@ -40,26 +28,32 @@ pub struct HostArgs {
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Print a running session's summary (GET /api/summary with the instructor key).
+    ///
+    /// The instructor key comes from --key-file FILE or --key KEY (other users of the
+    /// computer see a --key in their process list), else from the environment variable
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
     Status {
         /// The join URL the host printed.
         #[arg(long)]
         url: String,
-        /// The instructor key the host printed.
-        #[arg(long)]
-        key: String,
+        #[command(flatten)]
+        key: KeyArgs,
         /// Print the JSON as the host sends it.
         #[arg(long)]
         json: bool,
     },
     /// Send a pacing command to a running session (trainees see a banner and follow with
     /// one key): chapter N, scenario N [MODE], reveal K.
+    ///
+    /// The instructor key comes from --key-file FILE or --key KEY (other users of the
+    /// computer see a --key in their process list), else from the environment variable
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
     Pace {
         /// The join URL the host printed.
         #[arg(long)]
         url: String,
-        /// The instructor key the host printed.
-        #[arg(long)]
-        key: String,
+        #[command(flatten)]
+        key: KeyArgs,
         /// What to ask the room.
         #[command(subcommand)]
         what: super::host_pace::PaceWhat,
@@ -76,10 +70,12 @@ pub enum HostAction {
 /// Runs `queuelab host ...`.
 pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
-        Some(HostAction::Status { url, key, json }) => status(url, key, *json),
+        Some(HostAction::Status { url, key, json }) => status(url, &key.resolve()?, *json),
         Some(HostAction::Export { out }) => export(cli, out),
-        Some(HostAction::Pace { url, key, what }) => super::host_pace::run(cli, url, key, what),
-        None => super::host_serve::run(cli, args),
+        Some(HostAction::Pace { url, key, what }) => {
+            super::host_pace::run(cli, url, &key.resolve()?, what)
+        }
+        None => super::host_serve::run(cli, &args.serve),
     }
 }
 

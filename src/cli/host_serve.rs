@@ -1,35 +1,68 @@
 //! Serving a workshop session until Ctrl+C or SIGTERM: the certificate from the data folder
 //! (made on first start), the session database, the mail relay with the host's mail config.
 
-use super::host_cmd::HostArgs;
 use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
 use crate::app::dashboard::{Access, Dashboard};
 use crate::domain::workshop::JoinUrl;
-use crate::services::host::mail_relay::MailRelay;
-use crate::services::host::{HostState, server};
+use crate::services::host::mail_relay::{self, MailRelay};
+use crate::services::host::{HostState, files, server};
 use crate::services::share::lan_ip;
 use crate::services::tls::Identity;
 use std::io::{IsTerminal, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
+/// Default port of a workshop host.
+pub const DEFAULT_PORT: u16 = 8740;
+
+/// How `queuelab host` serves (the options without a subcommand).
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (default: all interfaces; the join URL shows the LAN address).
+    #[arg(long)]
+    pub bind: Option<IpAddr>,
+    /// Port to listen on.
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The session's name, shown to trainees.
+    #[arg(long, value_name = "TEXT")]
+    pub name: Option<String>,
+    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
+    /// until Ctrl+C or SIGTERM.
+    #[arg(long)]
+    pub headless: bool,
+}
+
 /// Starts the host and serves until stopped.
-pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
+pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
     let config = super::config(&paths)?;
-    paths.ensure_data_dir().map_err(Failure::new)?;
+    let shared = paths.ensure_data_dir().map_err(Failure::new)?;
     let _ = crate::services::log::init(&paths.log_file());
+    if shared.is_some() {
+        warn(&format!(
+            "other users of this computer can read {}; {} there hold the join code, the instructor key and the trainees' addresses. Use a private folder (chmod 700) or another --data-dir.",
+            paths.data_dir.display(),
+            files::HOST_FILES
+        ));
+    }
+    // Held until the session stops: a second host on this folder would serve the same code
+    // and key with a second copy of the state.
+    let _folder = files::lock_folder(&paths.data_dir).map_err(Failure::new)?;
     let content = super::load_content(cli)?;
     let identity = Identity::load_or_create(&paths.data_dir.join("host-identity.der"))
         .map_err(Failure::new)?;
     let tls = identity.server_config().map_err(Failure::new)?;
-    let relay = MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let state = HostState::open(&paths.data_dir, name, &content)
-        .map_err(Failure::new)?
-        .with_relay(relay);
+    let mut state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
+    if let Some(reason) = mail_relay::missing_settings(&config) {
+        warn(&format!("{reason}; they are told so when they try"));
+    } else {
+        let relay = MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
+        state = state.with_relay(relay);
+    }
     let state = Arc::new(state);
     let bind = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
     let stop = StopSignal::register()?;
@@ -81,7 +114,8 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     if !args.headless {
         say!("projector: {projector}");
         say!(
-            "status: queuelab host status --url '{url}' --key {}",
+            "status: {}={} queuelab host status --url '{url}'",
+            super::host_key::KEY_ENV,
             state.key
         );
         say!("Ctrl+C stops the session; a restart with the same --data-dir continues it.");
@@ -94,4 +128,10 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
         say!("session stopped");
     }
     Ok(())
+}
+
+/// A warning on stderr (the headless host's stdout is read by scripts) and in the log.
+fn warn(message: &str) {
+    crate::services::log::warn(message);
+    eprintln!("queuelab host: warning: {message}");
 }

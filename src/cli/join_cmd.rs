@@ -69,6 +69,11 @@ pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), 
         say!("refused by the host: {rejected}");
     }
     if let Some(error) = delivery.error {
+        // A refusal (wrong code, session full, too many new trainees) is an answer, not an
+        // outage: the command fails with it.
+        if error.starts_with("the host answered 4") {
+            return Err(Failure::new(format!("the host refused: {error}")));
+        }
         say!("host not reachable: {error} (facts wait and go with a later run)");
     }
     Ok(())

@@ -1,18 +1,44 @@
-//! `queuelab mail status` and `queuelab mail retry`: the outbox for operators and scripts.
+//! `queuelab mail status` and `queuelab mail retry`: the outbox for operators and scripts. In
+//! a workshop host's data folder they work on the relay's outbox (`host-mail.db`), which the
+//! running host's dispatcher shares: leases keep the two from sending one mail twice.
 
 use super::lines::Session;
 use super::{Cli, Failure, MailAction};
 use crate::domain::outbox::{DEFAULT_RETRY, MailStatus};
+use crate::services::host::mail_relay::RELAY_DB;
 use crate::services::mail::{self, CodeVault, Dispatcher, Outcome};
 use crate::services::store::{OutboxMail, now_secs};
+use crate::services::{Config, Store};
+use std::path::Path;
 
 /// Runs `mail status` or `mail retry`.
 pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
+    let paths = super::paths(cli)?;
+    let relay_db = paths.data_dir.join(RELAY_DB);
+    if relay_db.exists() {
+        let config = super::config(&paths)?;
+        let (mut store, _) = Store::open(&relay_db).map_err(|e| Failure::new(e.to_string()))?;
+        super::out::line(format!(
+            "The workshop host's relay outbox ({}):",
+            relay_db.display()
+        ))?;
+        return run_on(&mut store, &config, &paths.data_dir.join("mail"), action);
+    }
     let mut session = Session::open(cli)?;
+    let mail_dir = session.paths.mail_dir();
+    run_on(&mut session.store, &session.config, &mail_dir, action)
+}
+
+fn run_on(
+    store: &mut Store,
+    config: &Config,
+    mail_dir: &Path,
+    action: MailAction,
+) -> Result<(), Failure> {
     let fail = |e: &dyn std::fmt::Display| Failure::new(e.to_string());
     match action {
         MailAction::Status => {
-            let mails = session.store.mails().map_err(|e| fail(&e))?;
+            let mails = store.mails().map_err(|e| fail(&e))?;
             if mails.is_empty() {
                 super::out::line("The mail outbox is empty.")?;
             }
@@ -23,15 +49,11 @@ pub fn run(cli: &Cli, action: MailAction) -> Result<(), Failure> {
         }
         MailAction::Retry => {
             let now = now_secs();
-            let changed = session.store.requeue_mails(now).map_err(|e| fail(&e))?;
-            let from =
-                mail::from_mailbox(session.config.mail.from.as_deref()).map_err(|e| fail(&e))?;
-            let transport = mail::from_config(&session.config.mail, &session.paths.mail_dir())
-                .map_err(|e| fail(&e))?;
+            let changed = store.requeue_mails(now).map_err(|e| fail(&e))?;
+            let from = mail::from_mailbox(config.mail.from.as_deref()).map_err(|e| fail(&e))?;
+            let transport = mail::from_config(&config.mail, mail_dir).map_err(|e| fail(&e))?;
             let dispatcher = Dispatcher::new(transport, from, CodeVault::shared(), DEFAULT_RETRY);
-            let outcomes = dispatcher
-                .run_due(&mut session.store, now)
-                .map_err(|e| fail(&e))?;
+            let outcomes = dispatcher.run_due(store, now).map_err(|e| fail(&e))?;
             if outcomes.is_empty() {
                 super::out::line(format!(
                     "Nothing due ({changed} mail(s) put back in the queue)."

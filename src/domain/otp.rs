@@ -93,6 +93,8 @@ pub enum IssueDenied {
     HourlyLimit { wait_secs: i64 },
     /// [`MAX_CODES_PER_WINDOW_ALL`] codes within the hour, all addresses together.
     MachineLimit { wait_secs: i64 },
+    /// The workshop host's limit for the whole room within the hour (its `[mail]` config).
+    RoomLimit { wait_secs: i64 },
     /// Five wrong tries within the hour.
     Locked { wait_secs: i64 },
 }
@@ -140,6 +142,7 @@ impl IssueDenied {
             IssueDenied::Cooldown { .. } => "otp.cooldown",
             IssueDenied::HourlyLimit { .. } => "otp.hourly_limit",
             IssueDenied::MachineLimit { .. } => "otp.machine_limit",
+            IssueDenied::RoomLimit { .. } => "otp.room_limit",
             IssueDenied::Locked { .. } => "otp.locked",
         }
     }
@@ -150,6 +153,7 @@ impl IssueDenied {
             IssueDenied::Cooldown { wait_secs }
             | IssueDenied::HourlyLimit { wait_secs }
             | IssueDenied::MachineLimit { wait_secs }
+            | IssueDenied::RoomLimit { wait_secs }
             | IssueDenied::Locked { wait_secs } => wait_secs,
         }
     }

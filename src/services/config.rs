@@ -101,7 +101,15 @@ pub struct Mail {
     pub password_env: Option<String>,
     /// Sender address.
     pub from: Option<String>,
+    /// Codes the workshop host relays per hour for the whole room (default
+    /// [`DEFAULT_RELAY_CODES_PER_HOUR`]: two or three for each of 40 trainees).
+    pub relay_codes_per_hour: Option<u32>,
 }
+
+/// Default room limit of the workshop host's mail relay, codes per hour.
+pub const DEFAULT_RELAY_CODES_PER_HOUR: u32 = 120;
+/// Largest room limit the config accepts.
+pub const MAX_RELAY_CODES_PER_HOUR: u32 = 10_000;
 
 /// `[share]`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -205,6 +213,14 @@ impl Config {
             return Err(bad(
                 "mail.from",
                 "must be an e-mail address, optionally with a name: Queue Lab <lab@example.org>",
+            ));
+        }
+        if let Some(n) = self.mail.relay_codes_per_hour
+            && !(1..=MAX_RELAY_CODES_PER_HOUR).contains(&n)
+        {
+            return Err(bad(
+                "mail.relay_codes_per_hour",
+                "must be a number of codes per hour from 1 to 10000",
             ));
         }
         if self.mail.transport == Transport::Smtp {
@@ -331,6 +347,14 @@ mod tests {
             err.to_string(),
             "w.toml: workshop.currency: must be a three-letter currency code in capitals, such as EUR, CHF or USD"
         );
+        let err = Config::parse("w.toml", "[mail]\nrelay_codes_per_hour = 0\n").expect_err("zero");
+        assert!(
+            err.to_string()
+                .starts_with("w.toml: mail.relay_codes_per_hour: "),
+            "{err}"
+        );
+        let ok = Config::parse("w.toml", "[mail]\nrelay_codes_per_hour = 200\n").expect("a room");
+        assert_eq!(ok.mail.relay_codes_per_hour, Some(200));
         let ok = Config::parse("w.toml", "[workshop]\ncurrency = \"SEK\"\n").expect("a code");
         assert_eq!(ok.workshop.currency.as_deref(), Some("SEK"));
         let err = Config::parse("w.toml", "[mail]\nfrom = \"Queue Lab <lab at example>\"\n")

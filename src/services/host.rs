@@ -4,11 +4,14 @@
 pub mod api;
 pub mod db;
 pub mod export;
+pub mod files;
 pub mod limits;
 pub mod mail_relay;
+pub mod names;
+pub mod relay_worker;
 pub mod server;
 
-use crate::content::Content;
+use crate::content::{Content, Lang};
 use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
 use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
@@ -27,6 +30,13 @@ const KEY_LEN: usize = 24;
 pub const DEFAULT_SESSION_NAME: &str = "queuelab workshop";
 /// Most trainees one session accepts (bounds memory).
 pub const MAX_TRAINEES: u32 = 500;
+/// Most events the host stores for one trainee: a whole course with every quiz retaken and
+/// every scenario run many times stays far below; a client replaying without end does not.
+pub const MAX_EVENTS_PER_TRAINEE: u32 = 5_000;
+
+/// The refusals a trainee reads in their language (the host answers in both when the request
+/// does not say which).
+const REFUSALS: [&str; 2] = ["workshop.relay_no_mail", "workshop.name_hidden_chars"];
 
 /// A running session's state, shared by every request.
 pub struct HostState {
@@ -34,8 +44,11 @@ pub struct HostState {
     summary: Mutex<Summary>,
     paces: Mutex<Vec<Pace>>,
     limits: Mutex<RateLimits>,
+    registrations: Mutex<RateLimits>,
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
+    /// Refusals the host words for the trainee, by string key: German and English.
+    refusals: Vec<(&'static str, [String; 2])>,
     /// The join code.
     pub code: String,
     /// The instructor key.
@@ -69,6 +82,7 @@ impl HostState {
     ) -> Result<HostState, String> {
         let path = data_dir.join("host.db");
         let fail = |e: rusqlite::Error| format!("host database {}: {e}", path.display());
+        files::create_private(&path)?;
         let db = HostDb::open(&path).map_err(fail)?;
         let get_or_make = |key: &str, make: &dyn Fn() -> String| -> Result<String, String> {
             if let Some(v) = db.meta(key).map_err(fail)? {
@@ -99,8 +113,16 @@ impl HostState {
             summary: Mutex::new(summary),
             paces: Mutex::new(paces),
             limits: Mutex::new(RateLimits::default()),
+            registrations: Mutex::new(RateLimits::registrations()),
             catalog,
             relay: None,
+            refusals: REFUSALS
+                .iter()
+                .map(|key| {
+                    let text = |lang: Lang| content.course(lang).strings.get(key).to_owned();
+                    (*key, [text(Lang::De), text(Lang::En)])
+                })
+                .collect(),
             code,
             key,
             name,
@@ -112,6 +134,18 @@ impl HostState {
     pub fn with_relay(mut self, relay: mail_relay::MailRelay) -> HostState {
         self.relay = Some(relay);
         self
+    }
+
+    /// The refusal `key` in `lang`, or in English and German when the language is not known.
+    pub(crate) fn refusal(&self, key: &str, lang: Option<Lang>) -> String {
+        let Some((_, [de, en])) = self.refusals.iter().find(|(k, _)| *k == key) else {
+            return key.to_owned();
+        };
+        match lang {
+            Some(Lang::De) => de.clone(),
+            Some(Lang::En) => en.clone(),
+            None => format!("{en} / {de}"),
+        }
     }
 
     /// The summary as JSON-ready data.

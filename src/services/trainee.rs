@@ -21,6 +21,9 @@ pub struct Delivery {
     pub error: Option<String>,
     /// The session name the host reported.
     pub session: Option<String>,
+    /// Whether a request went to the host in this run (false when nothing was due): only
+    /// then do `error` and `session` say whether the host is reachable now.
+    pub attempted: bool,
 }
 
 /// Delivers pending events until none is left or `deadline` passes. `all` ignores the backoff
@@ -42,6 +45,7 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
             break;
         }
         hello = false;
+        out.attempted = true;
         let ids: Vec<String> = batch.iter().map(|q| q.event.id.clone()).collect();
         match send(
             &member,

@@ -86,7 +86,13 @@ pub struct Smtp {
 impl Smtp {
     /// Starts a server on a free port.
     pub fn start() -> Smtp {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+        Smtp::start_on(0)
+    }
+
+    /// Starts a server on `port` (0: a free one); a test brings a server up late on a port it
+    /// configured while nothing listened there.
+    pub fn start_on(port: u16) -> Smtp {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the port");
         let port = listener.local_addr().expect("local addr").port();
         let mode = Arc::new(AtomicU8::new(Mode::Accept as u8));
         let inbox = Arc::new(Mutex::new(Vec::new()));

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 #[path = "../mail_smtp/server.rs"]
 #[allow(dead_code)] // the fault helpers serve the mail_smtp tests
-mod server;
+pub(crate) mod server;
 
 const WAIT: Duration = Duration::from_secs(30);
 

@@ -3,8 +3,13 @@
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
 mod dashboard;
+mod host_files;
 mod host_pty;
+mod instructor_key;
+mod join_refused;
 mod mail;
+mod relay;
+mod silent_host;
 mod support;
 
 use queuelab::content::{ContentSource, Lang};

@@ -13,10 +13,11 @@ use crate::services::store::Membership;
 use crate::services::trainee::client::relay_mail;
 
 /// The refusals of a code request, as `IssueDenied` names them.
-const DENIED_KEYS: [&str; 4] = [
+const DENIED_KEYS: [&str; 5] = [
     "otp.cooldown",
     "otp.hourly_limit",
     "otp.machine_limit",
+    "otp.room_limit",
     "otp.locked",
 ];
 

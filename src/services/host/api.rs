@@ -4,11 +4,12 @@
 
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
-use super::{HostState, MAX_TRAINEES, lock};
+use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
+use crate::content::Lang;
 use crate::domain::workshop::wire::{
     BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
 };
-use crate::domain::workshop::{PaceKind, check_name};
+use crate::domain::workshop::{EventKind, PaceKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use std::time::Instant;
@@ -84,7 +85,7 @@ impl HostState {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
         match (req.method, req.path) {
-            ("POST", "/api/events") => self.events(req.body, now_ms),
+            ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
             ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
             ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
             ("GET", "/api/summary") => match self.instructor(req) {
@@ -170,15 +171,13 @@ impl HostState {
         }
     }
 
-    /// A mail relay request, run only for a registered trainee.
+    /// A mail relay request, run only for a registered trainee. A host without mail settings
+    /// refuses it with the reason in the trainee's language (503: nothing was queued).
     fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
         &self,
         body: &[u8],
         call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
     ) -> ApiResponse {
-        let Some(relay) = &self.relay else {
-            return ApiResponse::text(404, "this host relays no mail");
-        };
         let request: T = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
@@ -186,6 +185,10 @@ impl HostState {
         if let Err(denied) = self.registered(request.caller()) {
             return denied;
         }
+        let Some(relay) = &self.relay else {
+            let reason = self.refusal("workshop.relay_no_mail", request.lang());
+            return ApiResponse::text(503, &reason);
+        };
         match call(relay, &request) {
             Ok(reply) => ApiResponse::json(&reply),
             Err((status, message)) => ApiResponse::text(status, &message),
@@ -197,7 +200,8 @@ impl HostState {
         if !same(&caller.code, &self.code) {
             return Err(ApiResponse::text(403, "wrong join code"));
         }
-        match lock(&self.db).check_trainee(&caller.trainee, &token_hash(&caller.token)) {
+        let trainee = names::normal_id(&caller.trainee);
+        match lock(&self.db).check_trainee(&trainee, &token_hash(&caller.token)) {
             Ok(TraineeCheck::Known) => Ok(()),
             Ok(_) => Err(ApiResponse::text(
                 403,
@@ -207,7 +211,7 @@ impl HostState {
         }
     }
 
-    fn events(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+    fn events(&self, body: &[u8], peer: IpAddr, now_ms: i64) -> ApiResponse {
         let batch: EventBatch = match serde_json::from_slice(body) {
             Ok(b) => b,
             Err(e) => return ApiResponse::text(400, &format!("not an event batch: {e}")),
@@ -219,8 +223,11 @@ impl HostState {
             Ok(n) => n,
             Err(e) => return ApiResponse::text(422, &e),
         };
-        let trainee_ok =
-            batch.trainee.len() == 32 && batch.trainee.bytes().all(|b| b.is_ascii_hexdigit());
+        if let Some(key) = names::refused_name(&name) {
+            return ApiResponse::text(422, &self.refusal(key, None));
+        }
+        let trainee = names::normal_id(&batch.trainee);
+        let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
         if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
             return ApiResponse::text(
                 422,
@@ -232,9 +239,15 @@ impl HostState {
         }
         let hash = token_hash(&batch.token);
         let mut db = lock(&self.db);
-        match db.check_trainee(&batch.trainee, &hash) {
+        match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
+                _ if !lock(&self.registrations).allow(peer, Instant::now()) => {
+                    return ApiResponse::text(
+                        429,
+                        "too many new trainees from this address; try again in a minute",
+                    );
+                }
                 Ok(n) if n >= MAX_TRAINEES => {
                     return ApiResponse::text(
                         403,
@@ -251,7 +264,11 @@ impl HostState {
         }
         let mut rejected = Vec::new();
         let mut valid = Vec::new();
-        for event in batch.events {
+        for mut event in batch.events {
+            // Stuck words reach the dashboard and the exports: no control characters.
+            if let EventKind::Stuck { text, .. } = &mut event.kind {
+                *text = names::clean_text(text);
+            }
             match self.catalog.validate(&event) {
                 Ok(()) => valid.push(event),
                 Err(reason) => rejected.push(Rejected {
@@ -260,18 +277,40 @@ impl HostState {
                 }),
             }
         }
-        let stored = match db.store_batch(&batch.trainee, &name, &hash, valid, now_ms) {
+        // The quota bounds what one trainee can make the host store (and replay at start).
+        let room = match db.event_count(&trainee) {
+            Ok(n) => MAX_EVENTS_PER_TRAINEE.saturating_sub(n) as usize,
+            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        };
+        if valid.len() > room {
+            for event in valid.split_off(room) {
+                rejected.push(Rejected {
+                    id: event.id,
+                    reason: format!(
+                        "this trainee's quota of {MAX_EVENTS_PER_TRAINEE} events is used up"
+                    ),
+                });
+            }
+        }
+        let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {
             Ok(s) => s,
             Err(e) => {
-                return ApiResponse::text(503, &format!("host database busy, try again: {e}"));
+                // Either way nothing was stored and the trainee's dispatcher tries again later;
+                // the reason tells the instructor what to fix.
+                let why = if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+                    "host disk full; the instructor must free space"
+                } else {
+                    "host database busy, try again"
+                };
+                return ApiResponse::text(503, &format!("{why}: {e}"));
             }
         };
         // Summary after the commit, under the database lock: the order of application matches
         // the order of storage, and a reader never sees an event the database does not hold.
         let mut summary = lock(&self.summary);
-        summary.name(&batch.trainee, &name);
+        summary.name(&trainee, &stored.name);
         for event in &stored.new {
-            summary.apply(&batch.trainee, event, &self.catalog);
+            summary.apply(&trainee, event, &self.catalog);
         }
         drop(summary);
         drop(db);
@@ -285,19 +324,26 @@ impl HostState {
     }
 }
 
-/// Mail requests carry who asks.
+/// Mail requests carry who asks (and the code request the trainee's language).
 trait HasCaller {
     fn caller(&self) -> &Caller;
+    fn lang(&self) -> Option<Lang>;
 }
 
 impl HasCaller for CodeRequest {
     fn caller(&self) -> &Caller {
         &self.caller
     }
+    fn lang(&self) -> Option<Lang> {
+        Some(self.lang)
+    }
 }
 
 impl HasCaller for ReportSubmit {
     fn caller(&self) -> &Caller {
         &self.caller
+    }
+    fn lang(&self) -> Option<Lang> {
+        None
     }
 }

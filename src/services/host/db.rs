@@ -1,6 +1,6 @@
 //! The host's SQLite: the session's secrets and name, the trainees (with a hash of their token)
-//! and the inbox of events behind a UNIQUE index on the event id. A redelivered event fails that
-//! index (SQLite extended code 2067, naming `event.event_id`), is counted as a duplicate and
+//! and the inbox of events behind a UNIQUE index on (trainee, event id). A redelivered event fails that
+//! index (SQLite extended code 2067, naming `event.trainee_id, event.event_id`), is counted as a duplicate and
 //! stored nowhere else: the course's idempotent receiver, dog-fooded.
 
 use crate::domain::workshop::{Event, Pace, PaceKind, wire::Rejected};
@@ -19,13 +19,18 @@ const MIGRATIONS: &[&str] = &[
      CREATE TABLE counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);",
     // 2: the instructor's pacing commands, in the order sent.
     "CREATE TABLE pace (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, body TEXT NOT NULL);",
+    // 3: an event id is unique per trainee, not per session: another trainee's leaked id can
+    // no longer make one trainee's event pass for a duplicate. (Every row met the old index,
+    // so it meets the new one.)
+    "DROP INDEX event_inbox;
+     CREATE UNIQUE INDEX event_inbox ON event (trainee_id, event_id);",
 ];
 
 /// SQLite's extended result code for a UNIQUE constraint violation.
 const SQLITE_CONSTRAINT_UNIQUE: i32 = 2067;
 /// The inbox's columns as SQLite names them in the violation message (it names columns, not
 /// the index), so a violation of any other constraint is never mistaken for a duplicate.
-const INBOX_COLUMNS: &str = "event.event_id";
+const INBOX_COLUMNS: &str = "event.trainee_id, event.event_id";
 
 /// Every trainee (id, name) and every stored event with its trainee id, in arrival order.
 pub type Replay = (Vec<(String, String)>, Vec<(String, Event)>);
@@ -38,6 +43,8 @@ pub struct HostDb {
 /// What storing a batch did.
 #[derive(Debug, Default)]
 pub struct Stored {
+    /// The name the trainee has in the room (with a suffix when another trainee has theirs).
+    pub name: String,
     /// Events stored now (to apply to the summary).
     pub new: Vec<Event>,
     /// Events already stored before.
@@ -76,6 +83,12 @@ impl HostDb {
             tx.commit()?;
         }
         Ok(HostDb { conn })
+    }
+
+    /// Caps the database at `pages` pages, so a test meets SQLite's "disk full".
+    #[cfg(test)]
+    pub fn limit_pages(&self, pages: u32) -> rusqlite::Result<()> {
+        self.conn.pragma_update(None, "max_page_count", pages)
     }
 
     /// A session setting, if set.
@@ -117,6 +130,15 @@ impl HostDb {
         })
     }
 
+    /// How many events the host holds for `trainee` (the inbox index counts them).
+    pub fn event_count(&self, trainee: &str) -> rusqlite::Result<u32> {
+        self.conn.query_row(
+            "SELECT count(*) FROM event WHERE trainee_id = ?1",
+            [trainee],
+            |r| r.get(0),
+        )
+    }
+
     /// How many trainees are registered.
     pub fn trainee_count(&self) -> rusqlite::Result<u32> {
         self.conn
@@ -136,12 +158,20 @@ impl HostDb {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let taken: Vec<String> = tx
+            .prepare_cached("SELECT name FROM trainee WHERE id != ?1")?
+            .query_map([trainee], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let name = super::names::unique_name(name, &taken);
         tx.execute(
             "INSERT INTO trainee (id, name, token_hash, first_seen_ms) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (id) DO UPDATE SET name = excluded.name",
             params![trainee, name, token_hash, now_ms],
         )?;
-        let mut stored = Stored::default();
+        let mut stored = Stored {
+            name,
+            ..Stored::default()
+        };
         for event in events {
             let body = serde_json::to_string(&event)
                 .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;

@@ -12,26 +12,56 @@ const BURST: f64 = 400.0;
 /// Most clients tracked at once.
 const MAX_CLIENTS: usize = 4096;
 
+/// New trainees one address may register per second, sustained.
+const REGISTRATIONS_PER_SEC: f64 = 0.5;
+/// New trainees one address may register at once (a class of 40 behind one NAT address fits;
+/// a script with the join code cannot fill the room with fake trainees).
+const REGISTRATION_BURST: f64 = 60.0;
+
 /// The buckets.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RateLimits {
     buckets: HashMap<IpAddr, (f64, Instant)>,
+    rate: f64,
+    burst: f64,
+}
+
+impl Default for RateLimits {
+    /// Requests per client address.
+    fn default() -> Self {
+        RateLimits::new(RATE_PER_SEC, BURST)
+    }
 }
 
 impl RateLimits {
+    /// Buckets of `burst` tokens refilled at `rate` per second.
+    pub fn new(rate: f64, burst: f64) -> RateLimits {
+        RateLimits {
+            buckets: HashMap::new(),
+            rate,
+            burst,
+        }
+    }
+
+    /// New trainees per client address.
+    pub fn registrations() -> RateLimits {
+        RateLimits::new(REGISTRATIONS_PER_SEC, REGISTRATION_BURST)
+    }
+
     /// Takes one token for `peer`; false when the client is over its rate.
     pub fn allow(&mut self, peer: IpAddr, now: Instant) -> bool {
         if self.buckets.len() >= MAX_CLIENTS && !self.buckets.contains_key(&peer) {
             // Full buckets carry no information: forget them before refusing anyone.
+            let (rate, burst) = (self.rate, self.burst);
             self.buckets.retain(|_, (tokens, at)| {
-                *tokens + now.duration_since(*at).as_secs_f64() * RATE_PER_SEC < BURST
+                *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
             });
             if self.buckets.len() >= MAX_CLIENTS {
                 return false;
             }
         }
-        let (tokens, at) = self.buckets.entry(peer).or_insert((BURST, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * RATE_PER_SEC).min(BURST);
+        let (tokens, at) = self.buckets.entry(peer).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.burst);
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;

@@ -255,3 +255,5 @@ fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
     assert_eq!(view.revealed, [decision]);
     assert_eq!(view.last_pace.map(|p| p.id), Some(2));
 }
+
+mod hardening;

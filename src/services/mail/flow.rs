@@ -6,7 +6,7 @@ use super::compose::{CODE_PLACEHOLDER, new_message_id};
 use super::dispatcher::CodeVault;
 use crate::content::Strings;
 use crate::domain::address::{self, AddressError};
-use crate::domain::otp::{self, IssueDenied, NONCE_LEN, OneTimeCode, Verdict};
+use crate::domain::otp::{self, IssueDenied, NONCE_LEN, OneTimeCode, OtpHistory, Verdict};
 use crate::domain::outbox::MailKind;
 use crate::domain::report::Report;
 use crate::services::store::{NewCode, NewMail, Store};
@@ -47,6 +47,43 @@ impl ReportFlow {
         attempt_id: i64,
         now: i64,
     ) -> Result<Result<i64, IssueDenied>, MailError> {
+        let issue = |store: &mut Store, make: &mut dyn FnMut(&OtpHistory) -> _| {
+            store.issue_code(address, attempt_id, now, |history| make(history))
+        };
+        self.issue(store, strings, address, address, now, issue)
+    }
+
+    /// [`ReportFlow::request_code`] for the workshop host: the code is kept under `key` (the
+    /// trainee and the address, so only that trainee's tries count against it) and `limit`
+    /// sees every code of the last hour (per trainee, per address, per room).
+    pub fn request_code_keyed(
+        &self,
+        store: &mut Store,
+        strings: &Strings,
+        recipient: &str,
+        key: &str,
+        now: i64,
+        limit: impl FnOnce(&[(String, i64)]) -> Result<(), IssueDenied>,
+    ) -> Result<Result<i64, IssueDenied>, MailError> {
+        let issue = |store: &mut Store, make: &mut dyn FnMut(&OtpHistory) -> _| {
+            store.issue_code_limited(key, 0, now, limit, |history| make(history))
+        };
+        self.issue(store, strings, recipient, key, now, issue)
+    }
+
+    fn issue(
+        &self,
+        store: &mut Store,
+        strings: &Strings,
+        recipient: &str,
+        key: &str,
+        now: i64,
+        issue: impl FnOnce(
+            &mut Store,
+            &mut dyn FnMut(&OtpHistory) -> Result<NewCode, IssueDenied>,
+        )
+            -> Result<Result<(i64, i64), IssueDenied>, crate::services::StoreError>,
+    ) -> Result<Result<i64, IssueDenied>, MailError> {
         // A CSPRNG seeded from the operating system; seeding is the only fallible step.
         let mut rng =
             StdRng::try_from_rng(&mut SysRng).map_err(|e| MailError::Random(e.to_string()))?;
@@ -58,18 +95,18 @@ impl ReportFlow {
         let mail = NewMail {
             kind: MailKind::Code,
             message_id: new_message_id(&self.from),
-            recipient: address.to_owned(),
+            recipient: recipient.to_owned(),
             cc: None,
             subject: strings.get("mail.code_subject").to_owned(),
             // The placeholder stays in the stored body; the digits exist only in memory.
             text: strings.fill("mail.code_body", &[("code", CODE_PLACEHOLDER)]),
             html: None,
         };
-        let tag = otp::tag(&self.key, &nonce, address, code.reveal());
-        let issued = store.issue_code(address, attempt_id, now, |history| {
-            history
-                .may_issue(now)
-                .map(|()| NewCode { nonce, tag, mail })
+        let tag = otp::tag(&self.key, &nonce, key, code.reveal());
+        let mut fresh = Some(NewCode { nonce, tag, mail });
+        let issued = issue(store, &mut |history: &OtpHistory| {
+            history.may_issue(now)?;
+            fresh.take().ok_or(IssueDenied::Cooldown { wait_secs: 0 })
         })?;
         Ok(issued.map(|(code_id, mail_id)| {
             self.vault.put(code_id, code, now);
@@ -89,17 +126,33 @@ impl ReportFlow {
         cc_consent: bool,
         report: &Report,
     ) -> Result<Verdict, MailError> {
+        self.confirm_code_keyed(store, address, address, typed, now, cc_consent, report)
+    }
+
+    /// [`ReportFlow::confirm_code`] for a code kept under `key` (see
+    /// [`ReportFlow::request_code_keyed`]); the report goes to `recipient`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn confirm_code_keyed(
+        &self,
+        store: &mut Store,
+        recipient: &str,
+        key: &str,
+        typed: &str,
+        now: i64,
+        cc_consent: bool,
+        report: &Report,
+    ) -> Result<Verdict, MailError> {
         let mail = NewMail {
             kind: MailKind::Report,
             message_id: new_message_id(&self.from),
-            recipient: address.to_owned(),
+            recipient: recipient.to_owned(),
             cc: self.instructor_cc.clone().filter(|_| cc_consent),
             subject: report.subject.clone(),
             text: report.text(),
             html: Some(report.html()),
         };
-        let verdict = store.decide_code(address, now, cc_consent, &mail, |history| {
-            history.check(&self.key, address, typed, now)
+        let verdict = store.decide_code(key, now, cc_consent, &mail, |history| {
+            history.check(&self.key, key, typed, now)
         })?;
         Ok(verdict)
     }

@@ -76,15 +76,34 @@ impl Store {
         now: i64,
         make: impl FnOnce(&OtpHistory) -> Result<NewCode, IssueDenied>,
     ) -> Result<Result<(i64, i64), IssueDenied>, StoreError> {
+        let all = |recent: &[(String, i64)]| {
+            let issued: Vec<i64> = recent.iter().map(|(_, at)| *at).collect();
+            may_issue_any(&issued, now)
+        };
+        self.issue_code_limited(address, attempt_id, now, all, make)
+    }
+
+    /// [`Store::issue_code`] with the caller's limit across codes: `limit` sees every code of
+    /// the last hour as (key, issue time), inside the same write transaction. The workshop
+    /// host keys codes by trainee and address and limits per trainee, per address and per room.
+    pub fn issue_code_limited(
+        &mut self,
+        address: &str,
+        attempt_id: i64,
+        now: i64,
+        limit: impl FnOnce(&[(String, i64)]) -> Result<(), IssueDenied>,
+        make: impl FnOnce(&OtpHistory) -> Result<NewCode, IssueDenied>,
+    ) -> Result<Result<(i64, i64), IssueDenied>, StoreError> {
         let key = address_key(address);
         let run = |conn: &mut Connection| -> rusqlite::Result<Result<(i64, i64), IssueDenied>> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let mut stmt = tx.prepare("SELECT issued_at FROM otp_code WHERE issued_at > ?1")?;
-            let issued: Vec<i64> = stmt
-                .query_map([now - WINDOW_SECS], |r| r.get(0))?
+            let mut stmt =
+                tx.prepare("SELECT address, issued_at FROM otp_code WHERE issued_at > ?1")?;
+            let recent: Vec<(String, i64)> = stmt
+                .query_map([now - WINDOW_SECS], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             drop(stmt);
-            if let Err(denied) = may_issue_any(&issued, now) {
+            if let Err(denied) = limit(&recent) {
                 return Ok(Err(denied));
             }
             let code = match make(&history(&tx, &key)?) {

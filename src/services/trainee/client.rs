@@ -69,7 +69,10 @@ pub fn request(
         .map_err(|e| format!("bad host name {:?}: {e}", url.host))?;
     let conn = rustls::ClientConnection::new(config, name)
         .map_err(|e| format!("TLS set-up failed: {e}"))?;
-    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    // Every read and write below (the TLS handshake included, which rustls runs inside the
+    // first write) waits at most until the one deadline: a host that accepts TCP and then
+    // stays silent costs the caller its deadline, never more.
+    let mut tls = rustls::StreamOwned::new(conn, Bounded { tcp, deadline });
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
         url.authority(),
@@ -82,14 +85,18 @@ pub fn request(
         head = head + "Authorization: Bearer " + key + "\r\n";
     }
     head.push_str("\r\n");
-    let io = |e: std::io::Error| format!("talking to the host {} failed: {e}", url.authority());
-    tls.sock.set_write_timeout(Some(left()?)).map_err(io)?;
+    let io = |e: std::io::Error| {
+        if is_timeout(&e) {
+            format!("the host {} did not answer in time", url.authority())
+        } else {
+            format!("talking to the host {} failed: {e}", url.authority())
+        }
+    };
     tls.write_all(head.as_bytes()).map_err(io)?;
     tls.write_all(body).map_err(io)?;
     tls.flush().map_err(io)?;
     let mut raw = Vec::new();
     loop {
-        tls.sock.set_read_timeout(Some(left()?)).map_err(io)?;
         let mut chunk = [0u8; 8192];
         match tls.read(&mut chunk) {
             Ok(0) => break,
@@ -109,6 +116,49 @@ pub fn request(
         }
     }
     parse(&raw).ok_or_else(|| format!("the host {} sent a malformed answer", url.authority()))
+}
+
+/// A TCP stream whose every read and write ends at one deadline (a timeout error past it).
+struct Bounded {
+    tcp: TcpStream,
+    deadline: Instant,
+}
+
+impl Bounded {
+    fn left(&self) -> std::io::Result<Duration> {
+        self.deadline
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::TimedOut))
+    }
+}
+
+impl Read for Bounded {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.left()?;
+        self.tcp.set_read_timeout(Some(left))?;
+        self.tcp.read(buf)
+    }
+}
+
+impl Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let left = self.left()?;
+        self.tcp.set_write_timeout(Some(left))?;
+        self.tcp.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tcp.flush()
+    }
+}
+
+/// A socket timeout shows as `WouldBlock` on Unix and `TimedOut` elsewhere.
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+    )
 }
 
 /// Whether the head and the announced body length have arrived.

@@ -188,6 +188,7 @@ pub const SCREENS: &[&str] = &[
     "otp.cooldown",
     "otp.hourly_limit",
     "otp.machine_limit",
+    "otp.room_limit",
     "otp.tries_left",
     "otp.resend_in",
     "otp.resend_now",

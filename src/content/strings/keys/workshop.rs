@@ -7,6 +7,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "home.workshop_reachable",
     "home.workshop_unreachable",
     "workshop.stuck_sent",
+    "workshop.relay_no_mail",
+    "workshop.name_hidden_chars",
     "dash.tab_room",
     "dash.tab_answers",
     "dash.tab_join",

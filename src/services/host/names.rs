@@ -1,0 +1,81 @@
+//! What trainees send about themselves, cleaned at the host's door: trainee ids in one normal
+//! form, names without invisible or look-alike characters and unique in the room, stuck texts
+//! without control characters.
+
+/// Characters that change how text around them is shown without being seen themselves:
+/// bidirectional overrides and isolates, zero-width characters, soft hyphen, byte-order mark.
+fn is_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+}
+
+/// Full-width forms of ASCII letters, digits and signs, which look like another trainee's name.
+fn is_full_width(c: char) -> bool {
+    ('\u{FF01}'..='\u{FF5E}').contains(&c)
+}
+
+/// The normal form of a trainee id (32 hex digits): lower case, so `ABC…` and `abc…` are one
+/// trainee.
+pub fn normal_id(id: &str) -> String {
+    id.to_ascii_lowercase()
+}
+
+/// Why a name is refused, as a UI string key; None when it may be shown.
+pub fn refused_name(name: &str) -> Option<&'static str> {
+    name.chars()
+        .any(|c| is_hidden(c) || is_full_width(c))
+        .then_some("workshop.name_hidden_chars")
+}
+
+/// A stuck text without control characters (C0 such as ESC, NUL, CR; DEL; C1) or hidden ones;
+/// a line break or tab becomes a space.
+pub fn clean_text(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            '\n' | '\t' => Some(' '),
+            c if c.is_control() || is_hidden(c) => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// `name`, or `name (2)`, `name (3)`, … so that it differs from every name in `taken`
+/// (compared without case).
+pub fn unique_name(name: &str, taken: &[String]) -> String {
+    let used = |candidate: &str| {
+        taken
+            .iter()
+            .any(|t| t.to_lowercase() == candidate.to_lowercase())
+    };
+    if !used(name) {
+        return name.to_owned();
+    }
+    // Among len + 1 suffixes one is free: each taken name blocks at most one.
+    (2..=taken.len() + 2)
+        .map(|n| format!("{name} ({n})"))
+        .find(|candidate| !used(candidate))
+        .unwrap_or_else(|| name.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_names_and_texts_are_cleaned() {
+        assert_eq!(normal_id("ABCdef"), "abcdef");
+        for bad in ["Ad\u{202E}a", "\u{2066}Bob", "Z\u{200B}oe", "\u{FF21}da"] {
+            assert_eq!(
+                refused_name(bad),
+                Some("workshop.name_hidden_chars"),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(refused_name("Jürgen Groß"), None);
+        assert_eq!(clean_text("a\u{1b}[31mb\0c\rd\u{85}e\nf"), "a[31mbcde f");
+        let taken = vec!["Ada".to_owned(), "ada (2)".to_owned()];
+        assert_eq!(unique_name("Ada", &taken), "Ada (3)");
+        assert_eq!(unique_name("Bob", &taken), "Bob");
+    }
+}

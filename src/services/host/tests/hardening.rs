@@ -1,0 +1,161 @@
+//! Issue 24, items 11 and 13: ids in one normal form, names that hide nothing and are unique
+//! in the room, stuck texts cleaned at the door, event ids unique per trainee.
+
+use super::*;
+
+fn stuck(id: &str, text: &str) -> Event {
+    Event {
+        id: id.into(),
+        n: 1,
+        at_ms: 5,
+        kind: EventKind::Stuck {
+            screen: "home".into(),
+            text: text.into(),
+        },
+    }
+}
+
+fn receipt(response: &ApiResponse) -> BatchReply {
+    assert_eq!(
+        response.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&response.body)
+    );
+    serde_json::from_slice(&response.body).expect("receipt")
+}
+
+fn view(state: &HostState) -> SummaryView {
+    serde_json::from_slice(&summary(state, Some(&state.key)).body).expect("summary")
+}
+
+#[test]
+fn a_leaked_event_id_does_not_swallow_another_trainees_event() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let a = receipt(&post(
+        &state,
+        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
+    ));
+    let b = receipt(&post(
+        &state,
+        &batch(&state, "b", vec![decision(&content, "e1", 1)]),
+    ));
+    assert_eq!((a.stored, b.stored, b.duplicates), (1, 1, 0));
+    let again = receipt(&post(
+        &state,
+        &batch(&state, "b", vec![decision(&content, "e1", 1)]),
+    ));
+    assert_eq!((again.stored, again.duplicates), (0, 1));
+}
+
+#[test]
+fn ids_are_normalised_names_checked_and_made_unique_stuck_text_cleaned() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(&state, &batch(&state, "a", vec![])));
+    // The same trainee with its id in capitals is not a second trainee.
+    let mut upper = batch(&state, "a", vec![]);
+    upper.trainee = upper.trainee.to_ascii_uppercase();
+    receipt(&post(&state, &upper));
+    assert_eq!(view(&state).trainees.len(), 1);
+
+    for bad in ["Eve\u{202E}txt", "\u{2066}Eve", "E\u{200B}ve", "\u{FF25}ve"] {
+        let mut b = batch(&state, "c", vec![]);
+        b.name = bad.into();
+        let answer = post(&state, &b);
+        let text = String::from_utf8_lossy(&answer.body);
+        assert_eq!(answer.status, 422, "{bad:?}: {text}");
+        assert!(
+            text.contains("invisible") && text.contains("unsichtbare"),
+            "both languages: {text}"
+        );
+    }
+
+    // Two trainees named alike: the second gets a suffix.
+    let mut b = batch(
+        &state,
+        "b",
+        vec![stuck("s1", "help\u{1b}[2J\0 me\r\u{85}now")],
+    );
+    b.name = "trainee A".into();
+    receipt(&post(&state, &b));
+    let names: Vec<String> = view(&state)
+        .trainees
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(names.contains(&"Trainee a".to_owned()), "{names:?}");
+    assert!(names.contains(&"trainee A (2)".to_owned()), "{names:?}");
+    let stuck_text = view(&state)
+        .trainees
+        .iter()
+        .find_map(|t| t.stuck_text.clone())
+        .expect("stuck text");
+    assert_eq!(stuck_text, "help[2J menow");
+}
+
+#[test]
+fn a_full_disk_is_named_as_such() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(&state, &batch(&state, "a", vec![])));
+    let pages: u32 = 1;
+    lock(&state.db).limit_pages(pages).expect("pragma");
+    let events = (0..200)
+        .map(|n| stuck(&format!("s{n}"), &"x".repeat(100)))
+        .collect();
+    let answer = post(&state, &batch(&state, "a", events));
+    let text = String::from_utf8_lossy(&answer.body);
+    assert_eq!(answer.status, 503, "{text}");
+    assert!(text.starts_with("host disk full"), "{text}");
+}
+
+#[test]
+fn one_address_cannot_fill_the_room_and_one_trainee_cannot_grow_storage_without_bound() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let fake = |i: usize| {
+        let mut b = batch(&state, "f", vec![]);
+        b.trainee = format!("{i:032x}");
+        b.name = format!("Fake {i}");
+        b
+    };
+    // The event quota: what is over it is refused by name, nothing more is stored.
+    let quota = MAX_EVENTS_PER_TRAINEE as usize;
+    for start in (0..quota).step_by(200) {
+        let events = (start..start + 200)
+            .map(|n| stuck(&format!("q{n}"), ""))
+            .collect();
+        receipt(&post(&state, &batch(&state, "a", events)));
+    }
+    let over = receipt(&post(&state, &batch(&state, "a", vec![stuck("over", "")])));
+    assert_eq!(over.stored, 0);
+    assert!(over.rejected[0].reason.contains("quota"), "{over:?}");
+    // Trainee a took one registration of this address; 59 fakes get in, then no more.
+    let statuses: Vec<u16> = (0..70).map(|i| post(&state, &fake(i)).status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        59,
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[69], 429);
+    // A real trainee on another address still joins.
+    let body = serde_json::to_vec(&batch(&state, "b", vec![])).expect("json");
+    let other = state.handle(
+        &ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            body: &body,
+            peer: IpAddr::V4(Ipv4Addr::new(192, 168, 1, 7)),
+        },
+        1,
+    );
+    assert_eq!(other.status, 200);
+}
