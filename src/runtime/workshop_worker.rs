@@ -107,13 +107,16 @@ impl WorkshopWorker {
                 // First round at start: say hello to the host and send what waits.
                 let mut all = true;
                 let mut pacing = Pacing::default();
+                // What the last request that really went to the host showed; a round with
+                // nothing due sends none and keeps it.
+                let mut reachable = true;
                 loop {
                     for request in asked.try_iter() {
                         let answer = membership(&mut store, request);
                         all = true;
                         let _ = replies.send(Msg::WorkshopJoined(answer));
                     }
-                    let joined = match round(&mut store, all) {
+                    let joined = match round(&mut store, all, &mut reachable) {
                         Some(line) => {
                             let _ = replies.send(Msg::WorkshopUpdated(line));
                             true
@@ -192,23 +195,63 @@ const REFUSED: &str = "the host answered 4";
 /// How long leaving waits for the last facts to go.
 const LEAVE_FLUSH_MS: u64 = 2_000;
 
-/// One delivery round; None when not joined.
-fn round(store: &mut Store, all: bool) -> Option<WorkshopLine> {
+/// One delivery round; None when not joined. `reachable` is the result of the last request
+/// that really went to the host: a round that sent nothing leaves it as it was.
+fn round(store: &mut Store, all: bool, reachable: &mut bool) -> Option<WorkshopLine> {
     let member = store.membership().ok()??;
     let delivery = deliver(store, deadline_in(DELIVERY_MS), all);
-    let (reachable, pending, session) = match delivery {
-        Ok(d) => (d.error.is_none(), d.pending, d.session),
+    let (pending, session) = match delivery {
+        Ok(d) => {
+            if d.attempted {
+                *reachable = d.error.is_none();
+            }
+            (d.pending, d.session)
+        }
         Err(e) => {
             log::warn(&format!("workshop delivery: {e}"));
-            (false, store.pending_count().unwrap_or(0), None)
+            *reachable = false;
+            (store.pending_count().unwrap_or(0), None)
         }
     };
     Some(WorkshopLine {
         session: session
             .or(member.session_name)
             .unwrap_or_else(|| member.url.authority()),
-        // Nothing was due and nothing sent: reachability is what the last attempt showed.
-        reachable,
+        reachable: *reachable,
         pending,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Fact;
+
+    /// Port 9 on loopback: nothing listens, so every request fails at once.
+    const DEAD_HOST: &str = "https://127.0.0.1:9/join?code=ABCDEFGH&fp=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    #[test]
+    fn a_round_that_sends_nothing_keeps_the_last_attempts_result() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("opens");
+        store
+            .join(&JoinUrl::parse(DEAD_HOST).expect("url"), "Ada")
+            .expect("join");
+        store
+            .save(&Fact::ChapterRead("intro".into()))
+            .expect("save");
+        let mut reachable = true;
+        let line = round(&mut store, false, &mut reachable).expect("joined");
+        assert!(
+            !line.reachable,
+            "the fact was due and the host did not answer"
+        );
+        // The failed fact now waits for its backoff: the next round sends nothing.
+        let line = round(&mut store, false, &mut reachable).expect("joined");
+        assert_eq!(line.pending, 1);
+        assert!(
+            !line.reachable,
+            "nothing was sent, so the last real attempt stands"
+        );
+    }
 }
