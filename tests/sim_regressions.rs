@@ -109,7 +109,12 @@ fn counters_agree_with_the_event_stream() {
                 EventKind::LockLostAtBroker,
             ]);
             assert_eq!(r.metrics.delivered, delivered, "{broker:?} seed {seed}");
-            let dead = count(&[EventKind::DeadLettered, EventKind::Redriven]);
+            let dead = count(&[
+                EventKind::DeadLettered,
+                EventKind::Redriven,
+                EventKind::DeadLetteredByConsumer,
+                EventKind::ForwardedToDlq,
+            ]);
             assert_eq!(r.metrics.dead_lettered, dead, "{broker:?} seed {seed}");
         }
     }

@@ -75,6 +75,10 @@ pub enum EventKind {
     Settled,
     /// Consumer could not complete the message: the broker is down.
     SettleFailedBrokerDown,
+    /// The broker is unreachable: the consumer's N call failed (every broker operation fails in an outage).
+    BrokerCallFailed,
+    /// Lock renewal / visibility extension failed: the broker is unreachable; retried in N ms.
+    RenewFailedBrokerDown,
     /// Settle refused: the lock (N) had expired and the message went to someone else (lock ...
     LockLost,
     /// Service Bus: the peek-lock on message N expired after N ms without completion.
@@ -91,10 +95,16 @@ pub enum EventKind {
     FailedRetryNow,
     /// Processing failed after the message was already completed: N.
     FailedAfterSettle,
+    /// Processing failed with a permanent error (unknown schema version): N. No retry.
+    FailedPermanent,
     /// Delayed retry in N ms (exponential backoff, N jitter) after: N.
     RetryDelayed,
     /// Moved to the dead-letter queue: N (N).
     DeadLettered,
+    /// Service Bus: the consumer's own DeadLetter call, with reason N and description N.
+    DeadLetteredByConsumer,
+    /// SQS has no dead-letter call: the consumer sent the message with its reason to the DLQ queue itself and deleted it.
+    ForwardedToDlq,
     /// Two-phase claim, phase 1: the inbox row claims the message (`processed_ms` still empty).
     Claimed,
     /// Provider charged once (charge N); the message id travels as idempotency key.
@@ -137,7 +147,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 63] = [
+    pub const ALL: [EventKind; 68] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -172,6 +182,8 @@ impl EventKind {
         EventKind::SettledThenConnectionLost,
         EventKind::Settled,
         EventKind::SettleFailedBrokerDown,
+        EventKind::BrokerCallFailed,
+        EventKind::RenewFailedBrokerDown,
         EventKind::LockLost,
         EventKind::LockExpired,
         EventKind::LockRenewed,
@@ -180,8 +192,11 @@ impl EventKind {
         EventKind::Failed,
         EventKind::FailedRetryNow,
         EventKind::FailedAfterSettle,
+        EventKind::FailedPermanent,
         EventKind::RetryDelayed,
         EventKind::DeadLettered,
+        EventKind::DeadLetteredByConsumer,
+        EventKind::ForwardedToDlq,
         EventKind::Claimed,
         EventKind::ProviderChargedKeyed,
         EventKind::ProviderChargedUnkeyed,
@@ -240,6 +255,8 @@ impl EventKind {
             EventKind::SettledThenConnectionLost => "settled-then-connection-lost",
             EventKind::Settled => "settled",
             EventKind::SettleFailedBrokerDown => "settle-failed-broker-down",
+            EventKind::BrokerCallFailed => "broker-call-failed",
+            EventKind::RenewFailedBrokerDown => "renew-failed-broker-down",
             EventKind::LockLost => "lock-lost",
             EventKind::LockExpired => "lock-expired",
             EventKind::LockRenewed => "lock-renewed",
@@ -248,8 +265,11 @@ impl EventKind {
             EventKind::Failed => "failed",
             EventKind::FailedRetryNow => "failed-retry-now",
             EventKind::FailedAfterSettle => "failed-after-settle",
+            EventKind::FailedPermanent => "failed-permanent",
             EventKind::RetryDelayed => "retry-delayed",
             EventKind::DeadLettered => "dead-lettered",
+            EventKind::DeadLetteredByConsumer => "dead-lettered-by-consumer",
+            EventKind::ForwardedToDlq => "forwarded-to-dlq",
             EventKind::Claimed => "claimed",
             EventKind::ProviderChargedKeyed => "provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "provider-charged-unkeyed",
@@ -309,6 +329,8 @@ impl EventKind {
             EventKind::SettledThenConnectionLost => "sim.settled-then-connection-lost",
             EventKind::Settled => "sim.settled",
             EventKind::SettleFailedBrokerDown => "sim.settle-failed-broker-down",
+            EventKind::BrokerCallFailed => "sim.broker-call-failed",
+            EventKind::RenewFailedBrokerDown => "sim.renew-failed-broker-down",
             EventKind::LockLost => "sim.lock-lost",
             EventKind::LockExpired => "sim.lock-expired",
             EventKind::LockRenewed => "sim.lock-renewed",
@@ -317,8 +339,11 @@ impl EventKind {
             EventKind::Failed => "sim.failed",
             EventKind::FailedRetryNow => "sim.failed-retry-now",
             EventKind::FailedAfterSettle => "sim.failed-after-settle",
+            EventKind::FailedPermanent => "sim.failed-permanent",
             EventKind::RetryDelayed => "sim.retry-delayed",
             EventKind::DeadLettered => "sim.dead-lettered",
+            EventKind::DeadLetteredByConsumer => "sim.dead-lettered-by-consumer",
+            EventKind::ForwardedToDlq => "sim.forwarded-to-dlq",
             EventKind::Claimed => "sim.claimed",
             EventKind::ProviderChargedKeyed => "sim.provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "sim.provider-charged-unkeyed",

@@ -62,15 +62,22 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::TwoPhaseFinished
         | K::Failed
         | K::FailedRetryNow
-        | K::FailedAfterSettle => "effect",
+        | K::FailedAfterSettle
+        | K::FailedPermanent => "effect",
         K::Claimed => "claim-inbox",
         K::ProviderChargedKeyed | K::ProviderChargedUnkeyed | K::ProviderReplayed => "charge",
         K::Settled | K::SettleFailedBrokerDown | K::LockLost | K::SettledThenConnectionLost => {
             "complete"
         }
-        K::LockRenewed | K::VisibilityExtended | K::RenewalLimitReached => "renew-lock",
+        K::BrokerCallFailed => "broker-call",
+        K::LockRenewed
+        | K::VisibilityExtended
+        | K::RenewalLimitReached
+        | K::RenewFailedBrokerDown => "renew-lock",
         K::RetryDelayed | K::Abandoned => "abandon",
-        K::DeadLettered | K::Redriven => "dead-letter",
+        K::DeadLettered | K::Redriven | K::DeadLetteredByConsumer | K::ForwardedToDlq => {
+            "dead-letter"
+        }
         K::DlqReplayed | K::DlqReplayedNewId | K::ReplayDroppedDuplicate => "replay",
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted

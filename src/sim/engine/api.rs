@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rusqlite::{OptionalExtension, params};
 
-use super::actions::Action;
+use super::action::Action;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};

@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::actions::Action;
+use super::action::Action;
 pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
