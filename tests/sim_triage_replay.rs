@@ -1,7 +1,7 @@
 //! DLQ replay as the brokers document it: with duplicate detection on, a replay that keeps its
-//! MessageId inside the window is silently dropped by the broker, and the resubmit tool that
+//! `MessageId` inside the window is silently dropped by the broker, and the resubmit tool that
 //! completes the DLQ entry after the "successful" send loses the message; a replay under a new
-//! broker MessageId gets through, and the envelope's logical id lets the inbox recognise what
+//! broker `MessageId` gets through, and the envelope's logical id lets the inbox recognise what
 //! was already processed. Plus the captions that must name the message and the mode truthfully.
 
 use queuelab::sim::scenario::{self, ScriptAction};
@@ -128,7 +128,7 @@ fn same_id_replay_is_dropped_and_lost_inside_the_window_and_a_new_id_gets_throug
     }
 }
 
-/// The sound replay: every entry under a new broker MessageId, all of them take effect once.
+/// The sound replay: every entry under a new broker `MessageId`, all of them take effect once.
 #[test]
 fn new_id_replays_take_effect_once_and_lose_nothing() {
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
@@ -161,7 +161,7 @@ fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
     assert!(queued_ids(&s).contains(&"msg-000002".to_owned()));
 }
 
-/// A new broker MessageId does not bypass the inbox: the envelope keeps the logical message
+/// A new broker `MessageId` does not bypass the inbox: the envelope keeps the logical message
 /// id, so replaying an order that already took effect is recognised, never applied twice.
 #[test]
 fn a_new_id_replay_of_an_applied_order_is_recognised_by_the_inbox() {

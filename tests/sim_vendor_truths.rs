@@ -280,3 +280,40 @@ fn prevented_duplicates_never_counts_a_duplicate_that_took_effect() {
         }
     }
 }
+
+/// SQS standard: a `DeleteMessage` with a stale receipt handle succeeds for the caller (it is
+/// never "refused") and deletes nothing while a newer receive holds the message.
+#[test]
+fn an_sqs_delete_with_a_stale_handle_succeeds_without_deleting() {
+    let mut stale = 0;
+    // The slow order outlasts its renewal limit: the message is received again while the naive
+    // consumer (no lock check) still works, and its delete comes with the older handle.
+    for seed in 1..=3 {
+        let (events, report) = run(named("lock-renewal"), Mode::Naive, BrokerKind::Sqs, seed);
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.kind == EventKind::LockLost
+                    && e.sql.iter().any(|s| s.starts_with("DELETE"))),
+            "seed {seed}: SQS never refuses a DeleteMessage"
+        );
+        let mut here = 0;
+        for e in events
+            .iter()
+            .filter(|e| e.kind == EventKind::DeletedStaleHandle)
+        {
+            here += 1;
+            assert_eq!(e.outcome, queuelab::sim::Outcome::Ok, "the call succeeded");
+            let id = e.message_id.clone();
+            assert!(
+                events.iter().any(|r| r.at_ms <= e.at_ms
+                    && r.message_id == id
+                    && r.kind == EventKind::ReceivedAgain),
+                "seed {seed}: someone received it again before"
+            );
+        }
+        assert!(report.metrics.lock_lost >= here, "seed {seed}");
+        stale += here;
+    }
+    assert!(stale > 0, "a late delete with a stale handle shows");
+}

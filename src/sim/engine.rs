@@ -313,14 +313,14 @@ impl Simulation {
     }
 
     /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time,
-    /// like [`Simulation::replay_dlq`] (same MessageId); entries already replayed are skipped.
+    /// like [`Simulation::replay_dlq`] (same `MessageId`); entries already replayed are skipped.
     pub fn replay_dlq_entries(&mut self, seqs: &[i64]) {
         self.script.chosen_replays.push_back(seqs.to_vec());
         self.schedule(self.clock.now, Action::ReplayChosen);
     }
 
     /// The operator replays up to `count` DLQ entries (oldest first) at the current time the
-    /// way a resubmit tool does: the same MessageId, and the DLQ entry completed after the
+    /// way a resubmit tool does: the same `MessageId`, and the DLQ entry completed after the
     /// send. With duplicate detection on, the broker silently drops a copy whose id it saw
     /// inside the window - and the message is lost.
     pub fn replay_dlq(&mut self, count: u32) {
@@ -328,7 +328,7 @@ impl Simulation {
     }
 
     /// The operator replays up to `count` DLQ entries (oldest first) under new broker
-    /// MessageIds while the envelope keeps the logical message id: duplicate detection lets
+    /// `MessageIds` while the envelope keeps the logical message id: duplicate detection lets
     /// them through, and the inbox recognises a message that was already processed.
     pub fn replay_dlq_with_new_ids(&mut self, count: u32) {
         self.schedule(self.clock.now, Action::ReplayDlqNewIds(count));

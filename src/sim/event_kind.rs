@@ -81,6 +81,8 @@ pub enum EventKind {
     RenewFailedBrokerDown,
     /// Settle refused: the lock (N) had expired and the message went to someone else (lock ...
     LockLost,
+    /// SQS: `DeleteMessage` with a stale receipt handle succeeded, but the message was not deleted.
+    DeletedStaleHandle,
     /// Service Bus: the peek-lock on message N expired after N ms without completion.
     LockExpired,
     /// Service Bus: the consumer renewed its lock until N ms (lock renewal) - the message ...
@@ -101,7 +103,7 @@ pub enum EventKind {
     RetryDelayed,
     /// Moved to the dead-letter queue: N (N).
     DeadLettered,
-    /// Service Bus: the consumer's own DeadLetter call, with reason N and description N.
+    /// Service Bus: the consumer's own `DeadLetter` call, with reason N and description N.
     DeadLetteredByConsumer,
     /// SQS has no dead-letter call: the consumer sent the message with its reason to the DLQ queue itself and deleted it.
     ForwardedToDlq,
@@ -131,9 +133,9 @@ pub enum EventKind {
     Sweep,
     /// SQS redrive policy moved a message to the DLQ after maxReceiveCount receives.
     Redriven,
-    /// Duplicate detection dropped a DLQ replay that kept its MessageId.
+    /// Duplicate detection dropped a DLQ replay that kept its `MessageId`.
     ReplayDroppedDuplicate,
-    /// The operator replayed a DLQ message under a new MessageId.
+    /// The operator replayed a DLQ message under a new `MessageId`.
     DlqReplayedNewId,
     /// Lock renewal stopped at its limit (`MaxAutoLockRenewalDuration`).
     RenewalLimitReached,
@@ -147,7 +149,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 68] = [
+    pub const ALL: [EventKind; 69] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -185,6 +187,7 @@ impl EventKind {
         EventKind::BrokerCallFailed,
         EventKind::RenewFailedBrokerDown,
         EventKind::LockLost,
+        EventKind::DeletedStaleHandle,
         EventKind::LockExpired,
         EventKind::LockRenewed,
         EventKind::VisibilityExtended,
@@ -258,6 +261,7 @@ impl EventKind {
             EventKind::BrokerCallFailed => "broker-call-failed",
             EventKind::RenewFailedBrokerDown => "renew-failed-broker-down",
             EventKind::LockLost => "lock-lost",
+            EventKind::DeletedStaleHandle => "deleted-stale-handle",
             EventKind::LockExpired => "lock-expired",
             EventKind::LockRenewed => "lock-renewed",
             EventKind::VisibilityExtended => "visibility-extended",
@@ -332,6 +336,7 @@ impl EventKind {
             EventKind::BrokerCallFailed => "sim.broker-call-failed",
             EventKind::RenewFailedBrokerDown => "sim.renew-failed-broker-down",
             EventKind::LockLost => "sim.lock-lost",
+            EventKind::DeletedStaleHandle => "sim.deleted-stale-handle",
             EventKind::LockExpired => "sim.lock-expired",
             EventKind::LockRenewed => "sim.lock-renewed",
             EventKind::VisibilityExtended => "sim.visibility-extended",

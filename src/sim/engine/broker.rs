@@ -234,6 +234,9 @@ impl Simulation {
             .args(vec![
                 r.delivery_count.to_string(),
                 self.spec.settings.lock_ms.to_string(),
+                // For the record: the queue row and the lock token / receipt handle.
+                r.seq.to_string(),
+                token_text(token),
             ]);
         Ok(Receive::Delivered(r, ev))
     }

@@ -322,24 +322,34 @@ impl Simulation {
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
-            if self
+            if !self
                 .script
                 .armed
                 .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
             {
-                self.ledger.metrics.lost += 1;
-                self.note(Fact::Lost {
-                    message_id: d.message_id.clone(),
-                    loss: Loss::SettledBeforeCommit,
-                });
-                return Ok(Some(self.lose_connection(
-                    c,
-                    &d,
-                    EventKind::SettledThenConnectionLost,
-                    SETTLE_SQL,
-                )));
+                // The early complete is an operation of its own: the work follows next.
+                let token = super::broker::token_text(d.token);
+                let message_id = d.message_id.clone();
+                self.put_delivery(c, d);
+                self.schedule(self.clock.now + 1, Action::ConsumerApply(c));
+                return Ok(Some(
+                    Event::new(actor, Stage::Broker, EventKind::Settled)
+                        .message(&message_id)
+                        .sql(SETTLE_SQL)
+                        .args(vec![token]),
+                ));
             }
-            self.put_delivery(c, d.clone());
+            self.ledger.metrics.lost += 1;
+            self.note(Fact::Lost {
+                message_id: d.message_id.clone(),
+                loss: Loss::SettledBeforeCommit,
+            });
+            return Ok(Some(self.lose_connection(
+                c,
+                &d,
+                EventKind::SettledThenConnectionLost,
+                SETTLE_SQL,
+            )));
         }
         let (payload_ok, amount, created) = match self.read_payload(&d.body) {
             Ok(p) => p,

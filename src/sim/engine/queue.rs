@@ -48,10 +48,10 @@ pub(crate) const DEAD_LETTER_SQL: &[&str] =
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Received {
     pub seq: i64,
-    /// The broker's MessageId.
+    /// The broker's `MessageId`.
     pub message_id: String,
     /// The envelope's message id (the inbox deduplicates on it); equal to `message_id` unless
-    /// the message is a DLQ replay under a new MessageId.
+    /// the message is a DLQ replay under a new `MessageId`.
     pub logical_id: String,
     pub order_id: i64,
     pub body: String,
@@ -65,7 +65,7 @@ pub(crate) fn token_text(token: u64) -> String {
 
 /// One send to the broker.
 pub(crate) struct Outgoing<'a> {
-    /// The broker's MessageId (duplicate detection looks at it).
+    /// The broker's `MessageId` (duplicate detection looks at it).
     pub message_id: &'a str,
     /// The envelope's message id.
     pub logical_id: &'a str,
@@ -74,7 +74,7 @@ pub(crate) struct Outgoing<'a> {
     pub group: Option<&'a str>,
 }
 
-/// Enqueues one new message (its MessageId is its logical id) unless the broker saw its id
+/// Enqueues one new message (its `MessageId` is its logical id) unless the broker saw its id
 /// within `dedup_window`; `None` = dropped.
 pub(crate) fn enqueue(
     conn: &Connection,
@@ -99,7 +99,7 @@ pub(crate) fn enqueue(
     )
 }
 
-/// Sends `m` unless the broker saw its MessageId within `dedup_window`; `None` = dropped
+/// Sends `m` unless the broker saw its `MessageId` within `dedup_window`; `None` = dropped
 /// (silently: the sender sees a successful send).
 pub(crate) fn send(
     conn: &Connection,
@@ -174,6 +174,16 @@ pub(crate) fn complete(
     Ok(conn
         .prepare_cached(SQL_COMPLETE)?
         .execute(params![seq, token_text(token), now as i64])?
+        == 1)
+}
+
+/// SQS `DeleteMessage`: deletes the message when `token` is its most recent receipt handle
+/// (even after the visibility timeout ran out); with an older handle the call still succeeds
+/// but deletes nothing. Returns whether a row was deleted (the caller cannot see it).
+pub(crate) fn delete_message(conn: &Connection, seq: i64, token: u64) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(SQL_DELETE)?
+        .execute(params![seq, token_text(token)])?
         == 1)
 }
 

@@ -1,9 +1,9 @@
 //! The operator's DLQ replay, as a resubmit tool does it: send a copy of each chosen DLQ
 //! message back into the queue, then complete (remove) the DLQ entry once the send succeeded.
-//! With duplicate detection on (Service Bus on MessageId, SQS FIFO on the deduplication id)
-//! the broker silently drops a copy whose MessageId it saw inside the window - the send still
+//! With duplicate detection on (Service Bus on `MessageId`, SQS FIFO on the deduplication id)
+//! the broker silently drops a copy whose `MessageId` it saw inside the window - the send still
 //! looks successful, so the tool completes the entry and the message is lost. The sound
-//! practice replays under a new broker MessageId while the envelope keeps the logical message
+//! practice replays under a new broker `MessageId` while the envelope keeps the logical message
 //! id the inbox deduplicates on: a copy of a message that was already processed is recognised
 //! by the inbox, one that never was takes effect once.
 
@@ -38,16 +38,16 @@ const REPLAY_DEDUP_SQL: &[&str] = &[
     "COMMIT",
 ];
 
-/// Which broker MessageId a replayed copy carries (the envelope keeps its logical id either way).
+/// Which broker `MessageId` a replayed copy carries (the envelope keeps its logical id either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReplayIds {
-    /// The original MessageId (what a plain "resubmit" does).
+    /// The original `MessageId` (what a plain "resubmit" does).
     Same,
-    /// A new MessageId per copy ([`new_message_id`]).
+    /// A new `MessageId` per copy ([`new_message_id`]).
     New,
 }
 
-/// The broker MessageId a replay under a new id sends: the logical id with `-r<DLQ seq>`. DLQ
+/// The broker `MessageId` a replay under a new id sends: the logical id with `-r<DLQ seq>`. DLQ
 /// sequence numbers are never reused, so the id is new to the broker's duplicate detection;
 /// the envelope still carries the logical id, so the inbox recognises the message.
 pub(crate) fn new_message_id(message_id: &str, dlq_seq: i64) -> String {
@@ -60,7 +60,7 @@ pub(crate) fn new_message_id(message_id: &str, dlq_seq: i64) -> String {
 /// One DLQ entry picked for a replay.
 struct Picked {
     dlq_seq: i64,
-    /// The broker MessageId it had.
+    /// The broker `MessageId` it had.
     message_id: String,
     /// The envelope's message id.
     logical_id: String,
@@ -71,9 +71,9 @@ struct Picked {
 /// What happened to the copies of one replay.
 #[derive(Default)]
 struct Outcomes {
-    /// (DLQ seq, queue seq, logical id, MessageId sent).
+    /// (DLQ seq, queue seq, logical id, `MessageId` sent).
     sent: Vec<(i64, i64, String, String)>,
-    /// (DLQ seq, MessageId sent, ms since the broker first saw it).
+    /// (DLQ seq, `MessageId` sent, ms since the broker first saw it).
     dropped: Vec<(i64, String, u64)>,
 }
 

@@ -2,7 +2,7 @@
 //! reconnecting after a lost connection.
 
 use super::action::Action;
-use super::broker::{DeadLetterNote, abandon, complete, lock_held, token_text};
+use super::broker::{DeadLetterNote, abandon, complete, delete_message, lock_held, token_text};
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
@@ -11,6 +11,7 @@ use crate::sim::state::{RowChange, Table, col};
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
+const DELETE_SQL: &[&str] = &[super::broker::SQL_DELETE];
 const RENEW_SQL: &[&str] = &[super::broker::SQL_RENEW];
 const DEAD_LETTER_SQL: &[&str] = &[
     super::broker::SQL_LOCK_HELD,
@@ -117,12 +118,35 @@ impl Simulation {
                     .outcome(Outcome::Failed),
             ));
         }
-        if complete(&self.conns.broker, d.seq, d.token, self.clock.now).ctx(actor, "complete")? {
+        let deleted = match self.spec.broker {
+            BrokerKind::Asb => complete(&self.conns.broker, d.seq, d.token, self.clock.now),
+            BrokerKind::Sqs => delete_message(&self.conns.broker, d.seq, d.token),
+        }
+        .ctx(actor, "complete")?;
+        if !deleted && self.spec.broker == BrokerKind::Sqs {
+            // The call succeeded for the consumer; the broker kept the message because
+            // another receive holds the newer handle.
+            self.ledger.metrics.lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::DeletedStaleHandle)
+                    .message(&d.message_id)
+                    .sql(DELETE_SQL)
+                    .args(vec![token_text(d.token)]),
+            ));
+        }
+        if deleted {
             self.picture_dequeued(d.seq);
+            let sql = match self.spec.broker {
+                BrokerKind::Asb => SETTLE_SQL,
+                BrokerKind::Sqs => DELETE_SQL,
+            };
             Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::Settled)
                     .message(&d.message_id)
-                    .sql(SETTLE_SQL)
+                    .sql(sql)
                     .args(vec![token_text(d.token)]),
             ))
         } else {
@@ -230,7 +254,7 @@ impl Simulation {
     }
 
     /// A permanent error: the consumer dead-letters the message itself at this delivery, with
-    /// a reason and description of its own. Service Bus: the application's DeadLetter call on
+    /// a reason and description of its own. Service Bus: the application's `DeadLetter` call on
     /// the locked message. SQS has no such call: the consumer sends the message to the DLQ
     /// queue itself, its reason as a message attribute, and then deletes it from the queue.
     /// Either way it needs the broker and a valid lock / receipt handle.
