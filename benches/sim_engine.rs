@@ -2,7 +2,9 @@
 //! 1. engine throughput on `chaos` with 10,000 messages vs the same number and shape of bare
 //!    SQLite transactions (budget: engine >= 50% of the floor; target >= 70%);
 //! 2. `state_at` at random earlier events of a 10,000-event run (budget: <= 50 ms);
-//! 3. peak memory (`VmHWM`) of a 100,000-message headless run (budget: <= 50 MB; target <= 35 MB).
+//! 3. peak memory (`VmHWM`) of a 100,000-message headless run (budget: <= 50 MB; target <= 35 MB);
+//! 4. peak memory of the CLI's 100,000-message chaos run with `--history --check` (both stream)
+//!    against the same run without them, measured by `/usr/bin/time -v` (budget: <= 100 MB).
 //!
 //! Run with `cargo bench --bench sim_engine`.
 
@@ -109,7 +111,7 @@ fn floor(dir: &std::path::Path, kinds: &[Shape]) -> Duration {
                 let tx = broker.unchecked_transaction().expect("tx");
                 for _ in 0..*rows {
                     seq += 1;
-                    tx.prepare_cached("INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, dedup_id) VALUES (?1, ?2, 'v1|1|100|0|-', ?3, ?3, ?1)")
+                    tx.prepare_cached("INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, visible_ms, dedup_id) VALUES (?1, ?1, ?2, 'v1|1|100|0|-', ?3, ?3, ?1)")
                         .and_then(|mut s| s.execute(params![format!("msg-{seq}"), seq, now]))
                         .expect("enqueue");
                 }
@@ -272,4 +274,64 @@ fn main() {
             "OVER BUDGET"
         }
     );
+    drop(big);
+
+    // 4. The CLI run with the history written and checked: both stream, so its peak stays
+    //    near the plain run's.
+    cli_history_memory(root.path());
+}
+
+/// Peak RSS (kB) of `queuelab sim` with `args`, by `/usr/bin/time -v`; `None` when the tool
+/// is missing or the run failed.
+fn cli_peak_kib(args: &[&str]) -> Option<u64> {
+    let out = std::process::Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_queuelab"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+fn cli_history_memory(root: &std::path::Path) {
+    let data = root.join("cli-data");
+    let data = data.to_str().expect("utf-8 path");
+    let base = [
+        "sim",
+        "--scenario",
+        "chaos",
+        "--messages",
+        "100000",
+        "--seed",
+        "3",
+        "--json",
+        "--data-dir",
+        data,
+    ];
+    let history = root.join("history.jsonl");
+    let history = history.to_str().expect("utf-8 path");
+    let mut with = base.to_vec();
+    with.extend(["--history", history, "--check"]);
+    match (cli_peak_kib(&base), cli_peak_kib(&with)) {
+        (Some(plain), Some(streamed)) => println!(
+            "history: chaos 100,000 messages via the CLI: peak RSS {:.1} MB without flags, {:.1} MB with --history --check (ratio {:.2}; budget <= 100 MB) {}",
+            plain as f64 / 1024.0,
+            streamed as f64 / 1024.0,
+            streamed as f64 / plain.max(1) as f64,
+            if streamed <= 100 * 1024 {
+                "OK"
+            } else {
+                "OVER BUDGET"
+            }
+        ),
+        _ => println!("history: skipped (needs /usr/bin/time and a successful CLI run)"),
+    }
 }

@@ -93,7 +93,8 @@ fn dlq_triage_lists_reasons_and_replays_a_small_batch() {
     assert_eq!(dlq.len(), 2);
     assert!(
         dlq.iter()
-            .all(|e| e.reason == "MaxDeliveryCountExceeded" && e.description.contains("poison"))
+            .all(|e| e.reason == "UnsupportedSchemaVersion" && e.description.contains("poison")),
+        "safe mode dead-letters a permanent error itself, with its own reason: {dlq:?}"
     );
     s.fix_cause();
     s.replay_dlq(1);

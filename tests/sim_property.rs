@@ -62,7 +62,9 @@ fn random_scenario(rng: &mut StdRng) -> Scenario {
         });
         s.script.push(ScriptStep {
             at_ms: span + 21_000,
-            action: ScriptAction::ReplayDlq,
+            // The sound replay: a new broker MessageId, the envelope keeping the logical id
+            // (a same-id resubmit inside the duplicate-detection window loses the message).
+            action: ScriptAction::ReplayDlqNewIds,
             count: 3,
             duration_ms: None,
         });

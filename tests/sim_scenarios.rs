@@ -32,7 +32,8 @@ fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> (RunReport, tempf
     let report = sim.report().expect("report");
     // The independent checker reads only the files and the history; it must agree.
     let ordered = sim.scenario().setup.groups > 0;
-    let verdict = checker::check(&report.paths, Some(&ops), ordered).expect("checker runs");
+    let digest = history::HistoryDigest::of(&ops);
+    let verdict = checker::check(&report.paths, Some(&digest), ordered).expect("checker runs");
     assert_eq!(
         verdict.ok(),
         report.invariants.ok(),

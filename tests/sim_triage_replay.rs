@@ -1,7 +1,8 @@
 //! DLQ replay as the brokers document it: with duplicate detection on, a replay that keeps its
-//! message id inside the window is dropped by the broker (the entry stays in the DLQ); a replay
-//! under a new message id gets through and is processed. Plus the captions that must name the
-//! message and the mode truthfully.
+//! `MessageId` inside the window is silently dropped by the broker, and the resubmit tool that
+//! completes the DLQ entry after the "successful" send loses the message; a replay under a new
+//! broker `MessageId` gets through, and the envelope's logical id lets the inbox recognise what
+//! was already processed. Plus the captions that must name the message and the mode truthfully.
 
 use queuelab::sim::scenario::{self, ScriptAction};
 use queuelab::sim::{
@@ -60,7 +61,7 @@ fn queued_ids(s: &Simulation) -> Vec<String> {
 }
 
 #[test]
-fn same_id_replay_is_dropped_inside_the_window_and_a_new_id_gets_through() {
+fn same_id_replay_is_dropped_and_lost_inside_the_window_and_a_new_id_gets_through() {
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut s = operator_run(broker, true, dir.path());
@@ -84,8 +85,14 @@ fn same_id_replay_is_dropped_inside_the_window_and_a_new_id_gets_through() {
         let window: u64 = dropped.args[2].parse().expect("window");
         let ago: u64 = dropped.args[1].parse().expect("ago");
         assert!(ago < window, "{ago} ms inside {window} ms");
-        // Nothing reached the queue, and every entry is still in the DLQ.
-        assert_eq!(s.dlq().expect("dlq").len(), 4);
+        // Nothing reached the queue, and the tool completed both DLQ entries: lost.
+        let left: Vec<String> = s
+            .dlq()
+            .expect("dlq")
+            .into_iter()
+            .map(|e| e.message_id)
+            .collect();
+        assert_eq!(left, ["msg-000004", "msg-000005"], "{broker:?}");
         assert!(!queued_ids(&s).iter().any(|id| id.starts_with("msg-000002")));
 
         s.replay_dlq_with_new_ids(2);
@@ -94,36 +101,47 @@ fn same_id_replay_is_dropped_inside_the_window_and_a_new_id_gets_through() {
         assert_eq!(sent.outcome, Outcome::Ok);
         assert_eq!(
             sent.args[..2],
-            ["msg-000002".to_owned(), "msg-000002-r1".to_owned()]
+            ["msg-000004".to_owned(), "msg-000004-r3".to_owned()]
         );
-        let left: Vec<String> = s
-            .dlq()
-            .expect("dlq")
-            .into_iter()
-            .map(|e| e.message_id)
-            .collect();
-        assert_eq!(left, ["msg-000004", "msg-000005"]);
+        assert!(s.dlq().expect("dlq").is_empty());
         let queued = queued_ids(&s);
-        assert!(queued.contains(&"msg-000002-r1".to_owned()), "{queued:?}");
-        assert!(queued.contains(&"msg-000003-r2".to_owned()), "{queued:?}");
+        assert!(queued.contains(&"msg-000004-r3".to_owned()), "{queued:?}");
+        assert!(queued.contains(&"msg-000005-r4".to_owned()), "{queued:?}");
 
-        s.replay_dlq_with_new_ids(2);
         while step(&mut s, &mut story).is_some() {}
         story.finish();
         let r = s.report().expect("report");
-        assert!(r.invariants.ok(), "{broker:?}: {:?}", r.invariants);
-        assert_eq!(r.metrics.effects, 12, "every order took effect once");
-        assert!(s.dlq().expect("dlq").is_empty());
+        assert_eq!(r.metrics.lost, 2, "{broker:?}: the two dropped replays");
+        assert_eq!(r.invariants.lost, 2, "{broker:?}: the files agree");
+        assert!(!r.invariants.ok());
+        assert_eq!(r.metrics.effects, 10, "every other order took effect once");
         // The story names the new id and follows the copy to its order.
         let replayed: Vec<_> = story
             .moments()
             .iter()
             .filter(|m| m.kind == MomentKind::Replayed)
             .collect();
-        assert_eq!(replayed.len(), 4);
-        assert_eq!(replayed[0].order, 2);
+        assert_eq!(replayed.len(), 2);
+        assert_eq!(replayed[0].order, 4);
         assert_eq!(replayed[0].text, "moment.replayed.new-id");
-        assert_eq!(replayed[0].message_id, "msg-000002");
+        assert_eq!(replayed[0].message_id, "msg-000004");
+    }
+}
+
+/// The sound replay: every entry under a new broker `MessageId`, all of them take effect once.
+#[test]
+fn new_id_replays_take_effect_once_and_lose_nothing() {
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = operator_run(broker, true, dir.path());
+        let mut story = Story::for_run(&s);
+        until_dlq_holds(&mut s, 4, &mut story);
+        s.fix_cause();
+        s.replay_dlq_with_new_ids(4);
+        let r = s.run_to_end().expect("run");
+        assert!(r.invariants.ok(), "{broker:?}: {:?}", r.invariants);
+        assert_eq!(r.metrics.effects, 12);
+        assert_eq!(r.metrics.lost, 0);
     }
 }
 
@@ -143,10 +161,10 @@ fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
     assert!(queued_ids(&s).contains(&"msg-000002".to_owned()));
 }
 
-/// A new id bypasses the inbox: replaying an order that already took effect under a new id
-/// applies it twice in safe mode (only a check on the business key would stop it).
+/// A new broker `MessageId` does not bypass the inbox: the envelope keeps the logical message
+/// id, so replaying an order that already took effect is recognised, never applied twice.
 #[test]
-fn a_new_id_replay_of_an_applied_order_is_a_duplicate_effect() {
+fn a_new_id_replay_of_an_applied_order_is_recognised_by_the_inbox() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut sc = scenario::find("poison-dlq").expect("scenario");
     sc.script.clear();
@@ -174,25 +192,21 @@ fn a_new_id_replay_of_an_applied_order_is_a_duplicate_effect() {
     let broker = rusqlite::Connection::open(&s.paths().broker_db).expect("broker.db");
     broker
         .execute(
-            "INSERT INTO dlq (message_id, order_id, body, reason, description, delivery_count, \
-             dead_lettered_ms) VALUES ('msg-000001', 1, ?1, 'x', '', 1, 0)",
+            "INSERT INTO dlq (message_id, logical_id, order_id, body, reason, description, \
+             delivery_count, dead_lettered_ms) VALUES ('msg-000001', 'msg-000001', 1, ?1, 'x', '', 1, 0)",
             [&body],
         )
         .expect("dlq row");
     drop(broker);
-    s.replay_dlq(1);
-    s.run_to_end().expect("same id");
-    assert_eq!(
-        s.report().expect("report").invariants.duplicate_effects,
-        0,
-        "the same id is dropped by the broker (or recognised by the inbox)"
-    );
+    let before = s.report().expect("report").metrics.prevented_duplicates;
     s.replay_dlq_with_new_ids(1);
     let r = s.run_to_end().expect("new id");
     assert_eq!(
-        r.invariants.duplicate_effects, 1,
-        "a new message id passes the inbox: order 1 takes effect twice"
+        r.invariants.duplicate_effects, 0,
+        "the inbox recognises the logical id: order 1 takes effect once"
     );
+    assert_eq!(r.metrics.prevented_duplicates, before + 1);
+    assert_eq!(r.metrics.effects, 12);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 -- broker.db: the message broker's own storage (Azure Service Bus or Amazon SQS profile).
 CREATE TABLE IF NOT EXISTS queue (
     seq              INTEGER PRIMARY KEY AUTOINCREMENT, -- broker sequence number, never reused
-    message_id       TEXT    NOT NULL,
+    message_id       TEXT    NOT NULL,        -- the broker's MessageId (new for a sound DLQ replay)
+    logical_id       TEXT    NOT NULL,        -- the envelope's message id: what the inbox deduplicates on
     order_id         INTEGER NOT NULL,
     body             TEXT    NOT NULL,
     enqueued_ms      INTEGER NOT NULL,
@@ -16,14 +17,15 @@ CREATE INDEX IF NOT EXISTS queue_group ON queue(group_id, seq);
 
 CREATE TABLE IF NOT EXISTS dlq (
     seq              INTEGER PRIMARY KEY AUTOINCREMENT,
-    message_id       TEXT    NOT NULL,
+    message_id       TEXT    NOT NULL,        -- the broker's MessageId
+    logical_id       TEXT    NOT NULL,        -- the envelope's message id, kept by a replay
     order_id         INTEGER NOT NULL,
     body             TEXT    NOT NULL,
     reason           TEXT    NOT NULL,        -- DeadLetterReason (Service Bus); '' on SQS
     description      TEXT    NOT NULL,        -- DeadLetterErrorDescription; '' on SQS
     delivery_count   INTEGER NOT NULL,
     dead_lettered_ms INTEGER NOT NULL,
-    replayed_ms      INTEGER
+    replayed_ms      INTEGER                  -- the replay tool completed the entry (sent a copy)
 );
 
 CREATE TABLE IF NOT EXISTS dedup (

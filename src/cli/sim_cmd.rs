@@ -219,15 +219,27 @@ fn execute(
     let ordered = sim.scenario().setup.groups > 0;
     let mut story = Story::for_run(&sim);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let keep_history = args.history.is_some() || args.check;
-    let mut ops = Vec::new();
+    // The history streams: each line goes to the file as it happens, and the checker keeps
+    // only its per-message counts, so a run of any size needs no more memory for them.
+    let mut record = match &args.history {
+        Some(file) => Some(HistoryFile::create(file)?),
+        None => None,
+    };
+    let mut digest = args.check.then(history::HistoryDigest::default);
     while sim.step()?.is_some() {
         let Some((e, facts)) = sim.last_step() else {
             break;
         };
         let seen = story.observe(e, facts);
-        if keep_history {
-            ops.extend(history::operations(e));
+        if record.is_some() || digest.is_some() {
+            for op in history::operations(e) {
+                if let Some(r) = record.as_mut() {
+                    r.write(&op)?;
+                }
+                if let Some(d) = digest.as_mut() {
+                    d.observe(&op);
+                }
+            }
         }
         if args.transcript {
             let text = moments::caption(captions, lang, e);
@@ -246,13 +258,12 @@ fn execute(
         print_moments(&mut out, &late, &content.moments, lang);
     }
     let report = sim.report()?;
-    if let Some(file) = &args.history {
-        write_history(file, &ops)?;
+    if let Some(r) = record {
+        r.finish()?;
     }
-    let checked = if args.check {
-        Some(checker::check(&report.paths, Some(&ops), ordered).map_err(SimError::Check)?)
-    } else {
-        None
+    let checked = match &digest {
+        Some(d) => Some(checker::check(&report.paths, Some(d), ordered).map_err(SimError::Check)?),
+        None => None,
     };
     if args.json {
         let mut value = report.to_json();
@@ -331,20 +342,38 @@ fn print_moments(out: &mut impl Write, seen: &[Moment], texts: &content::Caption
     }
 }
 
-/// Writes the history as JSON Lines; an existing file is never overwritten.
-fn write_history(file: &Path, ops: &[history::Operation]) -> Result<(), SimError> {
-    let fail = |e: std::io::Error| SimError::Config(format!("--history {}: {e}", file.display()));
-    let handle = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(file)
-        .map_err(fail)?;
-    let mut w = std::io::BufWriter::new(handle);
-    for op in ops {
-        let line = serde_json::to_string(op).map_err(|e| SimError::Config(e.to_string()))?;
-        writeln!(w, "{line}").map_err(fail)?;
+/// The history file, written line by line as JSON Lines; an existing file is never
+/// overwritten.
+struct HistoryFile {
+    file: PathBuf,
+    out: std::io::BufWriter<fs::File>,
+}
+
+impl HistoryFile {
+    fn create(file: &Path) -> Result<HistoryFile, SimError> {
+        let handle = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(file)
+            .map_err(|e| history_error(file, &e))?;
+        Ok(HistoryFile {
+            file: file.to_path_buf(),
+            out: std::io::BufWriter::new(handle),
+        })
     }
-    w.flush().map_err(fail)
+
+    fn write(&mut self, op: &history::Operation) -> Result<(), SimError> {
+        serde_json::to_writer(&mut self.out, op).map_err(|e| SimError::Config(e.to_string()))?;
+        writeln!(self.out).map_err(|e| history_error(&self.file, &e))
+    }
+
+    fn finish(mut self) -> Result<(), SimError> {
+        self.out.flush().map_err(|e| history_error(&self.file, &e))
+    }
+}
+
+fn history_error(file: &Path, e: &std::io::Error) -> SimError {
+    SimError::Config(format!("--history {}: {e}", file.display()))
 }
 
 /// Turns an engine error into the one-line failure, removing a run directory this command

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::history::Operation;
+use super::history::HistoryDigest;
 use super::store::RunPaths;
 
 /// What the checker found.
@@ -51,6 +51,8 @@ fn rows<T>(
 struct DlqRow {
     order: i64,
     message_id: String,
+    /// The envelope's message id (the inbox recognises the message by it).
+    logical_id: String,
     body: String,
     description: String,
     open: bool,
@@ -75,7 +77,7 @@ fn belongs(description: &str, body: &str) -> bool {
 /// per-customer order, so effects of one customer must follow the order of its orders.
 pub fn check(
     paths: &RunPaths,
-    history: Option<&[Operation]>,
+    history: Option<&HistoryDigest>,
     ordered: bool,
 ) -> Result<Verdict, String> {
     let svc = read_only(&paths.service_db, "service.db")?;
@@ -104,7 +106,8 @@ pub fn check(
     let dlq: Vec<DlqRow> = rows(
         &broker,
         "broker.db",
-        "SELECT order_id, message_id, body, description, replayed_ms IS NULL FROM dlq ORDER BY seq",
+        "SELECT order_id, message_id, body, description, replayed_ms IS NULL, logical_id \
+         FROM dlq ORDER BY seq",
         |r| {
             Ok(DlqRow {
                 order: r.get(0)?,
@@ -112,6 +115,7 @@ pub fn check(
                 body: r.get(2)?,
                 description: r.get(3)?,
                 open: r.get(4)?,
+                logical_id: r.get(5)?,
             })
         },
     )?;
@@ -173,7 +177,7 @@ pub fn check(
                 d.message_id
             ));
         }
-        if d.open && per_order.contains_key(&d.order) && !processed.contains(&d.message_id) {
+        if d.open && per_order.contains_key(&d.order) && !processed.contains(&d.logical_id) {
             v.violations.push(format!(
                 "order {}: effect and an open DLQ entry the inbox would not recognise",
                 d.order
@@ -205,34 +209,41 @@ pub fn check(
 }
 
 /// The files and the history must tell the same story: every effect row and every DLQ entry
-/// was produced by an operation the history records.
+/// was produced by an operation the history records as performed, counted per message - two
+/// effect rows of one message need two effect operations.
 fn check_history(
-    history: &[Operation],
+    history: &HistoryDigest,
     effects: &[(i64, i64, String, bool)],
     dlq: &[DlqRow],
     v: &mut Verdict,
 ) {
-    let by_f = |f: &str| -> BTreeSet<String> {
-        history
-            .iter()
-            .filter(|o| o.f == f && o.kind != "invoke")
-            .filter_map(|o| o.value.get("message_id")?.as_str().map(str::to_string))
-            .collect()
-    };
-    let effect_ops = by_f("effect");
+    let mut rows: BTreeMap<(&str, i64), u64> = BTreeMap::new();
     for (_, order, message_id, _) in effects {
-        if !effect_ops.contains(message_id) {
+        *rows.entry((message_id.as_str(), *order)).or_default() += 1;
+    }
+    for ((message_id, order), n) in rows {
+        let ops = history.effects(message_id);
+        if n > ops {
             v.violations.push(format!(
-                "order {order}: effect of {message_id} that no history operation performed"
+                "order {order}: {n} effect row(s) of {message_id}, but the history performed {ops}"
             ));
         }
     }
-    let dead_letter_ops = by_f("dead-letter");
+    let mut entries: BTreeMap<(&str, &str), u64> = BTreeMap::new();
     for d in dlq {
-        if !dead_letter_ops.contains(&d.message_id) {
+        *entries
+            .entry((d.message_id.as_str(), d.logical_id.as_str()))
+            .or_default() += 1;
+    }
+    for ((message_id, logical_id), n) in entries {
+        // The broker names its MessageId; the consumer's own DeadLetter names the envelope's.
+        let mut ops = history.dead_letters(message_id);
+        if logical_id != message_id {
+            ops += history.dead_letters(logical_id);
+        }
+        if n > ops {
             v.violations.push(format!(
-                "DLQ entry of {} that no history operation moved there",
-                d.message_id
+                "{n} DLQ entr(ies) of {message_id}, but the history moved it there {ops} time(s)"
             ));
         }
     }

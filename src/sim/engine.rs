@@ -18,7 +18,7 @@ use super::scenario::MAX_MESSAGES;
 use super::state::{RowChange, Scalars};
 use super::store;
 
-mod actions;
+mod action;
 mod api;
 mod applied;
 mod apply;
@@ -33,6 +33,7 @@ mod payload;
 mod queue;
 mod recorder;
 mod replay;
+mod run_action;
 mod scheduler;
 mod settle;
 #[cfg(test)]
@@ -45,7 +46,7 @@ pub(crate) use config::SqlContext;
 pub use config::{RunConfig, SimError};
 pub use view::DlqEntry;
 
-pub(crate) use actions::{Action, ConsumerState, DispatcherState};
+pub(crate) use action::{Action, ConsumerState, DispatcherState};
 use parts::{Actors, BrokerState, Ledger, RunSpec, Script};
 use recorder::Recorder;
 use scheduler::Scheduler;
@@ -181,7 +182,7 @@ impl Simulation {
             sweeper: open("service.db")?,
         };
         let mut rng = StdRng::seed_from_u64(seed);
-        let steps = actions::build_script(&scenario, messages, &mut rng);
+        let steps = run_action::build_script(&scenario, messages, &mut rng);
         let mut sim = Simulation {
             blobs: BlobStore::new(&paths.blobs),
             actors: Actors {
@@ -311,22 +312,24 @@ impl Simulation {
         self.schedule(self.clock.now, Action::FixCause);
     }
 
-    /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time;
-    /// entries already replayed are skipped.
+    /// The operator replays the chosen DLQ entries (by [`DlqEntry::seq`]) at the current time,
+    /// like [`Simulation::replay_dlq`] (same `MessageId`); entries already replayed are skipped.
     pub fn replay_dlq_entries(&mut self, seqs: &[i64]) {
         self.script.chosen_replays.push_back(seqs.to_vec());
         self.schedule(self.clock.now, Action::ReplayChosen);
     }
 
-    /// The operator replays up to `count` DLQ entries (oldest first) at the current time,
-    /// keeping their message ids: with duplicate detection on, the broker drops a copy whose id
-    /// it saw inside the window, and the entry stays in the DLQ.
+    /// The operator replays up to `count` DLQ entries (oldest first) at the current time the
+    /// way a resubmit tool does: the same `MessageId`, and the DLQ entry completed after the
+    /// send. With duplicate detection on, the broker silently drops a copy whose id it saw
+    /// inside the window - and the message is lost.
     pub fn replay_dlq(&mut self, count: u32) {
         self.schedule(self.clock.now, Action::ReplayDlq(count));
     }
 
-    /// The operator replays up to `count` DLQ entries (oldest first) under new message ids:
-    /// duplicate detection lets them through, and the inbox no longer recognises them.
+    /// The operator replays up to `count` DLQ entries (oldest first) under new broker
+    /// `MessageIds` while the envelope keeps the logical message id: duplicate detection lets
+    /// them through, and the inbox recognises a message that was already processed.
     pub fn replay_dlq_with_new_ids(&mut self, count: u32) {
         self.schedule(self.clock.now, Action::ReplayDlqNewIds(count));
     }

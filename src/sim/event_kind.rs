@@ -75,12 +75,18 @@ pub enum EventKind {
     Settled,
     /// Consumer could not complete the message: the broker is down.
     SettleFailedBrokerDown,
+    /// The broker is unreachable: the consumer's N call failed (every broker operation fails in an outage).
+    BrokerCallFailed,
+    /// Lock renewal / visibility extension failed: the broker is unreachable; retried in N ms.
+    RenewFailedBrokerDown,
     /// Settle (or abandon) refused: the lock (N) had already run out; the broker can hand the
     /// message to another instance.
     LockLost,
     /// The careful consumer's own lock check before its commit found the lock gone: no settle
     /// was tried, nothing is committed, the message is left to the broker.
     LockCheckFailed,
+    /// SQS: `DeleteMessage` with a stale receipt handle succeeded, but the message was not deleted.
+    DeletedStaleHandle,
     /// Service Bus: the peek-lock on message N ran out its full duration (N ms after the
     /// receive or the last renewal) without completion.
     LockExpired,
@@ -99,10 +105,16 @@ pub enum EventKind {
     FailedRetryNow,
     /// Processing failed after the message was already completed: N.
     FailedAfterSettle,
+    /// Processing failed with a permanent error (unknown schema version): N. No retry.
+    FailedPermanent,
     /// Delayed retry in N ms (exponential backoff, N jitter) after: N.
     RetryDelayed,
     /// Moved to the dead-letter queue: N (N).
     DeadLettered,
+    /// Service Bus: the consumer's own `DeadLetter` call, with reason N and description N.
+    DeadLetteredByConsumer,
+    /// SQS has no dead-letter call: the consumer sent the message with its reason to the DLQ queue itself and deleted it.
+    ForwardedToDlq,
     /// Two-phase claim, phase 1: the inbox row claims the message (`processed_ms` still empty).
     Claimed,
     /// Provider charged once (charge N); the message id travels as idempotency key.
@@ -129,9 +141,9 @@ pub enum EventKind {
     Sweep,
     /// SQS redrive policy moved a message to the DLQ after maxReceiveCount receives.
     Redriven,
-    /// Duplicate detection dropped a DLQ replay that kept its MessageId.
+    /// Duplicate detection dropped a DLQ replay that kept its `MessageId`.
     ReplayDroppedDuplicate,
-    /// The operator replayed a DLQ message under a new MessageId.
+    /// The operator replayed a DLQ message under a new `MessageId`.
     DlqReplayedNewId,
     /// Lock renewal stopped at its limit (`MaxAutoLockRenewalDuration`).
     RenewalLimitReached,
@@ -147,7 +159,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 66] = [
+    pub const ALL: [EventKind; 72] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -182,8 +194,11 @@ impl EventKind {
         EventKind::SettledThenConnectionLost,
         EventKind::Settled,
         EventKind::SettleFailedBrokerDown,
+        EventKind::BrokerCallFailed,
+        EventKind::RenewFailedBrokerDown,
         EventKind::LockLost,
         EventKind::LockCheckFailed,
+        EventKind::DeletedStaleHandle,
         EventKind::LockExpired,
         EventKind::LockReleasedEarly,
         EventKind::LockRenewed,
@@ -192,8 +207,11 @@ impl EventKind {
         EventKind::Failed,
         EventKind::FailedRetryNow,
         EventKind::FailedAfterSettle,
+        EventKind::FailedPermanent,
         EventKind::RetryDelayed,
         EventKind::DeadLettered,
+        EventKind::DeadLetteredByConsumer,
+        EventKind::ForwardedToDlq,
         EventKind::Claimed,
         EventKind::ProviderChargedKeyed,
         EventKind::ProviderChargedUnkeyed,
@@ -253,8 +271,11 @@ impl EventKind {
             EventKind::SettledThenConnectionLost => "settled-then-connection-lost",
             EventKind::Settled => "settled",
             EventKind::SettleFailedBrokerDown => "settle-failed-broker-down",
+            EventKind::BrokerCallFailed => "broker-call-failed",
+            EventKind::RenewFailedBrokerDown => "renew-failed-broker-down",
             EventKind::LockLost => "lock-lost",
             EventKind::LockCheckFailed => "lock-check-failed",
+            EventKind::DeletedStaleHandle => "deleted-stale-handle",
             EventKind::LockExpired => "lock-expired",
             EventKind::LockReleasedEarly => "lock-released-early",
             EventKind::LockRenewed => "lock-renewed",
@@ -263,8 +284,11 @@ impl EventKind {
             EventKind::Failed => "failed",
             EventKind::FailedRetryNow => "failed-retry-now",
             EventKind::FailedAfterSettle => "failed-after-settle",
+            EventKind::FailedPermanent => "failed-permanent",
             EventKind::RetryDelayed => "retry-delayed",
             EventKind::DeadLettered => "dead-lettered",
+            EventKind::DeadLetteredByConsumer => "dead-lettered-by-consumer",
+            EventKind::ForwardedToDlq => "forwarded-to-dlq",
             EventKind::Claimed => "claimed",
             EventKind::ProviderChargedKeyed => "provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "provider-charged-unkeyed",
@@ -325,8 +349,11 @@ impl EventKind {
             EventKind::SettledThenConnectionLost => "sim.settled-then-connection-lost",
             EventKind::Settled => "sim.settled",
             EventKind::SettleFailedBrokerDown => "sim.settle-failed-broker-down",
+            EventKind::BrokerCallFailed => "sim.broker-call-failed",
+            EventKind::RenewFailedBrokerDown => "sim.renew-failed-broker-down",
             EventKind::LockLost => "sim.lock-lost",
             EventKind::LockCheckFailed => "sim.lock-check-failed",
+            EventKind::DeletedStaleHandle => "sim.deleted-stale-handle",
             EventKind::LockExpired => "sim.lock-expired",
             EventKind::LockReleasedEarly => "sim.lock-released-early",
             EventKind::LockRenewed => "sim.lock-renewed",
@@ -335,8 +362,11 @@ impl EventKind {
             EventKind::Failed => "sim.failed",
             EventKind::FailedRetryNow => "sim.failed-retry-now",
             EventKind::FailedAfterSettle => "sim.failed-after-settle",
+            EventKind::FailedPermanent => "sim.failed-permanent",
             EventKind::RetryDelayed => "sim.retry-delayed",
             EventKind::DeadLettered => "sim.dead-lettered",
+            EventKind::DeadLetteredByConsumer => "sim.dead-lettered-by-consumer",
+            EventKind::ForwardedToDlq => "sim.forwarded-to-dlq",
             EventKind::Claimed => "sim.claimed",
             EventKind::ProviderChargedKeyed => "sim.provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "sim.provider-charged-unkeyed",

@@ -3,6 +3,8 @@
 //! know). `queuelab sim --history FILE` writes it as JSON Lines; [`super::checker`] reads it
 //! beside the three database files, never the engine's state.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::model::{Event, EventKind, Outcome};
@@ -62,19 +64,26 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::TwoPhaseFinished
         | K::Failed
         | K::FailedRetryNow
-        | K::FailedAfterSettle => "effect",
+        | K::FailedAfterSettle
+        | K::FailedPermanent => "effect",
         K::Claimed => "claim-inbox",
         K::ProviderChargedKeyed | K::ProviderChargedUnkeyed | K::ProviderReplayed => "charge",
-        K::Settled | K::SettleFailedBrokerDown | K::LockLost | K::SettledThenConnectionLost => {
-            "complete"
-        }
+        K::Settled
+        | K::SettleFailedBrokerDown
+        | K::LockLost
+        | K::DeletedStaleHandle
+        | K::SettledThenConnectionLost => "complete",
+        K::BrokerCallFailed => "broker-call",
         K::LockRenewed
         | K::VisibilityExtended
         | K::RenewalLimitReached
-        | K::VisibilityLimitReached => "renew-lock",
+        | K::VisibilityLimitReached
+        | K::RenewFailedBrokerDown => "renew-lock",
         K::LockCheckFailed => "check-lock",
         K::RetryDelayed | K::Abandoned => "abandon",
-        K::DeadLettered | K::Redriven => "dead-letter",
+        K::DeadLettered | K::Redriven | K::DeadLetteredByConsumer | K::ForwardedToDlq => {
+            "dead-letter"
+        }
         K::DlqReplayed | K::DlqReplayedNewId | K::ReplayDroppedDuplicate => "replay",
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted
@@ -89,39 +98,122 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
     })
 }
 
-/// The history lines of one event: an `invoke` and its completion, or nothing.
-pub fn operations(event: &Event) -> Vec<Operation> {
+/// The operations one event performed: (f, message id, outcome). Most events are one
+/// operation; some are several, and the record keeps each of them.
+fn performed(event: &Event) -> Vec<(&'static str, Option<String>, Outcome)> {
+    use EventKind as K;
     let Some(f) = operation_of(event.kind) else {
         return Vec::new();
     };
+    let one = |f, outcome| (f, event.message_id.clone(), outcome);
+    match event.kind {
+        // Publishing inside the request: the order was accepted (committed) either way.
+        K::ApiDirectPublished | K::ApiDirectPublishFailed => {
+            vec![one("accept", Outcome::Ok), one("publish", event.outcome)]
+        }
+        // The credit committed on its own; only the marker hit the unique index.
+        K::TrapDuplicateEffectStays => {
+            vec![
+                one("effect", Outcome::Ok),
+                one("inbox-marker", Outcome::Failed),
+            ]
+        }
+        // A batch: one publish per message, every id named in the event's batch argument.
+        // Each send succeeded for the sender (a copy duplicate detection dropped too; the
+        // dispatcher crashed only after publishing).
+        K::Published | K::PublishedDedup | K::DispatcherCrashedAfterPublish => {
+            match event.args.get(BATCH_ARG) {
+                Some(ids) if !ids.is_empty() => ids
+                    .split(' ')
+                    .map(|id| (f, Some(id.to_string()), Outcome::Ok))
+                    .collect(),
+                _ => vec![one(f, Outcome::Ok)],
+            }
+        }
+        _ => vec![one(f, event.outcome)],
+    }
+}
+
+/// Index of the argument that lists a publish batch's message ids (space-separated).
+pub const BATCH_ARG: usize = 2;
+
+/// The history lines of one event: an `invoke` and its completion per operation it performed
+/// (none for steps that are no client operation).
+pub fn operations(event: &Event) -> Vec<Operation> {
     let process = event.actor.to_string().to_lowercase();
-    let value = serde_json::json!({
-        "message_id": event.message_id,
-        "kind": event.kind.as_str(),
-        "args": event.args,
-    });
-    let done = match event.outcome {
-        Outcome::Ok => "ok",
-        Outcome::Failed => "fail",
-        Outcome::Unknown => "info",
-    };
-    [
-        (
-            "invoke",
-            serde_json::json!({ "message_id": event.message_id }),
-        ),
-        (done, value),
-    ]
-    .into_iter()
-    .map(|(kind, value)| Operation {
-        process: process.clone(),
-        kind: kind.into(),
-        f: f.into(),
-        value,
-        time_ms: event.at_ms,
-        event: event.index,
-    })
-    .collect()
+    let mut out = Vec::new();
+    for (f, message_id, outcome) in performed(event) {
+        let value = serde_json::json!({
+            "message_id": message_id,
+            "kind": event.kind.as_str(),
+            "args": event.args,
+        });
+        let done = match outcome {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "fail",
+            Outcome::Unknown => "info",
+        };
+        for (kind, value) in [
+            ("invoke", serde_json::json!({ "message_id": message_id })),
+            (done, value),
+        ] {
+            out.push(Operation {
+                process: process.clone(),
+                kind: kind.into(),
+                f: f.into(),
+                value,
+                time_ms: event.at_ms,
+                event: event.index,
+            });
+        }
+    }
+    out
+}
+
+/// What the checker needs of a history, gathered operation by operation so that a run of any
+/// size is checked without holding its history: per message id, how many effect and
+/// dead-letter operations took place (`ok`, or `info`: performed, outcome unknown to the
+/// client).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryDigest {
+    effects: HashMap<String, u64>,
+    dead_letters: HashMap<String, u64>,
+}
+
+impl HistoryDigest {
+    /// Takes one history line into account.
+    pub fn observe(&mut self, op: &Operation) {
+        if op.kind != "ok" && op.kind != "info" {
+            return;
+        }
+        let counts = match op.f.as_str() {
+            "effect" => &mut self.effects,
+            "dead-letter" => &mut self.dead_letters,
+            _ => return,
+        };
+        if let Some(id) = op.value.get("message_id").and_then(|v| v.as_str()) {
+            *counts.entry(id.to_string()).or_default() += 1;
+        }
+    }
+
+    /// The digest of a whole history.
+    pub fn of(ops: &[Operation]) -> HistoryDigest {
+        let mut d = HistoryDigest::default();
+        for op in ops {
+            d.observe(op);
+        }
+        d
+    }
+
+    /// Effect operations that took place for `message_id`.
+    pub fn effects(&self, message_id: &str) -> u64 {
+        self.effects.get(message_id).copied().unwrap_or(0)
+    }
+
+    /// Dead-letter operations that took place for `message_id`.
+    pub fn dead_letters(&self, message_id: &str) -> u64 {
+        self.dead_letters.get(message_id).copied().unwrap_or(0)
+    }
 }
 
 /// Parses a history file (JSON Lines); the error names the line.

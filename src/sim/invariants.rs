@@ -71,7 +71,7 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
     // replay (a processed marker for its message id); otherwise a replay applies it again.
     let unguarded = {
         let mut stmt = broker
-            .prepare("SELECT DISTINCT order_id, message_id FROM dlq WHERE replayed_ms IS NULL")
+            .prepare("SELECT DISTINCT order_id, logical_id FROM dlq WHERE replayed_ms IS NULL")
             .map_err(|e| sql_err("broker.db", &e))?;
         let rows = stmt
             .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))

@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rusqlite::{OptionalExtension, params};
 
-use super::actions::Action;
+use super::action::Action;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};
@@ -74,13 +74,15 @@ fn amount_cents(order: u32) -> i64 {
     500 + i64::from(order.wrapping_mul(7_919) % 9_500)
 }
 
-/// The customer of an order: with `groups` customers, orders take turns (order 1 goes to
-/// `customer-1`, order `groups + 1` to `customer-1` again); without groups one customer.
+/// The customer of an order: with `groups` customers, orders come in pairs that take turns
+/// (orders 1 and 2 go to `customer-1`, 3 and 4 to the next); without groups one customer. A
+/// pair makes two orders of one customer arrive back to back, so that two consumer instances
+/// can hold them at once when nothing keeps the customer's orders in sequence.
 pub(crate) fn customer_of(order: u32, groups: u32) -> String {
     if groups == 0 {
         "customer".into()
     } else {
-        format!("customer-{}", order % groups)
+        format!("customer-{}", order.div_ceil(2) % groups)
     }
 }
 

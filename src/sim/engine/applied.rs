@@ -1,7 +1,7 @@
 //! What an applied effect and an inbox marker leave behind: the effect row to write, and the
 //! rows, counters and facts the live picture and the metrics show for them.
 
-use super::actions::Delivery;
+use super::action::Delivery;
 use super::inbox::EffectRow;
 use super::{CONSUMER_NAME, Simulation};
 use crate::sim::moments::Fact;

@@ -2,7 +2,7 @@
 //! naive (effect, then marker, no transaction) and the ExecuteUpdate trap (effect committed on
 //! its own, marker in a transaction).
 
-use super::actions::{Action, Delivery};
+use super::action::{Action, Delivery};
 use super::inbox::{self, Applied, EffectRow, Violation};
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
@@ -164,7 +164,8 @@ impl Simulation {
                     .args(vec![e.business_key]),
             ))
         } else {
-            self.ledger.metrics.prevented_duplicates += 1;
+            // Only the marker was refused: the duplicate effect is already committed, so no
+            // duplicate was prevented and the metric does not count it.
             self.note(Fact::Prevented {
                 message_id: msg.clone(),
                 guard: Guard::MarkerOnly,

@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rusqlite::OptionalExtension;
 
-use super::actions::Action;
+use super::action::Action;
 pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Stage};
@@ -21,10 +21,20 @@ pub(crate) enum Receive {
     Delivered(Received, Event),
 }
 
-/// The DLQ description when no processing error was ever recorded for the message.
-const LOCK_EXPIRED_EVERY_TIME: &str = "lock expired on every delivery";
+/// Service Bus's own `DeadLetterErrorDescription` for `MaxDeliveryCountExceeded`: fixed text
+/// with the count, never the consumer's exception.
+pub(crate) fn max_delivery_description(deliveries: u32) -> String {
+    format!("Message could not be consumed after {deliveries} delivery attempts.")
+}
 
 impl Simulation {
+    /// True when the queue is an SQS FIFO queue: message groups, or deduplication (which SQS
+    /// offers on FIFO queues only).
+    pub(crate) fn sqs_fifo(&self) -> bool {
+        self.spec.broker == BrokerKind::Sqs
+            && (self.spec.settings.ordered || self.spec.settings.dedup_window_ms.is_some())
+    }
+
     /// True while the broker outage lasts.
     pub(crate) fn broker_is_down(&self) -> bool {
         self.actors.broker.down_until > self.clock.now
@@ -163,8 +173,10 @@ impl Simulation {
         ));
         self.ledger.stages.in_flight += 1;
         self.ledger.metrics.delivered += 1;
+        // The consumer reads the envelope: from here on the message is its logical id (the
+        // broker's MessageId differs only for a DLQ replay under a new one).
         self.note(Fact::Received {
-            message_id: r.message_id.clone(),
+            message_id: r.logical_id.clone(),
             seq: r.seq,
             delivery: r.delivery_count,
         });
@@ -181,8 +193,11 @@ impl Simulation {
             && self
                 .rng
                 .random_bool(self.spec.scenario.setup.duplicate_rate);
+        // An SQS FIFO queue introduces no duplicates (and drops a second publish inside its
+        // deduplication interval): the fault has nothing to act on there.
         let forced_dup = fresh
             && !standard_dup
+            && !self.sqs_fifo()
             && self
                 .script
                 .armed
@@ -190,41 +205,15 @@ impl Simulation {
         if standard_dup || forced_dup {
             self.actors.broker.duplicated.insert(r.order_id);
         }
-        let asb_dup = (standard_dup || forced_dup) && self.spec.broker == BrokerKind::Asb;
-        let sql = if asb_dup {
-            // Service Bus never hands a second copy to another receiver while the lock is
-            // held: a duplicate delivery is the same message again after its lock was lost,
-            // at a moment of the consumer's work drawn from the seed (before its commit, the
-            // careful consumer notices; after it, the inbox does).
-            let commit = self.spec.scenario.setup.handling_ms + super::CHECK_MS;
-            let at = self.clock.now
-                + if self.rng.random_bool(0.5) {
-                    self.rng.random_range(1..commit)
-                } else {
-                    // Right after the commit: the complete that follows is refused.
-                    commit + 1
-                };
-            lose_lock(&self.conns.broker, r.seq, at).ctx(Actor::Broker, "lose lock")?;
-            self.actors.broker.locks.insert(r.seq, (token, at));
-            self.actors
-                .broker
-                .released_early
-                .insert(r.seq, (token, self.clock.now));
-            self.schedule(at, Action::LockExpiry { seq: r.seq, token });
-            self.change(RowChange::Set(
-                Table::Queue,
-                r.seq,
-                col::QUEUE_VISIBLE,
-                at.to_string(),
-            ));
-            RECEIVE_LOSE_LOCK_SQL
-        } else if standard_dup || forced_dup {
-            // SQS standard may hand a second copy to another receiver at once.
+        let sql = if standard_dup || forced_dup {
+            // A second copy another receiver can take at once: SQS standard's occasional
+            // duplicate, or on either broker a message that was published twice (Service Bus
+            // without duplicate detection keeps both; each copy has its own lock).
             let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
             self.ledger.metrics.redeliveries += 1;
             self.note(Fact::Copied {
-                message_id: r.message_id.clone(),
+                message_id: r.logical_id.clone(),
             });
             self.picture_enqueued(copy, &r.message_id, None);
             self.wake_consumers(self.clock.now + 1, 1);
@@ -235,17 +224,19 @@ impl Simulation {
             RECEIVE_SQL
         };
         let caption = match (standard_dup || forced_dup, r.delivery_count > 1) {
-            (true, _) if asb_dup => EventKind::LockLostAtBroker,
             (true, _) => EventKind::ReceivedTwice,
             (false, true) => EventKind::ReceivedAgain,
             (false, false) => EventKind::Received,
         };
         let ev = Event::new(actor, Stage::Consumer, caption)
-            .message(&r.message_id)
+            .message(&r.logical_id)
             .sql(sql)
             .args(vec![
                 r.delivery_count.to_string(),
                 self.spec.settings.lock_ms.to_string(),
+                // For the record: the queue row and the lock token / receipt handle.
+                r.seq.to_string(),
+                token_text(token),
             ]);
         Ok(Receive::Delivered(r, ev))
     }
@@ -258,63 +249,39 @@ impl Simulation {
         }
         self.change(RowChange::Delete(Table::Queue, seq));
         self.ledger.stages.queued = self.ledger.stages.queued.saturating_sub(1);
-        self.actors.broker.last_error.remove(&seq);
     }
 
-    /// The broker moves a message whose delivery count exceeds the maximum to the DLQ instead
-    /// of handing it out. Service Bus records `DeadLetterReason` and the last error as
-    /// `DeadLetterErrorDescription`; the SQS redrive policy records no reason at all.
+    /// The broker moves a message whose delivery count would exceed the maximum to the DLQ
+    /// instead of handing it out. Service Bus stamps `MaxDeliveryCountExceeded` with its own
+    /// fixed description (it never sees the consumer's exception); the SQS redrive policy
+    /// records no reason at all. The entry counts the deliveries that took place: this receive
+    /// is not one.
     fn dead_letter_by_broker(&mut self, r: &Received, token: u64) -> Result<Event, SimError> {
+        let deliveries = r.delivery_count.saturating_sub(1);
         let (reason, description) = match self.spec.broker {
             BrokerKind::Asb => (
                 self.spec.profile.dlq_reason.to_string(),
-                self.actors
-                    .broker
-                    .last_error
-                    .get(&r.seq)
-                    .cloned()
-                    .unwrap_or_else(|| LOCK_EXPIRED_EVERY_TIME.into()),
+                max_delivery_description(deliveries),
             ),
             BrokerKind::Sqs => (String::new(), String::new()),
         };
-        let dlq_seq = dead_letter(
-            &self.conns.broker,
-            r.seq,
-            token,
-            &reason,
-            &description,
-            self.clock.now,
-        )
-        .ctx(Actor::Broker, "dead-letter")?;
-        self.picture_dequeued(r.seq);
-        if let Some(d) = dlq_seq {
-            self.change(RowChange::Put(
-                Table::Dlq,
-                d,
-                std::sync::Arc::new(vec![
-                    d.to_string(),
-                    r.message_id.clone(),
-                    reason.clone(),
-                    description.clone(),
-                    r.delivery_count.to_string(),
-                    String::new(),
-                ]),
-            ));
-            self.ledger.stages.dlq += 1;
-            self.ledger.metrics.dead_lettered += 1;
-            self.note(Fact::DeadLettered {
-                message_id: r.message_id.clone(),
-                description: description.clone(),
-                delivery_count: r.delivery_count,
-            });
-        }
+        let note = DeadLetterNote {
+            reason: &reason,
+            description: &description,
+            deliveries,
+        };
+        self.move_to_dlq(Actor::Broker, r.seq, token, &r.message_id, &note)?;
         let (kind, args) = match self.spec.broker {
-            BrokerKind::Asb => (EventKind::DeadLettered, vec![reason, description]),
+            BrokerKind::Asb => (
+                EventKind::DeadLettered,
+                vec![reason, description, deliveries.to_string()],
+            ),
             BrokerKind::Sqs => (
                 EventKind::Redriven,
                 vec![
                     r.message_id.clone(),
                     self.spec.settings.max_deliveries.to_string(),
+                    deliveries.to_string(),
                 ],
             ),
         };
@@ -322,6 +289,44 @@ impl Simulation {
             .message(&r.message_id)
             .sql(DEAD_LETTER_SQL)
             .args(args))
+    }
+
+    /// Moves queue row `seq` (locked under `token`) to the DLQ and records it in the picture,
+    /// the metrics and the facts; false when the row no longer carries that token.
+    pub(crate) fn move_to_dlq(
+        &mut self,
+        actor: Actor,
+        seq: i64,
+        token: u64,
+        message_id: &str,
+        note: &DeadLetterNote<'_>,
+    ) -> Result<bool, SimError> {
+        let dlq_seq = dead_letter(&self.conns.broker, seq, token, note, self.clock.now)
+            .ctx(actor, "dead-letter")?;
+        let Some(d) = dlq_seq else {
+            return Ok(false);
+        };
+        self.picture_dequeued(seq);
+        self.change(RowChange::Put(
+            Table::Dlq,
+            d,
+            std::sync::Arc::new(vec![
+                d.to_string(),
+                message_id.to_string(),
+                note.reason.to_string(),
+                note.description.to_string(),
+                note.deliveries.to_string(),
+                String::new(),
+            ]),
+        ));
+        self.ledger.stages.dlq += 1;
+        self.ledger.metrics.dead_lettered += 1;
+        self.note(Fact::DeadLettered {
+            message_id: message_id.to_string(),
+            description: note.description.to_string(),
+            delivery_count: note.deliveries,
+        });
+        Ok(true)
     }
 
     /// A lock / visibility timeout ran out: the message is visible again.
@@ -384,14 +389,25 @@ impl Simulation {
             .flatten()
     }
 
-    /// The outage ends: wake everyone who waited.
-    pub(crate) fn broker_up(&mut self) -> Event {
+    /// An outage ends: when it was the last one still running, the broker is reachable again
+    /// and everyone who waited is woken. An outage that ends inside a longer, overlapping one
+    /// changes nothing (`None`), and two ending at the same moment announce it once.
+    pub(crate) fn broker_up(&mut self) -> Option<Event> {
+        let now = self.clock.now;
+        if self.actors.broker.down_until != now || self.actors.broker.up_announced == Some(now) {
+            return None;
+        }
+        self.actors.broker.up_announced = Some(now);
         for c in &mut self.actors.consumers {
             c.waiting_for_broker = false;
         }
         let n = self.actors.consumers.len();
-        self.wake_consumers(self.clock.now, n);
-        self.wake_dispatcher(self.clock.now);
-        Event::new(Actor::Broker, Stage::Broker, EventKind::BrokerUp)
+        self.wake_consumers(now, n);
+        self.wake_dispatcher(now);
+        Some(Event::new(
+            Actor::Broker,
+            Stage::Broker,
+            EventKind::BrokerUp,
+        ))
     }
 }

@@ -1,12 +1,13 @@
 //! The consumer actor: receive, existence check, apply (safe / naive / pitfall), two-phase
 //! claim with the provider, settle, and the failure path (immediate retry, delayed retry, DLQ).
 
-use super::actions::{Action, Delivery};
+use super::action::{Action, Delivery};
 use super::broker::{Receive, complete, lock_held};
 use super::inbox;
+use super::payload::Failure;
 use super::{CHECK_MS, CONSUMER_NAME, RECONNECT_MS, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
-use crate::sim::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::sim::moments::{Fact, Guard, Loss};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
@@ -83,7 +84,7 @@ impl Simulation {
             c,
             Delivery {
                 seq: r.seq,
-                message_id: r.message_id,
+                message_id: r.logical_id,
                 order_id: r.order_id,
                 body: r.body,
                 token: self.actors.broker.locks.get(&r.seq).map_or(0, |(t, _)| *t),
@@ -157,12 +158,15 @@ impl Simulation {
         &mut self,
         c: u8,
         mut d: Delivery,
-        error: String,
+        failure: impl Into<Failure>,
         sql: &'static [&'static str],
     ) -> Event {
         let actor = Actor::Consumer(c);
+        let Failure {
+            text: error,
+            permanent,
+        } = failure.into();
         self.ledger.metrics.retries += 1;
-        self.actors.broker.last_error.insert(d.seq, error.clone());
         let msg = d.message_id.clone();
         if d.settled {
             self.ledger.metrics.lost += 1;
@@ -172,6 +176,19 @@ impl Simulation {
             });
             self.poll_again(c, self.clock.now + 1);
             return Event::new(actor, Stage::Consumer, EventKind::FailedAfterSettle)
+                .message(&msg)
+                .sql(sql)
+                .outcome(Outcome::Failed)
+                .args(vec![error]);
+        }
+        if permanent && self.spec.mode != Mode::Naive {
+            // No retry can fix an unknown schema version: the careful consumer dead-letters
+            // the message itself at once, with a reason of its own (the broker would only
+            // ever record that the delivery limit was exceeded).
+            d.error = Some(error.clone());
+            self.put_delivery(c, d);
+            self.schedule(self.clock.now + 1, Action::ConsumerDeadLetter(c));
+            return Event::new(actor, Stage::Consumer, EventKind::FailedPermanent)
                 .message(&msg)
                 .sql(sql)
                 .outcome(Outcome::Failed)
@@ -195,6 +212,35 @@ impl Simulation {
             .sql(sql)
             .outcome(Outcome::Failed)
             .args(vec![error])
+    }
+
+    /// The broker's name for settling: Service Bus `Complete`, SQS `DeleteMessage`.
+    pub(crate) fn settle_call(&self) -> &'static str {
+        match self.spec.broker {
+            BrokerKind::Asb => "Complete",
+            BrokerKind::Sqs => "DeleteMessage",
+        }
+    }
+
+    /// A broker call failed because the broker is down: the consumer lets go of the message,
+    /// which stays locked until its lock / visibility timeout runs out.
+    pub(crate) fn broker_call_failed(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        call: &str,
+        sql: &'static [&'static str],
+    ) -> Event {
+        self.poll_again(c, self.clock.now + 1);
+        Event::new(
+            Actor::Consumer(c),
+            Stage::Broker,
+            EventKind::BrokerCallFailed,
+        )
+        .message(&d.message_id)
+        .sql(sql)
+        .outcome(Outcome::Failed)
+        .args(vec![call.to_string()])
     }
 
     /// The connection drops after a durable write: the message stays locked until it expires.
@@ -228,6 +274,18 @@ impl Simulation {
         // The careful consumer makes sure it still holds the message before it commits: once
         // the lock is gone the broker may have handed the message to another consumer or to
         // the DLQ, and an effect now would sit beside that DLQ entry.
+        if self.spec.mode != Mode::Naive && !d.settled && self.broker_is_down() {
+            return Ok(Some(self.broker_call_failed(
+                c,
+                &d,
+                "lock check",
+                LOCK_CHECK_SQL,
+            )));
+        }
+        if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled && self.broker_is_down() {
+            let call = self.settle_call();
+            return Ok(Some(self.broker_call_failed(c, &d, call, SETTLE_SQL)));
+        }
         if self.spec.mode != Mode::Naive
             && !d.settled
             && !lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
@@ -265,24 +323,34 @@ impl Simulation {
             }
             self.picture_dequeued(d.seq);
             d.settled = true;
-            if self
+            if !self
                 .script
                 .armed
                 .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
             {
-                self.ledger.metrics.lost += 1;
-                self.note(Fact::Lost {
-                    message_id: d.message_id.clone(),
-                    loss: Loss::SettledBeforeCommit,
-                });
-                return Ok(Some(self.lose_connection(
-                    c,
-                    &d,
-                    EventKind::SettledThenConnectionLost,
-                    SETTLE_SQL,
-                )));
+                // The early complete is an operation of its own: the work follows next.
+                let token = super::broker::token_text(d.token);
+                let message_id = d.message_id.clone();
+                self.put_delivery(c, d);
+                self.schedule(self.clock.now + 1, Action::ConsumerApply(c));
+                return Ok(Some(
+                    Event::new(actor, Stage::Broker, EventKind::Settled)
+                        .message(&message_id)
+                        .sql(SETTLE_SQL)
+                        .args(vec![token]),
+                ));
             }
-            self.put_delivery(c, d.clone());
+            self.ledger.metrics.lost += 1;
+            self.note(Fact::Lost {
+                message_id: d.message_id.clone(),
+                loss: Loss::SettledBeforeCommit,
+            });
+            return Ok(Some(self.lose_connection(
+                c,
+                &d,
+                EventKind::SettledThenConnectionLost,
+                SETTLE_SQL,
+            )));
         }
         let (payload_ok, amount, created) = match self.read_payload(&d.body) {
             Ok(p) => p,

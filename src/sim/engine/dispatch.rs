@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::actions::Action;
+use super::action::Action;
 pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
@@ -278,6 +278,12 @@ impl Simulation {
         }
         let enqueued = batch.len() - dropped;
         self.wake_consumers(self.clock.now + 1, enqueued);
+        // Every message of the batch, for the record (one publish operation each).
+        let ids = batch
+            .iter()
+            .map(|c| c.message_id.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         if self.script.armed.take(Fault::DispatcherCrashAfterPublish) {
             let restart = self.clock.now + self.spec.scenario.setup.restart_ms;
             let lease_end = self.clock.now + self.spec.scenario.setup.lease_ms;
@@ -295,7 +301,7 @@ impl Simulation {
             .maybe_message(first.as_deref())
             .sql(self.publish_sql())
             .outcome(Outcome::Failed)
-            .args(vec![enqueued.to_string(), lease_end.to_string()]));
+            .args(vec![enqueued.to_string(), lease_end.to_string(), ids]));
         }
         self.schedule(self.clock.now + 1, Action::DispatcherMark(d));
         let caption = if dropped > 0 {
@@ -306,7 +312,7 @@ impl Simulation {
         Ok(Event::new(actor, Stage::Broker, caption)
             .maybe_message(first.as_deref())
             .sql(self.publish_sql())
-            .args(vec![enqueued.to_string(), dropped.to_string()]))
+            .args(vec![enqueued.to_string(), dropped.to_string(), ids]))
     }
 
     pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {

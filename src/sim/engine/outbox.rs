@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, params};
 
-use super::actions::Claimed;
+use super::action::Claimed;
 use crate::sim::model::Actor;
 
 /// Claim a batch with a lease. PostgreSQL would write `SELECT ... FOR UPDATE SKIP LOCKED`,

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::Settings;
-use super::actions::{ConsumerState, DispatcherState};
+use super::action::{ConsumerState, DispatcherState};
 use crate::sim::fault::Armed;
 use crate::sim::model::{BrokerKind, Mode};
 use crate::sim::profile::BrokerProfile;
@@ -42,15 +42,15 @@ pub(crate) struct Actors {
 /// What the broker keeps beside its queue table.
 #[derive(Default)]
 pub(crate) struct BrokerState {
-    /// Unreachable until this time, ms.
+    /// Unreachable until this time, ms (the end of the latest of overlapping outages).
     pub down_until: u64,
+    /// When "reachable again" was last announced (two outages may end at the same moment).
+    pub up_announced: Option<u64>,
     /// Current lock token and lock end per locked queue row.
     pub locks: HashMap<i64, (u64, u64)>,
     /// Locks the broker will lose before their duration ends, per queue row: (lock token,
     /// time of the delivery), so the expiry can say it was released early and after how long.
     pub released_early: HashMap<i64, (u64, u64)>,
-    /// Last processing error per queue row (goes into the DLQ description).
-    pub last_error: HashMap<i64, String>,
     /// The next lock token / receipt handle.
     pub next_token: u64,
     /// Orders whose message was already duplicated once by the broker.

@@ -7,42 +7,40 @@ use rusqlite::{Connection, OptionalExtension, params};
 pub(crate) const SQL_DEDUP_SEEN: &str = "SELECT first_seen_ms FROM dedup WHERE dedup_id = ?1";
 pub(crate) const SQL_DEDUP_PUT: &str = "INSERT INTO dedup (dedup_id, first_seen_ms) VALUES (?1, ?2) \
      ON CONFLICT(dedup_id) DO UPDATE SET first_seen_ms = excluded.first_seen_ms";
-pub(crate) const SQL_ENQUEUE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
-     group_id, dedup_id) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?1) RETURNING seq";
+pub(crate) const SQL_ENQUEUE: &str = "INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, \
+     visible_ms, group_id, dedup_id) VALUES (?1, ?6, ?2, ?3, ?4, ?4, ?5, ?1) RETURNING seq";
 pub(crate) const SQL_RECEIVE: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
      lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT seq FROM queue \
      WHERE visible_ms <= ?1 ORDER BY seq LIMIT 1 OFFSET ?4) \
-     RETURNING seq, message_id, order_id, body, delivery_count";
+     RETURNING seq, message_id, order_id, body, delivery_count, logical_id";
 /// Per-group order (sessions / FIFO groups): nothing is handed out while an earlier message
 /// of the same group is still in the queue.
 pub(crate) const SQL_RECEIVE_ORDERED: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
      lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT q.seq FROM queue q \
      WHERE q.visible_ms <= ?1 AND (q.group_id IS NULL OR NOT EXISTS (SELECT 1 FROM queue p \
      WHERE p.group_id = q.group_id AND p.seq < q.seq)) ORDER BY q.seq LIMIT 1 OFFSET ?4) \
-     RETURNING seq, message_id, order_id, body, delivery_count";
+     RETURNING seq, message_id, order_id, body, delivery_count, logical_id";
 pub(crate) const SQL_COMPLETE: &str =
     "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visible_ms = ?4 \
      WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_ABANDON: &str = "UPDATE queue SET visible_ms = ?3, locked_until_ms = NULL, lock_token = NULL \
      WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?4";
-pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, order_id, body, reason, description, \
-     delivery_count, dead_lettered_ms) SELECT message_id, order_id, body, ?2, ?3, delivery_count, ?4 \
+pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, logical_id, order_id, body, reason, \
+     description, delivery_count, dead_lettered_ms) SELECT message_id, logical_id, order_id, body, ?2, ?3, ?6, ?4 \
      FROM queue WHERE seq = ?1 AND lock_token = ?5 RETURNING seq";
 pub(crate) const SQL_LOCK_HELD: &str =
     "SELECT 1 FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
-pub(crate) const SQL_LOSE_LOCK: &str =
-    "UPDATE queue SET locked_until_ms = ?2, visible_ms = ?2 WHERE seq = ?1";
 pub(crate) const SQL_QUEUED_ID: &str = "SELECT message_id FROM queue WHERE seq = ?1";
 pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2";
-pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, order_id, body, enqueued_ms, visible_ms, \
-     delivery_count, group_id, dedup_id) SELECT message_id, order_id, body, ?2, ?3, 0, group_id, dedup_id \
+pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, \
+     visible_ms, delivery_count, group_id, dedup_id) SELECT message_id, logical_id, order_id, body, ?2, ?3, 0, \
+     group_id, dedup_id \
      FROM queue WHERE seq = ?1 RETURNING seq";
 
 pub(crate) const RECEIVE_SQL: &[&str] = &[SQL_RECEIVE];
 pub(crate) const RECEIVE_ORDERED_SQL: &[&str] = &[SQL_RECEIVE_ORDERED];
 pub(crate) const RECEIVE_DUP_SQL: &[&str] = &[SQL_RECEIVE, SQL_DUPLICATE];
-pub(crate) const RECEIVE_LOSE_LOCK_SQL: &[&str] = &[SQL_RECEIVE, SQL_LOSE_LOCK];
 pub(crate) const DEAD_LETTER_SQL: &[&str] =
     &["BEGIN IMMEDIATE", SQL_DEAD_LETTER, SQL_DELETE, "COMMIT"];
 
@@ -50,7 +48,11 @@ pub(crate) const DEAD_LETTER_SQL: &[&str] =
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Received {
     pub seq: i64,
+    /// The broker's `MessageId`.
     pub message_id: String,
+    /// The envelope's message id (the inbox deduplicates on it); equal to `message_id` unless
+    /// the message is a DLQ replay under a new `MessageId`.
+    pub logical_id: String,
     pub order_id: i64,
     pub body: String,
     pub delivery_count: u32,
@@ -61,7 +63,19 @@ pub(crate) fn token_text(token: u64) -> String {
     format!("lt-{token}")
 }
 
-/// Enqueues one message unless the broker saw its id within `dedup_window`; `None` = dropped.
+/// One send to the broker.
+pub(crate) struct Outgoing<'a> {
+    /// The broker's `MessageId` (duplicate detection looks at it).
+    pub message_id: &'a str,
+    /// The envelope's message id.
+    pub logical_id: &'a str,
+    pub order_id: i64,
+    pub body: &'a str,
+    pub group: Option<&'a str>,
+}
+
+/// Enqueues one new message (its `MessageId` is its logical id) unless the broker saw its id
+/// within `dedup_window`; `None` = dropped.
 pub(crate) fn enqueue(
     conn: &Connection,
     now: u64,
@@ -71,20 +85,49 @@ pub(crate) fn enqueue(
     body: &str,
     group: Option<&str>,
 ) -> rusqlite::Result<Option<i64>> {
+    send(
+        conn,
+        now,
+        dedup_window,
+        &Outgoing {
+            message_id,
+            logical_id: message_id,
+            order_id,
+            body,
+            group,
+        },
+    )
+}
+
+/// Sends `m` unless the broker saw its `MessageId` within `dedup_window`; `None` = dropped
+/// (silently: the sender sees a successful send).
+pub(crate) fn send(
+    conn: &Connection,
+    now: u64,
+    dedup_window: Option<u64>,
+    m: &Outgoing<'_>,
+) -> rusqlite::Result<Option<i64>> {
     if let Some(window) = dedup_window {
         let seen: Option<i64> = conn
             .prepare_cached(SQL_DEDUP_SEEN)?
-            .query_row(params![message_id], |r| r.get(0))
+            .query_row(params![m.message_id], |r| r.get(0))
             .optional()?;
         if seen.is_some_and(|t| now.saturating_sub(t as u64) < window) {
             return Ok(None);
         }
         conn.prepare_cached(SQL_DEDUP_PUT)?
-            .execute(params![message_id, now as i64])?;
+            .execute(params![m.message_id, now as i64])?;
     }
     conn.prepare_cached(SQL_ENQUEUE)?
         .query_row(
-            params![message_id, order_id, body, now as i64, group],
+            params![
+                m.message_id,
+                m.order_id,
+                m.body,
+                now as i64,
+                m.group,
+                m.logical_id
+            ],
             |r| r.get(0),
         )
         .map(Some)
@@ -114,6 +157,7 @@ pub(crate) fn receive(
                     order_id: r.get(2)?,
                     body: r.get(3)?,
                     delivery_count: r.get::<_, u32>(4)?,
+                    logical_id: r.get(5)?,
                 })
             },
         )
@@ -130,6 +174,16 @@ pub(crate) fn complete(
     Ok(conn
         .prepare_cached(SQL_COMPLETE)?
         .execute(params![seq, token_text(token), now as i64])?
+        == 1)
+}
+
+/// SQS `DeleteMessage`: deletes the message when `token` is its most recent receipt handle
+/// (even after the visibility timeout ran out); with an older handle the call still succeeds
+/// but deletes nothing. Returns whether a row was deleted (the caller cannot see it).
+pub(crate) fn delete_message(conn: &Connection, seq: i64, token: u64) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(SQL_DELETE)?
+        .execute(params![seq, token_text(token)])?
         == 1)
 }
 
@@ -182,23 +236,38 @@ pub(crate) fn abandon(
     ])? == 1)
 }
 
+/// What a DLQ entry records: reason, description and how many deliveries took place.
+pub(crate) struct DeadLetterNote<'a> {
+    pub reason: &'a str,
+    pub description: &'a str,
+    /// Deliveries that took place (one meaning everywhere: the n-th hand-over to a consumer).
+    pub deliveries: u32,
+}
+
 /// Moves the message received under `token` to the DLQ in one transaction; returns the DLQ
 /// sequence number, `None` when the row no longer carries that token (nothing moves).
 pub(crate) fn dead_letter(
     conn: &Connection,
     seq: i64,
     token: u64,
-    reason: &str,
-    description: &str,
+    note: &DeadLetterNote<'_>,
     now: u64,
 ) -> rusqlite::Result<Option<i64>> {
     let tx = super::begin_immediate(conn)?;
     let token = token_text(token);
     let dlq_seq: Option<i64> = tx
         .prepare_cached(SQL_DEAD_LETTER)?
-        .query_row(params![seq, reason, description, now as i64, token], |r| {
-            r.get(0)
-        })
+        .query_row(
+            params![
+                seq,
+                note.reason,
+                note.description,
+                now as i64,
+                token,
+                note.deliveries
+            ],
+            |r| r.get(0),
+        )
         .optional()?;
     if dlq_seq.is_some() {
         tx.prepare_cached(SQL_DELETE)?
@@ -206,13 +275,6 @@ pub(crate) fn dead_letter(
     }
     tx.commit()?;
     Ok(dlq_seq)
-}
-
-/// The broker loses the lock on message `seq`: it is visible again at `at`.
-pub(crate) fn lose_lock(conn: &Connection, seq: i64, at: u64) -> rusqlite::Result<()> {
-    conn.prepare_cached(SQL_LOSE_LOCK)?
-        .execute(params![seq, at as i64])
-        .map(drop)
 }
 
 /// Leaves a second copy of message `seq` in the queue, visible at `visible_at` (duplicate

@@ -1,8 +1,11 @@
-//! The operator's DLQ replay. A replay sends a copy of each chosen DLQ message back into the
-//! queue, as a new send: with duplicate detection on (Service Bus on MessageId, SQS FIFO on the
-//! deduplication id) the broker drops a copy whose id it saw inside the window, and the entry
-//! stays in the DLQ. A replay under a new message id gets through, but the consumer's inbox
-//! (keyed by message id) no longer recognises it as the old message.
+//! The operator's DLQ replay, as a resubmit tool does it: send a copy of each chosen DLQ
+//! message back into the queue, then complete (remove) the DLQ entry once the send succeeded.
+//! With duplicate detection on (Service Bus on `MessageId`, SQS FIFO on the deduplication id)
+//! the broker silently drops a copy whose `MessageId` it saw inside the window - the send still
+//! looks successful, so the tool completes the entry and the message is lost. The sound
+//! practice replays under a new broker `MessageId` while the envelope keeps the logical message
+//! id the inbox deduplicates on: a copy of a message that was already processed is recognised
+//! by the inbox, one that never was takes effect once.
 
 use rusqlite::{OptionalExtension, params};
 
@@ -11,10 +14,10 @@ use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table, col};
 
-pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, order_id, body FROM dlq \
-     WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
-pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, order_id, body FROM dlq \
-     WHERE seq = ?1 AND replayed_ms IS NULL";
+pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body \
+     FROM dlq WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
+pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, logical_id, order_id, body \
+     FROM dlq WHERE seq = ?1 AND replayed_ms IS NULL";
 pub(crate) const SQL_REPLAY_MARK: &str = "UPDATE dlq SET replayed_ms = ?2 WHERE seq = ?1";
 
 const REPLAY_SQL: &[&str] = &[
@@ -35,17 +38,18 @@ const REPLAY_DEDUP_SQL: &[&str] = &[
     "COMMIT",
 ];
 
-/// Which message id a replayed copy carries.
+/// Which broker `MessageId` a replayed copy carries (the envelope keeps its logical id either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReplayIds {
-    /// The original id (what a plain "resubmit" does).
+    /// The original `MessageId` (what a plain "resubmit" does).
     Same,
-    /// A new id per copy ([`new_message_id`]).
+    /// A new `MessageId` per copy ([`new_message_id`]).
     New,
 }
 
-/// The id a replay under a new id sends: the original id with `-r<DLQ seq>`. DLQ sequence
-/// numbers are never reused, so the id is new to the broker and to the inbox.
+/// The broker `MessageId` a replay under a new id sends: the logical id with `-r<DLQ seq>`. DLQ
+/// sequence numbers are never reused, so the id is new to the broker's duplicate detection;
+/// the envelope still carries the logical id, so the inbox recognises the message.
 pub(crate) fn new_message_id(message_id: &str, dlq_seq: i64) -> String {
     let base = message_id
         .split_once("-r")
@@ -53,16 +57,24 @@ pub(crate) fn new_message_id(message_id: &str, dlq_seq: i64) -> String {
     format!("{base}-r{dlq_seq}")
 }
 
-/// One DLQ entry picked for a replay: (DLQ seq, message id, order id, body).
-type Picked = (i64, String, i64, String);
+/// One DLQ entry picked for a replay.
+struct Picked {
+    dlq_seq: i64,
+    /// The broker `MessageId` it had.
+    message_id: String,
+    /// The envelope's message id.
+    logical_id: String,
+    order_id: i64,
+    body: String,
+}
 
 /// What happened to the copies of one replay.
 #[derive(Default)]
 struct Outcomes {
-    /// (DLQ seq, queue seq, original id, id sent).
+    /// (DLQ seq, queue seq, logical id, `MessageId` sent).
     sent: Vec<(i64, i64, String, String)>,
-    /// (original id, ms since the broker first saw it).
-    dropped: Vec<(String, u64)>,
+    /// (DLQ seq, `MessageId` sent, ms since the broker first saw it).
+    dropped: Vec<(i64, String, u64)>,
 }
 
 impl Simulation {
@@ -76,50 +88,72 @@ impl Simulation {
     ) -> Result<Event, SimError> {
         let actor = Actor::Operator;
         let now = self.clock.now;
+        if self.broker_is_down() {
+            // The resubmit tool cannot reach the broker: nothing is sent, nothing completed.
+            return Ok(Event::new(actor, Stage::Dlq, EventKind::BrokerCallFailed)
+                .outcome(Outcome::Failed)
+                .args(vec!["resubmit".into()]));
+        }
         let window = self.spec.settings.dedup_window_ms;
         let conn = &self.conns.broker;
         let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
         let picked = pick(&tx, n, chosen).ctx(actor, "pick DLQ entries")?;
         let mut out = Outcomes::default();
-        for (dlq_seq, msg, order_id, body) in &picked {
+        for p in &picked {
             let id = match ids {
-                ReplayIds::Same => msg.clone(),
-                ReplayIds::New => new_message_id(msg, *dlq_seq),
+                ReplayIds::Same => p.message_id.clone(),
+                ReplayIds::New => new_message_id(&p.logical_id, p.dlq_seq),
             };
-            let seq = super::broker::enqueue(&tx, now, window, &id, *order_id, body, None)
-                .ctx(actor, "replay")?;
+            let copy = super::broker::Outgoing {
+                message_id: &id,
+                logical_id: &p.logical_id,
+                order_id: p.order_id,
+                body: &p.body,
+                group: None,
+            };
+            let seq = super::broker::send(&tx, now, window, &copy).ctx(actor, "replay")?;
+            // The send "succeeded" either way, so the tool completes the DLQ entry.
+            tx.prepare_cached(SQL_REPLAY_MARK)
+                .and_then(|mut s| s.execute(params![p.dlq_seq, now as i64]))
+                .ctx(actor, "complete the DLQ entry")?;
             let Some(seq) = seq else {
-                // The send "succeeds" for the sender; the broker drops the copy. The entry
-                // stays in the DLQ, so nothing is lost and it can be replayed another way.
+                // Duplicate detection dropped the copy without telling the sender: the
+                // message is in neither queue any more. Lost.
                 let seen: Option<i64> = tx
                     .prepare_cached(super::broker::SQL_DEDUP_SEEN)
                     .and_then(|mut s| s.query_row(params![id], |r| r.get(0)).optional())
                     .ctx(actor, "duplicate detection")?;
                 let ago = seen.map_or(0, |t| now.saturating_sub(t as u64));
-                out.dropped.push((id, ago));
+                out.dropped.push((p.dlq_seq, id, ago));
                 continue;
             };
-            tx.prepare_cached(SQL_REPLAY_MARK)
-                .and_then(|mut s| s.execute(params![dlq_seq, now as i64]))
-                .ctx(actor, "mark replayed")?;
-            out.sent.push((*dlq_seq, seq, msg.clone(), id));
+            out.sent.push((p.dlq_seq, seq, p.logical_id.clone(), id));
         }
         tx.commit().ctx(actor, "commit replay")?;
-        for (dlq_seq, seq, msg, id) in &out.sent {
+        let completed = out
+            .sent
+            .iter()
+            .map(|s| s.0)
+            .chain(out.dropped.iter().map(|d| d.0))
+            .collect::<Vec<_>>();
+        for dlq_seq in &completed {
             self.change(RowChange::Set(
                 Table::Dlq,
                 *dlq_seq,
                 col::DLQ_REPLAYED,
                 now.to_string(),
             ));
+        }
+        for (_, seq, logical, id) in &out.sent {
             self.picture_enqueued(*seq, id, None);
             self.note(Fact::Replayed {
-                message_id: msg.clone(),
-                as_id: (id != msg).then(|| id.clone()),
+                message_id: logical.clone(),
+                as_id: (id != logical).then(|| id.clone()),
             });
         }
+        self.ledger.metrics.lost += out.dropped.len() as u64;
         let st = &mut self.ledger.stages;
-        st.dlq = st.dlq.saturating_sub(out.sent.len() as u64);
+        st.dlq = st.dlq.saturating_sub(completed.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());
         Ok(replay_event(n, window, ids, &out))
     }
@@ -139,8 +173,8 @@ fn replay_event(n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> 
             .outcome(outcome)
             .args(args)
     };
-    if let Some((first, ago)) = out.dropped.first() {
-        let all: Vec<&str> = out.dropped.iter().map(|(id, _)| id.as_str()).collect();
+    if let Some((_, first, ago)) = out.dropped.first() {
+        let all: Vec<&str> = out.dropped.iter().map(|(_, id, _)| id.as_str()).collect();
         return ev(
             Some(first),
             EventKind::ReplayDroppedDuplicate,
@@ -177,7 +211,15 @@ fn pick(
     n: u32,
     chosen: Option<&[i64]>,
 ) -> rusqlite::Result<Vec<Picked>> {
-    let row = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+    let row = |r: &rusqlite::Row<'_>| {
+        Ok(Picked {
+            dlq_seq: r.get(0)?,
+            message_id: r.get(1)?,
+            logical_id: r.get(2)?,
+            order_id: r.get(3)?,
+            body: r.get(4)?,
+        })
+    };
     if let Some(seqs) = chosen {
         let mut stmt = tx.prepare_cached(SQL_REPLAY_ONE)?;
         let mut out = Vec::with_capacity(seqs.len());

@@ -1,8 +1,9 @@
 //! The end of a delivery: complete (settle), abandon with a delayed retry or dead-letter, and
 //! reconnecting after a lost connection.
 
-use super::actions::Action;
-use super::broker::{abandon, complete, token_text};
+use super::action::Action;
+use super::broker::{DeadLetterNote, abandon, complete, delete_message, lock_held, token_text};
+use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::Fact;
@@ -10,7 +11,15 @@ use crate::sim::state::{RowChange, Table, col};
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
+const DELETE_SQL: &[&str] = &[super::broker::SQL_DELETE];
 const RENEW_SQL: &[&str] = &[super::broker::SQL_RENEW];
+const DEAD_LETTER_SQL: &[&str] = &[
+    super::broker::SQL_LOCK_HELD,
+    "BEGIN IMMEDIATE",
+    super::broker::SQL_DEAD_LETTER,
+    super::broker::SQL_DELETE,
+    "COMMIT",
+];
 
 impl Simulation {
     /// Lock renewal (Service Bus `RenewMessageLockAsync` / `AutoLockRenewal`) or visibility
@@ -20,10 +29,39 @@ impl Simulation {
         let Some(d) = self.delivery(c) else {
             return Ok(None);
         };
-        if d.token != token || d.settled || self.broker_is_down() {
+        if d.token != token || d.settled {
             return Ok(None);
         }
         let actor = Actor::Consumer(c);
+        let lock_ends = self
+            .actors
+            .broker
+            .locks
+            .get(&d.seq)
+            .filter(|(t, _)| *t == token)
+            .map(|(_, until)| *until);
+        if self.broker_is_down() {
+            // The renewal fails like every broker call in an outage; the consumer tries again
+            // while its lock still runs (after that there is nothing left to renew).
+            let Some(lock_ends) = lock_ends.filter(|until| *until > self.clock.now) else {
+                return Ok(None);
+            };
+            let retry = (self.spec.settings.lock_ms / 4).max(1);
+            if self.clock.now + retry < lock_ends {
+                self.schedule(self.clock.now + retry, Action::ConsumerRenew { c, token });
+            }
+            let call = match self.spec.broker {
+                BrokerKind::Asb => "RenewMessageLock",
+                BrokerKind::Sqs => "ChangeMessageVisibility",
+            };
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::RenewFailedBrokerDown)
+                    .message(&d.message_id)
+                    .sql(RENEW_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![call.into(), retry.to_string(), lock_ends.to_string()]),
+            ));
+        }
         let until = self.clock.now + self.spec.settings.lock_ms;
         if self.clock.now.saturating_sub(d.received_ms) >= self.spec.settings.renew_limit_ms {
             // Auto-renewal ends at its limit; the lock then runs out on its own. The limit is
@@ -86,12 +124,35 @@ impl Simulation {
                     .outcome(Outcome::Failed),
             ));
         }
-        if complete(&self.conns.broker, d.seq, d.token, self.clock.now).ctx(actor, "complete")? {
+        let deleted = match self.spec.broker {
+            BrokerKind::Asb => complete(&self.conns.broker, d.seq, d.token, self.clock.now),
+            BrokerKind::Sqs => delete_message(&self.conns.broker, d.seq, d.token),
+        }
+        .ctx(actor, "complete")?;
+        if !deleted && self.spec.broker == BrokerKind::Sqs {
+            // The call succeeded for the consumer; the broker kept the message because
+            // another receive holds the newer handle.
+            self.ledger.metrics.lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::DeletedStaleHandle)
+                    .message(&d.message_id)
+                    .sql(DELETE_SQL)
+                    .args(vec![token_text(d.token)]),
+            ));
+        }
+        if deleted {
             self.picture_dequeued(d.seq);
+            let sql = match self.spec.broker {
+                BrokerKind::Asb => SETTLE_SQL,
+                BrokerKind::Sqs => DELETE_SQL,
+            };
             Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::Settled)
                     .message(&d.message_id)
-                    .sql(SETTLE_SQL)
+                    .sql(sql)
                     .args(vec![token_text(d.token)]),
             ))
         } else {
@@ -118,6 +179,13 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
+        if self.broker_is_down() {
+            let call = match self.spec.broker {
+                BrokerKind::Asb => "Abandon",
+                BrokerKind::Sqs => "ChangeMessageVisibility",
+            };
+            return Ok(Some(self.broker_call_failed(c, &d, call, ABANDON_SQL)));
+        }
         let error = d.error.clone().unwrap_or_default();
         let previous = self
             .actors
@@ -188,6 +256,61 @@ impl Simulation {
                 .message(&d.message_id)
                 .sql(ABANDON_SQL)
                 .args(args),
+        ))
+    }
+
+    /// A permanent error: the consumer dead-letters the message itself at this delivery, with
+    /// a reason and description of its own. Service Bus: the application's `DeadLetter` call on
+    /// the locked message. SQS has no such call: the consumer sends the message to the DLQ
+    /// queue itself, its reason as a message attribute, and then deletes it from the queue.
+    /// Either way it needs the broker and a valid lock / receipt handle.
+    pub(crate) fn consumer_dead_letter(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let actor = Actor::Consumer(c);
+        if self.broker_is_down() {
+            let call = match self.spec.broker {
+                BrokerKind::Asb => "DeadLetter",
+                BrokerKind::Sqs => "SendMessage to the DLQ",
+            };
+            return Ok(Some(self.broker_call_failed(c, &d, call, DEAD_LETTER_SQL)));
+        }
+        self.poll_again(c, self.clock.now + 1);
+        let description = d.error.clone().unwrap_or_default();
+        let note = DeadLetterNote {
+            reason: Failure::PERMANENT_REASON,
+            description: &description,
+            deliveries: d.delivery_count,
+        };
+        let held = lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
+            .ctx(actor, "check lock")?;
+        if !held || !self.move_to_dlq(actor, d.seq, d.token, &d.message_id, &note)? {
+            self.ledger.metrics.lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockLost)
+                    .message(&d.message_id)
+                    .sql(DEAD_LETTER_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![token_text(d.token)]),
+            ));
+        }
+        let kind = match self.spec.broker {
+            BrokerKind::Asb => EventKind::DeadLetteredByConsumer,
+            BrokerKind::Sqs => EventKind::ForwardedToDlq,
+        };
+        Ok(Some(
+            Event::new(actor, Stage::Dlq, kind)
+                .message(&d.message_id)
+                .sql(DEAD_LETTER_SQL)
+                .args(vec![
+                    Failure::PERMANENT_REASON.to_string(),
+                    description,
+                    d.delivery_count.to_string(),
+                ]),
         ))
     }
 

@@ -3,7 +3,7 @@
 use rusqlite::{Connection, params};
 
 use super::api::{SQL_ORDER_INSERT, SQL_OUTBOX_INSERT};
-use super::broker::{abandon, complete, dead_letter, enqueue, receive, renew};
+use super::broker::{DeadLetterNote, abandon, complete, dead_letter, enqueue, receive, renew};
 use super::dispatch::{claim, mark};
 use super::inbox::{self, Applied, EffectRow, Violation, apply_safe, charge, insert_marker};
 use super::upkeep::SQL_SWEEP_RETENTION;
@@ -189,11 +189,22 @@ fn broker_lock_complete_abandon_renew_and_dead_letter() {
         !abandon(&b, seq, 9, 500, 900).expect("abandon"),
         "an expired lock cannot abandon"
     );
-    let stale = dead_letter(&b, seq, 7, "MaxDeliveryCountExceeded", "x", 600).expect("dlq");
+    let note = |description| DeadLetterNote {
+        reason: "MaxDeliveryCountExceeded",
+        description,
+        deliveries: 2,
+    };
+    let stale = dead_letter(&b, seq, 7, &note("x"), 600).expect("dlq");
     assert!(stale.is_none(), "a stale lock token dead-letters nothing");
-    let d =
-        dead_letter(&b, seq, 9, "MaxDeliveryCountExceeded", "poison", 600).expect("dead-letter");
+    let d = dead_letter(&b, seq, 9, &note("poison"), 600).expect("dead-letter");
     assert!(d.is_some());
+    let recorded: u32 = b
+        .query_row("SELECT delivery_count FROM dlq", [], |r| r.get(0))
+        .expect("dlq row");
+    assert_eq!(
+        recorded, 2,
+        "the DLQ records the deliveries that took place"
+    );
     let next = enqueue(&b, 700, None, "m2", 2, "x", None)
         .expect("enqueue")
         .expect("seq");

@@ -1,7 +1,7 @@
 //! Two-phase claim for an effect outside the database: claim in the inbox, call the provider
 //! with an idempotency key, then record the effect and mark the claim processed.
 
-use super::actions::{Action, Delivery};
+use super::action::{Action, Delivery};
 use rusqlite::OptionalExtension;
 
 use super::inbox::{self, Violation};
@@ -77,7 +77,12 @@ impl Simulation {
                             .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()]),
                     );
                 }
-                Ok(self.fail(c, d, "claimed by another instance".into(), CLAIM_DUP_SQL))
+                Ok(self.fail(
+                    c,
+                    d,
+                    "claimed by another instance".to_string(),
+                    CLAIM_DUP_SQL,
+                ))
             }
             Err(err) => Err(err).ctx(actor, "insert claim"),
         }
@@ -171,7 +176,7 @@ impl Simulation {
         let mut ev = self.fail(
             c,
             d,
-            "provider timed out after performing the charge".into(),
+            "provider timed out after performing the charge".to_string(),
             sql,
         );
         ev.outcome = Outcome::Unknown;
@@ -225,7 +230,7 @@ impl Simulation {
                 return Ok(Some(self.fail(
                     c,
                     d,
-                    "the claim expired before the effect was recorded".into(),
+                    "the claim expired before the effect was recorded".to_string(),
                     CLAIM_LOST_SQL,
                 )));
             };

@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::actions::Action;
+use super::action::Action;
 use super::replay::ReplayIds;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;

@@ -210,6 +210,12 @@ impl Story {
                     st.lock_expired_delivery = delivery;
                 }
             }
+            // Only the marker was refused: the credit was committed already, so nothing was
+            // prevented (the duplicate-effect moment explains it), and the metric agrees.
+            Fact::Prevented {
+                guard: Guard::MarkerOnly,
+                ..
+            } => {}
             Fact::Prevented { message_id, guard } => {
                 let setting = self.setting;
                 self.with(message_id, |_, st| {
