@@ -251,3 +251,83 @@ fn the_rule_check_rejects_the_old_wording() {
     assert!(!missing_groups(&REPLAY_EN, split).is_empty());
     assert_eq!(missing_groups(&REPLAY_EN, "").len(), REPLAY_EN.groups.len());
 }
+
+/// The `lesson` text of `assets/scenarios/ID.toml` in `lang`, normalised.
+fn scenario_lesson(id: &str, lang: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/scenarios")
+        .join(format!("{id}.toml"));
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let file: toml::Value = toml::from_str(&text).expect("scenario file is TOML");
+    let lesson = file
+        .get(lang)
+        .and_then(|t| t.get("lesson"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or_else(|| panic!("{id}: no {lang}.lesson"));
+    normalise(lesson)
+}
+
+/// Each group of `groups` must occur in `text` (any phrase of the group).
+fn assert_groups(what: &str, text: &str, groups: &[&[&str]]) {
+    let missing: Vec<_> = groups
+        .iter()
+        .filter(|group| !group.iter().any(|phrase| text.contains(phrase)))
+        .collect();
+    assert!(missing.is_empty(), "{what} lacks {missing:?}");
+}
+
+/// The simulator's `poison-dlq` scenario teaches the same two rules as chapter 12: a permanent
+/// error is dead-lettered at the first delivery by the application (Service Bus: DeadLetter
+/// with reason and description; SQS: no such call), and a replay goes out under new broker
+/// MessageIds with the envelope's message id kept, because a same-id resubmit is dropped and a
+/// tool that completes the DLQ entry loses the message.
+#[test]
+fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
+    assert_groups(
+        "poison-dlq (en)",
+        &scenario_lesson("poison-dlq", "en"),
+        &[
+            &["unknown schema version as permanent"],
+            &["dead-letters the message at its first delivery"],
+            &["deadletter call (reason and description)"],
+            &["sqs has no such call"],
+            &["to the dlq queue itself"],
+            &["dropped by the broker without a word"],
+            &["completes the dlq entry has lost the message"],
+            &["new broker messageids"],
+            &["envelope keeps the message id the inbox deduplicates on"],
+        ],
+    );
+    assert_groups(
+        "poison-dlq (de)",
+        &scenario_lesson("poison-dlq", "de"),
+        &[
+            &["unbekannte schemaversion als dauerhaft"],
+            &["schon bei der ersten zustellung"],
+            &["deadletter-aufruf (grund und beschreibung)"],
+            &["sqs kennt keinen solchen aufruf"],
+            &["selbst an die dlq-queue"],
+            &["verwirft der broker innerhalb des fensters wortlos"],
+            &["dlq-eintrag abschließt, hat die nachricht verloren"],
+            &["neuen broker-message-ids"],
+            &["umschlag die message-id behält, auf der die inbox dedupliziert"],
+        ],
+    );
+    for lang in ["en", "de"] {
+        let lesson = scenario_lesson("poison-dlq", lang);
+        for old in [
+            "no longer recognises",
+            "business key",
+            "stay in the dlq",
+            "nicht mehr erkennt",
+            "geschäftsschlüssel",
+            "bleiben in der dlq",
+        ] {
+            assert!(
+                !lesson.contains(old),
+                "poison-dlq ({lang}) repeats the retracted '{old}'"
+            );
+        }
+    }
+}

@@ -22,12 +22,6 @@ fn columns(safe: &RunReport, other: &RunReport) -> (Vec<(u64, u64)>, (bool, bool
     (rows, (safe.invariants.ok(), other.invariants.ok()))
 }
 
-/// Wrong options whose consequence needs the engine half of issue 23 (item 2: safe
-/// `poison-dlq` dead-letters a permanent error at once through the application's `DeadLetter`
-/// call, so the naive run's retries up to the delivery limit differ from it). Empty this list
-/// once the engine branch is merged.
-const PENDING_ENGINE: [(&str, &str); 2] = [("dlq-37", "replay-all"), ("dlq-37", "raise-limit")];
-
 #[test]
 fn every_wrong_option_shows_its_consequence_beside_the_safe_run() {
     let mut h = Harness::new(Lang::En, 80, 24, Options::default());
@@ -54,8 +48,7 @@ fn every_wrong_option_shows_its_consequence_beside_the_safe_run() {
             let differs = rows.iter().any(|(a, b)| a != b) || verdicts.0 != verdicts.1;
             let sentence = compare_sentence(h.app.session.strings(), safe, naive);
             let same = h.app.session.strings().get("simulator.compare_same");
-            let pending = PENDING_ENGINE.contains(&(d.id.as_str(), option.id.as_str()));
-            if (!differs || sentence == same) && !pending {
+            if !differs || sentence == same {
                 failures.push(format!(
                     "{} / {} ({}): both columns alike: {sentence}",
                     d.id, option.id, option.mode

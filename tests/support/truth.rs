@@ -372,7 +372,15 @@ fn moment_falsehoods(run: &Run, m: &Moment, texts: &Captions, out: &mut Vec<Stri
             }
         }
         "moment.replayed" | "moment.replayed.new-id" => {
-            let dead = |k| matches!(k, EventKind::DeadLettered | EventKind::Redriven);
+            let dead = |k| {
+                matches!(
+                    k,
+                    EventKind::DeadLettered
+                        | EventKind::Redriven
+                        | EventKind::DeadLetteredByConsumer
+                        | EventKind::ForwardedToDlq
+                )
+            };
             if ms(m, 2).is_none_or(|t| !event_at(t, dead)) {
                 say(format!("not dead-lettered at {:?}", ms(m, 2)));
             }

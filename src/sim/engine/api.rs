@@ -86,6 +86,20 @@ pub(crate) fn customer_of(order: u32, groups: u32) -> String {
     }
 }
 
+/// The same customer's order just before `order` (see [`customer_of`]): the first of its pair,
+/// else the second of the customer's previous pair, `groups` pairs back; None for a
+/// customer's first order and when order does not matter (`groups` 0).
+pub(crate) fn previous_order_of(order: u32, groups: u32) -> Option<u32> {
+    if groups == 0 || order == 0 {
+        return None;
+    }
+    if order % 2 == 0 {
+        return Some(order - 1);
+    }
+    let pair = order.div_ceil(2);
+    (pair > groups).then(|| 2 * (pair - groups))
+}
+
 impl Simulation {
     /// `ms` with the scenario's timing jitter drawn from the seed: `ms` plus up to
     /// `timing_jitter_pct` percent, so that different seeds give different interleavings.
@@ -311,5 +325,31 @@ impl Simulation {
                 .sql(sql)
                 .args(args),
         )
+    }
+}
+
+#[cfg(test)]
+mod customer_tests {
+    use super::{customer_of, previous_order_of};
+
+    #[test]
+    fn the_previous_order_is_the_customers_last_one_before() {
+        for groups in 1..=4 {
+            for order in 1..=60 {
+                let expected = (1..order)
+                    .rev()
+                    .find(|o| customer_of(*o, groups) == customer_of(order, groups));
+                assert_eq!(
+                    previous_order_of(order, groups),
+                    expected,
+                    "order {order} with {groups} customers"
+                );
+            }
+        }
+        assert_eq!(
+            previous_order_of(5, 0),
+            None,
+            "one customer, order does not matter"
+        );
     }
 }

@@ -41,20 +41,21 @@ impl Simulation {
         kind: EventKind,
         business_key: String,
     ) -> (EventKind, Vec<String>) {
-        let groups = i64::from(self.spec.scenario.setup.groups);
-        let previous_open = groups > 0
-            && order_id > groups
-            && self
-                .ledger
+        let groups = self.spec.scenario.setup.groups;
+        let previous = u32::try_from(order_id)
+            .ok()
+            .and_then(|order| super::api::previous_order_of(order, groups));
+        let still_open = previous.filter(|p| {
+            self.ledger
                 .effects_per_order
-                .get((order_id - groups) as usize)
-                .is_some_and(|n| *n == 0);
-        if previous_open {
-            let customer =
-                super::api::customer_of(order_id as u32, self.spec.scenario.setup.groups);
+                .get(*p as usize)
+                .is_some_and(|n| *n == 0)
+        });
+        if let Some(previous) = still_open {
+            let customer = super::api::customer_of(order_id as u32, groups);
             (
                 EventKind::AppliedOutOfOrder,
-                vec![order_id.to_string(), customer],
+                vec![order_id.to_string(), customer, previous.to_string()],
             )
         } else {
             (kind, vec![business_key])

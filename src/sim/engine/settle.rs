@@ -131,11 +131,9 @@ impl Simulation {
         .ctx(actor, "complete")?;
         if !deleted && self.spec.broker == BrokerKind::Sqs {
             // The call succeeded for the consumer; the broker kept the message because
-            // another receive holds the newer handle.
+            // another receive holds the newer handle. No settle was refused, so no lock-lost
+            // moment: the event's own caption says what happened.
             self.ledger.metrics.lock_lost += 1;
-            self.note(Fact::LockLost {
-                message_id: d.message_id.clone(),
-            });
             return Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::DeletedStaleHandle)
                     .message(&d.message_id)

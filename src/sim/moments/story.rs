@@ -13,9 +13,6 @@ use crate::sim::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
 #[derive(Debug, Clone)]
 pub struct Story {
     setting: Setting,
-    /// Customers of an ordered scenario (order `n` belongs to customer `n % groups`,
-    /// so the customer's previous order is `n - groups`); 0 when order does not matter.
-    groups: i64,
     orders: BTreeMap<i64, OrderState>,
     by_message: HashMap<String, i64>,
     by_seq: HashMap<i64, i64>,
@@ -40,7 +37,6 @@ impl Story {
                 broker,
                 pitfall,
             },
-            groups: 0,
             orders: BTreeMap::new(),
             by_message: HashMap::new(),
             by_seq: HashMap::new(),
@@ -57,9 +53,7 @@ impl Story {
 
     /// A story for `sim`'s run (its mode, broker and, in pitfall mode, the scenario's pitfall).
     pub fn for_run(sim: &crate::sim::Simulation) -> Story {
-        let mut story = Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall);
-        story.groups = i64::from(sim.scenario().setup.groups);
-        story
+        Story::new(sim.spec.mode, sim.spec.broker, sim.spec.settings.pitfall)
     }
 
     /// All moments so far, in the order they became visible.
@@ -297,7 +291,10 @@ impl Story {
             return;
         };
         let customer = event.args.get(1).cloned().unwrap_or_default();
-        let earlier = later - self.groups.max(1);
+        // The engine names the customer's previous order (orders of a customer come in pairs).
+        let Some(earlier) = event.args.get(2).and_then(|a| a.parse::<i64>().ok()) else {
+            return;
+        };
         let Some(previous) = self.orders.get(&earlier) else {
             return;
         };
