@@ -171,7 +171,7 @@ fn transcript_prints_captions_in_the_chosen_language() {
     );
     assert!(out.status.success());
     let t = text(&out.stdout);
-    assert!(t.contains("Inbox-Marker"), "{t}");
+    assert!(t.contains("Inbox-Zeile"), "{t}");
     assert!(!t.contains("sim."), "no raw caption keys: {t}");
     // Durations in the captions read like the screen: the 5 s lock, not "5000 ms" (the
     // clock column in brackets stays in ms).
