@@ -261,10 +261,11 @@ fn scenario_lesson(id: &str, lang: &str) -> String {
         fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let file: toml::Value = toml::from_str(&text).expect("scenario file is TOML");
     let lesson = file
-        .get(lang)
+        .get("text")
+        .and_then(|t| t.get(lang))
         .and_then(|t| t.get("lesson"))
         .and_then(toml::Value::as_str)
-        .unwrap_or_else(|| panic!("{id}: no {lang}.lesson"));
+        .unwrap_or_else(|| panic!("{id}: no text.{lang}.lesson"));
     normalise(lesson)
 }
 

@@ -94,6 +94,9 @@ fn see_it_happen_in_a_decision_opens_its_scenario() {
     };
     assert_eq!((safe.mode, naive.mode), (Mode::Safe, Mode::Pitfall));
     assert!(h.screen().contains("safe vs pitfall"), "{}", h.screen());
+    // `q` closes the compare view only, as its label says; a second `q` leaves the simulator.
+    h.keys("q");
+    assert!(sim(&h).compare.is_none(), "the compare view closed");
     h.keys("q");
     assert!(
         matches!(h.app.screen, Screen::Reader(_)),
