@@ -143,13 +143,15 @@ fn a_wrong_duration_and_a_wrong_count_are_caught() {
     let expiry = r
         .events
         .iter_mut()
-        .find(|e| e.kind == EventKind::LockReleasedEarly)
-        .expect("chaos loses a lock at the broker");
-    // The lock duration instead of the time it really lasted: the old caption's mistake.
-    expiry.args[1] = "5000".into();
+        .find(|e| e.kind == EventKind::LockExpired)
+        .expect("a lock runs out in chaos");
+    // A duration the lock never ran: no receive or renewal lies that far back.
+    expiry.args[1] = "5001".into();
     let caught = falsehoods(&r, &captions, &texts, SKIP);
     assert!(
-        caught.iter().any(|f| f.contains("released after 5000 ms")),
+        caught
+            .iter()
+            .any(|f| f.contains("says the lock ran 5001 ms")),
         "{caught:#?}"
     );
     let text = moments::caption(&captions, queuelab::content::Lang::En, expiry_event(&r));
@@ -159,6 +161,6 @@ fn a_wrong_duration_and_a_wrong_count_are_caught() {
 fn expiry_event(r: &truth::Run) -> &queuelab::sim::Event {
     r.events
         .iter()
-        .find(|e| e.kind == EventKind::LockReleasedEarly)
+        .find(|e| e.kind == EventKind::LockExpired)
         .expect("the tampered event")
 }
