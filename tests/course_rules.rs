@@ -279,9 +279,9 @@ fn assert_groups(what: &str, text: &str, groups: &[&[&str]]) {
 }
 
 /// The simulator's `poison-dlq` scenario teaches the same two rules as chapter 12: a permanent
-/// error is dead-lettered at the first delivery by the application (Service Bus: DeadLetter
+/// error is dead-lettered at the first delivery by the application (Service Bus: `DeadLetter`
 /// with reason and description; SQS: no such call), and a replay goes out under new broker
-/// MessageIds with the envelope's message id kept, because a same-id resubmit is dropped and a
+/// `MessageId`s with the envelope's message id kept, because a same-id resubmit is dropped and a
 /// tool that completes the DLQ entry loses the message.
 #[test]
 fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {

@@ -93,7 +93,7 @@ pub(crate) fn previous_order_of(order: u32, groups: u32) -> Option<u32> {
     if groups == 0 || order == 0 {
         return None;
     }
-    if order % 2 == 0 {
+    if order.is_multiple_of(2) {
         return Some(order - 1);
     }
     let pair = order.div_ceil(2);
