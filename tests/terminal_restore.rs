@@ -96,7 +96,8 @@ fn a_panic_restores_the_terminal_then_prints_its_message_and_fails() {
         usize::from(cursor_row) > row,
         "the cursor stays below the message (row {cursor_row}, message on row {row}): {tail:?}"
     );
-    // The log is opened beside the first frame; a panic in it still reaches the file.
+    // The log is opened beside the first frame; the trigger fires once that set-up has joined,
+    // so the panic reaches the file.
     let log = std::fs::read_to_string(data.path().join("queuelab.log")).expect("the log");
     assert!(
         log.lines()

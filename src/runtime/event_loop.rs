@@ -49,6 +49,8 @@ pub fn run(
             release(terminal);
             return Err(reason);
         }
+        // After the set-up has joined, so the log that receives the panic is open.
+        super::debug_panic::after_first_frame();
         ready.runtime.block_on(event_loop(
             app,
             terminal,
@@ -68,9 +70,7 @@ fn first_frame(terminal: &mut Tui, app: &mut App) -> Result<(), String> {
         width: size.width,
         height: size.height,
     });
-    draw(terminal, app)?;
-    super::debug_panic::after_first_frame();
-    Ok(())
+    draw(terminal, app)
 }
 
 async fn event_loop(
