@@ -213,13 +213,29 @@ impl Attempt {
 
 /// Whether `chosen` is exactly the set of correct options ("all and only").
 pub fn is_correct(question: &Question, chosen: &BTreeSet<String>) -> bool {
-    let right: BTreeSet<&String> = question
+    right_options(question) == *chosen
+}
+
+/// The ids of a question's correct options.
+pub fn right_options(question: &Question) -> BTreeSet<String> {
+    question
         .options
         .iter()
         .filter(|o| o.correct)
-        .map(|o| &o.id)
-        .collect();
-    right.len() == chosen.len() && chosen.iter().all(|id| right.contains(id))
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+/// A wrong answer to `question`: its first incorrect option alone (tests answer wrongly on purpose).
+#[cfg(test)]
+pub(crate) fn one_wrong_option(question: &Question) -> BTreeSet<String> {
+    question
+        .options
+        .iter()
+        .filter(|o| !o.correct)
+        .take(1)
+        .map(|o| o.id.clone())
+        .collect()
 }
 
 /// The drawn questions of an attempt for `seed` with their option order: one question per

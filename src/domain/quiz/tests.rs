@@ -2,29 +2,15 @@ use super::*;
 use crate::content::{ContentSource, Lang, load};
 
 fn quiz() -> Quiz {
+    quiz_in(Lang::En)
+}
+
+fn quiz_in(lang: Lang) -> Quiz {
     load(&ContentSource::Embedded)
         .expect("shipped content is valid")
-        .course(Lang::En)
+        .course(lang)
         .quiz
         .clone()
-}
-
-/// The correct option ids of a question.
-fn right(q: &Question) -> BTreeSet<String> {
-    q.options
-        .iter()
-        .filter(|o| o.correct)
-        .map(|o| o.id.clone())
-        .collect()
-}
-
-fn wrong_one(q: &Question) -> BTreeSet<String> {
-    q.options
-        .iter()
-        .filter(|o| !o.correct)
-        .take(1)
-        .map(|o| o.id.clone())
-        .collect()
 }
 
 #[test]
@@ -68,14 +54,14 @@ fn multi_select_needs_all_and_only_the_correct_options() {
         .iter()
         .find(|q| q.multi)
         .expect("the quiz has a multi-select question");
-    let all = right(q);
+    let all = right_options(q);
     assert!(is_correct(q, &all));
     let mut partial = all.clone();
     let first = partial.iter().next().cloned().expect("two correct");
     partial.remove(&first);
     assert!(!is_correct(q, &partial), "a subset is not enough");
     let mut extra = all.clone();
-    extra.extend(wrong_one(q));
+    extra.extend(one_wrong_option(q));
     assert!(!is_correct(q, &extra), "a wrong extra option spoils it");
     assert!(!is_correct(q, &BTreeSet::new()));
 }
@@ -87,7 +73,11 @@ fn score_level_and_review() {
     assert_eq!(attempt.position(&quiz), 0);
     let drawn = attempt.questions(&quiz);
     for (i, q) in drawn.iter().enumerate() {
-        let chosen = if i < 6 { right(q) } else { wrong_one(q) };
+        let chosen = if i < 6 {
+            right_options(q)
+        } else {
+            one_wrong_option(q)
+        };
         attempt.answer(&q.id, chosen);
     }
     assert!(attempt.is_complete(&quiz));
@@ -109,8 +99,8 @@ fn resume_continues_at_the_first_unanswered_question() {
     let quiz = quiz();
     let mut attempt = Attempt::new(&quiz, 3);
     let drawn = attempt.questions(&quiz);
-    attempt.answer(&drawn[0].id, right(drawn[0]));
-    attempt.answer(&drawn[1].id, wrong_one(drawn[1]));
+    attempt.answer(&drawn[0].id, right_options(drawn[0]));
+    attempt.answer(&drawn[1].id, one_wrong_option(drawn[1]));
     assert_eq!(attempt.position(&quiz), 2);
     assert_eq!(
         attempt.last_answered(&quiz).map(|q| q.id.as_str()),
@@ -136,11 +126,7 @@ fn unknown_order_falls_back_to_file_order() {
 #[test]
 fn every_seed_draws_ten_questions_one_per_announced_topic() {
     for lang in [Lang::De, Lang::En] {
-        let quiz = load(&ContentSource::Embedded)
-            .expect("shipped content is valid")
-            .course(lang)
-            .quiz
-            .clone();
+        let quiz = quiz_in(lang);
         let mut sets = BTreeSet::new();
         for seed in 0..500 {
             let attempt = Attempt::new(&quiz, seed);
@@ -190,9 +176,9 @@ fn marks_tell_picked_from_missed_in_a_multi_select_answer() {
         .find(|q| q.multi)
         .expect("the bank has a multi-select question");
     let mut attempt = Attempt::new(&quiz, 4);
-    let one_right: BTreeSet<String> = right(q).into_iter().take(1).collect();
+    let one_right: BTreeSet<String> = right_options(q).into_iter().take(1).collect();
     let mut chosen = one_right.clone();
-    chosen.extend(wrong_one(q));
+    chosen.extend(one_wrong_option(q));
     attempt.answer(&q.id, chosen);
     let marks = attempt.marks(q);
     assert_eq!(marks.len(), q.options.len());
@@ -200,7 +186,7 @@ fn marks_tell_picked_from_missed_in_a_multi_select_answer() {
     assert_eq!(marks.iter().filter(|m| m.wrongly_picked()).count(), 1);
     assert_eq!(
         marks.iter().filter(|m| m.missed()).count(),
-        right(q).len() - 1
+        right_options(q).len() - 1
     );
     let shown: Vec<&str> = attempt.options(q).iter().map(|o| o.id.as_str()).collect();
     let marked: Vec<&str> = marks.iter().map(|m| m.option.id.as_str()).collect();
@@ -252,11 +238,7 @@ fn the_bank_declares_its_same_fact_pairs_in_both_languages() {
 #[test]
 fn no_attempt_asks_both_questions_of_a_same_fact_pair() {
     for lang in [Lang::De, Lang::En] {
-        let quiz = load(&ContentSource::Embedded)
-            .expect("shipped content is valid")
-            .course(lang)
-            .quiz
-            .clone();
+        let quiz = quiz_in(lang);
         let pairs = declared_pairs(&quiz);
         let mut asked: BTreeMap<String, u32> = BTreeMap::new();
         for seed in 0..3000 {

@@ -4,27 +4,11 @@
 
 use super::*;
 use crate::content::{Content, ContentSource, Question, load};
+use crate::domain::quiz::{one_wrong_option, right_options};
 use std::collections::BTreeSet;
 
 fn content() -> Content {
     load(&ContentSource::Embedded).expect("shipped content is valid")
-}
-
-fn right_ids(q: &Question) -> BTreeSet<String> {
-    q.options
-        .iter()
-        .filter(|o| o.correct)
-        .map(|o| o.id.clone())
-        .collect()
-}
-
-fn wrong_id(q: &Question) -> BTreeSet<String> {
-    q.options
-        .iter()
-        .filter(|o| !o.correct)
-        .take(1)
-        .map(|o| o.id.clone())
-        .collect()
 }
 
 /// An attempt with every drawn question answered, wrongly for the topics in `wrong`.
@@ -37,9 +21,9 @@ fn attempt_wrong_in(course: &crate::content::Course, wrong: &[&str]) -> Attempt 
         .collect();
     for q in &drawn {
         let chosen = if wrong.contains(&q.topic.as_str()) {
-            wrong_id(q)
+            one_wrong_option(q)
         } else {
-            right_ids(q)
+            right_options(q)
         };
         attempt.answer(&q.id, chosen);
     }
