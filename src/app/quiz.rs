@@ -242,4 +242,6 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
 }
 
 #[cfg(test)]
+mod report_tests;
+#[cfg(test)]
 mod tests;
