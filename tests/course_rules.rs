@@ -245,7 +245,11 @@ fn chapter_12_states_the_jitter_and_receive_count_facts() {
 fn decision_4_hedges_the_hotfix_in_both_languages() {
     for (lang, hedge, overclaim) in [
         ("en", "friday's hotfix should cover", "surely"),
-        ("de", "der hotfix vom freitag dürfte das abdecken", "sicher ab"),
+        (
+            "de",
+            "der hotfix vom freitag dürfte das abdecken",
+            "sicher ab",
+        ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("lessons")
@@ -256,7 +260,11 @@ fn decision_4_hedges_the_hotfix_in_both_languages() {
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display())),
         );
         assert!(text.contains(hedge), "{} lacks {hedge:?}", path.display());
-        assert!(!text.contains(overclaim), "{} says {overclaim:?}", path.display());
+        assert!(
+            !text.contains(overclaim),
+            "{} says {overclaim:?}",
+            path.display()
+        );
     }
 }
 
@@ -268,8 +276,8 @@ fn the_inbox_row_entry_names_no_receipt_handle() {
             .join("lessons")
             .join(lang)
             .join("glossary.toml");
-        let text =
-            fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let file: toml::Value = toml::from_str(&text).expect("glossary is TOML");
         let meaning = file
             .get("term")

@@ -200,7 +200,11 @@ fn right_answers_must_not_cluster_on_one_authored_position() {
         .zip(&layouts)
         .enumerate()
         .map(|(i, (id, o))| {
-            let o = if i < 3 { second.as_slice() } else { o.as_slice() };
+            let o = if i < 3 {
+                second.as_slice()
+            } else {
+                o.as_slice()
+            };
             (id.as_str(), "retry", "", o)
         })
         .collect();

@@ -63,7 +63,9 @@ fn every_shipped_card_names_its_giveaway_words() {
 fn a_word_in_an_earlier_chapter_is_found_in_both_languages() {
     for (lang, word) in [(Lang::En, "an Outbox row"), (Lang::De, "eine Outbox-Zeile")] {
         let mut c = course(lang);
-        c.chapters[0].blocks.push(paragraph(&format!("Write {word}\n now.")));
+        c.chapters[0]
+            .blocks
+            .push(paragraph(&format!("Write {word}\n now.")));
         let problems = problems_of(lang, &c);
         assert_eq!(problems.len(), 1, "{problems:#?}");
         assert!(
