@@ -57,7 +57,8 @@ pub fn check_longest(path: &str, questions: &[RawQuestion], problems: &mut Vec<P
 
 /// Reports a bank whose single-choice questions put their right option at one position too often.
 pub fn check_positions(path: &str, questions: &[RawQuestion], problems: &mut Vec<Problem>) {
-    let mut by_position: std::collections::BTreeMap<usize, Vec<&str>> = Default::default();
+    let mut by_position: std::collections::BTreeMap<usize, Vec<&str>> =
+        std::collections::BTreeMap::new();
     let mut counted = 0;
     for q in questions.iter().filter(|q| !q.multi) {
         if let Some(position) = q.option.iter().position(|o| o.correct) {

@@ -143,9 +143,10 @@ mod tests {
              INSERT INTO decision_answer VALUES ('broker-down', 'outbox', 3);",
         )
         .expect("old answers");
-        if migrate(&mut conn).is_err() {
-            panic!("migration 5 applies to a version-4 file");
-        }
+        assert!(
+            migrate(&mut conn).is_ok(),
+            "migration 5 applies to a version-4 file"
+        );
         assert_eq!(
             answers(&conn),
             [
@@ -164,9 +165,7 @@ mod tests {
         let mut conn = file_at(4);
         conn.execute_batch("INSERT INTO decision_answer VALUES ('dlq-37', 'classify-fix', 1);")
             .expect("answer");
-        if migrate(&mut conn).is_err() {
-            panic!("migration 5 applies");
-        }
+        assert!(migrate(&mut conn).is_ok(), "migration 5 applies");
         assert_eq!(
             answers(&conn),
             [("dlq-37".to_owned(), "classify-fix".to_owned())]
