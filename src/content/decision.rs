@@ -24,6 +24,10 @@ pub struct Decision {
     pub explanation: String,
     /// The options, in file order.
     pub options: Vec<DecisionOption>,
+    /// Words that give the right option away (`outbox`): no chapter title or summary, no text
+    /// before the card and not its situation or instruction may contain one, so the learner
+    /// predicts before the course explains (checked in `validate::giveaway`).
+    pub reveals: Vec<String>,
     /// Line of the id in the file.
     pub id_line: usize,
 }
@@ -83,6 +87,7 @@ struct RawDecision {
     situation: Spanned<String>,
     instruction: Spanned<String>,
     explanation: Spanned<String>,
+    reveals: Spanned<Vec<Spanned<String>>>,
     option: Vec<RawOption>,
 }
 
@@ -136,6 +141,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
             check_text(path, text, "option feedback", &option.feedback, problems);
         }
         check_options(path, text, &raw, problems);
+        check_reveals(path, text, &raw, problems);
         let correct = raw.option.iter().filter(|o| o.correct).count();
         if correct != 1 {
             problems.push(at(
@@ -157,6 +163,12 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
             situation: raw.situation.into_inner(),
             instruction: raw.instruction.into_inner(),
             explanation: raw.explanation.into_inner(),
+            reveals: raw
+                .reveals
+                .into_inner()
+                .into_iter()
+                .map(Spanned::into_inner)
+                .collect(),
             options: raw
                 .option
                 .into_iter()
@@ -202,6 +214,25 @@ fn check_answer_positions(
             ));
         }
         seen.push((position, id));
+    }
+}
+
+/// A card names at least one give-away word, and none of them is blank: an empty word would
+/// occur in every text, and a card without words would escape the give-away check.
+fn check_reveals(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<Problem>) {
+    if raw.reveals.get_ref().is_empty() {
+        problems.push(at(
+            path,
+            text,
+            &raw.reveals,
+            format!(
+                "decision {:?} lists no words in reveals; name the terms that give its right option away",
+                raw.id.get_ref()
+            ),
+        ));
+    }
+    for word in raw.reveals.get_ref() {
+        check_text(path, text, "a reveals word", word, problems);
     }
 }
 

@@ -156,6 +156,7 @@ pub fn parse(path: &str, lang: Lang, text: &str, problems: &mut Vec<Problem>) ->
     );
     check_bank(path, &file.question, problems);
     cues::check_longest(path, &file.question, problems);
+    cues::check_positions(path, &file.question, problems);
     cues::check_absolute_words(path, lang, &file.question, problems);
     pairs::check(path, text, &file.question, problems);
     for q in &file.question {

@@ -5,6 +5,8 @@ use super::doc::{Block, Directive};
 use super::{Content, Course, Lang, Problem};
 use std::collections::BTreeSet;
 
+mod giveaway;
+
 /// Runs every cross-file check and appends what it finds.
 pub fn check(content: &Content, problems: &mut Vec<Problem>) {
     for lang in Lang::ALL {
@@ -61,6 +63,7 @@ fn check_course(
             }
         }
     }
+    giveaway::check(lang, course, problems);
     let path = format!("lessons/{lang}/decisions.toml");
     for decision in &course.decisions {
         if !scenarios.contains(decision.scenario.as_str()) {

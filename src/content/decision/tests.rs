@@ -11,6 +11,7 @@ title = "Decision 1"
 situation = "s"
 instruction = "i"
 explanation = "e"
+reveals = ["outbox"]
 [[decision.option]]
 id = "retry"
 text = "retry"
@@ -110,7 +111,7 @@ fn every_card_has_its_right_answer_at_its_own_position() {
     use std::fmt::Write;
     let second = |correct_at: usize| {
         let mut card = String::from(
-            "[[decision]]\nid = \"large-pdf\"\nchapter = \"c\"\nscenario = \"s\"\ntitle = \"t\"\nsituation = \"s\"\ninstruction = \"i\"\nexplanation = \"e\"\n",
+            "[[decision]]\nid = \"large-pdf\"\nchapter = \"c\"\nscenario = \"s\"\ntitle = \"t\"\nsituation = \"s\"\ninstruction = \"i\"\nexplanation = \"e\"\nreveals = [\"x\"]\n",
         );
         for i in 1..=3 {
             let (correct, mode) = if i == correct_at {
@@ -141,4 +142,36 @@ fn every_card_has_its_right_answer_at_its_own_position() {
             "d.toml:{line}:6: decisions \"broker-down\" and \"large-pdf\" both have their correct option at position 2; each card needs its own position"
         )]
     );
+}
+
+#[test]
+fn a_card_names_its_giveaway_words_and_none_is_blank() {
+    let mut problems = Vec::new();
+    parse(
+        "d.toml",
+        &GOOD.replace("reveals = [\"outbox\"]", "reveals = []"),
+        &mut problems,
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].message.contains("lists no words in reveals"),
+        "{problems:?}"
+    );
+    assert_eq!(problems[0].line, 10);
+    let mut problems = Vec::new();
+    parse(
+        "d.toml",
+        &GOOD.replace("reveals = [\"outbox\"]", "reveals = [\"outbox\", \" \"]"),
+        &mut problems,
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].message, "a reveals word must not be empty");
+    let mut problems = Vec::new();
+    let decisions = parse(
+        "d.toml",
+        &GOOD.replace("reveals = [\"outbox\"]\n", ""),
+        &mut problems,
+    );
+    assert!(decisions.is_empty());
+    assert!(problems[0].message.contains("reveals"), "{problems:?}");
 }

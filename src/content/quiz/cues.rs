@@ -1,6 +1,8 @@
 //! Cues that give a quiz answer away without the knowledge it asks for: the right option being
 //! the longest one, and absolute words ("always", "never", "nur", "kein") marking the wrong ones.
-//! A test-wise learner who spots either scores without understanding.
+//! A test-wise learner who spots either scores without understanding. The authored position of
+//! the right option is held to a spread too: the quiz shuffles options, but the file is read
+//! (and printed, and reviewed) in its own order.
 
 use super::RawQuestion;
 use crate::content::{Lang, Problem};
@@ -11,6 +13,12 @@ pub const LONGEST_CORRECT_MAX_PERCENT: usize = 40;
 /// The most percentage points by which the share of wrong options carrying an absolute word may
 /// differ from the share of right options carrying one (in either direction).
 pub const ABSOLUTE_SHARE_GAP_MAX_POINTS: usize = 10;
+
+/// Highest share (percent) of single-choice questions whose right option may sit at one position.
+pub const POSITION_SHARE_MAX_PERCENT: usize = 35;
+
+/// Fewer single-choice questions than this cannot spread over four positions; the rule waits.
+pub const POSITION_RULE_MIN_QUESTIONS: usize = 8;
 
 /// Words that claim no exception exists, per language, lowercase and with their inflections.
 /// "every" / "jede" are left out: they mostly distribute ("for each message"), not generalise.
@@ -44,6 +52,38 @@ pub fn check_longest(path: &str, questions: &[RawQuestion], problems: &mut Vec<P
                 longest.join(", ")
             ),
         ));
+    }
+}
+
+/// Reports a bank whose single-choice questions put their right option at one position too often.
+pub fn check_positions(path: &str, questions: &[RawQuestion], problems: &mut Vec<Problem>) {
+    let mut by_position: std::collections::BTreeMap<usize, Vec<&str>> =
+        std::collections::BTreeMap::new();
+    let mut counted = 0;
+    for q in questions.iter().filter(|q| !q.multi) {
+        if let Some(position) = q.option.iter().position(|o| o.correct) {
+            counted += 1;
+            by_position
+                .entry(position)
+                .or_default()
+                .push(q.id.get_ref().as_str());
+        }
+    }
+    if counted < POSITION_RULE_MIN_QUESTIONS {
+        return;
+    }
+    for (position, ids) in by_position {
+        if ids.len() * 100 > counted * POSITION_SHARE_MAX_PERCENT {
+            problems.push(Problem::file(
+                path,
+                format!(
+                    "the correct option is option {} in {} of {counted} single-choice questions; at most {POSITION_SHARE_MAX_PERCENT}% may share one position (move some of: {})",
+                    position + 1,
+                    ids.len(),
+                    ids.join(", ")
+                ),
+            ));
+        }
     }
 }
 

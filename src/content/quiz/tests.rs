@@ -171,3 +171,52 @@ fn shares_fact_with_is_kept_for_the_draw() {
     assert_eq!(quiz.questions[0].shares_fact_with, vec!["c".to_owned()]);
     assert!(quiz.questions[1].shares_fact_with.is_empty());
 }
+
+#[test]
+fn right_answers_must_not_cluster_on_one_authored_position() {
+    let ids: Vec<String> = (0..8).map(|i| format!("q{i}")).collect();
+    let at = |right: usize| -> Vec<(&'static str, bool)> {
+        ["one", "two", "three", "four"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (*t, i == right))
+            .collect()
+    };
+    let layouts: Vec<Vec<(&str, bool)>> = (0..8).map(|i| at(i % 4)).collect();
+    let spread: Vec<QuestionSpec<'_>> = ids
+        .iter()
+        .zip(&layouts)
+        .map(|(id, o)| (id.as_str(), "retry", "", o.as_slice()))
+        .collect();
+    let mut problems = Vec::new();
+    parse("q.toml", Lang::En, &quiz_file(&spread), &mut problems);
+    assert!(
+        !problems.iter().any(|p| p.message.contains("position")),
+        "{problems:?}"
+    );
+    let second = at(1);
+    let clustered: Vec<QuestionSpec<'_>> = ids
+        .iter()
+        .zip(&layouts)
+        .enumerate()
+        .map(|(i, (id, o))| {
+            let o = if i < 3 {
+                second.as_slice()
+            } else {
+                o.as_slice()
+            };
+            (id.as_str(), "retry", "", o)
+        })
+        .collect();
+    let mut problems = Vec::new();
+    parse("q.toml", Lang::En, &quiz_file(&clustered), &mut problems);
+    let hits: Vec<_> = problems
+        .iter()
+        .filter(|p| p.message.contains("position"))
+        .collect();
+    assert_eq!(hits.len(), 1, "{problems:?}");
+    assert_eq!(
+        hits[0].message,
+        "the correct option is option 2 in 4 of 8 single-choice questions; at most 35% may share one position (move some of: q0, q1, q2, q5)"
+    );
+}

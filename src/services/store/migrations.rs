@@ -68,6 +68,10 @@ const MIGRATIONS: &[&str] = &[
         body TEXT NOT NULL, created_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
         next_attempt_ms INTEGER NOT NULL, delivered_ms INTEGER, last_error TEXT);
      CREATE INDEX workshop_outbox_due ON workshop_outbox (delivered_ms, next_attempt_ms);",
+    // 5: decision 4 (`dlq-37`) no longer offers `purge` (issue 29). A saved `purge` matched no
+    // option: the card showed the decision unanswered while the home screen counted it answered.
+    // Forget that one answer so both agree and the learner answers the card again.
+    "DELETE FROM decision_answer WHERE decision_id = 'dlq-37' AND option_id = 'purge';",
 ];
 
 /// Why migrating failed.
@@ -103,4 +107,68 @@ pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
     tx.pragma_update(None, "user_version", known)?;
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file at `version`, built by the migrations up to it, as an older build left it.
+    fn file_at(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().expect("in-memory database");
+        for sql in &MIGRATIONS[..version] {
+            conn.execute_batch(sql).expect("old migration");
+        }
+        conn.pragma_update(None, "user_version", version as i64)
+            .expect("pragma");
+        conn
+    }
+
+    fn answers(conn: &Connection) -> Vec<(String, String)> {
+        let mut stmt = conn
+            .prepare("SELECT decision_id, option_id FROM decision_answer ORDER BY decision_id")
+            .expect("prepare");
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("rows")
+    }
+
+    #[test]
+    fn a_saved_purge_answer_of_decision_4_is_forgotten_and_nothing_else() {
+        let mut conn = file_at(4);
+        conn.execute_batch(
+            "INSERT INTO decision_answer VALUES ('dlq-37', 'purge', 1);
+             INSERT INTO decision_answer VALUES ('lost-ack', 'purge', 2);
+             INSERT INTO decision_answer VALUES ('broker-down', 'outbox', 3);",
+        )
+        .expect("old answers");
+        assert!(
+            migrate(&mut conn).is_ok(),
+            "migration 5 applies to a version-4 file"
+        );
+        assert_eq!(
+            answers(&conn),
+            [
+                ("broker-down".to_owned(), "outbox".to_owned()),
+                ("lost-ack".to_owned(), "purge".to_owned()),
+            ]
+        );
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, MIGRATIONS.len() as i64);
+    }
+
+    #[test]
+    fn a_current_answer_of_decision_4_survives() {
+        let mut conn = file_at(4);
+        conn.execute_batch("INSERT INTO decision_answer VALUES ('dlq-37', 'classify-fix', 1);")
+            .expect("answer");
+        assert!(migrate(&mut conn).is_ok(), "migration 5 applies");
+        assert_eq!(
+            answers(&conn),
+            [("dlq-37".to_owned(), "classify-fix".to_owned())]
+        );
+    }
 }
