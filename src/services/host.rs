@@ -9,6 +9,7 @@ pub mod limits;
 pub mod mail_relay;
 pub mod names;
 pub mod relay_worker;
+pub mod report;
 pub mod server;
 
 use crate::content::{Content, Lang};
@@ -100,13 +101,10 @@ impl HostState {
         let name = get_or_make("session_name", &|| DEFAULT_SESSION_NAME.to_owned())?;
         let catalog = Catalog::new(content);
         let mut summary = Summary::default();
-        let (trainees, events) = db.replay().map_err(fail)?;
-        for (id, trainee_name) in trainees {
-            summary.name(&id, &trainee_name);
-        }
-        for (trainee, event) in &events {
-            summary.apply(trainee, event, &catalog);
-        }
+        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
+            .map_err(fail)?;
+        db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
+            .map_err(fail)?;
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),

@@ -87,7 +87,17 @@ impl HostState {
         match (req.method, req.path) {
             ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
             ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
-            ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
+            ("POST", "/api/report/send") => {
+                self.relay_call(req.body, |relay, submit: &ReportSubmit| {
+                    // The report comes from what the host stored, never from the request.
+                    let trainee = names::normal_id(&submit.caller.trainee);
+                    let record = lock(&self.db)
+                        .trainee_record(&trainee)
+                        .map_err(|e| (500, format!("host database: {e}")))?
+                        .unwrap_or_default();
+                    relay.submit(submit, &self.name, record)
+                })
+            }
             ("GET", "/api/summary") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse::json(&view),

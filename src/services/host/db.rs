@@ -32,9 +32,6 @@ const SQLITE_CONSTRAINT_UNIQUE: i32 = 2067;
 /// the index), so a violation of any other constraint is never mistaken for a duplicate.
 const INBOX_COLUMNS: &str = "event.trainee_id, event.event_id";
 
-/// Every trainee (id, name) and every stored event with its trainee id, in arrival order.
-pub type Replay = (Vec<(String, String)>, Vec<(String, Event)>);
-
 /// The open host database.
 pub struct HostDb {
     conn: Connection,
@@ -195,25 +192,55 @@ impl HostDb {
         Ok(stored)
     }
 
-    /// Every trainee (id, name) and every stored event (trainee id, event), in arrival order.
-    pub fn replay(&self) -> rusqlite::Result<Replay> {
+    /// Hands every trainee (id, name) to `trainee`.
+    pub fn replay_trainees(&self, mut trainee: impl FnMut(&str, &str)) -> rusqlite::Result<()> {
         let mut stmt = self.conn.prepare("SELECT id, name FROM trainee")?;
-        let trainees = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            trainee(row.get_ref(0)?.as_str()?, row.get_ref(1)?.as_str()?);
+        }
+        Ok(())
+    }
+
+    /// Hands every stored event (trainee id, event) in arrival order to `event`, one row at a
+    /// time: a session with hundreds of thousands of events is replayed at start without
+    /// holding them all in memory.
+    pub fn replay_events(&self, mut event: impl FnMut(&str, &Event)) -> rusqlite::Result<()> {
         let mut stmt = self
             .conn
             .prepare("SELECT trainee_id, body FROM event ORDER BY seq")?;
-        let mut events = Vec::new();
-        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            let (trainee, body) = row?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
             // Bodies were serialised by this program after validation; one that no longer
             // parses (an older format) is skipped rather than stopping the session.
-            if let Ok(event) = serde_json::from_str(&body) {
-                events.push((trainee, event));
+            if let Ok(parsed) = serde_json::from_str::<Event>(row.get_ref(1)?.as_str()?) {
+                event(row.get_ref(0)?.as_str()?, &parsed);
             }
         }
-        Ok((trainees, events))
+        Ok(())
+    }
+
+    /// The trainee's name and stored events (None for an unknown trainee): what the host
+    /// composes that trainee's report from.
+    pub fn trainee_record(&self, trainee: &str) -> rusqlite::Result<Option<(String, Vec<Event>)>> {
+        let name: Option<String> = self
+            .conn
+            .query_row("SELECT name FROM trainee WHERE id = ?1", [trainee], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let Some(name) = name else { return Ok(None) };
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT body FROM event WHERE trainee_id = ?1 ORDER BY seq")?;
+        let mut rows = stmt.query([trainee])?;
+        let mut events = Vec::new();
+        while let Some(row) = rows.next()? {
+            if let Ok(event) = serde_json::from_str(row.get_ref(0)?.as_str()?) {
+                events.push(event);
+            }
+        }
+        Ok(Some((name, events)))
     }
 
     /// Stores a pacing command; returns it with its id.
