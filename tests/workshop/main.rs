@@ -5,6 +5,7 @@
 mod dashboard;
 mod host_files;
 mod host_pty;
+mod hostile_connections;
 mod instructor_key;
 mod join_refused;
 mod mail;

@@ -76,11 +76,29 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 impl HostState {
-    /// Answers one request.
+    /// Answers one request: [`HostState::admit`], then [`HostState::route`].
     pub fn handle(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
-        if !lock(&self.limits).allow(req.peer, Instant::now()) {
-            return ApiResponse::text(429, "too many requests from this address; slow down");
+        match self.admit(req.peer) {
+            Ok(()) => self.route(req, now_ms),
+            Err(refused) => refused,
         }
+    }
+
+    /// The per-address rate limit; the HTTP server asks it before it reads a body, so a
+    /// flood costs the host no body reads.
+    pub fn admit(&self, peer: IpAddr) -> Result<(), ApiResponse> {
+        if lock(&self.limits).allow(peer, Instant::now()) {
+            Ok(())
+        } else {
+            Err(ApiResponse::text(
+                429,
+                "too many requests from this address; slow down",
+            ))
+        }
+    }
+
+    /// Answers a request already admitted.
+    pub fn route(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
         if req.body.len() > MAX_BODY {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
