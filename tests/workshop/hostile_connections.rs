@@ -127,7 +127,10 @@ fn connections_dripping_a_body_do_not_lock_out_an_honest_trainee_and_are_closed(
         .map(|t| t.join().expect("dripper"))
         .collect();
     let dripped = outcomes.iter().filter(|o| **o != Drip::Refused).count();
-    assert!(dripped > 0, "no dripping connection got through the handshake");
+    assert!(
+        dripped > 0,
+        "no dripping connection got through the handshake"
+    );
     assert!(
         results.iter().all(|r| r == &Ok(200)),
         "beside {dripped} dripping connections: {results:?}"

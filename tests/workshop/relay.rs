@@ -371,10 +371,7 @@ fn the_relayed_report_is_the_hosts_own_never_the_trainees_text() {
     });
     let body = serde_json::json!({"caller": ada, "address": "ada@example.org",
         "typed": code, "report": forged});
-    assert_eq!(
-        post(&url, "/api/report/send", &body)["key"],
-        "otp.accepted"
-    );
+    assert_eq!(post(&url, "/api/report/send", &body)["key"], "otp.accepted");
     let mails = wait_for_mails(&smtp, 2, WAIT);
     let report = &mails[1].data;
     for forged_text in ["evil.example", "10/10", "10 of 10", "certificate"] {

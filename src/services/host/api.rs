@@ -254,6 +254,11 @@ impl HostState {
         if let Some(key) = names::refused_name(&name) {
             return ApiResponse::text(422, &self.refusal(key, None));
         }
+        // Checked again after normalising: a ligature or a compatibility form can lengthen it.
+        let name = match check_name(&names::normal_name(&name)) {
+            Ok(n) => n,
+            Err(e) => return ApiResponse::text(422, &e),
+        };
         let trainee = names::normal_id(&batch.trainee);
         let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
         if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {

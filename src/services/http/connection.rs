@@ -90,11 +90,7 @@ async fn answer<H: Handler>(
             return closing(refused);
         }
         match read_body(body, limits).await {
-            Ok(body) => {
-                handler
-                    .handle(Request::from_parts(parts, body), peer)
-                    .await
-            }
+            Ok(body) => handler.handle(Request::from_parts(parts, body), peer).await,
             Err(BodyError::TooLarge) => {
                 text_response(StatusCode::PAYLOAD_TOO_LARGE, "request body too large\n")
             }

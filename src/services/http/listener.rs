@@ -88,7 +88,9 @@ struct PerAddress {
 impl PerAddress {
     /// Counts a connection from `ip`; None when the address already holds its share.
     fn take(counts: &Counts, ip: IpAddr, limits: Limits) -> Option<PerAddress> {
-        let mut map = counts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut map = counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let n = map.entry(ip).or_insert(0);
         if *n >= limits.max_connections_per_address {
             return None;

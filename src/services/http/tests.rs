@@ -125,6 +125,9 @@ fn a_refusal_by_the_head_comes_without_waiting_for_the_body() {
         b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n",
     );
     assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
-    assert!(answer.to_lowercase().contains("connection: close"), "{answer}");
+    assert!(
+        answer.to_lowercase().contains("connection: close"),
+        "{answer}"
+    );
     server.stop();
 }

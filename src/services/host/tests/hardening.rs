@@ -159,3 +159,27 @@ fn one_address_cannot_fill_the_room_and_one_trainee_cannot_grow_storage_without_
     );
     assert_eq!(other.status, 200);
 }
+
+#[test]
+fn names_are_compared_in_one_normal_form() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    // The same name typed precomposed, decomposed and with a ligature: one name, suffixed.
+    for (trainee, name) in [
+        ("a", "Zoë Fiona"),
+        ("b", "Zoe\u{0308} Fiona"),
+        ("c", "Zoë \u{FB01}ona"),
+    ] {
+        let mut b = batch(&state, trainee, vec![]);
+        b.name = name.into();
+        receipt(&post(&state, &b));
+    }
+    let mut names: Vec<String> = view(&state)
+        .trainees
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Zoë Fiona", "Zoë Fiona (2)", "Zoë fiona (3)"]);
+}
