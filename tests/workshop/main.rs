@@ -8,6 +8,7 @@ mod host_pty;
 mod hostile_connections;
 mod instructor_key;
 mod join_refused;
+mod kick;
 mod mail;
 mod relay;
 mod silent_host;

@@ -127,6 +127,10 @@ impl HostState {
                 Ok(()) => self.send_pace(req.body, now_ms),
                 Err(denied) => denied,
             },
+            ("POST", "/api/kick") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms),
+                Err(denied) => denied,
+            },
             ("GET", "/api/pace") => self.pace_poll(req),
             ("GET", "/dashboard") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
@@ -139,7 +143,7 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/api/pace" | "/dashboard") => {
+            (_, "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/dashboard") => {
                 ApiResponse::text(405, "method not allowed here")
             }
             _ => ApiResponse::text(
@@ -172,6 +176,22 @@ impl HostState {
         match self.pace(kind, now_ms) {
             Ok(pace) => ApiResponse::json(&pace),
             Err(e) => ApiResponse::text(422, &e),
+        }
+    }
+
+    /// `POST /api/kick` with `{"who": "NAME or ID"}`: the instructor removes a trainee.
+    fn kick_request(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
+        };
+        match self.kick(&request.who, now_ms) {
+            Ok(Some(kicked)) => ApiResponse::json(&kicked),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(500, &e),
         }
     }
 
@@ -231,6 +251,7 @@ impl HostState {
         let trainee = names::normal_id(&caller.trainee);
         match lock(&self.db).check_trainee(&trainee, &token_hash(&caller.token)) {
             Ok(TraineeCheck::Known) => Ok(()),
+            Ok(TraineeCheck::Removed) => Err(ApiResponse::text(403, REMOVED)),
             Ok(_) => Err(ApiResponse::text(
                 403,
                 "unknown trainee; run queuelab join to register with the host first",
@@ -292,6 +313,9 @@ impl HostState {
             },
             Ok(TraineeCheck::WrongToken) => {
                 return ApiResponse::text(403, "these events belong to another trainee");
+            }
+            Ok(TraineeCheck::Removed) => {
+                return ApiResponse::text(403, REMOVED);
             }
             Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
         }
@@ -355,6 +379,17 @@ impl HostState {
             rejected,
         })
     }
+}
+
+/// What a removed trainee is told when their client delivers again.
+const REMOVED: &str = "the instructor removed you from this session";
+
+/// The body of `POST /api/kick`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KickRequest {
+    /// The trainee's name (any case) or id.
+    who: String,
 }
 
 /// Mail requests carry who asks (and the code request the trainee's language).

@@ -24,6 +24,9 @@ const MIGRATIONS: &[&str] = &[
     // so it meets the new one.)
     "DROP INDEX event_inbox;
      CREATE UNIQUE INDEX event_inbox ON event (trainee_id, event_id);",
+    // 4: the instructor removes a trainee: their events go, the row stays as a mark so the
+    // same id and token cannot come back.
+    "ALTER TABLE trainee ADD COLUMN removed_ms INTEGER;",
 ];
 
 /// SQLite's extended result code for a UNIQUE constraint violation.
@@ -58,6 +61,8 @@ pub enum TraineeCheck {
     New,
     /// Known, and the token does not match.
     WrongToken,
+    /// Removed by the instructor.
+    Removed,
 }
 
 impl HostDb {
@@ -107,15 +112,18 @@ impl HostDb {
 
     /// How the trainee's token hash compares with the stored one.
     pub fn check_trainee(&self, id: &str, token_hash: &str) -> rusqlite::Result<TraineeCheck> {
-        let stored: Option<String> = self
+        let stored: Option<(String, Option<i64>)> = self
             .conn
-            .query_row("SELECT token_hash FROM trainee WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT token_hash, removed_ms FROM trainee WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()?;
         Ok(match stored {
             None => TraineeCheck::New,
-            Some(s)
+            Some((_, Some(_))) => TraineeCheck::Removed,
+            Some((s, None))
                 if bool::from(subtle::ConstantTimeEq::ct_eq(
                     s.as_bytes(),
                     token_hash.as_bytes(),
@@ -138,8 +146,11 @@ impl HostDb {
 
     /// How many trainees are registered.
     pub fn trainee_count(&self) -> rusqlite::Result<u32> {
-        self.conn
-            .query_row("SELECT count(*) FROM trainee", [], |r| r.get(0))
+        self.conn.query_row(
+            "SELECT count(*) FROM trainee WHERE removed_ms IS NULL",
+            [],
+            |r| r.get(0),
+        )
     }
 
     /// Stores a trainee's batch in one transaction: registers or renames the trainee, inserts
@@ -156,7 +167,7 @@ impl HostDb {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let taken: Vec<String> = tx
-            .prepare_cached("SELECT name FROM trainee WHERE id != ?1")?
+            .prepare_cached("SELECT name FROM trainee WHERE id != ?1 AND removed_ms IS NULL")?
             .query_map([trainee], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         let name = super::names::unique_name(name, &taken);
@@ -194,7 +205,9 @@ impl HostDb {
 
     /// Hands every trainee (id, name) to `trainee`.
     pub fn replay_trainees(&self, mut trainee: impl FnMut(&str, &str)) -> rusqlite::Result<()> {
-        let mut stmt = self.conn.prepare("SELECT id, name FROM trainee")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, name FROM trainee WHERE removed_ms IS NULL")?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
             trainee(row.get_ref(0)?.as_str()?, row.get_ref(1)?.as_str()?);
@@ -225,9 +238,11 @@ impl HostDb {
     pub fn trainee_record(&self, trainee: &str) -> rusqlite::Result<Option<(String, Vec<Event>)>> {
         let name: Option<String> = self
             .conn
-            .query_row("SELECT name FROM trainee WHERE id = ?1", [trainee], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT name FROM trainee WHERE id = ?1 AND removed_ms IS NULL",
+                [trainee],
+                |r| r.get(0),
+            )
             .optional()?;
         let Some(name) = name else { return Ok(None) };
         let mut stmt = self
@@ -241,6 +256,38 @@ impl HostDb {
             }
         }
         Ok(Some((name, events)))
+    }
+
+    /// Removes the trainee named `who` (their id, or their name in any case): deletes their
+    /// events and marks the row removed, in one transaction. The (id, name) removed and how many
+    /// events went; None when no trainee in the room is called so.
+    pub fn remove_trainee(
+        &mut self,
+        who: &str,
+        now_ms: i64,
+    ) -> rusqlite::Result<Option<(String, String, usize)>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let active: Vec<(String, String)> = tx
+            .prepare("SELECT id, name FROM trainee WHERE removed_ms IS NULL")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let id = super::names::normal_id(who.trim());
+        let name = who.trim().to_lowercase();
+        let Some((id, name)) = active
+            .into_iter()
+            .find(|(i, n)| *i == id || n.to_lowercase() == name)
+        else {
+            return Ok(None);
+        };
+        let events = tx.execute("DELETE FROM event WHERE trainee_id = ?1", [&id])?;
+        tx.execute(
+            "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
+            params![id, now_ms],
+        )?;
+        tx.commit()?;
+        Ok(Some((id, name, events)))
     }
 
     /// Stores a pacing command; returns it with its id.
