@@ -248,6 +248,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_trainees_mail_deadline_fits_the_relays_answer_and_no_more() {
+        let deadline = Duration::from_millis(crate::services::trainee::client::MAIL_REQUEST_MS);
+        // Room for the first attempt's patience several times over, but never the half
+        // minute a trainee once waited while the host sent the mail inside the request.
+        assert!(deadline >= FIRST_ATTEMPT_PATIENCE * 4, "{deadline:?}");
+        assert!(deadline <= Duration::from_secs(10), "{deadline:?}");
+    }
+
+    #[test]
     fn limits_per_room_trainee_and_address() {
         let now = 10_000;
         let codes = |key: &str, n: usize| -> Vec<(String, i64)> {
