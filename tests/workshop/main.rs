@@ -11,6 +11,7 @@ mod join_refused;
 mod kick;
 mod mail;
 mod relay;
+mod replay_memory;
 mod silent_host;
 mod support;
 
