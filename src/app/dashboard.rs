@@ -68,6 +68,8 @@ pub enum DashMsg {
     },
     /// A pacing command was stored (Ok) or refused (Err with the reason).
     PaceDone(Result<PaceKind, String>),
+    /// A trainee was removed (Ok with their name) or not (Err with the reason).
+    Kicked(Result<String, String>),
 }
 
 /// What the dashboard asks the host to do.
@@ -75,6 +77,8 @@ pub enum DashMsg {
 pub enum DashEffect {
     /// Store and serve this pacing command.
     SendPace(PaceKind),
+    /// Remove the trainee with this name or id from the session.
+    Kick(String),
 }
 
 /// The dashboard's state.
@@ -151,7 +155,15 @@ impl Dashboard {
                 self.now_ms = now_ms;
             }
             DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
-            DashMsg::PaceDone(Err(reason)) => self.note = Some((reason, true)),
+            DashMsg::PaceDone(Err(reason)) | DashMsg::Kicked(Err(reason)) => {
+                self.note = Some((reason, true));
+            }
+            DashMsg::Kicked(Ok(name)) => {
+                self.note = Some((
+                    self.strings().fill("dash.kicked", &[("name", &name)]),
+                    false,
+                ));
+            }
         }
         Vec::new()
     }
@@ -171,6 +183,14 @@ impl Dashboard {
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
                     self.prompt = None;
+                    if kind == PromptKind::Kick {
+                        self.note = None;
+                        return if text.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![DashEffect::Kick(text)]
+                        };
+                    }
                     match prompt::parse(kind, &text, &self.content) {
                         Ok(pace) => {
                             self.note = None;
@@ -203,6 +223,7 @@ impl Dashboard {
             KeyCode::Char('c') => self.ask(PromptKind::Chapter),
             KeyCode::Char('s') => self.ask(PromptKind::Scenario),
             KeyCode::Char('r') => self.ask(PromptKind::Reveal),
+            KeyCode::Char('x') => self.ask(PromptKind::Kick),
             _ => {}
         }
         Vec::new()

@@ -1,13 +1,13 @@
 //! `queuelab host`: run a workshop session (headless: prints the join URL and the instructor
 //! key, stops cleanly on Ctrl+C or SIGTERM); `host status` prints a running session's summary;
-//! `host export` writes the summary of the session in the data folder as CSV and HTML.
+//! `host kick` removes a trainee from it; `host export` writes the summary of the session in the data folder as CSV and HTML.
 
 use super::host_key::KeyArgs;
 use super::host_serve::ServeArgs;
 use super::join_cmd::say;
 use super::{Cli, Failure};
 use crate::domain::workshop::{JoinUrl, SummaryView};
-use crate::services::host::HostState;
+use crate::services::host::{HostState, Kicked};
 use crate::services::trainee::client::{deadline_in, request};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ pub struct HostArgs {
     pub action: Option<HostAction>,
 }
 
-/// `queuelab host status|pace|export`.
+/// `queuelab host status|pace|kick|export`.
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Print a running session's summary (GET /api/summary with the instructor key).
@@ -58,6 +58,21 @@ pub enum HostAction {
         #[command(subcommand)]
         what: super::host_pace::PaceWhat,
     },
+    /// Remove a trainee from a running session: their events leave the summary and the
+    /// database, and their client is refused from now on (a fake or a duplicate trainee).
+    ///
+    /// The instructor key comes from --key-file FILE or --key KEY (other users of the
+    /// computer see a --key in their process list), else from the environment variable
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
+    Kick {
+        /// The join URL the host printed.
+        #[arg(long)]
+        url: String,
+        #[command(flatten)]
+        key: KeyArgs,
+        /// The trainee's name as `host status` shows it (any case), or their id.
+        who: String,
+    },
     /// Write summary.csv, summary.html and summary.json of the session in the data folder
     /// (names only, no e-mail addresses).
     Export {
@@ -72,6 +87,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
         Some(HostAction::Status { url, key, json }) => status(url, &key.resolve()?, *json),
         Some(HostAction::Export { out }) => export(cli, out),
+        Some(HostAction::Kick { url, key, who }) => kick(url, &key.resolve()?, who),
         Some(HostAction::Pace { url, key, what }) => {
             super::host_pace::run(cli, url, &key.resolve()?, what)
         }
@@ -98,6 +114,30 @@ fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
     let view: SummaryView = serde_json::from_slice(&reply.body)
         .map_err(|e| Failure::new(format!("the host's summary is not readable: {e}")))?;
     print_summary(&view);
+    Ok(())
+}
+
+fn kick(url: &str, key: &str, who: &str) -> Result<(), Failure> {
+    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+    let body = serde_json::json!({ "who": who }).to_string();
+    let reply = request(
+        &url,
+        "POST",
+        "/api/kick",
+        Some(key),
+        body.as_bytes(),
+        deadline_in(5_000),
+    )
+    .and_then(|reply| reply.accepted("host"))
+    .map_err(Failure::new)?;
+    let kicked: Kicked = serde_json::from_slice(&reply.body)
+        .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
+    say!(
+        "removed {} ({}), {} events deleted",
+        kicked.name,
+        kicked.id,
+        kicked.events
+    );
     Ok(())
 }
 

@@ -64,9 +64,22 @@ async fn dashboard_loop(
         };
         let Some(msg) = msg else { continue };
         for effect in dash.update(msg) {
-            let DashEffect::SendPace(kind) = effect;
-            let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
-            dash.update(DashMsg::PaceDone(done));
+            match effect {
+                DashEffect::SendPace(kind) => {
+                    let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
+                    dash.update(DashMsg::PaceDone(done));
+                }
+                DashEffect::Kick(who) => {
+                    let done = match state.kick(&who, now_ms()) {
+                        Ok(Some(kicked)) => Ok(kicked.name),
+                        Ok(None) => {
+                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
+                        }
+                        Err(e) => Err(e),
+                    };
+                    dash.update(DashMsg::Kicked(done));
+                }
+            }
             // The summary shows the revealed decision at once, not a second later.
             dash.update(refreshed(state));
         }

@@ -9,6 +9,7 @@ pub mod limits;
 pub mod mail_relay;
 pub mod names;
 pub mod relay_worker;
+pub mod report;
 pub mod server;
 
 use crate::content::{Content, Lang};
@@ -37,6 +38,17 @@ pub const MAX_EVENTS_PER_TRAINEE: u32 = 5_000;
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
 const REFUSALS: [&str; 2] = ["workshop.relay_no_mail", "workshop.name_hidden_chars"];
+
+/// A trainee the instructor removed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Kicked {
+    /// Their id.
+    pub id: String,
+    /// Their name in the room.
+    pub name: String,
+    /// How many of their events were deleted.
+    pub events: usize,
+}
 
 /// A running session's state, shared by every request.
 pub struct HostState {
@@ -100,13 +112,10 @@ impl HostState {
         let name = get_or_make("session_name", &|| DEFAULT_SESSION_NAME.to_owned())?;
         let catalog = Catalog::new(content);
         let mut summary = Summary::default();
-        let (trainees, events) = db.replay().map_err(fail)?;
-        for (id, trainee_name) in trainees {
-            summary.name(&id, &trainee_name);
-        }
-        for (trainee, event) in &events {
-            summary.apply(trainee, event, &catalog);
-        }
+        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
+            .map_err(fail)?;
+        db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
+            .map_err(fail)?;
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
@@ -158,6 +167,26 @@ impl HostState {
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
         Ok(view)
+    }
+
+    /// Removes the trainee called `who` (name in any case, or id): their events leave the
+    /// database and the summary, and their client is refused from now on. None when no
+    /// trainee is called so.
+    pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        let fail = |e: rusqlite::Error| format!("host database: {e}");
+        let mut db = lock(&self.db);
+        let Some((id, name, events)) = db.remove_trainee(who, now_ms).map_err(fail)? else {
+            return Ok(None);
+        };
+        // Rebuilt from the database under its lock (a rare command): the summary holds
+        // exactly what is stored, distributions included.
+        let mut summary = Summary::default();
+        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
+            .map_err(fail)?;
+        db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
+            .map_err(fail)?;
+        *lock(&self.summary) = summary;
+        Ok(Some(Kicked { id, name, events }))
     }
 
     /// Stores and serves a pacing command after checking its ids against the content.

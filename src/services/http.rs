@@ -30,13 +30,19 @@ pub type Response = hyper::Response<hyper::body::Bytes>;
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request from `peer`; runs under [`Limits::request_timeout`].
     fn handle(&self, request: Request, peer: SocketAddr) -> impl Future<Output = Response> + Send;
+
+    /// Looks at a request's head before its body is read: Some(answer) refuses it (a rate
+    /// limit, say) without reading the body. Admits everything unless a site says otherwise.
+    fn admit(&self, _head: &hyper::http::request::Parts, _peer: SocketAddr) -> Option<Response> {
+        None
+    }
 }
 
 /// Turns an accepted TCP stream into the stream HTTP is spoken on (plain, or TLS for the host).
 pub trait Accept: Send + Sync + 'static {
     /// The stream after the handshake.
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
-    /// Runs the handshake; bounded by [`Limits::header_read_timeout`].
+    /// Runs the handshake; bounded by [`Limits::handshake_timeout`].
     fn accept(&self, tcp: TcpStream) -> impl Future<Output = std::io::Result<Self::Io>> + Send;
 }
 

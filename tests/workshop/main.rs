@@ -5,10 +5,13 @@
 mod dashboard;
 mod host_files;
 mod host_pty;
+mod hostile_connections;
 mod instructor_key;
 mod join_refused;
+mod kick;
 mod mail;
 mod relay;
+mod replay_memory;
 mod silent_host;
 mod support;
 

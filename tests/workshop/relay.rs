@@ -4,6 +4,7 @@
 
 use crate::mail::server::{self, Smtp};
 use crate::support::{Host, command, free_port, run};
+use queuelab::content::{ContentSource, Lang};
 use queuelab::domain::workshop::JoinUrl;
 use queuelab::services::trainee::client::{deadline_in, request};
 use std::io::{BufRead, BufReader, Write};
@@ -42,8 +43,16 @@ fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Valu
     serde_json::from_str(&text).expect("json reply")
 }
 
-/// Registers trainee `i` with an empty batch; its credentials for the mail requests.
-fn register(url: &JoinUrl, i: usize) -> serde_json::Value {
+/// The first quiz question's id and its right option ids (from the embedded content).
+fn first_question() -> (String, Vec<String>) {
+    let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
+    let q = &content.course(Lang::En).quiz.questions[0];
+    let right = q.options.iter().filter(|o| o.correct);
+    (q.id.clone(), right.map(|o| o.id.clone()).collect())
+}
+
+/// Registers trainee `i` with `events`; its credentials for the mail requests.
+fn register_with(url: &JoinUrl, i: usize, events: &serde_json::Value) -> serde_json::Value {
     let caller = serde_json::json!({
         "code": url.code,
         "trainee": format!("{i:032x}"),
@@ -51,10 +60,22 @@ fn register(url: &JoinUrl, i: usize) -> serde_json::Value {
     });
     let batch = serde_json::json!({
         "code": url.code, "trainee": caller["trainee"], "token": caller["token"],
-        "name": format!("Trainee {i}"), "events": [],
+        "name": format!("Trainee {i}"), "events": events,
     });
     post(url, "/api/events", &batch);
     caller
+}
+
+/// Registers trainee `i` with a finished quiz attempt (one question answered right), so the
+/// host has a report to compose; its credentials for the mail requests.
+fn register(url: &JoinUrl, i: usize) -> serde_json::Value {
+    let (question, right) = first_question();
+    let events = serde_json::json!([
+        {"id": "answer-1", "n": 1, "at_ms": 1, "kind": "quiz-answer", "attempt": 1,
+         "question": question, "options": right},
+        {"id": "score-1", "n": 2, "at_ms": 2, "kind": "quiz-score", "attempt": 1, "score": 1},
+    ]);
+    register_with(url, i, &events)
 }
 
 fn ask_code(url: &JoinUrl, caller: &serde_json::Value, address: &str) -> serde_json::Value {
@@ -326,4 +347,55 @@ fn a_host_without_mail_settings_warns_and_refuses_relay_requests_in_the_trainees
         warning.contains("warning") && warning.contains("[mail]"),
         "stderr:\n{warning}"
     );
+}
+
+#[test]
+fn the_relayed_report_is_the_hosts_own_never_the_trainees_text() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let smtp = Smtp::start();
+    let (_host, url) = host_on(dir.path(), smtp.port, "");
+    let ada = register(&url, 1);
+    assert_eq!(
+        ask_code(&url, &ada, "ada@example.org")["key"],
+        "report.code_sent"
+    );
+    let code = code_in(&wait_for_mails(&smtp, 1, WAIT)[0].data);
+    // A forged score and a phishing link, in the subject and in the body.
+    let forged = serde_json::json!({
+        "subject": "Score 10/10: claim your certificate",
+        "lang": "en",
+        "blocks": [
+            {"Para": "Score: 10 of 10, level expert"},
+            {"Item": "Confirm your password at https://evil.example/login"},
+        ],
+    });
+    let body = serde_json::json!({"caller": ada, "address": "ada@example.org",
+        "typed": code, "report": forged});
+    assert_eq!(post(&url, "/api/report/send", &body)["key"], "otp.accepted");
+    let mails = wait_for_mails(&smtp, 2, WAIT);
+    let report = &mails[1].data;
+    for forged_text in ["evil.example", "10/10", "10 of 10", "certificate"] {
+        assert!(
+            !report.contains(forged_text),
+            "{forged_text:?} reached the mail server:\n{report}"
+        );
+    }
+    assert!(
+        report.contains("Trainee 1"),
+        "the host's name for the trainee:\n{report}"
+    );
+    assert!(
+        report.contains("1 of 1") || report.contains("1/1"),
+        "the score the host counted:\n{report}"
+    );
+
+    // A trainee without a finished quiz has nothing to report: refused with the reason in
+    // the request's language, nothing sent.
+    let bob = register_with(&url, 2, &serde_json::json!([]));
+    let body = serde_json::json!({"caller": bob, "address": "bob@example.org",
+        "typed": "123456", "report": forged});
+    let (status, text) = post_raw(&url, "/api/report/send", &body);
+    assert_eq!(status, 409, "{text}");
+    assert!(text.contains("Finish the final quiz first"), "{text}");
+    assert_eq!(smtp.received().len(), 2, "nothing more went out");
 }

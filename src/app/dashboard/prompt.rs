@@ -18,6 +18,8 @@ pub enum PromptKind {
     Scenario,
     /// "reveal decision K".
     Reveal,
+    /// "remove trainee NAME" (a name or id, not a pacing command).
+    Kick,
 }
 
 impl PromptKind {
@@ -27,6 +29,7 @@ impl PromptKind {
             PromptKind::Chapter => "dash.ask_chapter",
             PromptKind::Scenario => "dash.ask_scenario",
             PromptKind::Reveal => "dash.ask_reveal",
+            PromptKind::Kick => "dash.ask_kick",
         }
     }
 }
@@ -122,5 +125,7 @@ pub fn parse(
                 mode,
             })
         }
+        // A name is no pacing command: the dashboard sends it as a removal instead.
+        PromptKind::Kick => Err(("dash.bad_number", text.to_owned())),
     }
 }

@@ -131,3 +131,30 @@ fn scrolling_stops_at_the_last_page() {
     d.clamp_to(30);
     assert_eq!(d.scroll, 9, "clamping keeps Up responsive");
 }
+
+#[test]
+fn x_asks_for_a_trainee_and_removes_them() {
+    let mut d = dash();
+    typed(&mut d, "xFake Trainee");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::Kick),
+        "x opens the removal prompt"
+    );
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Kick("Fake Trainee".into())]
+    );
+    d.update(DashMsg::Kicked(Ok("Fake Trainee".into())));
+    let (text, error) = d.note.clone().expect("a note");
+    assert!(!error && text.contains("Fake Trainee"), "{text}");
+    d.update(DashMsg::Kicked(Err("No trainee called Bob".into())));
+    assert!(
+        d.note
+            .as_ref()
+            .is_some_and(|(t, e)| *e && t.contains("Bob"))
+    );
+    // An empty name sends nothing.
+    typed(&mut d, "x");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+}

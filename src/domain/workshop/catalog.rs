@@ -2,6 +2,11 @@
 //! answers itself (a trainee cannot claim "correct"). Ids are the same in every language.
 
 use super::{Event, EventKind, MAX_SCREEN_CHARS, MAX_STUCK_CHARS};
+
+/// Highest quiz attempt number an event may carry (the trainee's attempts are numbered from 1
+/// by its store; nobody takes the quiz ten thousand times): one trainee cannot make the host
+/// keep results under arbitrary numbers.
+pub const MAX_QUIZ_ATTEMPT: i64 = 10_000;
 use crate::content::{Content, Lang};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -76,6 +81,14 @@ impl Catalog {
             ));
         }
         let unknown = |what: &str, id: &str| Err(format!("unknown {what} id {id:?}"));
+        if let EventKind::QuizAnswer { attempt, .. } | EventKind::QuizScore { attempt, .. } =
+            &event.kind
+            && !(1..=MAX_QUIZ_ATTEMPT).contains(attempt)
+        {
+            return Err(format!(
+                "quiz attempt number {attempt} is not between 1 and {MAX_QUIZ_ATTEMPT}"
+            ));
+        }
         match &event.kind {
             EventKind::ChapterRead { chapter } if !self.chapters.contains(chapter) => {
                 unknown("chapter", chapter)

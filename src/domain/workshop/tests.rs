@@ -130,3 +130,28 @@ fn names_are_trimmed_and_bounded() {
     assert!(check_name(&"x".repeat(41)).is_err());
     assert!(check_name("a\u{7}b").is_err());
 }
+
+#[test]
+fn quiz_attempt_numbers_are_bounded() {
+    let c = catalog();
+    let answer = |attempt: i64| {
+        ev(
+            1,
+            EventKind::QuizAnswer {
+                attempt,
+                question: "q1".into(),
+                options: vec!["a".into()],
+            },
+        )
+    };
+    let score = |attempt: i64| ev(2, EventKind::QuizScore { attempt, score: 1 });
+    for ok in [1, catalog::MAX_QUIZ_ATTEMPT] {
+        assert_eq!(c.validate(&answer(ok)), Ok(()), "{ok}");
+        assert_eq!(c.validate(&score(ok)), Ok(()), "{ok}");
+    }
+    for bad in [0, -5, catalog::MAX_QUIZ_ATTEMPT + 1, i64::MAX, i64::MIN] {
+        let err = c.validate(&answer(bad)).expect_err("refused");
+        assert!(err.contains("attempt number"), "{err}");
+        assert!(c.validate(&score(bad)).is_err(), "{bad}");
+    }
+}

@@ -76,18 +76,46 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 impl HostState {
-    /// Answers one request.
+    /// Answers one request: [`HostState::admit`], then [`HostState::route`].
     pub fn handle(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
-        if !lock(&self.limits).allow(req.peer, Instant::now()) {
-            return ApiResponse::text(429, "too many requests from this address; slow down");
+        match self.admit(req.peer) {
+            Ok(()) => self.route(req, now_ms),
+            Err(refused) => refused,
         }
+    }
+
+    /// The per-address rate limit; the HTTP server asks it before it reads a body, so a
+    /// flood costs the host no body reads.
+    pub fn admit(&self, peer: IpAddr) -> Result<(), ApiResponse> {
+        if lock(&self.limits).allow(peer, Instant::now()) {
+            Ok(())
+        } else {
+            Err(ApiResponse::text(
+                429,
+                "too many requests from this address; slow down",
+            ))
+        }
+    }
+
+    /// Answers a request already admitted.
+    pub fn route(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
         if req.body.len() > MAX_BODY {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
         match (req.method, req.path) {
             ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
             ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
-            ("POST", "/api/report/send") => self.relay_call(req.body, MailRelay::submit),
+            ("POST", "/api/report/send") => {
+                self.relay_call(req.body, |relay, submit: &ReportSubmit| {
+                    // The report comes from what the host stored, never from the request.
+                    let trainee = names::normal_id(&submit.caller.trainee);
+                    let record = lock(&self.db)
+                        .trainee_record(&trainee)
+                        .map_err(|e| (500, format!("host database: {e}")))?
+                        .unwrap_or_default();
+                    relay.submit(submit, &self.name, record)
+                })
+            }
             ("GET", "/api/summary") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse::json(&view),
@@ -97,6 +125,10 @@ impl HostState {
             },
             ("POST", "/api/pace") => match self.instructor(req) {
                 Ok(()) => self.send_pace(req.body, now_ms),
+                Err(denied) => denied,
+            },
+            ("POST", "/api/kick") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms),
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
@@ -111,7 +143,7 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/api/pace" | "/dashboard") => {
+            (_, "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/dashboard") => {
                 ApiResponse::text(405, "method not allowed here")
             }
             _ => ApiResponse::text(
@@ -144,6 +176,22 @@ impl HostState {
         match self.pace(kind, now_ms) {
             Ok(pace) => ApiResponse::json(&pace),
             Err(e) => ApiResponse::text(422, &e),
+        }
+    }
+
+    /// `POST /api/kick` with `{"who": "NAME or ID"}`: the instructor removes a trainee.
+    fn kick_request(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
+        };
+        match self.kick(&request.who, now_ms) {
+            Ok(Some(kicked)) => ApiResponse::json(&kicked),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(500, &e),
         }
     }
 
@@ -203,6 +251,7 @@ impl HostState {
         let trainee = names::normal_id(&caller.trainee);
         match lock(&self.db).check_trainee(&trainee, &token_hash(&caller.token)) {
             Ok(TraineeCheck::Known) => Ok(()),
+            Ok(TraineeCheck::Removed) => Err(ApiResponse::text(403, REMOVED)),
             Ok(_) => Err(ApiResponse::text(
                 403,
                 "unknown trainee; run queuelab join to register with the host first",
@@ -226,6 +275,11 @@ impl HostState {
         if let Some(key) = names::refused_name(&name) {
             return ApiResponse::text(422, &self.refusal(key, None));
         }
+        // Checked again after normalising: a ligature or a compatibility form can lengthen it.
+        let name = match check_name(&names::normal_name(&name)) {
+            Ok(n) => n,
+            Err(e) => return ApiResponse::text(422, &e),
+        };
         let trainee = names::normal_id(&batch.trainee);
         let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
         if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
@@ -259,6 +313,9 @@ impl HostState {
             },
             Ok(TraineeCheck::WrongToken) => {
                 return ApiResponse::text(403, "these events belong to another trainee");
+            }
+            Ok(TraineeCheck::Removed) => {
+                return ApiResponse::text(403, REMOVED);
             }
             Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
         }
@@ -322,6 +379,17 @@ impl HostState {
             rejected,
         })
     }
+}
+
+/// What a removed trainee is told when their client delivers again.
+const REMOVED: &str = "the instructor removed you from this session";
+
+/// The body of `POST /api/kick`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KickRequest {
+    /// The trainee's name (any case) or id.
+    who: String,
 }
 
 /// Mail requests carry who asks (and the code request the trainee's language).

@@ -24,6 +24,9 @@ const MIGRATIONS: &[&str] = &[
     // so it meets the new one.)
     "DROP INDEX event_inbox;
      CREATE UNIQUE INDEX event_inbox ON event (trainee_id, event_id);",
+    // 4: the instructor removes a trainee: their events go, the row stays as a mark so the
+    // same id and token cannot come back.
+    "ALTER TABLE trainee ADD COLUMN removed_ms INTEGER;",
 ];
 
 /// SQLite's extended result code for a UNIQUE constraint violation.
@@ -31,9 +34,6 @@ const SQLITE_CONSTRAINT_UNIQUE: i32 = 2067;
 /// The inbox's columns as SQLite names them in the violation message (it names columns, not
 /// the index), so a violation of any other constraint is never mistaken for a duplicate.
 const INBOX_COLUMNS: &str = "event.trainee_id, event.event_id";
-
-/// Every trainee (id, name) and every stored event with its trainee id, in arrival order.
-pub type Replay = (Vec<(String, String)>, Vec<(String, Event)>);
 
 /// The open host database.
 pub struct HostDb {
@@ -61,6 +61,8 @@ pub enum TraineeCheck {
     New,
     /// Known, and the token does not match.
     WrongToken,
+    /// Removed by the instructor.
+    Removed,
 }
 
 impl HostDb {
@@ -110,15 +112,18 @@ impl HostDb {
 
     /// How the trainee's token hash compares with the stored one.
     pub fn check_trainee(&self, id: &str, token_hash: &str) -> rusqlite::Result<TraineeCheck> {
-        let stored: Option<String> = self
+        let stored: Option<(String, Option<i64>)> = self
             .conn
-            .query_row("SELECT token_hash FROM trainee WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT token_hash, removed_ms FROM trainee WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()?;
         Ok(match stored {
             None => TraineeCheck::New,
-            Some(s)
+            Some((_, Some(_))) => TraineeCheck::Removed,
+            Some((s, None))
                 if bool::from(subtle::ConstantTimeEq::ct_eq(
                     s.as_bytes(),
                     token_hash.as_bytes(),
@@ -141,8 +146,11 @@ impl HostDb {
 
     /// How many trainees are registered.
     pub fn trainee_count(&self) -> rusqlite::Result<u32> {
-        self.conn
-            .query_row("SELECT count(*) FROM trainee", [], |r| r.get(0))
+        self.conn.query_row(
+            "SELECT count(*) FROM trainee WHERE removed_ms IS NULL",
+            [],
+            |r| r.get(0),
+        )
     }
 
     /// Stores a trainee's batch in one transaction: registers or renames the trainee, inserts
@@ -159,7 +167,7 @@ impl HostDb {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let taken: Vec<String> = tx
-            .prepare_cached("SELECT name FROM trainee WHERE id != ?1")?
+            .prepare_cached("SELECT name FROM trainee WHERE id != ?1 AND removed_ms IS NULL")?
             .query_map([trainee], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         let name = super::names::unique_name(name, &taken);
@@ -195,25 +203,91 @@ impl HostDb {
         Ok(stored)
     }
 
-    /// Every trainee (id, name) and every stored event (trainee id, event), in arrival order.
-    pub fn replay(&self) -> rusqlite::Result<Replay> {
-        let mut stmt = self.conn.prepare("SELECT id, name FROM trainee")?;
-        let trainees = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
+    /// Hands every trainee (id, name) to `trainee`.
+    pub fn replay_trainees(&self, mut trainee: impl FnMut(&str, &str)) -> rusqlite::Result<()> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, name FROM trainee WHERE removed_ms IS NULL")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            trainee(row.get_ref(0)?.as_str()?, row.get_ref(1)?.as_str()?);
+        }
+        Ok(())
+    }
+
+    /// Hands every stored event (trainee id, event) in arrival order to `event`, one row at a
+    /// time: a session with hundreds of thousands of events is replayed at start without
+    /// holding them all in memory.
+    pub fn replay_events(&self, mut event: impl FnMut(&str, &Event)) -> rusqlite::Result<()> {
         let mut stmt = self
             .conn
             .prepare("SELECT trainee_id, body FROM event ORDER BY seq")?;
-        let mut events = Vec::new();
-        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            let (trainee, body) = row?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
             // Bodies were serialised by this program after validation; one that no longer
             // parses (an older format) is skipped rather than stopping the session.
-            if let Ok(event) = serde_json::from_str(&body) {
-                events.push((trainee, event));
+            if let Ok(parsed) = serde_json::from_str::<Event>(row.get_ref(1)?.as_str()?) {
+                event(row.get_ref(0)?.as_str()?, &parsed);
             }
         }
-        Ok((trainees, events))
+        Ok(())
+    }
+
+    /// The trainee's name and stored events (None for an unknown trainee): what the host
+    /// composes that trainee's report from.
+    pub fn trainee_record(&self, trainee: &str) -> rusqlite::Result<Option<(String, Vec<Event>)>> {
+        let name: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT name FROM trainee WHERE id = ?1 AND removed_ms IS NULL",
+                [trainee],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(name) = name else { return Ok(None) };
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT body FROM event WHERE trainee_id = ?1 ORDER BY seq")?;
+        let mut rows = stmt.query([trainee])?;
+        let mut events = Vec::new();
+        while let Some(row) = rows.next()? {
+            if let Ok(event) = serde_json::from_str(row.get_ref(0)?.as_str()?) {
+                events.push(event);
+            }
+        }
+        Ok(Some((name, events)))
+    }
+
+    /// Removes the trainee named `who` (their id, or their name in any case): deletes their
+    /// events and marks the row removed, in one transaction. The (id, name) removed and how many
+    /// events went; None when no trainee in the room is called so.
+    pub fn remove_trainee(
+        &mut self,
+        who: &str,
+        now_ms: i64,
+    ) -> rusqlite::Result<Option<(String, String, usize)>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let active: Vec<(String, String)> = tx
+            .prepare("SELECT id, name FROM trainee WHERE removed_ms IS NULL")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let id = super::names::normal_id(who.trim());
+        let name = who.trim().to_lowercase();
+        let Some((id, name)) = active
+            .into_iter()
+            .find(|(i, n)| *i == id || n.to_lowercase() == name)
+        else {
+            return Ok(None);
+        };
+        let events = tx.execute("DELETE FROM event WHERE trainee_id = ?1", [&id])?;
+        tx.execute(
+            "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
+            params![id, now_ms],
+        )?;
+        tx.commit()?;
+        Ok(Some((id, name, events)))
     }
 
     /// Stores a pacing command; returns it with its id.

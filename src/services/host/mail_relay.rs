@@ -6,9 +6,11 @@
 
 use super::lock;
 use super::relay_worker::RelayWorker;
+use super::report::{TraineeRecord, compose};
 use crate::content::{Content, Lang};
 use crate::domain::otp::{IssueDenied, MAX_CODES_PER_WINDOW, Verdict, WINDOW_SECS};
 use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
+use crate::domain::workshop::Event;
 use crate::domain::workshop::wire::{CodeRequest, MailReply, ReportSubmit};
 use crate::services::config::{DEFAULT_RELAY_CODES_PER_HOUR, Transport};
 use crate::services::mail::{self, CodeVault, Dispatcher, ReportFlow, validate_address};
@@ -169,14 +171,30 @@ impl MailRelay {
         })
     }
 
-    /// Checks the typed code; when right, queues the report.
-    pub fn submit(&self, req: &ReportSubmit) -> Result<MailReply, (u16, String)> {
+    /// Checks the typed code; when right, queues the report the host composes from the
+    /// trainee's stored events (`record`: name and events) in the language of the request.
+    /// The report text in the request is not read.
+    pub fn submit(
+        &self,
+        req: &ReportSubmit,
+        workshop: &str,
+        record: (String, Vec<Event>),
+    ) -> Result<MailReply, (u16, String)> {
+        let lang = req.report.lang;
         let address = validate_address(&req.address).map_err(|e| {
             (
                 422,
-                format!("address refused: {}", self.strings(Lang::En).get(e.key())),
+                format!("address refused: {}", self.strings(lang).get(e.key())),
             )
         })?;
+        let (name, events) = record;
+        let trainee = TraineeRecord {
+            name: &name,
+            events,
+        };
+        let Some(report) = compose(&self.content, lang, workshop, trainee, now_secs()) else {
+            return Err((409, self.strings(lang).get("report.need_quiz").to_owned()));
+        };
         let key = code_key(&req.caller.trainee, &address);
         // One lock around check and record: concurrent guesses are counted one after another,
         // so twenty at once still stop at the try limit.
@@ -190,7 +208,7 @@ impl MailRelay {
                 &req.typed,
                 now_secs(),
                 false,
-                &req.report,
+                &report,
             )
             .map_err(|e| (500, e.to_string()))?;
         // The report just queued is the newest report mail: nobody else wrote while we held
@@ -228,6 +246,15 @@ impl MailRelay {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_trainees_mail_deadline_fits_the_relays_answer_and_no_more() {
+        let deadline = Duration::from_millis(crate::services::trainee::client::MAIL_REQUEST_MS);
+        // Room for the first attempt's patience several times over, but never the half
+        // minute a trainee once waited while the host sent the mail inside the request.
+        assert!(deadline >= FIRST_ATTEMPT_PATIENCE * 4, "{deadline:?}");
+        assert!(deadline <= Duration::from_secs(10), "{deadline:?}");
+    }
 
     #[test]
     fn limits_per_room_trainee_and_address() {

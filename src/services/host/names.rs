@@ -3,11 +3,14 @@
 //! without control characters.
 
 /// Characters that change how text around them is shown without being seen themselves:
-/// bidirectional overrides and isolates, zero-width characters, soft hyphen, byte-order mark.
+/// bidirectional overrides and isolates, zero-width characters, soft hyphen, byte-order mark,
+/// the combining grapheme joiner, Hangul fillers (blank letters) and tag characters.
 fn is_hidden(c: char) -> bool {
     matches!(c,
-        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+        | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
 }
 
 /// Full-width forms of ASCII letters, digits and signs, which look like another trainee's name.
@@ -26,6 +29,14 @@ pub fn refused_name(name: &str) -> Option<&'static str> {
     name.chars()
         .any(|c| is_hidden(c) || is_full_width(c))
         .then_some("workshop.name_hidden_chars")
+}
+
+/// A name in Unicode's compatibility composition (NFKC): "Zoë" typed as e + combining
+/// diaeresis, a ligature "ﬁ" or a circled letter become the ordinary letters, so two names that
+/// look alike are compared (and made unique) as one.
+pub fn normal_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfkc().collect()
 }
 
 /// A stuck text without control characters (C0 such as ESC, NUL, CR; DEL; C1) or hidden ones;
@@ -73,6 +84,11 @@ mod tests {
             );
         }
         assert_eq!(refused_name("Jürgen Groß"), None);
+        for bad in ["Eve\u{E0041}", "\u{3164}", "A\u{034F}da"] {
+            assert!(refused_name(bad).is_some(), "{bad:?}");
+        }
+        assert_eq!(normal_name("Zoe\u{0308}"), "Zoë");
+        assert_eq!(normal_name("\u{FB01}ona \u{24B6}"), "fiona A");
         assert_eq!(clean_text("a\u{1b}[31mb\0c\rd\u{85}e\nf"), "a[31mbcde f");
         let taken = vec!["Ada".to_owned(), "ada (2)".to_owned()];
         assert_eq!(unique_name("Ada", &taken), "Ada (3)");

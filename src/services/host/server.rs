@@ -3,7 +3,7 @@
 //! a slow disk never stalls other connections.
 
 use super::HostState;
-use super::api::{ApiRequest, MAX_BODY};
+use super::api::{ApiRequest, ApiResponse, MAX_BODY};
 use crate::services::http::{self, Accept, Handler, HttpError, Limits, Request, Response, Server};
 use crate::services::store::now_ms;
 use hyper::body::Bytes;
@@ -36,7 +36,7 @@ impl Handler for HostHandler {
                 .get(header::AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.strip_prefix("Bearer "));
-            state.handle(
+            state.route(
                 &ApiRequest {
                     method: request.method().as_str(),
                     path: request.uri().path(),
@@ -55,29 +55,38 @@ impl Handler for HostHandler {
                 "internal error\n",
             );
         };
-        let mut response = Response::new(Bytes::from(answer.body));
-        *response.status_mut() = hyper::StatusCode::from_u16(answer.status)
-            .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(answer.content_type),
-        );
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(super::export::CSP),
-        );
-        headers.insert(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        );
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        headers.insert(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        );
-        response
+        to_response(answer)
     }
+
+    fn admit(&self, _head: &hyper::http::request::Parts, peer: SocketAddr) -> Option<Response> {
+        self.0.admit(peer.ip()).err().map(to_response)
+    }
+}
+
+/// The API's answer as an HTTP response with the host's security headers.
+fn to_response(answer: ApiResponse) -> Response {
+    let mut response = Response::new(Bytes::from(answer.body));
+    *response.status_mut() = hyper::StatusCode::from_u16(answer.status)
+        .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(answer.content_type),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(super::export::CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
 }
 
 /// Starts serving `state` over TLS on `addr`.
@@ -90,6 +99,9 @@ pub fn start(
         max_body_bytes: MAX_BODY,
         // A room of trainees, each with a short-lived connection, plus the projector.
         max_connections: 128,
+        // Half the slots per address: a class of 40 behind one NAT address fits, and one
+        // address holding its share (idle, or dripping a body) leaves the rest to others.
+        max_connections_per_address: 64,
         ..Limits::default()
     };
     Server::start_with(

@@ -10,6 +10,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 
@@ -22,7 +23,7 @@ pub(super) async fn serve_connection<H: Handler, A: Accept>(
     handler: Arc<H>,
     mut stopped: watch::Receiver<bool>,
 ) {
-    let Ok(Ok(io)) = tokio::time::timeout(limits.header_read_timeout, acceptor.accept(tcp)).await
+    let Ok(Ok(io)) = tokio::time::timeout(limits.handshake_timeout, acceptor.accept(tcp)).await
     else {
         return;
     };
@@ -74,7 +75,9 @@ async fn watchdog(activity: &Activity, limits: Limits) {
     }
 }
 
-/// Reads the body within its limit, asks the handler, all within the request timeout.
+/// Asks the handler to admit the request by its head (a refusal costs no body read), reads the
+/// body within its size, time and rate limits, then asks the handler, all within the request
+/// timeout.
 async fn answer<H: Handler>(
     request: hyper::Request<Incoming>,
     peer: SocketAddr,
@@ -83,20 +86,69 @@ async fn answer<H: Handler>(
 ) -> hyper::Response<Full<Bytes>> {
     let work = async {
         let (parts, body) = request.into_parts();
-        match Limited::new(body, limits.max_body_bytes).collect().await {
-            Ok(body) => {
-                handler
-                    .handle(Request::from_parts(parts, body.to_bytes()), peer)
-                    .await
-            }
-            Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+        if let Some(refused) = handler.admit(&parts, peer) {
+            return closing(refused);
+        }
+        match read_body(body, limits).await {
+            Ok(body) => handler.handle(Request::from_parts(parts, body), peer).await,
+            Err(BodyError::TooLarge) => {
                 text_response(StatusCode::PAYLOAD_TOO_LARGE, "request body too large\n")
             }
-            Err(_) => text_response(StatusCode::BAD_REQUEST, "request body could not be read\n"),
+            Err(BodyError::TooSlow) => closing(text_response(
+                StatusCode::REQUEST_TIMEOUT,
+                "request body too slow\n",
+            )),
+            Err(BodyError::Unreadable) => {
+                text_response(StatusCode::BAD_REQUEST, "request body could not be read\n")
+            }
         }
     };
     let response: Response = tokio::time::timeout(limits.request_timeout, work)
         .await
         .unwrap_or_else(|_| text_response(StatusCode::REQUEST_TIMEOUT, "request took too long\n"));
     response.map(Full::new)
+}
+
+/// `response` with `Connection: close`: the body (if any) was not read, so the connection
+/// cannot carry another request.
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// Why a body was not read.
+enum BodyError {
+    TooLarge,
+    TooSlow,
+    Unreadable,
+}
+
+/// Reads the body frame by frame. Each frame must come before the body deadline and before the
+/// bytes so far fall below the minimum rate: after `received` bytes the client has until
+/// `grace + received / rate` since the start for the next frame.
+async fn read_body(body: Incoming, limits: &Limits) -> Result<Bytes, BodyError> {
+    let start = tokio::time::Instant::now();
+    let end = start + limits.body_timeout;
+    let rate = limits.min_body_bytes_per_sec.max(1);
+    let mut body = Limited::new(body, limits.max_body_bytes);
+    let mut data = Vec::new();
+    loop {
+        let allowed = limits.body_grace + Duration::from_secs_f64(data.len() as f64 / rate as f64);
+        let deadline = (start + allowed).min(end);
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) => return Err(BodyError::TooSlow),
+            Ok(None) => return Ok(Bytes::from(data)),
+            Ok(Some(Err(e))) if e.is::<http_body_util::LengthLimitError>() => {
+                return Err(BodyError::TooLarge);
+            }
+            Ok(Some(Err(_))) => return Err(BodyError::Unreadable),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(chunk) = frame.into_data() {
+            data.extend_from_slice(&chunk);
+        }
+    }
 }

@@ -2,8 +2,10 @@
 
 use super::connection::serve_connection;
 use super::{Accept, Handler, Limits};
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
@@ -32,6 +34,7 @@ pub(super) async fn serve_with_slots<H: Handler, A: Accept>(
     let (acceptor, handler) = (Arc::new(acceptor), Arc::new(handler));
     let (stop, stopped) = watch::channel(false);
     let mut connections = JoinSet::new();
+    let per_address = Arc::new(Mutex::new(HashMap::new()));
     tokio::pin!(shutdown);
     loop {
         // A slot first, then accept: past the limit clients wait in the kernel's queue instead
@@ -52,11 +55,17 @@ pub(super) async fn serve_with_slots<H: Handler, A: Accept>(
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
             continue;
         };
+        // Over its address's share: closed at once, the slot goes back to the room.
+        let Some(held) = PerAddress::take(&per_address, peer.ip(), limits) else {
+            drop(tcp);
+            continue;
+        };
         let _ = tcp.set_nodelay(true);
         let (acceptor, handler, stopped) =
             (Arc::clone(&acceptor), Arc::clone(&handler), stopped.clone());
         connections.spawn(async move {
             serve_connection(tcp, peer, limits, acceptor, handler, stopped).await;
+            drop(held);
             drop(permit);
         });
     }
@@ -65,4 +74,47 @@ pub(super) async fn serve_with_slots<H: Handler, A: Accept>(
     let drained = async { while connections.join_next().await.is_some() {} };
     // Past the grace period the remaining connections are dropped with the set.
     let _ = tokio::time::timeout(limits.shutdown_grace, drained).await;
+}
+
+/// Open connections per client address.
+type Counts = Arc<Mutex<HashMap<IpAddr, usize>>>;
+
+/// One connection counted against its address; uncounted when dropped (the task ends).
+struct PerAddress {
+    counts: Counts,
+    ip: IpAddr,
+}
+
+impl PerAddress {
+    /// Counts a connection from `ip`; None when the address already holds its share.
+    fn take(counts: &Counts, ip: IpAddr, limits: Limits) -> Option<PerAddress> {
+        let mut map = counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = map.entry(ip).or_insert(0);
+        if *n >= limits.max_connections_per_address {
+            return None;
+        }
+        *n += 1;
+        Some(PerAddress {
+            counts: Arc::clone(counts),
+            ip,
+        })
+    }
+}
+
+impl Drop for PerAddress {
+    fn drop(&mut self) {
+        let mut map = self
+            .counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            // The table holds only addresses with open connections.
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
 }

@@ -100,3 +100,34 @@ fn a_taken_port_names_the_address() {
         "{err}"
     );
 }
+
+/// Refuses every request by its head, as a rate limit does.
+struct Refuse;
+
+impl Handler for Refuse {
+    async fn handle(&self, _request: Request, _peer: SocketAddr) -> Response {
+        Response::new(hyper::body::Bytes::from_static(b"handled"))
+    }
+
+    fn admit(&self, _head: &hyper::http::request::Parts, _peer: SocketAddr) -> Option<Response> {
+        Some(text_response(StatusCode::TOO_MANY_REQUESTS, "slow down\n"))
+    }
+}
+
+#[test]
+fn a_refusal_by_the_head_comes_without_waiting_for_the_body() {
+    let server =
+        Server::start((Ipv4Addr::LOCALHOST, 0).into(), Limits::default(), Refuse).expect("bind");
+    // The body is announced and never sent: only a server that answers from the head replies
+    // (the exchange reads for 10 s; reading the body would wait for the 30 s request timeout).
+    let answer = exchange(
+        server.local_addr(),
+        b"POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n",
+    );
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(
+        answer.to_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+    server.stop();
+}

@@ -159,3 +159,79 @@ fn one_address_cannot_fill_the_room_and_one_trainee_cannot_grow_storage_without_
     );
     assert_eq!(other.status, 200);
 }
+
+#[test]
+fn names_are_compared_in_one_normal_form() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    // The same name typed precomposed, decomposed and with a ligature: one name, suffixed.
+    for (trainee, name) in [
+        ("a", "Zoë Fiona"),
+        ("b", "Zoe\u{0308} Fiona"),
+        ("c", "Zoë \u{FB01}ona"),
+    ] {
+        let mut b = batch(&state, trainee, vec![]);
+        b.name = name.into();
+        receipt(&post(&state, &b));
+    }
+    let mut names: Vec<String> = view(&state)
+        .trainees
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Zoë Fiona", "Zoë Fiona (2)", "Zoë fiona (3)"]);
+}
+
+#[test]
+fn the_instructor_removes_a_trainee_who_stays_removed_across_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(
+        &state,
+        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
+    ));
+    let fake = batch(&state, "f", vec![decision(&content, "e1", 1)]);
+    receipt(&post(&state, &fake));
+    let kick = |state: &HostState, who: &str, key: Option<&str>| {
+        let body = serde_json::json!({ "who": who }).to_string();
+        call(state, "POST", "/api/kick", "", key, body.as_bytes())
+    };
+    assert_eq!(kick(&state, "Trainee f", None).status, 401);
+    assert_eq!(kick(&state, "Trainee f", Some("wrong")).status, 403);
+    assert_eq!(kick(&state, "nobody", Some(&state.key)).status, 404);
+    assert_eq!(
+        call(&state, "POST", "/api/kick", "", Some(&state.key), b"{}").status,
+        400
+    );
+    // By name in another case; the trainee's events leave the summary and its distributions.
+    let answer = kick(&state, "TRAINEE F", Some(&state.key));
+    assert_eq!(
+        answer.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    let kicked: Kicked = serde_json::from_slice(&answer.body).expect("kicked");
+    assert_eq!((kicked.name.as_str(), kicked.events), ("Trainee f", 1));
+    let after = view(&state);
+    assert_eq!(after.trainees.len(), 1);
+    assert_eq!(after.events, 1);
+    let counted: u32 = after.decisions.values().flat_map(|d| d.values()).sum();
+    assert_eq!(counted, 1, "{:?}", after.decisions);
+    // The removed client delivering again is refused by name, and stays removed.
+    let again = post(&state, &fake);
+    assert_eq!(again.status, 403);
+    assert!(String::from_utf8_lossy(&again.body).contains("removed"));
+    assert_eq!(kick(&state, "Trainee f", Some(&state.key)).status, 404);
+    drop(state);
+    let state = HostState::open(dir.path(), None, &content).expect("reopens");
+    assert_eq!(view(&state).trainees.len(), 1);
+    assert_eq!(post(&state, &fake).status, 403);
+    // By id (in capitals) too.
+    let id = "a".repeat(32).to_ascii_uppercase();
+    assert_eq!(kick(&state, &id, Some(&state.key)).status, 200);
+    assert!(view(&state).trainees.is_empty());
+}

@@ -1,0 +1,161 @@
+//! The report the host relays, composed from the host's own stored events and its own content
+//! with the same composer the trainee uses (`domain::report::build`). A trainee's request says
+//! only which language; its text never reaches the mail, so nobody can send a forged score or a
+//! link from the instructor's account.
+
+use crate::content::{Content, Lang};
+use crate::domain::quiz::Attempt;
+use crate::domain::report::{self, Report, ReportInput};
+use crate::domain::workshop::{Event, EventKind};
+use crate::domain::{Fact, Progress};
+use std::collections::BTreeSet;
+
+/// What the host knows about one trainee.
+pub struct TraineeRecord<'a> {
+    /// The name the room knows the trainee by (the host's own, already unique).
+    pub name: &'a str,
+    /// The trainee's stored events, in any order.
+    pub events: Vec<Event>,
+}
+
+/// The report of the trainee's newest finished quiz attempt; None while no attempt is finished
+/// (the host has no score to report).
+pub fn compose(
+    content: &Content,
+    lang: Lang,
+    workshop: &str,
+    trainee: TraineeRecord<'_>,
+    now_secs: i64,
+) -> Option<Report> {
+    let mut events = trainee.events;
+    // The trainee's own sequence decides which of two answers is the later one.
+    events.sort_by_key(|e| e.n);
+    let finished = events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::QuizScore { attempt, .. } => Some(attempt),
+            _ => None,
+        })
+        .max()?;
+    let mut progress = Progress::default();
+    let mut attempt = Attempt {
+        id: finished,
+        ..Attempt::default()
+    };
+    let course = content.course(lang);
+    for event in &events {
+        match &event.kind {
+            EventKind::QuizAnswer {
+                attempt: n,
+                question,
+                options,
+            } if *n == finished => {
+                let chosen: BTreeSet<String> = options.iter().cloned().collect();
+                attempt.answers.insert(question.clone(), chosen);
+                // The attempt's questions are the ones answered in it; options in file order.
+                if let Some(q) = course.quiz.questions.iter().find(|q| &q.id == question) {
+                    let ids = q.options.iter().map(|o| o.id.clone()).collect();
+                    attempt.order.insert(question.clone(), ids);
+                }
+            }
+            kind => {
+                if let Some(fact) = fact_of(kind) {
+                    progress.apply(&fact);
+                }
+            }
+        }
+    }
+    let date = report::iso_date(now_secs);
+    Some(report::build(&ReportInput {
+        course,
+        scenarios: &content.scenarios,
+        lang,
+        workshop,
+        date: &date,
+        progress: &progress,
+        attempt: &attempt,
+        learner: Some(trainee.name),
+    }))
+}
+
+/// The progress fact an event stands for (the inverse of `workshop::event_for`).
+fn fact_of(kind: &EventKind) -> Option<Fact> {
+    Some(match kind {
+        EventKind::ChapterRead { chapter } => Fact::ChapterRead(chapter.clone()),
+        EventKind::Decision { decision, option } => Fact::DecisionAnswered {
+            decision: decision.clone(),
+            option: option.clone(),
+        },
+        EventKind::OrderingAttempt => Fact::OrderingAttempt,
+        EventKind::OrderingMistake => Fact::OrderingMistake,
+        EventKind::OrderingSolved => Fact::OrderingSolved,
+        EventKind::ScenarioRun { scenario } => Fact::ScenarioRun(scenario.clone()),
+        EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } | EventKind::Stuck { .. } => {
+            return None;
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::ContentSource;
+
+    fn ev(n: u64, kind: EventKind) -> Event {
+        Event {
+            id: format!("e{n}"),
+            n,
+            at_ms: 0,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_report_says_what_the_host_stored_and_nothing_before_a_finished_quiz() {
+        let content = crate::content::load(&ContentSource::Embedded).expect("content");
+        let course = content.course(Lang::En);
+        let q = &course.quiz.questions[0];
+        let right: Vec<String> = q
+            .options
+            .iter()
+            .filter(|o| o.correct)
+            .map(|o| o.id.clone())
+            .collect();
+        let chapter = course.chapters[0].id.clone();
+        let mut events = vec![
+            ev(1, EventKind::ChapterRead { chapter }),
+            ev(
+                2,
+                EventKind::QuizAnswer {
+                    attempt: 3,
+                    question: q.id.clone(),
+                    options: right,
+                },
+            ),
+        ];
+        let record = |events: &Vec<Event>| TraineeRecord {
+            name: "Ada",
+            events: events.clone(),
+        };
+        assert_eq!(
+            compose(&content, Lang::En, "Room 1", record(&events), 0),
+            None,
+            "no finished attempt, no report"
+        );
+        // The score the trainee claims is not the score reported: the host counts the answers.
+        events.push(ev(
+            3,
+            EventKind::QuizScore {
+                attempt: 3,
+                score: 99,
+            },
+        ));
+        let report =
+            compose(&content, Lang::En, "Room 1", record(&events), 0).expect("a finished attempt");
+        let text = report.text();
+        assert!(text.contains("Ada"), "{text}");
+        assert!(!text.contains("99"), "{text}");
+        assert!(text.contains(&q.prompt.replace('`', "")), "{text}");
+        assert!(report.subject.contains("Ada"), "{}", report.subject);
+    }
+}
