@@ -5,7 +5,7 @@ use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
 use crate::app::dashboard::{Access, Dashboard};
-use crate::domain::workshop::JoinUrl;
+use crate::domain::workshop::{JoinUrl, check_digits};
 use crate::services::host::mail_relay::{self, MailRelay};
 use crate::services::host::{HostState, files, server};
 use crate::services::share::lan_ip;
@@ -29,8 +29,8 @@ pub struct ServeArgs {
     /// The session's name, shown to trainees.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
-    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
-    /// until Ctrl+C or SIGTERM.
+    /// Run without a terminal dashboard: print `join: URL`, `join short: HOST:PORT CODE`,
+    /// `check digits: DIGITS` and `instructor key: KEY`, serve until Ctrl+C or SIGTERM.
     #[arg(long)]
     pub headless: bool,
 }
@@ -110,6 +110,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         );
     }
     say!("join: {url}");
+    say!("join short: {}", url.short_line());
+    say!("check digits: {}", check_digits(&url.fingerprint));
     say!("instructor key: {}", state.key);
     if !args.headless {
         say!("projector: {projector}");

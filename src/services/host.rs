@@ -22,8 +22,9 @@ use std::sync::Mutex;
 
 /// Characters of a join code: no 0/O or 1/I/L, which are easy to mistype from a projector.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// Length of a fresh join code.
-const CODE_LEN: usize = 10;
+/// Length of a fresh join code: short enough to type from the projector, 31^7 (about 2.7e10)
+/// values against guessing behind the per-address request limit.
+const CODE_LEN: usize = 7;
 /// Length of the instructor key.
 const KEY_LEN: usize = 24;
 /// Default session name.
@@ -153,7 +154,7 @@ impl HostState {
         let (events, duplicates) = lock(&self.db)
             .counts()
             .map_err(|e| format!("host database: {e}"))?;
-        let mut view = lock(&self.summary).view(&self.name, events, duplicates);
+        let mut view = lock(&self.summary).view(&self.name, events, duplicates, &self.catalog);
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
@@ -181,7 +182,7 @@ impl HostState {
         let distributions = if revealed.is_empty() {
             BTreeMap::new()
         } else {
-            let mut all = lock(&self.summary).distributions();
+            let mut all = lock(&self.summary).distributions(&self.catalog);
             all.retain(|d, _| revealed.contains(d));
             all
         };

@@ -7,7 +7,8 @@ use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
 use crate::content::Lang;
 use crate::domain::workshop::wire::{
-    BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
+    BatchReply, Caller, CodeRequest, EventBatch, Hello, MAX_BATCH, MailReply, Rejected,
+    ReportSubmit,
 };
 use crate::domain::workshop::{EventKind, PaceKind, check_name};
 use sha2::{Digest, Sha256};
@@ -100,6 +101,12 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
+            ("GET", "/api/hello") => match self.join_code(req) {
+                Ok(()) => ApiResponse::json(&Hello {
+                    session: self.name.clone(),
+                }),
+                Err(denied) => denied,
+            },
             ("GET", "/dashboard") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse {
@@ -111,7 +118,7 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/api/pace" | "/dashboard") => {
+            (_, "/api/events" | "/api/summary" | "/api/pace" | "/api/hello" | "/dashboard") => {
                 ApiResponse::text(405, "method not allowed here")
             }
             _ => ApiResponse::text(
@@ -150,15 +157,8 @@ impl HostState {
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
-        match req.bearer {
-            Some(code) if same(code, &self.code) => {}
-            Some(_) => return ApiResponse::text(403, "wrong join code"),
-            None => {
-                return ApiResponse::text(
-                    401,
-                    "the join code is missing (Authorization: Bearer CODE)",
-                );
-            }
+        if let Err(denied) = self.join_code(req) {
+            return denied;
         }
         let after = req
             .query
@@ -168,6 +168,18 @@ impl HostState {
         match after.parse::<u64>() {
             Ok(after) => ApiResponse::json(&self.paces_after(after)),
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
+        }
+    }
+
+    /// The join code as bearer token (`GET /api/pace`, `GET /api/hello`).
+    fn join_code(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
+        match req.bearer {
+            Some(code) if same(code, &self.code) => Ok(()),
+            Some(_) => Err(ApiResponse::text(403, "wrong join code")),
+            None => Err(ApiResponse::text(
+                401,
+                "the join code is missing (Authorization: Bearer CODE)",
+            )),
         }
     }
 

@@ -151,6 +151,8 @@ pub const SCREENS: &[&str] = &[
     "quiz.eof",
     "decide.title",
     "decide.progress",
+    "decide.already",
+    "decide.all_answered",
     "decide.eof",
     "quiz.report_hint",
     "quiz.retake",
