@@ -52,6 +52,10 @@ pub struct Host {
     pub url: String,
     /// `instructor key: KEY`.
     pub key: String,
+    /// `join short: HOST:PORT CODE`.
+    pub short: String,
+    /// `check digits: DIGITS`.
+    pub digits: String,
 }
 
 impl Host {
@@ -85,6 +89,8 @@ impl Host {
         });
         let mut url = None;
         let mut key = None;
+        let mut short = String::new();
+        let mut digits = String::new();
         while url.is_none() || key.is_none() {
             let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) else {
                 let _ = child.kill();
@@ -97,11 +103,19 @@ impl Host {
             if let Some(k) = line.strip_prefix("instructor key: ") {
                 key = Some(k.to_owned());
             }
+            if let Some(s) = line.strip_prefix("join short: ") {
+                s.clone_into(&mut short);
+            }
+            if let Some(d) = line.strip_prefix("check digits: ") {
+                d.clone_into(&mut digits);
+            }
         }
         Host {
             child,
             url: url.expect("url"),
             key: key.expect("key"),
+            short,
+            digits,
         }
     }
 
