@@ -123,7 +123,8 @@ pub enum Command {
         plain: bool,
     },
     /// The four decisions. With --plain: each decision's situation and numbered options, one
-    /// answer line each (the option number); every answer is saved at once.
+    /// answer line each (the option number); every answer is saved at once. A second run
+    /// continues at the first decision not answered and never overwrites an answer.
     Decide {
         /// Line-oriented mode for screen readers and scripts.
         #[arg(long)]

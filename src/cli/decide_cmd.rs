@@ -50,12 +50,11 @@ pub fn decide<R: BufRead, W: Write>(
                 .iter()
                 .position(|o| &o.id == chosen)
                 .map_or_else(|| "?".to_owned(), |k| (k + 1).to_string());
-            let text = decision.option(chosen).map_or(chosen.as_str(), |o| o.text.as_str());
+            let text = decision
+                .option(chosen)
+                .map_or(chosen.as_str(), |o| o.text.as_str());
             lines.say(&format!("{progress}: {}", decision.title))?;
-            lines.say(&s.fill(
-                "decide.already",
-                &[("number", &number), ("option", text)],
-            ))?;
+            lines.say(&s.fill("decide.already", &[("number", &number), ("option", text)]))?;
             continue;
         }
         asked = true;

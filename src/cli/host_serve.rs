@@ -56,7 +56,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         .map_err(Failure::new)?;
     let tls = identity.server_config().map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let mut state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
+    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
+    let mut state = HostState::open(&paths.data_dir, name, &content)
+        .map_err(Failure::new)?
+        .with_lang(lang);
     if let Some(reason) = mail_relay::missing_settings(&config) {
         warn(&format!("{reason}; they are told so when they try"));
     } else {
@@ -80,10 +83,15 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         code: state.code.clone(),
         fingerprint: identity.fingerprint(),
     };
+    state.set_join_page(crate::services::export::room_html(
+        content.course(lang),
+        lang,
+        &format!("queuelab join {} --name NAME", url.short_line()),
+        &check_digits(&url.fingerprint),
+    ));
     let projector = format!("https://{}/dashboard?key={}", url.authority(), state.key);
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !args.headless && tty {
-        let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
         let access = Access {
             join_url: url.to_string(),
             projector_url: projector,

@@ -13,8 +13,8 @@ pub mod wire;
 pub use catalog::Catalog;
 pub use check_digits::{check_digits, same_digits};
 pub use join_url::{JoinTarget, JoinUrl, JoinUrlError};
-pub use refusal::JoinRefusal;
 pub use pace::{Pace, PaceKind};
+pub use refusal::JoinRefusal;
 pub use summary::{Summary, SummaryView};
 
 use super::Fact;

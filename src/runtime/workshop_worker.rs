@@ -185,9 +185,14 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
         WorkshopRequest::Leave => {
             // Hand over what waits first: the membership's outbox ends with it.
             let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);
-            Msg::WorkshopJoined(store.leave().map(|_| false).map_err(|e| JoinRefusal::Local {
-                reason: e.to_string(),
-            }))
+            Msg::WorkshopJoined(
+                store
+                    .leave()
+                    .map(|_| false)
+                    .map_err(|e| JoinRefusal::Local {
+                        reason: e.to_string(),
+                    }),
+            )
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod server;
 
 use crate::content::{Content, Lang};
 use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
+use crate::domain::workshop::summary::OptionLabel;
 use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
@@ -56,6 +57,12 @@ pub struct HostState {
     pub key: String,
     /// The session name.
     pub name: String,
+    /// The phone page served at the join URL (set once the address is known).
+    join_page: std::sync::OnceLock<String>,
+    /// Decision options as numbered on every screen, German and English.
+    labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
+    /// The session's language (summary labels, pages).
+    lang: Lang,
 }
 
 fn random_text(len: usize) -> String {
@@ -127,7 +134,31 @@ impl HostState {
             code,
             key,
             name,
+            join_page: std::sync::OnceLock::new(),
+            labels: [
+                OptionLabel::of_course(content.course(Lang::De)),
+                OptionLabel::of_course(content.course(Lang::En)),
+            ],
+            lang: Lang::En,
         })
+    }
+
+    /// The session's language: the summary's option texts (projector page, export).
+    #[must_use]
+    pub fn with_lang(mut self, lang: Lang) -> HostState {
+        self.lang = lang;
+        self
+    }
+
+    /// Sets the page a phone sees at the join URL (the QR code on the projector); the first
+    /// call wins.
+    pub fn set_join_page(&self, html: String) {
+        let _ = self.join_page.set(html);
+    }
+
+    /// The page a phone sees at the join URL, once set.
+    pub(crate) fn join_page(&self) -> Option<&str> {
+        self.join_page.get().map(String::as_str)
     }
 
     /// Relays report mail with this relay (the host's mail configuration).
@@ -158,6 +189,11 @@ impl HostState {
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
+        let [de, en] = &self.labels;
+        view.options = match self.lang {
+            Lang::De => de.clone(),
+            Lang::En => en.clone(),
+        };
         Ok(view)
     }
 

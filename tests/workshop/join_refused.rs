@@ -40,7 +40,15 @@ fn a_wrong_code_is_refused_and_nothing_is_recorded() {
     let address = host.short.split(' ').next().expect("address");
     let out = run(
         &data,
-        &["join", address, "WRONG22", "--name", "Ada", "--check-digits", &host.digits],
+        &[
+            "join",
+            address,
+            "WRONG22",
+            "--name",
+            "Ada",
+            "--check-digits",
+            &host.digits,
+        ],
         "",
     );
     assert!(!out.status.success(), "{out:?}");
@@ -59,15 +67,30 @@ fn host_port_code_joins_in_about_twenty_characters_after_the_digits_are_confirme
     assert_eq!(host.digits.len(), 9, "{}", host.digits);
     // On a terminal the learner answers y; here the answer comes on stdin.
     let data = dir.path().join("t1");
-    let out = run(&data, &["join", address, &code.to_lowercase(), "--name", "Ada"], "y\n");
+    let out = run(
+        &data,
+        &["join", address, &code.to_lowercase(), "--name", "Ada"],
+        "y\n",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains(&format!("Check digits of this host: {}", host.digits)), "{text}");
+    assert!(
+        text.contains(&format!("Check digits of this host: {}", host.digits)),
+        "{text}"
+    );
     assert!(text.contains("Joined Room 1 at"), "{text}");
     // Scripts pass the projector's digits instead.
     let out = run(
         &dir.path().join("t2"),
-        &["join", address, code, "--name", "Bob", "--check-digits", &host.digits.replace(' ', "")],
+        &[
+            "join",
+            address,
+            code,
+            "--name",
+            "Bob",
+            "--check-digits",
+            &host.digits.replace(' ', ""),
+        ],
         "",
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -90,7 +113,10 @@ fn another_host_shows_other_digits_and_is_refused() {
     let host = Host::start(&dir.path().join("host"), free_port(), &[]);
     // Another machine (another certificate) where the trainee thinks the session is.
     let impostor = Host::start(&dir.path().join("impostor"), free_port(), &[]);
-    assert_ne!(host.digits, impostor.digits, "another certificate, other digits");
+    assert_ne!(
+        host.digits, impostor.digits,
+        "another certificate, other digits"
+    );
     let (address, _) = impostor.short.split_once(' ').expect("short");
     let (_, code) = host.short.split_once(' ').expect("short");
     let data = dir.path().join("t");
@@ -98,12 +124,24 @@ fn another_host_shows_other_digits_and_is_refused() {
     let out = run(&data, &["join", address, code, "--name", "Ada"], "n\n");
     assert!(!out.status.success(), "{out:?}");
     assert!(stdout(&out).contains(&impostor.digits), "{}", stdout(&out));
-    assert!(stderr(&out).contains("were not confirmed"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("were not confirmed"),
+        "{}",
+        stderr(&out)
+    );
     not_joined(&data);
     // The projector's digits typed for a script: they do not match, refused.
     let out = run(
         &data,
-        &["join", address, code, "--name", "Ada", "--check-digits", &host.digits],
+        &[
+            "join",
+            address,
+            code,
+            "--name",
+            "Ada",
+            "--check-digits",
+            &host.digits,
+        ],
         "",
     );
     assert!(!out.status.success(), "{out:?}");
@@ -114,7 +152,11 @@ fn another_host_shows_other_digits_and_is_refused() {
     url.port = impostor_url.port;
     let out = run(&data, &["join", &url.to_string(), "--name", "Ada"], "");
     assert!(!out.status.success(), "{out:?}");
-    assert!(stderr(&out).contains("another certificate"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("another certificate"),
+        "{}",
+        stderr(&out)
+    );
     not_joined(&data);
 }
 
@@ -126,14 +168,22 @@ fn an_unreachable_host_is_refused_in_the_learners_language() {
     let out = Command::new(env!("CARGO_BIN_EXE_queuelab"))
         .args(["--lang", "de", "--data-dir"])
         .arg(&data)
-        .args(["join", &format!("127.0.0.1:{port}"), "ABCDEFG", "--name", "Ada"])
+        .args([
+            "join",
+            &format!("127.0.0.1:{port}"),
+            "ABCDEFG",
+            "--name",
+            "Ada",
+        ])
         .env("LANG", "C")
         .stdin(Stdio::null())
         .output()
         .expect("runs");
     assert!(!out.status.success(), "{out:?}");
     assert!(
-        stderr(&out).contains(&format!("Nicht beigetreten: unter 127.0.0.1:{port} antwortet nichts")),
+        stderr(&out).contains(&format!(
+            "Nicht beigetreten: unter 127.0.0.1:{port} antwortet nichts"
+        )),
         "{}",
         stderr(&out)
     );

@@ -6,11 +6,13 @@ mod dashboard;
 mod host_files;
 mod host_pty;
 mod instructor_key;
+mod join_page;
 mod join_refused;
 mod mail;
 mod relay;
 mod silent_host;
 mod support;
+mod votes;
 
 use queuelab::content::{ContentSource, Lang};
 use std::collections::BTreeMap;

@@ -9,9 +9,14 @@ use std::time::Duration;
 
 /// The binary with a data folder, English, no locale surprises.
 pub fn command(data: &Path, args: &[&str]) -> Command {
+    command_in("en", data, args)
+}
+
+/// The binary with a data folder in language `lang`.
+pub fn command_in(lang: &str, data: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
     cmd.arg("--lang")
-        .arg("en")
+        .arg(lang)
         .arg("--data-dir")
         .arg(data)
         .args(args)
@@ -61,6 +66,11 @@ pub struct Host {
 impl Host {
     /// Starts `queuelab host --headless` on 127.0.0.1:`port` and waits for its two lines.
     pub fn start(data: &Path, port: u16, extra: &[&str]) -> Host {
+        Host::start_in("en", data, port, extra)
+    }
+
+    /// [`Host::start`] with the session in language `lang`.
+    pub fn start_in(lang: &str, data: &Path, port: u16, extra: &[&str]) -> Host {
         let port = port.to_string();
         let mut args = vec![
             "host",
@@ -73,7 +83,7 @@ impl Host {
             "Room 1",
         ];
         args.extend_from_slice(extra);
-        let mut child = command(data, &args)
+        let mut child = command_in(lang, data, &args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

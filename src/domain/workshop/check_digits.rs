@@ -56,7 +56,11 @@ mod tests {
         assert!(digits.chars().filter(char::is_ascii_digit).count() == 8);
         assert_eq!(digits, check_digits(&FP.to_ascii_uppercase()));
         let other = FP.replace("ff", "fe");
-        assert_ne!(digits, check_digits(&other), "another certificate, other digits");
+        assert_ne!(
+            digits,
+            check_digits(&other),
+            "another certificate, other digits"
+        );
     }
 
     #[test]

@@ -247,7 +247,13 @@ mod tests {
         );
         let url = format!("https://10.0.0.1:9/join?code=ABCDEFGH&fp={FP}");
         assert!(matches!(JoinTarget::parse(&url), Ok(JoinTarget::Url(_))));
-        for bad in ["10.0.0.7:8740", "10.0.0.7 K7Q2M9X", "10.0.0.7:0 K7Q2M9X", "10.0.0.7:8740 K7Q", "10.0.0.7:8740 K7Q2M9X!"] {
+        for bad in [
+            "10.0.0.7:8740",
+            "10.0.0.7 K7Q2M9X",
+            "10.0.0.7:0 K7Q2M9X",
+            "10.0.0.7:8740 K7Q",
+            "10.0.0.7:8740 K7Q2M9X!",
+        ] {
             let msg = JoinTarget::parse(bad).expect_err(bad).to_string();
             assert!(msg.contains("HOST:PORT CODE"), "{bad}: {msg}");
         }

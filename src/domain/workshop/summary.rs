@@ -102,6 +102,49 @@ pub struct SummaryView {
     /// The newest pacing command sent to the room.
     #[serde(default)]
     pub last_pace: Option<super::Pace>,
+    /// Decision id -> its options as every screen numbers them (1-4, with the text in the
+    /// session's language), so the projector and the export need no content of their own.
+    #[serde(default)]
+    pub options: BTreeMap<String, Vec<OptionLabel>>,
+}
+
+/// One option of a decision as the room sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionLabel {
+    /// The option id (the key of the distribution).
+    pub id: String,
+    /// 1-based, in the content's order: the number on the trainee's card.
+    pub number: u32,
+    /// The option's text.
+    pub text: String,
+}
+
+impl OptionLabel {
+    /// "2. Retry with backoff": one form for every screen.
+    pub fn label(&self) -> String {
+        format!("{}. {}", self.number, self.text)
+    }
+
+    /// The labels of a course's decisions.
+    pub fn of_course(course: &crate::content::Course) -> BTreeMap<String, Vec<OptionLabel>> {
+        course
+            .decisions
+            .iter()
+            .map(|d| {
+                let labels = d
+                    .options
+                    .iter()
+                    .zip(1u32..)
+                    .map(|(o, number)| OptionLabel {
+                        id: o.id.clone(),
+                        number,
+                        text: o.text.clone(),
+                    })
+                    .collect();
+                (d.id.clone(), labels)
+            })
+            .collect()
+    }
 }
 
 impl Summary {

@@ -7,7 +7,11 @@ fn catalog() -> Catalog {
         chapters: set(&["intro"]),
         decisions: BTreeMap::from([(
             "d1".to_owned(),
-            vec!["outbox".to_owned(), "retry".to_owned(), "claim-check".to_owned()],
+            vec![
+                "outbox".to_owned(),
+                "retry".to_owned(),
+                "claim-check".to_owned(),
+            ],
         )]),
         questions: BTreeMap::from([("q1".to_owned(), (set(&["a", "b", "c"]), set(&["a", "c"])))]),
         scenarios: set(&["happy-path"]),

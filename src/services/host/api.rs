@@ -101,6 +101,7 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
+            ("GET", "/join") => self.join_page_for(req),
             ("GET", "/api/hello") => match self.join_code(req) {
                 Ok(()) => ApiResponse::json(&Hello {
                     session: self.name.clone(),
@@ -118,9 +119,11 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/api/pace" | "/api/hello" | "/dashboard") => {
-                ApiResponse::text(405, "method not allowed here")
-            }
+            (
+                _,
+                "/api/events" | "/api/summary" | "/api/pace" | "/api/hello" | "/join"
+                | "/dashboard",
+            ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
                 "no such page; the API has POST /api/events, GET /api/pace and GET /api/summary",
@@ -168,6 +171,26 @@ impl HostState {
         match after.parse::<u64>() {
             Ok(after) => ApiResponse::json(&self.paces_after(after)),
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
+        }
+    }
+
+    /// `GET /join?code=CODE...`: the join URL opened in a phone's browser (the projector's QR
+    /// code) gets a page, not an API error: how to join, the check digits, the quick reference.
+    fn join_page_for(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        let code = req.query.split('&').find_map(|p| p.strip_prefix("code="));
+        if !code.is_some_and(|c| same(c, &self.code)) {
+            return ApiResponse::text(
+                403,
+                "wrong join code; scan the QR code on the projector again",
+            );
+        }
+        match self.join_page() {
+            Some(page) => ApiResponse {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: page.as_bytes().to_vec(),
+            },
+            None => ApiResponse::text(503, "the session is starting; try again in a moment"),
         }
     }
 

@@ -55,9 +55,9 @@ pub enum RequestError {
 impl std::fmt::Display for RequestError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RequestError::Unreachable(m) | RequestError::Certificate(m) | RequestError::Other(m) => {
-                f.write_str(m)
-            }
+            RequestError::Unreachable(m)
+            | RequestError::Certificate(m)
+            | RequestError::Other(m) => f.write_str(m),
         }
     }
 }
@@ -92,7 +92,9 @@ fn connect(address: &str, deadline: Instant) -> Result<TcpStream, RequestError> 
 
 /// An I/O error on the TLS stream, sorted: a refused certificate, a deadline, or a failure.
 fn classify(e: &std::io::Error, address: &str) -> RequestError {
-    let tls = e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>());
+    let tls = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>());
     if matches!(tls, Some(rustls::Error::InvalidCertificate(_))) {
         RequestError::Certificate(format!(
             "the host {address} has another certificate than the one pinned for this session"
@@ -128,7 +130,8 @@ pub fn observe_certificate(
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone();
-    fingerprint.ok_or_else(|| RequestError::Other(format!("the host {address} sent no certificate")))
+    fingerprint
+        .ok_or_else(|| RequestError::Other(format!("the host {address} sent no certificate")))
 }
 
 /// [`request`], with the reason sorted.
@@ -141,8 +144,8 @@ pub fn send(
     deadline: Instant,
 ) -> Result<Reply, RequestError> {
     let tcp = connect(&url.authority(), deadline)?;
-    let config =
-        crate::services::tls::pinned_client_config(&url.fingerprint).map_err(RequestError::Other)?;
+    let config = crate::services::tls::pinned_client_config(&url.fingerprint)
+        .map_err(RequestError::Other)?;
     let name = ServerName::try_from(url.host.clone())
         .map_err(|e| RequestError::Other(format!("bad host name {:?}: {e}", url.host)))?;
     let conn = rustls::ClientConnection::new(config, name)

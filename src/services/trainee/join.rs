@@ -53,12 +53,19 @@ fn with_retries<T>(
 }
 
 /// Learns the certificate of `host:port` (nothing is sent to it) and its check digits.
-pub fn observe(host: &str, port: u16, code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
-    let fingerprint = with_retries(deadline, || client::observe_certificate(host, port, deadline))
-        .map_err(|e| JoinRefusal::Unreachable {
-            address: crate::domain::workshop::join_url::authority(host, port),
-            detail: e.to_string(),
-        })?;
+pub fn observe(
+    host: &str,
+    port: u16,
+    code: &str,
+    deadline: Instant,
+) -> Result<Observed, JoinRefusal> {
+    let fingerprint = with_retries(deadline, || {
+        client::observe_certificate(host, port, deadline)
+    })
+    .map_err(|e| JoinRefusal::Unreachable {
+        address: crate::domain::workshop::join_url::authority(host, port),
+        detail: e.to_string(),
+    })?;
     let digits = check_digits(&fingerprint);
     Ok(Observed {
         url: JoinUrl {
@@ -102,14 +109,20 @@ pub fn hello(url: &JoinUrl, deadline: Instant) -> Result<Hello, JoinRefusal> {
 /// Joins the session of `url` as `name`: checks with the host first, then records the
 /// membership and registers with the first delivery. A registration the host refuses (session
 /// full, too many new trainees) undoes a new membership, so nothing waits for a host that said no.
-pub fn join(store: &mut Store, url: &JoinUrl, name: &str, deadline: Instant) -> Result<Joined, JoinRefusal> {
+pub fn join(
+    store: &mut Store,
+    url: &JoinUrl,
+    name: &str,
+    deadline: Instant,
+) -> Result<Joined, JoinRefusal> {
     let local = |e: crate::services::store::StoreError| JoinRefusal::Local {
         reason: e.to_string(),
     };
     let hello = hello(url, deadline)?;
-    let rejoin = store.membership().map_err(local)?.is_some_and(|old| {
-        old.url.code == url.code && old.url.fingerprint == url.fingerprint
-    });
+    let rejoin = store
+        .membership()
+        .map_err(local)?
+        .is_some_and(|old| old.url.code == url.code && old.url.fingerprint == url.fingerprint);
     store.join(url, name).map_err(local)?;
     store.set_session_name(&hello.session).map_err(local)?;
     // The registration gets its own few seconds even when the hello used most of the deadline.
@@ -122,7 +135,9 @@ pub fn join(store: &mut Store, url: &JoinUrl, name: &str, deadline: Instant) -> 
             store.leave().map_err(local)?;
         }
         return Err(JoinRefusal::Host {
-            reason: reason.trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ').to_owned(),
+            reason: reason
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ')
+                .to_owned(),
         });
     }
     Ok(Joined {

@@ -93,7 +93,10 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         out.extend(wrap(&format!("queuelab join {}", url.short_line())));
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(
-            format!(" {}", crate::domain::workshop::check_digits(&url.fingerprint)),
+            format!(
+                " {}",
+                crate::domain::workshop::check_digits(&url.fingerprint)
+            ),
             theme.tone(Tone::Bold),
         ));
         out.push(Line::raw(""));

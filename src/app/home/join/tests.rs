@@ -126,7 +126,10 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
         "1234 5678".into(),
     ))));
     let f = form(&app).expect("asks to compare");
-    assert!(matches!(f.step, super::JoinStep::ConfirmDigits { .. }), "{f:?}");
+    assert!(
+        matches!(f.step, super::JoinStep::ConfirmDigits { .. }),
+        "{f:?}"
+    );
     // Not the projector's digits: refused, the short line back in the field.
     assert!(chars(&mut app, "n").is_empty());
     let f = form(&app).expect("still open");
