@@ -115,7 +115,7 @@ fn summary() -> SummaryView {
                 decision: d[0].to_owned(),
             },
         }),
-        options: Default::default(),
+        options: std::collections::BTreeMap::new(),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::domain::html::escape_html as esc;
 use crate::domain::workshop::SummaryView;
+use crate::domain::workshop::summary::OptionLabel;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -70,7 +71,7 @@ fn option_label(view: &SummaryView, decision: &str, option: &str) -> String {
     view.options
         .get(decision)
         .and_then(|labels| labels.iter().find(|l| l.id == option))
-        .map_or_else(|| option.to_owned(), |l| l.label())
+        .map_or_else(|| option.to_owned(), OptionLabel::label)
 }
 
 /// The distribution rows of a decision: every option in its number order, 0 where nobody chose
@@ -246,7 +247,7 @@ mod tests {
 
     #[test]
     fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
-        use crate::domain::workshop::summary::{OptionLabel, TraineeView};
+        use crate::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
         let label = |id: &str, number, text: &str| OptionLabel {
             id: id.into(),
             number,
@@ -267,8 +268,8 @@ mod tests {
             name: "Ada".into(),
             chapters_read: 0,
             decisions: [("big-payload".to_owned(), "claim-check".to_owned())].into(),
-            quiz: Default::default(),
-            ordering: Default::default(),
+            quiz: QuizTally::default(),
+            ordering: OrderingTally::default(),
             scenarios: Vec::new(),
             stuck: false,
             stuck_screen: None,
