@@ -102,7 +102,9 @@ impl Host {
         let mut short = String::new();
         let mut digits = String::new();
         while url.is_none() || key.is_none() {
-            let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) else {
+            // Generous: a debug build on a 2-core machine shared with other builds can take a minute
+            // to load the content; a host that never prints still fails here.
+            let Ok(line) = rx.recv_timeout(Duration::from_secs(120)) else {
                 let _ = child.kill();
                 let _ = child.wait();
                 panic!("the host did not print its join URL and key");
