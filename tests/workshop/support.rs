@@ -104,7 +104,7 @@ impl Host {
         while url.is_none() || key.is_none() {
             // Generous: a debug build on a 2-core machine shared with other builds can take a minute
             // to load the content; a host that never prints still fails here.
-            let Ok(line) = rx.recv_timeout(Duration::from_secs(120)) else {
+            let Ok(line) = rx.recv_timeout(Duration::from_mins(2)) else {
                 let _ = child.kill();
                 let _ = child.wait();
                 panic!("the host did not print its join URL and key");
