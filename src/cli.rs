@@ -123,7 +123,8 @@ pub enum Command {
         plain: bool,
     },
     /// The four decisions. With --plain: each decision's situation and numbered options, one
-    /// answer line each (the option number); every answer is saved at once.
+    /// answer line each (the option number); every answer is saved at once. A second run
+    /// continues at the first decision not answered and never overwrites an answer.
     Decide {
         /// Line-oriented mode for screen readers and scripts.
         #[arg(long)]
@@ -133,14 +134,24 @@ pub enum Command {
     /// trainees, stuck list, answers; c/s/r pace the room, q stops). Also `host status`,
     /// `host pace` and `host export`.
     Host(HostArgs),
-    /// Join a workshop session (URL and --name), or without a URL show the membership and
-    /// deliver the facts that wait (at most 2 s).
+    /// Join a workshop session: `join HOST:PORT CODE --name NAME` (address and code from the
+    /// projector; the host's check digits are shown to compare with the projector, y/n), or
+    /// `join URL --name NAME` with the whole join URL (it carries the certificate pin, nothing
+    /// to confirm). A wrong code, another host or an unreachable one is refused (exit 1).
+    /// Without arguments: show the membership and deliver what waits (at most 2 s).
     Join {
-        /// The join URL the host printed (https://HOST:PORT/join?code=...&fp=...).
+        /// `HOST:PORT` from the projector, or the whole join URL
+        /// (https://HOST:PORT/join?code=...&fp=...).
         url: Option<String>,
+        /// The join code from the projector (after `HOST:PORT`).
+        code: Option<String>,
         /// The name the instructor sees.
         #[arg(long)]
         name: Option<String>,
+        /// For scripts: the check digits the projector shows; the join goes ahead only when
+        /// the host's certificate gives the same digits (no question asked).
+        #[arg(long, value_name = "DIGITS")]
+        check_digits: Option<String>,
     },
     /// Leave the workshop session (facts not yet delivered are tried once more, then dropped).
     Leave,
@@ -294,8 +305,22 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Report { plain, name }) => report_cmd::run(cli, *plain, name.as_deref()),
         Some(Command::Decide { plain }) => decide_cmd::run(cli, *plain),
         Some(Command::Host(args)) => host_cmd::run(cli, args),
-        Some(Command::Join { url, name }) => {
-            join_cmd::run_join(cli, url.as_deref(), name.as_deref())
+        Some(Command::Join {
+            url,
+            code,
+            name,
+            check_digits,
+        }) => {
+            let target = match (url, code) {
+                (Some(address), Some(code)) => Some(format!("{address} {code}")),
+                (url, _) => url.clone(),
+            };
+            join_cmd::run_join(
+                cli,
+                target.as_deref(),
+                name.as_deref(),
+                check_digits.as_deref(),
+            )
         }
         Some(Command::Leave) => join_cmd::run_leave(cli),
         Some(Command::Stuck { text }) => join_cmd::run_stuck(cli, text),

@@ -115,6 +115,7 @@ fn summary() -> SummaryView {
                 decision: d[0].to_owned(),
             },
         }),
+        options: std::collections::BTreeMap::new(),
     }
 }
 

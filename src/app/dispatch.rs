@@ -115,6 +115,12 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::WorkshopObserved(result) => {
+                if let Screen::Home(state) = &mut self.screen {
+                    home::join::observed(&mut state.join, session, result);
+                }
+                Vec::new()
+            }
             Msg::PaceReceived(notice) => {
                 pace::received(session, notice);
                 Vec::new()

@@ -101,7 +101,10 @@ pub enum Msg {
     /// The workshop dispatcher delivered (or tried to).
     WorkshopUpdated(WorkshopLine),
     /// A join (Ok(true)) or leave (Ok(false)) finished, or why it did not.
-    WorkshopJoined(Result<bool, String>),
+    WorkshopJoined(Result<bool, crate::domain::workshop::JoinRefusal>),
+    /// The host of a short join line answered: (pinned join URL, name, check digits), or why
+    /// it could not be reached.
+    WorkshopObserved(Result<(String, String, String), crate::domain::workshop::JoinRefusal>),
     /// The instructor sent a pacing command.
     PaceReceived(super::pace::PaceNotice),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
@@ -136,6 +139,18 @@ pub enum WorkshopRequest {
     Join {
         /// The join URL (already checked).
         url: String,
+        /// The display name (already checked).
+        name: String,
+    },
+    /// Learn the certificate of `host:port` for a short join line (answered with
+    /// `Msg::WorkshopObserved`; nothing is sent to the host).
+    Observe {
+        /// Host name or IP.
+        host: String,
+        /// TCP port.
+        port: u16,
+        /// The join code.
+        code: String,
         /// The display name (already checked).
         name: String,
     },

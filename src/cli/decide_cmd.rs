@@ -1,5 +1,7 @@
 //! `queuelab decide --plain`: the four decisions line by line (situation, numbered options, one
-//! answer line each), for screen readers and scripted trainees. Each answer is saved at once.
+//! answer line each), for screen readers and scripted trainees. Each answer is saved at once; a
+//! second run continues at the first decision not yet answered and never overwrites an answer
+//! (in a workshop the first answer is the trainee's vote).
 
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
@@ -30,13 +32,34 @@ pub fn decide<R: BufRead, W: Write>(
     let course = session.course().clone();
     let s = &course.strings;
     let total = course.decisions.len().to_string();
+    let answered = session
+        .store
+        .load()
+        .map_err(|e| Failure::new(e.to_string()))?
+        .decisions;
     lines.say(s.get("decide.title"))?;
+    let mut asked = false;
     for (i, decision) in course.decisions.iter().enumerate() {
-        lines.say("")?;
-        lines.say(&s.fill(
+        let progress = s.fill(
             "decide.progress",
             &[("n", &(i + 1).to_string()), ("total", &total)],
-        ))?;
+        );
+        if let Some(chosen) = answered.get(&decision.id) {
+            let number = decision
+                .options
+                .iter()
+                .position(|o| &o.id == chosen)
+                .map_or_else(|| "?".to_owned(), |k| (k + 1).to_string());
+            let text = decision
+                .option(chosen)
+                .map_or(chosen.as_str(), |o| o.text.as_str());
+            lines.say(&format!("{progress}: {}", decision.title))?;
+            lines.say(&s.fill("decide.already", &[("number", &number), ("option", text)]))?;
+            continue;
+        }
+        asked = true;
+        lines.say("")?;
+        lines.say(&progress)?;
         lines.say(&decision.title)?;
         lines.say(&decision.situation)?;
         for (k, option) in decision.options.iter().enumerate() {
@@ -74,6 +97,9 @@ pub fn decide<R: BufRead, W: Write>(
         }))?;
         lines.say(&option.feedback)?;
         lines.say(&decision.explanation)?;
+    }
+    if !asked {
+        lines.say(s.get("decide.all_answered"))?;
     }
     Ok(())
 }

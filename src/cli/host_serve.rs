@@ -5,7 +5,7 @@ use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
 use crate::app::dashboard::{Access, Dashboard};
-use crate::domain::workshop::JoinUrl;
+use crate::domain::workshop::{JoinUrl, check_digits};
 use crate::services::host::mail_relay::{self, MailRelay};
 use crate::services::host::{HostState, files, server};
 use crate::services::share::lan_ip;
@@ -29,8 +29,8 @@ pub struct ServeArgs {
     /// The session's name, shown to trainees.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
-    /// Run without a terminal dashboard: print `join: URL` and `instructor key: KEY`, serve
-    /// until Ctrl+C or SIGTERM.
+    /// Run without a terminal dashboard: print `join: URL`, `join short: HOST:PORT CODE`,
+    /// `check digits: DIGITS` and `instructor key: KEY`, serve until Ctrl+C or SIGTERM.
     #[arg(long)]
     pub headless: bool,
 }
@@ -56,7 +56,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         .map_err(Failure::new)?;
     let tls = identity.server_config().map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let mut state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
+    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
+    let mut state = HostState::open(&paths.data_dir, name, &content)
+        .map_err(Failure::new)?
+        .with_lang(lang);
     if let Some(reason) = mail_relay::missing_settings(&config) {
         warn(&format!("{reason}; they are told so when they try"));
     } else {
@@ -80,10 +83,15 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         code: state.code.clone(),
         fingerprint: identity.fingerprint(),
     };
+    state.set_join_page(crate::services::export::room_html(
+        content.course(lang),
+        lang,
+        &format!("queuelab join {} --name NAME", url.short_line()),
+        &check_digits(&url.fingerprint),
+    ));
     let projector = format!("https://{}/dashboard?key={}", url.authority(), state.key);
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !args.headless && tty {
-        let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
         let access = Access {
             join_url: url.to_string(),
             projector_url: projector,
@@ -110,6 +118,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         );
     }
     say!("join: {url}");
+    say!("join short: {}", url.short_line());
+    say!("check digits: {}", check_digits(&url.fingerprint));
     say!("instructor key: {}", state.key);
     if !args.headless {
         say!("projector: {projector}");

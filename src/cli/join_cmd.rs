@@ -3,9 +3,9 @@
 
 use super::lines::Session;
 use super::{Cli, Failure};
-use crate::domain::workshop::{EventKind, JoinUrl, check_name};
+use crate::domain::workshop::{EventKind, JoinRefusal, JoinTarget, check_name, same_digits};
 use crate::services::Store;
-use crate::services::trainee::{self, client::deadline_in};
+use crate::services::trainee::{self, client::deadline_in, join};
 
 /// `println!` without the panic on a closed stdout (`queuelab join | head -1`): output that
 /// nobody reads is dropped.
@@ -20,38 +20,66 @@ pub(super) use say;
 /// How long a short command may spend delivering what waits (SPEC: at most 2 s).
 const FLUSH_MS: u64 = 2_000;
 
-/// `queuelab join [URL --name NAME]`.
-pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), Failure> {
+/// `queuelab join [URL | HOST:PORT CODE] [--name NAME] [--check-digits DIGITS]`.
+pub fn run_join(
+    cli: &Cli,
+    target: Option<&str>,
+    name: Option<&str>,
+    digits: Option<&str>,
+) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
+    let strings = session.course().strings.clone();
     let store = &mut session.store;
-    if let Some(url) = url {
-        let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some(target) = target {
+        let target = JoinTarget::parse(target).map_err(|e| Failure::usage(e.to_string()))?;
         let old = store
             .membership()
             .map_err(|e| Failure::new(e.to_string()))?;
+        let code = match &target {
+            JoinTarget::Url(url) => url.code.clone(),
+            JoinTarget::Short { code, .. } => code.clone(),
+        };
         let name = match (name, &old) {
             (Some(name), _) => check_name(name).map_err(Failure::usage)?,
-            (None, Some(old)) if old.url.code == url.code => old.name.clone(),
+            (None, Some(old)) if old.url.code == code => old.name.clone(),
             (None, _) => {
                 return Err(Failure::usage(
                     "joining needs --name NAME (the name the instructor sees)",
                 ));
             }
         };
-        store
-            .join(&url, &name)
-            .map_err(|e| Failure::new(e.to_string()))?;
-        say!("joined {} as {name}", url.authority());
-    } else if name.is_some() {
+        let refused = |r: JoinRefusal| Failure::new(r.message(&strings));
+        let deadline = deadline_in(join::JOIN_MS);
+        let url = match target {
+            JoinTarget::Url(url) => url,
+            JoinTarget::Short { host, port, code } => {
+                let observed = join::observe(&host, port, &code, deadline).map_err(refused)?;
+                confirm_digits(&observed.digits, digits, &strings).map_err(refused)?;
+                observed.url
+            }
+        };
+        let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
+        say!(
+            "{}",
+            strings.fill(
+                "join.joined_as",
+                &[
+                    ("session", &joined.session),
+                    ("address", &url.authority()),
+                    ("name", &name)
+                ]
+            )
+        );
+    } else if name.is_some() || digits.is_some() {
         return Err(Failure::usage(
-            "--name goes with a join URL: queuelab join URL --name NAME",
+            "--name and --check-digits go with a join: queuelab join HOST:PORT CODE --name NAME",
         ));
     }
     let Some(member) = store
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
     else {
-        say!("not joined to a workshop session (queuelab join URL --name NAME)");
+        say!("not joined to a workshop session (queuelab join HOST:PORT CODE --name NAME)");
         return Ok(());
     };
     let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
@@ -77,6 +105,42 @@ pub fn run_join(cli: &Cli, url: Option<&str>, name: Option<&str>) -> Result<(), 
         say!("host not reachable: {error} (facts wait and go with a later run)");
     }
     Ok(())
+}
+
+/// Shows the check digits of the certificate seen and takes the learner's word that the
+/// projector shows the same: the typed `--check-digits`, else a y/n line on stdin.
+fn confirm_digits(
+    seen: &str,
+    typed: Option<&str>,
+    strings: &crate::content::Strings,
+) -> Result<(), JoinRefusal> {
+    say!("{}", strings.fill("join.check_digits", &[("digits", seen)]));
+    let refused = || JoinRefusal::NotConfirmed {
+        digits: seen.to_owned(),
+    };
+    if let Some(typed) = typed {
+        return if same_digits(typed, seen) {
+            Ok(())
+        } else {
+            Err(refused())
+        };
+    }
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        let _ = write!(out, "{} ", strings.get("join.confirm_digits"));
+        let _ = out.flush();
+    }
+    let mut answer = String::new();
+    let _ = std::io::stdin().read_line(&mut answer);
+    if matches!(
+        answer.trim(),
+        "y" | "Y" | "yes" | "j" | "J" | "ja" | "Ja" | "Yes"
+    ) {
+        Ok(())
+    } else {
+        Err(refused())
+    }
 }
 
 /// `queuelab leave`.
@@ -109,7 +173,7 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
         .is_none()
     {
         return Err(Failure::usage(
-            "not joined to a workshop session; join first (queuelab join URL --name NAME)",
+            "not joined to a workshop session; join first (queuelab join HOST:PORT CODE --name NAME)",
         ));
     }
     let text: String = words

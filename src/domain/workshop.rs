@@ -3,14 +3,18 @@
 //! backoff. Pure: ids, clocks and randomness come in from the caller.
 
 pub mod catalog;
+pub mod check_digits;
 pub mod join_url;
 pub mod pace;
+pub mod refusal;
 pub mod summary;
 pub mod wire;
 
 pub use catalog::Catalog;
-pub use join_url::{JoinUrl, JoinUrlError};
+pub use check_digits::{check_digits, same_digits};
+pub use join_url::{JoinTarget, JoinUrl, JoinUrlError};
 pub use pace::{Pace, PaceKind};
+pub use refusal::JoinRefusal;
 pub use summary::{Summary, SummaryView};
 
 use super::Fact;

@@ -5,12 +5,11 @@
 
 use crate::app::pace::PaceNotice;
 use crate::app::{Msg, WorkshopLine, WorkshopRequest};
-use crate::domain::workshop::JoinUrl;
-use crate::domain::workshop::PaceKind;
+use crate::domain::workshop::{JoinRefusal, JoinUrl, PaceKind};
 use crate::services::Store;
 use crate::services::log;
 use crate::services::store::now_ms;
-use crate::services::trainee::{client::deadline_in, deliver, poll_paces};
+use crate::services::trainee::{client::deadline_in, deliver, join, poll_paces};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
@@ -112,9 +111,8 @@ impl WorkshopWorker {
                 let mut reachable = true;
                 loop {
                     for request in asked.try_iter() {
-                        let answer = membership(&mut store, request);
                         all = true;
-                        let _ = replies.send(Msg::WorkshopJoined(answer));
+                        let _ = replies.send(membership(&mut store, request));
                     }
                     let joined = match round(&mut store, all, &mut reachable) {
                         Some(line) => {
@@ -164,34 +162,41 @@ impl WorkshopWorker {
     }
 }
 
-/// Joins or leaves as Home asked. A join the host refuses (wrong code, full session) is undone
-/// so the learner can type the URL again; an unreachable host keeps the membership and its
-/// facts wait, as with `queuelab join`.
-fn membership(store: &mut Store, request: WorkshopRequest) -> Result<bool, String> {
+/// Joins, meets a host or leaves as Home asked. A join is checked with the host before the
+/// membership is recorded: a wrong code, another certificate or no answer is a refusal the
+/// dialog shows (see `trainee::join`).
+fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
     match request {
-        WorkshopRequest::Join { url, name } => {
-            let url = JoinUrl::parse(&url).map_err(|e| e.to_string())?;
-            store.join(&url, &name).map_err(|e| e.to_string())?;
-            let delivery = deliver(store, deadline_in(DELIVERY_MS), true)?;
-            match delivery.error {
-                Some(refused) if refused.starts_with(REFUSED) => {
-                    store.leave().map_err(|e| e.to_string())?;
-                    Err(refused)
-                }
-                _ => Ok(true),
-            }
-        }
+        WorkshopRequest::Join { url, name } => Msg::WorkshopJoined((|| {
+            let url = JoinUrl::parse(&url).map_err(|e| JoinRefusal::Local {
+                reason: e.to_string(),
+            })?;
+            join::join(store, &url, &name, deadline_in(join::JOIN_MS)).map(|_| true)
+        })()),
+        WorkshopRequest::Observe {
+            host,
+            port,
+            code,
+            name,
+        } => Msg::WorkshopObserved(
+            join::observe(&host, port, &code, deadline_in(join::JOIN_MS))
+                .map(|seen| (seen.url.to_string(), name, seen.digits)),
+        ),
         WorkshopRequest::Leave => {
             // Hand over what waits first: the membership's outbox ends with it.
             let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);
-            store.leave().map_err(|e| e.to_string())?;
-            Ok(false)
+            Msg::WorkshopJoined(
+                store
+                    .leave()
+                    .map(|_| false)
+                    .map_err(|e| JoinRefusal::Local {
+                        reason: e.to_string(),
+                    }),
+            )
         }
     }
 }
 
-/// How a delivery error starts when the host answered 4xx (it refused; retrying will not help).
-const REFUSED: &str = "the host answered 4";
 /// How long leaving waits for the last facts to go.
 const LEAVE_FLUSH_MS: u64 = 2_000;
 

@@ -55,6 +55,11 @@ pub fn map_html(course: &Course, lang: Lang, url: Option<&str>) -> String {
     map_page::render(course, lang, url)
 }
 
+/// The phone page of a workshop host (its join URL, the QR code on the projector).
+pub fn room_html(course: &Course, lang: Lang, join_line: &str, digits: &str) -> String {
+    map_page::render_for_room(course, lang, join_line, digits)
+}
+
 /// The printable card for `url`.
 pub fn card_html(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
     card_page::render(course, lang, url, qr)

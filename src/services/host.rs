@@ -14,6 +14,7 @@ pub mod server;
 
 use crate::content::{Content, Lang};
 use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
+use crate::domain::workshop::summary::OptionLabel;
 use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
@@ -23,8 +24,9 @@ use std::sync::Mutex;
 
 /// Characters of a join code: no 0/O or 1/I/L, which are easy to mistype from a projector.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// Length of a fresh join code.
-const CODE_LEN: usize = 10;
+/// Length of a fresh join code: short enough to type from the projector, 31^7 (about 2.7e10)
+/// values against guessing behind the per-address request limit.
+const CODE_LEN: usize = 7;
 /// Length of the instructor key.
 const KEY_LEN: usize = 24;
 /// Default session name.
@@ -67,6 +69,12 @@ pub struct HostState {
     pub key: String,
     /// The session name.
     pub name: String,
+    /// The phone page served at the join URL (set once the address is known).
+    join_page: std::sync::OnceLock<String>,
+    /// Decision options as numbered on every screen, German and English.
+    labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
+    /// The session's language (summary labels, pages).
+    lang: Lang,
 }
 
 fn random_text(len: usize) -> String {
@@ -135,7 +143,31 @@ impl HostState {
             code,
             key,
             name,
+            join_page: std::sync::OnceLock::new(),
+            labels: [
+                OptionLabel::of_course(content.course(Lang::De)),
+                OptionLabel::of_course(content.course(Lang::En)),
+            ],
+            lang: Lang::En,
         })
+    }
+
+    /// The session's language: the summary's option texts (projector page, export).
+    #[must_use]
+    pub fn with_lang(mut self, lang: Lang) -> HostState {
+        self.lang = lang;
+        self
+    }
+
+    /// Sets the page a phone sees at the join URL (the QR code on the projector); the first
+    /// call wins.
+    pub fn set_join_page(&self, html: String) {
+        let _ = self.join_page.set(html);
+    }
+
+    /// The page a phone sees at the join URL, once set.
+    pub(crate) fn join_page(&self) -> Option<&str> {
+        self.join_page.get().map(String::as_str)
     }
 
     /// Relays report mail with this relay (the host's mail configuration).
@@ -162,10 +194,15 @@ impl HostState {
         let (events, duplicates) = lock(&self.db)
             .counts()
             .map_err(|e| format!("host database: {e}"))?;
-        let mut view = lock(&self.summary).view(&self.name, events, duplicates);
+        let mut view = lock(&self.summary).view(&self.name, events, duplicates, &self.catalog);
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
+        let [de, en] = &self.labels;
+        view.options = match self.lang {
+            Lang::De => de.clone(),
+            Lang::En => en.clone(),
+        };
         Ok(view)
     }
 
@@ -210,7 +247,7 @@ impl HostState {
         let distributions = if revealed.is_empty() {
             BTreeMap::new()
         } else {
-            let mut all = lock(&self.summary).distributions();
+            let mut all = lock(&self.summary).distributions(&self.catalog);
             all.retain(|d, _| revealed.contains(d));
             all
         };

@@ -113,11 +113,32 @@ impl Identity {
 
 /// A client config that trusts exactly the certificate with this fingerprint.
 pub fn pinned_client_config(fingerprint: &str) -> Result<Arc<ClientConfig>, String> {
+    client_config(Pinned {
+        fingerprint: Some(fingerprint.to_ascii_lowercase()),
+        seen: Arc::default(),
+        algorithms: provider().signature_verification_algorithms,
+    })
+}
+
+/// The fingerprint of the certificate a connection saw, once its handshake got that far.
+pub type Seen = Arc<std::sync::Mutex<Option<String>>>;
+
+/// A client config for learning a host's certificate before it is trusted: any certificate
+/// passes (the handshake signature is still checked) and its fingerprint lands in [`Seen`].
+/// Nothing may be sent over such a connection; the learner confirms the check digits of the
+/// fingerprint first, and every request after that is pinned to it.
+pub fn observing_client_config() -> Result<(Arc<ClientConfig>, Seen), String> {
+    let seen = Seen::default();
+    let config = client_config(Pinned {
+        fingerprint: None,
+        seen: Arc::clone(&seen),
+        algorithms: provider().signature_verification_algorithms,
+    })?;
+    Ok((config, seen))
+}
+
+fn client_config(verifier: Pinned) -> Result<Arc<ClientConfig>, String> {
     let provider = provider();
-    let verifier = Pinned {
-        fingerprint: fingerprint.to_ascii_lowercase(),
-        algorithms: provider.signature_verification_algorithms,
-    };
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS set-up failed: {e}"))?
@@ -127,10 +148,12 @@ pub fn pinned_client_config(fingerprint: &str) -> Result<Arc<ClientConfig>, Stri
     Ok(Arc::new(config))
 }
 
-/// Accepts the one pinned certificate; everything else is refused.
+/// Accepts the one pinned certificate (any, when observing); everything else is refused.
 #[derive(Debug)]
 struct Pinned {
-    fingerprint: String,
+    /// `None` observes: any certificate passes and is noted in `seen`.
+    fingerprint: Option<String>,
+    seen: Seen,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
@@ -144,11 +167,19 @@ impl ServerCertVerifier for Pinned {
         _now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
         // The name does not matter: the fingerprint from the join URL identifies the host.
-        if fingerprint(end_entity) == self.fingerprint {
+        let seen = fingerprint(end_entity);
+        let matches = self.fingerprint.as_ref().is_none_or(|pin| *pin == seen);
+        *self
+            .seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(seen);
+        if matches {
             Ok(ServerCertVerified::assertion())
         } else {
-            Err(rustls::Error::General(
-                "the host's certificate does not match the fingerprint in the join URL".into(),
+            // A certificate error (not a general one), so the caller can tell "another
+            // host answered" from "nobody answered".
+            Err(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::ApplicationVerificationFailure,
             ))
         }
     }

@@ -3,6 +3,7 @@
 //! id turns a redelivery into a recognised duplicate, never a second count.
 
 pub mod client;
+pub mod join;
 
 use crate::domain::workshop::wire::{BatchReply, EventBatch, MAX_BATCH};
 use crate::services::store::{Membership, Store};

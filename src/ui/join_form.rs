@@ -20,10 +20,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
     let area = frame.area();
     let width = area.width.saturating_sub(4).min(MAX_WIDTH);
     let inner = usize::from(width.saturating_sub(4));
-    let mut lines = vec![Line::styled(
+    let mut lines = Vec::new();
+    if let JoinStep::ConfirmDigits { digits, .. } = &form.step {
+        lines.push(Line::styled(
+            s.fill("join.check_digits", &[("digits", digits)]),
+            theme.tone(Tone::Bold),
+        ));
+    }
+    lines.push(Line::styled(
         s.get(form.label_key()),
         theme.tone(Tone::Bold),
-    )];
+    ));
     if matches!(form.step, JoinStep::Url | JoinStep::Name { .. }) {
         // The whole typed text, cut into rows here (a URL has no spaces to wrap at): a long
         // URL's start (its host) stays readable too.

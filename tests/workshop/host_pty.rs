@@ -104,24 +104,32 @@ fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
 }
 
 #[test]
-fn home_joins_a_workshop_by_typing_the_url_and_leaves_with_the_same_key() {
+fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key() {
     let dir = tempfile::tempdir().expect("tempdir");
     let host = crate::support::Host::start(&dir.path().join("host"), free_port(), &[]);
     let mut tui = pty::Session::start(&dir.path().join("ute"), &["--lang", "en"], 100, 30);
     tui.wait_for("workshop");
     tui.send("w");
-    tui.wait_for("Join URL (as the instructor shows it)");
+    tui.wait_for("Address and code from the projector");
     let wrong = host.url.replace("code=", "code=X");
     tui.send(&wrong);
     tui.send("\r");
     tui.send("Ute\r");
     tui.wait_for("wrong join code");
+    assert!(
+        tui.screen().contains("> https://127.0.0.1:"),
+        "the typed URL stays for another try:\n{}",
+        tui.screen()
+    );
     tui.send("\x1b");
+    // The short line from the projector, and the check digits compared before joining.
     tui.send("w");
-    tui.send(&host.url);
+    tui.send(&host.short);
     tui.send("\r");
     tui.wait_for("Your name");
     tui.send("Ute\r");
+    tui.wait_for(&format!("Check digits of this host: {}", host.digits));
+    tui.send("y");
     tui.wait_for("Joined the workshop");
     tui.wait_for("Workshop: Room 1");
     let status = host.status(&dir.path().join("instructor"));

@@ -60,11 +60,18 @@ fn join_and_stuck_give_up_at_their_deadline_on_a_host_that_never_answers_tls() {
     // more to start. Before the one deadline both commands waited until killed.
     let limit = Duration::from_mins(1);
     let (out, _) = run_bounded(dir.path(), &["join", &url, "--name", "Ada"], limit);
-    let text = String::from_utf8_lossy(&out.stdout);
+    // Nothing reaches the host: the join is refused with the reason, never "joined".
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{out:?}");
     assert!(
         text.contains("did not answer in time"),
         "join said:\n{text}"
     );
+    // A trainee joined while the host still answered: its stuck signal waits for it.
+    let (mut store, _) =
+        queuelab::services::Store::open(&dir.path().join("progress.db")).expect("store");
+    store.join(&silent_url(port), "Ada").expect("joined");
+    drop(store);
     let (out, _) = run_bounded(dir.path(), &["stuck", "lost"], limit);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stuck signal saved"), "stuck said:\n{text}");

@@ -9,9 +9,14 @@ use std::time::Duration;
 
 /// The binary with a data folder, English, no locale surprises.
 pub fn command(data: &Path, args: &[&str]) -> Command {
+    command_in("en", data, args)
+}
+
+/// The binary with a data folder in language `lang`.
+pub fn command_in(lang: &str, data: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
     cmd.arg("--lang")
-        .arg("en")
+        .arg(lang)
         .arg("--data-dir")
         .arg(data)
         .args(args)
@@ -52,11 +57,20 @@ pub struct Host {
     pub url: String,
     /// `instructor key: KEY`.
     pub key: String,
+    /// `join short: HOST:PORT CODE`.
+    pub short: String,
+    /// `check digits: DIGITS`.
+    pub digits: String,
 }
 
 impl Host {
     /// Starts `queuelab host --headless` on 127.0.0.1:`port` and waits for its two lines.
     pub fn start(data: &Path, port: u16, extra: &[&str]) -> Host {
+        Host::start_in("en", data, port, extra)
+    }
+
+    /// [`Host::start`] with the session in language `lang`.
+    pub fn start_in(lang: &str, data: &Path, port: u16, extra: &[&str]) -> Host {
         let port = port.to_string();
         let mut args = vec![
             "host",
@@ -69,7 +83,7 @@ impl Host {
             "Room 1",
         ];
         args.extend_from_slice(extra);
-        let mut child = command(data, &args)
+        let mut child = command_in(lang, data, &args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -85,8 +99,12 @@ impl Host {
         });
         let mut url = None;
         let mut key = None;
+        let mut short = String::new();
+        let mut digits = String::new();
         while url.is_none() || key.is_none() {
-            let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) else {
+            // Generous: a debug build on a 2-core machine shared with other builds can take a minute
+            // to load the content; a host that never prints still fails here.
+            let Ok(line) = rx.recv_timeout(Duration::from_mins(2)) else {
                 let _ = child.kill();
                 let _ = child.wait();
                 panic!("the host did not print its join URL and key");
@@ -97,11 +115,19 @@ impl Host {
             if let Some(k) = line.strip_prefix("instructor key: ") {
                 key = Some(k.to_owned());
             }
+            if let Some(s) = line.strip_prefix("join short: ") {
+                s.clone_into(&mut short);
+            }
+            if let Some(d) = line.strip_prefix("check digits: ") {
+                d.clone_into(&mut digits);
+            }
         }
         Host {
             child,
             url: url.expect("url"),
             key: key.expect("key"),
+            short,
+            digits,
         }
     }
 

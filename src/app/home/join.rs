@@ -1,11 +1,13 @@
-//! "Join a workshop" on Home (key `w`): type the join URL, then the name the instructor sees;
-//! while joined the same key offers to leave (y/n). Mistakes are named in the dialog and the
-//! typed text stays, so fixing one character is one key.
+//! "Join a workshop" on Home (key `w`): type `HOST:PORT CODE` from the projector (or the whole
+//! join URL), then the name the instructor sees; for the short form the host's check digits are
+//! shown to compare with the projector (y/n) before the certificate is pinned. While joined the
+//! same key offers to leave (y/n). Mistakes and refusals are named in the dialog and the typed
+//! text stays, so fixing one character is one key.
 
 use crate::app::input::{Key, KeyCode};
 use crate::app::{Effect, Session, WorkshopRequest};
 use crate::domain::workshop::join_url::valid_code;
-use crate::domain::workshop::{JoinUrl, check_name};
+use crate::domain::workshop::{JoinRefusal, JoinTarget, check_name};
 
 /// Longest text a field takes (a join URL with an IPv6 address fits).
 const MAX_INPUT: usize = 200;
@@ -13,12 +15,21 @@ const MAX_INPUT: usize = 200;
 /// Which question the dialog asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JoinStep {
-    /// The join URL.
+    /// The join URL or `HOST:PORT CODE`.
     Url,
-    /// The name, after a valid URL.
+    /// The name, after a valid URL or short line.
     Name {
-        /// The URL typed before.
+        /// What was typed before.
+        target: JoinTarget,
+    },
+    /// The host's check digits: the same as on the projector? (y/n).
+    ConfirmDigits {
+        /// The join URL pinned to the certificate seen.
         url: String,
+        /// The name typed before.
+        name: String,
+        /// The digits of that certificate.
+        digits: String,
     },
     /// Joined already: leave? (y/n).
     ConfirmLeave,
@@ -35,6 +46,8 @@ pub struct JoinForm {
     pub input: String,
     /// The last mistake or the host's refusal, shown under the field.
     pub error: Option<String>,
+    /// What was typed at the first question, given back after a refusal.
+    pub typed: String,
 }
 
 impl JoinForm {
@@ -43,6 +56,17 @@ impl JoinForm {
             step,
             input: String::new(),
             error: None,
+            typed: String::new(),
+        }
+    }
+
+    /// Back at the first question with `typed` in the field and the reason under it.
+    fn refused(typed: String, reason: String) -> JoinForm {
+        JoinForm {
+            step: JoinStep::Url,
+            input: typed.clone(),
+            error: Some(reason),
+            typed,
         }
     }
 
@@ -57,8 +81,9 @@ impl JoinForm {
     /// The string key of the question on screen.
     pub fn label_key(&self) -> &'static str {
         match self.step {
-            JoinStep::Url => "join.ask_url",
+            JoinStep::Url => "join.ask_short",
             JoinStep::Name { .. } => "join.ask_name",
+            JoinStep::ConfirmDigits { .. } => "join.confirm_digits",
             JoinStep::ConfirmLeave => "join.ask_leave",
             JoinStep::Waiting => "join.waiting",
         }
@@ -92,6 +117,20 @@ pub fn on_key(
             }
             _ => (None, Vec::new()),
         },
+        JoinStep::ConfirmDigits { url, name, digits } => match key.code {
+            KeyCode::Char('y' | 'Y' | 'j' | 'J') => {
+                form.step = JoinStep::Waiting;
+                (
+                    Some(form),
+                    vec![Effect::Workshop(WorkshopRequest::Join { url, name })],
+                )
+            }
+            KeyCode::Char(_) | KeyCode::Enter => {
+                let reason = JoinRefusal::NotConfirmed { digits }.message(session.strings());
+                (Some(JoinForm::refused(form.typed, reason)), Vec::new())
+            }
+            _ => (Some(form), Vec::new()),
+        },
         step @ (JoinStep::Url | JoinStep::Name { .. }) => {
             match key.code {
                 KeyCode::Enter => return submit(form, step, session),
@@ -116,34 +155,41 @@ fn submit(
     let s = session.strings();
     let typed = form.input.trim().to_owned();
     match step {
-        JoinStep::Url => match JoinUrl::parse(&typed) {
-            Ok(url) => {
-                form.step = JoinStep::Name {
-                    url: url.to_string(),
-                };
+        JoinStep::Url => match JoinTarget::parse(&typed) {
+            Ok(target) => {
+                form.typed = typed;
+                form.step = JoinStep::Name { target };
                 form.input.clear();
                 form.error = None;
             }
-            // A code alone cannot reach the host: the URL carries its address and the
-            // certificate fingerprint the connection is pinned to.
+            // A code alone cannot reach the host: the address is needed too.
             Err(_) if valid_code(&typed) => form.error = Some(s.get("join.code_alone").to_owned()),
             Err(e) => form.error = Some(e.to_string()),
         },
         JoinStep::Name { .. } if typed.is_empty() => {
             form.error = Some(s.get("join.name_empty").to_owned());
         }
-        JoinStep::Name { url } => match check_name(&typed) {
+        JoinStep::Name { target } => match check_name(&typed) {
             Ok(name) => {
                 form.step = JoinStep::Waiting;
                 form.error = None;
-                return (
-                    Some(form),
-                    vec![Effect::Workshop(WorkshopRequest::Join { url, name })],
-                );
+                let request = match target {
+                    JoinTarget::Url(url) => WorkshopRequest::Join {
+                        url: url.to_string(),
+                        name,
+                    },
+                    JoinTarget::Short { host, port, code } => WorkshopRequest::Observe {
+                        host,
+                        port,
+                        code,
+                        name,
+                    },
+                };
+                return (Some(form), vec![Effect::Workshop(request)]);
             }
             Err(e) => form.error = Some(e),
         },
-        JoinStep::ConfirmLeave | JoinStep::Waiting => {}
+        JoinStep::ConfirmLeave | JoinStep::Waiting | JoinStep::ConfirmDigits { .. } => {}
     }
     (Some(form), Vec::new())
 }
@@ -151,9 +197,13 @@ fn submit(
 #[cfg(test)]
 mod tests;
 
-/// The dispatcher's answer to a join or leave: the dialog closes, or shows why not and lets
-/// the learner try again.
-pub fn answered(form: &mut Option<JoinForm>, session: &mut Session, result: Result<bool, String>) {
+/// The dispatcher's answer to a join or leave: the dialog closes, or shows why not with the
+/// typed text back in the field, so the learner can fix it and try again.
+pub fn answered(
+    form: &mut Option<JoinForm>,
+    session: &mut Session,
+    result: Result<bool, JoinRefusal>,
+) {
     match result {
         Ok(joined) => {
             *form = None;
@@ -161,10 +211,30 @@ pub fn answered(form: &mut Option<JoinForm>, session: &mut Session, result: Resu
             let text = session.strings().get(key).to_owned();
             session.notify(text, false);
         }
-        Err(reason) => {
-            let mut again = JoinForm::new(JoinStep::Url);
-            again.error = Some(reason);
-            *form = Some(again);
+        Err(refusal) => {
+            let typed = form.take().map(|f| f.typed).unwrap_or_default();
+            *form = Some(JoinForm::refused(typed, refusal.message(session.strings())));
         }
     }
+}
+
+/// The dispatcher met the host of a short join line: ask to compare its check digits, or say
+/// why it could not be reached.
+pub fn observed(
+    form: &mut Option<JoinForm>,
+    session: &Session,
+    result: Result<(String, String, String), JoinRefusal>,
+) {
+    let Some(current) = form.take() else {
+        return;
+    };
+    *form = Some(match result {
+        Ok((url, name, digits)) => JoinForm {
+            step: JoinStep::ConfirmDigits { url, name, digits },
+            input: String::new(),
+            error: None,
+            typed: current.typed,
+        },
+        Err(refusal) => JoinForm::refused(current.typed, refusal.message(session.strings())),
+    });
 }

@@ -15,8 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Catalog {
     /// Chapter ids.
     pub chapters: BTreeSet<String>,
-    /// Decision id -> its option ids.
-    pub decisions: BTreeMap<String, BTreeSet<String>>,
+    /// Decision id -> its option ids in the content's order: option k (0-based) is the one
+    /// every screen numbers k + 1.
+    pub decisions: BTreeMap<String, Vec<String>>,
     /// Question id -> (all option ids, the right ones).
     pub questions: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>,
     /// Scenario ids.

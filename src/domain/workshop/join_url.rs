@@ -1,12 +1,14 @@
 //! The join URL: where the host listens, the join code and the SHA-256 fingerprint of the host's
 //! certificate, which the trainee pins (no certificate authority on a workshop network).
-//! Form: `https://HOST:PORT/join?code=CODE&fp=HEX64`.
+//! Form: `https://HOST:PORT/join?code=CODE&fp=HEX64`. The short form a trainee types from the
+//! projector, `HOST:PORT CODE`, has no fingerprint: it is learnt from the connection and
+//! confirmed by the check digits (see `check_digits`).
 
 use std::fmt;
 use thiserror::Error;
 
 /// Shortest join code the host issues and a trainee accepts.
-pub const MIN_CODE_CHARS: usize = 8;
+pub const MIN_CODE_CHARS: usize = 6;
 /// Longest join code accepted (a bound for hostile input).
 const MAX_CODE_CHARS: usize = 64;
 /// Hex digits of a SHA-256 fingerprint.
@@ -45,6 +47,54 @@ pub enum JoinUrlError {
     /// The fingerprint is missing or not 64 hex digits.
     #[error("join URL {0:?} needs fp= with the certificate's 64-digit SHA-256 fingerprint")]
     Fingerprint(String),
+    /// The short form is malformed.
+    #[error(
+        "{0:?} is neither a join URL nor HOST:PORT CODE (for example 192.168.1.5:8740 K7Q2M9X)"
+    )]
+    Short(String),
+}
+
+/// What a trainee typed to join: the whole URL, or `HOST:PORT CODE` from the projector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JoinTarget {
+    /// The whole URL, fingerprint included (nothing to confirm).
+    Url(JoinUrl),
+    /// Address and code; the fingerprint is learnt from the connection and confirmed.
+    Short {
+        /// Host name or IP (IPv6 without brackets).
+        host: String,
+        /// TCP port.
+        port: u16,
+        /// The join code, upper case, without separators.
+        code: String,
+    },
+}
+
+impl JoinTarget {
+    /// Parses a join URL, or `HOST:PORT` and a code (in one text separated by spaces, as the
+    /// join dialog takes it, or as two command-line arguments joined by a space).
+    pub fn parse(text: &str) -> Result<JoinTarget, JoinUrlError> {
+        let text = text.trim();
+        if text.starts_with("https://") || text.starts_with("http") {
+            return JoinUrl::parse(text).map(JoinTarget::Url);
+        }
+        let short = || JoinUrlError::Short(text.to_owned());
+        let (address, code) = text.split_once(char::is_whitespace).ok_or_else(short)?;
+        let (host, port) = split_authority(address.trim()).ok_or_else(short)?;
+        let code = normal_code(code).ok_or_else(short)?;
+        Ok(JoinTarget::Short { host, port, code })
+    }
+}
+
+/// A typed join code as the host keeps it: upper case, without the spaces or dashes people put
+/// in when they read it aloud; `None` when it is no valid code.
+pub fn normal_code(typed: &str) -> Option<String> {
+    let code: String = typed
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    valid_code(&code).then_some(code)
 }
 
 impl JoinUrl {
@@ -85,11 +135,21 @@ impl JoinUrl {
 
     /// `host:port` for connecting (IPv6 in brackets).
     pub fn authority(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
+        authority(&self.host, self.port)
+    }
+
+    /// The short line to type from the projector: `HOST:PORT CODE`.
+    pub fn short_line(&self) -> String {
+        format!("{} {}", self.authority(), self.code)
+    }
+}
+
+/// `host:port` (IPv6 in brackets).
+pub fn authority(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
     }
 }
 
@@ -154,7 +214,7 @@ mod tests {
             (ok.replace(":9/", "/"), "HOST:PORT"),
             (ok.replace(":9/", ":0/"), "HOST:PORT"),
             (ok.replace("/join", "/x"), "/join"),
-            (ok.replace("ABCDEFGH", "ABC"), "code="),
+            (ok.replace("ABCDEFGH", "ABCDE"), "code="),
             (ok.replace("ABCDEFGH", "ABCD EFGH"), "code="),
             (ok.replace(FP, "abc"), "fp="),
             (ok.replace(FP, &"g".repeat(64)), "fp="),
@@ -162,6 +222,40 @@ mod tests {
         for (text, needle) in cases {
             let msg = JoinUrl::parse(&text).expect_err(&text).to_string();
             assert!(msg.contains(needle), "{text}: {msg}");
+        }
+    }
+
+    #[test]
+    fn the_short_form_is_address_and_code_in_about_twenty_characters() {
+        let typed = "10.0.0.7:8740 k7q-2m9x";
+        assert!(typed.len() <= 22);
+        assert_eq!(
+            JoinTarget::parse(typed),
+            Ok(JoinTarget::Short {
+                host: "10.0.0.7".into(),
+                port: 8740,
+                code: "K7Q2M9X".into()
+            })
+        );
+        assert_eq!(
+            JoinTarget::parse("[::1]:9 ABCDEF"),
+            Ok(JoinTarget::Short {
+                host: "::1".into(),
+                port: 9,
+                code: "ABCDEF".into()
+            })
+        );
+        let url = format!("https://10.0.0.1:9/join?code=ABCDEFGH&fp={FP}");
+        assert!(matches!(JoinTarget::parse(&url), Ok(JoinTarget::Url(_))));
+        for bad in [
+            "10.0.0.7:8740",
+            "10.0.0.7 K7Q2M9X",
+            "10.0.0.7:0 K7Q2M9X",
+            "10.0.0.7:8740 K7Q",
+            "10.0.0.7:8740 K7Q2M9X!",
+        ] {
+            let msg = JoinTarget::parse(bad).expect_err(bad).to_string();
+            assert!(msg.contains("HOST:PORT CODE"), "{bad}: {msg}");
         }
     }
 }

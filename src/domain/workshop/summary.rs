@@ -1,6 +1,7 @@
 //! The session summary the host builds from the events in its inbox. Applying an event is
-//! order-independent where it matters (a later answer, by the trainee's sequence number, wins),
-//! so redelivered or reordered events give the same summary.
+//! order-independent where it matters (a trainee's first answer to a decision, by the trainee's
+//! sequence number, is the vote; a later change never replaces it), so redelivered or reordered
+//! events give the same summary.
 
 use super::{Catalog, Event, EventKind};
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 struct Trainee {
     name: String,
     chapters: BTreeSet<String>,
-    /// Decision id -> (sequence number, option id).
+    /// Decision id -> (sequence number, option id) of the trainee's first answer: the vote.
     decisions: BTreeMap<String, (u64, String)>,
     /// Attempt -> question -> correct.
     quiz: BTreeMap<i64, BTreeMap<String, bool>>,
@@ -57,7 +58,7 @@ pub struct TraineeView {
     pub name: String,
     /// Chapters read.
     pub chapters_read: u32,
-    /// Decision id -> chosen option id.
+    /// Decision id -> the option id the trainee chose first (the vote the room counts).
     pub decisions: BTreeMap<String, String>,
     /// Quiz progress of the newest attempt.
     pub quiz: QuizTally,
@@ -82,7 +83,8 @@ pub struct SummaryView {
     pub session: String,
     /// Every trainee, by name.
     pub trainees: Vec<TraineeView>,
-    /// Decision id -> option id -> trainees who chose it.
+    /// Decision id -> option id -> trainees whose first answer it is (every option of every
+    /// decision, 0 when nobody chose it).
     pub decisions: BTreeMap<String, BTreeMap<String, u32>>,
     /// Question id -> answered/right over the trainees' newest attempts.
     pub quiz: BTreeMap<String, QuizTally>,
@@ -100,6 +102,49 @@ pub struct SummaryView {
     /// The newest pacing command sent to the room.
     #[serde(default)]
     pub last_pace: Option<super::Pace>,
+    /// Decision id -> its options as every screen numbers them (1-4, with the text in the
+    /// session's language), so the projector and the export need no content of their own.
+    #[serde(default)]
+    pub options: BTreeMap<String, Vec<OptionLabel>>,
+}
+
+/// One option of a decision as the room sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionLabel {
+    /// The option id (the key of the distribution).
+    pub id: String,
+    /// 1-based, in the content's order: the number on the trainee's card.
+    pub number: u32,
+    /// The option's text.
+    pub text: String,
+}
+
+impl OptionLabel {
+    /// "2. Retry with backoff": one form for every screen.
+    pub fn label(&self) -> String {
+        format!("{}. {}", self.number, self.text)
+    }
+
+    /// The labels of a course's decisions.
+    pub fn of_course(course: &crate::content::Course) -> BTreeMap<String, Vec<OptionLabel>> {
+        course
+            .decisions
+            .iter()
+            .map(|d| {
+                let labels = d
+                    .options
+                    .iter()
+                    .zip(1u32..)
+                    .map(|(o, number)| OptionLabel {
+                        id: o.id.clone(),
+                        number,
+                        text: o.text.clone(),
+                    })
+                    .collect();
+                (d.id.clone(), labels)
+            })
+            .collect()
+    }
 }
 
 impl Summary {
@@ -117,8 +162,10 @@ impl Summary {
                 t.chapters.insert(chapter.clone());
             }
             EventKind::Decision { decision, option } => {
-                let newer = t.decisions.get(decision).is_none_or(|(n, _)| *n < event.n);
-                if newer {
+                // Peer instruction counts the answer given before any feedback: a trainee who
+                // sees "wrong" and changes it must not turn the room's distribution.
+                let earlier = t.decisions.get(decision).is_none_or(|(n, _)| event.n < *n);
+                if earlier {
                     t.decisions
                         .insert(decision.clone(), (event.n, option.clone()));
                 }
@@ -153,9 +200,14 @@ impl Summary {
         }
     }
 
-    /// Decision id -> option id -> trainees whose newest answer it is.
-    pub fn distributions(&self) -> BTreeMap<String, BTreeMap<String, u32>> {
-        let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    /// Decision id -> option id -> trainees whose first answer it is; every decision and
+    /// option of the catalogue is there, with 0 when nobody chose it.
+    pub fn distributions(&self, catalog: &Catalog) -> BTreeMap<String, BTreeMap<String, u32>> {
+        let mut out: BTreeMap<String, BTreeMap<String, u32>> = catalog
+            .decisions
+            .iter()
+            .map(|(d, options)| (d.clone(), options.iter().map(|o| (o.clone(), 0)).collect()))
+            .collect();
         for t in self.trainees.values() {
             for (decision, (_, option)) in &t.decisions {
                 *out.entry(decision.clone())
@@ -173,12 +225,18 @@ impl Summary {
     }
 
     /// The JSON view.
-    pub fn view(&self, session: &str, events: u64, duplicates: u64) -> SummaryView {
+    pub fn view(
+        &self,
+        session: &str,
+        events: u64,
+        duplicates: u64,
+        catalog: &Catalog,
+    ) -> SummaryView {
         let mut view = SummaryView {
             session: session.to_owned(),
             events,
             duplicates,
-            decisions: self.distributions(),
+            decisions: self.distributions(catalog),
             ..SummaryView::default()
         };
         for (id, t) in &self.trainees {

@@ -5,7 +5,14 @@ fn catalog() -> Catalog {
     let set = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<BTreeSet<_>>();
     Catalog {
         chapters: set(&["intro"]),
-        decisions: BTreeMap::from([("d1".to_owned(), set(&["outbox", "retry"]))]),
+        decisions: BTreeMap::from([(
+            "d1".to_owned(),
+            vec![
+                "outbox".to_owned(),
+                "retry".to_owned(),
+                "claim-check".to_owned(),
+            ],
+        )]),
         questions: BTreeMap::from([("q1".to_owned(), (set(&["a", "b", "c"]), set(&["a", "c"])))]),
         scenarios: set(&["happy-path"]),
     }
@@ -53,8 +60,9 @@ fn only_facts_the_host_shows_become_events() {
 }
 
 #[test]
-fn later_answer_wins_in_any_arrival_order() {
+fn the_first_answer_is_the_vote_in_any_arrival_order() {
     let c = catalog();
+    // The trainee answered "retry", saw the feedback and changed to "outbox".
     let (first, second) = (decision(1, "retry"), decision(2, "outbox"));
     let mut a = Summary::default();
     a.apply("t", &first, &c);
@@ -63,10 +71,16 @@ fn later_answer_wins_in_any_arrival_order() {
     b.apply("t", &second, &c);
     b.apply("t", &first, &c);
     assert_eq!(a, b);
-    let view = a.view("s", 2, 0);
+    let view = a.view("s", 2, 0, &c);
+    assert_eq!(view.trainees[0].decisions["d1"], "retry");
+    // Options nobody chose are there with 0, so every screen can number all of them.
     assert_eq!(
         view.decisions["d1"],
-        BTreeMap::from([("outbox".to_owned(), 1)])
+        BTreeMap::from([
+            ("claim-check".to_owned(), 0),
+            ("outbox".to_owned(), 0),
+            ("retry".to_owned(), 1)
+        ])
     );
 }
 
@@ -86,7 +100,7 @@ fn the_host_judges_quiz_answers_from_the_content() {
     };
     s.apply("right", &answer(1, &["c", "a"]), &c);
     s.apply("wrong", &answer(1, &["a"]), &c);
-    let view = s.view("s", 2, 0);
+    let view = s.view("s", 2, 0, &c);
     assert_eq!(view.quiz["q1"], tally(2, 1));
     assert_eq!(view.trainees.iter().map(|t| t.quiz.correct).sum::<u32>(), 1);
 }

@@ -22,6 +22,14 @@ pub struct EventBatch {
     pub events: Vec<Event>,
 }
 
+/// `GET /api/hello` with the join code: the check a trainee makes before it records a
+/// membership (a wrong code is a refusal at join time, not a silent outbox later).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// The session's name.
+    pub session: String,
+}
+
 /// An event the host refused, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejected {

@@ -39,6 +39,25 @@ footer{font-size:.85rem;margin-top:2rem;word-break:break-all}
 
 /// The phone page in `lang`; `url` (where the page lives) is printed in the footer when known.
 pub fn render(course: &Course, lang: Lang, url: Option<&str>) -> String {
+    render_with(course, lang, url, "")
+}
+
+/// The phone page a workshop host serves at its join URL (the QR code on the projector): how to
+/// join from a terminal, the check digits to compare, then the quick-reference map.
+pub fn render_for_room(course: &Course, lang: Lang, join_line: &str, digits: &str) -> String {
+    let s = &course.strings;
+    let intro = format!(
+        "<section id=\"join\"><h2>{}</h2><p>{}</p><p><code>{}</code></p><p>{}</p></section>",
+        escape(s.get("map.room_title")),
+        escape(s.get("map.room_type")),
+        escape(join_line),
+        escape(&s.fill("map.room_digits", &[("digits", digits)])),
+    );
+    render_with(course, lang, None, &intro)
+}
+
+/// The page with `intro` (trusted HTML made here) after the header.
+fn render_with(course: &Course, lang: Lang, url: Option<&str>, intro: &str) -> String {
     let s = &course.strings;
     let r = &course.reference;
     let mut body = String::new();
@@ -52,6 +71,7 @@ pub fn render(course: &Course, lang: Lang, url: Option<&str>) -> String {
         escape(s.get("widget.checklist")),
         escape(s.get("widget.runbook")),
     );
+    body.push_str(intro);
     let _ = write!(
         body,
         "<section id=\"flow\"><h2>{}</h2>{}<p class=\"lead\">{}</p></section>",

@@ -7,7 +7,8 @@ use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
 use crate::content::Lang;
 use crate::domain::workshop::wire::{
-    BatchReply, Caller, CodeRequest, EventBatch, MAX_BATCH, MailReply, Rejected, ReportSubmit,
+    BatchReply, Caller, CodeRequest, EventBatch, Hello, MAX_BATCH, MailReply, Rejected,
+    ReportSubmit,
 };
 use crate::domain::workshop::{EventKind, PaceKind, check_name};
 use sha2::{Digest, Sha256};
@@ -132,6 +133,13 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
+            ("GET", "/join") => self.join_page_for(req),
+            ("GET", "/api/hello") => match self.join_code(req) {
+                Ok(()) => ApiResponse::json(&Hello {
+                    session: self.name.clone(),
+                }),
+                Err(denied) => denied,
+            },
             ("GET", "/dashboard") => match self.instructor(req) {
                 Ok(()) => match self.summary() {
                     Ok(view) => ApiResponse {
@@ -143,9 +151,11 @@ impl HostState {
                 },
                 Err(denied) => denied,
             },
-            (_, "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/dashboard") => {
-                ApiResponse::text(405, "method not allowed here")
-            }
+            (
+                _,
+                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/hello" | "/join"
+                | "/dashboard",
+            ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
                 "no such page; the API has POST /api/events, GET /api/pace and GET /api/summary",
@@ -198,15 +208,8 @@ impl HostState {
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
-        match req.bearer {
-            Some(code) if same(code, &self.code) => {}
-            Some(_) => return ApiResponse::text(403, "wrong join code"),
-            None => {
-                return ApiResponse::text(
-                    401,
-                    "the join code is missing (Authorization: Bearer CODE)",
-                );
-            }
+        if let Err(denied) = self.join_code(req) {
+            return denied;
         }
         let after = req
             .query
@@ -216,6 +219,38 @@ impl HostState {
         match after.parse::<u64>() {
             Ok(after) => ApiResponse::json(&self.paces_after(after)),
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
+        }
+    }
+
+    /// `GET /join?code=CODE...`: the join URL opened in a phone's browser (the projector's QR
+    /// code) gets a page, not an API error: how to join, the check digits, the quick reference.
+    fn join_page_for(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        let code = req.query.split('&').find_map(|p| p.strip_prefix("code="));
+        if !code.is_some_and(|c| same(c, &self.code)) {
+            return ApiResponse::text(
+                403,
+                "wrong join code; scan the QR code on the projector again",
+            );
+        }
+        match self.join_page() {
+            Some(page) => ApiResponse {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: page.as_bytes().to_vec(),
+            },
+            None => ApiResponse::text(503, "the session is starting; try again in a moment"),
+        }
+    }
+
+    /// The join code as bearer token (`GET /api/pace`, `GET /api/hello`).
+    fn join_code(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
+        match req.bearer {
+            Some(code) if same(code, &self.code) => Ok(()),
+            Some(_) => Err(ApiResponse::text(403, "wrong join code")),
+            None => Err(ApiResponse::text(
+                401,
+                "the join code is missing (Authorization: Bearer CODE)",
+            )),
         }
     }
 

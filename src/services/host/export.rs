@@ -4,6 +4,7 @@
 
 use crate::domain::html::escape_html as esc;
 use crate::domain::workshop::SummaryView;
+use crate::domain::workshop::summary::OptionLabel;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -56,11 +57,50 @@ pub fn trainees_csv(view: &SummaryView) -> String {
         );
         for d in &decisions {
             out.push(',');
-            out.push_str(&csv(t.decisions.get(*d).map_or("", String::as_str)));
+            let chosen = t.decisions.get(*d).map(|o| option_label(view, d, o));
+            out.push_str(&csv(chosen.as_deref().unwrap_or("")));
         }
         out.push('\n');
     }
     out
+}
+
+/// "2. text" for option `option` of `decision`, as the trainee's card numbers it (the id when
+/// the summary has no label for it).
+fn option_label(view: &SummaryView, decision: &str, option: &str) -> String {
+    view.options
+        .get(decision)
+        .and_then(|labels| labels.iter().find(|l| l.id == option))
+        .map_or_else(|| option.to_owned(), OptionLabel::label)
+}
+
+/// The distribution rows of a decision: every option in its number order, 0 where nobody chose
+/// it (options the summary has no labels for follow by id).
+fn decision_rows(
+    view: &SummaryView,
+    decision: &str,
+    counts: &std::collections::BTreeMap<String, u32>,
+) -> Vec<(String, u32, u32)> {
+    let total: u32 = counts.values().sum();
+    let mut rows: Vec<(String, u32, u32)> = Vec::new();
+    let labels = view
+        .options
+        .get(decision)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for label in labels {
+        rows.push((
+            label.label(),
+            counts.get(&label.id).copied().unwrap_or(0),
+            total,
+        ));
+    }
+    for (id, n) in counts {
+        if !labels.iter().any(|l| &l.id == id) {
+            rows.push((id.clone(), *n, total));
+        }
+    }
+    rows
 }
 
 fn bar_rows(out: &mut String, rows: &[(String, u32, u32)]) {
@@ -107,11 +147,7 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
             );
             continue;
         }
-        let rows: Vec<_> = options
-            .iter()
-            .map(|(o, c)| (o.clone(), *c, total))
-            .collect();
-        bar_rows(&mut out, &rows);
+        bar_rows(&mut out, &decision_rows(view, decision, options));
     }
     out.push_str("<h2>Quiz: share correct</h2>");
     let rows: Vec<_> = view
@@ -207,6 +243,52 @@ mod tests {
         assert!(html.contains("4 answers, hidden until the instructor reveals them"));
         let export = page("summary", &view, true);
         assert_eq!(export.matches("class=\"bar\"").count(), 4, "{export}");
+    }
+
+    #[test]
+    fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
+        use crate::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
+        let label = |id: &str, number, text: &str| OptionLabel {
+            id: id.into(),
+            number,
+            text: text.into(),
+        };
+        let mut view = SummaryView::default();
+        view.options.insert(
+            "big-payload".into(),
+            vec![
+                label("inline", 1, "Inline it"),
+                label("claim-check", 2, "Claim check"),
+            ],
+        );
+        view.decisions
+            .insert("big-payload".into(), [("claim-check".to_owned(), 3)].into());
+        view.trainees.push(TraineeView {
+            id: "t".into(),
+            name: "Ada".into(),
+            chapters_read: 0,
+            decisions: [("big-payload".to_owned(), "claim-check".to_owned())].into(),
+            quiz: QuizTally::default(),
+            ordering: OrderingTally::default(),
+            scenarios: Vec::new(),
+            stuck: false,
+            stuck_screen: None,
+            stuck_text: None,
+            last_seen_ms: 0,
+        });
+        let export = page("summary", &view, true);
+        assert!(
+            export.contains(
+                "<td>1. Inline it</td><td><span class=\"bar\" style=\"width:0px\"></span> 0/3</td>"
+            ),
+            "{export}"
+        );
+        assert!(export.contains("<td>2. Claim check</td>"), "{export}");
+        assert!(
+            trainees_csv(&view).contains(",2. Claim check\n"),
+            "{}",
+            trainees_csv(&view)
+        );
     }
 
     #[test]

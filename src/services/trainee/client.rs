@@ -41,6 +41,27 @@ impl Reply {
     }
 }
 
+/// Why a request got no answer from the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// Nothing answered before the deadline (no route, refused, silent).
+    Unreachable(String),
+    /// A host answered with another certificate than the pinned one.
+    Certificate(String),
+    /// Anything else (set-up, a malformed or too large answer).
+    Other(String),
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::Unreachable(m)
+            | RequestError::Certificate(m)
+            | RequestError::Other(m) => f.write_str(m),
+        }
+    }
+}
+
 /// Sends one request to the host of `url` and reads the reply before `deadline`.
 pub fn request(
     url: &JoinUrl,
@@ -50,25 +71,85 @@ pub fn request(
     body: &[u8],
     deadline: Instant,
 ) -> Result<Reply, String> {
-    let left = || {
-        deadline
-            .checked_duration_since(Instant::now())
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| format!("the host {} did not answer in time", url.authority()))
-    };
-    let addr = url
-        .authority()
+    send(url, method, path, bearer, body, deadline).map_err(|e| e.to_string())
+}
+
+/// Connects to `host:port` before `deadline` (the name resolved, the first address).
+fn connect(address: &str, deadline: Instant) -> Result<TcpStream, RequestError> {
+    let late = || RequestError::Unreachable(format!("the host {address} did not answer in time"));
+    let left = deadline
+        .checked_duration_since(Instant::now())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(late)?;
+    let addr = address
         .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {}: {e}", url.authority()))?
+        .map_err(|e| RequestError::Unreachable(format!("cannot resolve {address}: {e}")))?
         .next()
-        .ok_or_else(|| format!("no address for {}", url.authority()))?;
-    let tcp = TcpStream::connect_timeout(&addr, left()?)
-        .map_err(|e| format!("cannot reach the host {}: {e}", url.authority()))?;
-    let config = crate::services::tls::pinned_client_config(&url.fingerprint)?;
+        .ok_or_else(|| RequestError::Unreachable(format!("no address for {address}")))?;
+    TcpStream::connect_timeout(&addr, left)
+        .map_err(|e| RequestError::Unreachable(format!("cannot reach the host {address}: {e}")))
+}
+
+/// An I/O error on the TLS stream, sorted: a refused certificate, a deadline, or a failure.
+fn classify(e: &std::io::Error, address: &str) -> RequestError {
+    let tls = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>());
+    if matches!(tls, Some(rustls::Error::InvalidCertificate(_))) {
+        RequestError::Certificate(format!(
+            "the host {address} has another certificate than the one pinned for this session"
+        ))
+    } else if is_timeout(e) {
+        RequestError::Unreachable(format!("the host {address} did not answer in time"))
+    } else {
+        RequestError::Other(format!("talking to the host {address} failed: {e}"))
+    }
+}
+
+/// Connects to `host:port` and completes a TLS handshake that accepts any certificate, only to
+/// learn its fingerprint (nothing is sent over this connection).
+pub fn observe_certificate(
+    host: &str,
+    port: u16,
+    deadline: Instant,
+) -> Result<String, RequestError> {
+    let address = crate::domain::workshop::join_url::authority(host, port);
+    let tcp = connect(&address, deadline)?;
+    let (config, seen) =
+        crate::services::tls::observing_client_config().map_err(RequestError::Other)?;
+    let name = ServerName::try_from(host.to_owned())
+        .map_err(|e| RequestError::Other(format!("bad host name {host:?}: {e}")))?;
+    let mut conn = rustls::ClientConnection::new(config, name)
+        .map_err(|e| RequestError::Other(format!("TLS set-up failed: {e}")))?;
+    let mut io = Bounded { tcp, deadline };
+    while conn.is_handshaking() {
+        conn.complete_io(&mut io)
+            .map_err(|e| classify(&e, &address))?;
+    }
+    let fingerprint = seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    fingerprint
+        .ok_or_else(|| RequestError::Other(format!("the host {address} sent no certificate")))
+}
+
+/// [`request`], with the reason sorted.
+pub fn send(
+    url: &JoinUrl,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: &[u8],
+    deadline: Instant,
+) -> Result<Reply, RequestError> {
+    let tcp = connect(&url.authority(), deadline)?;
+    let config = crate::services::tls::pinned_client_config(&url.fingerprint)
+        .map_err(RequestError::Other)?;
     let name = ServerName::try_from(url.host.clone())
-        .map_err(|e| format!("bad host name {:?}: {e}", url.host))?;
+        .map_err(|e| RequestError::Other(format!("bad host name {:?}: {e}", url.host)))?;
     let conn = rustls::ClientConnection::new(config, name)
-        .map_err(|e| format!("TLS set-up failed: {e}"))?;
+        .map_err(|e| RequestError::Other(format!("TLS set-up failed: {e}")))?;
     // Every read and write below (the TLS handshake included, which rustls runs inside the
     // first write) waits at most until the one deadline: a host that accepts TCP and then
     // stays silent costs the caller its deadline, never more.
@@ -85,13 +166,7 @@ pub fn request(
         head = head + "Authorization: Bearer " + key + "\r\n";
     }
     head.push_str("\r\n");
-    let io = |e: std::io::Error| {
-        if is_timeout(&e) {
-            format!("the host {} did not answer in time", url.authority())
-        } else {
-            format!("talking to the host {} failed: {e}", url.authority())
-        }
-    };
+    let io = |e: std::io::Error| classify(&e, &url.authority());
     tls.write_all(head.as_bytes()).map_err(io)?;
     tls.write_all(body).map_err(io)?;
     tls.flush().map_err(io)?;
@@ -106,16 +181,21 @@ pub fn request(
             Err(e) => return Err(io(e)),
         }
         if raw.len() as u64 > MAX_RESPONSE {
-            return Err(format!(
+            return Err(RequestError::Other(format!(
                 "the host {} sent too large an answer",
                 url.authority()
-            ));
+            )));
         }
         if response_complete(&raw) {
             break;
         }
     }
-    parse(&raw).ok_or_else(|| format!("the host {} sent a malformed answer", url.authority()))
+    parse(&raw).ok_or_else(|| {
+        RequestError::Other(format!(
+            "the host {} sent a malformed answer",
+            url.authority()
+        ))
+    })
 }
 
 /// A TCP stream whose every read and write ends at one deadline (a timeout error past it).

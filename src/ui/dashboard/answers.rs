@@ -9,8 +9,6 @@ use ratatui::text::{Line, Span};
 
 /// Cells of a distribution or share bar.
 const BAR_W: usize = 16;
-/// Option letters in file order, as the decision cards show them.
-const LETTERS: &[u8] = b"abcdefghij";
 
 /// The section's lines at `width`.
 pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -42,10 +40,12 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
         ]));
         for (j, option) in d.options.iter().enumerate() {
             let n = counts.and_then(|c| c.get(&option.id)).copied().unwrap_or(0);
-            let letter = char::from(LETTERS.get(j).copied().unwrap_or(b'?'));
+            // Numbered from 1 in file order, as the trainee's decision card and
+            // `decide --plain` number them: "2" means the same option on every screen.
+            let number = j + 1;
             let mark = if option.correct { '*' } else { ' ' };
             let lead = format!(
-                "   {letter}{mark} {} {n:>3}  ",
+                "   {number}{mark} {} {n:>3}  ",
                 bar(n, max, BAR_W, dash.ascii)
             );
             let text = cell(&option.text, width.saturating_sub(lead.chars().count()));

@@ -85,7 +85,23 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             .map(|part| Line::styled(format!(" {part}"), theme.tone(Tone::Bold)))
             .collect()
     };
-    let mut out = vec![title(s.get("dash.join_url"), theme)];
+    let mut out = Vec::new();
+    // What a trainee types (about 20 characters) and the digits they compare: derived from
+    // the join URL, so the projector and the trainee's screen use the one derivation.
+    if let Ok(url) = crate::domain::workshop::JoinUrl::parse(&dash.access.join_url) {
+        out.push(title(s.get("dash.join_line"), theme));
+        out.extend(wrap(&format!("queuelab join {}", url.short_line())));
+        out.push(title(s.get("dash.check_digits"), theme));
+        out.push(Line::styled(
+            format!(
+                " {}",
+                crate::domain::workshop::check_digits(&url.fingerprint)
+            ),
+            theme.tone(Tone::Bold),
+        ));
+        out.push(Line::raw(""));
+    }
+    out.push(title(s.get("dash.join_url"), theme));
     out.extend(wrap(&dash.access.join_url));
     out.push(Line::raw(""));
     out.push(title(s.get("dash.projector"), theme));
