@@ -478,9 +478,10 @@ fn assert_groups(what: &str, text: &str, groups: &[&[&str]]) {
 
 /// The simulator's `poison-dlq` scenario teaches the same two rules as chapter 12: a permanent
 /// error is dead-lettered at the first delivery by the application (Service Bus: `DeadLetter`
-/// with reason and description; SQS: no such call), and a replay goes out under new broker
-/// `MessageId`s with the envelope's message id kept, because a same-id resubmit is dropped and a
-/// tool that completes the DLQ entry loses the message.
+/// with reason and description; SQS: no such call), and a replay goes out with a new broker
+/// dedup key (Service Bus `MessageId`, SQS FIFO `MessageDeduplicationId`) with the envelope's
+/// message id kept, because a same-key resubmit is dropped and a tool that completes the DLQ
+/// entry loses the message.
 #[test]
 fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
     assert_groups(
@@ -494,7 +495,9 @@ fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
             &["to the dlq queue itself"],
             &["dropped by the broker without a word"],
             &["completes the dlq entry has lost the message"],
-            &["new broker messageids"],
+            &["service bus: the messageid; sqs fifo: the messagededuplicationid"],
+            &["replay goes out with a new dedup key"],
+            &["sqs gives every send a new messageid anyway"],
             &["envelope keeps the message id the inbox deduplicates on"],
         ],
     );
@@ -509,7 +512,9 @@ fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
             &["selbst an die dlq-queue"],
             &["verwirft der broker innerhalb des fensters wortlos"],
             &["dlq-eintrag abschließt, hat die nachricht verloren"],
-            &["neuen broker-message-ids"],
+            &["service bus: die messageid; sqs fifo: die messagededuplicationid"],
+            &["replay mit einem neuen deduplizierungsschlüssel"],
+            &["eine neue messageid vergibt sqs ohnehin"],
             &["umschlag die message-id behält, auf der die inbox dedupliziert"],
         ],
     );
@@ -522,6 +527,9 @@ fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
             "nicht mehr erkennt",
             "geschäftsschlüssel",
             "bleiben in der dlq",
+            // SQS assigns its own MessageId; its FIFO dedup key is another field (M4)
+            "new broker messageids",
+            "neuen broker-message-ids",
         ] {
             assert!(
                 !lesson.contains(old),
