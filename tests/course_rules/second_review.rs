@@ -250,8 +250,7 @@ fn runbook_labels_say_what_the_metrics_count() {
                 })
                 .and_then(|s| s.get("watch"))
                 .and_then(toml::Value::as_str)
-                .map(normalise)
-                .unwrap_or_else(|| panic!("{}: no {id} watch", path.display()))
+                .map_or_else(|| panic!("{}: no {id} watch", path.display()), normalise)
         };
         assert!(watch("retry-rate").contains(failed), "{}", path.display());
         assert!(
