@@ -5,7 +5,8 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Tables that hold facts about the learner ("clear results" empties all of them).
 /// Children before parents, so foreign keys never block the delete.
-pub const LEARNER_TABLES: [&str; 16] = [
+pub const LEARNER_TABLES: [&str; 17] = [
+    "lab_result",
     "chapter_read",
     "decision_answer",
     "checklist",
@@ -68,6 +69,9 @@ const MIGRATIONS: &[&str] = &[
         body TEXT NOT NULL, created_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
         next_attempt_ms INTEGER NOT NULL, delivered_ms INTEGER, last_error TEXT);
      CREATE INDEX workshop_outbox_due ON workshop_outbox (delivered_ms, next_attempt_ms);",
+    // 5: labs: checks run per lab and when one first passed.
+    "CREATE TABLE lab_result (lab_id TEXT PRIMARY KEY, attempts INTEGER NOT NULL DEFAULT 0,
+        last_at INTEGER NOT NULL, solved_at INTEGER);",
 ];
 
 /// Why migrating failed.
