@@ -338,3 +338,6 @@ fn load_one(
         wrong,
     })
 }
+
+#[cfg(test)]
+mod tests;

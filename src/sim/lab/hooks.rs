@@ -108,7 +108,18 @@ fn check_parameters(
     for i in 1..=prepared.parameter_count() {
         let name = prepared.parameter_name(i).unwrap_or("?").to_owned();
         if !section.parameters().contains(&name.as_str()) {
-            let offset = stmt.sql.find(&name).unwrap_or(0);
+            // The first place the name stands on its own (`:now` is not the start of `:now_ms`).
+            let offset = stmt
+                .sql
+                .match_indices(&name)
+                .map(|(at, _)| at)
+                .find(|at| {
+                    stmt.sql[at + name.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                })
+                .unwrap_or(0);
             return Err(located(
                 stmt,
                 offset,
