@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn bad_headers_and_sql_before_a_section_are_located() {
         let e = LabFile::parse("-- @schema\n-- @nope\n").expect_err("unknown");
-        assert_eq!((e.line, e.column), (2, 4));
+        assert_eq!((e.line, e.column), (2, 5));
         assert!(matches!(e.kind, LabFileErrorKind::UnknownSection(ref n) if n == "nope"));
         let e = LabFile::parse("\nSELECT 1;\n-- @handle\n").expect_err("before");
         assert_eq!(
@@ -315,7 +315,7 @@ mod tests {
             let strings = Strings::built(lang).expect("built strings");
             let e = LabFile::parse("-- @x\n").expect_err("unknown");
             let text = e.render("lab.sql", &strings);
-            assert!(text.starts_with("lab.sql:1:4: "), "{text}");
+            assert!(text.starts_with("lab.sql:1:5: "), "{text}");
             assert!(!text.contains("lab.err_"), "{text}");
         }
     }
