@@ -198,7 +198,7 @@ fn census() {
                     };
                     match run_check(&request).expect("runs") {
                         CheckOutcome::Broken(f) => {
-                            let m = f.moment.map(|m| m.kind.as_str()).unwrap_or("?");
+                            let m = f.moment.map_or("?", |m| m.kind.as_str());
                             failed.push(format!("{id}/{}/{seed}:{m}", broker.as_str()));
                         }
                         CheckOutcome::CannotRun(e) => panic!("{rel}: {e}"),

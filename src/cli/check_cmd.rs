@@ -41,7 +41,7 @@ pub fn run(source: &ContentSource) -> Result<(), Failure> {
 fn lab_file_problems(content: &content::Content) -> Vec<String> {
     let english = content.course(Lang::En).strings.clone();
     let mut problems = Vec::new();
-    for lab in content.labs.iter() {
+    for lab in &content.labs {
         let files = [
             ("start.sql".to_owned(), &lab.start),
             ("solution.sql".to_owned(), &lab.solution),

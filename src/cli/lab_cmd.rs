@@ -21,7 +21,7 @@ pub enum LabAction {
     /// Check your lab file over seeds 1..K, the lab's scenarios and both brokers.
     ///
     /// Exit 0: every run kept the invariants. 1: a seed broke one (the moment, order, message
-    /// id, cause and your statement are printed). 2: the file cannot run (file:line:col).
+    /// id, cause and your statement are printed). 2: the file cannot run (its line and column are named).
     Check {
         /// The lab's number.
         n: u32,
@@ -121,7 +121,7 @@ fn list(session: &Session) -> Result<(), Failure> {
         .store
         .lab_results()
         .map_err(|e| Failure::new(e.to_string()))?;
-    for lab in session.content.labs.iter() {
+    for lab in &session.content.labs {
         let status = match results.get(&lab.id) {
             Some(r) if r.solved_at.is_some() => strings.get("lab.status_done"),
             Some(r) if r.attempts > 0 => strings.get("lab.status_attempted"),
