@@ -8,6 +8,7 @@ mod host_key;
 mod host_pace;
 mod host_serve;
 mod join_cmd;
+mod lab_cmd;
 mod lines;
 mod mail_cmd;
 mod out;
@@ -24,6 +25,7 @@ use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
 use clap::{Args, Parser, Subcommand};
 pub use host_cmd::HostArgs;
+pub use lab_cmd::LabAction;
 pub use sim_cmd::SimArgs;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr};
@@ -57,7 +59,7 @@ pub struct Globals {
     /// Where progress, logs, mail and simulator runs live (default: the XDG data directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-    /// Load lessons/, quiz/ and assets/ from DIR instead of the embedded copy.
+    /// Load lessons/, quiz/, assets/ and labs/ from DIR instead of the embedded copy.
     #[arg(long, global = true, value_name = "DIR")]
     pub content: Option<PathBuf>,
     /// Do not capture the mouse (lets the terminal select text).
@@ -181,6 +183,16 @@ pub enum Command {
     },
     /// Run the incident simulator headless, or list its scenarios.
     Sim(SimArgs),
+    /// Labs: write the SQL yourself and let the simulator prove it under faults.
+    ///
+    /// Your copy of each lab lives in the data folder (labs/NN-name.sql); `lab path N` prints
+    /// it, `lab check N` checks it (exit 0 pass, 1 a seed broke an invariant, 2 the file
+    /// cannot run), `lab reset N` restores the starting file.
+    Lab {
+        /// list, check, reset or path.
+        #[command(subcommand)]
+        action: LabAction,
+    },
     /// Export or import progress as a portable JSON file.
     Progress {
         /// export or import.
@@ -331,6 +343,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         }) => export_cmd::run(cli, out, url.as_deref()),
         Some(Command::Share { port, bind }) => share_cmd::run(cli, *bind, *port),
         Some(Command::Sim(args)) => sim_cmd::run(cli, args),
+        Some(Command::Lab { action }) => lab_cmd::run(cli, action),
         None => tui_cmd::run(cli),
     };
     match result {

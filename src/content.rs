@@ -1,5 +1,5 @@
-//! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings and
-//! simulator scenarios, loaded from the embedded copy or from a folder and validated.
+//! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings,
+//! simulator scenarios and labs, loaded from the embedded copy or from a folder and validated.
 
 mod captions;
 mod chapter;
@@ -7,6 +7,7 @@ mod decision;
 mod deferred;
 pub mod doc;
 mod glossary;
+mod labs;
 mod lang;
 mod loader;
 mod moments;
@@ -26,6 +27,10 @@ pub use decision::{Decision, DecisionOption};
 pub use deferred::Deferred;
 pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use glossary::{Glossary, Term as GlossaryTerm};
+pub use labs::{
+    HINT_LEVELS as LAB_HINT_LEVELS, Known as LabsKnown, Lab, MAX_SEEDS as LAB_MAX_SEEDS,
+    Section as LabSection, StartFails, load as load_labs,
+};
 pub use lang::Lang;
 pub use loader::{Content, Course, load, load_shown, parse_one};
 pub use moments::{MOMENT_KEYS, MOMENTS_PATH, parse as moments_parse};
@@ -38,7 +43,7 @@ pub use reference::{
 pub use scenario::{Scenario, ScenarioText};
 pub use source::ContentSource;
 pub use strings::{
-    KEYS as STRING_KEYS, SIM_KEYS as SIM_STRING_KEYS, Strings,
+    KEYS as STRING_KEYS, LAB_KEYS as LAB_STRING_KEYS, SIM_KEYS as SIM_STRING_KEYS, Strings,
     WORKSHOP_KEYS as WORKSHOP_STRING_KEYS,
 };
 

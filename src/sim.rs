@@ -52,6 +52,7 @@ pub mod event_kind;
 pub mod fault;
 pub mod history;
 pub mod invariants;
+pub mod lab;
 pub mod model;
 pub mod moments;
 pub mod profile;

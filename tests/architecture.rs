@@ -138,6 +138,7 @@ fn every_string_key_used_by_the_ui_is_defined() {
         .iter()
         .chain(queuelab::content::SIM_STRING_KEYS)
         .chain(queuelab::content::WORKSHOP_STRING_KEYS)
+        .chain(queuelab::content::LAB_STRING_KEYS)
         .copied()
         .collect();
     let namespaces: std::collections::BTreeSet<&str> =

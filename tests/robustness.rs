@@ -192,6 +192,34 @@ fn content_parsers_never_panic_on_mutated_files() {
     }
 }
 
+/// The lab file parser and the preparation under the guard: any mutation of the shipped lab
+/// files is either accepted or refused at a real line and column, never a panic.
+#[test]
+fn lab_file_parser_never_panics_on_mutated_files() {
+    use queuelab::sim::lab::{LabSql, Section};
+    const OPEN: &[Section] = &[Section::Schema, Section::Check, Section::Handle];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("labs/01-idempotent-consumer");
+    let bases: Vec<String> = ["start.sql", "solution.sql", "wrong/insert-or-ignore.sql"]
+        .iter()
+        .map(|f| std::fs::read_to_string(root.join(f)).expect("lab file"))
+        .collect();
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut rejected = 0;
+    // Preparing runs SQLite on a scratch database: a tenth of the cases keeps the test quick.
+    for case in 0..cases().div_ceil(10) {
+        let text = mutate(&mut rng, &bases[case % bases.len()]);
+        if let Err(e) = LabSql::prepare(&text, OPEN) {
+            rejected += 1;
+            let lines = text.lines().count().max(1);
+            assert!(
+                e.line >= 1 && e.line <= lines + 1 && e.column >= 1,
+                "{e}\n{text}"
+            );
+        }
+    }
+    assert!(rejected > 0, "mutations must be caught sometimes");
+}
+
 #[test]
 fn config_parser_never_panics() {
     let base = "[workshop]\nname = \"Lab\"\nlanguage = \"de\"\nmap_url = \"https://example.org/lab\"\ninstructor_cc = \"t@example.org\"\n\n[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = 2525\nsecurity = \"none\"\nfrom = \"lab@example.org\"\npassword_env = \"P\"\n\n[share]\nport = 8737\n";

@@ -60,6 +60,8 @@ pub struct Content {
     pub captions: Deferred<Captions>,
     /// Simulator moment explanations and their terms in both languages.
     pub moments: Deferred<Captions>,
+    /// Labs (both languages each), by number.
+    pub labs: Deferred<Vec<super::Lab>>,
 }
 
 impl Content {
@@ -127,6 +129,29 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         })
         .unwrap_or_default();
     problems.append(&mut term_problems);
+    let chapter_ids: Vec<String> = de.chapters.iter().map(|c| c.id.clone()).collect();
+    let scenario_ids: Vec<String> = scenarios.iter().map(|s| s.id.clone()).collect();
+    let known = super::LabsKnown {
+        chapters: &chapter_ids,
+        scenarios: &scenario_ids,
+    };
+    let labs = super::load_labs(source, known, &mut problems);
+    // A lab's brief and hints follow their language's glossary like every course text.
+    for lab in &labs {
+        for (lang, course) in [(Lang::De, &de), (Lang::En, &en)] {
+            let path = format!("labs/{}/brief.{lang}.md", lab.id);
+            if let Some(brief) = lab.brief.get(&lang) {
+                course.glossary.scan(&path, brief, None, &mut problems);
+            }
+            let path = format!("labs/{}/lab.toml", lab.id);
+            let hints = lab
+                .hints
+                .get(&lang)
+                .map(|h| h.join("\n"))
+                .unwrap_or_default();
+            course.glossary.scan(&path, &hints, None, &mut problems);
+        }
+    }
     let content = Content {
         de: OnceLock::from(de),
         en: OnceLock::from(en),
@@ -136,6 +161,7 @@ pub fn load(source: &ContentSource) -> Result<Content, Vec<Problem>> {
         scenarios: Deferred::ready(scenarios),
         captions: Deferred::ready(captions),
         moments: Deferred::ready(moments),
+        labs: Deferred::ready(labs),
     };
     if problems.is_empty() {
         validate::check(&content, &mut problems);

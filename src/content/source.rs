@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 static LESSONS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/lessons");
 static QUIZ: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/quiz");
 static ASSETS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets");
+static LABS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/labs");
 
-/// The root holding `lessons/`, `quiz/` and `assets/`.
+/// The root holding `lessons/`, `quiz/`, `assets/` and `labs/`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ContentSource {
     /// The copy compiled into the binary.
@@ -65,6 +66,30 @@ impl ContentSource {
         names
     }
 
+    /// Names of the folders directly inside a folder (relative to the root), sorted.
+    pub fn list_dirs(&self, rel_dir: &str) -> Vec<String> {
+        let mut names: Vec<String> = match self {
+            ContentSource::Embedded => embedded_dir(rel_dir)
+                .map(|dir| {
+                    dir.dirs()
+                        .filter_map(|d| d.path().file_name()?.to_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ContentSource::Disk(root) => std::fs::read_dir(root.join(rel_dir))
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        names.sort();
+        names
+    }
+
     /// A short description for messages ("embedded content" or the folder).
     pub fn describe(&self) -> String {
         match self {
@@ -81,6 +106,7 @@ fn split_top(rel: &str) -> Option<(&'static Dir<'static>, &str)> {
         "lessons" => &LESSONS,
         "quiz" => &QUIZ,
         "assets" => &ASSETS,
+        "labs" => &LABS,
         _ => return None,
     };
     Some((dir, rest))

@@ -7,8 +7,10 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 mod keys;
+mod lab_keys;
 mod sim_keys;
 pub use keys::{KEYS, WORKSHOP_KEYS};
+pub use lab_keys::LAB_KEYS;
 pub use sim_keys::SIM_KEYS;
 
 /// The UI strings of one language.
@@ -163,7 +165,12 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Strings {
             ));
         }
     }
-    for key in KEYS.iter().chain(SIM_KEYS).chain(WORKSHOP_KEYS) {
+    for key in KEYS
+        .iter()
+        .chain(SIM_KEYS)
+        .chain(WORKSHOP_KEYS)
+        .chain(LAB_KEYS)
+    {
         if !file.strings.contains_key(*key) {
             problems.push(Problem::file(path, format!("missing string {key:?}")));
         }

@@ -2,6 +2,7 @@
 //! per saved fact, migrations by `user_version`, and a quick check at start that keeps a copy of
 //! a damaged file instead of silently losing it.
 
+mod labs;
 mod migrations;
 mod open;
 mod otp;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
+pub use labs::LabResult;
 pub use open::OpenNote;
 pub use otp::{NewCode, ReportRequest, address_key};
 pub use outbox::{MAIL_LEASE_SECS, NewMail, OutboxMail};

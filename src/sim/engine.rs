@@ -27,6 +27,7 @@ mod config;
 mod consume;
 mod dispatch;
 pub mod inbox;
+mod lab_consumer;
 mod outbox;
 mod parts;
 mod payload;
@@ -101,6 +102,9 @@ pub struct Simulation {
     pub(crate) ledger: Ledger,
     /// The live picture, the step-back timeline, facts and the trace hash.
     pub(crate) recorder: Recorder,
+    /// A lab run: the learner's SQL at the hook points, its guards and trail (`None`: the
+    /// built-in SQL of the mode).
+    pub(crate) lab: Option<lab_consumer::LabRun>,
 }
 
 /// Delay between a receive and the consumer's existence check, ms.
@@ -114,8 +118,30 @@ pub(crate) const CONSUMER_NAME: &str = "billing";
 
 impl Simulation {
     /// Creates the run directory and schemas and schedules the scenario.
-    #[allow(clippy::too_many_lines)] // plain field initialisation
     pub fn new(config: RunConfig) -> Result<Simulation, SimError> {
+        Simulation::build(config, None)
+    }
+
+    /// Like [`Simulation::new`], with the learner's SQL at the hook points: no inbox index but
+    /// the file's `@schema`, its `@check` and `@handle` instead of the consumer's built-in SQL;
+    /// everything else (broker, faults, failure path, settle) as in `config.mode`.
+    pub fn with_lab(
+        config: RunConfig,
+        lab: std::sync::Arc<super::lab::LabSql>,
+    ) -> Result<Simulation, SimError> {
+        Simulation::build(config, Some(lab))
+    }
+
+    /// The trail of learner statements that wrote effects (empty outside a lab run).
+    pub fn lab_trail(&self) -> Option<&super::lab::Trail> {
+        self.lab.as_ref().map(|l| &l.trail)
+    }
+
+    #[allow(clippy::too_many_lines)] // plain field initialisation
+    fn build(
+        config: RunConfig,
+        lab: Option<std::sync::Arc<super::lab::LabSql>>,
+    ) -> Result<Simulation, SimError> {
         let RunConfig {
             scenario,
             mode,
@@ -167,9 +193,12 @@ impl Simulation {
             retry: scenario.retry_policy(),
             pitfall,
         };
-        let paths = store::create(&dir, mode)?;
+        let paths = match &lab {
+            None => store::create(&dir, mode)?,
+            Some(_) => store::create_with_inbox(&dir, None)?,
+        };
         let open = |file: &'static str| store::open(&paths.dir.join(file), file);
-        let conns = Conns {
+        let mut conns = Conns {
             api: open("service.db")?,
             dispatchers: (0..s.dispatchers)
                 .map(|_| open("service.db"))
@@ -180,6 +209,10 @@ impl Simulation {
             broker: open("broker.db")?,
             provider: open("provider.db")?,
             sweeper: open("service.db")?,
+        };
+        let lab = match lab {
+            None => None,
+            Some(sql) => Some(lab_consumer::LabRun::start(sql, &mut conns)?),
         };
         let mut rng = StdRng::seed_from_u64(seed);
         let steps = run_action::build_script(&scenario, messages, &mut rng);
@@ -218,6 +251,7 @@ impl Simulation {
                 ..Script::default()
             },
             recorder: Recorder::default(),
+            lab,
         };
         sim.schedule(
             0,

@@ -120,6 +120,17 @@ pub fn existing_run_file(dir: &Path) -> Option<String> {
 
 /// Creates the run directory and the three schemas; refuses a directory that already holds a run.
 pub fn create(dir: &Path, mode: Mode) -> Result<RunPaths, StoreError> {
+    let inbox = if mode == Mode::Naive {
+        INBOX_NAIVE_SQL
+    } else {
+        INBOX_SAFE_SQL
+    };
+    create_with_inbox(dir, Some(inbox))
+}
+
+/// Like [`create`], with the inbox index given (`None`: no index at all, as a lab run starts:
+/// the learner's `@schema` decides).
+pub fn create_with_inbox(dir: &Path, inbox: Option<&str>) -> Result<RunPaths, StoreError> {
     let paths = RunPaths::new(dir);
     let dir_err = |source| StoreError::Dir {
         path: dir.to_path_buf(),
@@ -130,14 +141,11 @@ pub fn create(dir: &Path, mode: Mode) -> Result<RunPaths, StoreError> {
     }
     fs::create_dir_all(&paths.blobs).map_err(dir_err)?;
     let svc = open(&paths.service_db, "service.db")?;
-    let inbox = if mode == Mode::Naive {
-        INBOX_NAIVE_SQL
-    } else {
-        INBOX_SAFE_SQL
-    };
     let sql = |file| move |source| StoreError::Sql { file, source };
     svc.execute_batch(SERVICE_SQL).map_err(sql("service.db"))?;
-    svc.execute_batch(inbox).map_err(sql("service.db"))?;
+    if let Some(inbox) = inbox {
+        svc.execute_batch(inbox).map_err(sql("service.db"))?;
+    }
     open(&paths.broker_db, "broker.db")?
         .execute_batch(BROKER_SQL)
         .map_err(sql("broker.db"))?;

@@ -5,7 +5,8 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Tables that hold facts about the learner ("clear results" empties all of them).
 /// Children before parents, so foreign keys never block the delete.
-pub const LEARNER_TABLES: [&str; 16] = [
+pub const LEARNER_TABLES: [&str; 17] = [
+    "lab_result",
     "chapter_read",
     "decision_answer",
     "checklist",
@@ -72,6 +73,9 @@ const MIGRATIONS: &[&str] = &[
     // option: the card showed the decision unanswered while the home screen counted it answered.
     // Forget that one answer so both agree and the learner answers the card again.
     "DELETE FROM decision_answer WHERE decision_id = 'dlq-37' AND option_id = 'purge';",
+    // 6: labs: checks run per lab and when one first passed.
+    "CREATE TABLE lab_result (lab_id TEXT PRIMARY KEY, attempts INTEGER NOT NULL DEFAULT 0,
+        last_at INTEGER NOT NULL, solved_at INTEGER);",
 ];
 
 /// Why migrating failed.

@@ -35,7 +35,7 @@ const TRAP_DUP_SQL: &[&str] = &[
 impl Simulation {
     /// The event of an applied effect: `kind` with the business key, or
     /// [`EventKind::AppliedOutOfOrder`] when the customer's previous order has no effect yet.
-    fn applied(
+    pub(crate) fn applied(
         &self,
         order_id: i64,
         kind: EventKind,

@@ -51,6 +51,10 @@ pub enum SimError {
     /// The invariant check could not read the files.
     #[error("{0}")]
     Check(String),
+    /// The learner's lab file cannot run (forbidden action, statement ran too long, a
+    /// transaction left open): the file's fault, reported at its line and column.
+    #[error("lab file {0}")]
+    Lab(#[from] crate::sim::lab::LabFileError),
 }
 
 /// Attaches actor and context to a SQLite error.

@@ -106,12 +106,21 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        let seen = inbox::inbox_seen(
-            &self.conns.consumers[usize::from(c)],
-            &d.message_id,
-            CONSUMER_NAME,
-        )
-        .ctx(actor, "existence check")?;
+        let check_sql = if self.lab.is_some() {
+            super::lab_consumer::LAB_CHECK_SQL
+        } else {
+            CHECK_SQL
+        };
+        let seen = if self.lab.is_some() {
+            self.lab_seen(c, &d)?
+        } else {
+            inbox::inbox_seen(
+                &self.conns.consumers[usize::from(c)],
+                &d.message_id,
+                CONSUMER_NAME,
+            )
+            .ctx(actor, "existence check")?
+        };
         if seen {
             self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
@@ -122,7 +131,7 @@ impl Simulation {
             return Ok(Some(
                 Event::new(actor, Stage::Consumer, EventKind::CheckFound)
                     .message(&d.message_id)
-                    .sql(CHECK_SQL),
+                    .sql(check_sql),
             ));
         }
         let next = if self.spec.scenario.setup.two_phase && self.spec.mode == Mode::Naive {
@@ -148,7 +157,7 @@ impl Simulation {
         Ok(Some(
             Event::new(actor, Stage::Consumer, caption)
                 .message(&d.message_id)
-                .sql(CHECK_SQL)
+                .sql(check_sql)
                 .args(vec![d.handling_ms.to_string()]),
         ))
     }
@@ -361,6 +370,9 @@ impl Simulation {
                 return self.consumer_provider(c);
             }
             return self.two_phase_claim(c, d).map(Some);
+        }
+        if self.lab.is_some() {
+            return self.lab_apply(c, d, amount, created);
         }
         let e = self.effect_row(c, &d, "credit", amount, payload_ok);
         match (self.spec.mode, pitfall) {

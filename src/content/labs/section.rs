@@ -1,0 +1,88 @@
+//! The hook points a lab file can fill, and the named parameters each one receives (the one
+//! source of truth: the parser checks against it and the briefs document it).
+
+/// A hook point of the engine that learner SQL can take over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Section {
+    /// DDL run once after the base schema (instead of the mode's inbox index).
+    Schema,
+    /// The API's write of an order (lab 2 and later).
+    Accept,
+    /// The dispatcher's claim of outbox rows (lab 3 and later).
+    Claim,
+    /// The dispatcher's mark after a publish (lab 3 and later).
+    Published,
+    /// The consumer's existence check right after a receive; a returned row means "already
+    /// processed" and the message is settled as a duplicate.
+    Check,
+    /// The consumer's work per delivery, after its handling time.
+    Handle,
+}
+
+impl Section {
+    /// Every section, in the order a lab file lists them.
+    pub const ALL: [Section; 6] = [
+        Section::Schema,
+        Section::Accept,
+        Section::Claim,
+        Section::Published,
+        Section::Check,
+        Section::Handle,
+    ];
+
+    /// The spelling after `-- @`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Schema => "schema",
+            Section::Accept => "accept",
+            Section::Claim => "claim",
+            Section::Published => "published",
+            Section::Check => "check",
+            Section::Handle => "handle",
+        }
+    }
+
+    /// Parses the spelling after `-- @`.
+    pub fn parse(name: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// The named parameters the engine binds in this section.
+    pub fn parameters(self) -> &'static [&'static str] {
+        match self {
+            Section::Schema => &[],
+            Section::Accept => &[
+                ":order_id",
+                ":request_id",
+                ":customer",
+                ":amount_cents",
+                ":message_id",
+                ":body",
+                ":now_ms",
+            ],
+            Section::Claim => &[":dispatcher", ":now_ms", ":lease_ms", ":batch"],
+            Section::Published => &[":dispatcher", ":outbox_id", ":message_id", ":now_ms"],
+            Section::Check => &[":message_id", ":consumer", ":instance", ":now_ms"],
+            Section::Handle => &[
+                ":message_id",
+                ":order_id",
+                ":consumer",
+                ":instance",
+                ":now_ms",
+                ":business_key",
+                ":amount_cents",
+                ":delivery_count",
+            ],
+        }
+    }
+
+    /// Whether this build's engine runs the section (the others are part of the format for
+    /// the labs still to come; a lab that opens one is refused by `check`).
+    pub fn engine_runs(self) -> bool {
+        matches!(self, Section::Schema | Section::Check | Section::Handle)
+    }
+
+    /// The most statements one section may hold: a handler is a few statements, and a bound
+    /// keeps a pasted script from turning a check into a batch job.
+    pub const MAX_STATEMENTS: usize = 20;
+}

@@ -1,0 +1,77 @@
+//! Lab results in the progress store: every check counts as an attempt, the first pass marks the
+//! lab solved (and a later failing check never unmarks it). One transaction per result.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{TransactionBehavior, params};
+
+use super::{Store, StoreError, now_secs};
+
+/// What the store knows about one lab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabResult {
+    /// Checks run.
+    pub attempts: u32,
+    /// When it first passed (seconds since the epoch).
+    pub solved_at: Option<i64>,
+}
+
+impl Store {
+    /// Records one check of `lab_id` (passed or not) in its own `BEGIN IMMEDIATE` transaction.
+    pub fn record_lab_check(&mut self, lab_id: &str, passed: bool) -> Result<(), StoreError> {
+        let now = now_secs();
+        let result = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .and_then(|tx| {
+                tx.execute(
+                    "INSERT INTO lab_result (lab_id, attempts, last_at, solved_at)
+                     VALUES (?1, 1, ?2, CASE WHEN ?3 THEN ?2 END)
+                     ON CONFLICT (lab_id) DO UPDATE SET attempts = attempts + 1,
+                         last_at = excluded.last_at,
+                         solved_at = COALESCE(solved_at, excluded.solved_at)",
+                    params![lab_id, now, passed],
+                )?;
+                tx.commit()
+            });
+        result.map_err(|e| self.err(e))
+    }
+
+    /// Every lab with a result, by lab id.
+    pub fn lab_results(&self) -> Result<BTreeMap<String, LabResult>, StoreError> {
+        let read = || -> rusqlite::Result<BTreeMap<String, LabResult>> {
+            let mut st = self
+                .conn
+                .prepare("SELECT lab_id, attempts, solved_at FROM lab_result")?;
+            st.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    LabResult {
+                        attempts: r.get(1)?,
+                        solved_at: r.get(2)?,
+                    },
+                ))
+            })?
+            .collect()
+        };
+        read().map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attempts_count_and_solved_stays_solved() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("store");
+        store.record_lab_check("01-x", false).expect("record");
+        assert_eq!(store.lab_results().expect("read")["01-x"].solved_at, None);
+        store.record_lab_check("01-x", true).expect("record");
+        store.record_lab_check("01-x", false).expect("record");
+        let r = store.lab_results().expect("read")["01-x"];
+        assert_eq!(r.attempts, 3);
+        assert!(r.solved_at.is_some());
+    }
+}

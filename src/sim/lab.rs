@@ -1,0 +1,17 @@
+//! Labs: the learner's SQL at the engine's hook points. A lab file is plain SQL split into
+//! `-- @name` sections ([`file`]); each section has a documented list of named parameters
+//! ([`Section`], defined with the lab format in `content`); the statements run under an authorizer and a statement budget ([`guard`]);
+//! [`LabSql`] is what the engine runs ([`hooks`]) and [`runner`] checks a file over seeds,
+//! scenarios and brokers.
+
+pub mod file;
+pub mod guard;
+pub mod hooks;
+pub mod runner;
+mod split;
+mod vary;
+
+pub use crate::content::LabSection as Section;
+pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
+pub use hooks::{LabSql, Trail, TrailEntry};
+pub use runner::{CheckOutcome, CheckRequest, Failure as CheckFailure, run_check};

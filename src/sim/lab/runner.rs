@@ -1,0 +1,153 @@
+//! A lab check: the learner's file over seeds 1..K × the lab's scenarios × brokers, each run
+//! with seed-drawn timings, stopping at the first run that breaks an invariant. The engine's
+//! verdict is recomputed by the independent checker from the files; a disagreement is reported
+//! as the check's own failure, never the learner's.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::hooks::{LabSql, TrailEntry};
+use super::vary::vary;
+use crate::sim::moments::{Moment, MomentKind, Story};
+use crate::sim::{BrokerKind, Mode, RunConfig, Scenario, SimError, Simulation, checker};
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct CheckRequest<'a> {
+    /// The learner's prepared file.
+    pub sql: Arc<LabSql>,
+    /// The scenarios (from the loaded content).
+    pub scenarios: Vec<Scenario>,
+    /// The broker profiles.
+    pub brokers: Vec<BrokerKind>,
+    /// The seeds: `seeds.0..=seeds.1` (a check runs 1..=K).
+    pub seeds: (u64, u64),
+    /// An empty folder for the runs' files; a passing run's files are removed at once, the
+    /// failing run's stay for a look with `sqlite3` or the simulator.
+    pub work_dir: &'a Path,
+}
+
+/// The first run that broke an invariant.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// Scenario id.
+    pub scenario: String,
+    /// Broker profile.
+    pub broker: BrokerKind,
+    /// Seed.
+    pub seed: u64,
+    /// The first moment that changed an order's outcome for the worse, with its cause.
+    pub moment: Option<Moment>,
+    /// The invariant violations of the engine's check.
+    pub violations: Vec<String>,
+    /// The learner's statement that wrote the effect the moment is about.
+    pub statement: Option<TrailEntry>,
+    /// Whether the independent checker found the same verdict.
+    pub checker_agrees: bool,
+    /// The run's files.
+    pub dir: PathBuf,
+}
+
+/// The result of a check.
+#[derive(Debug, Clone)]
+pub enum CheckOutcome {
+    /// Every run kept the invariants.
+    Passed {
+        /// Runs made.
+        runs: u64,
+    },
+    /// A run broke an invariant (or the checkers disagreed).
+    Broken(Box<Failure>),
+    /// The file cannot run.
+    CannotRun(super::LabFileError),
+}
+
+/// The moments that make a run fail.
+fn is_harm(kind: MomentKind) -> bool {
+    matches!(
+        kind,
+        MomentKind::DuplicateEffect | MomentKind::LostOrder | MomentKind::OutOfOrder
+    )
+}
+
+/// Runs the check.
+pub fn run_check(request: &CheckRequest<'_>) -> Result<CheckOutcome, SimError> {
+    let mut runs = 0;
+    for seed in request.seeds.0..=request.seeds.1 {
+        for scenario in &request.scenarios {
+            for &broker in &request.brokers {
+                runs += 1;
+                let dir =
+                    request
+                        .work_dir
+                        .join(format!("{}-{}-{seed}", scenario.id, broker.as_str()));
+                match run_one(request, scenario, broker, seed, &dir)? {
+                    Ok(()) => {
+                        // Best effort: a leftover folder only costs disk in a temporary place.
+                        let _ = std::fs::remove_dir_all(&dir);
+                    }
+                    Err(outcome) => return Ok(outcome),
+                }
+            }
+        }
+    }
+    Ok(CheckOutcome::Passed { runs })
+}
+
+fn run_one(
+    request: &CheckRequest<'_>,
+    scenario: &Scenario,
+    broker: BrokerKind,
+    seed: u64,
+    dir: &Path,
+) -> Result<Result<(), CheckOutcome>, SimError> {
+    let varied = vary(scenario, seed);
+    let ordered = varied.setup.groups > 0;
+    let config = RunConfig {
+        scenario: varied,
+        mode: Mode::Safe,
+        broker,
+        seed,
+        messages: None,
+        dir: dir.to_path_buf(),
+    };
+    let mut sim = match Simulation::with_lab(config, Arc::clone(&request.sql)) {
+        Ok(sim) => sim,
+        Err(SimError::Lab(e)) => return Ok(Err(CheckOutcome::CannotRun(e))),
+        Err(e) => return Err(e),
+    };
+    let mut story = Story::for_run(&sim);
+    loop {
+        match sim.step() {
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(SimError::Lab(e)) => return Ok(Err(CheckOutcome::CannotRun(e))),
+            Err(e) => return Err(e),
+        }
+        if let Some((event, facts)) = sim.last_step() {
+            story.observe(event, facts);
+        }
+    }
+    story.finish();
+    let report = sim.report()?;
+    let verdict = checker::check(&report.paths, None, ordered).map_err(SimError::Check)?;
+    let engine_ok = report.invariants.ok();
+    if engine_ok && verdict.ok() {
+        return Ok(Ok(()));
+    }
+    let moment = story.moments().iter().find(|m| is_harm(m.kind)).cloned();
+    let statement = moment.as_ref().and_then(|m| {
+        sim.lab_trail()
+            .and_then(|t| t.for_message(&m.message_id).last().cloned())
+    });
+    Ok(Err(CheckOutcome::Broken(Box::new(Failure {
+        scenario: scenario.id.clone(),
+        broker,
+        seed,
+        moment,
+        violations: report.invariants.violations.clone(),
+        statement,
+        checker_agrees: engine_ok == verdict.ok(),
+        dir: dir.to_path_buf(),
+    }))))
+}
