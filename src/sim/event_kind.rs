@@ -90,9 +90,6 @@ pub enum EventKind {
     /// Service Bus: the peek-lock on message N ran out its full duration (N ms after the
     /// receive or the last renewal) without completion.
     LockExpired,
-    /// Service Bus released a lock before its duration ran out (lost at the broker, as in a
-    /// failover): the message is visible again while its consumer still works.
-    LockReleasedEarly,
     /// Service Bus: the consumer renewed its lock until N ms (lock renewal) - the message ...
     LockRenewed,
     /// SQS: the consumer extended the visibility timeout until N ms ...
@@ -159,7 +156,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 72] = [
+    pub const ALL: [EventKind; 71] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -200,7 +197,6 @@ impl EventKind {
         EventKind::LockCheckFailed,
         EventKind::DeletedStaleHandle,
         EventKind::LockExpired,
-        EventKind::LockReleasedEarly,
         EventKind::LockRenewed,
         EventKind::VisibilityExtended,
         EventKind::VisibilityExpired,
@@ -277,7 +273,6 @@ impl EventKind {
             EventKind::LockCheckFailed => "lock-check-failed",
             EventKind::DeletedStaleHandle => "deleted-stale-handle",
             EventKind::LockExpired => "lock-expired",
-            EventKind::LockReleasedEarly => "lock-released-early",
             EventKind::LockRenewed => "lock-renewed",
             EventKind::VisibilityExtended => "visibility-extended",
             EventKind::VisibilityExpired => "visibility-expired",
@@ -355,7 +350,6 @@ impl EventKind {
             EventKind::LockCheckFailed => "sim.lock-check-failed",
             EventKind::DeletedStaleHandle => "sim.deleted-stale-handle",
             EventKind::LockExpired => "sim.lock-expired",
-            EventKind::LockReleasedEarly => "sim.lock-released-early",
             EventKind::LockRenewed => "sim.lock-renewed",
             EventKind::VisibilityExtended => "sim.visibility-extended",
             EventKind::VisibilityExpired => "sim.visibility-expired",

@@ -88,7 +88,6 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted
         | K::LockExpired
-        | K::LockReleasedEarly
         | K::VisibilityExpired
         | K::BrokerDown
         | K::BrokerUp

@@ -97,7 +97,7 @@ fn is_receive(k: EventKind) -> bool {
 fn is_lock_end(k: EventKind) -> bool {
     matches!(
         k,
-        EventKind::LockExpired | EventKind::VisibilityExpired | EventKind::LockReleasedEarly
+        EventKind::LockExpired | EventKind::VisibilityExpired
     )
 }
 
@@ -171,18 +171,6 @@ pub fn falsehoods(run: &Run, captions: &Captions, texts: &Captions, skip: Skip) 
                     say(
                         &mut out,
                         format!("says the lock ran {held} ms: no receive or renewal then"),
-                    );
-                }
-            }
-            EventKind::LockReleasedEarly => {
-                let held = arg_ms(e, 1).unwrap_or(0);
-                let lost = earlier().any(|p| {
-                    of(p, msg) && p.kind == EventKind::LockLostAtBroker && p.at_ms + held == at
-                });
-                if !lost {
-                    say(
-                        &mut out,
-                        format!("says released after {held} ms: no lock lost at the broker then"),
                     );
                 }
             }

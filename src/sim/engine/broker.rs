@@ -243,7 +243,6 @@ impl Simulation {
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
-        self.actors.broker.released_early.remove(&seq);
         if self.actors.broker.locks.remove(&seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
@@ -342,13 +341,6 @@ impl Simulation {
             return None;
         }
         self.actors.broker.locks.remove(&seq);
-        let early = self
-            .actors
-            .broker
-            .released_early
-            .remove(&seq)
-            .filter(|(t, _)| *t == token)
-            .map(|(_, received)| self.clock.now.saturating_sub(received));
         self.note(Fact::LockExpired { seq });
         self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         self.change(RowChange::Set(
@@ -358,14 +350,12 @@ impl Simulation {
             String::new(),
         ));
         self.wake_consumers(self.clock.now, 1);
-        // The caption states the time the lock really lasted: its full duration (counted from
-        // the delivery or the last renewal), or, when the broker lost it early, the time since
-        // the delivery.
-        let (caption, held_ms) = match (self.spec.broker, early) {
-            (BrokerKind::Asb, Some(held)) => (EventKind::LockReleasedEarly, held),
-            (BrokerKind::Asb, None) => (EventKind::LockExpired, self.spec.settings.lock_ms),
-            (BrokerKind::Sqs, _) => (EventKind::VisibilityExpired, self.spec.settings.lock_ms),
+        // The lock ran its full duration, counted from the delivery or the last renewal.
+        let caption = match self.spec.broker {
+            BrokerKind::Asb => EventKind::LockExpired,
+            BrokerKind::Sqs => EventKind::VisibilityExpired,
         };
+        let held_ms = self.spec.settings.lock_ms;
         // The caption names the message, not the queue row number a learner never sees.
         let message_id = self.queued_message_id(seq);
         Some(
