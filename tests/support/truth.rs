@@ -95,10 +95,7 @@ fn is_receive(k: EventKind) -> bool {
 }
 
 fn is_lock_end(k: EventKind) -> bool {
-    matches!(
-        k,
-        EventKind::LockExpired | EventKind::VisibilityExpired
-    )
+    matches!(k, EventKind::LockExpired | EventKind::VisibilityExpired)
 }
 
 fn is_effect(k: EventKind) -> bool {
