@@ -34,6 +34,8 @@ pub enum EventKind {
     PublishTooLarge,
     /// Dispatcher gave up: a N-byte message can never fit the N-byte limit.
     PublishGaveUp,
+    /// SQS refused a send to a FIFO queue without a `MessageGroupId` (`MissingParameter`).
+    SendRefusedNoGroup,
     /// Dispatcher crashed after publishing N message(s), before marking them.
     DispatcherCrashedAfterPublish,
     /// Dispatcher marked N of N row(s) as published.
@@ -159,7 +161,7 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 71] = [
+    pub const ALL: [EventKind; 72] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -172,6 +174,7 @@ impl EventKind {
         EventKind::PublishFailedBrokerDown,
         EventKind::PublishTooLarge,
         EventKind::PublishGaveUp,
+        EventKind::SendRefusedNoGroup,
         EventKind::DispatcherCrashedAfterPublish,
         EventKind::DispatcherMarked,
         EventKind::DispatcherMarkLeaseLost,

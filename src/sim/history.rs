@@ -43,6 +43,7 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::PublishFailedBrokerDown
         | K::PublishTooLarge
         | K::PublishGaveUp
+        | K::SendRefusedNoGroup
         | K::DispatcherCrashedAfterPublish => "publish",
         K::DispatcherClaimed => "claim-outbox",
         K::DispatcherMarked | K::DispatcherMarkLeaseLost => "mark-published",

@@ -3,6 +3,7 @@
 //! their own below; its SQL lives in [`super::queue`].
 
 mod dead_letter;
+mod fifo;
 mod timed;
 
 use rand::RngExt;

@@ -109,7 +109,8 @@ impl Simulation {
                 logical_id: &p.logical_id,
                 order_id: p.order_id,
                 body: &p.body,
-                group: None,
+                // The DLQ keeps no MessageGroupId: on SQS FIFO each copy is its own group.
+                group: self.sqs_fifo().then_some(id.as_str()),
             };
             let seq = super::broker::send(&tx, now, window, &copy).ctx(actor, "replay")?;
             // The send "succeeded" either way, so the tool completes the DLQ entry.
