@@ -266,7 +266,7 @@ fn wrong_backoff_retry_and_seen_times_are_caught() {
 }
 
 /// `poison-dlq` with duplicate detection, its replays left to the operator: once four messages
-/// sit in the DLQ the cause is fixed and two are replayed under their own MessageIds.
+/// sit in the DLQ the cause is fixed and two are replayed under their own `MessageId`s.
 fn same_id_replay(broker: BrokerKind, dir: &std::path::Path) -> truth::Run {
     let mut sc = queuelab::sim::scenario::find("poison-dlq").expect("scenario");
     sc.script

@@ -246,7 +246,7 @@ impl Simulation {
             .find(|c| self.refuses_send(c.group_id.as_deref()))
         {
             // Nothing of the batch is sent; the rows go back to the outbox.
-            let refused = self.send_refused(actor, Stage::Dispatcher, &c.message_id);
+            let refused = super::broker::send_refused(actor, Stage::Dispatcher, &c.message_id);
             self.release_batch(d, SQL_RELEASE, None)?;
             let retry = self.clock.now + self.spec.settings.retry.base_ms;
             self.schedule(retry, Action::DispatcherPoll(d));

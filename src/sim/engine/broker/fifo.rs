@@ -22,12 +22,12 @@ impl Simulation {
             None
         }
     }
+}
 
-    /// The event of a send SQS refused for want of a `MessageGroupId`.
-    pub(crate) fn send_refused(&self, actor: Actor, stage: Stage, message_id: &str) -> Event {
-        Event::new(actor, stage, EventKind::SendRefusedNoGroup)
-            .message(message_id)
-            .outcome(Outcome::Failed)
-            .args(vec![message_id.to_owned()])
-    }
+/// The event of a send SQS refused for want of a `MessageGroupId`.
+pub(crate) fn send_refused(actor: Actor, stage: Stage, message_id: &str) -> Event {
+    Event::new(actor, stage, EventKind::SendRefusedNoGroup)
+        .message(message_id)
+        .outcome(Outcome::Failed)
+        .args(vec![message_id.to_owned()])
 }
