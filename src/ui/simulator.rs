@@ -330,3 +330,31 @@ fn narration_lines(app: &App, s: &SimState, theme: &Theme, height: u16) -> Vec<L
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::break_path;
+
+    #[test]
+    fn a_long_run_path_breaks_after_a_slash_and_keeps_every_character() {
+        let text = "Lauf-Dateien (sqlite3): /home/anna/.local/share/queuelab/sim-runs/poison-dlq-safe-asb-seed1-1796145443-2";
+        let rows = break_path(text, 78);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert!(rows[0].ends_with('/'), "{rows:?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 78), "{rows:?}");
+        assert_eq!(rows.concat(), text);
+        assert_eq!(break_path("short", 78), ["short"]);
+    }
+
+    #[test]
+    fn a_path_longer_than_two_rows_keeps_its_end() {
+        let text = format!("x: /{}/run-1", "a".repeat(200));
+        let rows = break_path(&text, 40);
+        assert_eq!(rows.len(), 2);
+        assert!(
+            rows[1].starts_with('…') && rows[1].ends_with("/run-1"),
+            "{rows:?}"
+        );
+        assert!(rows.iter().all(|r| r.chars().count() <= 40), "{rows:?}");
+    }
+}
