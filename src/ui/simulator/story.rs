@@ -96,7 +96,7 @@ pub fn lines(
     let style = theme.tone(tone(m.kind));
     // At the moment (or at its cause after a jump) the explanation; further on, the shown
     // event's caption under the moment's header.
-    let at_moment = shown == Some(m.event) || story.came_from.is_some();
+    let at_moment = story.explains(shown);
     let body = match &text.caption {
         Some(c) if !at_moment => Line::styled(super::units::glue(c), theme.tone(Tone::Italic)),
         _ => Line::styled(

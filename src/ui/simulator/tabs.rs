@@ -125,15 +125,25 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             e.actor.to_string()
         );
         let outcome = format!("[{}] ", e.outcome.as_str());
-        // The caption ends at a word with "…" (the story panel and `s` show it whole).
-        let room =
-            usize::from(area.width).saturating_sub(head.chars().count() + outcome.chars().count());
-        let caption = super::picker::cut_at_word(&view::caption(&app.session, e), room);
+        // Captions end at a word with "…" (the story panel shows the selected one whole); while
+        // the panel explains a moment instead, the selected event's caption wraps here whole.
+        let indent = head.chars().count() + outcome.chars().count();
+        let room = usize::from(area.width).saturating_sub(indent);
+        let caption = view::caption(&app.session, e);
+        let mut rows = if Some(e.index) == selected && s.story.explains(selected) {
+            super::super::help::wrap(&super::units::glue(&caption), room)
+        } else {
+            vec![super::picker::cut_at_word(&caption, room)]
+        }
+        .into_iter();
         lines.push(Line::from(vec![
             Span::styled(super::units::glue(&head), theme.dim()),
             Span::styled(outcome, theme.tone(tone)),
-            Span::raw(super::units::glue(&caption)),
+            Span::raw(super::units::glue(&rows.next().unwrap_or_default())),
         ]));
+        for row in rows {
+            lines.push(Line::raw(format!("{}{row}", " ".repeat(indent))));
+        }
         if s.show_sql && (s.full_log || Some(e.index) == selected) {
             // Each statement wraps between words, continued rows indented further, so no
             // condition is cut at the edge (the log scrolls when they are many).
