@@ -290,3 +290,28 @@ fn same_id_replay(broker: BrokerKind, dir: &std::path::Path) -> truth::Run {
         }
     })
 }
+
+/// A replay under a new `MessageId` keeps the logical message id in the envelope, so the
+/// inbox recognises a message it already processed: the moment must not claim the opposite
+/// (the retracted "the inbox does not know the new id").
+#[test]
+fn the_new_id_replay_moment_says_the_envelope_keeps_the_inbox_id() {
+    let (_, texts) = texts();
+    for (lang, keeps, retracted) in [
+        (
+            queuelab::content::Lang::En,
+            "envelope keeps",
+            "does not know the new id",
+        ),
+        (
+            queuelab::content::Lang::De,
+            "Umschlag behält",
+            "kennt die neue ID nicht",
+        ),
+    ] {
+        let text = texts
+            .get(lang, "moment.replayed.new-id")
+            .expect("the moment text");
+        assert!(text.contains(keeps) && !text.contains(retracted), "{text}");
+    }
+}
