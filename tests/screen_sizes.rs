@@ -244,3 +244,21 @@ fn search_hits_are_highlighted() {
         support::text(&buffer)
     );
 }
+
+/// The chapter list's key legend keeps every entry, `q` back included, at 80x24 in German and
+/// 100x30 in English (the German one lost "q zurück" to its long digit hint).
+#[test]
+fn the_chapter_list_legend_keeps_back_at_80_columns() {
+    for (lang, w, h, back) in [
+        (Lang::De, 80, 24, "q zurück"),
+        (Lang::En, 100, 30, "q back"),
+    ] {
+        let mut a = app(lang, w, h);
+        press(&mut a, "2");
+        let shown = screen(&a);
+        let legend = shown.lines().last().unwrap_or_default();
+        assert!(legend.contains(back), "{lang}: {legend}");
+        assert!(legend.contains("1-9"), "{lang}: {legend}");
+        insta::assert_snapshot!(format!("chapter_list_{lang}_{w}x{h}"), shown);
+    }
+}

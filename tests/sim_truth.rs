@@ -164,3 +164,154 @@ fn expiry_event(r: &truth::Run) -> &queuelab::sim::Event {
         .find(|e| e.kind == EventKind::LockExpired)
         .expect("the tampered event")
 }
+
+/// Plays `scenarios` (safe and naive) on `broker` until a run has an event of `kind`, sets its
+/// argument `arg` to what `wrong` makes of it, and returns what the checker says.
+fn tamper(
+    scenarios: &[&str],
+    broker: BrokerKind,
+    kind: EventKind,
+    arg: usize,
+    wrong: impl Fn(u64) -> u64,
+) -> Vec<String> {
+    let (captions, texts) = texts();
+    for id in scenarios {
+        for mode in [Mode::Safe, Mode::Naive] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let mut r = run(id, mode, broker, 1, dir.path());
+            if !r.events.iter().any(|e| e.kind == kind) {
+                continue;
+            }
+            assert!(
+                falsehoods(&r, &captions, &texts, SKIP).is_empty(),
+                "{id} {mode:?} is true before the tampering"
+            );
+            let e = r
+                .events
+                .iter_mut()
+                .find(|e| e.kind == kind)
+                .expect("found above");
+            let was: u64 = e.args[arg].parse().expect("a number");
+            e.args[arg] = wrong(was).to_string();
+            return falsehoods(&r, &captions, &texts, SKIP);
+        }
+    }
+    panic!("no run of {scenarios:?} on {broker:?} has a {kind} event");
+}
+
+/// "Its lock runs out in N ms" counts from the receive: the lock's whole duration (what the
+/// caption said before) is caught.
+#[test]
+fn a_wrong_lock_time_after_a_lost_connection_is_caught() {
+    let caught = tamper(
+        &["lost-ack", "chaos"],
+        BrokerKind::Asb,
+        EventKind::AppliedThenConnectionLost,
+        0,
+        |_| 60_000,
+    );
+    assert!(
+        caught
+            .iter()
+            .any(|f| f.contains("says the lock runs out in")),
+        "{caught:#?}"
+    );
+}
+
+/// "Backs off N ms", "retry in N ms" and "seen N ms ago" must be the history's times.
+#[test]
+fn wrong_backoff_retry_and_seen_times_are_caught() {
+    let caught = tamper(
+        &["poison-dlq", "transient-retry", "chaos"],
+        BrokerKind::Asb,
+        EventKind::Abandoned,
+        1,
+        |ms| ms * 1000,
+    );
+    assert!(
+        caught.iter().any(|f| f.contains("backs off")),
+        "{caught:#?}"
+    );
+    let caught = tamper(
+        &["poison-dlq", "transient-retry", "chaos"],
+        BrokerKind::Sqs,
+        EventKind::RetryDelayed,
+        0,
+        |ms| ms * 1000,
+    );
+    assert!(
+        caught.iter().any(|f| f.contains("says retry in")),
+        "{caught:#?}"
+    );
+    // A replay that keeps its MessageId inside the duplicate detection window.
+    let (captions, texts) = texts();
+    for broker in BrokerKind::ALL {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut r = same_id_replay(broker, dir.path());
+        assert!(
+            falsehoods(&r, &captions, &texts, SKIP).is_empty(),
+            "{:#?}",
+            falsehoods(&r, &captions, &texts, SKIP)
+        );
+        let dropped = r
+            .events
+            .iter_mut()
+            .find(|e| e.kind == EventKind::ReplayDroppedDuplicate)
+            .expect("the same-id replay is dropped");
+        let ago: u64 = dropped.args[1].parse().expect("ms");
+        dropped.args[1] = (ago + 1).to_string();
+        let caught = falsehoods(&r, &captions, &texts, SKIP);
+        assert!(caught.iter().any(|f| f.contains("was seen")), "{caught:#?}");
+    }
+}
+
+/// `poison-dlq` with duplicate detection, its replays left to the operator: once four messages
+/// sit in the DLQ the cause is fixed and two are replayed under their own `MessageId`s.
+fn same_id_replay(broker: BrokerKind, dir: &std::path::Path) -> truth::Run {
+    let mut sc = queuelab::sim::scenario::find("poison-dlq").expect("scenario");
+    sc.script
+        .retain(|s| matches!(s.action, queuelab::sim::scenario::ScriptAction::Fault(_)));
+    sc.setup.dedup = true;
+    let sim = queuelab::sim::Simulation::new(queuelab::sim::RunConfig {
+        scenario: sc,
+        mode: Mode::Safe,
+        broker,
+        seed: 1,
+        messages: None,
+        dir: dir.join("run"),
+    })
+    .expect("new run");
+    let mut replayed = false;
+    truth::play(sim, format!("same-id replay {}", broker.as_str()), |s| {
+        if !replayed && s.dlq().expect("dlq").len() >= 4 {
+            replayed = true;
+            s.fix_cause();
+            s.replay_dlq(2);
+        }
+    })
+}
+
+/// A replay under a new `MessageId` keeps the logical message id in the envelope, so the
+/// inbox recognises a message it already processed: the moment must not claim the opposite
+/// (the retracted "the inbox does not know the new id").
+#[test]
+fn the_new_id_replay_moment_says_the_envelope_keeps_the_inbox_id() {
+    let (_, texts) = texts();
+    for (lang, keeps, retracted) in [
+        (
+            queuelab::content::Lang::En,
+            "envelope keeps",
+            "does not know the new id",
+        ),
+        (
+            queuelab::content::Lang::De,
+            "Umschlag behält",
+            "kennt die neue ID nicht",
+        ),
+    ] {
+        let text = texts
+            .get(lang, "moment.replayed.new-id")
+            .expect("the moment text");
+        assert!(text.contains(keeps) && !text.contains(retracted), "{text}");
+    }
+}

@@ -317,3 +317,99 @@ fn an_sqs_delete_with_a_stale_handle_succeeds_without_deleting() {
     }
     assert!(stale > 0, "a late delete with a stale handle shows");
 }
+
+/// A run of `id` on `broker` in which, once order 1 exists, a row without a `MessageGroupId`
+/// is written into the outbox by hand (real SQL on the run's `service.db`). Returns the
+/// events up to the first refusal (or the end) and whether every queue row had a group.
+fn with_groupless_row(id: &str, broker: BrokerKind) -> (Vec<Event>, bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sim = Simulation::new(RunConfig {
+        scenario: named(id),
+        mode: Mode::Safe,
+        broker,
+        seed: 1,
+        messages: None,
+        dir: dir.path().join("run"),
+    })
+    .expect("new run");
+    let mut events = Vec::new();
+    let mut written = false;
+    let mut grouped = true;
+    while let Some(e) = sim.step().expect("step") {
+        let e = e.clone();
+        let refused = e.kind == EventKind::SendRefusedNoGroup;
+        if e.kind == EventKind::ApiAccepted && !written {
+            written = true;
+            let conn = rusqlite::Connection::open(&sim.paths().service_db).expect("service.db");
+            conn.busy_timeout(std::time::Duration::from_secs(5))
+                .expect("busy timeout");
+            conn.execute(
+                "INSERT INTO outbox (message_id, order_id, body, group_id, created_ms) \
+                 VALUES ('msg-by-hand', 1, '{}', NULL, ?1)",
+                [e.at_ms as i64],
+            )
+            .expect("a row without a group");
+        }
+        grouped &= sim
+            .snapshot()
+            .tables
+            .rows(queuelab::sim::Table::Queue)
+            .all(|(_, r)| r[1] == "msg-by-hand" || !r[5].is_empty());
+        events.push(e);
+        if refused {
+            break;
+        }
+    }
+    (events, grouped)
+}
+
+/// SQS FIFO refuses a send without a MessageGroupId (`MissingParameter`), so the engine's
+/// senders give every message on a FIFO queue a group (the customer where order matters, else
+/// the message's own id); Service Bus and SQS standard take the same row as it is.
+#[test]
+fn sqs_fifo_refuses_a_send_without_a_message_group() {
+    for id in ["dedup-window", "ordered-group"] {
+        let (events, grouped) = with_groupless_row(id, BrokerKind::Sqs);
+        let refused = events
+            .iter()
+            .find(|e| e.kind == EventKind::SendRefusedNoGroup)
+            .unwrap_or_else(|| panic!("{id}: SQS FIFO refuses the row without a group"));
+        assert_eq!(refused.message_id.as_deref(), Some("msg-by-hand"), "{id}");
+        assert_eq!(refused.outcome, queuelab::sim::Outcome::Failed);
+        assert!(
+            grouped,
+            "{id}: every message the engine sent names its group"
+        );
+    }
+    for (id, broker) in [
+        ("dedup-window", BrokerKind::Asb),
+        ("happy-path", BrokerKind::Sqs),
+    ] {
+        let (events, _) = with_groupless_row(id, broker);
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.kind == EventKind::SendRefusedNoGroup),
+            "{id} {broker:?} takes a message without a group"
+        );
+        assert!(
+            events.iter().any(|e| {
+                e.kind == EventKind::Published && e.args[2].split(' ').any(|w| w == "msg-by-hand")
+            }),
+            "{id} {broker:?} publishes the row"
+        );
+    }
+    let content =
+        queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
+    for lang in queuelab::content::Lang::ALL {
+        let text = content.captions.render(
+            lang,
+            EventKind::SendRefusedNoGroup.caption_key(),
+            &["msg-by-hand".into()],
+        );
+        assert!(
+            text.contains("MessageGroupId") && text.contains("msg-by-hand"),
+            "{text}"
+        );
+    }
+}

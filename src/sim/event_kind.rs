@@ -1,7 +1,10 @@
 //! What an event is: one variant per kind of step, each with its stable machine name (used in
-//! traces, `--history`, tests) and its caption key in `assets/sim/captions.toml`.
+//! traces, `--history`, tests) and its caption key in `assets/sim/captions.toml`. The names
+//! live in `names`, the checks that names and captions match in `tests`.
 
-use std::fmt;
+mod names;
+#[cfg(test)]
+mod tests;
 
 /// The kind of an [`super::Event`]. Variant names are stable: other layers (the moments, the
 /// views, the history) match on them instead of comparing strings.
@@ -31,6 +34,8 @@ pub enum EventKind {
     PublishTooLarge,
     /// Dispatcher gave up: a N-byte message can never fit the N-byte limit.
     PublishGaveUp,
+    /// SQS refused a send to a FIFO queue without a `MessageGroupId` (`MissingParameter`).
+    SendRefusedNoGroup,
     /// Dispatcher crashed after publishing N message(s), before marking them.
     DispatcherCrashedAfterPublish,
     /// Dispatcher marked N of N row(s) as published.
@@ -90,9 +95,6 @@ pub enum EventKind {
     /// Service Bus: the peek-lock on message N ran out its full duration (N ms after the
     /// receive or the last renewal) without completion.
     LockExpired,
-    /// Service Bus released a lock before its duration ran out (lost at the broker, as in a
-    /// failover): the message is visible again while its consumer still works.
-    LockReleasedEarly,
     /// Service Bus: the consumer renewed its lock until N ms (lock renewal) - the message ...
     LockRenewed,
     /// SQS: the consumer extended the visibility timeout until N ms ...
@@ -172,6 +174,7 @@ impl EventKind {
         EventKind::PublishFailedBrokerDown,
         EventKind::PublishTooLarge,
         EventKind::PublishGaveUp,
+        EventKind::SendRefusedNoGroup,
         EventKind::DispatcherCrashedAfterPublish,
         EventKind::DispatcherMarked,
         EventKind::DispatcherMarkLeaseLost,
@@ -200,7 +203,6 @@ impl EventKind {
         EventKind::LockCheckFailed,
         EventKind::DeletedStaleHandle,
         EventKind::LockExpired,
-        EventKind::LockReleasedEarly,
         EventKind::LockRenewed,
         EventKind::VisibilityExtended,
         EventKind::VisibilityExpired,
@@ -233,211 +235,4 @@ impl EventKind {
         EventKind::Abandoned,
         EventKind::LockLostAtBroker,
     ];
-
-    /// The stable machine name (kebab case), e.g. `receive-empty`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::ApiAccepted => "api-accepted",
-            EventKind::ApiAcceptedPoison => "api-accepted-poison",
-            EventKind::ApiSameOrder => "api-same-order",
-            EventKind::ApiTimeoutAfterCommit => "api-timeout-after-commit",
-            EventKind::ApiDirectPublished => "api-direct-published",
-            EventKind::ApiDirectPublishFailed => "api-direct-publish-failed",
-            EventKind::DispatcherClaimed => "dispatcher-claimed",
-            EventKind::Published => "published",
-            EventKind::PublishedDedup => "published-dedup",
-            EventKind::PublishFailedBrokerDown => "publish-failed-broker-down",
-            EventKind::PublishTooLarge => "publish-too-large",
-            EventKind::PublishGaveUp => "publish-gave-up",
-            EventKind::DispatcherCrashedAfterPublish => "dispatcher-crashed-after-publish",
-            EventKind::DispatcherMarked => "dispatcher-marked",
-            EventKind::DispatcherMarkLeaseLost => "dispatcher-mark-lease-lost",
-            EventKind::DispatcherRestarted => "dispatcher-restarted",
-            EventKind::Received => "received",
-            EventKind::ReceivedAgain => "received-again",
-            EventKind::ReceivedTwice => "received-twice",
-            EventKind::ReceiveEmpty => "receive-empty",
-            EventKind::CheckNoneSafe => "check-none-safe",
-            EventKind::CheckNoneNaive => "check-none-naive",
-            EventKind::CheckFound => "check-found",
-            EventKind::Applied => "applied",
-            EventKind::AppliedNaive => "applied-naive",
-            EventKind::DuplicatePrevented => "duplicate-prevented",
-            EventKind::AppliedThenConnectionLost => "applied-then-connection-lost",
-            EventKind::NaiveEffectThenConnectionLost => "naive-effect-then-connection-lost",
-            EventKind::TrapApplied => "trap-applied",
-            EventKind::TrapDuplicateEffectStays => "trap-duplicate-effect-stays",
-            EventKind::TrapEffectThenConnectionLost => "trap-effect-then-connection-lost",
-            EventKind::SettledThenConnectionLost => "settled-then-connection-lost",
-            EventKind::Settled => "settled",
-            EventKind::SettleFailedBrokerDown => "settle-failed-broker-down",
-            EventKind::BrokerCallFailed => "broker-call-failed",
-            EventKind::RenewFailedBrokerDown => "renew-failed-broker-down",
-            EventKind::LockLost => "lock-lost",
-            EventKind::LockCheckFailed => "lock-check-failed",
-            EventKind::DeletedStaleHandle => "deleted-stale-handle",
-            EventKind::LockExpired => "lock-expired",
-            EventKind::LockReleasedEarly => "lock-released-early",
-            EventKind::LockRenewed => "lock-renewed",
-            EventKind::VisibilityExtended => "visibility-extended",
-            EventKind::VisibilityExpired => "visibility-expired",
-            EventKind::Failed => "failed",
-            EventKind::FailedRetryNow => "failed-retry-now",
-            EventKind::FailedAfterSettle => "failed-after-settle",
-            EventKind::FailedPermanent => "failed-permanent",
-            EventKind::RetryDelayed => "retry-delayed",
-            EventKind::DeadLettered => "dead-lettered",
-            EventKind::DeadLetteredByConsumer => "dead-lettered-by-consumer",
-            EventKind::ForwardedToDlq => "forwarded-to-dlq",
-            EventKind::Claimed => "claimed",
-            EventKind::ProviderChargedKeyed => "provider-charged-keyed",
-            EventKind::ProviderChargedUnkeyed => "provider-charged-unkeyed",
-            EventKind::ProviderReplayed => "provider-replayed",
-            EventKind::TwoPhaseFinished => "two-phase-finished",
-            EventKind::BrokerDown => "broker-down",
-            EventKind::BrokerUp => "broker-up",
-            EventKind::FaultArmed => "fault-armed",
-            EventKind::ConsumerReconnected => "consumer-reconnected",
-            EventKind::CauseFixed => "cause-fixed",
-            EventKind::DlqReplayed => "dlq-replayed",
-            EventKind::Sweep => "sweep",
-            EventKind::Redriven => "redriven",
-            EventKind::ReplayDroppedDuplicate => "replay-dropped-duplicate",
-            EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
-            EventKind::RenewalLimitReached => "renewal-limit-reached",
-            EventKind::VisibilityLimitReached => "visibility-limit-reached",
-            EventKind::AppliedOutOfOrder => "applied-out-of-order",
-            EventKind::Abandoned => "abandoned",
-            EventKind::LockLostAtBroker => "lock-lost-at-broker",
-        }
-    }
-
-    /// The caption key in `assets/sim/captions.toml` (`sim.` + the machine name).
-    pub fn caption_key(self) -> &'static str {
-        match self {
-            EventKind::ApiAccepted => "sim.api-accepted",
-            EventKind::ApiAcceptedPoison => "sim.api-accepted-poison",
-            EventKind::ApiSameOrder => "sim.api-same-order",
-            EventKind::ApiTimeoutAfterCommit => "sim.api-timeout-after-commit",
-            EventKind::ApiDirectPublished => "sim.api-direct-published",
-            EventKind::ApiDirectPublishFailed => "sim.api-direct-publish-failed",
-            EventKind::DispatcherClaimed => "sim.dispatcher-claimed",
-            EventKind::Published => "sim.published",
-            EventKind::PublishedDedup => "sim.published-dedup",
-            EventKind::PublishFailedBrokerDown => "sim.publish-failed-broker-down",
-            EventKind::PublishTooLarge => "sim.publish-too-large",
-            EventKind::PublishGaveUp => "sim.publish-gave-up",
-            EventKind::DispatcherCrashedAfterPublish => "sim.dispatcher-crashed-after-publish",
-            EventKind::DispatcherMarked => "sim.dispatcher-marked",
-            EventKind::DispatcherMarkLeaseLost => "sim.dispatcher-mark-lease-lost",
-            EventKind::DispatcherRestarted => "sim.dispatcher-restarted",
-            EventKind::Received => "sim.received",
-            EventKind::ReceivedAgain => "sim.received-again",
-            EventKind::ReceivedTwice => "sim.received-twice",
-            EventKind::ReceiveEmpty => "sim.receive-empty",
-            EventKind::CheckNoneSafe => "sim.check-none-safe",
-            EventKind::CheckNoneNaive => "sim.check-none-naive",
-            EventKind::CheckFound => "sim.check-found",
-            EventKind::Applied => "sim.applied",
-            EventKind::AppliedNaive => "sim.applied-naive",
-            EventKind::DuplicatePrevented => "sim.duplicate-prevented",
-            EventKind::AppliedThenConnectionLost => "sim.applied-then-connection-lost",
-            EventKind::NaiveEffectThenConnectionLost => "sim.naive-effect-then-connection-lost",
-            EventKind::TrapApplied => "sim.trap-applied",
-            EventKind::TrapDuplicateEffectStays => "sim.trap-duplicate-effect-stays",
-            EventKind::TrapEffectThenConnectionLost => "sim.trap-effect-then-connection-lost",
-            EventKind::SettledThenConnectionLost => "sim.settled-then-connection-lost",
-            EventKind::Settled => "sim.settled",
-            EventKind::SettleFailedBrokerDown => "sim.settle-failed-broker-down",
-            EventKind::BrokerCallFailed => "sim.broker-call-failed",
-            EventKind::RenewFailedBrokerDown => "sim.renew-failed-broker-down",
-            EventKind::LockLost => "sim.lock-lost",
-            EventKind::LockCheckFailed => "sim.lock-check-failed",
-            EventKind::DeletedStaleHandle => "sim.deleted-stale-handle",
-            EventKind::LockExpired => "sim.lock-expired",
-            EventKind::LockReleasedEarly => "sim.lock-released-early",
-            EventKind::LockRenewed => "sim.lock-renewed",
-            EventKind::VisibilityExtended => "sim.visibility-extended",
-            EventKind::VisibilityExpired => "sim.visibility-expired",
-            EventKind::Failed => "sim.failed",
-            EventKind::FailedRetryNow => "sim.failed-retry-now",
-            EventKind::FailedAfterSettle => "sim.failed-after-settle",
-            EventKind::FailedPermanent => "sim.failed-permanent",
-            EventKind::RetryDelayed => "sim.retry-delayed",
-            EventKind::DeadLettered => "sim.dead-lettered",
-            EventKind::DeadLetteredByConsumer => "sim.dead-lettered-by-consumer",
-            EventKind::ForwardedToDlq => "sim.forwarded-to-dlq",
-            EventKind::Claimed => "sim.claimed",
-            EventKind::ProviderChargedKeyed => "sim.provider-charged-keyed",
-            EventKind::ProviderChargedUnkeyed => "sim.provider-charged-unkeyed",
-            EventKind::ProviderReplayed => "sim.provider-replayed",
-            EventKind::TwoPhaseFinished => "sim.two-phase-finished",
-            EventKind::BrokerDown => "sim.broker-down",
-            EventKind::BrokerUp => "sim.broker-up",
-            EventKind::FaultArmed => "sim.fault-armed",
-            EventKind::ConsumerReconnected => "sim.consumer-reconnected",
-            EventKind::CauseFixed => "sim.cause-fixed",
-            EventKind::DlqReplayed => "sim.dlq-replayed",
-            EventKind::Sweep => "sim.sweep",
-            EventKind::Redriven => "sim.redriven",
-            EventKind::ReplayDroppedDuplicate => "sim.replay-dropped-duplicate",
-            EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
-            EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
-            EventKind::VisibilityLimitReached => "sim.visibility-limit-reached",
-            EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
-            EventKind::Abandoned => "sim.abandoned",
-            EventKind::LockLostAtBroker => "sim.lock-lost-at-broker",
-        }
-    }
-
-    /// Parses the machine name.
-    pub fn parse(s: &str) -> Option<EventKind> {
-        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-}
-
-impl fmt::Display for EventKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip_and_caption_keys_carry_the_prefix() {
-        for k in EventKind::ALL {
-            assert_eq!(EventKind::parse(k.as_str()), Some(k));
-            assert_eq!(k.caption_key().strip_prefix("sim."), Some(k.as_str()));
-        }
-    }
-
-    /// Every kind has a caption in de and en, and every caption belongs to a kind.
-    #[test]
-    fn captions_and_kinds_match() {
-        use crate::content::{ContentSource, Lang, load};
-        let content = load(&ContentSource::Embedded).expect("embedded content");
-        for lang in Lang::ALL {
-            let keys: Vec<&str> = content.captions.keys(lang).collect();
-            for k in EventKind::ALL {
-                assert!(
-                    keys.contains(&k.caption_key()),
-                    "{lang}: {k} has no caption"
-                );
-            }
-            for key in keys {
-                let name = key.strip_prefix("sim.").unwrap_or(key);
-                assert!(
-                    EventKind::parse(name).is_some(),
-                    "caption {key} has no kind"
-                );
-            }
-        }
-        let text = content
-            .captions
-            .render(Lang::En, "sim.broker-down", &["5000".into()]);
-        assert_eq!(text, "The broker is unreachable for 5000 ms.");
-    }
 }

@@ -43,6 +43,7 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::PublishFailedBrokerDown
         | K::PublishTooLarge
         | K::PublishGaveUp
+        | K::SendRefusedNoGroup
         | K::DispatcherCrashedAfterPublish => "publish",
         K::DispatcherClaimed => "claim-outbox",
         K::DispatcherMarked | K::DispatcherMarkLeaseLost => "mark-published",
@@ -88,7 +89,6 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted
         | K::LockExpired
-        | K::LockReleasedEarly
         | K::VisibilityExpired
         | K::BrokerDown
         | K::BrokerUp

@@ -140,7 +140,7 @@ fn column<'a>(rows: &[(String, String)], width: usize, theme: &Theme) -> Vec<Lin
 }
 
 /// Word wrap by characters (labels are short; a word longer than the width is split).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = vec![String::new()];
     let mut words: Vec<String> = Vec::new();

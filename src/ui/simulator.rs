@@ -17,12 +17,14 @@ use crate::app::simulator::{SPEEDS, scenario_text, view};
 use crate::app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     let mut areas = layout::simulator(app.session.size.0, app.session.size.1);
-    grow_caption(app, state, &mut areas);
+    let path = run_path(app, state, &mut areas);
+    let narration = narration_lines(app, state, theme, areas.caption.height);
+    grow_caption(state, &narration, &mut areas);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -33,55 +35,83 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     } else {
         flow_map::draw(frame, app, state, theme, areas.map);
         let caption = offer_compare(frame, app, state, theme, areas.caption);
-        narration(frame, app, state, theme, caption);
+        story::draw(frame, narration, caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
-    let s = app.session.strings();
-    let path = state.timeline.dir.as_deref().map_or_else(
-        || s.get("simulator.no_run").to_owned(),
-        |dir| {
-            let full = s.fill("simulator.path", &[("dir", dir)]);
-            // Too long: the run's own folder name (the end) stays, the parents become "…".
-            let over = full
-                .chars()
-                .count()
-                .saturating_sub(usize::from(areas.path.width));
-            if over == 0 {
-                return full;
-            }
-            let keep: String = dir.chars().skip(over + 1).collect();
-            s.fill("simulator.path", &[("dir", &format!("…{keep}"))])
-        },
-    );
-    frame.render_widget(
-        Paragraph::new(Line::styled(path, theme.dim())),
-        clip(frame, rect(areas.path)),
-    );
+    let lines: Vec<Line<'_>> = path
+        .into_iter()
+        .map(|l| Line::styled(l, theme.dim()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(areas.path)));
     if let Some(picker) = state.picker {
         picker::draw(frame, app, state, picker, theme);
     }
 }
 
+/// The run's files, whole: a path too long for one row breaks after a `/` onto a second row,
+/// taken from the tabs' content (a learner copies it into `sqlite3`).
+fn run_path(app: &App, state: &SimState, areas: &mut layout::SimAreas) -> Vec<String> {
+    let s = app.session.strings();
+    let Some(dir) = state.timeline.dir.as_deref() else {
+        return vec![s.get("simulator.no_run").to_owned()];
+    };
+    let full = s.fill("simulator.path", &[("dir", dir)]);
+    let width = usize::from(areas.path.width);
+    let lines = break_path(&full, width);
+    if lines.len() > 1 && areas.content.height > MIN_TAB_ROWS {
+        areas.content.height -= 1;
+        areas.path.y -= 1;
+        areas.path.height = 2;
+        return lines;
+    }
+    // No row to spare: the run's own folder name (the end) stays, the parents become "…".
+    let over = full.chars().count().saturating_sub(width);
+    if over == 0 {
+        return vec![full];
+    }
+    let keep: String = dir.chars().skip(over + 1).collect();
+    vec![s.fill("simulator.path", &[("dir", &format!("…{keep}"))])]
+}
+
+/// `text` in rows of `width`, broken after the last `/` (or space) that fits; the second row
+/// keeps the end when the text needs more than two.
+fn break_path(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= width || width < 2 {
+        return vec![text.to_owned()];
+    }
+    let cut = chars[..width]
+        .iter()
+        .rposition(|c| *c == '/' || *c == ' ')
+        .map_or(width, |i| i + 1);
+    let first: String = chars[..cut].iter().collect();
+    let rest = &chars[cut..];
+    let second: String = if rest.len() > width {
+        std::iter::once('…')
+            .chain(rest[rest.len() - (width - 1)..].iter().copied())
+            .collect()
+    } else {
+        rest.iter().collect()
+    };
+    vec![first, second]
+}
+
 /// Rows the tabs below always keep when the story panel grows.
 const MIN_TAB_ROWS: u16 = 2;
 
-/// A moment's explanation longer than the caption area takes rows from the tabs below (down
-/// to [`MIN_TAB_ROWS`]) instead of losing its last words.
-fn grow_caption(app: &App, s: &SimState, areas: &mut layout::SimAreas) {
-    let shown = s.shown_index();
-    let Some(m) = s.story.current(shown) else {
-        return;
-    };
-    if !(shown == Some(m.event) || s.story.came_from.is_some()) {
-        return;
-    }
-    let body = units::glue(&crate::sim::moments::render(
-        &app.session.content.moments,
-        app.session.lang,
-        m,
-    ));
+/// A caption or moment longer than the caption area takes rows from the tabs below (down to
+/// [`MIN_TAB_ROWS`]) instead of losing its last words.
+fn grow_caption(s: &SimState, narration: &[Line<'_>], areas: &mut layout::SimAreas) {
+    let width = usize::from(areas.caption.width);
     let offer = u16::from(s.timeline.finished && s.timeline.cursor.is_none());
-    let wanted = 1 + offer + wrapped_rows(&body, usize::from(areas.caption.width));
+    let text_rows: u16 = narration
+        .iter()
+        .map(|l| {
+            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            wrapped_rows(&text, width).max(1)
+        })
+        .sum();
+    let wanted = offer + text_rows;
     let extra = wanted
         .saturating_sub(areas.caption.height)
         .min(areas.content.height.saturating_sub(MIN_TAB_ROWS));
@@ -234,7 +264,10 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
 }
 
-fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
+/// What the story panel shows: the current moment (see [`story::lines`]), else the newest
+/// captions (reduced motion: as many as fit `height` rows), else the shown event's caption,
+/// else the scenario's summary.
+fn narration_lines(app: &App, s: &SimState, theme: &Theme, height: u16) -> Vec<Line<'static>> {
     let text = story::PanelText {
         strings: app.session.strings(),
         texts: &app.session.content.moments,
@@ -245,15 +278,15 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
             .and_then(|snap| snap.last_event.as_ref())
             .map(|e| format!("#{} {}", e.index + 1, view::caption(&app.session, e))),
     };
-    if story::draw(frame, &text, &s.story, s.shown_index(), theme, area) {
-        return;
+    if let Some(lines) = story::lines(&text, &s.story, s.shown_index(), theme) {
+        return lines;
     }
-    let lines: Vec<Line<'_>> = if app.session.options.reduced_motion {
+    if app.session.options.reduced_motion {
         // The newest captions that fit, oldest first, each in full (wrapped).
-        let width = usize::from(area.width.max(1));
-        let mut rows = usize::from(area.height);
+        let width = usize::from(app.session.size.0.saturating_sub(2).max(1));
+        let mut rows = usize::from(height);
         let mut kept = Vec::new();
-        for line in view::transcript(&app.session, s, usize::from(area.height))
+        for line in view::transcript(&app.session, s, usize::from(height))
             .into_iter()
             .rev()
         {
@@ -265,40 +298,63 @@ fn narration(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area
             kept.push(Line::raw(units::glue(&line)));
         }
         kept.reverse();
-        kept
-    } else {
-        let shown = s
-            .shown()
-            .and_then(|snap| snap.last_event.as_ref().map(|e| (snap, e)));
-        if let Some((snap, event)) = shown {
-            let tone = if view::failing(snap).is_some() {
-                Tone::Bad
-            } else {
-                Tone::Italic
-            };
-            vec![Line::styled(
-                units::glue(&format!(
-                    "#{} {}",
-                    event.index + 1,
-                    view::caption(&app.session, event)
-                )),
-                theme.tone(tone),
-            )]
+        return kept;
+    }
+    let shown = s
+        .shown()
+        .and_then(|snap| snap.last_event.as_ref().map(|e| (snap, e)));
+    if let Some((snap, event)) = shown {
+        let tone = if view::failing(snap).is_some() {
+            Tone::Bad
         } else {
-            let summary = scenario_text(&app.session, s.scenario_id())
-                .map(|t| t.summary.clone())
-                .unwrap_or_default();
-            vec![
-                Line::raw(summary),
-                Line::styled(
-                    app.session.strings().get("simulator.press_play"),
-                    theme.dim(),
-                ),
-            ]
-        }
-    };
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: true }),
-        clip(frame, rect(area)),
-    );
+            Tone::Italic
+        };
+        vec![Line::styled(
+            units::glue(&format!(
+                "#{} {}",
+                event.index + 1,
+                view::caption(&app.session, event)
+            )),
+            theme.tone(tone),
+        )]
+    } else {
+        let summary = scenario_text(&app.session, s.scenario_id())
+            .map(|t| t.summary.clone())
+            .unwrap_or_default();
+        vec![
+            Line::raw(summary),
+            Line::styled(
+                app.session.strings().get("simulator.press_play").to_owned(),
+                theme.dim(),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::break_path;
+
+    #[test]
+    fn a_long_run_path_breaks_after_a_slash_and_keeps_every_character() {
+        let text = "Lauf-Dateien (sqlite3): /home/anna/.local/share/queuelab/sim-runs/poison-dlq-safe-asb-seed1-1796145443-2";
+        let rows = break_path(text, 78);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert!(rows[0].ends_with('/'), "{rows:?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 78), "{rows:?}");
+        assert_eq!(rows.concat(), text);
+        assert_eq!(break_path("short", 78), ["short"]);
+    }
+
+    #[test]
+    fn a_path_longer_than_two_rows_keeps_its_end() {
+        let text = format!("x: /{}/run-1", "a".repeat(200));
+        let rows = break_path(&text, 40);
+        assert_eq!(rows.len(), 2);
+        assert!(
+            rows[1].starts_with('…') && rows[1].ends_with("/run-1"),
+            "{rows:?}"
+        );
+        assert!(rows.iter().all(|r| r.chars().count() <= 40), "{rows:?}");
+    }
 }

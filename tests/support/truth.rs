@@ -31,7 +31,7 @@ pub struct Run {
 
 /// Runs `id` headless as `sim` does (events, facts, story) and reads its files.
 pub fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64, dir: &Path) -> Run {
-    let mut sim = Simulation::new(RunConfig {
+    let sim = Simulation::new(RunConfig {
         scenario: scenario::find(id).expect("scenario"),
         mode,
         broker,
@@ -40,12 +40,20 @@ pub fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64, dir: &Path) -> R
         dir: dir.join("run"),
     })
     .expect("new run");
+    let what = format!("{id} {} {} seed {seed}", mode.as_str(), broker.as_str());
+    play(sim, what, |_| {})
+}
+
+/// Plays `sim` to its end, calling `operator` after every step (to fix a cause, replay the
+/// DLQ, ...), and reads its files.
+pub fn play(mut sim: Simulation, what: String, mut operator: impl FnMut(&mut Simulation)) -> Run {
     let mut story = Story::for_run(&sim);
     let mut events = Vec::new();
     while sim.step().expect("step").is_some() {
         let (e, facts) = sim.last_step().expect("the event just stepped");
         story.observe(e, facts);
         events.push(e.clone());
+        operator(&mut sim);
     }
     story.finish();
     let report = sim.report().expect("report");
@@ -69,7 +77,7 @@ pub fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64, dir: &Path) -> R
         map
     };
     Run {
-        what: format!("{id} {} {} seed {seed}", mode.as_str(), broker.as_str()),
+        what,
         inbox_received: group(pairs(
             &paths.service_db,
             "SELECT message_id, received_ms FROM inbox",
@@ -94,11 +102,26 @@ fn is_receive(k: EventKind) -> bool {
     )
 }
 
-fn is_lock_end(k: EventKind) -> bool {
+/// A consumer's receive call, whether it got a message or not.
+fn is_receive_attempt(k: EventKind) -> bool {
+    is_receive(k) || k == EventKind::ReceiveEmpty
+}
+
+/// A send to the broker that duplicate detection records.
+fn is_send(k: EventKind) -> bool {
     matches!(
         k,
-        EventKind::LockExpired | EventKind::VisibilityExpired | EventKind::LockReleasedEarly
+        EventKind::Published
+            | EventKind::PublishedDedup
+            | EventKind::DispatcherCrashedAfterPublish
+            | EventKind::ApiDirectPublished
+            | EventKind::DlqReplayed
+            | EventKind::DlqReplayedNewId
     )
+}
+
+fn is_lock_end(k: EventKind) -> bool {
+    matches!(k, EventKind::LockExpired | EventKind::VisibilityExpired)
 }
 
 fn is_effect(k: EventKind) -> bool {
@@ -174,18 +197,6 @@ pub fn falsehoods(run: &Run, captions: &Captions, texts: &Captions, skip: Skip) 
                     );
                 }
             }
-            EventKind::LockReleasedEarly => {
-                let held = arg_ms(e, 1).unwrap_or(0);
-                let lost = earlier().any(|p| {
-                    of(p, msg) && p.kind == EventKind::LockLostAtBroker && p.at_ms + held == at
-                });
-                if !lost {
-                    say(
-                        &mut out,
-                        format!("says released after {held} ms: no lock lost at the broker then"),
-                    );
-                }
-            }
             EventKind::RenewalLimitReached | EventKind::VisibilityLimitReached => {
                 let limit = arg_ms(e, 0).unwrap_or(0);
                 let got =
@@ -194,6 +205,86 @@ pub fn falsehoods(run: &Run, captions: &Captions, texts: &Captions, skip: Skip) 
                     say(
                         &mut out,
                         format!("renewal limit {limit} ms not reached since the receive"),
+                    );
+                }
+            }
+            EventKind::AppliedThenConnectionLost => {
+                // "Its lock runs out in N ms": the lock counts from this delivery's receive or
+                // its last renewal, not from the lost connection.
+                let left = arg_ms(e, 0).unwrap_or(0);
+                let lock_end = earlier()
+                    .find(|p| {
+                        of(p, msg)
+                            && p.actor == e.actor
+                            && (is_receive(p.kind)
+                                || matches!(
+                                    p.kind,
+                                    EventKind::LockRenewed | EventKind::VisibilityExtended
+                                ))
+                    })
+                    .and_then(|p| {
+                        if is_receive(p.kind) {
+                            Some(p.at_ms + arg_ms(p, 1)?)
+                        } else {
+                            arg_ms(p, 0)
+                        }
+                    });
+                if lock_end != Some(at + left) {
+                    say(
+                        &mut out,
+                        format!("says the lock runs out in {left} ms, it ends at {lock_end:?}"),
+                    );
+                }
+            }
+            EventKind::Abandoned => {
+                // "This instance backs off N ms before its next receive".
+                let backoff = arg_ms(e, 1).unwrap_or(0);
+                let next = run.events[e.index as usize + 1..]
+                    .iter()
+                    .find(|p| p.actor == e.actor && is_receive_attempt(p.kind));
+                if let Some(p) = next.filter(|p| p.at_ms < at + backoff) {
+                    say(
+                        &mut out,
+                        format!(
+                            "says it backs off {backoff} ms, it receives again at {}",
+                            p.at_ms
+                        ),
+                    );
+                }
+            }
+            EventKind::RetryDelayed => {
+                // "Delayed retry in N ms": the message stays invisible that long.
+                // Only this copy: SQS standard may hold a second copy with its own row.
+                let delay = arg_ms(e, 0).unwrap_or(0);
+                let row = |p: &Event| p.args.get(2).cloned();
+                let copy = earlier()
+                    .find(|p| of(p, msg) && p.actor == e.actor && is_receive(p.kind))
+                    .and_then(row);
+                let early = run.events[e.index as usize + 1..]
+                    .iter()
+                    .take_while(|p| p.at_ms < at + delay)
+                    .find(|p| of(p, msg) && is_receive(p.kind) && row(p) == copy);
+                if let Some(p) = early {
+                    say(
+                        &mut out,
+                        format!("says retry in {delay} ms, received again at {}", p.at_ms),
+                    );
+                }
+            }
+            EventKind::ReplayDroppedDuplicate => {
+                // "Same message id, seen N ms ago": a send of that MessageId then.
+                let id = e.args.first().map_or("", String::as_str);
+                let ago = arg_ms(e, 1).unwrap_or(0);
+                let sent = earlier().any(|p| {
+                    p.at_ms + ago == at
+                        && is_send(p.kind)
+                        && (p.message_id.as_deref() == Some(id)
+                            || p.args.iter().any(|a| a.split(' ').any(|w| w == id)))
+                });
+                if !sent {
+                    say(
+                        &mut out,
+                        format!("says {id} was seen {ago} ms ago, no send of it then"),
                     );
                 }
             }

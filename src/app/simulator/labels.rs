@@ -161,9 +161,12 @@ pub fn count_line(
 
 /// The order number in a message id (`msg-000003` -> `3`).
 pub fn order_of(message_id: &str) -> String {
-    message_id
-        .strip_prefix("msg-")
-        .map_or(message_id, |n| n.trim_start_matches('0'))
+    // A DLQ replay under a new MessageId ("msg-000002-r1") is still order 2.
+    let id = message_id
+        .split_once("-r")
+        .map_or(message_id, |(base, _)| base);
+    id.strip_prefix("msg-")
+        .map_or(id, |n| n.trim_start_matches('0'))
         .to_owned()
 }
 
@@ -234,6 +237,14 @@ pub fn consumer_state(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replayed_copy_carries_its_order_number() {
+        assert_eq!(order_of("msg-000002"), "2");
+        assert_eq!(order_of("msg-000002-r1"), "2");
+        assert_eq!(order_of("msg-000120-r15"), "120");
+        assert_eq!(order_of("other"), "other");
+    }
 
     #[test]
     fn states_never_show_internal_names() {

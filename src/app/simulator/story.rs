@@ -31,6 +31,13 @@ impl StoryState {
         self.moments.iter().rev().find(|m| m.event <= shown)
     }
 
+    /// True when the story panel explains a moment instead of showing the shown event's
+    /// caption: at the moment's own event, or at its cause after a jump.
+    pub fn explains(&self, shown: Option<u64>) -> bool {
+        self.current(shown)
+            .is_some_and(|m| shown == Some(m.event) || self.came_from.is_some())
+    }
+
     /// Position of [`StoryState::current`] in the list (for "moment 2 of 5").
     pub fn position(&self, shown: Option<u64>) -> Option<usize> {
         let current = self.current(shown)?;

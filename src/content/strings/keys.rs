@@ -179,6 +179,7 @@ const MORE: &[&str] = &[
     "report.tab_key",
     "simulator.quiet_step",
     "simulator.quiet_steps",
+    "simulator.rows_above",
     "simulator.mode_safe",
     "simulator.mode_naive",
     "simulator.mode_pitfall",

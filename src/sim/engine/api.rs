@@ -129,7 +129,7 @@ impl Simulation {
         let amount = amount_cents(order);
         let actor = Actor::Api;
         let customer = customer_of(order, self.spec.scenario.setup.groups);
-        let group = self.spec.settings.ordered.then(|| customer.clone());
+        let group = self.message_group(&customer, &msg);
         let poison = !retry && self.script.armed.take(Fault::PoisonMessage);
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;

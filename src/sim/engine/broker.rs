@@ -1,8 +1,14 @@
-//! The broker actor: receive with a lock / visibility timeout, duplicate copies, dead-letter,
-//! lock expiry, waking consumers. Its SQL lives in [`super::queue`].
+//! The broker actor: receive with a lock / visibility timeout, duplicate copies, waking
+//! consumers. Dead-lettering and the timed events (lock expiry, outage end) have files of
+//! their own below; its SQL lives in [`super::queue`].
+
+mod dead_letter;
+mod fifo;
+mod timed;
+
+pub(crate) use fifo::send_refused;
 
 use rand::RngExt;
-use rusqlite::OptionalExtension;
 
 use super::action::Action;
 pub(crate) use super::queue::*;
@@ -19,12 +25,6 @@ pub(crate) enum Receive {
     DeadLettered(Event),
     /// A message, locked for the receiver.
     Delivered(Received, Event),
-}
-
-/// Service Bus's own `DeadLetterErrorDescription` for `MaxDeliveryCountExceeded`: fixed text
-/// with the count, never the consumer's exception.
-pub(crate) fn max_delivery_description(deliveries: u32) -> String {
-    format!("Message could not be consumed after {deliveries} delivery attempts.")
 }
 
 impl Simulation {
@@ -243,171 +243,10 @@ impl Simulation {
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
-        self.actors.broker.released_early.remove(&seq);
         if self.actors.broker.locks.remove(&seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
         self.change(RowChange::Delete(Table::Queue, seq));
         self.ledger.stages.queued = self.ledger.stages.queued.saturating_sub(1);
-    }
-
-    /// The broker moves a message whose delivery count would exceed the maximum to the DLQ
-    /// instead of handing it out. Service Bus stamps `MaxDeliveryCountExceeded` with its own
-    /// fixed description (it never sees the consumer's exception); the SQS redrive policy
-    /// records no reason at all. The entry counts the deliveries that took place: this receive
-    /// is not one.
-    fn dead_letter_by_broker(&mut self, r: &Received, token: u64) -> Result<Event, SimError> {
-        let deliveries = r.delivery_count.saturating_sub(1);
-        let (reason, description) = match self.spec.broker {
-            BrokerKind::Asb => (
-                self.spec.profile.dlq_reason.to_string(),
-                max_delivery_description(deliveries),
-            ),
-            BrokerKind::Sqs => (String::new(), String::new()),
-        };
-        let note = DeadLetterNote {
-            reason: &reason,
-            description: &description,
-            deliveries,
-        };
-        self.move_to_dlq(Actor::Broker, r.seq, token, &r.message_id, &note)?;
-        let (kind, args) = match self.spec.broker {
-            BrokerKind::Asb => (
-                EventKind::DeadLettered,
-                vec![reason, description, deliveries.to_string()],
-            ),
-            BrokerKind::Sqs => (
-                EventKind::Redriven,
-                vec![
-                    r.message_id.clone(),
-                    self.spec.settings.max_deliveries.to_string(),
-                    deliveries.to_string(),
-                ],
-            ),
-        };
-        Ok(Event::new(Actor::Broker, Stage::Dlq, kind)
-            .message(&r.message_id)
-            .sql(DEAD_LETTER_SQL)
-            .args(args))
-    }
-
-    /// Moves queue row `seq` (locked under `token`) to the DLQ and records it in the picture,
-    /// the metrics and the facts; false when the row no longer carries that token.
-    pub(crate) fn move_to_dlq(
-        &mut self,
-        actor: Actor,
-        seq: i64,
-        token: u64,
-        message_id: &str,
-        note: &DeadLetterNote<'_>,
-    ) -> Result<bool, SimError> {
-        let dlq_seq = dead_letter(&self.conns.broker, seq, token, note, self.clock.now)
-            .ctx(actor, "dead-letter")?;
-        let Some(d) = dlq_seq else {
-            return Ok(false);
-        };
-        self.picture_dequeued(seq);
-        self.change(RowChange::Put(
-            Table::Dlq,
-            d,
-            std::sync::Arc::new(vec![
-                d.to_string(),
-                message_id.to_string(),
-                note.reason.to_string(),
-                note.description.to_string(),
-                note.deliveries.to_string(),
-                String::new(),
-            ]),
-        ));
-        self.ledger.stages.dlq += 1;
-        self.ledger.metrics.dead_lettered += 1;
-        self.note(Fact::DeadLettered {
-            message_id: message_id.to_string(),
-            description: note.description.to_string(),
-            delivery_count: note.deliveries,
-        });
-        Ok(true)
-    }
-
-    /// A lock / visibility timeout ran out: the message is visible again.
-    pub(crate) fn lock_expiry(&mut self, seq: i64, token: u64) -> Option<Event> {
-        // A renewed lock has a later end; its own expiry is scheduled separately.
-        if !self
-            .actors
-            .broker
-            .locks
-            .get(&seq)
-            .is_some_and(|(t, until)| *t == token && *until <= self.clock.now)
-        {
-            return None;
-        }
-        self.actors.broker.locks.remove(&seq);
-        let early = self
-            .actors
-            .broker
-            .released_early
-            .remove(&seq)
-            .filter(|(t, _)| *t == token)
-            .map(|(_, received)| self.clock.now.saturating_sub(received));
-        self.note(Fact::LockExpired { seq });
-        self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
-        self.change(RowChange::Set(
-            Table::Queue,
-            seq,
-            col::QUEUE_LOCK,
-            String::new(),
-        ));
-        self.wake_consumers(self.clock.now, 1);
-        // The caption states the time the lock really lasted: its full duration (counted from
-        // the delivery or the last renewal), or, when the broker lost it early, the time since
-        // the delivery.
-        let (caption, held_ms) = match (self.spec.broker, early) {
-            (BrokerKind::Asb, Some(held)) => (EventKind::LockReleasedEarly, held),
-            (BrokerKind::Asb, None) => (EventKind::LockExpired, self.spec.settings.lock_ms),
-            (BrokerKind::Sqs, _) => (EventKind::VisibilityExpired, self.spec.settings.lock_ms),
-        };
-        // The caption names the message, not the queue row number a learner never sees.
-        let message_id = self.queued_message_id(seq);
-        Some(
-            Event::new(Actor::Broker, Stage::Broker, caption)
-                .maybe_message(message_id.as_deref())
-                .args(vec![
-                    message_id.clone().unwrap_or_else(|| format!("#{seq}")),
-                    held_ms.to_string(),
-                ]),
-        )
-    }
-
-    /// The message id of queue row `seq`, while it is in the queue. A failed read only costs
-    /// the caption its id, so it is not an error of the run.
-    fn queued_message_id(&self, seq: i64) -> Option<String> {
-        self.conns
-            .broker
-            .prepare_cached(SQL_QUEUED_ID)
-            .and_then(|mut s| s.query_row([seq], |r| r.get(0)).optional())
-            .ok()
-            .flatten()
-    }
-
-    /// An outage ends: when it was the last one still running, the broker is reachable again
-    /// and everyone who waited is woken. An outage that ends inside a longer, overlapping one
-    /// changes nothing (`None`), and two ending at the same moment announce it once.
-    pub(crate) fn broker_up(&mut self) -> Option<Event> {
-        let now = self.clock.now;
-        if self.actors.broker.down_until != now || self.actors.broker.up_announced == Some(now) {
-            return None;
-        }
-        self.actors.broker.up_announced = Some(now);
-        for c in &mut self.actors.consumers {
-            c.waiting_for_broker = false;
-        }
-        let n = self.actors.consumers.len();
-        self.wake_consumers(now, n);
-        self.wake_dispatcher(now);
-        Some(Event::new(
-            Actor::Broker,
-            Stage::Broker,
-            EventKind::BrokerUp,
-        ))
     }
 }

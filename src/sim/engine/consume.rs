@@ -267,11 +267,20 @@ impl Simulation {
         self.note(Fact::ConnectionLost {
             message_id: d.message_id.clone(),
         });
+        // The lock still runs for what is left of it: it counts from the receive or the last
+        // renewal, not from the lost connection.
+        let lock_left = self
+            .actors
+            .broker
+            .locks
+            .get(&d.seq)
+            .filter(|(token, _)| *token == d.token)
+            .map_or(0, |(_, until)| until.saturating_sub(self.clock.now));
         Event::new(Actor::Consumer(c), Stage::Consumer, caption)
             .message(&d.message_id)
             .sql(sql)
             .outcome(Outcome::Unknown)
-            .args(vec![self.spec.settings.lock_ms.to_string()])
+            .args(vec![lock_left.to_string()])
     }
 
     pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {

@@ -48,9 +48,6 @@ pub(crate) struct BrokerState {
     pub up_announced: Option<u64>,
     /// Current lock token and lock end per locked queue row.
     pub locks: HashMap<i64, (u64, u64)>,
-    /// Locks the broker will lose before their duration ends, per queue row: (lock token,
-    /// time of the delivery), so the expiry can say it was released early and after how long.
-    pub released_early: HashMap<i64, (u64, u64)>,
     /// The next lock token / receipt handle.
     pub next_token: u64,
     /// Orders whose message was already duplicated once by the broker.

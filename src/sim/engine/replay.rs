@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
-use crate::sim::moments::Fact;
+use crate::sim::moments::{Fact, Loss};
 use crate::sim::state::{RowChange, Table, col};
 
 pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body \
@@ -109,7 +109,8 @@ impl Simulation {
                 logical_id: &p.logical_id,
                 order_id: p.order_id,
                 body: &p.body,
-                group: None,
+                // The DLQ keeps no MessageGroupId: on SQS FIFO each copy is its own group.
+                group: self.sqs_fifo().then_some(id.as_str()),
             };
             let seq = super::broker::send(&tx, now, window, &copy).ctx(actor, "replay")?;
             // The send "succeeded" either way, so the tool completes the DLQ entry.
@@ -152,6 +153,12 @@ impl Simulation {
             });
         }
         self.ledger.metrics.lost += out.dropped.len() as u64;
+        for (_, id, _) in &out.dropped {
+            self.note(Fact::Lost {
+                message_id: id.clone(),
+                loss: Loss::ReplayDropped,
+            });
+        }
         let st = &mut self.ledger.stages;
         st.dlq = st.dlq.saturating_sub(completed.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());

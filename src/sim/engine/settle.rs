@@ -1,7 +1,7 @@
 //! The end of a delivery: complete (settle), abandon with a delayed retry or dead-letter, and
 //! reconnecting after a lost connection.
 
-use super::action::Action;
+use super::action::{Action, Delivery};
 use super::broker::{DeadLetterNote, abandon, complete, delete_message, lock_held, token_text};
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
@@ -154,17 +154,7 @@ impl Simulation {
                     .args(vec![token_text(d.token)]),
             ))
         } else {
-            self.ledger.metrics.lock_lost += 1;
-            self.note(Fact::LockLost {
-                message_id: d.message_id.clone(),
-            });
-            Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::LockLost)
-                    .message(&d.message_id)
-                    .sql(SETTLE_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![token_text(d.token)]),
-            ))
+            Ok(Some(self.lock_lost(c, &d, SETTLE_SQL)))
         }
     }
 
@@ -205,17 +195,7 @@ impl Simulation {
         if !abandon(&self.conns.broker, d.seq, d.token, self.clock.now, visible)
             .ctx(actor, "abandon")?
         {
-            self.ledger.metrics.lock_lost += 1;
-            self.note(Fact::LockLost {
-                message_id: d.message_id.clone(),
-            });
-            return Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::LockLost)
-                    .message(&d.message_id)
-                    .sql(ABANDON_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![token_text(d.token)]),
-            ));
+            return Ok(Some(self.lock_lost(c, &d, ABANDON_SQL)));
         }
         if self.actors.broker.locks.remove(&d.seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
@@ -284,17 +264,7 @@ impl Simulation {
         let held = lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
             .ctx(actor, "check lock")?;
         if !held || !self.move_to_dlq(actor, d.seq, d.token, &d.message_id, &note)? {
-            self.ledger.metrics.lock_lost += 1;
-            self.note(Fact::LockLost {
-                message_id: d.message_id.clone(),
-            });
-            return Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::LockLost)
-                    .message(&d.message_id)
-                    .sql(DEAD_LETTER_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![token_text(d.token)]),
-            ));
+            return Ok(Some(self.lock_lost(c, &d, DEAD_LETTER_SQL)));
         }
         let kind = match self.spec.broker {
             BrokerKind::Asb => EventKind::DeadLetteredByConsumer,
@@ -310,6 +280,20 @@ impl Simulation {
                     d.delivery_count.to_string(),
                 ]),
         ))
+    }
+
+    /// The broker refused a settle, abandon or dead-letter call: the lock (receipt handle) of
+    /// this delivery had run out, so this instance no longer holds the message.
+    fn lock_lost(&mut self, c: u8, d: &Delivery, sql: &'static [&'static str]) -> Event {
+        self.ledger.metrics.lock_lost += 1;
+        self.note(Fact::LockLost {
+            message_id: d.message_id.clone(),
+        });
+        Event::new(Actor::Consumer(c), Stage::Broker, EventKind::LockLost)
+            .message(&d.message_id)
+            .sql(sql)
+            .outcome(Outcome::Failed)
+            .args(vec![token_text(d.token)])
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {

@@ -30,6 +30,9 @@ pub enum Loss {
     FailedAfterSettle,
     /// The dispatcher gave up on a message the broker will never accept.
     GaveUp,
+    /// A DLQ replay kept its `MessageId`: duplicate detection dropped it, and the resubmit
+    /// tool completed the DLQ entry.
+    ReplayDropped,
 }
 
 /// One thing that happened inside an event.

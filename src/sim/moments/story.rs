@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::explain;
 use super::order_state::{Mark, OrderState, Setting};
-use super::{Fact, Guard, Moment, OUTBOX_WAITING_MS};
+use super::{Fact, Guard, Loss, Moment, OUTBOX_WAITING_MS};
 use crate::sim::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
 
 /// Derives moments from a run's events; feed it every event in order with
@@ -244,6 +244,10 @@ impl Story {
                     return;
                 };
                 let st = self.state(order, message_id);
+                if *loss == Loss::ReplayDropped {
+                    // The resubmit tool completed the DLQ entry of the dropped copy.
+                    st.dlq_open = st.dlq_open.saturating_sub(1);
+                }
                 if st.lost_moment.is_some() {
                     return;
                 }

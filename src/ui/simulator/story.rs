@@ -42,17 +42,16 @@ pub fn tone(kind: MomentKind) -> Tone {
     }
 }
 
-/// Draws the panel; returns false (drawing nothing) when there is no moment to explain.
-pub fn draw(
-    frame: &mut Frame<'_>,
+/// The panel's lines (a header with its keys, then the explanation or the shown event's
+/// caption); `None` when there is no moment to explain.
+pub fn lines(
     text: &PanelText<'_>,
     story: &StoryState,
     shown: Option<u64>,
     theme: &Theme,
-    area: layout::Area,
-) -> bool {
+) -> Option<Vec<Line<'static>>> {
     let (Some(m), Some(pos)) = (story.current(shown), story.position(shown)) else {
-        return false;
+        return None;
     };
     let s = text.strings;
     let kind = text
@@ -97,7 +96,7 @@ pub fn draw(
     let style = theme.tone(tone(m.kind));
     // At the moment (or at its cause after a jump) the explanation; further on, the shown
     // event's caption under the moment's header.
-    let at_moment = shown == Some(m.event) || story.came_from.is_some();
+    let at_moment = story.explains(shown);
     let body = match &text.caption {
         Some(c) if !at_moment => Line::styled(super::units::glue(c), theme.tone(Tone::Italic)),
         _ => Line::styled(
@@ -105,16 +104,19 @@ pub fn draw(
             theme.tone(Tone::Text),
         ),
     };
-    let lines = vec![
+    Some(vec![
         Line::from(vec![
             Span::styled(header, style),
             Span::styled(format!(" · {keys}"), theme.dim()),
         ]),
         body,
-    ];
+    ])
+}
+
+/// Draws `lines` wrapped into `area`.
+pub fn draw(frame: &mut Frame<'_>, lines: Vec<Line<'static>>, area: layout::Area) {
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }),
         clip(frame, rect(area)),
     );
-    true
 }

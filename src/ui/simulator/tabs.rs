@@ -77,11 +77,17 @@ fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line
     lines.into_iter().skip(start).take(end - start).collect()
 }
 
+/// Where a statement of the selected event starts, and where its wrapped rows continue.
+const SQL_INDENT: &str = "      ";
+const SQL_CONTINUED: &str = "        ";
+
 fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
     let selected = s.shown_index();
     let strings = app.session.strings();
     let mut lines = Vec::new();
+    // The row of the selected event's line, and its index.
+    let mut selected_row = None;
     // Routine steps fold into one line unless the full log is open (`o`); the SQL shows for
     // the selected event on demand (`s`), or for every event in the full log with SQL on.
     for row in fold::rows(events.into_iter().rev(), s.full_log, selected) {
@@ -106,7 +112,12 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             .as_deref()
             .map(view::short_id)
             .unwrap_or_default();
-        let mark = if Some(e.index) == selected { ">" } else { " " };
+        let mark = if Some(e.index) == selected {
+            selected_row = Some((lines.len(), e.index));
+            ">"
+        } else {
+            " "
+        };
         let head = format!(
             "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
             e.index + 1,
@@ -114,18 +125,37 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             e.actor.to_string()
         );
         let outcome = format!("[{}] ", e.outcome.as_str());
-        // The caption ends at a word with "…" (the story panel and `s` show it whole).
-        let room =
-            usize::from(area.width).saturating_sub(head.chars().count() + outcome.chars().count());
-        let caption = super::picker::cut_at_word(&view::caption(&app.session, e), room);
+        // Captions end at a word with "…" (the story panel shows the selected one whole); while
+        // the panel explains a moment instead, the selected event's caption wraps here whole.
+        let indent = head.chars().count() + outcome.chars().count();
+        let room = usize::from(area.width).saturating_sub(indent);
+        let caption = view::caption(&app.session, e);
+        let mut rows = if Some(e.index) == selected && s.story.explains(selected) {
+            super::super::help::wrap(&super::units::glue(&caption), room)
+        } else {
+            vec![super::picker::cut_at_word(&caption, room)]
+        }
+        .into_iter();
         lines.push(Line::from(vec![
             Span::styled(super::units::glue(&head), theme.dim()),
             Span::styled(outcome, theme.tone(tone)),
-            Span::raw(super::units::glue(&caption)),
+            Span::raw(super::units::glue(&rows.next().unwrap_or_default())),
         ]));
+        for row in rows {
+            lines.push(Line::raw(format!("{}{row}", " ".repeat(indent))));
+        }
         if s.show_sql && (s.full_log || Some(e.index) == selected) {
+            // Each statement wraps between words, continued rows indented further, so no
+            // condition is cut at the edge (the log scrolls when they are many).
+            let width = usize::from(area.width).saturating_sub(SQL_INDENT.len() + 2);
             for sql in e.sql {
-                lines.push(Line::styled(format!("      {sql}"), theme.tone(Tone::Code)));
+                for (k, part) in super::super::help::wrap(sql, width).into_iter().enumerate() {
+                    let indent = if k == 0 { SQL_INDENT } else { SQL_CONTINUED };
+                    lines.push(Line::styled(
+                        format!("{indent}{part}"),
+                        theme.tone(Tone::Code),
+                    ));
+                }
             }
         }
     }
@@ -135,7 +165,26 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             theme.dim(),
         ));
     }
-    let shown = bottom_window(lines, usize::from(area.height), usize::from(s.scroll));
+    let height = usize::from(area.height);
+    let total = lines.len();
+    let mut shown = bottom_window(lines, height, usize::from(s.scroll));
+    // The selected event's own line scrolled out above its SQL: the first row says where it
+    // is, so its statements are never read without their event.
+    let start = total - shown.len() - usize::from(s.scroll).min(total.saturating_sub(height));
+    if let Some((row, index)) = selected_row.filter(|(row, _)| *row < start)
+        && shown.len() > 1
+    {
+        shown[0] = Line::styled(
+            strings.fill(
+                "simulator.rows_above",
+                &[
+                    ("event", &(index + 1).to_string()),
+                    ("n", &(start + 1 - row).to_string()),
+                ],
+            ),
+            theme.tone(Tone::Focus),
+        );
+    }
     frame.render_widget(Paragraph::new(shown), clip(frame, rect(area)));
 }
 

@@ -209,6 +209,10 @@ pub fn movers(
                 gap: (x0, x1),
                 back,
             } => {
+                // The label stays inside its gap, never on a box border.
+                let room = (x1 + 1).saturating_sub(x);
+                let text: String = text.chars().take(usize::from(room)).collect();
+                let width = width.min(room);
                 let line = g.line.repeat(usize::from(x1 - x0));
                 let arrow = if back {
                     format!("{}{line}", g.left)
@@ -293,5 +297,40 @@ mod tests {
         assert_eq!(label(&again, true), "*3");
         let dlq = path(&mv(Stage::Consumer, Stage::Dlq, false), &b, 1);
         assert!(matches!(dlq.last(), Some(Slot::Lane { down: true, .. })));
+    }
+
+    /// A label wider than its gap (a long order number) stops short of the next box's border.
+    #[test]
+    fn a_wide_label_never_draws_over_a_box_border() {
+        use ratatui::Terminal;
+        use ratatui::backend::TestBackend;
+        let b = boxes();
+        let mut term = Terminal::new(TestBackend::new(80, 12)).expect("terminal");
+        let wide = Move {
+            message_id: "msg-123456".into(),
+            from: Stage::Dispatcher,
+            to: Stage::Broker,
+            again: false,
+        };
+        for t in [0.0, 0.5, 1.0] {
+            term.draw(|f| {
+                movers(
+                    f,
+                    std::slice::from_ref(&wide),
+                    t,
+                    &b,
+                    false,
+                    Style::default(),
+                );
+            })
+            .expect("draw");
+            let (x0, x1) = gap(&b, 2).expect("a gap before the broker");
+            let y = arrow_row(&b);
+            let buf = term.backend().buffer();
+            let after = buf[(x1 + 1, y)].symbol().to_owned();
+            assert_eq!(after, " ", "t {t}: column {} is the broker box's", x1 + 1);
+            let drawn: String = (x0..=x1).map(|x| buf[(x, y)].symbol().to_owned()).collect();
+            assert!(drawn.starts_with('1'), "t {t}: {drawn:?}");
+        }
     }
 }

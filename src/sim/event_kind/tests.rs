@@ -1,0 +1,38 @@
+//! Every kind's name round-trips, and every kind has a caption in both languages.
+
+use super::*;
+
+#[test]
+fn names_round_trip_and_caption_keys_carry_the_prefix() {
+    for k in EventKind::ALL {
+        assert_eq!(EventKind::parse(k.as_str()), Some(k));
+        assert_eq!(k.caption_key().strip_prefix("sim."), Some(k.as_str()));
+    }
+}
+
+/// Every kind has a caption in de and en, and every caption belongs to a kind.
+#[test]
+fn captions_and_kinds_match() {
+    use crate::content::{ContentSource, Lang, load};
+    let content = load(&ContentSource::Embedded).expect("embedded content");
+    for lang in Lang::ALL {
+        let keys: Vec<&str> = content.captions.keys(lang).collect();
+        for k in EventKind::ALL {
+            assert!(
+                keys.contains(&k.caption_key()),
+                "{lang}: {k} has no caption"
+            );
+        }
+        for key in keys {
+            let name = key.strip_prefix("sim.").unwrap_or(key);
+            assert!(
+                EventKind::parse(name).is_some(),
+                "caption {key} has no kind"
+            );
+        }
+    }
+    let text = content
+        .captions
+        .render(Lang::En, "sim.broker-down", &["5000".into()]);
+    assert_eq!(text, "The broker is unreachable for 5000 ms.");
+}
