@@ -13,7 +13,6 @@ use crate::domain::workshop::wire::{
 use crate::domain::workshop::{EventKind, PaceKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
-use std::time::Instant;
 use subtle::ConstantTimeEq;
 
 /// Largest request body the host reads (a full batch of events fits with room to spare).
@@ -79,7 +78,7 @@ fn same(a: &str, b: &str) -> bool {
 impl HostState {
     /// Answers one request: [`HostState::admit`], then [`HostState::route`].
     pub fn handle(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
-        match self.admit(req.peer) {
+        match self.admit(req.peer, now_ms) {
             Ok(()) => self.route(req, now_ms),
             Err(refused) => refused,
         }
@@ -87,8 +86,8 @@ impl HostState {
 
     /// The per-address rate limit; the HTTP server asks it before it reads a body, so a
     /// flood costs the host no body reads.
-    pub fn admit(&self, peer: IpAddr) -> Result<(), ApiResponse> {
-        if lock(&self.limits).allow(peer, Instant::now()) {
+    pub fn admit(&self, peer: IpAddr, now_ms: i64) -> Result<(), ApiResponse> {
+        if lock(&self.limits).allow(peer, now_ms) {
             Ok(())
         } else {
             Err(ApiResponse::text(
@@ -331,7 +330,7 @@ impl HostState {
         match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
-                _ if !lock(&self.registrations).allow(peer, Instant::now()) => {
+                _ if !lock(&self.registrations).allow(peer, now_ms) => {
                     return ApiResponse::text(
                         429,
                         "too many new trainees from this address; try again in a minute",

@@ -1,9 +1,10 @@
 //! Per-client request rates: a token bucket per peer address, so one noisy or hostile client
-//! cannot starve the room. The table is bounded; idle buckets are dropped first.
+//! cannot starve the room. The table is bounded; idle buckets are dropped first. Time comes in
+//! as the caller's clock in milliseconds (the same `now_ms` a request is handled at), so a test
+//! drives it and a slow machine does not refill buckets in the middle of a test.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::time::Instant;
 
 /// Requests per second a client may sustain.
 const RATE_PER_SEC: f64 = 100.0;
@@ -21,7 +22,7 @@ const REGISTRATION_BURST: f64 = 60.0;
 /// The buckets.
 #[derive(Debug)]
 pub struct RateLimits {
-    buckets: HashMap<IpAddr, (f64, Instant)>,
+    buckets: HashMap<IpAddr, (f64, i64)>,
     rate: f64,
     burst: f64,
 }
@@ -49,20 +50,21 @@ impl RateLimits {
     }
 
     /// Takes one token for `peer`; false when the client is over its rate.
-    pub fn allow(&mut self, peer: IpAddr, now: Instant) -> bool {
+    pub fn allow(&mut self, peer: IpAddr, now_ms: i64) -> bool {
+        // Seconds since a bucket was last touched; a clock that steps back refills nothing.
+        let since = |at: i64| (now_ms - at).max(0) as f64 / 1000.0;
         if self.buckets.len() >= MAX_CLIENTS && !self.buckets.contains_key(&peer) {
             // Full buckets carry no information: forget them before refusing anyone.
             let (rate, burst) = (self.rate, self.burst);
-            self.buckets.retain(|_, (tokens, at)| {
-                *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
-            });
+            self.buckets
+                .retain(|_, (tokens, at)| *tokens + since(*at) * rate < burst);
             if self.buckets.len() >= MAX_CLIENTS {
                 return false;
             }
         }
-        let (tokens, at) = self.buckets.entry(peer).or_insert((self.burst, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.burst);
-        *at = now;
+        let (tokens, at) = self.buckets.entry(peer).or_insert((self.burst, now_ms));
+        *tokens = (*tokens + since(*at) * self.rate).min(self.burst);
+        *at = now_ms;
         if *tokens >= 1.0 {
             *tokens -= 1.0;
             true
@@ -76,7 +78,6 @@ impl RateLimits {
 mod tests {
     use super::*;
     use std::net::Ipv4Addr;
-    use std::time::Duration;
 
     #[test]
     fn a_burst_then_the_rate() {
@@ -85,13 +86,10 @@ mod tests {
             IpAddr::V4(Ipv4Addr::LOCALHOST),
             IpAddr::V4(Ipv4Addr::BROADCAST),
         );
-        let t0 = Instant::now();
+        let t0 = 1_000;
         let allowed = (0..1000).filter(|_| limits.allow(a, t0)).count();
         assert_eq!(allowed, BURST as usize);
         assert!(limits.allow(b, t0), "another client has its own bucket");
-        assert!(
-            limits.allow(a, t0 + Duration::from_millis(20)),
-            "refilled at the rate"
-        );
+        assert!(limits.allow(a, t0 + 20), "refilled at the rate");
     }
 }

@@ -59,7 +59,7 @@ impl Handler for HostHandler {
     }
 
     fn admit(&self, _head: &hyper::http::request::Parts, peer: SocketAddr) -> Option<Response> {
-        self.0.admit(peer.ip()).err().map(to_response)
+        self.0.admit(peer.ip(), now_ms()).err().map(to_response)
     }
 }
 
