@@ -97,7 +97,7 @@ fn replay_while_paused_shows_the_drop_at_once_and_n_sends_new_ids() {
     assert!(status(&h).contains("lost"), "{}", status(&h));
     let screen = h.screen();
     assert!(
-        screen.contains("N: replay under new message ids"),
+        screen.contains("N: replayed as a new broker message"),
         "{screen}"
     );
     insta::assert_snapshot!("sim_triage_dropped_en_100x30", screen);
@@ -144,7 +144,7 @@ fn german_80x24_and_sqs_without_a_reason() {
     assert_eq!(last_kind(&h), Some(EventKind::ReplayDroppedDuplicate));
     let screen = h.screen();
     assert!(screen.contains("3 von der Duplikaterkennung"), "{screen}");
-    assert!(screen.contains("N: mit neuen Message-IDs"), "{screen}");
+    assert!(screen.contains("N: als neue Broker-Nachricht"), "{screen}");
     insta::assert_snapshot!("sim_triage_dropped_de_80x24", screen);
 
     // The broker's own redrive (the naive consumer retries to maxReceiveCount) records no
