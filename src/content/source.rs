@@ -44,44 +44,34 @@ impl ContentSource {
 
     /// Names of the files directly inside a folder (relative to the root), sorted.
     pub fn list(&self, rel_dir: &str) -> Vec<String> {
-        let mut names: Vec<String> = match self {
-            ContentSource::Embedded => embedded_dir(rel_dir)
-                .map(|dir| {
-                    dir.files()
-                        .filter_map(|f| f.path().file_name()?.to_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            ContentSource::Disk(root) => std::fs::read_dir(root.join(rel_dir))
-                .map(|entries| {
-                    entries
-                        .filter_map(Result::ok)
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        };
-        names.sort();
-        names
+        self.names(rel_dir, Entry::File)
     }
 
     /// Names of the folders directly inside a folder (relative to the root), sorted.
     pub fn list_dirs(&self, rel_dir: &str) -> Vec<String> {
+        self.names(rel_dir, Entry::Folder)
+    }
+
+    fn names(&self, rel_dir: &str, kind: Entry) -> Vec<String> {
+        let name = |path: &std::path::Path| path.file_name()?.to_str().map(str::to_owned);
         let mut names: Vec<String> = match self {
             ContentSource::Embedded => embedded_dir(rel_dir)
-                .map(|dir| {
-                    dir.dirs()
-                        .filter_map(|d| d.path().file_name()?.to_str().map(str::to_owned))
-                        .collect()
+                .map(|dir| match kind {
+                    Entry::File => dir.files().filter_map(|f| name(f.path())).collect(),
+                    Entry::Folder => dir.dirs().filter_map(|d| name(d.path())).collect(),
                 })
                 .unwrap_or_default(),
             ContentSource::Disk(root) => std::fs::read_dir(root.join(rel_dir))
                 .map(|entries| {
                     entries
                         .filter_map(Result::ok)
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                        .filter(|e| {
+                            e.file_type().is_ok_and(|t| match kind {
+                                Entry::File => t.is_file(),
+                                Entry::Folder => t.is_dir(),
+                            })
+                        })
+                        .filter_map(|e| name(&e.path()))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -124,6 +114,13 @@ fn embedded_dir(rel: &str) -> Option<&'static Dir<'static>> {
         Some((dir, rest)) => dir.get_dir(Path::new(rest.trim_end_matches('/'))),
         None => None,
     }
+}
+
+/// What a listing asks for: the files or the folders directly inside a folder.
+#[derive(Clone, Copy)]
+enum Entry {
+    File,
+    Folder,
 }
 
 #[cfg(test)]
