@@ -1,19 +1,9 @@
 //! `queuelab lab ...` as the real binary: the learner's copy, exit codes 0 / 1 / 2, the report
 //! of a broken seed, reset, and the status list that survives between runs.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn queuelab(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queuelab"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env("LANG", "C")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::queuelab;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,17 +1,8 @@
 //! `queuelab sim` as the real binary: --list, --json fields, transcripts, bad input.
 
-use std::process::{Command, Output, Stdio};
-
-fn queuelab(data: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queuelab"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env("LANG", "C")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::queuelab;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

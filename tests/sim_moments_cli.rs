@@ -1,18 +1,9 @@
 //! `queuelab sim --json` carries the `moments` array and `--transcript` prints each moment's
 //! explanation right after the event that made it visible (SPEC 5).
 
-use std::process::{Command, Output, Stdio};
-
-fn queuelab(data: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queuelab"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env("LANG", "C")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::queuelab;
 
 #[test]
 fn json_moments_carry_the_contract_fields_and_match_the_metrics() {

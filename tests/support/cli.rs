@@ -17,6 +17,19 @@ pub fn command(data: &Path, args: &[&str]) -> Command {
     cmd
 }
 
+/// `queuelab --data-dir DATA ARGS…` with a plain locale and nothing on stdin, waited for: the
+/// language is whatever ARGS say (the default when they say nothing).
+pub fn queuelab(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("LANG", "C")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
 /// Runs [`command`] with `input` on stdin and waits for it to end.
 pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
     let mut child = command(data, args)
