@@ -240,7 +240,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     s.wait_for("Decisions 1/4");
     // One q leaves the reader, focused decision card or not.
     s.send("q");
-    s.wait_for("1-9 number (Enter/pause ends it)");
+    s.wait_for("1-9 number (Enter confirms)");
     s.send("q");
     s.wait_for("Continue where I left off");
 
