@@ -11,6 +11,7 @@ mod share_slot;
 pub mod sim_worker;
 mod store_worker;
 pub mod terminal;
+mod terminal_input;
 mod workshop_worker;
 
 pub use event_loop::run;

@@ -1,16 +1,15 @@
 //! The instructor's dashboard loop: keys, signals and a once-a-second read of the host's
 //! summary (the very one `GET /api/summary` serves) in; pacing commands out to the host.
-//! Ends on q, Ctrl+C, SIGTERM or SIGHUP; the caller then stops the server.
+//! Ends on q, Ctrl+C, SIGTERM, SIGHUP or a closed terminal; the caller then stops the server.
 
 use super::convert::to_msg;
 use super::terminal::{TerminalGuard, Tui};
+use super::terminal_input::{Input, TerminalInput};
 use crate::app::Msg;
 use crate::app::dashboard::{DashEffect, DashMsg, Dashboard};
 use crate::services::host::HostState;
 use crate::services::log;
 use crate::services::store::now_ms;
-use crossterm::event::EventStream;
-use futures_util::StreamExt;
 use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -38,7 +37,7 @@ async fn dashboard_loop(
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
     let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
     let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
-    let mut events = EventStream::new();
+    let mut input = TerminalInput::start()?;
     let mut refresh = tokio::time::interval(REFRESH);
     refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let size = terminal.size().map_err(|e| e.to_string())?;
@@ -48,14 +47,14 @@ async fn dashboard_loop(
     });
     loop {
         let msg = tokio::select! {
-            event = events.next() => match event {
-                Some(Ok(event)) => match to_msg(&event) {
+            input = input.next() => match input {
+                Input::Event(event) => match to_msg(&event) {
                     Some(Msg::Key(key)) => Some(DashMsg::Key(key)),
                     Some(Msg::Resized { width, height }) => Some(DashMsg::Resized { width, height }),
                     _ => None,
                 },
-                Some(Err(e)) => return Err(format!("reading the terminal failed: {e}")),
-                None => break,
+                Input::HungUp => { log::info("the terminal hung up: stopping the session"); break }
+                Input::Failed(e) => return Err(format!("reading the terminal failed: {e}")),
             },
             _ = refresh.tick() => Some(refreshed(state)),
             _ = terminate.recv() => { log::info("SIGTERM: stopping the session"); break }

@@ -9,13 +9,12 @@ use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
 use super::store_worker::{StoreSetup, StoreWorker};
 use super::terminal::{TerminalGuard, Tui};
+use super::terminal_input::{Input, TerminalInput};
 use super::workshop_worker::WorkshopWorker;
 use crate::app::{App, Msg};
 use crate::content::{Content, Lang};
 use crate::services::log;
 use crate::services::{Config, Paths};
-use crossterm::event::EventStream;
-use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -127,14 +126,14 @@ async fn event_loop(
         replies,
         workshop,
     };
-    // crossterm's event stream panics ("reader source not set") when it cannot open the
-    // terminal, as after the window was closed; a poll opens it first and says so instead.
-    if let Err(e) = crossterm::event::poll(Duration::ZERO) {
-        let unsaved = executor.finish();
-        release(terminal);
-        return Err(unsaved.unwrap_or_else(|| format!("reading the terminal failed: {e}")));
-    }
-    let mut events = EventStream::new();
+    let mut input = match TerminalInput::start() {
+        Ok(input) => input,
+        Err(reason) => {
+            let unsaved = executor.finish();
+            release(terminal);
+            return Err(unsaved.unwrap_or(reason));
+        }
+    };
     let mut last_tick = tokio::time::Instant::now();
     let mut store_failure = None;
     while outcome.is_ok() && !app.session.quitting {
@@ -152,13 +151,13 @@ async fn event_loop(
             }
         };
         let msg = tokio::select! {
-            event = events.next() => match event {
-                Some(Ok(event)) => to_msg(&event),
-                Some(Err(e)) => {
+            input = input.next() => match input {
+                Input::Event(event) => to_msg(&event),
+                Input::HungUp => { log::info("the terminal hung up: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
+                Input::Failed(e) => {
                     outcome = Err(format!("reading the terminal failed: {e}"));
                     None
                 }
-                None => break,
             },
             Some(msg) = results.recv() => Some(msg),
             () = frame => {
