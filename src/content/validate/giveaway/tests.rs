@@ -129,8 +129,16 @@ fn the_card_must_not_name_its_own_answer() {
 #[test]
 fn the_ordering_game_must_not_name_an_answer() {
     for (lang, label, text) in [
-        (Lang::En, "Consumer + Inbox", "Consumer and inbox check for duplicates."),
-        (Lang::De, "Consumer + Inbox", "Consumer und Inbox prüfen auf Duplikate."),
+        (
+            Lang::En,
+            "Consumer + Inbox",
+            "Consumer and inbox check for duplicates.",
+        ),
+        (
+            Lang::De,
+            "Consumer + Inbox",
+            "Consumer und Inbox prüfen auf Duplikate.",
+        ),
     ] {
         let mut c = course(lang);
         let step = c
@@ -144,13 +152,23 @@ fn the_ordering_game_must_not_name_an_answer() {
         let problems = problems_of(lang, &c);
         assert_eq!(problems.len(), 2, "{lang}: {problems:#?}");
         assert!(
-            problems.iter().all(|p| p.path == format!("lessons/{lang}/ordering.toml")
-                && p.message.contains("lost-ack")
-                && p.message.contains("\"inbox\"")),
+            problems
+                .iter()
+                .all(|p| p.path == format!("lessons/{lang}/ordering.toml")
+                    && p.message.contains("lost-ack")
+                    && p.message.contains("\"inbox\"")),
             "{problems:#?}"
         );
-        assert!(problems[0].message.contains("label of step \"consumer-inbox\""));
-        assert!(problems[1].message.contains("text of step \"consumer-inbox\""));
+        assert!(
+            problems[0]
+                .message
+                .contains("label of step \"consumer-inbox\"")
+        );
+        assert!(
+            problems[1]
+                .message
+                .contains("text of step \"consumer-inbox\"")
+        );
     }
     let mut c = course(Lang::En);
     c.ordering.steps[1].hint = "Save the state and an outbox row together.".to_owned();
