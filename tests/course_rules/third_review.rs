@@ -123,22 +123,34 @@ fn the_dedup_windows_are_stated_per_broker() {
         (
             "en",
             "05-transport-choice.md",
-            &[&["a window you choose between 20 seconds and 7 days"], &["for a fixed 5 minutes"]],
+            &[
+                &["a window you choose between 20 seconds and 7 days"],
+                &["for a fixed 5 minutes"],
+            ],
         ),
         (
             "de",
             "05-transport-choice.md",
-            &[&["fenster, das du zwischen 20 sekunden und 7 tagen wählst"], &["feste 5 minuten lang"]],
+            &[
+                &["fenster, das du zwischen 20 sekunden und 7 tagen wählst"],
+                &["feste 5 minuten lang"],
+            ],
         ),
         (
             "en",
             "08-outbox.md",
-            &[&["duplicate detection window you configure"], &["over a fixed 5 minutes"]],
+            &[
+                &["duplicate detection window you configure"],
+                &["over a fixed 5 minutes"],
+            ],
         ),
         (
             "de",
             "08-outbox.md",
-            &[&["das du an der queue einstellst"], &["über feste 5 minuten"]],
+            &[
+                &["das du an der queue einstellst"],
+                &["über feste 5 minuten"],
+            ],
         ),
     ];
     for (lang, file, groups) in rules {
@@ -153,8 +165,18 @@ fn the_dedup_windows_are_stated_per_broker() {
 #[test]
 fn every_wrong_option_says_what_its_run_shows() {
     for (lang, pointer, commit_first, in_body) in [
-        ("en", "see it happen", "commit the order", "in the message body"),
-        ("de", "„sieh es dir an“", "den auftrag committen", "im body der nachricht"),
+        (
+            "en",
+            "see it happen",
+            "commit the order",
+            "in the message body",
+        ),
+        (
+            "de",
+            "„sieh es dir an“",
+            "den auftrag committen",
+            "im body der nachricht",
+        ),
     ] {
         let file = toml_file(&format!("lessons/{lang}/decisions.toml"));
         let cards = file
@@ -184,7 +206,10 @@ fn every_wrong_option_says_what_its_run_shows() {
                 }
                 let text = field("text");
                 if card_id == "broker-down" {
-                    assert!(text.starts_with(commit_first), "{lang} {card_id}/{id}: {text}");
+                    assert!(
+                        text.starts_with(commit_first),
+                        "{lang} {card_id}/{id}: {text}"
+                    );
                 }
                 if card_id == "large-pdf" {
                     assert!(text.contains(in_body), "{lang} {card_id}/{id}: {text}");
@@ -260,7 +285,10 @@ fn the_quiz_next_steps_point_at_the_right_runs() {
             assert!(e.contains("`lock-renewal`"), "{e}");
         }
     }
-    assert!(!en.iter().any(|s| s.contains("`backlog` scenario shows what happens")));
+    assert!(
+        !en.iter()
+            .any(|s| s.contains("`backlog` scenario shows what happens"))
+    );
 }
 
 /// Item 4: a session is locked to one consumer at a time; that it is also handled one message
@@ -287,7 +315,10 @@ fn sessions_are_described_with_their_concurrency_setting() {
     );
     for lang in ["en", "de"] {
         let text = moment(lang, "moment.out-of-order");
-        assert!(text.contains("maxconcurrentcallspersession"), "{lang}: {text}");
+        assert!(
+            text.contains("maxconcurrentcallspersession"),
+            "{lang}: {text}"
+        );
         assert!(
             !text.contains("hands out a customer's next order only after"),
             "{lang}: {text}"
@@ -301,7 +332,10 @@ fn sessions_are_described_with_their_concurrency_setting() {
 #[test]
 fn dead_lettering_is_described_per_broker() {
     let asb = moment("en", "moment.dead-lettered");
-    assert!(asb.contains("service bus keeps the delivery count, the dead-letter reason"), "{asb}");
+    assert!(
+        asb.contains("service bus keeps the delivery count, the dead-letter reason"),
+        "{asb}"
+    );
     let sqs = moment("en", "moment.dead-lettered-redrive");
     assert_groups(
         "SQS dead-letter moment (en)",
@@ -328,7 +362,9 @@ fn dead_lettering_is_described_per_broker() {
         &fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons/en/glossary.toml"))
             .expect("glossary"),
     );
-    assert!(glossary.contains("once its receive count exceeds maxreceivecount and records no reason"));
+    assert!(
+        glossary.contains("once its receive count exceeds maxreceivecount and records no reason")
+    );
 }
 
 /// Item 7: a replay takes a new broker `MessageId` (SQS FIFO: a new `MessageDeduplicationId`
@@ -409,9 +445,15 @@ fn the_dispatcher_log_says_whether_the_send_or_the_mark_failed() {
         assert!(block.contains("sent = true;"), "{lang}: {block}");
         assert!(block.contains("sent but not marked"), "{lang}: {block}");
         assert!(block.contains("not sent;"), "{lang}: {block}");
-        assert!(!block.contains("\"outbox row {id} failed\""), "{lang}: {block}");
+        assert!(
+            !block.contains("\"outbox row {id} failed\""),
+            "{lang}: {block}"
+        );
         let text = normalise(&raw);
         assert!(!text.contains("sends them again, in their order"), "{lang}");
-        assert!(!text.contains("sendet ein späterer lauf sie erneut, in ihrer reihenfolge"), "{lang}");
+        assert!(
+            !text.contains("sendet ein späterer lauf sie erneut, in ihrer reihenfolge"),
+            "{lang}"
+        );
     }
 }
