@@ -9,6 +9,7 @@ mod otp;
 mod outbox;
 mod portable;
 mod quiz;
+mod retired;
 mod workshop;
 
 use crate::domain::{Fact, OrderingRecord, Progress};

@@ -74,7 +74,7 @@ fn chapter_10_says_a_thrown_exception_is_abandoned() {
 }
 
 /// The `csharp` code blocks of a chapter, each normalised to one line.
-fn csharp_blocks(text: &str) -> Vec<String> {
+pub(super) fn csharp_blocks(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut code = String::new();
     let mut in_code = false;

@@ -3,6 +3,7 @@
 //! option away (`reveals` in `decisions.toml`); none of them may appear
 //! - in any chapter title or summary, because the chapter list shows them all from the start;
 //! - in the card's own situation or instruction;
+//! - in the ordering game, which the home menu opens before any card;
 //! - in the text of the chapters before the card's chapter, or before the card in its own.
 
 use crate::content::doc::{self, Block, Directive};
@@ -39,6 +40,7 @@ pub fn check(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
                 }
             }
         }
+        check_ordering(lang, course, &decision.id, &words, problems);
         for (field, value) in [
             ("situation", &decision.situation),
             ("instruction", &decision.instruction),
@@ -77,6 +79,43 @@ pub fn check(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
                     ));
                 }
             }
+        }
+    }
+}
+
+/// The ordering game is open from the home menu before any card: its cards show label and
+/// text, a wrong pick shows the missing step's hint, the solved game every reason.
+fn check_ordering(
+    lang: Lang,
+    course: &Course,
+    decision_id: &str,
+    words: &[String],
+    problems: &mut Vec<Problem>,
+) {
+    let path = format!("lessons/{lang}/ordering.toml");
+    let game = &course.ordering;
+    let whole = [("intro", &game.intro), ("solved", &game.solved)];
+    let steps = game.steps.iter().flat_map(|step| {
+        [
+            ("label", &step.label),
+            ("text", &step.text),
+            ("hint", &step.hint),
+            ("reason", &step.reason),
+        ]
+        .map(|(field, value)| (format!("{field} of step {:?}", step.id), value))
+    });
+    let fields = whole
+        .map(|(field, value)| (field.to_owned(), value))
+        .into_iter()
+        .chain(steps);
+    for (field, value) in fields {
+        if let Some((word, excerpt)) = find_word(words, value) {
+            problems.push(Problem::file(
+                &path,
+                format!(
+                    "the ordering game's {field} names {word:?} (\"{excerpt}\"), which gives away decision {decision_id:?}; the game is open before the card"
+                ),
+            ));
         }
     }
 }

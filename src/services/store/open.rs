@@ -2,7 +2,7 @@
 //! failing check, or SQLite calling the file corrupt) moves the file aside, and the caller is
 //! told; a database another process holds locked is reported as busy and left alone.
 
-use super::{Store, StoreError, migrations, now_secs};
+use super::{Store, StoreError, migrations, now_secs, retired};
 use rusqlite::{Connection, ErrorCode};
 use std::path::{Path, PathBuf};
 
@@ -69,6 +69,7 @@ impl Store {
             },
             migrations::MigrateError::Sqlite(source) => sql(source),
         })?;
+        retired::forget_saved(&store.conn).map_err(sql)?;
         Ok(store)
     }
 }

@@ -106,7 +106,12 @@ impl Store {
         file: &Path,
         content: &Content,
     ) -> Result<PortableProgress, StoreError> {
-        let doc = read_portable(file)?;
+        let mut doc = read_portable(file)?;
+        // A file written before an option was retired still names it: forget that answer
+        // rather than refuse the whole file as unknown.
+        doc.progress
+            .decisions
+            .retain(|decision, option| !super::retired::is_retired(decision, option));
         check_ids(&doc, content).map_err(|reason| StoreError::Import {
             path: file.display().to_string(),
             reason,

@@ -124,6 +124,60 @@ fn the_card_must_not_name_its_own_answer() {
     assert!(problems[0].message.contains("instruction"), "{problems:#?}");
 }
 
+/// The ordering game's label "Consumer + Inbox" named decision 3's answer on a card anyone
+/// can open from the home menu (issue 29, third review); every field the game shows counts.
+#[test]
+fn the_ordering_game_must_not_name_an_answer() {
+    for (lang, label, text) in [
+        (
+            Lang::En,
+            "Consumer + Inbox",
+            "Consumer and inbox check for duplicates.",
+        ),
+        (
+            Lang::De,
+            "Consumer + Inbox",
+            "Consumer und Inbox prüfen auf Duplikate.",
+        ),
+    ] {
+        let mut c = course(lang);
+        let step = c
+            .ordering
+            .steps
+            .iter()
+            .position(|s| s.id == "consumer-inbox")
+            .expect("the consumer step");
+        c.ordering.steps[step].label = label.to_owned();
+        c.ordering.steps[step].text = text.to_owned();
+        let problems = problems_of(lang, &c);
+        assert_eq!(problems.len(), 2, "{lang}: {problems:#?}");
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.path == format!("lessons/{lang}/ordering.toml")
+                    && p.message.contains("lost-ack")
+                    && p.message.contains("\"inbox\"")),
+            "{problems:#?}"
+        );
+        assert!(
+            problems[0]
+                .message
+                .contains("label of step \"consumer-inbox\"")
+        );
+        assert!(
+            problems[1]
+                .message
+                .contains("text of step \"consumer-inbox\"")
+        );
+    }
+    let mut c = course(Lang::En);
+    c.ordering.steps[1].hint = "Save the state and an outbox row together.".to_owned();
+    c.ordering.steps[6].reason = "The inbox absorbs a redelivery.".to_owned();
+    c.ordering.solved = "Solved: the dispatcher sends.".to_owned();
+    let problems = problems_of(Lang::En, &c);
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+}
+
 #[test]
 fn code_tables_lists_and_quotes_count_as_text() {
     let blocks = [

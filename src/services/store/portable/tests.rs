@@ -159,6 +159,41 @@ fn unknown_ids_are_named_and_nothing_changes() {
     assert_eq!(store.load().expect("load"), before);
 }
 
+/// An export written before decision 4 lost `purge` (and decisions 1 and 2 two options) still
+/// names them: the import forgets those answers and keeps the rest, instead of bringing
+/// `purge` back past migration 5 or refusing the whole file.
+#[test]
+fn an_old_export_is_imported_without_its_retired_answers() {
+    let Setup {
+        dir,
+        mut store,
+        content,
+    } = setup();
+    let file = dir.path().join("old.json");
+    let text = r#"{"format": "queuelab-progress", "version": 1,
+        "progress": {"decisions": {"dlq-37": "purge", "broker-down": "publish-first",
+                                   "large-pdf": "split-chunks", "lost-ack": "recognise-receipt"}}}"#;
+    std::fs::write(&file, text).expect("write");
+    let doc = store
+        .import(&file, &content)
+        .expect("import the old export");
+    let kept =
+        std::collections::BTreeMap::from([("lost-ack".to_owned(), "recognise-receipt".to_owned())]);
+    assert_eq!(doc.progress.decisions, kept);
+    assert_eq!(store.load().expect("load").decisions, kept);
+    // A retired option of another decision is still an unknown id.
+    std::fs::write(
+        &file,
+        r#"{"format": "queuelab-progress", "version": 1,
+            "progress": {"decisions": {"lost-ack": "purge"}}}"#,
+    )
+    .expect("write");
+    let Err(err) = store.import(&file, &content) else {
+        panic!("lost-ack never offered purge");
+    };
+    assert!(err.to_string().contains("lost-ack=purge"), "{err}");
+}
+
 #[test]
 fn a_file_over_10_mb_is_refused() {
     let Setup {
