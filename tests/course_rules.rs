@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 mod second_review;
 #[path = "course_rules/third_review.rs"]
 mod third_review;
+#[path = "course_rules/fourth_review.rs"]
+mod fourth_review;
 
 /// One rule: a section of a chapter must contain every group; a group is satisfied when any
 /// of its phrases occurs (case-insensitive, whitespace collapsed).

@@ -26,7 +26,7 @@ fn moment(lang: &str, key: &str) -> String {
     normalise(text)
 }
 
-fn chapter(lang: &str, file: &str) -> String {
+pub(super) fn chapter(lang: &str, file: &str) -> String {
     let path = chapters_dir(lang).join(file);
     let text =
         fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
