@@ -7,8 +7,8 @@
 mod harness;
 
 use harness::Harness;
-use queuelab::app::simulator::{Tab, entries_at};
 use queuelab::app::input::{Key, KeyCode};
+use queuelab::app::simulator::{Tab, entries_at};
 use queuelab::app::{Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
 use queuelab::sim::scenario::IDS;
@@ -147,7 +147,10 @@ fn german_80x24_and_sqs_without_a_reason() {
     assert!(screen.contains("3 von der Duplikaterkennung"), "{screen}");
     // Under the long moment the entry left in the DLQ and the keys to act on it still show.
     assert!(screen.contains("#5"), "{screen}");
-    assert!(screen.contains("Enter stellt zu · N mit neuer ID"), "{screen}");
+    assert!(
+        screen.contains("Enter stellt zu · N mit neuer ID"),
+        "{screen}"
+    );
     insta::assert_snapshot!("sim_triage_dropped_de_80x24", screen);
 
     // The broker's own redrive (the naive consumer retries to maxReceiveCount) records no
@@ -182,7 +185,10 @@ fn german_80x24_under_a_long_moment_shows_the_first_entries_the_keys_and_a_scrol
     let first = entries_at(sim(&h))[0].message_id.clone();
     let short = queuelab::app::simulator::view::short_id(&first);
     assert!(rows[keys + 2].contains(&short), "{screen}");
-    assert!(screen.contains("PgDn: "), "the rest is announced:\n{screen}");
+    assert!(
+        screen.contains("PgDn: "),
+        "the rest is announced:\n{screen}"
+    );
     assert!(screen.contains("weitere Einträge"), "{screen}");
     insta::assert_snapshot!("sim_triage_four_entries_de_80x24", screen);
 
@@ -206,6 +212,9 @@ fn english_100x30_with_four_entries() {
         let short = queuelab::app::simulator::view::short_id(&entry.message_id);
         assert!(screen.contains(&short), "{short}:\n{screen}");
     }
-    assert!(screen.contains("Enter replays · N under a new id"), "{screen}");
+    assert!(
+        screen.contains("Enter replays · N under a new id"),
+        "{screen}"
+    );
     insta::assert_snapshot!("sim_triage_four_entries_en_100x30", screen);
 }

@@ -5,8 +5,8 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::doc_layout::Tone;
 use super::picker;
+use crate::app::doc_layout::Tone;
 use crate::app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
 use crate::app::{App, SimState, layout};
 use crate::sim::moments::human_ms;
@@ -68,13 +68,20 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     wrapped(&mut lines, &summary, width, summary_tone);
     if lines.len() + usize::from(!entries.is_empty()) > height {
         lines.truncate(keys_rows);
-        lines.push(Line::styled(picker::cut_at_word(&summary, width), summary_tone));
+        lines.push(Line::styled(
+            picker::cut_at_word(&summary, width),
+            summary_tone,
+        ));
     }
     // The entries take every row left, less one for the "more" hint when they do not all fit.
     let room = height.saturating_sub(lines.len()).max(1);
     let skip = usize::from(s.scroll).min(entries.len().saturating_sub(1));
     let rest = entries.len() - skip;
-    let shown = if rest > room { room.saturating_sub(1).max(1) } else { rest };
+    let shown = if rest > room {
+        room.saturating_sub(1).max(1)
+    } else {
+        rest
+    };
     for entry in entries.iter().skip(skip).take(shown) {
         lines.push(entry_line(strings, theme, entry, width));
     }
