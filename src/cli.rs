@@ -205,7 +205,7 @@ pub enum Command {
     },
 }
 
-/// `queuelab export ...`.
+// `queuelab export ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand)]
 pub enum ExportWhat {
     /// Write map.html (phone, offline), card.html (printable A4 card), qr.svg and qr.png into DIR.
@@ -222,7 +222,7 @@ pub enum ExportWhat {
     },
 }
 
-/// `queuelab progress ...`.
+// `queuelab progress ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand)]
 pub enum ProgressAction {
     /// Write the progress to FILE (JSON, format "queuelab-progress", version 2).
@@ -237,7 +237,7 @@ pub enum ProgressAction {
     },
 }
 
-/// `queuelab mail ...`.
+// `queuelab mail ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand, Clone, Copy)]
 pub enum MailAction {
     /// List every mail in the outbox: queued, sent or failed (with the reason).

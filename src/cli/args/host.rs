@@ -5,7 +5,8 @@ use super::super::host_serve::ServeArgs;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
-/// `queuelab host ...`.
+// `queuelab host ...`. No doc comment here: clap would take it for the command's help and
+// hide the one on `Command::Host`.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct HostArgs {
@@ -17,7 +18,7 @@ pub struct HostArgs {
     pub action: Option<HostAction>,
 }
 
-/// `queuelab host status|pace|kick|export`.
+// `queuelab host status|pace|kick|export`. No doc comment here, as on `HostArgs`.
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Print a running session's summary (GET /api/summary with the instructor key).

@@ -2,7 +2,8 @@
 
 use clap::Args;
 
-/// `queuelab join [HOST:PORT CODE | URL] --name NAME`.
+// `queuelab join [HOST:PORT CODE | URL] --name NAME`. No doc comment here: clap would take it
+// for the command's help and hide the one on `Command::Join`.
 #[derive(Debug, Args)]
 pub struct JoinArgs {
     /// `HOST:PORT` from the projector, or the whole join URL

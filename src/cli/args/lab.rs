@@ -3,7 +3,8 @@
 use clap::Subcommand;
 use std::path::PathBuf;
 
-/// What `queuelab lab` does.
+// What `queuelab lab` does. No doc comment here: clap would take it for the command's help and
+// hide the one on `Command::Lab`.
 #[derive(Debug, Subcommand)]
 pub enum LabAction {
     /// List the labs with their status: done, attempted or new.
