@@ -165,15 +165,16 @@ fn submit(
     match step {
         // The code is checked before the name is asked; a mistake keeps the typed text.
         JoinStep::Url => match JoinTarget::parse(&typed) {
-            Ok(target) => match code_mistake(&target, s) {
-                Some(mistake) => form.error = Some(mistake),
-                None => {
+            Ok(target) => {
+                if let Some(mistake) = code_mistake(&target, s) {
+                    form.error = Some(mistake);
+                } else {
                     form.typed = typed;
                     form.step = JoinStep::Name { target };
-                    form.input = form.name.clone();
+                    form.input.clone_from(&form.name);
                     form.error = None;
                 }
-            },
+            }
             // A code alone cannot reach the host: the address is needed too.
             Err(_) if valid_code(&typed) => form.error = Some(s.get("join.code_alone").to_owned()),
             Err(e) => form.error = Some(s.fill(error_key(&e), &[("typed", &typed)])),

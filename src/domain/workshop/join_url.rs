@@ -176,7 +176,8 @@ impl fmt::Display for JoinUrl {
 pub fn foreign_code_chars(code: &str) -> String {
     let mut foreign = String::new();
     for c in code.chars() {
-        if !(c.is_ascii() && CODE_ALPHABET.contains(&(c as u8))) && !foreign.contains(c) {
+        let issued = u8::try_from(c).is_ok_and(|b| CODE_ALPHABET.contains(&b));
+        if !issued && !foreign.contains(c) {
             foreign.push(c);
         }
     }
