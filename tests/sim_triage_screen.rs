@@ -218,3 +218,32 @@ fn english_100x30_with_four_entries() {
     );
     insta::assert_snapshot!("sim_triage_four_entries_en_100x30", screen);
 }
+
+#[test]
+fn german_80x24_under_a_short_caption_the_triage_tab_takes_the_empty_rows() {
+    let mut h = open(Lang::De, 80, 24);
+    to_full_dlq(&mut h);
+    let ids: Vec<String> = entries_at(sim(&h))
+        .iter()
+        .map(|e| queuelab::app::simulator::view::short_id(&e.message_id))
+        .collect();
+    // Step on until a moment's long text gives way to a one-row caption.
+    let mut shown_all = false;
+    for _ in 0..60 {
+        h.keys(">");
+        if entries_at(sim(&h)).len() != 4 {
+            break;
+        }
+        let screen = h.screen();
+        if ids.iter().all(|id| screen.contains(&format!(" {id} "))) {
+            assert!(!screen.contains("weitere Einträge"), "{screen}");
+            shown_all = true;
+            break;
+        }
+    }
+    assert!(
+        shown_all,
+        "all four entries showed at some step:\n{}",
+        h.screen()
+    );
+}
