@@ -1,5 +1,6 @@
 //! The command line: clap definitions and dispatch to the subcommands.
 
+mod args;
 mod check_cmd;
 mod decide_cmd;
 mod export_cmd;
@@ -23,9 +24,8 @@ mod tui_cmd;
 
 use crate::content::{ContentSource, Lang};
 use crate::services::{Config, Paths};
+pub use args::{HostAction, HostArgs, JoinArgs, LabAction};
 use clap::{Args, Parser, Subcommand};
-pub use host_cmd::HostArgs;
-pub use lab_cmd::LabAction;
 pub use sim_cmd::SimArgs;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr};
@@ -141,20 +141,7 @@ pub enum Command {
     /// `join URL --name NAME` with the whole join URL (it carries the certificate pin, nothing
     /// to confirm). A wrong code, another host or an unreachable one is refused (exit 1).
     /// Without arguments: show the membership and deliver what waits (at most 2 s).
-    Join {
-        /// `HOST:PORT` from the projector, or the whole join URL
-        /// (https://HOST:PORT/join?code=...&fp=...).
-        url: Option<String>,
-        /// The join code from the projector (after `HOST:PORT`).
-        code: Option<String>,
-        /// The name the instructor sees.
-        #[arg(long)]
-        name: Option<String>,
-        /// For scripts: the check digits the projector shows; the join goes ahead only when
-        /// the host's certificate gives the same digits (no question asked).
-        #[arg(long, value_name = "DIGITS")]
-        check_digits: Option<String>,
-    },
+    Join(JoinArgs),
     /// Leave the workshop session (facts not yet delivered are tried once more, then dropped).
     Leave,
     /// Tell the workshop's instructor you are stuck, with optional words.
@@ -218,7 +205,7 @@ pub enum Command {
     },
 }
 
-/// `queuelab export ...`.
+// `queuelab export ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand)]
 pub enum ExportWhat {
     /// Write map.html (phone, offline), card.html (printable A4 card), qr.svg and qr.png into DIR.
@@ -235,7 +222,7 @@ pub enum ExportWhat {
     },
 }
 
-/// `queuelab progress ...`.
+// `queuelab progress ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand)]
 pub enum ProgressAction {
     /// Write the progress to FILE (JSON, format "queuelab-progress", version 2).
@@ -250,7 +237,7 @@ pub enum ProgressAction {
     },
 }
 
-/// `queuelab mail ...`.
+// `queuelab mail ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand, Clone, Copy)]
 pub enum MailAction {
     /// List every mail in the outbox: queued, sent or failed (with the reason).
@@ -317,23 +304,12 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Report { plain, name }) => report_cmd::run(cli, *plain, name.as_deref()),
         Some(Command::Decide { plain }) => decide_cmd::run(cli, *plain),
         Some(Command::Host(args)) => host_cmd::run(cli, args),
-        Some(Command::Join {
-            url,
-            code,
-            name,
-            check_digits,
-        }) => {
-            let target = match (url, code) {
-                (Some(address), Some(code)) => Some(format!("{address} {code}")),
-                (url, _) => url.clone(),
-            };
-            join_cmd::run_join(
-                cli,
-                target.as_deref(),
-                name.as_deref(),
-                check_digits.as_deref(),
-            )
-        }
+        Some(Command::Join(args)) => join_cmd::run_join(
+            cli,
+            args.target().as_deref(),
+            args.name.as_deref(),
+            args.check_digits.as_deref(),
+        ),
         Some(Command::Leave) => join_cmd::run_leave(cli),
         Some(Command::Stuck { text }) => join_cmd::run_stuck(cli, text),
         Some(Command::Mail { action }) => mail_cmd::run(cli, *action),

@@ -11,6 +11,7 @@ pub mod progress;
 pub mod qr;
 pub mod quiz;
 pub mod report;
+pub mod send_failure;
 pub mod workshop;
 
 pub use ordering::{OrderingGame, Pick};

@@ -71,6 +71,50 @@ fn help_and_version_work() {
     assert!(stdout(&queuelab(&["--version"])).starts_with("queuelab "));
 }
 
+/// Each command's help opens with the sentence on its `Command` variant: a doc comment on an
+/// argument struct or subcommand enum would replace it ("`queuelab host ...`").
+#[test]
+fn the_grouped_commands_keep_their_own_help() {
+    for (command, opening) in [
+        (
+            "join",
+            "Join a workshop session: `join HOST:PORT CODE --name NAME`",
+        ),
+        ("host", "Host a workshop session with a live dashboard"),
+        ("lab", "Labs: write the SQL yourself"),
+        ("mail", "The mail outbox: show every mail's status"),
+        (
+            "progress",
+            "Export or import progress as a portable JSON file",
+        ),
+        (
+            "export",
+            "Write the quick-reference map for phone and paper",
+        ),
+        (
+            "sim",
+            "Run the incident simulator headless, or list its scenarios",
+        ),
+    ] {
+        let out = queuelab(&[command, "--help"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with(opening),
+            "{command}: {}",
+            stdout(&out)
+        );
+    }
+    let out = queuelab(&["join", "--help"]);
+    for option in [
+        "--name <NAME>",
+        "--check-digits <DIGITS>",
+        "[URL]",
+        "[CODE]",
+    ] {
+        assert!(stdout(&out).contains(option), "{option}: {}", stdout(&out));
+    }
+}
+
 #[test]
 fn bad_flags_fail_with_a_reason() {
     let out = queuelab(&["--lang", "fr", "check"]);

@@ -7,8 +7,9 @@
 mod harness;
 
 use harness::Harness;
+use queuelab::app::input::{Key, KeyCode};
 use queuelab::app::simulator::{Tab, entries_at};
-use queuelab::app::{Options, Screen, SimState};
+use queuelab::app::{Msg, Options, Screen, SimState};
 use queuelab::content::Lang;
 use queuelab::sim::scenario::IDS;
 use queuelab::sim::{BrokerKind, EventKind};
@@ -144,7 +145,12 @@ fn german_80x24_and_sqs_without_a_reason() {
     assert_eq!(last_kind(&h), Some(EventKind::ReplayDroppedDuplicate));
     let screen = h.screen();
     assert!(screen.contains("3 von der Duplikaterkennung"), "{screen}");
-    assert!(screen.contains("N: als neue Broker-Nachricht"), "{screen}");
+    // Under the long moment the entry left in the DLQ and the keys to act on it still show.
+    assert!(screen.contains("#5"), "{screen}");
+    assert!(
+        screen.contains("Enter stellt zu · N mit neuer ID"),
+        "{screen}"
+    );
     insta::assert_snapshot!("sim_triage_dropped_de_80x24", screen);
 
     // The broker's own redrive (the naive consumer retries to maxReceiveCount) records no
@@ -157,5 +163,87 @@ fn german_80x24_and_sqs_without_a_reason() {
     assert!(
         screen.contains("kein Grund: SQS speichert keinen"),
         "{screen}"
+    );
+}
+
+#[test]
+fn german_80x24_under_a_long_moment_shows_the_first_entries_the_keys_and_a_scroll_hint() {
+    let mut h = open(Lang::De, 80, 24);
+    to_full_dlq(&mut h);
+    let screen = h.screen();
+    let rows: Vec<&str> = screen.lines().collect();
+    let keys = rows
+        .iter()
+        .position(|r| r.contains("Ursache behoben (f)"))
+        .unwrap_or_else(|| panic!("the keys row shows:\n{screen}"));
+    assert!(rows[keys].contains("Enter stellt zu"), "{screen}");
+    assert!(rows[keys].contains("N mit neuer ID"), "{screen}");
+    assert!(
+        rows[keys + 1].starts_with(" 4 Nachricht(en) in der DLQ"),
+        "{screen}"
+    );
+    let first = entries_at(sim(&h))[0].message_id.clone();
+    let short = queuelab::app::simulator::view::short_id(&first);
+    assert!(rows[keys + 2].contains(&short), "{screen}");
+    assert!(
+        screen.contains("PgDn: "),
+        "the rest is announced:\n{screen}"
+    );
+    assert!(screen.contains("weitere Einträge"), "{screen}");
+    insta::assert_snapshot!("sim_triage_four_entries_de_80x24", screen);
+
+    // PgDn scrolls through the entries; the last one shows with nothing more announced.
+    for _ in 0..3 {
+        h.send(Msg::Key(Key::plain(KeyCode::PageDown)));
+    }
+    let screen = h.screen();
+    let last = entries_at(sim(&h))[3].message_id.clone();
+    let short = queuelab::app::simulator::view::short_id(&last);
+    assert!(screen.contains(&short), "{screen}");
+    assert!(!screen.contains("weitere Einträge"), "{screen}");
+}
+
+#[test]
+fn english_100x30_with_four_entries() {
+    let mut h = open(Lang::En, 100, 30);
+    to_full_dlq(&mut h);
+    let screen = h.screen();
+    for entry in entries_at(sim(&h)) {
+        let short = queuelab::app::simulator::view::short_id(&entry.message_id);
+        assert!(screen.contains(&short), "{short}:\n{screen}");
+    }
+    assert!(
+        screen.contains("Enter replays · N under a new id"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("sim_triage_four_entries_en_100x30", screen);
+}
+
+#[test]
+fn german_80x24_under_a_short_caption_the_triage_tab_takes_the_empty_rows() {
+    let mut h = open(Lang::De, 80, 24);
+    to_full_dlq(&mut h);
+    let ids: Vec<String> = entries_at(sim(&h))
+        .iter()
+        .map(|e| queuelab::app::simulator::view::short_id(&e.message_id))
+        .collect();
+    // Step on until a moment's long text gives way to a one-row caption.
+    let mut shown_all = false;
+    for _ in 0..60 {
+        h.keys(">");
+        if entries_at(sim(&h)).len() != 4 {
+            break;
+        }
+        let screen = h.screen();
+        if ids.iter().all(|id| screen.contains(&format!(" {id} "))) {
+            assert!(!screen.contains("weitere Einträge"), "{screen}");
+            shown_all = true;
+            break;
+        }
+    }
+    assert!(
+        shown_all,
+        "all four entries showed at some step:\n{}",
+        h.screen()
     );
 }

@@ -8,6 +8,7 @@ use super::{Effect, MailRequest, Screen, Session};
 use crate::domain::address;
 use crate::domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
 use crate::domain::report::{MAX_NAME_CHARS, display_name};
+use crate::domain::send_failure::explain;
 
 /// Longest text the entry field takes (an address cannot be longer).
 const MAX_INPUT: usize = address::MAX_LEN + 8;
@@ -85,6 +86,8 @@ fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)],
     if !error {
         s.messages.retain(|(_, was_error)| !was_error);
     }
+    // A line said again (a new code after `r`) moves to the bottom instead of standing twice.
+    s.messages.retain(|(said, _)| *said != text);
     s.messages.push((text, error));
     // Keep the last few lines; older ones scroll away.
     let excess = s.messages.len().saturating_sub(4);
@@ -283,14 +286,16 @@ pub fn delivered(s: &mut ReportState, session: &Session, delivery: &Delivery) {
     match delivery {
         Delivery::File(path) => say(s, session, "mail.file_written", &[("path", path)], false),
         Delivery::Smtp => {}
-        Delivery::Retry(reason) => say(s, session, "mail.retry_later", &[("reason", reason)], true),
-        Delivery::Failed(reason) => say(
-            s,
-            session,
-            "mail.status_failed",
-            &[("reason", reason)],
-            true,
-        ),
+        // The server's raw words stay in the log; the screen says them in a sentence of the
+        // learner's language.
+        Delivery::Retry(reason) => {
+            let why = explain(reason, session.strings());
+            say(s, session, "mail.retry_later", &[("reason", &why)], true);
+        }
+        Delivery::Failed(reason) => {
+            let why = explain(reason, session.strings());
+            say(s, session, "mail.status_failed", &[("reason", &why)], true);
+        }
     }
 }
 

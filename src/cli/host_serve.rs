@@ -17,7 +17,8 @@ use std::sync::Arc;
 /// Default port of a workshop host.
 pub const DEFAULT_PORT: u16 = 8740;
 
-/// How `queuelab host` serves (the options without a subcommand).
+// How `queuelab host` serves (the options without a subcommand). No doc comment here: clap
+// would take it for the help of `queuelab host`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on (default: all interfaces; the join URL shows the LAN address).

@@ -5,47 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::Subcommand;
-
+use super::args::LabAction;
 use super::lines::Session;
 use super::{Cli, EXIT_USAGE, Failure};
 use crate::content::{Lab, Strings};
 use crate::sim::lab::{CheckFailure, CheckOutcome, CheckRequest, LabFileError, LabSql, run_check};
 use crate::sim::{BrokerKind, moments, scenario};
-
-/// What `queuelab lab` does.
-#[derive(Debug, Subcommand)]
-pub enum LabAction {
-    /// List the labs with their status: done, attempted or new.
-    List,
-    /// Check your lab file over seeds 1..K, the lab's scenarios and both brokers.
-    ///
-    /// Exit 0: every run kept the invariants. 1: a seed broke one (the moment, order, message
-    /// id, cause and your statement are printed). 2: the file cannot run (its line and column are named).
-    Check {
-        /// The lab's number.
-        n: u32,
-        /// Check this file instead of your copy in the data folder.
-        #[arg(long, value_name = "FILE")]
-        file: Option<PathBuf>,
-        /// Seeds 1..K (default: the lab's own number).
-        #[arg(long, value_name = "K")]
-        seeds: Option<u64>,
-        /// Print the result as one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Restore the starting file in your copy.
-    Reset {
-        /// The lab's number.
-        n: u32,
-    },
-    /// Print the path of your copy (made from the starting file on first use).
-    Path {
-        /// The lab's number.
-        n: u32,
-    },
-}
 
 /// Runs `queuelab lab ...`.
 pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {

@@ -8,6 +8,7 @@ use crate::content::Strings;
 use crate::domain::otp::{IssueDenied, Verdict};
 use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
 use crate::domain::report::{self, Report};
+use crate::domain::send_failure::explain;
 use crate::services::mail::{
     self, CodeVault, Dispatcher, MailError, Outcome, ReportFlow, validate_address,
 };
@@ -206,10 +207,12 @@ fn dispatch<R: BufRead, W: Write>(
                 }
             }
             Outcome::Retry { reason, .. } => {
-                lines.say(&s.fill("mail.retry_later", &[("reason", &reason)]))?;
+                let why = explain(&reason, s);
+                lines.say(&s.fill("mail.retry_later", &[("reason", &why)]))?;
             }
             Outcome::Failed { reason, .. } => {
-                lines.say(&s.fill("mail.status_failed", &[("reason", &reason)]))?;
+                let why = explain(&reason, s);
+                lines.say(&s.fill("mail.status_failed", &[("reason", &why)]))?;
             }
         }
     }

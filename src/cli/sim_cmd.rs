@@ -10,7 +10,8 @@ use crate::sim::moments::{self, Moment, Story};
 use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
 use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
-/// Arguments of `queuelab sim`.
+// Arguments of `queuelab sim`. No doc comment: clap would show it instead of the help on
+// `Command::Sim`.
 #[allow(clippy::struct_excessive_bools)] // independent command-line switches
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {

@@ -22,11 +22,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Characters of a join code: no 0/O or 1/I/L, which are easy to mistype from a projector.
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// Length of a fresh join code: short enough to type from the projector, 31^7 (about 2.7e10)
-/// values against guessing behind the per-address request limit.
-const CODE_LEN: usize = 7;
+use crate::domain::workshop::join_url::{CODE_ALPHABET, CODE_LEN};
 /// Length of the instructor key.
 const KEY_LEN: usize = 24;
 /// Default session name.

@@ -118,9 +118,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     }
     if let Some(status) = &app.session.report_status {
         let text = match status {
-            crate::domain::outbox::MailStatus::Failed(reason) => {
-                s.fill(status.key(), &[("reason", reason)])
-            }
+            crate::domain::outbox::MailStatus::Failed(reason) => s.fill(
+                status.key(),
+                &[("reason", &crate::domain::send_failure::explain(reason, s))],
+            ),
             other => s.get(other.key()).to_owned(),
         };
         lines.push(Line::raw(""));

@@ -112,6 +112,15 @@ fn grow_caption(s: &SimState, narration: &[Line<'_>], areas: &mut layout::SimAre
         })
         .sum();
     let wanted = offer + text_rows;
+    // The DLQ triage tab's entries matter most: caption rows left empty go to the tab.
+    if s.tab == crate::app::simulator::Tab::Dlq && wanted.max(1) < areas.caption.height {
+        let spare = areas.caption.height - wanted.max(1);
+        areas.caption.height -= spare;
+        areas.tabs.y -= spare;
+        areas.content.y -= spare;
+        areas.content.height += spare;
+        return;
+    }
     let extra = wanted
         .saturating_sub(areas.caption.height)
         .min(areas.content.height.saturating_sub(MIN_TAB_ROWS));

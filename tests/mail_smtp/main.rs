@@ -3,6 +3,7 @@
 //! queued and it is later delivered exactly once; the code never reaches the database or log.
 
 mod hardening;
+mod language;
 mod named;
 mod server;
 mod slow;

@@ -6,7 +6,7 @@
 
 use crate::app::input::{Key, KeyCode};
 use crate::app::{Effect, Session, WorkshopRequest};
-use crate::domain::workshop::join_url::valid_code;
+use crate::domain::workshop::join_url::{CODE_LEN, JoinUrlError, foreign_code_chars, valid_code};
 use crate::domain::workshop::{JoinRefusal, JoinTarget, check_name};
 
 /// Longest text a field takes (a join URL with an IPv6 address fits).
@@ -48,6 +48,8 @@ pub struct JoinForm {
     pub error: Option<String>,
     /// What was typed at the first question, given back after a refusal.
     pub typed: String,
+    /// The name typed before, offered again after a refusal.
+    pub name: String,
 }
 
 impl JoinForm {
@@ -57,16 +59,19 @@ impl JoinForm {
             input: String::new(),
             error: None,
             typed: String::new(),
+            name: String::new(),
         }
     }
 
-    /// Back at the first question with `typed` in the field and the reason under it.
-    fn refused(typed: String, reason: String) -> JoinForm {
+    /// Back at the first question with `typed` in the field and the reason under it; the
+    /// name typed before waits for the next question.
+    fn refused(typed: String, name: String, reason: String) -> JoinForm {
         JoinForm {
             step: JoinStep::Url,
             input: typed.clone(),
             error: Some(reason),
             typed,
+            name,
         }
     }
 
@@ -127,7 +132,10 @@ pub fn on_key(
             }
             KeyCode::Char(_) | KeyCode::Enter => {
                 let reason = JoinRefusal::NotConfirmed { digits }.message(session.strings());
-                (Some(JoinForm::refused(form.typed, reason)), Vec::new())
+                (
+                    Some(JoinForm::refused(form.typed, form.name, reason)),
+                    Vec::new(),
+                )
             }
             _ => (Some(form), Vec::new()),
         },
@@ -155,22 +163,28 @@ fn submit(
     let s = session.strings();
     let typed = form.input.trim().to_owned();
     match step {
+        // The code is checked before the name is asked; a mistake keeps the typed text.
         JoinStep::Url => match JoinTarget::parse(&typed) {
             Ok(target) => {
-                form.typed = typed;
-                form.step = JoinStep::Name { target };
-                form.input.clear();
-                form.error = None;
+                if let Some(mistake) = code_mistake(&target, s) {
+                    form.error = Some(mistake);
+                } else {
+                    form.typed = typed;
+                    form.step = JoinStep::Name { target };
+                    form.input.clone_from(&form.name);
+                    form.error = None;
+                }
             }
             // A code alone cannot reach the host: the address is needed too.
             Err(_) if valid_code(&typed) => form.error = Some(s.get("join.code_alone").to_owned()),
-            Err(e) => form.error = Some(e.to_string()),
+            Err(e) => form.error = Some(s.fill(error_key(&e), &[("typed", &typed)])),
         },
         JoinStep::Name { .. } if typed.is_empty() => {
             form.error = Some(s.get("join.name_empty").to_owned());
         }
         JoinStep::Name { target } => match check_name(&typed) {
             Ok(name) => {
+                form.name.clone_from(&name);
                 form.step = JoinStep::Waiting;
                 form.error = None;
                 let request = match target {
@@ -194,6 +208,39 @@ fn submit(
     (Some(form), Vec::new())
 }
 
+/// A short-form code no host issues: of another length, or with a character hosts leave out
+/// (a 0 read for an O, a 1 for an I). The whole URL is copied, not typed, and not checked here.
+fn code_mistake(target: &JoinTarget, s: &crate::content::Strings) -> Option<String> {
+    let JoinTarget::Short { code, .. } = target else {
+        return None;
+    };
+    let foreign = foreign_code_chars(code);
+    if code.chars().count() != CODE_LEN {
+        let n = code.chars().count().to_string();
+        let len = CODE_LEN.to_string();
+        Some(s.fill(
+            "join.code_length",
+            &[("code", code), ("n", &n), ("len", &len)],
+        ))
+    } else if !foreign.is_empty() {
+        Some(s.fill("join.code_chars", &[("code", code), ("chars", &foreign)]))
+    } else {
+        None
+    }
+}
+
+/// The string key that names what is wrong with a typed join URL or short line.
+fn error_key(e: &JoinUrlError) -> &'static str {
+    match e {
+        JoinUrlError::Scheme(_) => "join.err_scheme",
+        JoinUrlError::Address(_) => "join.err_address",
+        JoinUrlError::Path(_) => "join.err_path",
+        JoinUrlError::Code(_) => "join.err_code",
+        JoinUrlError::Fingerprint(_) => "join.err_fingerprint",
+        JoinUrlError::Short(_) => "join.err_short",
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -212,8 +259,12 @@ pub fn answered(
             session.notify(text, false);
         }
         Err(refusal) => {
-            let typed = form.take().map(|f| f.typed).unwrap_or_default();
-            *form = Some(JoinForm::refused(typed, refusal.message(session.strings())));
+            let (typed, name) = form.take().map(|f| (f.typed, f.name)).unwrap_or_default();
+            *form = Some(JoinForm::refused(
+                typed,
+                name,
+                refusal.message(session.strings()),
+            ));
         }
     }
 }
@@ -234,7 +285,12 @@ pub fn observed(
             input: String::new(),
             error: None,
             typed: current.typed,
+            name: current.name,
         },
-        Err(refusal) => JoinForm::refused(current.typed, refusal.message(session.strings())),
+        Err(refusal) => JoinForm::refused(
+            current.typed,
+            current.name,
+            refusal.message(session.strings()),
+        ),
     });
 }

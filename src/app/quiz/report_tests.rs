@@ -244,3 +244,44 @@ fn a_too_long_name_is_refused_with_a_message_and_the_name_field_focused() {
     assert!(error);
     assert_eq!(text, app.session.strings().get("report.name_too_long"));
 }
+
+/// Issue 26, item 12: "a code is on its way" stands once after `r` asks for a new one, and a
+/// raw SMTP error reaches the German screen as a German sentence quoting the server.
+#[test]
+fn a_new_code_is_announced_once_and_a_server_refusal_in_the_learners_language() {
+    let mut app = app();
+    app.session.lang = Lang::De;
+    started(&mut app);
+    for _ in 0..crate::content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Enter);
+    let sent = || Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(Delivery::Smtp)));
+    app.update(sent());
+    chars(&mut app, "r");
+    app.update(sent());
+    let on_its_way = |app: &App| {
+        report_state(app)
+            .messages
+            .iter()
+            .filter(|(text, _)| text.starts_with("Ein 6-stelliger Code ist unterwegs"))
+            .count()
+    };
+    assert_eq!(on_its_way(&app), 1, "{:?}", report_state(&app).messages);
+
+    let raw = "permanent server error: permanent error (550): 5.1.1 no such user";
+    app.update(Msg::MailUpdated {
+        report: None,
+        delivery: Some(Delivery::Failed(raw.into())),
+    });
+    let (text, error) = report_state(&app).messages.last().expect("a line").clone();
+    assert!(error);
+    assert!(
+        text.contains("Der Mailserver hat die Adresse abgelehnt (Code 550: „5.1.1 no such user“)"),
+        "{text}"
+    );
+    assert!(!text.contains("permanent server error"), "{text}");
+}

@@ -101,6 +101,8 @@ const MORE: &[&str] = &[
     "simulator.replay_empty",
     "simulator.replay_busy",
     "simulator.triage_dropped",
+    "simulator.triage_dropped_short",
+    "simulator.triage_more",
     "simulator.triage_new_id",
     "simulator.triage_no_reason",
     "simulator.event",

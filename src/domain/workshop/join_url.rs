@@ -7,6 +7,12 @@
 use std::fmt;
 use thiserror::Error;
 
+/// Characters of a join code the host issues: no 0/O or 1/I/L, which are easy to mistype from
+/// a projector.
+pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Length of a fresh join code: short enough to type from the projector, 31^7 (about 2.7e10)
+/// values against guessing behind the per-address request limit.
+pub const CODE_LEN: usize = 7;
 /// Shortest join code the host issues and a trainee accepts.
 pub const MIN_CODE_CHARS: usize = 6;
 /// Longest join code accepted (a bound for hostile input).
@@ -163,6 +169,19 @@ impl fmt::Display for JoinUrl {
             self.fingerprint
         )
     }
+}
+
+/// The characters of a code (as [`normal_code`] gives it) that no host issues, each once in
+/// the order typed: a 0 read for an O, a 1 for an I or L.
+pub fn foreign_code_chars(code: &str) -> String {
+    let mut foreign = String::new();
+    for c in code.chars() {
+        let issued = u8::try_from(c).is_ok_and(|b| CODE_ALPHABET.contains(&b));
+        if !issued && !foreign.contains(c) {
+            foreign.push(c);
+        }
+    }
+    foreign
 }
 
 /// Whether a join code has the right length and only ASCII letters and digits.

@@ -182,7 +182,7 @@ impl Dispatcher {
                     // the cause is fixed.
                     err.reason
                 } else {
-                    format!("gave up after {attempts} attempts: {}", err.reason)
+                    crate::domain::send_failure::gave_up(attempts, &err.reason)
                 };
                 store.mark_mail_failed(row.id, &reason)?;
                 log::warn(&format!(

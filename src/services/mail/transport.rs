@@ -2,6 +2,7 @@
 //! with rustls (implicit TLS, STARTTLS, or plain text for loopback only).
 
 use super::MailError;
+use crate::domain::send_failure as failure;
 use crate::services::config::{self, Security};
 use crate::services::store::{MAIL_LEASE_SECS, OutboxMail};
 use lettre::transport::smtp::authentication::Credentials;
@@ -193,7 +194,8 @@ impl Transport for SmtpTransport {
             // The send future is dropped here, and with it the connection: nothing of this
             // attempt can reach the server after this point.
             Err(_) => Err(SendError::transient(format!(
-                "timeout: the whole SMTP conversation took longer than {} s",
+                "{}: the whole SMTP conversation took longer than {} s",
+                failure::TIMEOUT,
                 self.deadline.as_secs()
             ))),
         }
@@ -208,15 +210,15 @@ impl Transport for SmtpTransport {
 /// anywhere in the error's source chain, where lettre leaves them inside connection errors).
 fn describe_smtp_error(e: &lettre::transport::smtp::Error) -> String {
     let kind = if e.is_permanent() {
-        "permanent server error"
+        failure::PERMANENT
     } else if e.is_transient() {
-        "temporary server error"
+        failure::TEMPORARY
     } else if e.is_timeout() || in_chain(e, is_timeout_io) {
-        "timeout"
+        failure::TIMEOUT
     } else if e.is_tls() || in_chain(e, is_tls_io) {
-        "TLS failure"
+        failure::TLS
     } else {
-        "connection failure"
+        failure::CONNECTION
     };
     format!("{kind}: {e}")
 }

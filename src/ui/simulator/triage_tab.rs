@@ -5,8 +5,9 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
+use super::picker;
 use crate::app::doc_layout::Tone;
-use crate::app::simulator::{MAX_BATCH, entries_at, last_drop, view};
+use crate::app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
 use crate::app::{App, SimState, layout};
 use crate::sim::moments::human_ms;
 use ratatui::Frame;
@@ -15,93 +16,143 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-/// Draws the DLQ triage tab into `area`.
+/// Draws the DLQ triage tab into `area`. The entries matter most: the keys row, a one-row
+/// summary and as many entries as fit come first (with a `PgDn` hint for the rest); the longer
+/// explanations follow only where each fits whole, so a tall moment above never hides the
+/// entries.
 pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.session.strings();
     let lang = app.session.lang;
     let width = usize::from(area.width);
+    let height = usize::from(area.height);
     let fixed = if s.triage.cause_fixed { "[x]" } else { "[ ]" };
     let entries = entries_at(s);
     let event = s.shown_index().map_or(0, |i| i + 1);
-    let mut lines = vec![Line::from(vec![
-        Span::styled(
-            format!("{fixed} {}", strings.get("simulator.cause_fixed")),
-            theme.tone(if s.triage.cause_fixed {
-                Tone::Good
-            } else {
-                Tone::Bold
-            }),
-        ),
-        Span::raw(format!(
-            "  ·  {}",
-            strings.fill(
-                "simulator.batch",
-                &[
-                    ("n", &s.triage.batch.to_string()),
-                    ("max", &MAX_BATCH.to_string())
-                ]
-            )
-        )),
-    ])];
-    // The count and what duplicate detection dropped share one wrapped paragraph, so at 80x24
-    // the outcome and the offer below both stay on screen.
-    let mut count = strings.fill(
+    let keys = format!(
+        "{fixed} {}  ·  {}",
+        strings.get("simulator.cause_fixed"),
+        strings.fill(
+            "simulator.batch",
+            &[
+                ("n", &s.triage.batch.to_string()),
+                ("max", &MAX_BATCH.to_string())
+            ]
+        )
+    );
+    let key_tone = theme.tone(if s.triage.cause_fixed {
+        Tone::Good
+    } else {
+        Tone::Bold
+    });
+    let mut lines = Vec::new();
+    wrapped(&mut lines, &keys, width, key_tone);
+    let drop = last_drop(s);
+    let mut summary = strings.fill(
         "simulator.dlq_count",
         &[
             ("n", &entries.len().to_string()),
             ("event", &event.to_string()),
         ],
     );
-    let mut tone = theme.dim();
-    if let Some(drop) = last_drop(s) {
-        count.push_str(" · ");
-        count.push_str(&strings.fill(
-            "simulator.triage_dropped",
-            &[
-                ("n", &drop.count),
-                ("ago", &human_ms(lang, drop.ago_ms)),
-                ("window", &human_ms(lang, drop.window_ms)),
-            ],
+    if let Some(drop) = &drop {
+        summary.push_str(" · ");
+        summary.push_str(&strings.fill("simulator.triage_dropped_short", &[("n", &drop.count)]));
+    }
+    let summary_tone = if drop.is_some() {
+        theme.tone(Tone::Bad)
+    } else {
+        theme.dim()
+    };
+    // The summary wraps while the first entry still fits below it; else it keeps one row.
+    let keys_rows = lines.len();
+    wrapped(&mut lines, &summary, width, summary_tone);
+    if lines.len() + usize::from(!entries.is_empty()) > height {
+        lines.truncate(keys_rows);
+        lines.push(Line::styled(
+            picker::cut_at_word(&summary, width),
+            summary_tone,
         ));
-        tone = theme.tone(Tone::Bad);
     }
-    wrapped(&mut lines, &count, width, tone);
-    if !entries.is_empty() {
-        let text = strings.get("simulator.triage_new_id");
-        wrapped(&mut lines, text, width, theme.dim());
+    // The entries take every row left, less one for the "more" hint when they do not all fit.
+    let room = height.saturating_sub(lines.len()).max(1);
+    let skip = usize::from(s.scroll).min(entries.len().saturating_sub(1));
+    let rest = entries.len() - skip;
+    let shown = if rest > room {
+        room.saturating_sub(1).max(1)
+    } else {
+        rest
+    };
+    for entry in entries.iter().skip(skip).take(shown) {
+        lines.push(entry_line(strings, theme, entry, width));
     }
-    for entry in entries.iter().skip(usize::from(s.scroll)) {
-        let mark = if entry.dropped { "!" } else { " " };
-        let mut spans = vec![
-            Span::styled(mark, theme.tone(Tone::Bad)),
-            Span::styled(
-                format!("{:<6}", view::short_id(&entry.message_id)),
-                theme.tone(Tone::Bold),
+    let hidden = rest - shown;
+    if hidden > 0 {
+        let text = strings.fill("simulator.triage_more", &[("n", &hidden.to_string())]);
+        lines.push(Line::styled(picker::cut_at_word(&text, width), theme.dim()));
+    }
+    // The explanations, each only when it fits whole in the rows still free.
+    let mut details = Vec::new();
+    if let Some(drop) = &drop {
+        details.push((
+            strings.fill(
+                "simulator.triage_dropped",
+                &[
+                    ("n", &drop.count),
+                    ("ago", &human_ms(lang, drop.ago_ms)),
+                    ("window", &human_ms(lang, drop.window_ms)),
+                ],
             ),
-        ];
-        if entry.reason.is_empty() {
-            // SQS: the redrive policy moves the message without any reason.
-            spans.push(Span::styled(
-                format!(
-                    "×{} {}",
-                    entry.deliveries,
-                    strings.get("simulator.triage_no_reason")
-                ),
-                theme.dim(),
-            ));
-        } else {
-            spans.push(Span::styled(
-                format!("{:<24} ", entry.reason),
-                theme.tone(Tone::Bad),
-            ));
-            spans.push(Span::raw(format!(
-                "×{} {}",
-                entry.deliveries, entry.description
-            )));
+            theme.tone(Tone::Bad),
+        ));
+    }
+    if !entries.is_empty() {
+        details.push((
+            strings.get("simulator.triage_new_id").to_owned(),
+            theme.dim(),
+        ));
+    }
+    for (text, style) in details {
+        let mut rows = Vec::new();
+        wrapped(&mut rows, &text, width, style);
+        if lines.len() + rows.len() <= height {
+            lines.extend(rows);
         }
-        lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}
+
+/// One DLQ entry in one row: its mark, id, reason (or where to look for it on SQS), deliveries
+/// and last error; a row wider than the tab ends in "…".
+fn entry_line<'a>(
+    strings: &crate::content::Strings,
+    theme: &Theme,
+    entry: &ShownEntry,
+    width: usize,
+) -> Line<'a> {
+    let mark = if entry.dropped { "!" } else { " " };
+    let id = format!("{:<6}", view::short_id(&entry.message_id));
+    let used = mark.width() + id.width();
+    let mut spans = vec![
+        Span::styled(mark, theme.tone(Tone::Bad)),
+        Span::styled(id, theme.tone(Tone::Bold)),
+    ];
+    let fit = |text: String, used: usize| picker::cut_at_word(&text, width.saturating_sub(used));
+    if entry.reason.is_empty() {
+        // SQS: the redrive policy moves the message without any reason.
+        let text = format!(
+            "×{} {}",
+            entry.deliveries,
+            strings.get("simulator.triage_no_reason")
+        );
+        spans.push(Span::styled(fit(text, used), theme.dim()));
+    } else {
+        let reason = fit(format!("{:<24} ", entry.reason), used);
+        let used = used + reason.width();
+        spans.push(Span::styled(reason, theme.tone(Tone::Bad)));
+        let text = format!("×{} {}", entry.deliveries, entry.description);
+        spans.push(Span::raw(fit(text, used)));
+    }
+    Line::from(spans)
 }
 
 /// Appends `text` word-wrapped to `width` columns, so the explanation is never cut off.

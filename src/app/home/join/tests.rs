@@ -170,3 +170,81 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
     );
     assert!(app.session.workshop.is_none(), "never shown as joined");
 }
+
+/// Issue 26, item 12: a mistyped code is named before the name is asked, in the learner's
+/// language, with the typed line kept; after a refusal by the host the name comes back too.
+#[test]
+fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refusal() {
+    let mut app = test_app(Lang::De, 80, 24);
+    chars(&mut app, "w");
+    // Read from the projector with a zero for the O: no host issues a 0.
+    chars(&mut app, "192.168.1.5:8740 K0Q2M9X");
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    let f = form(&app).expect("still open");
+    assert!(matches!(f.step, super::JoinStep::Url), "no name asked yet");
+    assert_eq!(f.input, "192.168.1.5:8740 K0Q2M9X", "the typed text stays");
+    let error = f.error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("Falscher Beitrittscode: K0Q2M9X enthält 0"),
+        "{error}"
+    );
+    // One character too few.
+    key(&mut app, KeyCode::Backspace);
+    key(&mut app, KeyCode::Enter);
+    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(error.contains("K0Q2M9 hat 6 Zeichen"), "{error}");
+    // Not even the short form: named in German, not in the parser's English.
+    for _ in 0..24 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    chars(&mut app, "192.168.1.5 K7Q2M9X");
+    key(&mut app, KeyCode::Enter);
+    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(
+        error.contains("ist weder eine Beitritts-URL noch HOST:PORT CODE"),
+        "{error}"
+    );
+    for _ in 0..19 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    chars(&mut app, "https://127.0.0.1:8740/join?code=ABC");
+    key(&mut app, KeyCode::Enter);
+    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(
+        error.starts_with("In der Beitritts-URL fehlt code="),
+        "{error}"
+    );
+    for _ in 0..37 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    assert_eq!(form(&app).map(|f| f.input.as_str()), Some(""));
+
+    // A well-formed code goes on to the name; the host still may not know it.
+    chars(&mut app, "192.168.1.5:8740 k7q2-m9x");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        form(&app).map(|f| &f.step),
+        Some(super::JoinStep::Name { .. })
+    ));
+    chars(&mut app, "Anna");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&effects[..], [Effect::Workshop(WorkshopRequest::Observe { code, .. })] if code == "K7Q2M9X"),
+        "{effects:?}"
+    );
+    app.update(Msg::WorkshopObserved(Err(JoinRefusal::WrongCode)));
+    let f = form(&app).expect("open again");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("falscher Beitrittscode")),
+        "{f:?}"
+    );
+    assert_eq!(f.input, "192.168.1.5:8740 k7q2-m9x");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        form(&app).map(|f| f.input.as_str()),
+        Some("Anna"),
+        "the name typed before is offered again"
+    );
+}
