@@ -1,0 +1,204 @@
+//! The lab list (number, status, title) and a lab's screen: title and status, the learner's
+//! file, the check (progress or its result), the hints revealed so far, then the brief.
+
+use super::chrome::clip;
+use super::theme::Theme;
+use crate::app::doc_layout::Tone;
+use crate::app::labs::{CheckState, LabReportKind, LabStatus};
+use crate::app::{App, LabListState, LabState, layout};
+use crate::content::Lab;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Draws the lab list.
+pub fn draw_list(frame: &mut Frame<'_>, app: &App, state: &LabListState, theme: &Theme) {
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
+    let status_w = [LabStatus::Done, LabStatus::Attempted, LabStatus::New]
+        .iter()
+        .map(|st| s.get(st.key()).chars().count() + 2)
+        .max()
+        .unwrap_or(0);
+    let mut lines = vec![
+        Line::styled(format!(" {}", s.get("labs.title")), theme.tone(Tone::Title)),
+        Line::styled(format!(" {}", s.get("labs.list_intro")), theme.dim()),
+        Line::raw(""),
+    ];
+    let labs = &app.session.content.labs;
+    if labs.is_empty() {
+        lines.push(Line::raw(format!(" {}", s.get("labs.none"))));
+    }
+    for (i, lab) in labs.iter().enumerate() {
+        let status = LabStatus::of(state.results.get(&lab.id));
+        let word = format!("[{}]", s.get(status.key()));
+        let marker = if i == state.cursor { "▸" } else { " " };
+        let marker = if app.session.options.ascii && i == state.cursor {
+            ">"
+        } else {
+            marker
+        };
+        let style = if i == state.cursor {
+            theme.selected()
+        } else {
+            theme.tone(Tone::Text)
+        };
+        let status_style = match status {
+            LabStatus::Done => theme.tone(Tone::Good),
+            LabStatus::Attempted => theme.tone(Tone::Bad),
+            LabStatus::New => theme.dim(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {marker} {:>2}  ", lab.number), style),
+            Span::styled(format!("{word:<status_w$} "), status_style),
+            Span::styled(lab.title(app.session.lang).to_owned(), style),
+        ]));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(frame, super::rect(body)),
+    );
+}
+
+/// Draws one lab.
+pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Theme) {
+    let s = app.session.strings();
+    let body = layout::body(app.session.size.0, app.session.size.1);
+    let Some(lab) = app.session.content.labs.get(state.lab) else {
+        return;
+    };
+    let lang = app.session.lang;
+    let status = LabStatus::of(Some(&state.result));
+    let status_style = match status {
+        LabStatus::Done => theme.tone(Tone::Good),
+        LabStatus::Attempted => theme.tone(Tone::Bad),
+        LabStatus::New => theme.dim(),
+    };
+    let mut head = vec![
+        Line::from(vec![
+            Span::styled(
+                format!(" {} {}: {}  ", s.get("labs.lab"), lab.number, lab.title(lang)),
+                theme.tone(Tone::Title),
+            ),
+            Span::styled(format!("[{}]", s.get(status.key())), status_style),
+        ]),
+        Line::from(vec![
+            Span::styled(format!(" {} ", s.get("labs.your_file")), theme.dim()),
+            Span::styled(state.file.clone(), theme.tone(Tone::Code)),
+        ]),
+    ];
+    head.extend(check_lines(app, state, theme));
+    head.push(Line::raw(""));
+    head.extend(hint_lines(app, lab, state, theme));
+    head.extend(brief_lines(lab, lang, theme));
+    frame.render_widget(
+        Paragraph::new(head)
+            .wrap(Wrap { trim: false })
+            .scroll((state.scroll, 0)),
+        clip(frame, Rect::new(0, body.y, body.width, body.height)),
+    );
+}
+
+fn check_lines<'a>(app: &'a App, state: &'a LabState, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.session.strings();
+    match &state.check {
+        CheckState::Idle => vec![Line::styled(
+            format!(" {}", s.get("labs.not_checked")),
+            theme.dim(),
+        )],
+        CheckState::Running(p) => {
+            let seed = p.seed.max(1);
+            let last = p.last_seed.max(seed);
+            vec![Line::styled(
+                format!(
+                    " {}",
+                    s.fill(
+                        "labs.checking",
+                        &[
+                            ("seed", &seed.to_string()),
+                            ("seeds", &last.to_string()),
+                            ("done", &p.runs_done.to_string()),
+                            ("runs", &p.runs_total.to_string()),
+                        ],
+                    )
+                ),
+                theme.tone(Tone::Focus),
+            )]
+        }
+        CheckState::Done(report) => {
+            let style = match report.kind {
+                LabReportKind::Passed => theme.tone(Tone::Good),
+                LabReportKind::Broken | LabReportKind::CannotRun | LabReportKind::Failed => {
+                    theme.tone(Tone::Bad)
+                }
+            };
+            let mut lines = Vec::with_capacity(report.lines.len() + 1);
+            let verdict = match report.kind {
+                LabReportKind::Passed => "labs.passed",
+                LabReportKind::Broken => "labs.broken",
+                LabReportKind::CannotRun => "labs.cannot_run",
+                LabReportKind::Failed => "labs.check_failed",
+            };
+            lines.push(Line::styled(format!(" {}", s.get(verdict)), style));
+            for (i, line) in report.lines.iter().enumerate() {
+                let tone = if i == 0 {
+                    style
+                } else {
+                    theme.tone(Tone::Text)
+                };
+                lines.push(Line::styled(format!("   {line}"), tone));
+            }
+            lines
+        }
+    }
+}
+
+fn hint_lines<'a>(app: &'a App, lab: &'a Lab, state: &LabState, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.session.strings();
+    let Some(hints) = lab.hints.get(&app.session.lang) else {
+        return Vec::new();
+    };
+    let shown = usize::try_from(state.result.hints).unwrap_or(usize::MAX);
+    let mut lines = Vec::new();
+    for (i, hint) in hints.iter().take(shown).enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    " {} ",
+                    s.fill(
+                        "labs.hint",
+                        &[
+                            ("n", &(i + 1).to_string()),
+                            ("total", &hints.len().to_string())
+                        ]
+                    )
+                ),
+                theme.tone(Tone::Subheading),
+            ),
+            Span::styled(hint.clone(), theme.tone(Tone::Quote)),
+        ]));
+    }
+    if !lines.is_empty() {
+        lines.push(Line::raw(""));
+    }
+    lines
+}
+
+/// The brief, with its Markdown marks dropped: `#` titles in the title tone, `**` removed.
+fn brief_lines<'a>(lab: &'a Lab, lang: crate::content::Lang, theme: &Theme) -> Vec<Line<'a>> {
+    let text = lab
+        .brief
+        .get(&lang)
+        .or_else(|| lab.brief.get(&crate::content::Lang::En))
+        .map_or("", String::as_str);
+    text.lines()
+        .map(|line| {
+            let plain = line.replace("**", "");
+            match plain.strip_prefix("# ") {
+                Some(title) => Line::styled(format!(" {title}"), theme.tone(Tone::Heading)),
+                None => Line::styled(format!(" {plain}"), theme.tone(Tone::Text)),
+            }
+        })
+        .collect()
+}
