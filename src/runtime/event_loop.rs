@@ -188,8 +188,9 @@ async fn event_loop(
                 let no_editor = app.session.strings().get("labs.no_editor").to_owned();
                 let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
                 events = EventStream::new();
-                // The editor drew over everything: the next frame is drawn whole.
-                let _ = terminal.clear();
+                // The editor drew over everything: an empty frame makes the next one whole
+                // (`clear` would ask the terminal for the cursor and may time out).
+                let _ = terminal.draw(|_| {});
                 let effects = app.update(Msg::LabEdited { lab_id, result });
                 executor.run(effects);
             }

@@ -4,7 +4,8 @@
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode,
+    enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use std::io::stdout;
@@ -69,7 +70,12 @@ fn suspend() {
 
 fn resume(mouse: bool) -> std::io::Result<()> {
     enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, cursor::Hide)?;
+    execute!(
+        stdout(),
+        EnterAlternateScreen,
+        Clear(ClearType::All),
+        cursor::Hide
+    )?;
     if mouse {
         execute!(stdout(), EnableMouseCapture)?;
     }

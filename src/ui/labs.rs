@@ -12,6 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+
 /// Draws the lab list.
 pub fn draw_list(frame: &mut Frame<'_>, app: &App, state: &LabListState, theme: &Theme) {
     let s = app.session.strings();
@@ -75,7 +76,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
         LabStatus::Attempted => theme.tone(Tone::Bad),
         LabStatus::New => theme.dim(),
     };
-    let mut head = vec![
+    let head = vec![
         Line::from(vec![
             Span::styled(
                 format!(" {} {}: {}  ", s.get("labs.lab"), lab.number, lab.title(lang)),
@@ -88,16 +89,80 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
             Span::styled(state.file.clone(), theme.tone(Tone::Code)),
         ]),
     ];
-    head.extend(check_lines(app, state, theme));
-    head.push(Line::raw(""));
-    head.extend(hint_lines(app, lab, state, theme));
-    head.extend(brief_lines(lab, lang, theme));
+    let width = usize::from(body.width);
+    let mut lines = Vec::new();
+    for line in head {
+        lines.extend(wrap_line(line, width));
+    }
+    for line in check_lines(app, state, theme)
+        .into_iter()
+        .chain([Line::raw("")])
+        .chain(hint_lines(app, lab, state, theme))
+        .chain(brief_lines(lab, lang, theme))
+    {
+        lines.extend(wrap_line(line, width));
+    }
     frame.render_widget(
-        Paragraph::new(head)
-            .wrap(Wrap { trim: false })
-            .scroll((state.scroll, 0)),
+        Paragraph::new(lines).scroll((state.scroll, 0)),
         clip(frame, Rect::new(0, body.y, body.width, body.height)),
     );
+}
+
+/// Word-wraps one line to `width`, continuing under its first word: the spans' text is
+/// joined, wrapped, and each piece keeps the style of the span it starts in (lines here have
+/// at most a label and a value, so a style change inside a piece is rare and harmless).
+fn wrap_line(line: Line<'_>, width: usize) -> Vec<Line<'static>> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let indent = text.chars().take_while(|c| *c == ' ').count();
+    // A label ("Hint 1/3:", "Your file:") hangs its value under itself.
+    let hang = if line.spans.len() > 1 {
+        line.spans[0].content.chars().count().min(width / 2)
+    } else {
+        indent
+    };
+    let style_at = |offset: usize| {
+        let mut seen = 0;
+        for span in &line.spans {
+            seen += span.content.chars().count();
+            if offset < seen {
+                return span.style;
+            }
+        }
+        line.spans.last().map(|s| s.style).unwrap_or_default()
+    };
+    if text.chars().count() <= width {
+        return vec![Line::from(
+            line.spans
+                .iter()
+                .map(|s| Span::styled(s.content.to_string(), s.style))
+                .collect::<Vec<_>>(),
+        )];
+    }
+    let first_width = width;
+    let rest_width = width.saturating_sub(hang).max(10);
+    let body = text.trim_start();
+    let mut out = Vec::new();
+    let mut offset = indent;
+    let pieces = super::help::wrap(body, first_width.saturating_sub(indent).max(10));
+    // The first piece at the first width; the rest wrapped again at the hanging width.
+    let Some((first, rest)) = pieces.split_first() else {
+        return out;
+    };
+    out.push(Line::styled(
+        format!("{}{first}", " ".repeat(indent)),
+        style_at(offset),
+    ));
+    offset += first.chars().count() + 1;
+    let rest = rest.join(" ");
+    for piece in super::help::wrap(&rest, rest_width) {
+        if piece.is_empty() {
+            continue;
+        }
+        let style = style_at(offset);
+        offset += piece.chars().count() + 1;
+        out.push(Line::styled(format!("{}{piece}", " ".repeat(hang)), style));
+    }
+    out
 }
 
 fn check_lines<'a>(app: &'a App, state: &'a LabState, theme: &Theme) -> Vec<Line<'a>> {
@@ -192,13 +257,45 @@ fn brief_lines<'a>(lab: &'a Lab, lang: crate::content::Lang, theme: &Theme) -> V
         .get(&lang)
         .or_else(|| lab.brief.get(&crate::content::Lang::En))
         .map_or("", String::as_str);
-    text.lines()
-        .map(|line| {
-            let plain = line.replace("**", "");
-            match plain.strip_prefix("# ") {
-                Some(title) => Line::styled(format!(" {title}"), theme.tone(Tone::Heading)),
-                None => Line::styled(format!(" {plain}"), theme.tone(Tone::Text)),
+    // The brief's source is wrapped for the editor: its lines are joined into paragraphs
+    // again (a blank line or a list item starts a new one) and wrapped to the screen.
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut open = false;
+    // The brief's `# ` title repeats the screen's first line: it is left out.
+    let mut source = text.lines().peekable();
+    if source.peek().is_some_and(|l| l.starts_with("# ")) {
+        source.next();
+        while source.peek().is_some_and(|l| l.trim().is_empty()) {
+            source.next();
+        }
+    }
+    for line in source {
+        let line = line.replace('*', "");
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            paragraphs.push(String::new());
+            open = false;
+        } else if open && !trimmed.starts_with("- ") && !trimmed.starts_with('#') {
+            if let Some(last) = paragraphs.last_mut() {
+                last.push(' ');
+                last.push_str(trimmed);
             }
+        } else {
+            paragraphs.push(trimmed.to_owned());
+            open = !trimmed.starts_with('#');
+        }
+    }
+    paragraphs
+        .into_iter()
+        .map(|p| match p.strip_prefix("# ") {
+            Some(title) => Line::styled(format!(" {title}"), theme.tone(Tone::Heading)),
+            None => match p.strip_prefix("- ") {
+                Some(item) => Line::from(vec![
+                    Span::styled(" - ".to_owned(), theme.tone(Tone::Text)),
+                    Span::styled(item.to_owned(), theme.tone(Tone::Text)),
+                ]),
+                None => Line::styled(format!(" {p}"), theme.tone(Tone::Text)),
+            },
         })
         .collect()
 }
