@@ -89,7 +89,8 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
             Span::styled(state.file.clone(), theme.tone(Tone::Code)),
         ]),
     ];
-    let width = usize::from(body.width);
+    // One column stays free on the right, as the screen's own margin on the left.
+    let width = usize::from(body.width).saturating_sub(1);
     let mut lines = Vec::new();
     for line in head {
         lines.extend(wrap_line(line, width));

@@ -44,9 +44,10 @@ pub(super) const HOME: &[Binding] = &[
     MOVE,
     OPEN,
     b(&[C('w')], A::Workshop, "key.workshop", true),
-    b(&[C('l')], A::Labs, "key.labs", true),
     b(&[Digit], A::Number(0), "key.number", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.quit", true),
+    // After quit: a narrow legend drops it before "q quit".
+    b(&[C('l')], A::Labs, "key.labs", true),
     HELP,
 ];
 
