@@ -14,8 +14,8 @@ mod dispatch;
 pub mod doc_layout;
 mod home;
 pub mod input;
-pub mod labs;
 pub mod keymap;
+pub mod labs;
 pub mod layout;
 pub mod map;
 mod msg;
@@ -268,9 +268,7 @@ impl App {
             Screen::Ordering(state) => ordering::on_mouse(state, session, mouse),
             Screen::Simulator(state) => simulator::on_mouse(state, session, mouse),
             Screen::Map(state) => map::on_mouse(state, session, mouse),
-            Screen::Quiz(_) | Screen::Report(_) | Screen::LabList(_) | Screen::Lab(_) => {
-                Vec::new()
-            }
+            Screen::Quiz(_) | Screen::Report(_) | Screen::LabList(_) | Screen::Lab(_) => Vec::new(),
         }
     }
 

@@ -158,7 +158,11 @@ fn a_file_that_cannot_run_and_two_hints() {
     for (lang, w, h) in SIZES {
         let mut a = app(lang, w, h);
         press(&mut a, "l\nc");
-        checked(&mut a, false, report(lang, "-- @handle\nSELECT :nope;\n", 1));
+        checked(
+            &mut a,
+            false,
+            report(lang, "-- @handle\nSELECT :nope;\n", 1),
+        );
         press(&mut a, "hh");
         let text = screen(&a);
         nothing_cut(&text, w);

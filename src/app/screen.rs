@@ -1,8 +1,8 @@
 //! The screens: one variant each, owning only its own UI state.
 
 use super::QuizPhase;
-use super::labs::{LabListState, LabState};
 use super::keymap::{Action, ScreenKind};
+use super::labs::{LabListState, LabState};
 use super::{
     ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
     SettingsState, SimState,

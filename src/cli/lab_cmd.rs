@@ -9,9 +9,7 @@ use clap::Subcommand;
 use super::lines::Session;
 use super::{Cli, EXIT_USAGE, Failure};
 use crate::content::{Lab, Strings};
-use crate::sim::lab::{
-    CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy,
-};
+use crate::sim::lab::{CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy};
 
 /// What `queuelab lab` does.
 #[derive(Debug, Subcommand)]

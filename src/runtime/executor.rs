@@ -52,17 +52,15 @@ impl Executor {
                 }
                 Effect::Share(ShareRequest::Stop) => self.share.stop(),
                 Effect::Workshop(request) => self.workshop.send(request),
-                Effect::Lab(LabRequest::Edit { lab_id }) => {
-                    match self.lab.file_to_edit(&lab_id) {
-                        Ok(file) => self.pending_edit = Some((lab_id, file)),
-                        Err(reason) => {
-                            let _ = self.replies.send(Msg::LabEdited {
-                                lab_id,
-                                result: Err(reason),
-                            });
-                        }
+                Effect::Lab(LabRequest::Edit { lab_id }) => match self.lab.file_to_edit(&lab_id) {
+                    Ok(file) => self.pending_edit = Some((lab_id, file)),
+                    Err(reason) => {
+                        let _ = self.replies.send(Msg::LabEdited {
+                            lab_id,
+                            result: Err(reason),
+                        });
                     }
-                }
+                },
                 Effect::Lab(request) => self.lab.send(request),
             }
         }

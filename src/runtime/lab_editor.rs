@@ -4,8 +4,7 @@
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{
-    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode,
-    enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use std::io::stdout;
@@ -19,7 +18,11 @@ pub fn pick_editor(
     editor: Option<&str>,
     path: Option<&str>,
 ) -> Option<String> {
-    let set = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+    let set = |v: Option<&str>| {
+        v.map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
     set(visual).or_else(|| set(editor)).or_else(|| {
         let on_path = path?
             .split(':')

@@ -2,8 +2,8 @@
 //! loop, telling the UI before each run ("checking seed k/n") and at the end. Keys keep
 //! working meanwhile; a check is never cut short (the store records every check).
 
-use crate::app::labs::{LabProgress, LabReport, LabReportKind, LabRequest};
 use crate::app::Msg;
+use crate::app::labs::{LabProgress, LabReport, LabReportKind, LabRequest};
 use crate::content::{Content, Lab, Lang};
 use crate::services::log;
 use crate::sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
@@ -31,14 +31,16 @@ impl LabWorker {
         let thread = {
             let data_dir = data_dir.clone();
             let content = content.clone();
-            std::thread::Builder::new().name("lab".into()).spawn(move || {
-                for request in inbox {
-                    for msg in handle(&data_dir, &content, request, &replies) {
-                        // The UI may already be gone at shutdown.
-                        let _ = replies.send(msg);
+            std::thread::Builder::new()
+                .name("lab".into())
+                .spawn(move || {
+                    for request in inbox {
+                        for msg in handle(&data_dir, &content, request, &replies) {
+                            // The UI may already be gone at shutdown.
+                            let _ = replies.send(msg);
+                        }
                     }
-                }
-            })?
+                })?
         };
         Ok(LabWorker {
             commands,
@@ -86,12 +88,14 @@ fn handle(
     replies: &UnboundedSender<Msg>,
 ) -> Vec<Msg> {
     match request {
-        LabRequest::Open { lab_id } => vec![Msg::LabOpened(
-            find(content, &lab_id).and_then(|lab| learner_copy::ensure_copy(data_dir, lab).map(drop)),
-        )],
+        LabRequest::Open { lab_id } => {
+            vec![Msg::LabOpened(find(content, &lab_id).and_then(|lab| {
+                learner_copy::ensure_copy(data_dir, lab).map(drop)
+            }))]
+        }
         LabRequest::Reset { lab_id } => {
-            let result =
-                find(content, &lab_id).and_then(|lab| learner_copy::reset_copy(data_dir, lab).map(drop));
+            let result = find(content, &lab_id)
+                .and_then(|lab| learner_copy::reset_copy(data_dir, lab).map(drop));
             vec![Msg::LabReset { lab_id, result }]
         }
         // The executor hands the terminal to the editor itself; nothing to do here.
@@ -132,7 +136,12 @@ fn check(
     };
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
-        Err(e) => return (false, failed(format!("cannot read {}: {e}", file.display()))),
+        Err(e) => {
+            return (
+                false,
+                failed(format!("cannot read {}: {e}", file.display())),
+            );
+        }
     };
     let shown = file.display().to_string();
     let mut progress = |p: crate::sim::lab::CheckProgress| {

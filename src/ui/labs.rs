@@ -12,7 +12,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-
 /// Draws the lab list.
 pub fn draw_list(frame: &mut Frame<'_>, app: &App, state: &LabListState, theme: &Theme) {
     let s = app.session.strings();
@@ -79,7 +78,12 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
     let head = vec![
         Line::from(vec![
             Span::styled(
-                format!(" {} {}: {}  ", s.get("labs.lab"), lab.number, lab.title(lang)),
+                format!(
+                    " {} {}: {}  ",
+                    s.get("labs.lab"),
+                    lab.number,
+                    lab.title(lang)
+                ),
                 theme.tone(Tone::Title),
             ),
             Span::styled(format!("[{}]", s.get(status.key())), status_style),
@@ -93,7 +97,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
     let width = usize::from(body.width).saturating_sub(1);
     let mut lines = Vec::new();
     for line in head {
-        lines.extend(wrap_line(line, width));
+        lines.extend(wrap_line(&line, width));
     }
     for line in check_lines(app, state, theme)
         .into_iter()
@@ -101,7 +105,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
         .chain(hint_lines(app, lab, state, theme))
         .chain(brief_lines(lab, lang, theme))
     {
-        lines.extend(wrap_line(line, width));
+        lines.extend(wrap_line(&line, width));
     }
     frame.render_widget(
         Paragraph::new(lines).scroll((state.scroll, 0)),
@@ -112,7 +116,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
 /// Word-wraps one line to `width`, continuing under its first word: the spans' text is
 /// joined, wrapped, and each piece keeps the style of the span it starts in (lines here have
 /// at most a label and a value, so a style change inside a piece is rare and harmless).
-fn wrap_line(line: Line<'_>, width: usize) -> Vec<Line<'static>> {
+fn wrap_line(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
     let indent = text.chars().take_while(|c| *c == ' ').count();
     // A label ("Hint 1/3:", "Your file:") hangs its value under itself.

@@ -137,7 +137,12 @@ pub(super) const LAB: &[Binding] = &[
         false,
     ),
     b(&[Code(K::PageUp), C('b')], A::PageUp, "key.page_up", false),
-    b(&[Code(K::PageDown), C(' ')], A::PageDown, "key.page_down", false),
+    b(
+        &[Code(K::PageDown), C(' ')],
+        A::PageDown,
+        "key.page_down",
+        false,
+    ),
     b(&[Code(K::Home), C('g')], A::Top, "key.top", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
     HELP,

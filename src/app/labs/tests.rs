@@ -52,7 +52,10 @@ fn a_digit_opens_that_lab_and_an_unknown_number_does_nothing() {
     assert!(chars(&mut app, "9").is_empty());
     assert!(matches!(app.screen, Screen::LabList(_)));
     let effects = chars(&mut app, "1");
-    assert!(matches!(effects[..], [Effect::Lab(LabRequest::Open { .. })]));
+    assert!(matches!(
+        effects[..],
+        [Effect::Lab(LabRequest::Open { .. })]
+    ));
     assert!(matches!(app.screen, Screen::Lab(_)));
 }
 
@@ -74,10 +77,7 @@ fn the_list_shows_each_lab_status_as_the_store_tells_it() {
     let Screen::LabList(list) = &app.screen else {
         panic!("list")
     };
-    assert_eq!(
-        LabStatus::of(list.results.get(&id)),
-        LabStatus::Attempted
-    );
+    assert_eq!(LabStatus::of(list.results.get(&id)), LabStatus::Attempted);
     // The lab opened from it starts with the stored hint level.
     key(&mut app, KeyCode::Enter);
     assert_eq!(lab(&app).result.hints, 1);
@@ -170,7 +170,10 @@ fn e_asks_for_the_editor_and_its_return_starts_a_check() {
         lab_id: id.clone(),
         result: Ok(()),
     });
-    assert!(matches!(effects[..], [Effect::Lab(LabRequest::Check { .. })]));
+    assert!(matches!(
+        effects[..],
+        [Effect::Lab(LabRequest::Check { .. })]
+    ));
     assert!(matches!(lab(&app).check, CheckState::Running(_)));
 }
 
@@ -185,7 +188,10 @@ fn an_editor_that_cannot_start_is_said_and_nothing_is_checked() {
     });
     assert!(effects.is_empty());
     let status = app.session.status.clone().expect("status");
-    assert!(status.error && status.text.contains("No editor"), "{status:?}");
+    assert!(
+        status.error && status.text.contains("No editor"),
+        "{status:?}"
+    );
     assert_eq!(lab(&app).check, CheckState::Idle);
 }
 

@@ -108,12 +108,7 @@ pub fn broken_headline(strings: &Strings, lab: &Lab, f: &CheckFailure) -> String
 /// What a broken check says after its headline: the moment with its order, message id and
 /// cause event, the moment's story, the learner's statement (`file:line:col`), the broken
 /// invariants, a disagreement of the checkers, and where the failing run's files are.
-pub fn broken_details(
-    content: &Content,
-    lang: Lang,
-    file: &str,
-    f: &CheckFailure,
-) -> Vec<String> {
+pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailure) -> Vec<String> {
     let strings = &content.course(lang).strings;
     let mut lines = Vec::new();
     if let Some(m) = &f.moment {
