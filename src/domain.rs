@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod calculator;
+pub mod lab_result;
 pub mod html;
 pub mod ordering;
 pub mod otp;
@@ -13,5 +14,6 @@ pub mod quiz;
 pub mod report;
 pub mod workshop;
 
+pub use lab_result::LabResult;
 pub use ordering::{OrderingGame, Pick};
 pub use progress::{Fact, OrderingRecord, Progress, SimChoice};

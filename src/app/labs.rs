@@ -10,7 +10,7 @@ use super::input::{Key, KeyCode};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, StoreRequest};
 use crate::content::{LAB_HINT_LEVELS, Lab};
-use crate::services::store::LabResult;
+use crate::domain::LabResult;
 
 /// Work for the lab thread (and, for `Edit`, the terminal hand-over).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +190,7 @@ fn open_lab(s: &LabListState, session: &mut Session) -> Vec<Effect> {
     let state = LabState {
         lab: s.cursor,
         file: file_of(session, lab),
-        result: s.results.get(&lab_id).copied().unwrap_or(EMPTY),
+        result: s.results.get(&lab_id).copied().unwrap_or_default(),
         lab_id: lab_id.clone(),
         scroll: 0,
         check: CheckState::Idle,
@@ -199,13 +199,6 @@ fn open_lab(s: &LabListState, session: &mut Session) -> Vec<Effect> {
     session.push(Screen::Lab(Box::new(state)));
     vec![Effect::Lab(LabRequest::Open { lab_id })]
 }
-
-/// No result yet.
-const EMPTY: LabResult = LabResult {
-    attempts: 0,
-    solved_at: None,
-    hints: 0,
-};
 
 /// Handles a key action on a lab's screen.
 pub fn on_lab_action(s: &mut LabState, session: &mut Session, action: Action) -> Vec<Effect> {

@@ -108,7 +108,7 @@ pub enum Msg {
     /// The instructor sent a pacing command.
     PaceReceived(super::pace::PaceNotice),
     /// The store's lab results (after a list opened, a check or a hint was saved), by lab id.
-    LabResults(std::collections::BTreeMap<String, crate::services::store::LabResult>),
+    LabResults(std::collections::BTreeMap<String, crate::domain::LabResult>),
     /// The learner's copy of a lab file exists now (or could not be made).
     LabOpened(Result<(), String>),
     /// The learner's editor returned (or could not be started: why).

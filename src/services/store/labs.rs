@@ -7,16 +7,7 @@ use rusqlite::{TransactionBehavior, params};
 
 use super::{Store, StoreError, now_secs};
 
-/// What the store knows about one lab.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LabResult {
-    /// Checks run.
-    pub attempts: u32,
-    /// When it first passed (seconds since the epoch).
-    pub solved_at: Option<i64>,
-    /// Hints revealed (0 to 3).
-    pub hints: u32,
-}
+pub use crate::domain::LabResult;
 
 impl Store {
     /// Records one check of `lab_id` (passed or not) in its own `BEGIN IMMEDIATE` transaction.
