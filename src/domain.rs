@@ -3,8 +3,8 @@
 
 pub mod address;
 pub mod calculator;
-pub mod lab_result;
 pub mod html;
+pub mod lab_result;
 pub mod ordering;
 pub mod otp;
 pub mod outbox;
