@@ -15,6 +15,7 @@ pub mod doc_layout;
 mod home;
 pub mod input;
 pub mod keymap;
+pub mod labs;
 pub mod layout;
 pub mod map;
 mod msg;
@@ -33,6 +34,7 @@ mod test_app;
 pub use chapters::ChaptersState;
 pub use home::join::{JoinForm, JoinStep};
 pub use home::{HomeState, MenuItem, home_layout};
+pub use labs::{LabListState, LabRequest, LabState};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
     CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
@@ -231,6 +233,9 @@ impl App {
             Screen::Report(state) if report::captures_keys(state) => {
                 Some(report::on_captured_key(state, session, key))
             }
+            Screen::Lab(state) if labs::captures_keys(state) => {
+                Some(labs::on_confirm_key(state, session, key))
+            }
             _ => None,
         }
     }
@@ -248,6 +253,8 @@ impl App {
             Screen::Quiz(state) => quiz::on_action(state, session, action),
             // Typing takes every key until the report is queued; then only Back and Help act.
             Screen::Report(_) => Vec::new(),
+            Screen::LabList(state) => labs::on_list_action(state, session, action),
+            Screen::Lab(state) => labs::on_lab_action(state, session, action),
         }
     }
 
@@ -261,7 +268,7 @@ impl App {
             Screen::Ordering(state) => ordering::on_mouse(state, session, mouse),
             Screen::Simulator(state) => simulator::on_mouse(state, session, mouse),
             Screen::Map(state) => map::on_mouse(state, session, mouse),
-            Screen::Quiz(_) | Screen::Report(_) => Vec::new(),
+            Screen::Quiz(_) | Screen::Report(_) | Screen::LabList(_) | Screen::Lab(_) => Vec::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod calculator;
 pub mod html;
+pub mod lab_result;
 pub mod ordering;
 pub mod otp;
 pub mod outbox;
@@ -14,5 +15,6 @@ pub mod report;
 pub mod send_failure;
 pub mod workshop;
 
+pub use lab_result::LabResult;
 pub use ordering::{OrderingGame, Pick};
 pub use progress::{Fact, OrderingRecord, Progress, SimChoice};

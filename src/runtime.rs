@@ -5,6 +5,8 @@ pub mod dashboard_loop;
 mod debug_panic;
 mod event_loop;
 mod executor;
+mod lab_editor;
+mod lab_worker;
 mod loop_setup;
 mod mail_worker;
 mod share_slot;

@@ -6,6 +6,7 @@ pub mod dashboard;
 mod help;
 mod home;
 mod join_form;
+mod labs;
 mod map;
 mod ordering;
 mod quiz;
@@ -38,6 +39,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Screen::Map(state) => map::draw(frame, app, state, &theme),
         Screen::Quiz(state) => quiz::draw(frame, app, state, &theme),
         Screen::Report(state) => report::draw(frame, app, state, &theme),
+        Screen::LabList(state) => labs::draw_list(frame, app, state, &theme),
+        Screen::Lab(state) => labs::draw_lab(frame, app, state, &theme),
     }
     chrome::status(frame, app, &theme);
     chrome::legend(frame, app, &theme);

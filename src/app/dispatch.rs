@@ -1,8 +1,8 @@
 //! How the app takes one message: keys, mouse and what the worker threads report.
 
 use super::{
-    App, Effect, MailStatus, Msg, QuizRecord, Screen, chapters, home, layout, map, pace, quiz,
-    reader, report, settings, simulator,
+    App, Effect, MailStatus, Msg, QuizRecord, Screen, StoreRequest, chapters, home, labs, layout,
+    map, pace, quiz, reader, report, settings, simulator,
 };
 
 impl App {
@@ -123,6 +123,50 @@ impl App {
             }
             Msg::PaceReceived(notice) => {
                 pace::received(session, notice);
+                Vec::new()
+            }
+            Msg::LabResults(results) => {
+                let screens = std::iter::once(&mut self.screen).chain(self.history.iter_mut());
+                labs::results_arrived(screens, &results);
+                Vec::new()
+            }
+            Msg::LabOpened(result) => {
+                labs::opened(session, result);
+                Vec::new()
+            }
+            Msg::LabEdited { lab_id, result } => match &mut self.screen {
+                Screen::Lab(state) if state.lab_id == lab_id => {
+                    labs::edited(state, session, result)
+                }
+                _ => Vec::new(),
+            },
+            Msg::LabProgress { lab_id, progress } => {
+                if let Screen::Lab(state) = &mut self.screen
+                    && state.lab_id == lab_id
+                {
+                    labs::progressed(state, progress);
+                }
+                Vec::new()
+            }
+            // Saved even when the learner has left the lab meanwhile: every check counts.
+            Msg::LabChecked {
+                lab_id,
+                passed,
+                report,
+            } => {
+                if let Screen::Lab(state) = &mut self.screen
+                    && state.lab_id == lab_id
+                {
+                    labs::checked(state, report);
+                }
+                vec![Effect::Store(StoreRequest::LabChecked { lab_id, passed })]
+            }
+            Msg::LabReset { lab_id, result } => {
+                if let Screen::Lab(state) = &mut self.screen
+                    && state.lab_id == lab_id
+                {
+                    labs::was_reset(state, session, result);
+                }
                 Vec::new()
             }
             Msg::MailUpdated { report, delivery } => {

@@ -106,6 +106,7 @@ pub fn on_action(home: &mut HomeState, session: &mut Session, action: Action) ->
         }
         Action::Open => return open(home, session),
         Action::Workshop => home.join = Some(join::open(session)),
+        Action::Labs => return super::labs::open_list(session),
         _ => {}
     }
     Vec::new()

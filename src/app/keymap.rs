@@ -4,7 +4,9 @@
 mod tables;
 
 use super::input::{Key, KeyCode};
-use tables::{CHAPTERS, HOME, MAP, ORDERING, QUIZ, READER, REPORT, SETTINGS, SIMULATOR};
+use tables::{
+    CHAPTERS, HOME, LAB, LAB_LIST, MAP, ORDERING, QUIZ, READER, REPORT, SETTINGS, SIMULATOR,
+};
 pub use tables::{WORKSHOP, WORKSHOP_HELP};
 
 /// What a key asks for.
@@ -100,6 +102,14 @@ pub enum Action {
     Workshop,
     /// Tell the workshop's instructor you are stuck.
     Stuck,
+    /// Open the labs (Home).
+    Labs,
+    /// Open the lab file in the learner's editor.
+    Edit,
+    /// Check the lab file.
+    CheckLab,
+    /// Reveal the next hint.
+    Hint,
     /// Follow the instructor's banner.
     FollowPace,
     /// Put the instructor's banner away.
@@ -188,6 +198,10 @@ pub enum ScreenKind {
     Quiz,
     /// The report flow.
     Report,
+    /// The lab list.
+    LabList,
+    /// One lab.
+    Lab,
 }
 
 /// The key table of a screen.
@@ -202,6 +216,8 @@ pub fn bindings(kind: ScreenKind) -> &'static [Binding] {
         ScreenKind::Map => MAP,
         ScreenKind::Quiz => QUIZ,
         ScreenKind::Report => REPORT,
+        ScreenKind::LabList => LAB_LIST,
+        ScreenKind::Lab => LAB,
     }
 }
 
@@ -307,6 +323,8 @@ mod tests {
             ScreenKind::Map,
             ScreenKind::Quiz,
             ScreenKind::Report,
+            ScreenKind::LabList,
+            ScreenKind::Lab,
         ] {
             assert_eq!(
                 action_for(kind, Key::char('?')),
@@ -334,6 +352,8 @@ mod tests {
             ScreenKind::Map,
             ScreenKind::Quiz,
             ScreenKind::Report,
+            ScreenKind::LabList,
+            ScreenKind::Lab,
         ] {
             let table = bindings(kind);
             for a in table {

@@ -107,6 +107,40 @@ pub enum Msg {
     WorkshopObserved(Result<(String, String, String), crate::domain::workshop::JoinRefusal>),
     /// The instructor sent a pacing command.
     PaceReceived(super::pace::PaceNotice),
+    /// The store's lab results (after a list opened, a check or a hint was saved), by lab id.
+    LabResults(std::collections::BTreeMap<String, crate::domain::LabResult>),
+    /// The learner's copy of a lab file exists now (or could not be made).
+    LabOpened(Result<(), String>),
+    /// The learner's editor returned (or could not be started: why).
+    LabEdited {
+        /// The lab's id.
+        lab_id: String,
+        /// Ok once the editor ended.
+        result: Result<(), String>,
+    },
+    /// A lab check moved on.
+    LabProgress {
+        /// The lab's id.
+        lab_id: String,
+        /// Where it stands.
+        progress: super::labs::LabProgress,
+    },
+    /// A lab check ended.
+    LabChecked {
+        /// The lab's id.
+        lab_id: String,
+        /// Whether it passed (the store records it).
+        passed: bool,
+        /// What the lab screen shows.
+        report: super::labs::LabReport,
+    },
+    /// A lab file was reset to its starting file (or not).
+    LabReset {
+        /// The lab's id.
+        lab_id: String,
+        /// Ok once the starting file is back.
+        result: Result<(), String>,
+    },
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.
@@ -130,6 +164,8 @@ pub enum Effect {
     Share(ShareRequest),
     /// For the workshop dispatcher.
     Workshop(WorkshopRequest),
+    /// For the lab thread (and the editor hand-over).
+    Lab(super::labs::LabRequest),
 }
 
 /// Work for the workshop dispatcher.
@@ -173,6 +209,22 @@ pub enum StoreRequest {
     ListDamaged,
     /// Delete the copies of damaged stores (answered with `Msg::DamagedDeleted`).
     DeleteDamaged,
+    /// Read the lab results (answered with `Msg::LabResults`).
+    ReadLabs,
+    /// Record one lab check, as `queuelab lab check` does (answered with `Msg::LabResults`).
+    LabChecked {
+        /// The lab's id.
+        lab_id: String,
+        /// Whether it passed.
+        passed: bool,
+    },
+    /// Record that a lab's hint was revealed (answered with `Msg::LabResults`).
+    LabHint {
+        /// The lab's id.
+        lab_id: String,
+        /// The hint level (1-3).
+        level: u32,
+    },
     /// Queue the stuck signal for the workshop host (screen name).
     Stuck(String),
     /// Save one quiz answer.

@@ -2,6 +2,7 @@
 
 use super::QuizPhase;
 use super::keymap::{Action, ScreenKind};
+use super::labs::{LabListState, LabState};
 use super::{
     ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
     SettingsState, SimState,
@@ -28,6 +29,10 @@ pub enum Screen {
     Quiz(QuizState),
     /// Address, code and sending of the report.
     Report(ReportState),
+    /// The lab list.
+    LabList(LabListState),
+    /// One lab: brief, file, check, hints.
+    Lab(Box<LabState>),
 }
 
 impl Screen {
@@ -43,6 +48,8 @@ impl Screen {
             Screen::Map(_) => ScreenKind::Map,
             Screen::Quiz(_) => ScreenKind::Quiz,
             Screen::Report(_) => ScreenKind::Report,
+            Screen::LabList(_) => ScreenKind::LabList,
+            Screen::Lab(_) => ScreenKind::Lab,
         }
     }
 
@@ -100,6 +107,7 @@ impl Screen {
             Screen::Map(_) => "menu.map",
             Screen::Quiz(_) => "quiz.title",
             Screen::Report(_) => "report.title",
+            Screen::LabList(_) | Screen::Lab(_) => "labs.title",
         }
     }
 }

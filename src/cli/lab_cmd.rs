@@ -3,14 +3,12 @@
 //! Exit 0 pass, 1 a seed broke an invariant, 2 the file cannot run.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::args::LabAction;
 use super::lines::Session;
 use super::{Cli, EXIT_USAGE, Failure};
 use crate::content::{Lab, Strings};
-use crate::sim::lab::{CheckFailure, CheckOutcome, CheckRequest, LabFileError, LabSql, run_check};
-use crate::sim::{BrokerKind, moments, scenario};
+use crate::sim::lab::{CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy};
 
 /// Runs `queuelab lab ...`.
 pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
@@ -24,8 +22,8 @@ pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
         }
         LabAction::Reset { n } => {
             let lab = find(&session, *n)?.clone();
-            let file = copy_path(&session.paths.data_dir, &lab);
-            write_atomically(&file, &lab.start)?;
+            let file =
+                learner_copy::reset_copy(&session.paths.data_dir, &lab).map_err(Failure::new)?;
             let strings = &session.content.course(session.lang).strings;
             let shown = file.display().to_string();
             super::out::line(strings.fill("lab.reset_done", &[("file", &shown)]))
@@ -54,30 +52,9 @@ fn find(session: &Session, n: u32) -> Result<&Lab, Failure> {
         })
 }
 
-/// The learner's copy: `labs/NN-slug.sql` in the data folder.
-fn copy_path(data_dir: &Path, lab: &Lab) -> PathBuf {
-    data_dir.join("labs").join(format!("{}.sql", lab.id))
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over: a crash leaves the old
-/// file or the new one, never half of one.
-fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    let tmp = path.with_extension("sql.tmp");
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
-}
-
 /// The learner's copy, made from the starting file when it does not exist yet.
 fn ensure_copy(data_dir: &Path, lab: &Lab) -> Result<PathBuf, Failure> {
-    let file = copy_path(data_dir, lab);
-    if !file.exists() {
-        write_atomically(&file, &lab.start)?;
-    }
-    Ok(file)
+    learner_copy::ensure_copy(data_dir, lab).map_err(Failure::new)
 }
 
 fn list(session: &Session) -> Result<(), Failure> {
@@ -129,41 +106,13 @@ fn check(
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
     let shown = path.display().to_string();
-    let sql = match LabSql::prepare(&text, &lab.sections) {
-        Ok(sql) => Arc::new(sql),
-        Err(e) => {
-            record(session, lab, false)?;
-            return Err(cannot_run(session, &shown, &e, json));
-        }
-    };
-    let scenarios = lab
-        .scenarios
-        .iter()
-        .map(|id| scenario::from_loaded(&session.content, id))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Failure::new(e.to_string()))?;
-    let brokers: Vec<BrokerKind> = lab
-        .brokers
-        .iter()
-        .filter_map(|b| BrokerKind::parse(b))
-        .collect();
-    let work_dir = session.paths.data_dir.join("lab-runs").join(&lab.id);
-    // The previous check's failing run is replaced by this check's.
-    let _ = std::fs::remove_dir_all(&work_dir);
-    std::fs::create_dir_all(&work_dir)
-        .map_err(|e| Failure::new(format!("cannot use {}: {e}", work_dir.display())))?;
-    let request = CheckRequest {
-        sql,
-        scenarios,
-        brokers,
-        seeds: (1, seeds),
-        work_dir: &work_dir,
-    };
-    let outcome = run_check(&request).map_err(|e| Failure::new(e.to_string()))?;
+    let work_dir = learner_copy::runs_dir(&session.paths.data_dir, lab);
+    let verdict = check_lab(&session.content, lab, &text, seeds, &work_dir, &mut |_| {})
+        .map_err(Failure::new)?;
+    record(session, lab, verdict.passed())?;
     let strings = session.content.course(session.lang).strings.clone();
-    match outcome {
-        CheckOutcome::Passed { runs } => {
-            record(session, lab, true)?;
+    match verdict {
+        LabVerdict::Passed { runs, seeds } => {
             if json {
                 let value = serde_json::json!({
                     "lab": lab.number, "id": lab.id, "file": shown,
@@ -171,25 +120,10 @@ fn check(
                 });
                 return super::out::line(value);
             }
-            super::out::line(strings.fill(
-                "lab.check_passed",
-                &[
-                    ("n", &lab.number.to_string()),
-                    ("runs", &runs.to_string()),
-                    ("seeds", &seeds.to_string()),
-                    ("scenarios", &lab.scenarios.join(", ")),
-                    ("brokers", &lab.brokers.join(", ")),
-                ],
-            ))
+            super::out::line(lab_check::passed_line(&strings, lab, runs, seeds))
         }
-        CheckOutcome::CannotRun(e) => {
-            record(session, lab, false)?;
-            Err(cannot_run(session, &shown, &e, json))
-        }
-        CheckOutcome::Broken(f) => {
-            record(session, lab, false)?;
-            broken(session, &strings, lab, &shown, &f, json)
-        }
+        LabVerdict::CannotRun(e) => Err(cannot_run(session, &shown, &e, json)),
+        LabVerdict::Broken(f) => broken(session, &strings, lab, &shown, &f, json),
     }
 }
 
@@ -219,15 +153,7 @@ fn broken(
     f: &CheckFailure,
     json: bool,
 ) -> Result<(), Failure> {
-    let headline = strings.fill(
-        "lab.check_broken",
-        &[
-            ("n", &lab.number.to_string()),
-            ("seed", &f.seed.to_string()),
-            ("scenario", &f.scenario),
-            ("broker", f.broker.as_str()),
-        ],
-    );
+    let headline = lab_check::broken_headline(strings, lab, f);
     if json {
         let value = serde_json::json!({
             "lab": lab.number, "id": lab.id, "file": file, "status": "broken",
@@ -245,39 +171,8 @@ fn broken(
         return Err(Failure::new(headline));
     }
     super::out::line(&headline)?;
-    if let Some(m) = &f.moment {
-        super::out::line(strings.fill(
-            "lab.check_moment",
-            &[
-                ("kind", m.kind.as_str()),
-                ("at", &moments::human_ms(session.lang, m.at_ms)),
-                ("order", &m.order.to_string()),
-                ("message", &m.message_id),
-                ("cause", &m.cause_event.to_string()),
-            ],
-        ))?;
-        super::out::line(moments::render(&session.content.moments, session.lang, m))?;
+    for line in lab_check::broken_details(&session.content, session.lang, file, f) {
+        super::out::line(line)?;
     }
-    match &f.statement {
-        Some(s) => super::out::line(strings.fill(
-            "lab.check_statement",
-            &[
-                ("file", file),
-                ("line", &s.line.to_string()),
-                ("column", &s.column.to_string()),
-                ("section", s.section.as_str()),
-                ("instance", &s.instance),
-            ],
-        ))?,
-        None => super::out::line(strings.get("lab.check_no_statement"))?,
-    }
-    for v in &f.violations {
-        super::out::line(strings.fill("lab.check_violation", &[("text", v)]))?;
-    }
-    if !f.checker_agrees {
-        super::out::line(strings.get("lab.check_disagree"))?;
-    }
-    let dir = f.dir.display().to_string();
-    super::out::line(strings.fill("lab.check_files", &[("dir", &dir)]))?;
     Err(Failure::new(headline))
 }

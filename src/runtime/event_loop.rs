@@ -3,6 +3,7 @@
 
 use super::convert::to_msg;
 use super::executor::Executor;
+use super::lab_worker::LabWorker;
 use super::loop_setup::{LoopSetup, Signals};
 use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
@@ -115,6 +116,8 @@ async fn event_loop(
         (workshop_notify, workshop_wake),
     )
     .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
+    let lab = LabWorker::spawn(paths.data_dir.clone(), content.clone(), replies.clone())
+        .map_err(|e| format!("cannot start the lab thread: {e}"))?;
     let mut executor = Executor {
         store,
         mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
@@ -122,6 +125,8 @@ async fn event_loop(
         share: ShareSlot::default(),
         sim: SimWorker::spawn(runs, content.clone(), replies.clone())
             .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        lab,
+        pending_edit: None,
         content,
         replies,
         workshop,
@@ -176,6 +181,18 @@ async fn event_loop(
             }
             let effects = app.update(msg);
             executor.run(effects);
+            if let Some((lab_id, file)) = executor.pending_edit.take() {
+                // The editor gets the terminal alone: the reader stops before and starts anew.
+                drop(events);
+                let no_editor = app.session.strings().get("labs.no_editor").to_owned();
+                let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
+                events = EventStream::new();
+                // The editor drew over everything: an empty frame makes the next one whole
+                // (`clear` would ask the terminal for the cursor and may time out).
+                let _ = terminal.draw(|_| {});
+                let effects = app.update(Msg::LabEdited { lab_id, result });
+                executor.run(effects);
+            }
             outcome = draw(&mut terminal, &app);
         }
     }

@@ -2,13 +2,15 @@
 //! mail thread, simulator commands to the engine thread, the LAN share to its slot. It never
 //! reads the app; answers come back as messages through `replies`.
 
+use super::lab_worker::LabWorker;
 use super::mail_worker::MailWorker;
 use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
 use super::store_worker::StoreWorker;
 use super::workshop_worker::WorkshopWorker;
-use crate::app::{Effect, Msg, ShareRequest};
+use crate::app::{Effect, LabRequest, Msg, ShareRequest};
 use crate::content::Content;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -28,6 +30,11 @@ pub struct Executor {
     pub replies: UnboundedSender<Msg>,
     /// The workshop dispatcher (join, leave).
     pub workshop: WorkshopWorker,
+    /// The lab thread (files and checks).
+    pub lab: LabWorker,
+    /// A lab file waiting for the editor (lab id, file): the event loop hands the terminal
+    /// over, since only it can stop reading the terminal meanwhile.
+    pub pending_edit: Option<(String, PathBuf)>,
 }
 
 impl Executor {
@@ -45,6 +52,16 @@ impl Executor {
                 }
                 Effect::Share(ShareRequest::Stop) => self.share.stop(),
                 Effect::Workshop(request) => self.workshop.send(request),
+                Effect::Lab(LabRequest::Edit { lab_id }) => match self.lab.file_to_edit(&lab_id) {
+                    Ok(file) => self.pending_edit = Some((lab_id, file)),
+                    Err(reason) => {
+                        let _ = self.replies.send(Msg::LabEdited {
+                            lab_id,
+                            result: Err(reason),
+                        });
+                    }
+                },
+                Effect::Lab(request) => self.lab.send(request),
             }
         }
     }
@@ -58,6 +75,7 @@ impl Executor {
         self.mail.finish();
         self.sim.finish();
         self.workshop.finish();
+        self.lab.finish();
         unsaved
     }
 }

@@ -103,6 +103,19 @@ impl StoreWorker {
                                 store.start_attempt(&attempt).map_err(|e| e.to_string()),
                             )
                         }
+                        StoreRequest::ReadLabs => lab_results(&store),
+                        StoreRequest::LabChecked { lab_id, passed } => {
+                            match store.record_lab_check(&lab_id, passed) {
+                                Ok(()) => lab_results(&store),
+                                Err(e) => Msg::FactSaved(Err(e.to_string())),
+                            }
+                        }
+                        StoreRequest::LabHint { lab_id, level } => {
+                            match store.record_lab_hint(&lab_id, level) {
+                                Ok(()) => lab_results(&store),
+                                Err(e) => Msg::FactSaved(Err(e.to_string())),
+                            }
+                        }
                         StoreRequest::Stuck(screen) => Msg::FactSaved(
                             store
                                 .queue_event(&EventKind::Stuck {
@@ -150,6 +163,14 @@ impl StoreWorker {
             log::warn("the store thread panicked");
             None
         })
+    }
+}
+
+/// The lab results, or why they could not be read (shown like a failed save).
+fn lab_results(store: &crate::services::Store) -> Msg {
+    match store.lab_results() {
+        Ok(results) => Msg::LabResults(results),
+        Err(e) => Msg::FactSaved(Err(e.to_string())),
     }
 }
 

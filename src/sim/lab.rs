@@ -7,6 +7,8 @@
 pub mod file;
 pub mod guard;
 pub mod hooks;
+pub mod lab_check;
+pub mod learner_copy;
 pub mod runner;
 mod split;
 mod vary;
@@ -14,4 +16,8 @@ mod vary;
 pub use crate::content::LabSection as Section;
 pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
 pub use hooks::{LabSql, Trail, TrailEntry};
-pub use runner::{CheckOutcome, CheckRequest, Failure as CheckFailure, run_check};
+pub use lab_check::{LabVerdict, check_lab};
+pub use runner::{
+    CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
+    run_check_observed,
+};

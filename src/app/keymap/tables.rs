@@ -46,6 +46,8 @@ pub(super) const HOME: &[Binding] = &[
     b(&[C('w')], A::Workshop, "key.workshop", true),
     b(&[Digit], A::Number(0), "key.number", false),
     b(&[C('q'), Code(K::Esc)], A::Back, "key.quit", true),
+    // After quit: a narrow legend drops it before "q quit".
+    b(&[C('l')], A::Labs, "key.labs", true),
     HELP,
 ];
 
@@ -112,6 +114,37 @@ pub(super) const ORDERING: &[Binding] = &[
     b(&[Code(K::Enter)], A::Open, "key.pick", true),
     b(&[C('r')], A::Restart, "key.reorder", true),
     BACK,
+    HELP,
+];
+
+pub(super) const LAB_LIST: &[Binding] = &[
+    MOVE,
+    OPEN,
+    b(&[Digit], A::Number(0), "key.number_labs", false),
+    BACK,
+    HELP,
+];
+
+pub(super) const LAB: &[Binding] = &[
+    b(&[C('e')], A::Edit, "key.lab_edit", true),
+    b(&[C('c')], A::CheckLab, "key.lab_check", true),
+    b(&[C('h')], A::Hint, "key.lab_hint", true),
+    b(&[C('r')], A::Restart, "key.lab_reset", true),
+    b(
+        &[Code(K::Up), Code(K::Down), C('k'), C('j')],
+        A::Up,
+        "key.scroll",
+        false,
+    ),
+    b(&[Code(K::PageUp), C('b')], A::PageUp, "key.page_up", false),
+    b(
+        &[Code(K::PageDown), C(' ')],
+        A::PageDown,
+        "key.page_down",
+        false,
+    ),
+    b(&[Code(K::Home), C('g')], A::Top, "key.top", false),
+    b(&[C('q'), Code(K::Esc)], A::Back, "key.back", true),
     HELP,
 ];
 

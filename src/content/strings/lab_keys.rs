@@ -1,5 +1,5 @@
 //! String keys of the labs (the lab file's errors in the learner's language and the `lab`
-//! subcommands); `check` requires each in both languages like the others.
+//! subcommands, the lab screens and their keys); `check` requires each in both languages like the others.
 
 /// The labs' string keys.
 pub const LAB_KEYS: &[&str] = &[
@@ -26,4 +26,28 @@ pub const LAB_KEYS: &[&str] = &[
     "lab.check_disagree",
     "lab.check_files",
     "lab.reset_done",
+    "labs.title",
+    "labs.list_intro",
+    "labs.none",
+    "labs.lab",
+    "labs.your_file",
+    "labs.not_checked",
+    "labs.checking",
+    "labs.passed",
+    "labs.broken",
+    "labs.cannot_run",
+    "labs.check_failed",
+    "labs.hint",
+    "labs.hints_all",
+    "labs.reset_confirm",
+    "labs.reset_kept",
+    "labs.busy",
+    "labs.file_failed",
+    "labs.no_editor",
+    "key.labs",
+    "key.number_labs",
+    "key.lab_edit",
+    "key.lab_check",
+    "key.lab_hint",
+    "key.lab_reset",
 ];

@@ -7,14 +7,7 @@ use rusqlite::{TransactionBehavior, params};
 
 use super::{Store, StoreError, now_secs};
 
-/// What the store knows about one lab.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LabResult {
-    /// Checks run.
-    pub attempts: u32,
-    /// When it first passed (seconds since the epoch).
-    pub solved_at: Option<i64>,
-}
+pub use crate::domain::LabResult;
 
 impl Store {
     /// Records one check of `lab_id` (passed or not) in its own `BEGIN IMMEDIATE` transaction.
@@ -37,18 +30,32 @@ impl Store {
         result.map_err(|e| self.err(e))
     }
 
+    /// Records that hint `level` of `lab_id` was revealed (a lower level never lowers it).
+    pub fn record_lab_hint(&mut self, lab_id: &str, level: u32) -> Result<(), StoreError> {
+        let now = now_secs();
+        self.conn
+            .execute(
+                "INSERT INTO lab_result (lab_id, attempts, last_at, hints) VALUES (?1, 0, ?2, ?3)
+                 ON CONFLICT (lab_id) DO UPDATE SET hints = MAX(hints, excluded.hints)",
+                params![lab_id, now, level],
+            )
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
     /// Every lab with a result, by lab id.
     pub fn lab_results(&self) -> Result<BTreeMap<String, LabResult>, StoreError> {
         let read = || -> rusqlite::Result<BTreeMap<String, LabResult>> {
             let mut st = self
                 .conn
-                .prepare("SELECT lab_id, attempts, solved_at FROM lab_result")?;
+                .prepare("SELECT lab_id, attempts, solved_at, hints FROM lab_result")?;
             st.query_map([], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     LabResult {
                         attempts: r.get(1)?,
                         solved_at: r.get(2)?,
+                        hints: r.get(3)?,
                     },
                 ))
             })?
@@ -73,5 +80,17 @@ mod tests {
         let r = store.lab_results().expect("read")["01-x"];
         assert_eq!(r.attempts, 3);
         assert!(r.solved_at.is_some());
+    }
+
+    #[test]
+    fn hints_are_kept_and_never_lowered() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("store");
+        store.record_lab_hint("01-x", 2).expect("hint");
+        store.record_lab_hint("01-x", 1).expect("hint");
+        let r = store.lab_results().expect("read")["01-x"];
+        assert_eq!((r.hints, r.attempts, r.solved_at), (2, 0, None));
+        store.record_lab_check("01-x", false).expect("record");
+        assert_eq!(store.lab_results().expect("read")["01-x"].hints, 2);
     }
 }

@@ -76,6 +76,8 @@ const MIGRATIONS: &[&str] = &[
     // 6: labs: checks run per lab and when one first passed.
     "CREATE TABLE lab_result (lab_id TEXT PRIMARY KEY, attempts INTEGER NOT NULL DEFAULT 0,
         last_at INTEGER NOT NULL, solved_at INTEGER);",
+    // 7: labs: how many hints the learner revealed (the lab screen shows them again).
+    "ALTER TABLE lab_result ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Why migrating failed.

@@ -70,12 +70,41 @@ fn is_harm(kind: MomentKind) -> bool {
     )
 }
 
+/// Where a check stands, told before each run starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckProgress {
+    /// The seed of the run about to start.
+    pub seed: u64,
+    /// The last seed of the check.
+    pub last_seed: u64,
+    /// Runs finished so far.
+    pub runs_done: u64,
+    /// Runs the whole check makes when every run passes.
+    pub runs_total: u64,
+}
+
 /// Runs the check.
 pub fn run_check(request: &CheckRequest<'_>) -> Result<CheckOutcome, SimError> {
+    run_check_observed(request, &mut |_| {})
+}
+
+/// Runs the check, telling `progress` before each run (the TUI shows "checking seed k/n").
+pub fn run_check_observed(
+    request: &CheckRequest<'_>,
+    progress: &mut dyn FnMut(CheckProgress),
+) -> Result<CheckOutcome, SimError> {
+    let per_seed = (request.scenarios.len() * request.brokers.len()) as u64;
+    let seed_count = request.seeds.1.saturating_sub(request.seeds.0) + 1;
     let mut runs = 0;
     for seed in request.seeds.0..=request.seeds.1 {
         for scenario in &request.scenarios {
             for &broker in &request.brokers {
+                progress(CheckProgress {
+                    seed,
+                    last_seed: request.seeds.1,
+                    runs_done: runs,
+                    runs_total: per_seed * seed_count,
+                });
                 runs += 1;
                 let dir =
                     request

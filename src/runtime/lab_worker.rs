@@ -1,0 +1,273 @@
+//! The lab thread: makes and resets the learner's lab files and runs checks off the event
+//! loop, telling the UI before each run ("checking seed k/n") and at the end. Keys keep
+//! working meanwhile; a check is never cut short (the store records every check).
+
+use crate::app::Msg;
+use crate::app::labs::{LabProgress, LabReport, LabReportKind, LabRequest};
+use crate::content::{Content, Lab, Lang};
+use crate::services::log;
+use crate::sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// Handle to the lab thread.
+pub struct LabWorker {
+    commands: mpsc::Sender<LabRequest>,
+    thread: JoinHandle<()>,
+    data_dir: PathBuf,
+    content: Arc<Content>,
+}
+
+impl LabWorker {
+    /// Starts the thread; files go under `data_dir` (`labs/`, `lab-runs/`).
+    pub fn spawn(
+        data_dir: PathBuf,
+        content: Arc<Content>,
+        replies: UnboundedSender<Msg>,
+    ) -> std::io::Result<LabWorker> {
+        let (commands, inbox) = mpsc::channel::<LabRequest>();
+        let thread = {
+            let data_dir = data_dir.clone();
+            let content = content.clone();
+            std::thread::Builder::new()
+                .name("lab".into())
+                .spawn(move || {
+                    for request in inbox {
+                        for msg in handle(&data_dir, &content, request, &replies) {
+                            // The UI may already be gone at shutdown.
+                            let _ = replies.send(msg);
+                        }
+                    }
+                })?
+        };
+        Ok(LabWorker {
+            commands,
+            thread,
+            data_dir,
+            content,
+        })
+    }
+
+    /// Queues a request.
+    pub fn send(&self, request: LabRequest) {
+        if self.commands.send(request).is_err() {
+            log::warn("the lab thread has stopped; a lab request was dropped");
+        }
+    }
+
+    /// The learner's copy of `lab_id` for the editor, made from the starting file if needed.
+    pub fn file_to_edit(&self, lab_id: &str) -> Result<PathBuf, String> {
+        let lab = find(&self.content, lab_id)?;
+        learner_copy::ensure_copy(&self.data_dir, lab)
+    }
+
+    /// Lets the thread go without waiting: a check still running when the learner quits is
+    /// not worth holding the exit for (it records nothing itself; its run folder is scratch).
+    pub fn finish(self) {
+        drop(self.commands);
+        if self.thread.is_finished() && self.thread.join().is_err() {
+            log::warn("the lab thread panicked");
+        }
+    }
+}
+
+fn find<'a>(content: &'a Content, lab_id: &str) -> Result<&'a Lab, String> {
+    content
+        .labs
+        .iter()
+        .find(|l| l.id == lab_id)
+        .ok_or_else(|| format!("no lab {lab_id}"))
+}
+
+fn handle(
+    data_dir: &Path,
+    content: &Content,
+    request: LabRequest,
+    replies: &UnboundedSender<Msg>,
+) -> Vec<Msg> {
+    match request {
+        LabRequest::Open { lab_id } => {
+            vec![Msg::LabOpened(find(content, &lab_id).and_then(|lab| {
+                learner_copy::ensure_copy(data_dir, lab).map(drop)
+            }))]
+        }
+        LabRequest::Reset { lab_id } => {
+            let result = find(content, &lab_id)
+                .and_then(|lab| learner_copy::reset_copy(data_dir, lab).map(drop));
+            vec![Msg::LabReset { lab_id, result }]
+        }
+        // The executor hands the terminal to the editor itself; nothing to do here.
+        LabRequest::Edit { .. } => Vec::new(),
+        LabRequest::Check { lab_id, lang } => {
+            let (passed, report) = match find(content, &lab_id) {
+                Ok(lab) => check(data_dir, content, lab, lang, replies),
+                Err(reason) => (false, failed(reason)),
+            };
+            vec![Msg::LabChecked {
+                lab_id,
+                passed,
+                report,
+            }]
+        }
+    }
+}
+
+fn failed(reason: String) -> LabReport {
+    LabReport {
+        kind: LabReportKind::Failed,
+        lines: vec![reason],
+    }
+}
+
+/// Checks the learner's copy over the lab's default seeds, worded as `queuelab lab check`
+/// prints it.
+fn check(
+    data_dir: &Path,
+    content: &Content,
+    lab: &Lab,
+    lang: Lang,
+    replies: &UnboundedSender<Msg>,
+) -> (bool, LabReport) {
+    let file = match learner_copy::ensure_copy(data_dir, lab) {
+        Ok(file) => file,
+        Err(reason) => return (false, failed(reason)),
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) => {
+            return (
+                false,
+                failed(format!("cannot read {}: {e}", file.display())),
+            );
+        }
+    };
+    let shown = file.display().to_string();
+    let mut progress = |p: crate::sim::lab::CheckProgress| {
+        let _ = replies.send(Msg::LabProgress {
+            lab_id: lab.id.clone(),
+            progress: LabProgress {
+                seed: p.seed,
+                last_seed: p.last_seed,
+                runs_done: p.runs_done,
+                runs_total: p.runs_total,
+            },
+        });
+    };
+    let work_dir = learner_copy::runs_dir(data_dir, lab);
+    let verdict = match check_lab(content, lab, &text, lab.seeds, &work_dir, &mut progress) {
+        Ok(verdict) => verdict,
+        Err(reason) => return (false, failed(reason)),
+    };
+    let strings = &content.course(lang).strings;
+    let report = match &verdict {
+        LabVerdict::Passed { runs, seeds } => LabReport {
+            kind: LabReportKind::Passed,
+            lines: vec![lab_check::passed_line(strings, lab, *runs, *seeds)],
+        },
+        LabVerdict::CannotRun(e) => LabReport {
+            kind: LabReportKind::CannotRun,
+            lines: vec![e.render(&shown, strings)],
+        },
+        LabVerdict::Broken(f) => {
+            let mut lines = vec![lab_check::broken_headline(strings, lab, f)];
+            lines.extend(lab_check::broken_details(content, lang, &shown, f));
+            LabReport {
+                kind: LabReportKind::Broken,
+                lines,
+            }
+        }
+    };
+    (verdict.passed(), report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content() -> Arc<Content> {
+        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"))
+    }
+
+    fn run(dir: &Path, content: &Content, request: LabRequest) -> (Vec<Msg>, Vec<Msg>) {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let answers = handle(dir, content, request, &tx);
+        let mut progress = Vec::new();
+        while let Ok(msg) = rx.try_recv() {
+            progress.push(msg);
+        }
+        (answers, progress)
+    }
+
+    #[test]
+    fn a_check_of_the_starting_file_reports_progress_and_the_failure_with_file_and_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content();
+        let lab_id = content.labs[0].id.clone();
+        let (answers, progress) = run(
+            dir.path(),
+            &content,
+            LabRequest::Check {
+                lab_id: lab_id.clone(),
+                lang: Lang::En,
+            },
+        );
+        assert!(
+            matches!(&progress[0], Msg::LabProgress { progress, .. } if progress.seed == 1 && progress.runs_done == 0),
+            "{progress:?}"
+        );
+        let Msg::LabChecked { passed, report, .. } = &answers[0] else {
+            panic!("{answers:?}")
+        };
+        assert!(!passed);
+        assert_eq!(report.kind, LabReportKind::Broken);
+        let file = learner_copy::copy_path(dir.path(), &content.labs[0]);
+        let at = format!("{}:", file.display());
+        assert!(
+            report.lines.iter().any(|l| l.contains(&at)),
+            "{:?}",
+            report.lines
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_run_is_file_line_col_and_an_unknown_lab_is_a_message() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content();
+        let lab = &content.labs[0];
+        let file = learner_copy::copy_path(dir.path(), lab);
+        learner_copy::write_atomically(&file, "-- @handle\nSELEC 1;\n").expect("write");
+        let (answers, _) = run(
+            dir.path(),
+            &content,
+            LabRequest::Check {
+                lab_id: lab.id.clone(),
+                lang: Lang::De,
+            },
+        );
+        let Msg::LabChecked { report, .. } = &answers[0] else {
+            panic!("{answers:?}")
+        };
+        assert_eq!(report.kind, LabReportKind::CannotRun);
+        assert!(
+            report.lines[0].starts_with(&format!("{}:2:", file.display())),
+            "{:?}",
+            report.lines
+        );
+        let (answers, _) = run(
+            dir.path(),
+            &content,
+            LabRequest::Reset {
+                lab_id: "99-none".into(),
+            },
+        );
+        assert_eq!(
+            answers,
+            vec![Msg::LabReset {
+                lab_id: "99-none".into(),
+                result: Err("no lab 99-none".into())
+            }]
+        );
+    }
+}
