@@ -182,11 +182,11 @@ async fn event_loop(
             let effects = app.update(msg);
             executor.run(effects);
             if let Some((lab_id, file)) = executor.pending_edit.take() {
-                // The editor gets the terminal alone: the reader stops before and starts anew.
-                drop(events);
+                // The editor gets the terminal alone: the reader is held off meanwhile.
                 let no_editor = app.session.strings().get("labs.no_editor").to_owned();
+                let lent = input.lend();
                 let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
-                events = EventStream::new();
+                drop(lent);
                 // The editor drew over everything: an empty frame makes the next one whole
                 // (`clear` would ask the terminal for the cursor and may time out).
                 let _ = terminal.draw(|_| {});

@@ -1,6 +1,7 @@
 //! Hands the terminal to the learner's editor for a lab file and takes it back: the
 //! alternate screen and raw mode are left while the editor runs and restored after. The event
-//! loop drops its terminal reader first, so no key meant for the editor is read by queuelab.
+//! loop holds its terminal reader off meanwhile, so no key meant for the editor is read by
+//! queuelab.
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{

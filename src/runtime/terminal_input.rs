@@ -7,12 +7,14 @@
 //! there, spinning, and never saw the SIGHUP that comes with the close. Here a thread waits with
 //! `poll(2)` on the terminal itself, which reports a hang-up as such (POLLHUP), and asks
 //! crossterm to read only while bytes are waiting. A resize brings no bytes, so SIGWINCH is
-//! listened for beside the thread.
+//! listened for beside the thread. While an editor has the terminal (a lab file), the reader is
+//! held off, so the editor's keys stay the editor's.
 
 use crossterm::event::Event;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use std::io::IsTerminal;
 use std::os::fd::{AsFd, OwnedFd};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -31,6 +33,8 @@ pub enum Input {
 pub struct TerminalInput {
     events: UnboundedReceiver<Input>,
     resized: Signal,
+    /// Held by whoever has lent the terminal out; the reader reads only while it is free.
+    lent: Arc<Mutex<()>>,
 }
 
 impl TerminalInput {
@@ -40,11 +44,23 @@ impl TerminalInput {
         let resized = signal(SignalKind::window_change())
             .map_err(|e| format!("cannot listen for resizes: {e}"))?;
         let (sender, events) = unbounded_channel();
+        let lent = Arc::new(Mutex::new(()));
+        let gate = Arc::clone(&lent);
         std::thread::Builder::new()
             .name("terminal-input".into())
-            .spawn(move || read_terminal(&sender))
+            .spawn(move || read_terminal(&sender, &gate))
             .map_err(|e| format!("cannot start the terminal reader: {e}"))?;
-        Ok(TerminalInput { events, resized })
+        Ok(TerminalInput {
+            events,
+            resized,
+            lent,
+        })
+    }
+
+    /// Holds the reader off until the guard is dropped: the terminal is lent to another
+    /// program (an editor) and what is typed meanwhile is that program's.
+    pub fn lend(&self) -> MutexGuard<'_, ()> {
+        self.lent.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The next input. A resize whose size cannot be read is skipped (the next one counts).
@@ -74,7 +90,7 @@ enum Waiting {
 
 /// The thread: waits for bytes, lets crossterm turn them into events, and ends on a hang-up,
 /// an error, or when nobody listens any more.
-fn read_terminal(sender: &UnboundedSender<Input>) {
+fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
     let outcome = (|| -> Result<Input, String> {
         let terminal = open_terminal().map_err(|e| e.to_string())?;
         if wait(&terminal, Some(Duration::ZERO))? == Waiting::HungUp {
@@ -86,6 +102,14 @@ fn read_terminal(sender: &UnboundedSender<Input>) {
         loop {
             if wait(&terminal, None)? == Waiting::HungUp {
                 return Ok(Input::HungUp);
+            }
+            // Bytes typed while the terminal is lent out are the borrower's: wait for it to be
+            // given back, then look again (the borrower has read them by then).
+            let _free = lent.lock().unwrap_or_else(PoisonError::into_inner);
+            match wait(&terminal, Some(Duration::ZERO))? {
+                Waiting::HungUp => return Ok(Input::HungUp),
+                Waiting::Nothing => continue,
+                Waiting::Bytes => {}
             }
             // One read may leave more parsed events inside crossterm than the terminal shows
             // bytes for: take them all, asking the terminal first each time so that crossterm
