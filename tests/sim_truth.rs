@@ -83,6 +83,31 @@ fn captions_and_moments_are_true_on_seeds_1_to_20() {
     check_matrix(&all, &all);
 }
 
+/// A caption in the other broker's words is caught: SQS's delete told as Service Bus's
+/// complete, on a run against SQS.
+#[test]
+fn a_caption_in_the_other_brokers_words_is_caught() {
+    let (captions, texts) = texts();
+    let wrong_file = include_str!("../assets/sim/captions.toml").replace(
+        "Consumer deleted the message with DeleteMessage (receipt handle {0}): it is gone from the queue.",
+        "Consumer completed the message ({0}): the broker deletes it.",
+    );
+    let mut problems = Vec::new();
+    let wrong = content::captions_parse("captions.toml", &wrong_file, &mut problems)
+        .expect("the fixture parses");
+    assert_ne!(wrong, captions, "the fixture changed the caption");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run("happy-path", Mode::Safe, BrokerKind::Sqs, 1, dir.path());
+    assert!(falsehoods(&r, &captions, &texts, SKIP).is_empty());
+    let caught = falsehoods(&r, &wrong, &texts, SKIP);
+    assert!(
+        caught
+            .iter()
+            .any(|f| f.contains("names 'completed', not sqs's")),
+        "{caught:#?}"
+    );
+}
+
 /// The old lock-lost caption ("... and the message went to someone else") must be caught
 /// where nobody else received the message afterwards.
 #[test]

@@ -20,6 +20,8 @@ use rusqlite::Connection;
 /// What a finished run left behind: every event, every moment, the report, the files' facts.
 pub struct Run {
     pub what: String,
+    /// The broker the run spoke to: its captions use that broker's words.
+    pub broker: BrokerKind,
     pub events: Vec<Event>,
     pub moments: Vec<Moment>,
     pub report: RunReport,
@@ -58,6 +60,7 @@ pub fn play(mut sim: Simulation, what: String, mut operator: impl FnMut(&mut Sim
     story.finish();
     let report = sim.report().expect("report");
     let paths = sim.paths().clone();
+    let broker = sim.profile().kind;
     drop(sim);
     let pairs = |db: &Path, sql: &str| -> Vec<(String, u64)> {
         let conn = Connection::open(db).expect("open run file");
@@ -78,6 +81,7 @@ pub fn play(mut sim: Simulation, what: String, mut operator: impl FnMut(&mut Sim
     };
     Run {
         what,
+        broker,
         inbox_received: group(pairs(
             &paths.service_db,
             "SELECT message_id, received_ms FROM inbox",
@@ -327,6 +331,14 @@ pub fn falsehoods(run: &Run, captions: &Captions, texts: &Captions, skip: Skip) 
                     );
                 }
             }
+            // A fault's name is its CLI id (`consumer-slower-than-lock`), not narration.
+            let narrated = e.kind != EventKind::FaultArmed;
+            if let Some(word) = other_brokers_word(run.broker, &text).filter(|_| narrated) {
+                say(
+                    &mut out,
+                    format!("'{text}' names '{word}', not {}'s", run.broker.as_str()),
+                );
+            }
             if REACHABLE_AGAIN.iter().any(|c| text.contains(c))
                 && !skip.overlapping_outage
                 && outages.iter().any(|(s, x)| *s <= at && *x > at)
@@ -340,6 +352,50 @@ pub fn falsehoods(run: &Run, captions: &Captions, texts: &Captions, skip: Skip) 
     }
     count_falsehoods(run, &mut out);
     out
+}
+
+/// Words of Service Bus's operations (peek-lock, lock, complete, abandon, sessions), in both
+/// languages, that an SQS caption must not use.
+const SERVICE_BUS_WORDS: [&str; 13] = [
+    "lock",
+    "locks",
+    "locked",
+    "complete",
+    "completed",
+    "completion",
+    "abandon",
+    "abandoned",
+    "session",
+    "sessionid",
+    "abschließen",
+    "abgeschlossen",
+    "abschluss",
+];
+/// Words of SQS's operations (visibility timeout, receipt handle, `DeleteMessage`,
+/// `ChangeMessageVisibility`, redrive) that a Service Bus caption must not use.
+const SQS_WORDS: [&str; 9] = [
+    "sqs",
+    "visibility",
+    "receipt",
+    "receipthandle",
+    "deletemessage",
+    "changemessagevisibility",
+    "redrive",
+    "redrove",
+    "messagegroupid",
+];
+
+/// The first word in `text` that belongs to the other broker's operations, if any. SQL's
+/// `SKIP LOCKED` is the database's, not a broker's.
+pub fn other_brokers_word(broker: BrokerKind, text: &str) -> Option<String> {
+    let words: &[&str] = match broker {
+        BrokerKind::Asb => &SQS_WORDS,
+        BrokerKind::Sqs => &SERVICE_BUS_WORDS,
+    };
+    let text = text.to_lowercase().replace("skip locked", "");
+    text.split(|c: char| !c.is_alphanumeric())
+        .find(|w| words.contains(w))
+        .map(str::to_owned)
 }
 
 fn ms(m: &Moment, i: usize) -> Option<u64> {
