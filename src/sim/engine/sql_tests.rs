@@ -326,7 +326,7 @@ fn sweeper_removes_markers_past_retention_only() {
     assert_eq!(gone.len(), 1);
 }
 
-/// SQS: the consumer's own forward to the DLQ needs no receipt handle, and its DeleteMessage
+/// SQS: the consumer's own forward to the DLQ needs no receipt handle, and its `DeleteMessage`
 /// with a stale handle succeeds without deleting - the message is then in the DLQ and still
 /// queued. With the newest handle the delete works even after the visibility timeout ran out.
 /// Either way the DLQ entry keeps the message group.
