@@ -1,24 +1,15 @@
 //! Events are true to what ran (issue 17, "Captions are true to the mode"): every provider
 //! charge is its own event, and an event's SQL is the SQL that ran.
 
-use queuelab::sim::scenario;
-use queuelab::sim::{Actor, BrokerKind, Event, EventKind, Mode, RunConfig, Simulation};
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
+use queuelab::sim::{Actor, BrokerKind, Event, EventKind, Mode};
+use sim_run::{events_to_end, named, start};
 
 fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> (Vec<Event>, i64) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario: scenario::find(id).expect("scenario"),
-        mode,
-        broker,
-        seed,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
-    let mut events = Vec::new();
-    while let Some(e) = sim.step().expect("step") {
-        events.push(e.clone());
-    }
+    let (mut sim, _dir) = start(named(id), mode, broker, seed);
+    let events = events_to_end(&mut sim);
     let provider = rusqlite::Connection::open(&sim.paths().provider_db).expect("provider.db");
     let charges: i64 = provider
         .query_row("SELECT COUNT(*) FROM charges", [], |r| r.get(0))

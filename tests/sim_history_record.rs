@@ -3,24 +3,19 @@
 //! of each receive, accepted orders of the publish-in-request pitfall; and the checker matches
 //! effect rows to performed effect operations by count.
 
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
 use queuelab::sim::history::{self, HistoryDigest, Operation};
-use queuelab::sim::{BrokerKind, Mode, RunConfig, Simulation, checker, scenario};
+use queuelab::sim::{BrokerKind, Mode, Simulation, checker};
+use sim_run::{named, start};
 
 fn record(
     id: &str,
     mode: Mode,
     broker: BrokerKind,
 ) -> (Vec<Operation>, Simulation, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario: scenario::find(id).expect("scenario"),
-        mode,
-        broker,
-        seed: 1,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut sim, dir) = start(named(id), mode, broker, 1);
     let mut ops = Vec::new();
     while let Some(e) = sim.step().expect("step") {
         ops.extend(history::operations(e));

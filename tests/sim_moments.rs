@@ -5,30 +5,28 @@ use std::collections::HashMap;
 
 use queuelab::content::Lang;
 use queuelab::sim::moments::{self, MomentKind};
-use queuelab::sim::scenario::{self, IDS};
-use queuelab::sim::{BrokerKind, EventKind, Mode, RunConfig, Simulation, Story};
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
+use queuelab::sim::scenario::IDS;
+use queuelab::sim::{BrokerKind, EventKind, Mode, Story};
+use sim_run::{named, start};
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 
 /// Runs one configuration with a story and checks the contract; returns the moment counts.
 fn check(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> HashMap<MomentKind, u64> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario: scenario::find(id).expect("scenario"),
-        mode,
-        broker,
-        seed,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut sim, _dir) = start(named(id), mode, broker, seed);
     let mut story = Story::for_run(&sim);
     let mut last_index = 0;
     let mut stale_deletes = 0;
     while sim.step().expect("step").is_some() {
         let (e, facts) = sim.last_step().expect("the event just stepped");
         last_index = e.index;
-        if e.kind == queuelab::sim::EventKind::DeletedStaleHandle {
+        if matches!(
+            e.kind,
+            EventKind::DeletedStaleHandle | EventKind::ForwardedToDlqStaleDelete
+        ) {
             stale_deletes += 1;
         }
         for m in story.observe(e, facts) {
@@ -65,26 +63,32 @@ fn check(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> HashMap<MomentK
     }
     let n = |k| counts.get(&k).copied().unwrap_or(0);
     let metrics = &report.metrics;
-    assert_eq!(
-        n(MomentKind::DuplicateEffect),
-        metrics.duplicate_effects,
-        "{what}: duplicate-effect moments vs duplicate_effects"
-    );
-    assert_eq!(
-        n(MomentKind::PreventedDuplicate),
-        metrics.prevented_duplicates,
-        "{what}: prevented-duplicate moments vs prevented_duplicates"
-    );
-    assert_eq!(
-        n(MomentKind::LostOrder),
-        metrics.lost,
-        "{what}: lost-order moments vs lost"
-    );
-    assert_eq!(
-        n(MomentKind::DeadLettered),
-        metrics.dead_lettered,
-        "{what}: dead-lettered moments vs dead_lettered"
-    );
+    let pairs = [
+        (
+            MomentKind::DuplicateEffect,
+            metrics.duplicate_effects,
+            "duplicate_effects",
+        ),
+        (
+            MomentKind::PreventedDuplicate,
+            metrics.prevented_duplicates,
+            "prevented_duplicates",
+        ),
+        (MomentKind::LostOrder, metrics.lost, "lost"),
+        (
+            MomentKind::DeadLettered,
+            metrics.dead_lettered,
+            "dead_lettered",
+        ),
+    ];
+    for (kind, metric, label) in pairs {
+        assert_eq!(
+            n(kind),
+            metric,
+            "{what}: {} moments vs {label}",
+            kind.as_str()
+        );
+    }
     // A stale SQS delete is a lost hold that refuses nothing: counted, but no lock-lost moment.
     assert_eq!(
         n(MomentKind::LockLost) + stale_deletes,
@@ -161,16 +165,7 @@ fn the_lessons_show_up_as_moments() {
 /// the effect and lost its connection.
 #[test]
 fn a_duplicate_names_the_first_delivery_as_its_cause() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario: scenario::find("lost-ack").expect("scenario"),
-        mode: Mode::Naive,
-        broker: BrokerKind::Asb,
-        seed: 1,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut sim, _dir) = start(named("lost-ack"), Mode::Naive, BrokerKind::Asb, 1);
     let mut story = Story::for_run(&sim);
     let mut kinds = HashMap::new();
     while sim.step().expect("step").is_some() {

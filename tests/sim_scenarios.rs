@@ -1,30 +1,17 @@
 //! Data-driven scenario tests: every scenario's expected outcome in every mode, determinism,
 //! and the integrity of the files after crash faults.
 
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
 use queuelab::content::scenario::SEEDS_CHECKED;
-use queuelab::sim::scenario::{self, IDS};
+use queuelab::sim::scenario::IDS;
 use queuelab::sim::store::integrity_check;
-use queuelab::sim::{BrokerKind, Mode, RunConfig, RunReport, Simulation, checker, history};
+use queuelab::sim::{BrokerKind, Mode, RunReport, checker, history};
+use sim_run::{named, start};
 
 fn run(id: &str, mode: Mode, broker: BrokerKind, seed: u64) -> (RunReport, tempfile::TempDir) {
-    // A RAM-backed directory when there is one: the matrix's 1,680 runs are file-system bound.
-    let shm = std::path::Path::new("/dev/shm");
-    let dir = if shm.is_dir() {
-        tempfile::tempdir_in(shm)
-    } else {
-        tempfile::tempdir()
-    }
-    .expect("tempdir");
-    let scenario = scenario::find(id).expect("scenario");
-    let mut sim = Simulation::new(RunConfig {
-        scenario,
-        mode,
-        broker,
-        seed,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut sim, dir) = start(named(id), mode, broker, seed);
     let mut ops = Vec::new();
     while let Some(e) = sim.step().expect("step") {
         ops.extend(history::operations(e));
@@ -65,7 +52,7 @@ struct Cell {
 }
 
 fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
-    let s = scenario::find(id).expect("scenario");
+    let s = named(id);
     let expect = s.expectation(mode, broker).expect("expectation per mode");
     let mut met = 0;
     let mut seeds_broken = 0;

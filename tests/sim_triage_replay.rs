@@ -4,27 +4,39 @@
 //! broker `MessageId` gets through, and the envelope's logical id lets the inbox recognise what
 //! was already processed. Plus the captions that must name the message and the mode truthfully.
 
-use queuelab::sim::scenario::{self, ScriptAction};
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
+use queuelab::sim::scenario::ScriptAction;
 use queuelab::sim::{
-    BrokerKind, Event, EventKind, Mode, MomentKind, Outcome, RunConfig, Simulation, Story, Table,
+    BrokerKind, Event, EventKind, Mode, MomentKind, Outcome, Simulation, Story, Table,
 };
+use sim_run::{named, start, start_in};
 
 /// `poison-dlq` with its poison messages but without the scripted fix and replays: the test is
 /// the operator.
 fn operator_run(broker: BrokerKind, dedup: bool, dir: &std::path::Path) -> Simulation {
-    let mut sc = scenario::find("poison-dlq").expect("scenario");
+    let mut sc = named("poison-dlq");
     sc.script
         .retain(|s| matches!(s.action, ScriptAction::Fault(_)));
     sc.setup.dedup = dedup;
-    Simulation::new(RunConfig {
-        scenario: sc,
-        mode: Mode::Safe,
+    start_in(
+        &dir.join(format!("{}-{dedup}", broker.as_str())),
+        sc,
+        Mode::Safe,
         broker,
-        seed: 1,
-        messages: None,
-        dir: dir.join(format!("{}-{dedup}", broker.as_str())),
-    })
-    .expect("new run")
+        1,
+    )
+}
+
+/// An [`operator_run`] stepped until its four poison messages sit in the DLQ, with the cause
+/// fixed: ready for the operator's replay.
+fn fixed_after_four(broker: BrokerKind, dedup: bool, dir: &std::path::Path) -> (Simulation, Story) {
+    let mut s = operator_run(broker, dedup, dir);
+    let mut story = Story::for_run(&s);
+    until_dlq_holds(&mut s, 4, &mut story);
+    s.fix_cause();
+    (s, story)
 }
 
 /// Steps until the DLQ holds `n` entries (the poison messages are dead-lettered early).
@@ -64,10 +76,7 @@ fn queued_ids(s: &Simulation) -> Vec<String> {
 fn same_id_replay_is_dropped_and_lost_inside_the_window_and_a_new_id_gets_through() {
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut s = operator_run(broker, true, dir.path());
-        let mut story = Story::for_run(&s);
-        until_dlq_holds(&mut s, 4, &mut story);
-        s.fix_cause();
+        let (mut s, mut story) = fixed_after_four(broker, true, dir.path());
         s.replay_dlq(2);
         let fixed = replay_event(&mut s, &mut story);
         assert_eq!(fixed.kind, EventKind::CauseFixed);
@@ -133,10 +142,7 @@ fn same_id_replay_is_dropped_and_lost_inside_the_window_and_a_new_id_gets_throug
 fn new_id_replays_take_effect_once_and_lose_nothing() {
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut s = operator_run(broker, true, dir.path());
-        let mut story = Story::for_run(&s);
-        until_dlq_holds(&mut s, 4, &mut story);
-        s.fix_cause();
+        let (mut s, _story) = fixed_after_four(broker, true, dir.path());
         s.replay_dlq_with_new_ids(4);
         let r = s.run_to_end().expect("run");
         assert!(r.invariants.ok(), "{broker:?}: {:?}", r.invariants);
@@ -148,10 +154,7 @@ fn new_id_replays_take_effect_once_and_lose_nothing() {
 #[test]
 fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut s = operator_run(BrokerKind::Asb, false, dir.path());
-    let mut story = Story::for_run(&s);
-    until_dlq_holds(&mut s, 4, &mut story);
-    s.fix_cause();
+    let (mut s, mut story) = fixed_after_four(BrokerKind::Asb, false, dir.path());
     s.replay_dlq(2);
     replay_event(&mut s, &mut story);
     let e = replay_event(&mut s, &mut story);
@@ -165,19 +168,10 @@ fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
 /// id, so replaying an order that already took effect is recognised, never applied twice.
 #[test]
 fn a_new_id_replay_of_an_applied_order_is_recognised_by_the_inbox() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sc = scenario::find("poison-dlq").expect("scenario");
+    let mut sc = named("poison-dlq");
     sc.script.clear();
     sc.setup.dedup = true;
-    let mut s = Simulation::new(RunConfig {
-        scenario: sc,
-        mode: Mode::Safe,
-        broker: BrokerKind::Asb,
-        seed: 1,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut s, _dir) = start(sc, Mode::Safe, BrokerKind::Asb, 1);
     s.run_to_end().expect("run");
     // Nothing was dead-lettered: put an applied message into the DLQ by hand, as a stuck
     // entry an operator might find (the same row the broker would write).
@@ -212,16 +206,7 @@ fn a_new_id_replay_of_an_applied_order_is_recognised_by_the_inbox() {
 #[test]
 fn lock_expiry_captions_name_the_message_not_the_queue_row() {
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut s = Simulation::new(RunConfig {
-            scenario: scenario::find("lost-ack").expect("scenario"),
-            mode: Mode::Naive,
-            broker,
-            seed: 1,
-            messages: None,
-            dir: dir.path().join("run"),
-        })
-        .expect("new run");
+        let (mut s, _dir) = start(named("lost-ack"), Mode::Naive, broker, 1);
         let mut expiries = 0;
         while let Some(e) = s.step().expect("step") {
             if matches!(
@@ -244,16 +229,7 @@ fn lock_expiry_captions_name_the_message_not_the_queue_row() {
 #[test]
 fn naive_two_phase_claim_never_speaks_of_a_claim_phase() {
     let run = |mode| {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut s = Simulation::new(RunConfig {
-            scenario: scenario::find("two-phase-claim").expect("scenario"),
-            mode,
-            broker: BrokerKind::Asb,
-            seed: 1,
-            messages: None,
-            dir: dir.path().join("run"),
-        })
-        .expect("new run");
+        let (mut s, _dir) = start(named("two-phase-claim"), mode, BrokerKind::Asb, 1);
         let mut kinds = Vec::new();
         while let Some(e) = s.step().expect("step") {
             kinds.push(e.kind);

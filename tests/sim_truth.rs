@@ -83,19 +83,48 @@ fn captions_and_moments_are_true_on_seeds_1_to_20() {
     check_matrix(&all, &all);
 }
 
+/// The shipped captions with the text `from` replaced by `to`: a deliberately wrong caption.
+fn captions_with(shipped: &Captions, from: &str, to: &str) -> Captions {
+    let wrong_file = include_str!("../assets/sim/captions.toml").replace(from, to);
+    let mut problems = Vec::new();
+    let wrong = content::captions_parse("captions.toml", &wrong_file, &mut problems)
+        .expect("the fixture parses");
+    assert_ne!(&wrong, shipped, "the fixture changed the caption");
+    wrong
+}
+
+/// A caption in the other broker's words is caught: SQS's delete told as Service Bus's
+/// complete, on a run against SQS.
+#[test]
+fn a_caption_in_the_other_brokers_words_is_caught() {
+    let (captions, texts) = texts();
+    let wrong = captions_with(
+        &captions,
+        "Consumer deleted the message with DeleteMessage (receipt handle {0}): it is gone from the queue.",
+        "Consumer completed the message ({0}): the broker deletes it.",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run("happy-path", Mode::Safe, BrokerKind::Sqs, 1, dir.path());
+    assert!(falsehoods(&r, &captions, &texts, SKIP).is_empty());
+    let caught = falsehoods(&r, &wrong, &texts, SKIP);
+    assert!(
+        caught
+            .iter()
+            .any(|f| f.contains("names 'completed', not sqs's")),
+        "{caught:#?}"
+    );
+}
+
 /// The old lock-lost caption ("... and the message went to someone else") must be caught
 /// where nobody else received the message afterwards.
 #[test]
 fn a_caption_that_claims_too_much_is_caught() {
     let (captions, texts) = texts();
-    let wrong_file = include_str!("../assets/sim/captions.toml").replace(
+    let wrong = captions_with(
+        &captions,
         "so this instance no longer holds the message; the broker can hand it to another instance (lock lost).",
         "and the message went to someone else (lock lost).",
     );
-    let mut problems = Vec::new();
-    let wrong = content::captions_parse("captions.toml", &wrong_file, &mut problems)
-        .expect("the fixture parses");
-    assert_ne!(wrong, captions, "the fixture changed the caption");
     // Refused settles of naive consumers on Service Bus, where a lock runs out under a slow
     // consumer; at least one of these runs refuses a settle.
     let mut caught = Vec::new();

@@ -1,32 +1,12 @@
 //! The vendor truths of SPEC §2 the engine must keep (issue 23): who dead-letters with which
 //! reason, what a delivery count means, what a DLQ replay does, what FIFO and an outage do.
 
+#[path = "support/sim_run.rs"]
+mod sim_run;
+
 use queuelab::sim::scenario::{self, Scenario};
-use queuelab::sim::{BrokerKind, Event, EventKind, Mode, RunConfig, RunReport, Simulation};
-
-/// Runs `scenario` to the end; returns every event and the report.
-fn run(scenario: Scenario, mode: Mode, broker: BrokerKind, seed: u64) -> (Vec<Event>, RunReport) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario,
-        mode,
-        broker,
-        seed,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
-    let mut events = Vec::new();
-    while let Some(e) = sim.step().expect("step") {
-        events.push(e.clone());
-    }
-    let report = sim.report().expect("report");
-    (events, report)
-}
-
-fn named(id: &str) -> Scenario {
-    scenario::find(id).expect("scenario")
-}
+use queuelab::sim::{BrokerKind, Event, EventKind, Mode};
+use sim_run::{fault_at, named, run, start};
 
 /// `poison-dlq` without the operator's fix and replays.
 fn poison_only() -> Scenario {
@@ -93,16 +73,7 @@ fn safe_dead_letters_a_permanent_error_at_once_and_naive_retries_to_the_limit() 
 #[test]
 fn the_dlq_delivery_count_is_the_number_of_deliveries_that_took_place() {
     for broker in BrokerKind::ALL {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut sim = Simulation::new(RunConfig {
-            scenario: poison_only(),
-            mode: Mode::Naive,
-            broker,
-            seed: 1,
-            messages: None,
-            dir: dir.path().join("run"),
-        })
-        .expect("new run");
+        let (mut sim, _dir) = start(poison_only(), Mode::Naive, broker, 1);
         let mut last_delivery = std::collections::HashMap::new();
         while let Some(e) = sim.step().expect("step") {
             if matches!(e.kind, EventKind::Received | EventKind::ReceivedAgain) {
@@ -119,15 +90,6 @@ fn the_dlq_delivery_count_is_the_number_of_deliveries_that_took_place() {
                 "{broker:?}: the last receive named the same count"
             );
         }
-    }
-}
-
-fn fault_at(at_ms: u64, fault: queuelab::sim::Fault) -> scenario::ScriptStep {
-    scenario::ScriptStep {
-        at_ms,
-        action: scenario::ScriptAction::Fault(fault),
-        count: 1,
-        duration_ms: None,
     }
 }
 
@@ -322,16 +284,7 @@ fn an_sqs_delete_with_a_stale_handle_succeeds_without_deleting() {
 /// is written into the outbox by hand (real SQL on the run's `service.db`). Returns the
 /// events up to the first refusal (or the end) and whether every queue row had a group.
 fn with_groupless_row(id: &str, broker: BrokerKind) -> (Vec<Event>, bool) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut sim = Simulation::new(RunConfig {
-        scenario: named(id),
-        mode: Mode::Safe,
-        broker,
-        seed: 1,
-        messages: None,
-        dir: dir.path().join("run"),
-    })
-    .expect("new run");
+    let (mut sim, _dir) = start(named(id), Mode::Safe, broker, 1);
     let mut events = Vec::new();
     let mut written = false;
     let mut grouped = true;

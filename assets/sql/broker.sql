@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS dlq (
     description      TEXT    NOT NULL,        -- DeadLetterErrorDescription; '' on SQS
     delivery_count   INTEGER NOT NULL,
     dead_lettered_ms INTEGER NOT NULL,
-    replayed_ms      INTEGER                  -- the replay tool completed the entry (sent a copy)
+    replayed_ms      INTEGER,                 -- the replay tool completed the entry (sent a copy)
+    group_id         TEXT,                    -- session id / MessageGroupId, kept for a replay
+    dedup_id         TEXT                     -- the deduplication id it was sent with
 );
 
 CREATE TABLE IF NOT EXISTS dedup (

@@ -309,9 +309,11 @@ impl Simulation {
                 return Ok(None);
             };
             self.recorder.facts.clear();
-            let Some(event) = self.execute(action)? else {
+            let Some(mut event) = self.execute(action)? else {
                 continue;
             };
+            // The caption speaks the run's broker's words (one place decides, for every event).
+            event.caption = event.kind.caption_key_on(self.spec.broker);
             let now = self.clock.now;
             let scalars = Scalars {
                 event_index: None,

@@ -117,6 +117,9 @@ pub enum EventKind {
     DeadLetteredByConsumer,
     /// SQS has no dead-letter call: the consumer sent the message with its reason to the DLQ queue itself and deleted it.
     ForwardedToDlq,
+    /// SQS: the consumer forwarded the message to the DLQ queue, but its `DeleteMessage` came
+    /// with a stale receipt handle: it succeeded without deleting, so the message stays queued.
+    ForwardedToDlqStaleDelete,
     /// Two-phase claim, phase 1: the inbox row claims the message (`processed_ms` still empty).
     Claimed,
     /// Provider charged once (charge N); the message id travels as idempotency key.
@@ -147,6 +150,8 @@ pub enum EventKind {
     ReplayDroppedDuplicate,
     /// The operator replayed a DLQ message under a new `MessageId`.
     DlqReplayedNewId,
+    /// The operator replayed DLQ messages into the session / message group each had kept.
+    DlqReplayedIntoGroup,
     /// Lock renewal stopped at its limit (`MaxAutoLockRenewalDuration`).
     RenewalLimitReached,
     /// The SQS consumer stopped extending the visibility timeout at its own limit.
@@ -160,8 +165,19 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// True for an operator's DLQ replay, whatever became of its copies.
+    pub fn is_dlq_replay(self) -> bool {
+        matches!(
+            self,
+            EventKind::DlqReplayed
+                | EventKind::DlqReplayedNewId
+                | EventKind::DlqReplayedIntoGroup
+                | EventKind::ReplayDroppedDuplicate
+        )
+    }
+
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 72] = [
+    pub const ALL: [EventKind; 74] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -214,6 +230,7 @@ impl EventKind {
         EventKind::DeadLettered,
         EventKind::DeadLetteredByConsumer,
         EventKind::ForwardedToDlq,
+        EventKind::ForwardedToDlqStaleDelete,
         EventKind::Claimed,
         EventKind::ProviderChargedKeyed,
         EventKind::ProviderChargedUnkeyed,
@@ -229,6 +246,7 @@ impl EventKind {
         EventKind::Redriven,
         EventKind::ReplayDroppedDuplicate,
         EventKind::DlqReplayedNewId,
+        EventKind::DlqReplayedIntoGroup,
         EventKind::RenewalLimitReached,
         EventKind::VisibilityLimitReached,
         EventKind::AppliedOutOfOrder,

@@ -82,10 +82,15 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::RenewFailedBrokerDown => "renew-lock",
         K::LockCheckFailed => "check-lock",
         K::RetryDelayed | K::Abandoned => "abandon",
-        K::DeadLettered | K::Redriven | K::DeadLetteredByConsumer | K::ForwardedToDlq => {
-            "dead-letter"
-        }
-        K::DlqReplayed | K::DlqReplayedNewId | K::ReplayDroppedDuplicate => "replay",
+        K::DeadLettered
+        | K::Redriven
+        | K::DeadLetteredByConsumer
+        | K::ForwardedToDlq
+        | K::ForwardedToDlqStaleDelete => "dead-letter",
+        K::DlqReplayed
+        | K::DlqReplayedNewId
+        | K::DlqReplayedIntoGroup
+        | K::ReplayDroppedDuplicate => "replay",
         K::CauseFixed => "fix-cause",
         K::DispatcherRestarted
         | K::LockExpired

@@ -102,10 +102,7 @@ pub fn replay(s: &mut SimState, new_ids: bool) -> Vec<Effect> {
 
 /// True for the events of an operator's DLQ replay.
 pub fn is_replay(kind: EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::DlqReplayed | EventKind::DlqReplayedNewId | EventKind::ReplayDroppedDuplicate
-    )
+    kind.is_dlq_replay()
 }
 
 /// The outcome of a replay the screen sent goes to the status line: a drop by duplicate

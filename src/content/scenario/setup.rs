@@ -152,8 +152,15 @@ fn d_handling() -> u64 {
 fn d_payload() -> u32 {
     64
 }
+/// Chapter 10's inbox retention with SQS's figures: the source queue's default 4 days, the
+/// DLQ's maximum of 14 days, the replayed copy's 4 days in the source queue again, and a
+/// reserve - "about 25 days".
 fn d_retention() -> u64 {
-    7 * 24 * 3_600_000
+    const DAY_MS: u64 = 24 * 3_600_000;
+    const SOURCE_QUEUE_DAYS: u64 = 4;
+    const DLQ_DAYS: u64 = 14;
+    const RESERVE_DAYS: u64 = 3;
+    (SOURCE_QUEUE_DAYS + DLQ_DAYS + SOURCE_QUEUE_DAYS + RESERVE_DAYS) * DAY_MS
 }
 fn d_short_retention() -> u64 {
     30_000

@@ -1,7 +1,7 @@
 //! One run on the simulator thread: the simulation, its story (moments) and the faults the
 //! learner injected (so that the compare view can replay them).
 
-use crate::sim::{Event, EventKind, Fault, Moment, SimError, Simulation, Story};
+use crate::sim::{Event, Fault, Moment, SimError, Simulation, Story};
 
 /// Most events executed while waiting for a DLQ replay to run (it is due at once).
 const REPLAY_REACH: usize = 64;
@@ -76,14 +76,7 @@ impl Run {
         // The replay is due now: only the few events already due at this time come first.
         for _ in 0..REPLAY_REACH {
             let stepped = self.step(1, false)?;
-            let done = stepped.events.iter().any(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::DlqReplayed
-                        | EventKind::DlqReplayedNewId
-                        | EventKind::ReplayDroppedDuplicate
-                )
-            });
+            let done = stepped.events.iter().any(|e| e.kind.is_dlq_replay());
             // Nothing left to do ends the wait. Not `is_finished`: a run that had ended keeps
             // that flag until its clock runs dry again, so a replay after the end stopped
             // after the first event and never happened (Enter "did nothing").
@@ -275,12 +268,7 @@ mod replay_tests {
             run.sim.replay_dlq(1);
             let stepped = run.step_through_replay().expect("replay");
             assert!(
-                stepped.events.iter().any(|e| matches!(
-                    e.kind,
-                    EventKind::DlqReplayed
-                        | EventKind::DlqReplayedNewId
-                        | EventKind::ReplayDroppedDuplicate
-                )),
+                stepped.events.iter().any(|e| e.kind.is_dlq_replay()),
                 "the replay happened (fix first: {fix}): {:?}",
                 stepped.events.iter().map(|e| e.kind).collect::<Vec<_>>()
             );

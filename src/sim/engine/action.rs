@@ -107,6 +107,8 @@ pub(crate) struct Delivery {
     pub charge_id: Option<i64>,
     /// Set when processing failed: the error for abandon / DLQ.
     pub error: Option<String>,
+    /// Set when the error is permanent: the reason the consumer dead-letters it with.
+    pub dead_letter_reason: Option<&'static str>,
     /// Settled already (settle-before-commit pitfall).
     pub settled: bool,
 }

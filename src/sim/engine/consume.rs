@@ -94,6 +94,7 @@ impl Simulation {
                 handling_ms: handling,
                 charge_id: None,
                 error: None,
+                dead_letter_reason: None,
                 settled: false,
             },
         );
@@ -190,11 +191,12 @@ impl Simulation {
                 .outcome(Outcome::Failed)
                 .args(vec![error]);
         }
-        if permanent && self.spec.mode != Mode::Naive {
-            // No retry can fix an unknown schema version: the careful consumer dead-letters
-            // the message itself at once, with a reason of its own (the broker would only
-            // ever record that the delivery limit was exceeded).
+        if let Some(reason) = permanent.filter(|_| self.spec.mode != Mode::Naive) {
+            // No retry can fix an unknown schema version or a lost blob: the careful consumer
+            // dead-letters the message itself at once, with a reason of its own (the broker
+            // would only ever record that the delivery limit was exceeded).
             d.error = Some(error.clone());
+            d.dead_letter_reason = Some(reason);
             self.put_delivery(c, d);
             self.schedule(self.clock.now + 1, Action::ConsumerDeadLetter(c));
             return Event::new(actor, Stage::Consumer, EventKind::FailedPermanent)
@@ -293,12 +295,13 @@ impl Simulation {
         // the lock is gone the broker may have handed the message to another consumer or to
         // the DLQ, and an effect now would sit beside that DLQ entry.
         if self.spec.mode != Mode::Naive && !d.settled && self.broker_is_down() {
-            return Ok(Some(self.broker_call_failed(
-                c,
-                &d,
-                "lock check",
-                LOCK_CHECK_SQL,
-            )));
+            // The check is a broker call of its own: Service Bus renews the lock, SQS
+            // extends the visibility of the receipt handle.
+            let call = match self.spec.broker {
+                BrokerKind::Asb => "RenewMessageLock",
+                BrokerKind::Sqs => "ChangeMessageVisibility",
+            };
+            return Ok(Some(self.broker_call_failed(c, &d, call, LOCK_CHECK_SQL)));
         }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled && self.broker_is_down() {
             let call = self.settle_call();

@@ -2,6 +2,7 @@
 //! reference and the SHA-256 check of the blob.
 
 use super::Simulation;
+use crate::sim::blobs::BlobError;
 use crate::sim::model::Mode;
 
 /// Parsed message body: `version|order|amount|created_ms|reference`.
@@ -29,14 +30,33 @@ fn parse_body(body: &str) -> Option<Body<'_>> {
 pub(crate) struct Failure {
     /// The error as the consumer logs it.
     pub text: String,
-    /// No retry can fix it (an unknown schema version): the careful consumer dead-letters the
-    /// message at once instead of spending the delivery limit on it.
-    pub permanent: bool,
+    /// The dead-letter reason when no retry can fix it (an unknown schema version, a missing
+    /// or altered claim-check blob): the careful consumer dead-letters the message at once with
+    /// this reason instead of spending the delivery limit on it. `None`: transient.
+    pub permanent: Option<&'static str>,
 }
 
 impl Failure {
-    /// The dead-letter reason the application gives a permanent error of its own.
-    pub(crate) const PERMANENT_REASON: &'static str = "UnsupportedSchemaVersion";
+    /// The dead-letter reason for a message in a schema version the consumer does not know.
+    pub(crate) const UNSUPPORTED_SCHEMA: &'static str = "UnsupportedSchemaVersion";
+    /// The dead-letter reason for a claim-check reference whose blob is gone.
+    pub(crate) const BLOB_MISSING: &'static str = "BlobMissing";
+    /// The dead-letter reason for a blob whose SHA-256 differs from the one in the message.
+    pub(crate) const BLOB_HASH_MISMATCH: &'static str = "BlobHashMismatch";
+
+    /// A blob fault: missing or altered blobs stay that way, so no retry can help; a file
+    /// system error may pass.
+    fn of_blob(e: &BlobError) -> Failure {
+        let permanent = match e {
+            BlobError::Missing(_) => Some(Failure::BLOB_MISSING),
+            BlobError::HashMismatch { .. } => Some(Failure::BLOB_HASH_MISMATCH),
+            BlobError::Io { .. } => None,
+        };
+        Failure {
+            text: e.to_string(),
+            permanent,
+        }
+    }
 }
 
 /// A transient failure: a later attempt may succeed.
@@ -44,7 +64,7 @@ impl From<String> for Failure {
     fn from(text: String) -> Failure {
         Failure {
             text,
-            permanent: false,
+            permanent: None,
         }
     }
 }
@@ -58,7 +78,7 @@ impl Simulation {
         {
             return Err(Failure {
                 text: format!("unsupported schema version {} (poison message)", b.version),
-                permanent: true,
+                permanent: Some(Failure::UNSUPPORTED_SCHEMA),
             });
         }
         let mut ok = true;
@@ -70,7 +90,7 @@ impl Simulation {
             ok = self
                 .blobs
                 .get(key, sha, verify)
-                .map_err(|e| Failure::from(e.to_string()))?
+                .map_err(|e| Failure::of_blob(&e))?
                 .1;
         }
         Ok((ok, b.amount, b.created))

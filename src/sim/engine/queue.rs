@@ -26,9 +26,21 @@ pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visib
      WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_ABANDON: &str = "UPDATE queue SET visible_ms = ?3, locked_until_ms = NULL, lock_token = NULL \
      WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?4";
+/// The DLQ entry keeps the session id / `MessageGroupId` and the deduplication id, so that a
+/// replay rejoins its group (SQS redrive and a Service Bus resubmit keep them).
 pub(crate) const SQL_DEAD_LETTER: &str = "INSERT INTO dlq (message_id, logical_id, order_id, body, reason, \
-     description, delivery_count, dead_lettered_ms) SELECT message_id, logical_id, order_id, body, ?2, ?3, ?6, ?4 \
-     FROM queue WHERE seq = ?1 AND lock_token = ?5 RETURNING seq";
+     description, delivery_count, dead_lettered_ms, group_id, dedup_id) SELECT message_id, logical_id, order_id, \
+     body, ?2, ?3, ?6, ?4, group_id, dedup_id FROM queue WHERE seq = ?1 AND lock_token = ?5 RETURNING seq";
+/// SQS has no dead-letter call: the consumer sends the message it holds to the DLQ queue
+/// (`SendMessage` needs no receipt handle, so it succeeds whatever became of the visibility
+/// timeout) with its group and deduplication id.
+pub(crate) const SQL_FORWARD_TO_DLQ: &str = "INSERT INTO dlq (message_id, logical_id, order_id, body, reason, \
+     description, delivery_count, dead_lettered_ms, group_id, dedup_id) SELECT message_id, logical_id, order_id, \
+     body, ?2, ?3, ?5, ?4, group_id, dedup_id FROM queue WHERE seq = ?1 RETURNING seq";
+/// The same send when another consumer has deleted the queue row meanwhile: the consumer still
+/// holds its copy of the message.
+pub(crate) const SQL_FORWARD_HELD_COPY: &str = "INSERT INTO dlq (message_id, logical_id, order_id, body, reason, \
+     description, delivery_count, dead_lettered_ms) VALUES (?1, ?1, ?6, ?7, ?2, ?3, ?5, ?4) RETURNING seq";
 pub(crate) const SQL_LOCK_HELD: &str =
     "SELECT 1 FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_QUEUED_ID: &str = "SELECT message_id FROM queue WHERE seq = ?1";
@@ -275,6 +287,58 @@ pub(crate) fn dead_letter(
     }
     tx.commit()?;
     Ok(dlq_seq)
+}
+
+/// The message an SQS consumer holds: its queue row, its receipt handle and its own copy.
+pub(crate) struct HeldMessage<'a> {
+    pub seq: i64,
+    pub token: u64,
+    /// The envelope's message id.
+    pub message_id: &'a str,
+    pub order_id: i64,
+    pub body: &'a str,
+}
+
+/// SQS: the consumer's forward to the DLQ queue - `SendMessage` of its copy, then
+/// `DeleteMessage` with its receipt handle. Two calls, no transaction between them (SQS has
+/// none). Returns the DLQ sequence number and whether the delete removed the queue row: with a
+/// stale handle (the message was received again since) it succeeds without deleting.
+pub(crate) fn forward_to_dlq(
+    conn: &Connection,
+    held: &HeldMessage<'_>,
+    note: &DeadLetterNote<'_>,
+    now: u64,
+) -> rusqlite::Result<(i64, bool)> {
+    let from_queue: Option<i64> = conn
+        .prepare_cached(SQL_FORWARD_TO_DLQ)?
+        .query_row(
+            params![
+                held.seq,
+                note.reason,
+                note.description,
+                now as i64,
+                note.deliveries
+            ],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let dlq_seq = match from_queue {
+        Some(seq) => seq,
+        None => conn.prepare_cached(SQL_FORWARD_HELD_COPY)?.query_row(
+            params![
+                held.message_id,
+                note.reason,
+                note.description,
+                now as i64,
+                note.deliveries,
+                held.order_id,
+                held.body
+            ],
+            |r| r.get(0),
+        )?,
+    };
+    let deleted = delete_message(conn, held.seq, held.token)?;
+    Ok((dlq_seq, deleted))
 }
 
 /// Leaves a second copy of message `seq` in the queue, visible at `visible_at` (duplicate

@@ -14,10 +14,10 @@ use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Loss};
 use crate::sim::state::{RowChange, Table, col};
 
-pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body \
-     FROM dlq WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
-pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, logical_id, order_id, body \
-     FROM dlq WHERE seq = ?1 AND replayed_ms IS NULL";
+pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body, \
+     group_id FROM dlq WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
+pub(crate) const SQL_REPLAY_ONE: &str = "SELECT seq, message_id, logical_id, order_id, body, \
+     group_id FROM dlq WHERE seq = ?1 AND replayed_ms IS NULL";
 pub(crate) const SQL_REPLAY_MARK: &str = "UPDATE dlq SET replayed_ms = ?2 WHERE seq = ?1";
 
 const REPLAY_SQL: &[&str] = &[
@@ -66,13 +66,24 @@ struct Picked {
     logical_id: String,
     order_id: i64,
     body: String,
+    /// The session id / `MessageGroupId` the message had: its copy rejoins that group.
+    group: Option<String>,
+}
+
+/// A copy the broker took.
+struct Sent {
+    dlq_seq: i64,
+    queue_seq: i64,
+    logical_id: String,
+    /// The `MessageId` it was sent under.
+    message_id: String,
+    group: Option<String>,
 }
 
 /// What happened to the copies of one replay.
 #[derive(Default)]
 struct Outcomes {
-    /// (DLQ seq, queue seq, logical id, `MessageId` sent).
-    sent: Vec<(i64, i64, String, String)>,
+    sent: Vec<Sent>,
     /// (DLQ seq, `MessageId` sent, ms since the broker first saw it).
     dropped: Vec<(i64, String, u64)>,
 }
@@ -104,13 +115,20 @@ impl Simulation {
                 ReplayIds::Same => p.message_id.clone(),
                 ReplayIds::New => new_message_id(&p.logical_id, p.dlq_seq),
             };
+            // The copy rejoins the group the DLQ entry kept (SQS redrive keeps the
+            // MessageGroupId, a Service Bus resubmit the SessionId): it waits behind its
+            // customer's earlier messages. An entry from before groups were kept has none; on
+            // SQS FIFO, which refuses a send without one, it becomes a group of its own.
+            let group = p
+                .group
+                .clone()
+                .or_else(|| self.sqs_fifo().then(|| id.clone()));
             let copy = super::broker::Outgoing {
                 message_id: &id,
                 logical_id: &p.logical_id,
                 order_id: p.order_id,
                 body: &p.body,
-                // The DLQ keeps no MessageGroupId: on SQS FIFO each copy is its own group.
-                group: self.sqs_fifo().then_some(id.as_str()),
+                group: group.as_deref(),
             };
             let seq = super::broker::send(&tx, now, window, &copy).ctx(actor, "replay")?;
             // The send "succeeded" either way, so the tool completes the DLQ entry.
@@ -128,13 +146,19 @@ impl Simulation {
                 out.dropped.push((p.dlq_seq, id, ago));
                 continue;
             };
-            out.sent.push((p.dlq_seq, seq, p.logical_id.clone(), id));
+            out.sent.push(Sent {
+                dlq_seq: p.dlq_seq,
+                queue_seq: seq,
+                logical_id: p.logical_id.clone(),
+                message_id: id,
+                group,
+            });
         }
         tx.commit().ctx(actor, "commit replay")?;
         let completed = out
             .sent
             .iter()
-            .map(|s| s.0)
+            .map(|s| s.dlq_seq)
             .chain(out.dropped.iter().map(|d| d.0))
             .collect::<Vec<_>>();
         for dlq_seq in &completed {
@@ -145,11 +169,11 @@ impl Simulation {
                 now.to_string(),
             ));
         }
-        for (_, seq, logical, id) in &out.sent {
-            self.picture_enqueued(*seq, id, None);
+        for s in &out.sent {
+            self.picture_enqueued(s.queue_seq, &s.message_id, s.group.as_deref());
             self.note(Fact::Replayed {
-                message_id: logical.clone(),
-                as_id: (id != logical).then(|| id.clone()),
+                message_id: s.logical_id.clone(),
+                as_id: (s.message_id != s.logical_id).then(|| s.message_id.clone()),
             });
         }
         self.ledger.metrics.lost += out.dropped.len() as u64;
@@ -162,12 +186,20 @@ impl Simulation {
         let st = &mut self.ledger.stages;
         st.dlq = st.dlq.saturating_sub(completed.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());
-        Ok(replay_event(n, window, ids, &out))
+        let ordered = self.spec.settings.ordered;
+        Ok(replay_event(n, window, ids, ordered, &out))
     }
 }
 
-/// The event of one replay: the drop when the broker dropped a copy, else what was sent.
-fn replay_event(n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> Event {
+/// The event of one replay: the drop when the broker dropped a copy, else what was sent (with
+/// the groups the copies rejoined where order per customer matters).
+fn replay_event(
+    n: u32,
+    window: Option<u64>,
+    ids: ReplayIds,
+    ordered: bool,
+    out: &Outcomes,
+) -> Event {
     let sql = if window.is_some() {
         REPLAY_DEDUP_SQL
     } else {
@@ -196,15 +228,28 @@ fn replay_event(n: u32, window: Option<u64>, ids: ReplayIds, out: &Outcomes) -> 
             ],
         );
     }
+    let mut groups: Vec<&str> = out.sent.iter().filter_map(|s| s.group.as_deref()).collect();
+    groups.sort_unstable();
+    groups.dedup();
     match (ids, out.sent.first()) {
-        (ReplayIds::New, Some((_, _, old, new))) => ev(
-            Some(new),
+        (_, Some(first)) if ordered && !groups.is_empty() => ev(
+            Some(&first.message_id),
+            EventKind::DlqReplayedIntoGroup,
+            Outcome::Ok,
+            vec![out.sent.len().to_string(), groups.join(", ")],
+        ),
+        (ReplayIds::New, Some(first)) => ev(
+            Some(&first.message_id),
             EventKind::DlqReplayedNewId,
             Outcome::Ok,
-            vec![old.clone(), new.clone(), out.sent.len().to_string()],
+            vec![
+                first.logical_id.clone(),
+                first.message_id.clone(),
+                out.sent.len().to_string(),
+            ],
         ),
         (_, first) => ev(
-            first.map(|s| s.3.as_str()),
+            first.map(|s| s.message_id.as_str()),
             EventKind::DlqReplayed,
             Outcome::Ok,
             vec![out.sent.len().to_string(), n.to_string()],
@@ -225,6 +270,7 @@ fn pick(
             logical_id: r.get(2)?,
             order_id: r.get(3)?,
             body: r.get(4)?,
+            group: r.get(5)?,
         })
     };
     if let Some(seqs) = chosen {

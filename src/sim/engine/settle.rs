@@ -2,7 +2,9 @@
 //! reconnecting after a lost connection.
 
 use super::action::{Action, Delivery};
-use super::broker::{DeadLetterNote, abandon, complete, delete_message, lock_held, token_text};
+use super::broker::{
+    DeadLetterNote, HeldMessage, abandon, complete, delete_message, lock_held, token_text,
+};
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
@@ -13,6 +15,8 @@ const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
 const DELETE_SQL: &[&str] = &[super::broker::SQL_DELETE];
 const RENEW_SQL: &[&str] = &[super::broker::SQL_RENEW];
+/// SQS: `SendMessage` to the DLQ queue, then `DeleteMessage` - two calls, no transaction.
+const FORWARD_SQL: &[&str] = &[super::broker::SQL_FORWARD_TO_DLQ, super::broker::SQL_DELETE];
 const DEAD_LETTER_SQL: &[&str] = &[
     super::broker::SQL_LOCK_HELD,
     "BEGIN IMMEDIATE",
@@ -256,29 +260,54 @@ impl Simulation {
         }
         self.poll_again(c, self.clock.now + 1);
         let description = d.error.clone().unwrap_or_default();
+        let reason = d.dead_letter_reason.unwrap_or(Failure::UNSUPPORTED_SCHEMA);
         let note = DeadLetterNote {
-            reason: Failure::PERMANENT_REASON,
+            reason,
             description: &description,
             deliveries: d.delivery_count,
         };
+        let mut args = vec![
+            reason.to_string(),
+            description.clone(),
+            d.delivery_count.to_string(),
+        ];
+        if self.spec.broker == BrokerKind::Sqs {
+            let held = HeldMessage {
+                seq: d.seq,
+                token: d.token,
+                message_id: &d.message_id,
+                order_id: d.order_id,
+                body: &d.body,
+            };
+            if self.forward_to_dlq(actor, &held, &note)? {
+                return Ok(Some(
+                    Event::new(actor, Stage::Dlq, EventKind::ForwardedToDlq)
+                        .message(&d.message_id)
+                        .sql(FORWARD_SQL)
+                        .args(args),
+                ));
+            }
+            // Neither call was refused: the stale handle's delete deleted nothing. No lock
+            // was lost at a settle, so no lock-lost moment; the caption says what happened.
+            self.ledger.metrics.lock_lost += 1;
+            args.push(token_text(d.token));
+            return Ok(Some(
+                Event::new(actor, Stage::Dlq, EventKind::ForwardedToDlqStaleDelete)
+                    .message(&d.message_id)
+                    .sql(FORWARD_SQL)
+                    .args(args),
+            ));
+        }
         let held = lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
             .ctx(actor, "check lock")?;
         if !held || !self.move_to_dlq(actor, d.seq, d.token, &d.message_id, &note)? {
             return Ok(Some(self.lock_lost(c, &d, DEAD_LETTER_SQL)));
         }
-        let kind = match self.spec.broker {
-            BrokerKind::Asb => EventKind::DeadLetteredByConsumer,
-            BrokerKind::Sqs => EventKind::ForwardedToDlq,
-        };
         Ok(Some(
-            Event::new(actor, Stage::Dlq, kind)
+            Event::new(actor, Stage::Dlq, EventKind::DeadLetteredByConsumer)
                 .message(&d.message_id)
                 .sql(DEAD_LETTER_SQL)
-                .args(vec![
-                    Failure::PERMANENT_REASON.to_string(),
-                    description,
-                    d.delivery_count.to_string(),
-                ]),
+                .args(args),
         ))
     }
 

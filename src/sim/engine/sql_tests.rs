@@ -3,7 +3,10 @@
 use rusqlite::{Connection, params};
 
 use super::api::{SQL_ORDER_INSERT, SQL_OUTBOX_INSERT};
-use super::broker::{DeadLetterNote, abandon, complete, dead_letter, enqueue, receive, renew};
+use super::broker::{
+    DeadLetterNote, HeldMessage, abandon, complete, dead_letter, enqueue, forward_to_dlq, receive,
+    renew,
+};
 use super::dispatch::{claim, mark};
 use super::inbox::{self, Applied, EffectRow, Violation, apply_safe, charge, insert_marker};
 use super::upkeep::SQL_SWEEP_RETENTION;
@@ -321,4 +324,51 @@ fn sweeper_removes_markers_past_retention_only() {
         .map(|r| r.expect("id"))
         .collect();
     assert_eq!(gone.len(), 1);
+}
+
+/// SQS: the consumer's own forward to the DLQ needs no receipt handle, and its `DeleteMessage`
+/// with a stale handle succeeds without deleting - the message is then in the DLQ and still
+/// queued. With the newest handle the delete works even after the visibility timeout ran out.
+/// Either way the DLQ entry keeps the message group.
+#[test]
+fn an_sqs_forward_to_the_dlq_with_a_stale_handle_leaves_the_message_queued() {
+    let r = run(Mode::Safe);
+    let b = broker(&r);
+    let seq = enqueue(&b, 0, None, "m1", 1, "v1|1|100|0|-", Some("customer-1"))
+        .expect("enqueue")
+        .expect("seq");
+    receive(&b, 0, 100, 7, false, 0)
+        .expect("receive")
+        .expect("first");
+    receive(&b, 150, 100, 8, false, 0)
+        .expect("receive")
+        .expect("again after the timeout");
+    let note = DeadLetterNote {
+        reason: "BlobMissing",
+        description: "blob k is missing",
+        deliveries: 1,
+    };
+    let held = |token| HeldMessage {
+        seq,
+        token,
+        message_id: "m1",
+        order_id: 1,
+        body: "v1|1|100|0|-",
+    };
+    let (_, deleted) = forward_to_dlq(&b, &held(7), &note, 200).expect("forward");
+    assert!(!deleted, "a stale receipt handle deletes nothing");
+    let queued: i64 = b
+        .query_row("SELECT COUNT(*) FROM queue", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(queued, 1, "the message is still in the queue");
+    let (_, deleted) = forward_to_dlq(&b, &held(8), &note, 300).expect("forward");
+    assert!(
+        deleted,
+        "the newest handle deletes, even after its timeout ran out"
+    );
+    let groups: Vec<Option<String>> = b
+        .prepare("SELECT group_id FROM dlq ORDER BY seq")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .expect("dlq rows");
+    assert_eq!(groups, vec![Some("customer-1".to_owned()); 2]);
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::EventKind;
+use crate::sim::model::BrokerKind;
 
 impl EventKind {
     /// The stable machine name (kebab case), e.g. `receive-empty`.
@@ -60,6 +61,7 @@ impl EventKind {
             EventKind::DeadLettered => "dead-lettered",
             EventKind::DeadLetteredByConsumer => "dead-lettered-by-consumer",
             EventKind::ForwardedToDlq => "forwarded-to-dlq",
+            EventKind::ForwardedToDlqStaleDelete => "forwarded-to-dlq-stale-delete",
             EventKind::Claimed => "claimed",
             EventKind::ProviderChargedKeyed => "provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "provider-charged-unkeyed",
@@ -75,6 +77,7 @@ impl EventKind {
             EventKind::Redriven => "redriven",
             EventKind::ReplayDroppedDuplicate => "replay-dropped-duplicate",
             EventKind::DlqReplayedNewId => "dlq-replayed-new-id",
+            EventKind::DlqReplayedIntoGroup => "dlq-replayed-into-group",
             EventKind::RenewalLimitReached => "renewal-limit-reached",
             EventKind::VisibilityLimitReached => "visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "applied-out-of-order",
@@ -138,6 +141,7 @@ impl EventKind {
             EventKind::DeadLettered => "sim.dead-lettered",
             EventKind::DeadLetteredByConsumer => "sim.dead-lettered-by-consumer",
             EventKind::ForwardedToDlq => "sim.forwarded-to-dlq",
+            EventKind::ForwardedToDlqStaleDelete => "sim.forwarded-to-dlq-stale-delete",
             EventKind::Claimed => "sim.claimed",
             EventKind::ProviderChargedKeyed => "sim.provider-charged-keyed",
             EventKind::ProviderChargedUnkeyed => "sim.provider-charged-unkeyed",
@@ -153,12 +157,49 @@ impl EventKind {
             EventKind::Redriven => "sim.redriven",
             EventKind::ReplayDroppedDuplicate => "sim.replay-dropped-duplicate",
             EventKind::DlqReplayedNewId => "sim.dlq-replayed-new-id",
+            EventKind::DlqReplayedIntoGroup => "sim.dlq-replayed-into-group",
             EventKind::RenewalLimitReached => "sim.renewal-limit-reached",
             EventKind::VisibilityLimitReached => "sim.visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
             EventKind::Abandoned => "sim.abandoned",
             EventKind::LockLostAtBroker => "sim.lock-lost-at-broker",
         }
+    }
+
+    /// The caption key for a run on `broker`. A kind whose caption names a broker operation
+    /// has an SQS wording of its own (`sim.sqs.` + the machine name: visibility timeout,
+    /// receipt handle, `DeleteMessage`, `ChangeMessageVisibility`, redrive) beside the Service
+    /// Bus one under [`EventKind::caption_key`] (peek-lock, lock, complete, abandon,
+    /// dead-letter), the way the `term.lock.*` strings are kept per broker.
+    pub fn caption_key_on(self, broker: BrokerKind) -> &'static str {
+        match (broker, self.sqs_caption_key()) {
+            (BrokerKind::Sqs, Some(key)) => key,
+            _ => self.caption_key(),
+        }
+    }
+
+    /// The SQS wording's key, for the kinds that have one.
+    pub fn sqs_caption_key(self) -> Option<&'static str> {
+        Some(match self {
+            EventKind::Received => "sim.sqs.received",
+            EventKind::CheckFound => "sim.sqs.check-found",
+            EventKind::DuplicatePrevented => "sim.sqs.duplicate-prevented",
+            EventKind::AppliedThenConnectionLost => "sim.sqs.applied-then-connection-lost",
+            EventKind::SettledThenConnectionLost => "sim.sqs.settled-then-connection-lost",
+            EventKind::Settled => "sim.sqs.settled",
+            EventKind::SettleFailedBrokerDown => "sim.sqs.settle-failed-broker-down",
+            EventKind::BrokerCallFailed => "sim.sqs.broker-call-failed",
+            EventKind::RenewFailedBrokerDown => "sim.sqs.renew-failed-broker-down",
+            EventKind::LockLost => "sim.sqs.lock-lost",
+            EventKind::LockCheckFailed => "sim.sqs.lock-check-failed",
+            EventKind::FailedAfterSettle => "sim.sqs.failed-after-settle",
+            EventKind::FailedPermanent => "sim.sqs.failed-permanent",
+            EventKind::ReplayDroppedDuplicate => "sim.sqs.replay-dropped-duplicate",
+            EventKind::DlqReplayedNewId => "sim.sqs.dlq-replayed-new-id",
+            EventKind::DlqReplayedIntoGroup => "sim.sqs.dlq-replayed-into-group",
+            EventKind::AppliedOutOfOrder => "sim.sqs.applied-out-of-order",
+            _ => return None,
+        })
     }
 
     /// Parses the machine name.

@@ -23,10 +23,19 @@ fn captions_and_kinds_match() {
                 "{lang}: {k} has no caption"
             );
         }
+        for k in EventKind::ALL
+            .into_iter()
+            .filter_map(EventKind::sqs_caption_key)
+        {
+            assert!(keys.contains(&k), "{lang}: {k} has no caption");
+        }
         for key in keys {
+            let sqs_kind = EventKind::ALL
+                .into_iter()
+                .any(|k| k.sqs_caption_key() == Some(key));
             let name = key.strip_prefix("sim.").unwrap_or(key);
             assert!(
-                EventKind::parse(name).is_some(),
+                sqs_kind || EventKind::parse(name).is_some(),
                 "caption {key} has no kind"
             );
         }
@@ -35,4 +44,22 @@ fn captions_and_kinds_match() {
         .captions
         .render(Lang::En, "sim.broker-down", &["5000".into()]);
     assert_eq!(text, "The broker is unreachable for 5000 ms.");
+}
+
+/// A run on SQS gets the SQS wording where a kind has one, every other run the common key.
+#[test]
+fn the_caption_key_follows_the_broker() {
+    use crate::sim::model::BrokerKind;
+    assert_eq!(
+        EventKind::Settled.caption_key_on(BrokerKind::Sqs),
+        "sim.sqs.settled"
+    );
+    assert_eq!(
+        EventKind::Settled.caption_key_on(BrokerKind::Asb),
+        "sim.settled"
+    );
+    assert_eq!(
+        EventKind::BrokerDown.caption_key_on(BrokerKind::Sqs),
+        "sim.broker-down"
+    );
 }

@@ -2,7 +2,7 @@
 //! itself, and every move (by the broker or by the consumer's own call) goes through one place.
 
 use super::super::{SimError, Simulation, SqlContext};
-use super::{DEAD_LETTER_SQL, DeadLetterNote, Received, dead_letter};
+use super::{DEAD_LETTER_SQL, DeadLetterNote, HeldMessage, Received, dead_letter, forward_to_dlq};
 use crate::sim::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::sim::moments::Fact;
 use crate::sim::state::{RowChange, Table};
@@ -74,6 +74,31 @@ impl Simulation {
             return Ok(false);
         };
         self.picture_dequeued(seq);
+        self.record_dlq_entry(d, message_id, note);
+        Ok(true)
+    }
+
+    /// SQS: the consumer forwards the message it holds to the DLQ queue and deletes it from
+    /// the queue with its receipt handle. Both calls succeed even after the visibility timeout
+    /// ran out; with a stale handle (another receive since) the delete removes nothing, so the
+    /// message is in the DLQ and still in the queue. Returns whether the delete removed it.
+    pub(crate) fn forward_to_dlq(
+        &mut self,
+        actor: Actor,
+        held: &HeldMessage<'_>,
+        note: &DeadLetterNote<'_>,
+    ) -> Result<bool, SimError> {
+        let (d, deleted) = forward_to_dlq(&self.conns.broker, held, note, self.clock.now)
+            .ctx(actor, "forward to the DLQ")?;
+        if deleted {
+            self.picture_dequeued(held.seq);
+        }
+        self.record_dlq_entry(d, held.message_id, note);
+        Ok(deleted)
+    }
+
+    /// Puts DLQ entry `d` into the picture, the metrics and the facts.
+    fn record_dlq_entry(&mut self, d: i64, message_id: &str, note: &DeadLetterNote<'_>) {
         self.change(RowChange::Put(
             Table::Dlq,
             d,
@@ -93,6 +118,5 @@ impl Simulation {
             description: note.description.to_string(),
             delivery_count: note.deliveries,
         });
-        Ok(true)
     }
 }
