@@ -117,6 +117,9 @@ pub struct OptionLabel {
     pub number: u32,
     /// The option's text.
     pub text: String,
+    /// Whether it is the right answer (shown only after the reveal).
+    #[serde(default)]
+    pub correct: bool,
 }
 
 impl OptionLabel {
@@ -139,6 +142,7 @@ impl OptionLabel {
                         id: o.id.clone(),
                         number,
                         text: o.text.clone(),
+                        correct: o.correct,
                     })
                     .collect();
                 (d.id.clone(), labels)
