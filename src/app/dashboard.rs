@@ -10,6 +10,10 @@ use crate::domain::qr::QrMatrix;
 use crate::domain::workshop::{PaceKind, SummaryView};
 pub use prompt::{Prompt, PromptKind};
 use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
+
+/// What separates two keys in the footer's key help (`dash.footer`).
+const KEY_SEPARATOR: &str = " · ";
 
 /// The dashboard's sections, one on screen at a time (80x24 has no room for all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +74,8 @@ pub enum DashMsg {
     PaceDone(Result<PaceKind, String>),
     /// A trainee was removed (Ok with their name) or not (Err with the reason).
     Kicked(Result<String, String>),
+    /// A trainee's row was removed (Ok with their name) or not (Err with the reason).
+    RowRemoved(Result<String, String>),
 }
 
 /// What the dashboard asks the host to do.
@@ -79,6 +85,8 @@ pub enum DashEffect {
     SendPace(PaceKind),
     /// Remove the trainee with this name or id from the session.
     Kick(String),
+    /// Remove the row of the trainee with this name or id (their client is not refused).
+    RemoveRow(String),
 }
 
 /// The dashboard's state.
@@ -155,8 +163,16 @@ impl Dashboard {
                 self.now_ms = now_ms;
             }
             DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
-            DashMsg::PaceDone(Err(reason)) | DashMsg::Kicked(Err(reason)) => {
+            DashMsg::PaceDone(Err(reason))
+            | DashMsg::Kicked(Err(reason))
+            | DashMsg::RowRemoved(Err(reason)) => {
                 self.note = Some((reason, true));
+            }
+            DashMsg::RowRemoved(Ok(name)) => {
+                self.note = Some((
+                    self.strings().fill("dash.row_removed", &[("name", &name)]),
+                    false,
+                ));
             }
             DashMsg::Kicked(Ok(name)) => {
                 self.note = Some((
@@ -183,12 +199,14 @@ impl Dashboard {
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
                     self.prompt = None;
-                    if kind == PromptKind::Kick {
+                    if matches!(kind, PromptKind::Kick | PromptKind::RemoveRow) {
                         self.note = None;
                         return if text.is_empty() {
                             Vec::new()
-                        } else {
+                        } else if kind == PromptKind::Kick {
                             vec![DashEffect::Kick(text)]
+                        } else {
+                            vec![DashEffect::RemoveRow(text)]
                         };
                     }
                     match prompt::parse(kind, &text, &self.content) {
@@ -224,6 +242,7 @@ impl Dashboard {
             KeyCode::Char('s') => self.ask(PromptKind::Scenario),
             KeyCode::Char('r') => self.ask(PromptKind::Reveal),
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
+            KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             _ => {}
         }
         Vec::new()
@@ -290,7 +309,29 @@ impl Dashboard {
 
     /// Body rows: the terminal less header, tabs and footer.
     pub fn page(&self) -> u16 {
-        self.size.1.saturating_sub(3).max(1)
+        let footer = u16::try_from(self.key_help().len()).unwrap_or(1);
+        self.size.1.saturating_sub(2 + footer).max(1)
+    }
+
+    /// The footer's key help in rows that fit the terminal: broken between two keys, never
+    /// inside one, so every key stays listed at 80 columns (German needs two rows there).
+    pub fn key_help(&self) -> Vec<String> {
+        // One column stays free on the left, as on every footer line.
+        let width = usize::from(self.size.0).saturating_sub(1).max(1);
+        let mut rows: Vec<String> = Vec::new();
+        for key in self.strings().get("dash.footer").split(KEY_SEPARATOR) {
+            match rows.last_mut() {
+                Some(row) if row.width() + KEY_SEPARATOR.width() + key.width() <= width => {
+                    row.push_str(KEY_SEPARATOR);
+                    row.push_str(key);
+                }
+                _ => rows.push(key.to_owned()),
+            }
+        }
+        if rows.is_empty() {
+            rows.push(String::new());
+        }
+        rows
     }
 
     /// The scroll offset that keeps a body of `lines` lines on screen (the view clamps with

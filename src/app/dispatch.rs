@@ -125,6 +125,10 @@ impl App {
                 pace::received(session, notice);
                 Vec::new()
             }
+            Msg::VotesUpdated(votes) => {
+                session.votes = votes;
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;

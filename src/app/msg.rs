@@ -107,6 +107,8 @@ pub enum Msg {
     WorkshopObserved(Result<(String, String, String), crate::domain::workshop::JoinRefusal>),
     /// The instructor sent a pacing command.
     PaceReceived(super::pace::PaceNotice),
+    /// The host said whether right/wrong waits for the reveal, and what was revealed.
+    VotesUpdated(super::pace::RoomVotes),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.

@@ -82,6 +82,8 @@ pub struct Session {
     pub pace: Option<super::pace::PaceNotice>,
     /// The newest pacing id seen (older or repeated ones are not shown again).
     pub pace_seen: u64,
+    /// Whether the session holds right/wrong until the reveal, and what was revealed.
+    pub votes: super::pace::RoomVotes,
     /// Whether `--lang` chose the language (then the saved choice does not override it).
     pub lang_from_flag: bool,
     /// Facts recorded before the store's contents arrived; they are applied again on top.
@@ -147,6 +149,7 @@ impl Session {
             damaged: Vec::new(),
             pace: None,
             pace_seen: 0,
+            votes: super::pace::RoomVotes::default(),
             lang_from_flag: false,
             early_facts: None,
             nav: None,

@@ -75,6 +75,8 @@ pub struct HostState {
     labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
     /// The session's language (summary labels, pages).
     lang: Lang,
+    /// Trainees see right/wrong only after the reveal (the session setting).
+    hold_feedback: bool,
 }
 
 fn random_text(len: usize) -> String {
@@ -149,6 +151,7 @@ impl HostState {
                 OptionLabel::of_course(content.course(Lang::En)),
             ],
             lang: Lang::En,
+            hold_feedback: true,
         })
     }
 
@@ -156,6 +159,13 @@ impl HostState {
     #[must_use]
     pub fn with_lang(mut self, lang: Lang) -> HostState {
         self.lang = lang;
+        self
+    }
+
+    /// Whether trainees see right/wrong only after the reveal (default: held).
+    #[must_use]
+    pub fn with_hold_feedback(mut self, hold: bool) -> HostState {
+        self.hold_feedback = hold;
         self
     }
 
@@ -210,9 +220,20 @@ impl HostState {
     /// database and the summary, and their client is refused from now on. None when no
     /// trainee is called so.
     pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, true)
+    }
+
+    /// Removes the row of the trainee called `who` (one who left, a stray row): their events
+    /// leave the database and the summary, but unlike [`HostState::kick`] their client is not
+    /// refused; delivering again makes a new row. None when no trainee is called so.
+    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, false)
+    }
+
+    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, String> {
         let fail = |e: rusqlite::Error| format!("host database: {e}");
         let mut db = lock(&self.db);
-        let Some((id, name, events)) = db.remove_trainee(who, now_ms).map_err(fail)? else {
+        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban).map_err(fail)? else {
             return Ok(None);
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
@@ -255,6 +276,7 @@ impl HostState {
             paces: newer.into_iter().skip(skip).collect(),
             revealed,
             distributions,
+            hold_feedback: self.hold_feedback,
         }
     }
 }

@@ -20,6 +20,8 @@ pub enum PromptKind {
     Reveal,
     /// "remove trainee NAME" (a name or id, not a pacing command).
     Kick,
+    /// "remove the row of NAME" (the client is not refused).
+    RemoveRow,
 }
 
 impl PromptKind {
@@ -30,6 +32,7 @@ impl PromptKind {
             PromptKind::Scenario => "dash.ask_scenario",
             PromptKind::Reveal => "dash.ask_reveal",
             PromptKind::Kick => "dash.ask_kick",
+            PromptKind::RemoveRow => "dash.ask_remove_row",
         }
     }
 }
@@ -126,6 +129,6 @@ pub fn parse(
             })
         }
         // A name is no pacing command: the dashboard sends it as a removal instead.
-        PromptKind::Kick => Err(("dash.bad_number", text.to_owned())),
+        PromptKind::Kick | PromptKind::RemoveRow => Err(("dash.bad_number", text.to_owned())),
     }
 }

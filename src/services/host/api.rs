@@ -128,7 +128,11 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("POST", "/api/kick") => match self.instructor(req) {
-                Ok(()) => self.kick_request(req.body, now_ms),
+                Ok(()) => self.kick_request(req.body, now_ms, true),
+                Err(denied) => denied,
+            },
+            ("POST", "/api/remove") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms, false),
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
@@ -152,8 +156,8 @@ impl HostState {
             },
             (
                 _,
-                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/hello" | "/join"
-                | "/dashboard",
+                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/remove"
+                | "/api/hello" | "/join" | "/dashboard",
             ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
@@ -188,13 +192,19 @@ impl HostState {
         }
     }
 
-    /// `POST /api/kick` with `{"who": "NAME or ID"}`: the instructor removes a trainee.
-    fn kick_request(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+    /// `POST /api/kick` (`ban`) or `POST /api/remove` with `{"who": "NAME or ID"}`: the
+    /// instructor removes a trainee and refuses their client, or only removes their row.
+    fn kick_request(&self, body: &[u8], now_ms: i64, ban: bool) -> ApiResponse {
         let request: KickRequest = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
         };
-        match self.kick(&request.who, now_ms) {
+        let removed = if ban {
+            self.kick(&request.who, now_ms)
+        } else {
+            self.remove_row(&request.who, now_ms)
+        };
+        match removed {
             Ok(Some(kicked)) => ApiResponse::json(&kicked),
             Ok(None) => ApiResponse::text(
                 404,

@@ -259,12 +259,15 @@ impl HostDb {
     }
 
     /// Removes the trainee named `who` (their id, or their name in any case): deletes their
-    /// events and marks the row removed, in one transaction. The (id, name) removed and how many
-    /// events went; None when no trainee in the room is called so.
+    /// events and, with `ban`, marks the row removed so the client is refused from now on;
+    /// without, deletes the row too (a client that delivers again comes back as a new row).
+    /// One transaction. The (id, name) removed and how many events went; None when no trainee
+    /// in the room is called so.
     pub fn remove_trainee(
         &mut self,
         who: &str,
         now_ms: i64,
+        ban: bool,
     ) -> rusqlite::Result<Option<(String, String, usize)>> {
         let tx = self
             .conn
@@ -282,10 +285,14 @@ impl HostDb {
             return Ok(None);
         };
         let events = tx.execute("DELETE FROM event WHERE trainee_id = ?1", [&id])?;
-        tx.execute(
-            "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
-            params![id, now_ms],
-        )?;
+        if ban {
+            tx.execute(
+                "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
+                params![id, now_ms],
+            )?;
+        } else {
+            tx.execute("DELETE FROM trainee WHERE id = ?1", [&id])?;
+        }
         tx.commit()?;
         Ok(Some((id, name, events)))
     }

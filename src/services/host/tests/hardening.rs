@@ -235,3 +235,45 @@ fn the_instructor_removes_a_trainee_who_stays_removed_across_a_restart() {
     assert_eq!(kick(&state, &id, Some(&state.key)).status, 200);
     assert!(view(&state).trainees.is_empty());
 }
+
+#[test]
+fn removing_a_row_takes_it_off_the_room_without_refusing_the_client() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(
+        &state,
+        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
+    ));
+    let left = batch(&state, "b", vec![decision(&content, "e1", 1)]);
+    receipt(&post(&state, &left));
+    let remove = |state: &HostState, who: &str, key: Option<&str>| {
+        let body = serde_json::json!({ "who": who }).to_string();
+        call(state, "POST", "/api/remove", "", key, body.as_bytes())
+    };
+    assert_eq!(remove(&state, "Trainee b", None).status, 401);
+    assert_eq!(remove(&state, "Trainee b", Some("wrong")).status, 403);
+    assert_eq!(remove(&state, "nobody", Some(&state.key)).status, 404);
+    assert_eq!(
+        call(&state, "GET", "/api/remove", "", Some(&state.key), b"").status,
+        405
+    );
+    let answer = remove(&state, "trainee B", Some(&state.key));
+    assert_eq!(
+        answer.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    let removed: Kicked = serde_json::from_slice(&answer.body).expect("removed");
+    assert_eq!((removed.name.as_str(), removed.events), ("Trainee b", 1));
+    let after = view(&state);
+    assert_eq!(after.trainees.len(), 1, "one row left");
+    let counted: u32 = after.decisions.values().flat_map(|d| d.values()).sum();
+    assert_eq!(counted, 1, "the removed row's vote left the distribution");
+    // Unlike a kick, the same client may deliver again: it is one new row, with its old name.
+    let again = batch(&state, "b", vec![decision(&content, "e2", 2)]);
+    assert_eq!(receipt(&post(&state, &again)).stored, 1);
+    let names: Vec<String> = view(&state).trainees.into_iter().map(|t| t.name).collect();
+    assert_eq!(names, ["Trainee a", "Trainee b"]);
+}
