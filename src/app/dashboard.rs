@@ -76,6 +76,8 @@ pub enum DashMsg {
     Kicked(Result<String, String>),
     /// A trainee's row was removed (Ok with their name) or not (Err with the reason).
     RowRemoved(Result<String, String>),
+    /// A stuck signal was acknowledged (Ok with the trainee's name) or not (Err with why).
+    Acknowledged(Result<String, String>),
 }
 
 /// What the dashboard asks the host to do.
@@ -87,6 +89,8 @@ pub enum DashEffect {
     Kick(String),
     /// Remove the row of the trainee with this name or id (their client is not refused).
     RemoveRow(String),
+    /// Acknowledge the stuck signal of the trainee with this name or id.
+    Acknowledge(String),
 }
 
 /// The dashboard's state.
@@ -165,8 +169,12 @@ impl Dashboard {
             DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
             DashMsg::PaceDone(Err(reason))
             | DashMsg::Kicked(Err(reason))
-            | DashMsg::RowRemoved(Err(reason)) => {
+            | DashMsg::RowRemoved(Err(reason))
+            | DashMsg::Acknowledged(Err(reason)) => {
                 self.note = Some((reason, true));
+            }
+            DashMsg::Acknowledged(Ok(name)) => {
+                self.note = Some((self.strings().fill("dash.acked", &[("name", &name)]), false));
             }
             DashMsg::RowRemoved(Ok(name)) => {
                 self.note = Some((
@@ -199,14 +207,19 @@ impl Dashboard {
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
                     self.prompt = None;
-                    if matches!(kind, PromptKind::Kick | PromptKind::RemoveRow) {
+                    // These take a trainee's name, not a pacing command.
+                    let named = match kind {
+                        PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
+                        PromptKind::RemoveRow => Some(DashEffect::RemoveRow(text.clone())),
+                        PromptKind::Acknowledge => Some(DashEffect::Acknowledge(text.clone())),
+                        _ => None,
+                    };
+                    if let Some(effect) = named {
                         self.note = None;
                         return if text.is_empty() {
                             Vec::new()
-                        } else if kind == PromptKind::Kick {
-                            vec![DashEffect::Kick(text)]
                         } else {
-                            vec![DashEffect::RemoveRow(text)]
+                            vec![effect]
                         };
                     }
                     match prompt::parse(kind, &text, &self.content) {
@@ -243,6 +256,7 @@ impl Dashboard {
             KeyCode::Char('r') => self.ask(PromptKind::Reveal),
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
+            KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
             _ => {}
         }
         Vec::new()

@@ -109,6 +109,8 @@ pub enum Msg {
     PaceReceived(super::pace::PaceNotice),
     /// The host said whether right/wrong waits for the reveal, and what was revealed.
     VotesUpdated(super::pace::RoomVotes),
+    /// The host's word on the trainee's stuck signal: None not stuck, Some(acknowledged).
+    StuckUpdated(Option<bool>),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.
@@ -177,6 +179,8 @@ pub enum StoreRequest {
     DeleteDamaged,
     /// Queue the stuck signal for the workshop host (screen name).
     Stuck(String),
+    /// Queue "solved" for the workshop host: the stuck signal clears.
+    Solved,
     /// Save one quiz answer.
     SaveAnswer {
         /// The attempt.

@@ -84,6 +84,8 @@ pub struct Session {
     pub pace_seen: u64,
     /// Whether the session holds right/wrong until the reveal, and what was revealed.
     pub votes: super::pace::RoomVotes,
+    /// The trainee's stuck signal: None not stuck, Some(whether the instructor acknowledged).
+    pub stuck: Option<bool>,
     /// Whether `--lang` chose the language (then the saved choice does not override it).
     pub lang_from_flag: bool,
     /// Facts recorded before the store's contents arrived; they are applied again on top.
@@ -150,6 +152,7 @@ impl Session {
             pace: None,
             pace_seen: 0,
             votes: super::pace::RoomVotes::default(),
+            stuck: None,
             lang_from_flag: false,
             early_facts: None,
             nav: None,

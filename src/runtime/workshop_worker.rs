@@ -29,6 +29,8 @@ struct Pacing {
     after: Option<u64>,
     asked: Option<std::time::Instant>,
     votes: Option<RoomVotes>,
+    /// The host's last word on this trainee's stuck signal (None: not stuck).
+    stuck: Option<Option<bool>>,
 }
 
 /// What one poll brought that the trainee's screen has not seen yet.
@@ -36,6 +38,7 @@ struct Pacing {
 struct Polled {
     notice: Option<PaceNotice>,
     votes: Option<RoomVotes>,
+    stuck: Option<Option<bool>>,
 }
 
 impl Pacing {
@@ -67,9 +70,14 @@ impl Pacing {
             self.votes = Some(votes.clone());
             votes
         });
+        let stuck = (self.stuck != Some(reply.stuck)).then(|| {
+            self.stuck = Some(reply.stuck);
+            reply.stuck
+        });
         Polled {
             notice: self.newest(reply),
             votes,
+            stuck,
         }
     }
 
@@ -153,6 +161,9 @@ impl WorkshopWorker {
                         let polled = pacing.poll(&store);
                         if let Some(votes) = polled.votes {
                             let _ = replies.send(Msg::VotesUpdated(votes));
+                        }
+                        if let Some(stuck) = polled.stuck {
+                            let _ = replies.send(Msg::StuckUpdated(stuck));
                         }
                         if let Some(notice) = polled.notice {
                             let _ = replies.send(Msg::PaceReceived(notice));

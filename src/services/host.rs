@@ -126,6 +126,8 @@ impl HostState {
             .map_err(fail)?;
         db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
             .map_err(fail)?;
+        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
+            .map_err(fail)?;
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
@@ -208,6 +210,8 @@ impl HostState {
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
+        // The relay's store answers on its own lock; a failure there leaves the counts out.
+        view.relay = self.relay.as_ref().and_then(|relay| relay.counts().ok());
         let [de, en] = &self.labels;
         view.options = match self.lang {
             Lang::De => de.clone(),
@@ -243,8 +247,33 @@ impl HostState {
             .map_err(fail)?;
         db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
             .map_err(fail)?;
+        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
+            .map_err(fail)?;
         *lock(&self.summary) = summary;
         Ok(Some(Kicked { id, name, events }))
+    }
+
+    /// Acknowledges the open stuck signal of the trainee called `who` (name in any case, or
+    /// id): the dashboard marks it and the trainee's next poll tells them. Ok(None) when no
+    /// trainee is called so; Err with the reason when they are not stuck.
+    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, String> {
+        let fail = |e: rusqlite::Error| format!("host database: {e}");
+        let db = lock(&self.db);
+        let Some((id, name)) = db.find_trainee(who).map_err(fail)? else {
+            return Ok(None);
+        };
+        let mut summary = lock(&self.summary);
+        let Some(n) = summary.open_stuck(&id) else {
+            return Err(format!("{name} is not stuck"));
+        };
+        db.acknowledge(&id, n).map_err(fail)?;
+        summary.acknowledge(&id, n);
+        Ok(Some(name))
+    }
+
+    /// The trainee's open stuck signal: None when not stuck, else whether it was acknowledged.
+    pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
+        lock(&self.summary).stuck_state(&names::normal_id(trainee))
     }
 
     /// Stores and serves a pacing command after checking its ids against the content.
@@ -277,6 +306,7 @@ impl HostState {
             revealed,
             distributions,
             hold_feedback: self.hold_feedback,
+            stuck: None,
         }
     }
 }

@@ -22,6 +22,8 @@ pub enum PromptKind {
     Kick,
     /// "remove the row of NAME" (the client is not refused).
     RemoveRow,
+    /// "I have seen NAME's stuck signal".
+    Acknowledge,
 }
 
 impl PromptKind {
@@ -33,6 +35,7 @@ impl PromptKind {
             PromptKind::Reveal => "dash.ask_reveal",
             PromptKind::Kick => "dash.ask_kick",
             PromptKind::RemoveRow => "dash.ask_remove_row",
+            PromptKind::Acknowledge => "dash.ask_ack",
         }
     }
 }
@@ -129,6 +132,8 @@ pub fn parse(
             })
         }
         // A name is no pacing command: the dashboard sends it as a removal instead.
-        PromptKind::Kick | PromptKind::RemoveRow => Err(("dash.bad_number", text.to_owned())),
+        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
+            Err(("dash.bad_number", text.to_owned()))
+        }
     }
 }

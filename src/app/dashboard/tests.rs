@@ -211,3 +211,25 @@ fn d_asks_for_a_row_to_remove_and_x_for_a_trainee_to_kick() {
     d.update(DashMsg::RowRemoved(Err("No trainee called Zed".into())));
     assert_eq!(d.note, Some(("No trainee called Zed".into(), true)));
 }
+
+#[test]
+fn a_asks_whose_stuck_signal_to_acknowledge() {
+    let mut d = dash();
+    typed(&mut d, "aBob");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::Acknowledge)
+    );
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Acknowledge("Bob".into())]
+    );
+    d.update(DashMsg::Acknowledged(Ok("Bob".into())));
+    assert!(
+        d.note
+            .as_ref()
+            .is_some_and(|(t, e)| t.contains("Bob") && !e)
+    );
+    d.update(DashMsg::Acknowledged(Err("Bob is not stuck".into())));
+    assert_eq!(d.note, Some(("Bob is not stuck".into(), true)));
+}

@@ -185,3 +185,38 @@ fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
         assert!(text.contains(verdict), "{text}");
     }
 }
+
+#[test]
+fn the_stuck_key_says_solved_the_second_time_and_an_acknowledgement_is_shown() {
+    use crate::app::{Effect, StoreRequest};
+    let mut app = test_app(Lang::En, 80, 24);
+    app.update(Msg::WorkshopUpdated(crate::app::WorkshopLine {
+        session: "Room".into(),
+        reachable: true,
+        pending: 0,
+    }));
+    let effects = chars(&mut app, "!");
+    assert!(
+        matches!(effects.as_slice(), [Effect::Store(StoreRequest::Stuck(_))]),
+        "{effects:?}"
+    );
+    let content = content();
+    let strings = &content.course(Lang::En).strings;
+    app.update(Msg::StuckUpdated(Some(true)));
+    let status = app.session.status.clone().expect("a status");
+    assert_eq!(status.text, strings.get("workshop.stuck_acknowledged"));
+    // The same acknowledgement again is no news.
+    app.session.status = None;
+    app.update(Msg::StuckUpdated(Some(true)));
+    assert!(app.session.status.is_none());
+    let effects = chars(&mut app, "!");
+    assert_eq!(effects, [Effect::Store(StoreRequest::Solved)]);
+    let status = app.session.status.clone().expect("a status");
+    assert_eq!(status.text, strings.get("workshop.solved_sent"));
+    // Stuck again after solving.
+    let effects = chars(&mut app, "!");
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Store(StoreRequest::Stuck(_))]
+    ));
+}

@@ -85,4 +85,8 @@ pub struct PaceReply {
     /// instruction: the room votes before anyone knows). An older host sends nothing: not held.
     #[serde(default)]
     pub hold_feedback: bool,
+    /// The asking trainee's open stuck signal (`?trainee=ID`): None when not stuck, else
+    /// whether the instructor acknowledged it.
+    #[serde(default)]
+    pub stuck: Option<bool>,
 }

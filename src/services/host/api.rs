@@ -135,6 +135,10 @@ impl HostState {
                 Ok(()) => self.kick_request(req.body, now_ms, false),
                 Err(denied) => denied,
             },
+            ("POST", "/api/ack") => match self.instructor(req) {
+                Ok(()) => self.ack_request(req.body),
+                Err(denied) => denied,
+            },
             ("GET", "/api/pace") => self.pace_poll(req),
             ("GET", "/join") => self.join_page_for(req),
             ("GET", "/api/hello") => match self.join_code(req) {
@@ -157,7 +161,7 @@ impl HostState {
             (
                 _,
                 "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/remove"
-                | "/api/hello" | "/join" | "/dashboard",
+                | "/api/ack" | "/api/hello" | "/join" | "/dashboard",
             ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
@@ -214,6 +218,23 @@ impl HostState {
         }
     }
 
+    /// `POST /api/ack` with `{"who": "NAME or ID"}`: the instructor acknowledges a stuck
+    /// signal. Answers the trainee's name.
+    fn ack_request(&self, body: &[u8]) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not an acknowledgement: {e}")),
+        };
+        match self.acknowledge(&request.who) {
+            Ok(Some(name)) => ApiResponse::json(&serde_json::json!({ "name": name })),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(409, &e),
+        }
+    }
+
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
@@ -225,8 +246,17 @@ impl HostState {
             .split('&')
             .find_map(|p| p.strip_prefix("after="))
             .unwrap_or("0");
+        // With `trainee=ID` the reply says whether that trainee's stuck signal was seen.
+        let trainee = req
+            .query
+            .split('&')
+            .find_map(|p| p.strip_prefix("trainee="));
         match after.parse::<u64>() {
-            Ok(after) => ApiResponse::json(&self.paces_after(after)),
+            Ok(after) => {
+                let mut reply = self.paces_after(after);
+                reply.stuck = trainee.and_then(|t| self.stuck_state(t));
+                ApiResponse::json(&reply)
+            }
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
         }
     }

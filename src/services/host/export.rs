@@ -339,6 +339,8 @@ mod tests {
             stuck_screen: None,
             stuck_text: None,
             last_seen_ms: 0,
+            stuck_since_ms: None,
+            stuck_acknowledged: false,
         });
         let export = page("summary", &view, true);
         assert!(
