@@ -176,8 +176,8 @@ fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
             &[("events", &events), ("duplicates", &duplicates)]
         )
     );
-    match &view.relay {
-        Some(r) => say!(
+    if let Some(r) = &view.relay {
+        say!(
             "{}",
             s.fill(
                 "host.status_relay",
@@ -188,8 +188,9 @@ fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
                     ("failed", &r.failed.to_string()),
                 ]
             )
-        ),
-        None => say!("{}", s.get("host.status_relay_off")),
+        );
+    } else {
+        say!("{}", s.get("host.status_relay_off"));
     }
 }
 

@@ -29,16 +29,20 @@ struct Pacing {
     after: Option<u64>,
     asked: Option<std::time::Instant>,
     votes: Option<RoomVotes>,
-    /// The host's last word on this trainee's stuck signal (None: not stuck).
-    stuck: Option<Option<bool>>,
+    /// The host's last word on this trainee's stuck signal.
+    stuck: Option<StuckWord>,
 }
+
+/// The host's word on the trainee's stuck signal: None not stuck, Some(acknowledged).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct StuckWord(Option<bool>);
 
 /// What one poll brought that the trainee's screen has not seen yet.
 #[derive(Default)]
 struct Polled {
     notice: Option<PaceNotice>,
     votes: Option<RoomVotes>,
-    stuck: Option<Option<bool>>,
+    stuck: Option<StuckWord>,
 }
 
 impl Pacing {
@@ -70,9 +74,10 @@ impl Pacing {
             self.votes = Some(votes.clone());
             votes
         });
-        let stuck = (self.stuck != Some(reply.stuck)).then(|| {
-            self.stuck = Some(reply.stuck);
-            reply.stuck
+        let word = StuckWord(reply.stuck);
+        let stuck = (self.stuck != Some(word)).then(|| {
+            self.stuck = Some(word);
+            word
         });
         Polled {
             notice: self.newest(reply),
@@ -162,7 +167,7 @@ impl WorkshopWorker {
                         if let Some(votes) = polled.votes {
                             let _ = replies.send(Msg::VotesUpdated(votes));
                         }
-                        if let Some(stuck) = polled.stuck {
+                        if let Some(StuckWord(stuck)) = polled.stuck {
                             let _ = replies.send(Msg::StuckUpdated(stuck));
                         }
                         if let Some(notice) = polled.notice {
