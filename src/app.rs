@@ -160,6 +160,17 @@ impl App {
         // The stuck key works on every screen, but only while joined to a workshop.
         let workshop_action = keymap::workshop_action(key);
         if workshop_action == Some(Action::Stuck) && self.session.workshop.is_some() {
+            // The same key says "solved" once the signal is open.
+            if self.session.stuck.take().is_some() {
+                let text = self
+                    .session
+                    .strings()
+                    .get("workshop.solved_sent")
+                    .to_owned();
+                self.session.notify(text, false);
+                return vec![Effect::Store(StoreRequest::Solved)];
+            }
+            self.session.stuck = Some(false);
             let screen = format!("{:?}", self.screen.kind()).to_lowercase();
             let text = self.session.strings().get("workshop.stuck_sent").to_owned();
             self.session.notify(text, false);

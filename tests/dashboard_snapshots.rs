@@ -9,7 +9,7 @@ mod support;
 use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::content::Lang;
-use queuelab::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
+use queuelab::domain::workshop::summary::{OrderingTally, QuizTally, RelayCounts, TraineeView};
 use queuelab::domain::workshop::{Pace, PaceKind, SummaryView};
 use queuelab::ui::dashboard::draw;
 use queuelab::ui::theme::Theme;
@@ -42,6 +42,8 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_screen: None,
         stuck_text: None,
         last_seen_ms: NOW_MS - 42_000,
+        stuck_since_ms: None,
+        stuck_acknowledged: false,
     }
 }
 
@@ -55,6 +57,8 @@ fn summary() -> SummaryView {
     bob.stuck_screen = Some("simulator".into());
     bob.stuck_text = Some("what does the lock token protect?".into());
     bob.last_seen_ms = NOW_MS - 3_000;
+    bob.stuck_since_ms = Some(NOW_MS - 180_000);
+    bob.stuck_acknowledged = true;
     let mut ada = trainee(
         "Ada Lovelace",
         9,
@@ -116,6 +120,12 @@ fn summary() -> SummaryView {
             },
         }),
         options: std::collections::BTreeMap::new(),
+        relay: Some(RelayCounts {
+            queued: 1,
+            sent: 5,
+            retrying: 2,
+            failed: 0,
+        }),
     }
 }
 

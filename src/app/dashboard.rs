@@ -10,6 +10,10 @@ use crate::domain::qr::QrMatrix;
 use crate::domain::workshop::{PaceKind, SummaryView};
 pub use prompt::{Prompt, PromptKind};
 use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
+
+/// What separates two keys in the footer's key help (`dash.footer`).
+const KEY_SEPARATOR: &str = " · ";
 
 /// The dashboard's sections, one on screen at a time (80x24 has no room for all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +74,10 @@ pub enum DashMsg {
     PaceDone(Result<PaceKind, String>),
     /// A trainee was removed (Ok with their name) or not (Err with the reason).
     Kicked(Result<String, String>),
+    /// A trainee's row was removed (Ok with their name) or not (Err with the reason).
+    RowRemoved(Result<String, String>),
+    /// A stuck signal was acknowledged (Ok with the trainee's name) or not (Err with why).
+    Acknowledged(Result<String, String>),
 }
 
 /// What the dashboard asks the host to do.
@@ -79,6 +87,10 @@ pub enum DashEffect {
     SendPace(PaceKind),
     /// Remove the trainee with this name or id from the session.
     Kick(String),
+    /// Remove the row of the trainee with this name or id (their client is not refused).
+    RemoveRow(String),
+    /// Acknowledge the stuck signal of the trainee with this name or id.
+    Acknowledge(String),
 }
 
 /// The dashboard's state.
@@ -155,8 +167,20 @@ impl Dashboard {
                 self.now_ms = now_ms;
             }
             DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
-            DashMsg::PaceDone(Err(reason)) | DashMsg::Kicked(Err(reason)) => {
+            DashMsg::PaceDone(Err(reason))
+            | DashMsg::Kicked(Err(reason))
+            | DashMsg::RowRemoved(Err(reason))
+            | DashMsg::Acknowledged(Err(reason)) => {
                 self.note = Some((reason, true));
+            }
+            DashMsg::Acknowledged(Ok(name)) => {
+                self.note = Some((self.strings().fill("dash.acked", &[("name", &name)]), false));
+            }
+            DashMsg::RowRemoved(Ok(name)) => {
+                self.note = Some((
+                    self.strings().fill("dash.row_removed", &[("name", &name)]),
+                    false,
+                ));
             }
             DashMsg::Kicked(Ok(name)) => {
                 self.note = Some((
@@ -183,12 +207,19 @@ impl Dashboard {
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
                     self.prompt = None;
-                    if kind == PromptKind::Kick {
+                    // These take a trainee's name, not a pacing command.
+                    let named = match kind {
+                        PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
+                        PromptKind::RemoveRow => Some(DashEffect::RemoveRow(text.clone())),
+                        PromptKind::Acknowledge => Some(DashEffect::Acknowledge(text.clone())),
+                        _ => None,
+                    };
+                    if let Some(effect) = named {
                         self.note = None;
                         return if text.is_empty() {
                             Vec::new()
                         } else {
-                            vec![DashEffect::Kick(text)]
+                            vec![effect]
                         };
                     }
                     match prompt::parse(kind, &text, &self.content) {
@@ -224,6 +255,8 @@ impl Dashboard {
             KeyCode::Char('s') => self.ask(PromptKind::Scenario),
             KeyCode::Char('r') => self.ask(PromptKind::Reveal),
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
+            KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
+            KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
             _ => {}
         }
         Vec::new()
@@ -290,7 +323,29 @@ impl Dashboard {
 
     /// Body rows: the terminal less header, tabs and footer.
     pub fn page(&self) -> u16 {
-        self.size.1.saturating_sub(3).max(1)
+        let footer = u16::try_from(self.key_help().len()).unwrap_or(1);
+        self.size.1.saturating_sub(2 + footer).max(1)
+    }
+
+    /// The footer's key help in rows that fit the terminal: broken between two keys, never
+    /// inside one, so every key stays listed at 80 columns (German needs two rows there).
+    pub fn key_help(&self) -> Vec<String> {
+        // One column stays free on the left, as on every footer line.
+        let width = usize::from(self.size.0).saturating_sub(1).max(1);
+        let mut rows: Vec<String> = Vec::new();
+        for key in self.strings().get("dash.footer").split(KEY_SEPARATOR) {
+            match rows.last_mut() {
+                Some(row) if row.width() + KEY_SEPARATOR.width() + key.width() <= width => {
+                    row.push_str(KEY_SEPARATOR);
+                    row.push_str(key);
+                }
+                _ => rows.push(key.to_owned()),
+            }
+        }
+        if rows.is_empty() {
+            rows.push(String::new());
+        }
+        rows
     }
 
     /// The scroll offset that keeps a body of `lines` lines on screen (the view clamps with

@@ -169,6 +169,21 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::VotesUpdated(votes) => {
+                session.votes = votes;
+                Vec::new()
+            }
+            Msg::StuckUpdated(stuck) => {
+                if stuck == Some(true) && session.stuck != Some(true) {
+                    let text = session
+                        .strings()
+                        .get("workshop.stuck_acknowledged")
+                        .to_owned();
+                    session.notify(text, false);
+                }
+                session.stuck = stuck;
+                Vec::new()
+            }
             Msg::MailUpdated { report, delivery } => {
                 let sent = report == Some(MailStatus::Sent);
                 session.report_status = report;

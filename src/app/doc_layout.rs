@@ -152,6 +152,8 @@ pub struct DocContext<'a> {
     pub ascii: bool,
     /// The language, for number formatting.
     pub lang: crate::content::Lang,
+    /// In a workshop session: which decisions may show right/wrong (None: all at once).
+    pub votes: Option<&'a crate::app::pace::RoomVotes>,
 }
 
 impl DocContext<'_> {

@@ -141,6 +141,10 @@ pub enum Msg {
         /// Ok once the starting file is back.
         result: Result<(), String>,
     },
+    /// The host said whether right/wrong waits for the reveal, and what was revealed.
+    VotesUpdated(super::pace::RoomVotes),
+    /// The host's word on the trainee's stuck signal: None not stuck, Some(acknowledged).
+    StuckUpdated(Option<bool>),
     /// The outbox changed: the newest report mail's status and what happened to a mail.
     MailUpdated {
         /// Status of the newest report mail.
@@ -227,6 +231,8 @@ pub enum StoreRequest {
     },
     /// Queue the stuck signal for the workshop host (screen name).
     Stuck(String),
+    /// Queue "solved" for the workshop host: the stuck signal clears.
+    Solved,
     /// Save one quiz answer.
     SaveAnswer {
         /// The attempt.

@@ -6,7 +6,7 @@
 use super::{Effect, Session, reader, simulator};
 use crate::domain::workshop::{Pace, PaceKind};
 use crate::sim::model::Mode;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The key that follows the banner.
 pub const FOLLOW_KEY: char = 'F';
@@ -21,6 +21,22 @@ pub struct PaceNotice {
     pub pace: Pace,
     /// Option id -> trainees, for a revealed decision.
     pub distribution: Option<BTreeMap<String, u32>>,
+}
+
+/// What the session says about showing right/wrong, as the host last told it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RoomVotes {
+    /// Right/wrong is held until the instructor reveals the decision.
+    pub held: bool,
+    /// Decision ids the instructor revealed.
+    pub revealed: BTreeSet<String>,
+}
+
+impl RoomVotes {
+    /// Whether the trainee may see right/wrong for `decision` now.
+    pub fn verdict_shown(&self, decision: &str) -> bool {
+        !self.held || self.revealed.contains(decision)
+    }
 }
 
 /// Notes a received command; shows it unless it was seen before.

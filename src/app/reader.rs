@@ -59,6 +59,7 @@ pub fn lines(session: &Session, state: &ReaderState) -> Vec<DocLine> {
         calc_error: state.calc_error,
         ascii: session.options.ascii,
         lang: session.lang,
+        votes: session.workshop.as_ref().map(|_| &session.votes),
     };
     let size = session.size;
     doc_layout::layout(chapter, &ctx, layout::reader_text(size.0, size.1).width)

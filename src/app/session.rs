@@ -82,6 +82,10 @@ pub struct Session {
     pub pace: Option<super::pace::PaceNotice>,
     /// The newest pacing id seen (older or repeated ones are not shown again).
     pub pace_seen: u64,
+    /// Whether the session holds right/wrong until the reveal, and what was revealed.
+    pub votes: super::pace::RoomVotes,
+    /// The trainee's stuck signal: None not stuck, Some(whether the instructor acknowledged).
+    pub stuck: Option<bool>,
     /// Whether `--lang` chose the language (then the saved choice does not override it).
     pub lang_from_flag: bool,
     /// Facts recorded before the store's contents arrived; they are applied again on top.
@@ -147,6 +151,8 @@ impl Session {
             damaged: Vec::new(),
             pace: None,
             pace_seen: 0,
+            votes: super::pace::RoomVotes::default(),
+            stuck: None,
             lang_from_flag: false,
             early_facts: None,
             nav: None,

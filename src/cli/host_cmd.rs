@@ -12,7 +12,7 @@ use crate::services::trainee::client::{deadline_in, request};
 /// Runs `queuelab host ...`.
 pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
-        Some(HostAction::Status { url, key, json }) => status(url, &key.resolve()?, *json),
+        Some(HostAction::Status { url, key, json }) => status(cli, url, &key.resolve()?, *json),
         Some(HostAction::Export { out }) => export(cli, out),
         Some(HostAction::Kick { url, key, who }) => kick(url, &key.resolve()?, who),
         Some(HostAction::Pace { url, key, what }) => {
@@ -22,7 +22,7 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     }
 }
 
-fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
+fn status(cli: &Cli, url: &str, key: &str, json: bool) -> Result<(), Failure> {
     let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
     let reply = request(
         &url,
@@ -40,7 +40,9 @@ fn status(url: &str, key: &str, json: bool) -> Result<(), Failure> {
     }
     let view: SummaryView = serde_json::from_slice(&reply.body)
         .map_err(|e| Failure::new(format!("the host's summary is not readable: {e}")))?;
-    print_summary(&view);
+    let content = super::load_content(cli)?;
+    let lang = super::pick_lang(cli.globals.lang, None, None);
+    print_summary(&view, &content.course(lang).strings);
     Ok(())
 }
 
@@ -68,25 +70,55 @@ fn kick(url: &str, key: &str, who: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_summary(view: &SummaryView) {
-    say!("session: {}", view.session);
-    say!("trainees: {}", view.trainees.len());
-    for t in &view.trainees {
-        say!(
-            "  {:<20} chapters {:>2}  decisions {}  quiz {}/{}{}",
-            t.name,
-            t.chapters_read,
-            t.decisions.len(),
-            t.quiz.correct,
-            t.quiz.answered,
-            if t.stuck { "  STUCK" } else { "" }
-        );
-    }
+/// The summary as lines in the learner's language (`--lang`).
+fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
     say!(
-        "events: {} (duplicates recognised: {})",
-        view.events,
-        view.duplicates
+        "{}",
+        s.fill("host.status_session", &[("name", &view.session)])
     );
+    let n = view.trainees.len().to_string();
+    say!("{}", s.fill("host.status_trainees", &[("n", &n)]));
+    for t in &view.trainees {
+        let figures = s.fill(
+            "host.status_trainee",
+            &[
+                ("chapters", &t.chapters_read.to_string()),
+                ("decisions", &t.decisions.len().to_string()),
+                ("correct", &t.quiz.correct.to_string()),
+                ("answered", &t.quiz.answered.to_string()),
+            ],
+        );
+        let stuck = if t.stuck {
+            format!("  {}", s.get("host.status_stuck"))
+        } else {
+            String::new()
+        };
+        say!("  {:<20} {figures}{stuck}", t.name);
+    }
+    let (events, duplicates) = (view.events.to_string(), view.duplicates.to_string());
+    say!(
+        "{}",
+        s.fill(
+            "host.status_events",
+            &[("events", &events), ("duplicates", &duplicates)]
+        )
+    );
+    if let Some(r) = &view.relay {
+        say!(
+            "{}",
+            s.fill(
+                "host.status_relay",
+                &[
+                    ("queued", &r.queued.to_string()),
+                    ("sent", &r.sent.to_string()),
+                    ("retrying", &r.retrying.to_string()),
+                    ("failed", &r.failed.to_string()),
+                ]
+            )
+        );
+    } else {
+        say!("{}", s.get("host.status_relay_off"));
+    }
 }
 
 fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {

@@ -166,15 +166,14 @@ pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
 /// `queuelab stuck [TEXT]`.
 pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
+    let strings = session.content.course(session.lang).strings.clone();
     if session
         .store
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
         .is_none()
     {
-        return Err(Failure::usage(
-            "not joined to a workshop session; join first (queuelab join HOST:PORT CODE --name NAME)",
-        ));
+        return Err(Failure::usage(strings.get("workshop.stuck_not_joined")));
     }
     let text: String = words
         .join(" ")
@@ -190,9 +189,9 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?;
     let waiting = flush(&mut session.store);
     if waiting == 0 {
-        say!("the instructor has your stuck signal");
+        say!("{}", strings.get("workshop.stuck_delivered"));
     } else {
-        say!("stuck signal saved; it goes to the host as soon as it is reachable");
+        say!("{}", strings.get("workshop.stuck_waiting"));
     }
     Ok(())
 }

@@ -94,6 +94,8 @@ pub enum EventKind {
         /// Optional words.
         text: String,
     },
+    /// The trainee is no longer stuck (clears every earlier stuck signal).
+    Solved,
 }
 
 /// The workshop event a saved fact becomes, if the host cares about it.

@@ -78,6 +78,26 @@ async fn dashboard_loop(
                     };
                     dash.update(DashMsg::Kicked(done));
                 }
+                DashEffect::RemoveRow(who) => {
+                    let done = match state.remove_row(&who, now_ms()) {
+                        Ok(Some(removed)) => Ok(removed.name),
+                        Ok(None) => {
+                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
+                        }
+                        Err(e) => Err(e),
+                    };
+                    dash.update(DashMsg::RowRemoved(done));
+                }
+                DashEffect::Acknowledge(who) => {
+                    let done = match state.acknowledge(&who) {
+                        Ok(Some(name)) => Ok(name),
+                        Ok(None) => {
+                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
+                        }
+                        Err(e) => Err(e),
+                    };
+                    dash.update(DashMsg::Acknowledged(done));
+                }
             }
             // The summary shows the revealed decision at once, not a second later.
             dash.update(refreshed(state));

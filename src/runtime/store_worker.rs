@@ -124,6 +124,11 @@ impl StoreWorker {
                                 })
                                 .map_err(|e| e.to_string()),
                         ),
+                        StoreRequest::Solved => Msg::FactSaved(
+                            store
+                                .queue_event(&EventKind::Solved)
+                                .map_err(|e| e.to_string()),
+                        ),
                         StoreRequest::SaveAnswer {
                             attempt_id,
                             question_id,

@@ -3,7 +3,7 @@
 //! thread wakes it after each save; while facts wait, it retries when the earliest is due
 //! (backoff and jitter are in the outbox rows); with nothing waiting it sleeps without a timer.
 
-use crate::app::pace::PaceNotice;
+use crate::app::pace::{PaceNotice, RoomVotes};
 use crate::app::{Msg, WorkshopLine, WorkshopRequest};
 use crate::domain::workshop::{JoinRefusal, JoinUrl, PaceKind};
 use crate::services::Store;
@@ -23,31 +23,71 @@ const PACE_POLL: Duration = Duration::from_secs(3);
 /// How long one pacing request may take.
 const PACE_POLL_MS: u64 = 2_000;
 
-/// The newest pacing id seen and when the host was last asked.
+/// The newest pacing id seen, when the host was last asked and what it said about votes.
 #[derive(Default)]
 struct Pacing {
     after: Option<u64>,
     asked: Option<std::time::Instant>,
+    votes: Option<RoomVotes>,
+    /// The host's last word on this trainee's stuck signal.
+    stuck: Option<StuckWord>,
+}
+
+/// The host's word on the trainee's stuck signal: None not stuck, Some(acknowledged).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct StuckWord(Option<bool>);
+
+/// What one poll brought that the trainee's screen has not seen yet.
+#[derive(Default)]
+struct Polled {
+    notice: Option<PaceNotice>,
+    votes: Option<RoomVotes>,
+    stuck: Option<StuckWord>,
 }
 
 impl Pacing {
     /// Asks the host for commands after the newest seen (at most once per [`PACE_POLL`]); the
     /// newest new one comes back. The first answer of a run brings the session's newest
     /// command, so a trainee who starts late still sees what the room is doing.
-    fn poll(&mut self, store: &Store) -> Option<PaceNotice> {
+    fn poll(&mut self, store: &Store) -> Polled {
         if self.asked.is_some_and(|at| at.elapsed() < PACE_POLL) {
-            return None;
+            return Polled::default();
         }
         self.asked = Some(std::time::Instant::now());
-        let member = store.membership().ok()??;
+        let Some(member) = store.membership().ok().flatten() else {
+            return Polled::default();
+        };
         let after = self.after.unwrap_or(0);
         let reply = match poll_paces(&member, after, deadline_in(PACE_POLL_MS)) {
             Ok(reply) => reply,
             Err(e) => {
                 log::warn(&format!("workshop pacing: {e}"));
-                return None;
+                return Polled::default();
             }
         };
+        let votes = RoomVotes {
+            held: reply.hold_feedback,
+            revealed: reply.revealed.iter().cloned().collect(),
+        };
+        // Sent only when it changed: the screen redraws on every message.
+        let votes = (self.votes.as_ref() != Some(&votes)).then(|| {
+            self.votes = Some(votes.clone());
+            votes
+        });
+        let word = StuckWord(reply.stuck);
+        let stuck = (self.stuck != Some(word)).then(|| {
+            self.stuck = Some(word);
+            word
+        });
+        Polled {
+            notice: self.newest(reply),
+            votes,
+            stuck,
+        }
+    }
+
+    /// The newest command of a reply, noted as seen, with the room's answers for a reveal.
+    fn newest(&mut self, reply: crate::domain::workshop::pace::PaceReply) -> Option<PaceNotice> {
         let newest = reply.paces.into_iter().max_by_key(|p| p.id)?;
         self.after = Some(newest.id);
         let distribution = match &newest.kind {
@@ -122,8 +162,17 @@ impl WorkshopWorker {
                         None => false,
                     };
                     all = false;
-                    if joined && let Some(notice) = pacing.poll(&store) {
-                        let _ = replies.send(Msg::PaceReceived(notice));
+                    if joined {
+                        let polled = pacing.poll(&store);
+                        if let Some(votes) = polled.votes {
+                            let _ = replies.send(Msg::VotesUpdated(votes));
+                        }
+                        if let Some(StuckWord(stuck)) = polled.stuck {
+                            let _ = replies.send(Msg::StuckUpdated(stuck));
+                        }
+                        if let Some(notice) = polled.notice {
+                            let _ = replies.send(Msg::PaceReceived(notice));
+                        }
                     }
                     let due = match store.next_due_ms() {
                         Ok(Some(due)) => Some(Duration::from_millis(

@@ -71,6 +71,8 @@ pub struct HostState {
     labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
     /// The session's language (summary labels, pages).
     lang: Lang,
+    /// Trainees see right/wrong only after the reveal (the session setting).
+    hold_feedback: bool,
 }
 
 fn random_text(len: usize) -> String {
@@ -120,6 +122,8 @@ impl HostState {
             .map_err(fail)?;
         db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
             .map_err(fail)?;
+        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
+            .map_err(fail)?;
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
@@ -145,6 +149,7 @@ impl HostState {
                 OptionLabel::of_course(content.course(Lang::En)),
             ],
             lang: Lang::En,
+            hold_feedback: true,
         })
     }
 
@@ -152,6 +157,13 @@ impl HostState {
     #[must_use]
     pub fn with_lang(mut self, lang: Lang) -> HostState {
         self.lang = lang;
+        self
+    }
+
+    /// Whether trainees see right/wrong only after the reveal (default: held).
+    #[must_use]
+    pub fn with_hold_feedback(mut self, hold: bool) -> HostState {
+        self.hold_feedback = hold;
         self
     }
 
@@ -194,6 +206,8 @@ impl HostState {
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();
+        // The relay's store answers on its own lock; a failure there leaves the counts out.
+        view.relay = self.relay.as_ref().and_then(|relay| relay.counts().ok());
         let [de, en] = &self.labels;
         view.options = match self.lang {
             Lang::De => de.clone(),
@@ -206,9 +220,20 @@ impl HostState {
     /// database and the summary, and their client is refused from now on. None when no
     /// trainee is called so.
     pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, true)
+    }
+
+    /// Removes the row of the trainee called `who` (one who left, a stray row): their events
+    /// leave the database and the summary, but unlike [`HostState::kick`] their client is not
+    /// refused; delivering again makes a new row. None when no trainee is called so.
+    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, false)
+    }
+
+    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, String> {
         let fail = |e: rusqlite::Error| format!("host database: {e}");
         let mut db = lock(&self.db);
-        let Some((id, name, events)) = db.remove_trainee(who, now_ms).map_err(fail)? else {
+        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban).map_err(fail)? else {
             return Ok(None);
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
@@ -218,8 +243,33 @@ impl HostState {
             .map_err(fail)?;
         db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
             .map_err(fail)?;
+        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
+            .map_err(fail)?;
         *lock(&self.summary) = summary;
         Ok(Some(Kicked { id, name, events }))
+    }
+
+    /// Acknowledges the open stuck signal of the trainee called `who` (name in any case, or
+    /// id): the dashboard marks it and the trainee's next poll tells them. Ok(None) when no
+    /// trainee is called so; Err with the reason when they are not stuck.
+    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, String> {
+        let fail = |e: rusqlite::Error| format!("host database: {e}");
+        let db = lock(&self.db);
+        let Some((id, name)) = db.find_trainee(who).map_err(fail)? else {
+            return Ok(None);
+        };
+        let mut summary = lock(&self.summary);
+        let Some(n) = summary.open_stuck(&id) else {
+            return Err(format!("{name} is not stuck"));
+        };
+        db.acknowledge(&id, n).map_err(fail)?;
+        summary.acknowledge(&id, n);
+        Ok(Some(name))
+    }
+
+    /// The trainee's open stuck signal: None when not stuck, else whether it was acknowledged.
+    pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
+        lock(&self.summary).stuck_state(&names::normal_id(trainee))
     }
 
     /// Stores and serves a pacing command after checking its ids against the content.
@@ -251,6 +301,8 @@ impl HostState {
             paces: newer.into_iter().skip(skip).collect(),
             revealed,
             distributions,
+            hold_feedback: self.hold_feedback,
+            stuck: None,
         }
     }
 }

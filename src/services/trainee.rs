@@ -105,7 +105,8 @@ pub fn poll_paces(
     after: u64,
     deadline: Instant,
 ) -> Result<crate::domain::workshop::pace::PaceReply, String> {
-    let path = format!("/api/pace?after={after}");
+    // The trainee's id asks whether the instructor saw its stuck signal.
+    let path = format!("/api/pace?after={after}&trainee={}", member.trainee_id);
     let reply = client::request(
         &member.url,
         "GET",

@@ -42,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme) {
     }
     header(frame, dash, theme, row(area, 0));
     tabs(frame, dash, theme, row(area, 1));
-    let body = Rect::new(0, 2, area.width, area.height - 3);
+    let body = Rect::new(0, 2, area.width, dash.page());
     let lines = body_lines(dash, theme, body.width);
     let from = dash.clamped_scroll(lines.len());
     let shown: Vec<Line<'_>> = lines
@@ -51,7 +51,14 @@ pub fn draw(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme) {
         .take(usize::from(body.height))
         .collect();
     frame.render_widget(Paragraph::new(shown), body);
-    footer(frame, dash, theme, row(area, area.height - 1));
+    let footer_top = 2 + dash.page();
+    let footer_area = Rect::new(
+        area.x,
+        area.y + footer_top,
+        area.width,
+        area.height.saturating_sub(footer_top),
+    );
+    footer(frame, dash, theme, footer_area);
 }
 
 /// How many body lines the current section has at `width` (for clamping the scroll).
@@ -127,13 +134,18 @@ fn footer(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
             style,
         )
     } else {
-        Line::styled(
-            format!(
-                " {}",
-                ellipsize(s.get("dash.footer"), width.saturating_sub(1))
-            ),
-            theme.dim(),
-        )
+        let rows: Vec<Line<'_>> = dash
+            .key_help()
+            .iter()
+            .map(|keys| {
+                Line::styled(
+                    format!(" {}", ellipsize(keys, width.saturating_sub(1))),
+                    theme.dim(),
+                )
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(rows), area);
+        return;
     };
     frame.render_widget(Paragraph::new(line), area);
 }

@@ -52,7 +52,13 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");
-    host.wait_for("on command-line: \"the map\"");
+    // Screen, since when (the minutes depend on the machine's pace), then the words.
+    host.wait_for("on command-line · since ");
+    host.wait_for(" min: \"the map\"");
+    // The instructor acknowledges it; the room shows that, and the key help lists `a`.
+    host.send("aPia\r");
+    host.wait_for("Acknowledged Pia's stuck signal");
+    host.wait_for(" min · acknowledged: \"the map\"");
     host.send("r1\r");
     host.wait_for("Revealed to the room: Decision 1");
     host.send("2");

@@ -189,3 +189,37 @@ fn an_unreachable_host_is_refused_in_the_learners_language() {
     );
     not_joined(&data);
 }
+
+#[test]
+fn stuck_speaks_the_learners_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (lang, words) in [
+        ("de", "Du bist keiner Workshop-Sitzung"),
+        ("en", "Not joined"),
+    ] {
+        let out = crate::support::command_in(lang, dir.path(), &["stuck", "help"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(words), "{lang}: {}", stderr(&out));
+    }
+    // Joined, with the host reachable: the answer in German.
+    let host = Host::start(&dir.path().join("host"), free_port(), &[]);
+    let trainee = dir.path().join("t");
+    let joined = crate::support::command_in("de", &trainee, &["join", &host.url, "--name", "Ada"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("joins");
+    assert!(joined.status.success(), "{}", stderr(&joined));
+    let out = crate::support::command_in("de", &trainee, &["stuck", "Lock-Token?"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Die Kursleitung hat dein Feststecken-Signal"),
+        "{}",
+        stdout(&out)
+    );
+}

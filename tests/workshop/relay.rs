@@ -134,9 +134,44 @@ fn a_code_queued_while_smtp_is_down_goes_out_on_its_own_once_it_is_up() {
         status.contains("host-mail.db") && status.contains("code queued"),
         "mail status on the host's folder:\n{status}"
     );
+    // The instructor sees the relay as counts (no addresses), in JSON and in plain lines.
+    let trainee_dir = dir.path().join("status");
+    let relay = &host.status(&trainee_dir)["relay"];
+    assert_eq!(
+        relay["queued"].as_u64().unwrap_or(0) + relay["retrying"].as_u64().unwrap_or(0),
+        1,
+        "{relay}"
+    );
+    assert_eq!(relay["sent"], 0, "{relay}");
+    let plain = run(
+        &trainee_dir,
+        &["host", "status", "--url", &host.url, "--key", &host.key],
+        "",
+    );
+    let plain = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.contains("mail relay: "), "{plain}");
+    assert!(!plain.contains("ada@example.org"), "{plain}");
+    // The status lines follow --lang.
+    let german = crate::support::command_in(
+        "de",
+        &trainee_dir,
+        &["host", "status", "--url", &host.url, "--key", &host.key],
+    )
+    .output()
+    .expect("runs");
+    let german = String::from_utf8_lossy(&german.stdout);
+    for line in ["Sitzung: ", "Teilnehmende: 1", "Mails über den Host: "] {
+        assert!(german.contains(line), "{line}: {german}");
+    }
     // The server comes up; nobody asks again; the relay retries on its own.
     let smtp = Smtp::start_on(smtp_port);
     let mails = wait_for_mails(&smtp, 1, WAIT);
+    // The relay marks the mail sent once the server has accepted it: a moment after.
+    let since = Instant::now();
+    while host.status(&trainee_dir)["relay"]["sent"] != 1 {
+        assert!(since.elapsed() < WAIT, "the sent mail is never counted");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     assert_eq!(mails[0].to, ["ada@example.org"]);
     let code = code_in(&mails[0].data);
     assert_eq!(submit(&url, &ada, "ada@example.org", &code), "otp.accepted");

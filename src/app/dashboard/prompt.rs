@@ -20,6 +20,10 @@ pub enum PromptKind {
     Reveal,
     /// "remove trainee NAME" (a name or id, not a pacing command).
     Kick,
+    /// "remove the row of NAME" (the client is not refused).
+    RemoveRow,
+    /// "I have seen NAME's stuck signal".
+    Acknowledge,
 }
 
 impl PromptKind {
@@ -30,6 +34,8 @@ impl PromptKind {
             PromptKind::Scenario => "dash.ask_scenario",
             PromptKind::Reveal => "dash.ask_reveal",
             PromptKind::Kick => "dash.ask_kick",
+            PromptKind::RemoveRow => "dash.ask_remove_row",
+            PromptKind::Acknowledge => "dash.ask_ack",
         }
     }
 }
@@ -126,6 +132,8 @@ pub fn parse(
             })
         }
         // A name is no pacing command: the dashboard sends it as a removal instead.
-        PromptKind::Kick => Err(("dash.bad_number", text.to_owned())),
+        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
+            Err(("dash.bad_number", text.to_owned()))
+        }
     }
 }

@@ -126,10 +126,12 @@ fn scrolling_stops_at_the_last_page() {
     for _ in 0..50 {
         press(&mut d, KeyCode::Down);
     }
-    assert_eq!(d.clamped_scroll(30), 30 - 21);
+    // At 80 columns the key help takes two rows: 20 body rows are left of 24.
+    assert_eq!(d.page(), 20);
+    assert_eq!(d.clamped_scroll(30), 30 - 20);
     assert_eq!(d.clamped_scroll(10), 0);
     d.clamp_to(30);
-    assert_eq!(d.scroll, 9, "clamping keeps Up responsive");
+    assert_eq!(d.scroll, 10, "clamping keeps Up responsive");
 }
 
 #[test]
@@ -157,4 +159,77 @@ fn x_asks_for_a_trainee_and_removes_them() {
     // An empty name sends nothing.
     typed(&mut d, "x");
     assert!(press(&mut d, KeyCode::Enter).is_empty());
+}
+
+#[test]
+fn the_key_help_lists_every_key_and_fits_the_width() {
+    for lang in [Lang::De, Lang::En] {
+        for width in [40u16, 80, 100] {
+            let mut d = Dashboard::new(content(), lang, dash().access, false);
+            d.update(DashMsg::Resized { width, height: 24 });
+            let rows = d.key_help();
+            for row in &rows {
+                assert!(
+                    row.width() < usize::from(width),
+                    "{lang:?} at {width}: {row:?} is too wide"
+                );
+            }
+            let all = rows.join(" · ");
+            for key in ["1-3 ", "c ", "s ", "r ", "x ", "q "] {
+                assert!(
+                    all.contains(key),
+                    "{lang:?} at {width}: {key:?} missing in {all}"
+                );
+            }
+            // The body gives up exactly the rows the key help takes.
+            assert_eq!(usize::from(d.page()), 24 - 2 - rows.len());
+        }
+    }
+}
+
+#[test]
+fn d_asks_for_a_row_to_remove_and_x_for_a_trainee_to_kick() {
+    let mut d = dash();
+    typed(&mut d, "dBob");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::RemoveRow)
+    );
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(effects, [DashEffect::RemoveRow("Bob".into())]);
+    d.update(DashMsg::RowRemoved(Ok("Bob".into())));
+    let (note, error) = d.note.clone().expect("a note");
+    assert!(note.contains("Bob") && !error, "{note}");
+    typed(&mut d, "xBob");
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Kick("Bob".into())]
+    );
+    // An empty answer sends nothing; a refusal is an error note.
+    typed(&mut d, "d");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    d.update(DashMsg::RowRemoved(Err("No trainee called Zed".into())));
+    assert_eq!(d.note, Some(("No trainee called Zed".into(), true)));
+}
+
+#[test]
+fn a_asks_whose_stuck_signal_to_acknowledge() {
+    let mut d = dash();
+    typed(&mut d, "aBob");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::Acknowledge)
+    );
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Acknowledge("Bob".into())]
+    );
+    d.update(DashMsg::Acknowledged(Ok("Bob".into())));
+    assert!(
+        d.note
+            .as_ref()
+            .is_some_and(|(t, e)| t.contains("Bob") && !e)
+    );
+    d.update(DashMsg::Acknowledged(Err("Bob is not stuck".into())));
+    assert_eq!(d.note, Some(("Bob is not stuck".into(), true)));
 }

@@ -19,6 +19,7 @@ fn every_chapter_fits_its_width_in_both_languages() {
                     calc_error: None,
                     ascii: width == 40,
                     lang,
+                    votes: None,
                 };
                 let lines = layout(chapter, &ctx, width);
                 assert!(lines.len() > 10, "{lang} {}", chapter.id);

@@ -94,3 +94,129 @@ fn a_scenario_opens_in_its_mode_and_a_reveal_shows_the_rooms_answers() {
         "the decision's chapter opens"
     );
 }
+
+/// The card text of decision 1 after the trainee chose a wrong option, in a joined session
+/// whose votes are `votes`.
+fn held_card_text(lang: Lang, votes: Option<RoomVotes>) -> (String, String, String) {
+    let mut app = test_app(lang, 100, 30);
+    let course = app.session.course().clone();
+    let d = &course.decisions[0];
+    let wrong = d
+        .options
+        .iter()
+        .position(|o| !o.correct)
+        .expect("a wrong option");
+    let right = d
+        .options
+        .iter()
+        .position(|o| o.correct)
+        .expect("a right option");
+    if let Some(votes) = votes {
+        app.update(Msg::WorkshopUpdated(crate::app::WorkshopLine {
+            session: "Room".into(),
+            reachable: true,
+            pending: 0,
+        }));
+        app.update(Msg::VotesUpdated(votes));
+    }
+    app.session
+        .progress
+        .decisions
+        .insert(d.id.clone(), d.options[wrong].id.clone());
+    let chapter = course
+        .chapters
+        .iter()
+        .position(|c| c.id == d.chapter)
+        .expect("the decision's chapter");
+    crate::app::test_app::open_chapter(&mut app, chapter);
+    let Screen::Reader(state) = &app.screen else {
+        panic!("the reader is open");
+    };
+    let text: Vec<String> = crate::app::reader::lines(&app.session, state)
+        .iter()
+        .map(crate::app::doc_layout::DocLine::text)
+        .collect();
+    (
+        text.join("\n"),
+        format!("[{}]", right + 1),
+        format!("[{}]", wrong + 1),
+    )
+}
+
+#[test]
+fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
+    let content = content();
+    for lang in [Lang::En, Lang::De] {
+        let strings = &content.course(lang).strings;
+        let (verdict, held) = (strings.get("decision.wrong"), strings.get("decision.held"));
+        let d = content.course(lang).decisions[0].id.clone();
+        let votes = RoomVotes {
+            held: true,
+            revealed: std::collections::BTreeSet::new(),
+        };
+        let (text, _, own) = held_card_text(lang, Some(votes.clone()));
+        assert!(text.contains(strings.get("decision.vote_saved")), "{text}");
+        assert!(text.contains(&held[..20]), "{text}");
+        assert!(
+            !text.contains(verdict),
+            "no right/wrong before the reveal: {text}"
+        );
+        assert!(!text.contains('✓') && !text.contains('✗'), "{text}");
+        assert!(
+            text.contains(&format!(" • {own}")),
+            "the own answer is marked: {text}"
+        );
+        let revealed = RoomVotes {
+            revealed: [d].into_iter().collect(),
+            ..votes
+        };
+        let (text, right, own) = held_card_text(lang, Some(revealed));
+        assert!(text.contains(verdict), "after the reveal: {text}");
+        assert!(
+            text.contains(&format!(" ✓ {right}")),
+            "the right option: {text}"
+        );
+        assert!(
+            text.contains(&format!(" ✗ {own}")),
+            "the own answer: {text}"
+        );
+        // Outside a session nothing is held.
+        let (text, _, _) = held_card_text(lang, None);
+        assert!(text.contains(verdict), "{text}");
+    }
+}
+
+#[test]
+fn the_stuck_key_says_solved_the_second_time_and_an_acknowledgement_is_shown() {
+    use crate::app::{Effect, StoreRequest};
+    let mut app = test_app(Lang::En, 80, 24);
+    app.update(Msg::WorkshopUpdated(crate::app::WorkshopLine {
+        session: "Room".into(),
+        reachable: true,
+        pending: 0,
+    }));
+    let effects = chars(&mut app, "!");
+    assert!(
+        matches!(effects.as_slice(), [Effect::Store(StoreRequest::Stuck(_))]),
+        "{effects:?}"
+    );
+    let content = content();
+    let strings = &content.course(Lang::En).strings;
+    app.update(Msg::StuckUpdated(Some(true)));
+    let status = app.session.status.clone().expect("a status");
+    assert_eq!(status.text, strings.get("workshop.stuck_acknowledged"));
+    // The same acknowledgement again is no news.
+    app.session.status = None;
+    app.update(Msg::StuckUpdated(Some(true)));
+    assert!(app.session.status.is_none());
+    let effects = chars(&mut app, "!");
+    assert_eq!(effects, [Effect::Store(StoreRequest::Solved)]);
+    let status = app.session.status.clone().expect("a status");
+    assert_eq!(status.text, strings.get("workshop.solved_sent"));
+    // Stuck again after solving.
+    let effects = chars(&mut app, "!");
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Store(StoreRequest::Stuck(_))]
+    ));
+}

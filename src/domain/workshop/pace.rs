@@ -81,4 +81,12 @@ pub struct PaceReply {
     /// Revealed decision id -> option id -> trainees who chose it.
     #[serde(default)]
     pub distributions: BTreeMap<String, BTreeMap<String, u32>>,
+    /// The session holds right/wrong until the instructor reveals a decision (peer
+    /// instruction: the room votes before anyone knows). An older host sends nothing: not held.
+    #[serde(default)]
+    pub hold_feedback: bool,
+    /// The asking trainee's open stuck signal (`?trainee=ID`): None when not stuck, else
+    /// whether the instructor acknowledged it.
+    #[serde(default)]
+    pub stuck: Option<bool>,
 }

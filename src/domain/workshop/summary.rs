@@ -18,9 +18,29 @@ struct Trainee {
     quiz: BTreeMap<i64, BTreeMap<String, bool>>,
     ordering: OrderingTally,
     scenarios: BTreeSet<String>,
-    /// (sequence number, screen, text) of the newest stuck signal.
-    stuck: Option<(u64, String, String)>,
+    /// The newest stuck signal.
+    stuck: Option<StuckSignal>,
+    /// Sequence number of the newest "solved": it clears any stuck signal before it.
+    solved_n: u64,
+    /// Sequence number of the newest stuck signal the instructor acknowledged.
+    acknowledged_n: u64,
     last_seen_ms: i64,
+}
+
+/// A trainee's newest stuck signal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct StuckSignal {
+    n: u64,
+    screen: String,
+    text: String,
+    at_ms: i64,
+}
+
+impl Trainee {
+    /// The stuck signal still open: newer than the last "solved".
+    fn open_stuck(&self) -> Option<&StuckSignal> {
+        self.stuck.as_ref().filter(|s| s.n > self.solved_n)
+    }
 }
 
 /// All trainees' state, keyed by trainee id.
@@ -74,6 +94,12 @@ pub struct TraineeView {
     pub stuck_text: Option<String>,
     /// When the trainee's newest fact was saved (Unix ms).
     pub last_seen_ms: i64,
+    /// When the open stuck signal was saved (Unix ms, trainee clock).
+    #[serde(default)]
+    pub stuck_since_ms: Option<i64>,
+    /// The instructor acknowledged the open stuck signal.
+    #[serde(default)]
+    pub stuck_acknowledged: bool,
 }
 
 /// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
@@ -106,6 +132,22 @@ pub struct SummaryView {
     /// session's language), so the projector and the export need no content of their own.
     #[serde(default)]
     pub options: BTreeMap<String, Vec<OptionLabel>>,
+    /// The mail relay's outbox as counts (no addresses); None when the host relays no mail.
+    #[serde(default)]
+    pub relay: Option<RelayCounts>,
+}
+
+/// The host's mail relay (code and report mails) by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelayCounts {
+    /// Waiting for their first attempt.
+    pub queued: u32,
+    /// Sent.
+    pub sent: u32,
+    /// Failed at least once and waiting for a retry.
+    pub retrying: u32,
+    /// Given up.
+    pub failed: u32,
 }
 
 /// One option of a decision as the room sees it.
@@ -117,6 +159,9 @@ pub struct OptionLabel {
     pub number: u32,
     /// The option's text.
     pub text: String,
+    /// Whether it is the right answer (shown only after the reveal).
+    #[serde(default)]
+    pub correct: bool,
 }
 
 impl OptionLabel {
@@ -139,6 +184,7 @@ impl OptionLabel {
                         id: o.id.clone(),
                         number,
                         text: o.text.clone(),
+                        correct: o.correct,
                     })
                     .collect();
                 (d.id.clone(), labels)
@@ -193,11 +239,35 @@ impl Summary {
                 t.quiz.entry(*attempt).or_default();
             }
             EventKind::Stuck { screen, text } => {
-                if t.stuck.as_ref().is_none_or(|(n, _, _)| *n < event.n) {
-                    t.stuck = Some((event.n, screen.clone(), text.clone()));
+                if t.stuck.as_ref().is_none_or(|s| s.n < event.n) {
+                    t.stuck = Some(StuckSignal {
+                        n: event.n,
+                        screen: screen.clone(),
+                        text: text.clone(),
+                        at_ms: event.at_ms,
+                    });
                 }
             }
+            EventKind::Solved => t.solved_n = t.solved_n.max(event.n),
         }
+    }
+
+    /// The sequence number of the trainee's open stuck signal, if any.
+    pub fn open_stuck(&self, trainee: &str) -> Option<u64> {
+        self.trainees.get(trainee)?.open_stuck().map(|s| s.n)
+    }
+
+    /// Notes that the instructor acknowledged the trainee's stuck signal number `n`.
+    pub fn acknowledge(&mut self, trainee: &str, n: u64) {
+        if let Some(t) = self.trainees.get_mut(trainee) {
+            t.acknowledged_n = t.acknowledged_n.max(n);
+        }
+    }
+
+    /// Whether the trainee has an open stuck signal (Some) and the instructor acknowledged it.
+    pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
+        let t = self.trainees.get(trainee)?;
+        t.open_stuck().map(|s| t.acknowledged_n >= s.n)
     }
 
     /// Decision id -> option id -> trainees whose first answer it is; every decision and
@@ -267,10 +337,12 @@ impl Summary {
                 quiz,
                 ordering: t.ordering,
                 scenarios: t.scenarios.iter().cloned().collect(),
-                stuck: t.stuck.is_some(),
-                stuck_screen: t.stuck.as_ref().map(|(_, s, _)| s.clone()),
-                stuck_text: t.stuck.as_ref().map(|(_, _, x)| x.clone()),
+                stuck: t.open_stuck().is_some(),
+                stuck_screen: t.open_stuck().map(|s| s.screen.clone()),
+                stuck_text: t.open_stuck().map(|s| s.text.clone()),
                 last_seen_ms: t.last_seen_ms,
+                stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
+                stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
             });
         }
         view.trainees

@@ -128,7 +128,15 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("POST", "/api/kick") => match self.instructor(req) {
-                Ok(()) => self.kick_request(req.body, now_ms),
+                Ok(()) => self.kick_request(req.body, now_ms, true),
+                Err(denied) => denied,
+            },
+            ("POST", "/api/remove") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms, false),
+                Err(denied) => denied,
+            },
+            ("POST", "/api/ack") => match self.instructor(req) {
+                Ok(()) => self.ack_request(req.body),
                 Err(denied) => denied,
             },
             ("GET", "/api/pace") => self.pace_poll(req),
@@ -152,8 +160,8 @@ impl HostState {
             },
             (
                 _,
-                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/hello" | "/join"
-                | "/dashboard",
+                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/remove"
+                | "/api/ack" | "/api/hello" | "/join" | "/dashboard",
             ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
@@ -188,19 +196,42 @@ impl HostState {
         }
     }
 
-    /// `POST /api/kick` with `{"who": "NAME or ID"}`: the instructor removes a trainee.
-    fn kick_request(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+    /// `POST /api/kick` (`ban`) or `POST /api/remove` with `{"who": "NAME or ID"}`: the
+    /// instructor removes a trainee and refuses their client, or only removes their row.
+    fn kick_request(&self, body: &[u8], now_ms: i64, ban: bool) -> ApiResponse {
         let request: KickRequest = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
         };
-        match self.kick(&request.who, now_ms) {
+        let removed = if ban {
+            self.kick(&request.who, now_ms)
+        } else {
+            self.remove_row(&request.who, now_ms)
+        };
+        match removed {
             Ok(Some(kicked)) => ApiResponse::json(&kicked),
             Ok(None) => ApiResponse::text(
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
             ),
             Err(e) => ApiResponse::text(500, &e),
+        }
+    }
+
+    /// `POST /api/ack` with `{"who": "NAME or ID"}`: the instructor acknowledges a stuck
+    /// signal. Answers the trainee's name.
+    fn ack_request(&self, body: &[u8]) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not an acknowledgement: {e}")),
+        };
+        match self.acknowledge(&request.who) {
+            Ok(Some(name)) => ApiResponse::json(&serde_json::json!({ "name": name })),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(409, &e),
         }
     }
 
@@ -215,8 +246,17 @@ impl HostState {
             .split('&')
             .find_map(|p| p.strip_prefix("after="))
             .unwrap_or("0");
+        // With `trainee=ID` the reply says whether that trainee's stuck signal was seen.
+        let trainee = req
+            .query
+            .split('&')
+            .find_map(|p| p.strip_prefix("trainee="));
         match after.parse::<u64>() {
-            Ok(after) => ApiResponse::json(&self.paces_after(after)),
+            Ok(after) => {
+                let mut reply = self.paces_after(after);
+                reply.stuck = trainee.and_then(|t| self.stuck_state(t));
+                ApiResponse::json(&reply)
+            }
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
         }
     }

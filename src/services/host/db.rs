@@ -27,6 +27,10 @@ const MIGRATIONS: &[&str] = &[
     // 4: the instructor removes a trainee: their events go, the row stays as a mark so the
     // same id and token cannot come back.
     "ALTER TABLE trainee ADD COLUMN removed_ms INTEGER;",
+    // 5: the instructor acknowledged a trainee's stuck signal (its sequence number), so the
+    // acknowledgement survives a restart and the trainee can be told.
+    "CREATE TABLE stuck_ack (trainee_id TEXT PRIMARY KEY REFERENCES trainee (id) ON DELETE CASCADE,
+         stuck_n INTEGER NOT NULL);",
 ];
 
 /// SQLite's extended result code for a UNIQUE constraint violation.
@@ -259,12 +263,15 @@ impl HostDb {
     }
 
     /// Removes the trainee named `who` (their id, or their name in any case): deletes their
-    /// events and marks the row removed, in one transaction. The (id, name) removed and how many
-    /// events went; None when no trainee in the room is called so.
+    /// events and, with `ban`, marks the row removed so the client is refused from now on;
+    /// without, deletes the row too (a client that delivers again comes back as a new row).
+    /// One transaction. The (id, name) removed and how many events went; None when no trainee
+    /// in the room is called so.
     pub fn remove_trainee(
         &mut self,
         who: &str,
         now_ms: i64,
+        ban: bool,
     ) -> rusqlite::Result<Option<(String, String, usize)>> {
         let tx = self
             .conn
@@ -282,12 +289,57 @@ impl HostDb {
             return Ok(None);
         };
         let events = tx.execute("DELETE FROM event WHERE trainee_id = ?1", [&id])?;
-        tx.execute(
-            "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
-            params![id, now_ms],
-        )?;
+        tx.execute("DELETE FROM stuck_ack WHERE trainee_id = ?1", [&id])?;
+        if ban {
+            tx.execute(
+                "UPDATE trainee SET removed_ms = ?2 WHERE id = ?1",
+                params![id, now_ms],
+            )?;
+        } else {
+            tx.execute("DELETE FROM trainee WHERE id = ?1", [&id])?;
+        }
         tx.commit()?;
         Ok(Some((id, name, events)))
+    }
+
+    /// The active trainee called `who` (their id, or their name in any case): (id, name).
+    pub fn find_trainee(&self, who: &str) -> rusqlite::Result<Option<(String, String)>> {
+        let active: Vec<(String, String)> = self
+            .conn
+            .prepare_cached("SELECT id, name FROM trainee WHERE removed_ms IS NULL")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let id = super::names::normal_id(who.trim());
+        let name = who.trim().to_lowercase();
+        Ok(active
+            .into_iter()
+            .find(|(i, n)| *i == id || n.to_lowercase() == name))
+    }
+
+    /// Notes that the instructor acknowledged the trainee's stuck signal number `n`.
+    pub fn acknowledge(&self, trainee: &str, n: u64) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "INSERT INTO stuck_ack (trainee_id, stuck_n) VALUES (?1, ?2)
+                 ON CONFLICT (trainee_id) DO UPDATE SET stuck_n = max(stuck_n, excluded.stuck_n)",
+                params![trainee, i64::try_from(n).unwrap_or(i64::MAX)],
+            )
+            .map(drop)
+    }
+
+    /// Hands every acknowledgement (trainee id, stuck signal number) to `ack`.
+    pub fn replay_acks(&self, mut ack: impl FnMut(&str, u64)) -> rusqlite::Result<()> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT trainee_id, stuck_n FROM stuck_ack")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            ack(
+                row.get_ref(0)?.as_str()?,
+                u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
+            );
+        }
+        Ok(())
     }
 
     /// Stores a pacing command; returns it with its id.

@@ -15,7 +15,7 @@ const STYLE: &str = "body{font-family:sans-serif;margin:2rem;background:#fff;col
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:1.5rem}
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ccc}
 .bar{display:inline-block;height:1rem;background:#2a6;vertical-align:middle}
-.chart td{border:none}";
+.chart td{border:none}.right td:first-child{font-weight:bold}";
 
 /// One CSV field, quoted when it must be (RFC 4180) and defused against spreadsheet formulas.
 fn csv(field: &str) -> String {
@@ -74,15 +74,20 @@ fn option_label(view: &SummaryView, decision: &str, option: &str) -> String {
         .map_or_else(|| option.to_owned(), OptionLabel::label)
 }
 
+/// One bar of a chart: label, value out of total, and whether it is the right answer (marked).
+type BarRow = (String, u32, u32, bool);
+
 /// The distribution rows of a decision: every option in its number order, 0 where nobody chose
-/// it (options the summary has no labels for follow by id).
+/// it (options the summary has no labels for follow by id). With `show_right` the right
+/// option is marked (after the reveal: the room may know it then).
 fn decision_rows(
     view: &SummaryView,
     decision: &str,
     counts: &std::collections::BTreeMap<String, u32>,
-) -> Vec<(String, u32, u32)> {
+    show_right: bool,
+) -> Vec<BarRow> {
     let total: u32 = counts.values().sum();
-    let mut rows: Vec<(String, u32, u32)> = Vec::new();
+    let mut rows: Vec<BarRow> = Vec::new();
     let labels = view
         .options
         .get(decision)
@@ -93,23 +98,35 @@ fn decision_rows(
             label.label(),
             counts.get(&label.id).copied().unwrap_or(0),
             total,
+            show_right && label.correct,
         ));
     }
     for (id, n) in counts {
         if !labels.iter().any(|l| &l.id == id) {
-            rows.push((id.clone(), *n, total));
+            rows.push((id.clone(), *n, total, false));
         }
     }
     rows
 }
 
-fn bar_rows(out: &mut String, rows: &[(String, u32, u32)]) {
+/// Rows without a right answer (quiz shares, scenarios).
+fn unmarked(rows: Vec<(String, u32, u32)>) -> Vec<BarRow> {
+    rows.into_iter().map(|(l, v, t)| (l, v, t, false)).collect()
+}
+
+fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("<table class=\"chart\">");
-    for (label, value, total) in rows {
+    for (label, value, total, right) in rows {
         let width = if *total == 0 { 0 } else { value * 300 / total };
+        // The mark is a character as well as a style: it survives a black-and-white beamer.
+        let (class, mark) = if *right {
+            (" class=\"right\"", " \u{2713}")
+        } else {
+            ("", "")
+        };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total}</td></tr>",
+            "<tr{class}><td>{}{mark}</td><td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total}</td></tr>",
             esc(label)
         );
     }
@@ -147,7 +164,8 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
             );
             continue;
         }
-        bar_rows(&mut out, &decision_rows(view, decision, options));
+        let revealed = view.revealed.contains(decision);
+        bar_rows(&mut out, &decision_rows(view, decision, options, revealed));
     }
     out.push_str("<h2>Quiz: share correct</h2>");
     let rows: Vec<_> = view
@@ -155,7 +173,7 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
         .iter()
         .map(|(q, t)| (q.clone(), t.correct, t.answered))
         .collect();
-    bar_rows(&mut out, &rows);
+    bar_rows(&mut out, &unmarked(rows));
     let _ = write!(
         out,
         "<h2>Ordering game</h2><p>solved {} of {n}, mistakes {}</p><h2>Scenarios run</h2>",
@@ -166,7 +184,7 @@ fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
         .iter()
         .map(|(s, c)| (s.clone(), *c, n))
         .collect();
-    bar_rows(&mut out, &rows);
+    bar_rows(&mut out, &unmarked(rows));
     if with_names {
         out.push_str("<h2>Trainees</h2><table><tr><th>name</th><th>chapters</th><th>decisions</th><th>quiz</th><th>stuck</th></tr>");
         for t in &view.trainees {
@@ -246,12 +264,58 @@ mod tests {
     }
 
     #[test]
+    fn after_the_reveal_the_projector_marks_the_right_option_and_keeps_every_count() {
+        let label = |id: &str, number, text: &str, correct| OptionLabel {
+            id: id.into(),
+            number,
+            text: text.into(),
+            correct,
+        };
+        let mut view = SummaryView::default();
+        view.options.insert(
+            "big-payload".into(),
+            vec![
+                label("inline", 1, "Inline it", false),
+                label("claim-check", 2, "Claim check", true),
+                label("compress", 3, "Compress", false),
+                label("split", 4, "Split it", false),
+            ],
+        );
+        view.decisions.insert(
+            "big-payload".into(),
+            [("inline".to_owned(), 3), ("claim-check".to_owned(), 2)].into(),
+        );
+        let hidden = dashboard_page(&view);
+        assert!(!hidden.contains('\u{2713}') && !hidden.contains("class=\"right\""));
+        assert!(
+            !hidden.contains("Claim check"),
+            "nothing of a hidden vote: {hidden}"
+        );
+        view.revealed = vec!["big-payload".into()];
+        let shown = dashboard_page(&view);
+        assert!(
+            shown.contains("<tr class=\"right\"><td>2. Claim check \u{2713}</td>"),
+            "{shown}"
+        );
+        assert_eq!(
+            shown.matches('\u{2713}').count(),
+            1,
+            "only the right one: {shown}"
+        );
+        for count in ["3/5", "2/5", "0/5"] {
+            assert!(shown.contains(count), "{count}: {shown}");
+        }
+        assert_eq!(shown.matches("0/5").count(), 2, "options 3 and 4 stay at 0");
+    }
+
+    #[test]
     fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
         use crate::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
         let label = |id: &str, number, text: &str| OptionLabel {
             id: id.into(),
             number,
             text: text.into(),
+            correct: false,
         };
         let mut view = SummaryView::default();
         view.options.insert(
@@ -275,6 +339,8 @@ mod tests {
             stuck_screen: None,
             stuck_text: None,
             last_seen_ms: 0,
+            stuck_since_ms: None,
+            stuck_acknowledged: false,
         });
         let export = page("summary", &view, true);
         assert!(

@@ -9,8 +9,9 @@ use super::relay_worker::RelayWorker;
 use super::report::{TraineeRecord, compose};
 use crate::content::{Content, Lang};
 use crate::domain::otp::{IssueDenied, MAX_CODES_PER_WINDOW, Verdict, WINDOW_SECS};
-use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
+use crate::domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
 use crate::domain::workshop::Event;
+use crate::domain::workshop::summary::RelayCounts;
 use crate::domain::workshop::wire::{CodeRequest, MailReply, ReportSubmit};
 use crate::services::config::{DEFAULT_RELAY_CODES_PER_HOUR, Transport};
 use crate::services::mail::{self, CodeVault, Dispatcher, ReportFlow, validate_address};
@@ -126,6 +127,21 @@ impl MailRelay {
             content: content.clone(),
             room_limit,
         })
+    }
+
+    /// The relay's mails by status (for the dashboard and `host status`; no addresses).
+    pub fn counts(&self) -> Result<RelayCounts, String> {
+        let mails = lock(&self.store).mails().map_err(|e| e.to_string())?;
+        let mut counts = RelayCounts::default();
+        for mail in mails {
+            match mail.status {
+                MailStatus::Queued if mail.attempts == 0 => counts.queued += 1,
+                MailStatus::Queued => counts.retrying += 1,
+                MailStatus::Sent => counts.sent += 1,
+                MailStatus::Failed(_) => counts.failed += 1,
+            }
+        }
+        Ok(counts)
     }
 
     /// Queues the mail for the dispatcher and waits briefly for its first attempt (never

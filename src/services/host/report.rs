@@ -90,7 +90,10 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
         EventKind::OrderingMistake => Fact::OrderingMistake,
         EventKind::OrderingSolved => Fact::OrderingSolved,
         EventKind::ScenarioRun { scenario } => Fact::ScenarioRun(scenario.clone()),
-        EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } | EventKind::Stuck { .. } => {
+        EventKind::QuizAnswer { .. }
+        | EventKind::QuizScore { .. }
+        | EventKind::Stuck { .. }
+        | EventKind::Solved => {
             return None;
         }
     })

@@ -257,3 +257,20 @@ fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
 }
 
 mod hardening;
+
+#[test]
+fn the_pace_poll_tells_trainees_that_feedback_waits_for_the_reveal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let code = state.code.clone();
+    let reply = call(&state, "GET", "/api/pace", "after=0", Some(&code), b"");
+    let reply: crate::domain::workshop::pace::PaceReply =
+        serde_json::from_slice(&reply.body).expect("pace reply");
+    assert!(
+        reply.hold_feedback,
+        "a session holds right/wrong by default"
+    );
+    let open = state.with_hold_feedback(false);
+    assert!(!open.paces_after(0).hold_feedback);
+}

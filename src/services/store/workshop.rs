@@ -62,9 +62,34 @@ pub(super) fn enqueue(tx: &Transaction<'_>, kind: &EventKind) -> rusqlite::Resul
     .map(drop)
 }
 
+/// The setting that remembers the last session left (code, fingerprint, trainee id, token,
+/// tab-separated): joining it again is the same trainee, one row on the instructor's dashboard.
+const FORMER_KEY: &str = "workshop_former";
+
+/// The trainee id and token used for `url`'s session before a leave, if it is the same one.
+fn former_identity(
+    tx: &Transaction<'_>,
+    url: &JoinUrl,
+) -> rusqlite::Result<Option<(String, String)>> {
+    let former: Option<String> = tx
+        .query_row(
+            "SELECT value FROM setting WHERE key = ?1",
+            [FORMER_KEY],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(former.and_then(|value| {
+        let mut parts = value.split('\t');
+        let (code, fingerprint) = (parts.next()?, parts.next()?);
+        let (id, token) = (parts.next()?, parts.next()?);
+        (code == url.code && fingerprint == url.fingerprint)
+            .then(|| (id.to_owned(), token.to_owned()))
+    }))
+}
+
 impl Store {
     /// Records the membership (a new trainee id unless re-joining the same session, which keeps
-    /// the id and only changes the name).
+    /// the id and only changes the name; also after a leave).
     pub fn join(&mut self, url: &JoinUrl, name: &str) -> Result<Membership, StoreError> {
         let result = (|| -> rusqlite::Result<()> {
             let tx = self
@@ -85,10 +110,12 @@ impl Store {
             } else {
                 // Another session: what waits for the old host would never be accepted here.
                 tx.execute("DELETE FROM workshop_outbox WHERE delivered_ms IS NULL", [])?;
+                let (id, token) =
+                    former_identity(&tx, url)?.unwrap_or_else(|| (random_hex(), random_hex()));
                 tx.execute(
                     "INSERT OR REPLACE INTO workshop_membership (id, url, name, trainee_id, token, joined_at)
                      VALUES (1, ?1, ?2, ?3, ?4, ?5)",
-                    params![url.to_string(), name, random_hex(), random_hex(), now_ms()],
+                    params![url.to_string(), name, id, token, now_ms()],
                 )?;
             }
             tx.commit()
@@ -106,6 +133,19 @@ impl Store {
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let left: Option<(String, String, String)> = tx
+                .query_row(
+                    "SELECT url, trainee_id, token FROM workshop_membership",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?;
+            if let Some((url, id, token)) = left
+                && let Ok(url) = JoinUrl::parse(&url)
+            {
+                let value = format!("{}\t{}\t{id}\t{token}", url.code, url.fingerprint);
+                super::put_setting(&tx, FORMER_KEY, &value)?;
+            }
             let n = tx.execute("DELETE FROM workshop_membership", [])?;
             tx.execute("DELETE FROM workshop_outbox", [])?;
             tx.commit()?;

@@ -23,7 +23,9 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     let course = dash.course();
     let view = &dash.summary;
     let mut out = Vec::new();
-    let stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
+    let mut stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
+    // Newest first: the one who just asked is the one to look at.
+    stuck.sort_by_key(|t| std::cmp::Reverse(t.stuck_since_ms));
     out.push(title(
         &s.fill("dash.stuck_title", &[("n", &stuck.len().to_string())]),
         theme,
@@ -41,6 +43,18 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             t.name,
             s.fill("dash.stuck_on", &[("screen", screen)])
         );
+        // Since when and whether it was seen come before the words: a long text is what the
+        // ellipsis may cut.
+        if let Some(since) = t.stuck_since_ms {
+            let minutes = ((dash.now_ms - since).max(0) / 60_000).to_string();
+            text = format!(
+                "{text} · {}",
+                s.fill("dash.stuck_since", &[("n", &minutes)])
+            );
+        }
+        if t.stuck_acknowledged {
+            text = format!("{text} · {}", s.get("dash.stuck_acked"));
+        }
         if let Some(words) = t.stuck_text.as_deref().filter(|w| !w.is_empty()) {
             text = format!("{text}: \"{words}\"");
         }
@@ -48,6 +62,24 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             format!("   {}", super::ellipsize(&text, width.saturating_sub(4))),
             theme.tone(Tone::Bad),
         ));
+    }
+    if let Some(relay) = &view.relay {
+        out.push(Line::raw(""));
+        out.push(Line::from(plain(format!(
+            " {}",
+            super::ellipsize(
+                &s.fill(
+                    "dash.relay",
+                    &[
+                        ("queued", &relay.queued.to_string()),
+                        ("sent", &relay.sent.to_string()),
+                        ("retrying", &relay.retrying.to_string()),
+                        ("failed", &relay.failed.to_string()),
+                    ]
+                ),
+                width.saturating_sub(1)
+            )
+        ))));
     }
     out.push(Line::raw(""));
     out.push(title(

@@ -16,6 +16,12 @@ pub fn decision_card(
 ) {
     let s = ctx.strings();
     let chosen = ctx.progress.decisions.get(&d.id).and_then(|o| d.option(o));
+    if let Some(choice) = chosen
+        && ctx.votes.is_some_and(|v| !v.verdict_shown(&d.id))
+    {
+        held_card(d, ctx, max, target, &choice.id, lines);
+        return;
+    }
     let mut title = d.title.clone();
     if let Some(choice) = chosen {
         let verdict = if choice.correct {
@@ -121,4 +127,52 @@ pub fn decision_card(
             add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
         }
     }
+}
+
+/// The card of an answered decision while the session holds right/wrong until the reveal:
+/// the trainee's answer is marked as saved, nothing says whether it is right.
+fn held_card(
+    d: &Decision,
+    ctx: &DocContext<'_>,
+    max: usize,
+    target: Option<usize>,
+    chosen: &str,
+    lines: &mut Vec<DocLine>,
+) {
+    let s = ctx.strings();
+    let title = format!("{} · {}", d.title, s.get("decision.vote_saved"));
+    lines.push(DocLine {
+        spans: title_line(&title, max, ctx.ascii),
+        target,
+        companion: false,
+    });
+    add(
+        lines,
+        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
+        target,
+    );
+    for (i, option) in d.options.iter().enumerate() {
+        let is_chosen = option.id == chosen;
+        let mark = match (is_chosen, ctx.ascii) {
+            (true, true) => " * ",
+            (true, false) => " • ",
+            (false, _) => "   ",
+        };
+        let first = [
+            span(mark, Tone::Focus),
+            span(format!("[{}] ", i + 1), Tone::Focus),
+        ];
+        let rest = [span("       ", Tone::Text)];
+        let tone = if is_chosen { Tone::Bold } else { Tone::Text };
+        add(
+            lines,
+            wrap(&plain(&option.text, tone), max, &first, &rest),
+            target,
+        );
+    }
+    add(
+        lines,
+        wrap(&plain(s.get("decision.held"), Tone::Dim), max, &[], &[]),
+        target,
+    );
 }

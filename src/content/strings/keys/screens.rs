@@ -76,6 +76,8 @@ pub const SCREENS: &[&str] = &[
     "decision.answered",
     "decision.correct",
     "decision.wrong",
+    "decision.vote_saved",
+    "decision.held",
     "decision.choose",
     "decision.see_it",
     "decision.other_option",

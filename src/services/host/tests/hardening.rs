@@ -235,3 +235,109 @@ fn the_instructor_removes_a_trainee_who_stays_removed_across_a_restart() {
     assert_eq!(kick(&state, &id, Some(&state.key)).status, 200);
     assert!(view(&state).trainees.is_empty());
 }
+
+#[test]
+fn removing_a_row_takes_it_off_the_room_without_refusing_the_client() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    receipt(&post(
+        &state,
+        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
+    ));
+    let left = batch(&state, "b", vec![decision(&content, "e1", 1)]);
+    receipt(&post(&state, &left));
+    let remove = |state: &HostState, who: &str, key: Option<&str>| {
+        let body = serde_json::json!({ "who": who }).to_string();
+        call(state, "POST", "/api/remove", "", key, body.as_bytes())
+    };
+    assert_eq!(remove(&state, "Trainee b", None).status, 401);
+    assert_eq!(remove(&state, "Trainee b", Some("wrong")).status, 403);
+    assert_eq!(remove(&state, "nobody", Some(&state.key)).status, 404);
+    assert_eq!(
+        call(&state, "GET", "/api/remove", "", Some(&state.key), b"").status,
+        405
+    );
+    let answer = remove(&state, "trainee B", Some(&state.key));
+    assert_eq!(
+        answer.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    let removed: Kicked = serde_json::from_slice(&answer.body).expect("removed");
+    assert_eq!((removed.name.as_str(), removed.events), ("Trainee b", 1));
+    let after = view(&state);
+    assert_eq!(after.trainees.len(), 1, "one row left");
+    let counted: u32 = after.decisions.values().flat_map(|d| d.values()).sum();
+    assert_eq!(counted, 1, "the removed row's vote left the distribution");
+    // Unlike a kick, the same client may deliver again: it is one new row, with its old name.
+    let again = batch(&state, "b", vec![decision(&content, "e2", 2)]);
+    assert_eq!(receipt(&post(&state, &again)).stored, 1);
+    let names: Vec<String> = view(&state).trainees.into_iter().map(|t| t.name).collect();
+    assert_eq!(names, ["Trainee a", "Trainee b"]);
+}
+
+#[test]
+fn a_stuck_signal_shows_since_when_is_acknowledged_for_the_trainee_and_clears_when_solved() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let ack = |state: &HostState, who: &str, key: Option<&str>| {
+        let body = serde_json::json!({ "who": who }).to_string();
+        call(state, "POST", "/api/ack", "", key, body.as_bytes())
+    };
+    let poll = |state: &HostState, trainee: &str| -> crate::domain::workshop::pace::PaceReply {
+        let query = format!("after=0&trainee={trainee}");
+        let code = state.code.clone();
+        let reply = call(state, "GET", "/api/pace", &query, Some(&code), b"");
+        serde_json::from_slice(&reply.body).expect("pace reply")
+    };
+    let id = "c".repeat(32);
+    receipt(&post(
+        &state,
+        &batch(&state, "c", vec![decision(&content, "e1", 1)]),
+    ));
+    assert_eq!(
+        ack(&state, "Trainee c", Some(&state.key)).status,
+        409,
+        "not stuck"
+    );
+    assert_eq!(poll(&state, &id).stuck, None);
+    let mut signal = stuck("s1", "lock token?");
+    signal.n = 2;
+    signal.at_ms = 1_000;
+    receipt(&post(&state, &batch(&state, "c", vec![signal])));
+    let t = view(&state).trainees.remove(0);
+    assert!(t.stuck && !t.stuck_acknowledged);
+    assert_eq!(t.stuck_since_ms, Some(1_000));
+    assert_eq!(poll(&state, &id).stuck, Some(false), "stuck, not yet seen");
+    assert_eq!(ack(&state, "Trainee c", None).status, 401);
+    assert_eq!(ack(&state, "nobody", Some(&state.key)).status, 404);
+    assert_eq!(ack(&state, "TRAINEE C", Some(&state.key)).status, 200);
+    assert!(view(&state).trainees[0].stuck_acknowledged);
+    assert_eq!(
+        poll(&state, &id).stuck,
+        Some(true),
+        "the trainee learns it was seen"
+    );
+    // The acknowledgement survives a restart.
+    drop(state);
+    let state = HostState::open(dir.path(), None, &content).expect("reopens");
+    assert!(view(&state).trainees[0].stuck_acknowledged);
+    // "Solved" clears it; a new signal later is open and not acknowledged.
+    let solved = Event {
+        id: "s2".into(),
+        n: 3,
+        at_ms: 2_000,
+        kind: EventKind::Solved,
+    };
+    receipt(&post(&state, &batch(&state, "c", vec![solved])));
+    let t = view(&state).trainees.remove(0);
+    assert!(!t.stuck && t.stuck_since_ms.is_none());
+    assert_eq!(poll(&state, &id).stuck, None);
+    let mut again = stuck("s3", "");
+    again.n = 4;
+    receipt(&post(&state, &batch(&state, "c", vec![again])));
+    assert_eq!(poll(&state, &id).stuck, Some(false));
+}

@@ -107,3 +107,27 @@ fn a_failed_delivery_waits_for_its_backoff() {
     assert!(store.leave().expect("leave"));
     assert!(store.membership().expect("read").is_none());
 }
+
+#[test]
+fn leaving_and_joining_the_same_session_again_is_the_same_trainee() {
+    let (_dir, mut store) = store();
+    let first = store.join(&url("ABCDEFGH"), "Ada").expect("join");
+    assert!(store.leave().expect("leave"));
+    assert!(store.membership().expect("read").is_none());
+    let again = store.join(&url("ABCDEFGH"), "Ada").expect("rejoin");
+    assert_eq!(
+        (&again.trainee_id, &again.token),
+        (&first.trainee_id, &first.token),
+        "the host must see the same trainee, not a second row"
+    );
+    // Another session after a leave is another trainee; going back to the first is not.
+    store.leave().expect("leave");
+    let other = store.join(&url("ZZZZZZZZ"), "Ada").expect("other");
+    assert_ne!(other.trainee_id, first.trainee_id);
+    store.leave().expect("leave");
+    let third = store.join(&url("ABCDEFGH"), "Ada").expect("back");
+    assert_ne!(
+        third.trainee_id, first.trainee_id,
+        "only the last session left is kept"
+    );
+}
