@@ -123,7 +123,7 @@ fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
 
 fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
-    if !paths.data_dir.join("host.db").exists() {
+    if !paths.data_dir.join(HostState::DB_FILE).exists() {
         return Err(Failure::usage(format!(
             "no workshop session in {}; run queuelab host there first (or pass --data-dir)",
             paths.data_dir.display()

@@ -91,6 +91,9 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl HostState {
+    /// The session's database file in the data folder.
+    pub const DB_FILE: &'static str = "host.db";
+
     /// Opens the session in `data_dir` (a restart keeps code, key, trainees and events) and
     /// rebuilds the summary from the stored events.
     pub fn open(
@@ -98,7 +101,7 @@ impl HostState {
         name: Option<&str>,
         content: &Content,
     ) -> Result<HostState, String> {
-        let path = data_dir.join("host.db");
+        let path = data_dir.join(Self::DB_FILE);
         let fail = |e: rusqlite::Error| format!("host database {}: {e}", path.display());
         files::create_private(&path)?;
         let db = HostDb::open(&path).map_err(fail)?;

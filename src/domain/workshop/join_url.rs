@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn round_trips_ipv4_and_ipv6() {
-        for host in ["192.168.1.5", "::1", "host.local"] {
+        for host in ["192.168.1.5", "::1", "lab-pc.local"] {
             let url = JoinUrl {
                 host: host.into(),
                 port: 8740,
