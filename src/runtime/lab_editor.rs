@@ -3,11 +3,8 @@
 //! loop holds its terminal reader off meanwhile, so no key meant for the editor is read by
 //! queuelab.
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
-use crossterm::terminal::{
-    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-};
-use crossterm::{cursor, execute};
+use crossterm::execute;
+use crossterm::terminal::{Clear, ClearType};
 use std::io::stdout;
 use std::path::Path;
 use std::process::Command;
@@ -43,7 +40,7 @@ pub fn edit(file: &Path, mouse: bool, no_editor: &str) -> Result<(), String> {
     ) else {
         return Err(no_editor.to_owned());
     };
-    suspend();
+    super::terminal::restore();
     // Through the shell, so an editor variable with arguments works; the file is passed as
     // `$1`, never pasted into the command line.
     let status = Command::new("sh")
@@ -52,7 +49,9 @@ pub fn edit(file: &Path, mouse: bool, no_editor: &str) -> Result<(), String> {
         .arg("sh")
         .arg(file)
         .status();
-    let resumed = resume(mouse);
+    // The alternate screen may still show what the editor drew there.
+    let resumed =
+        super::terminal::reenter(mouse).and_then(|()| execute!(stdout(), Clear(ClearType::All)));
     let status = status.map_err(|e| format!("{editor}: {e}"))?;
     resumed.map_err(|e| format!("cannot take the terminal back: {e}"))?;
     if status.success() {
@@ -60,30 +59,6 @@ pub fn edit(file: &Path, mouse: bool, no_editor: &str) -> Result<(), String> {
     } else {
         Err(format!("{editor}: {status}"))
     }
-}
-
-fn suspend() {
-    let _ = execute!(
-        stdout(),
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        cursor::Show
-    );
-    let _ = disable_raw_mode();
-}
-
-fn resume(mouse: bool) -> std::io::Result<()> {
-    enable_raw_mode()?;
-    execute!(
-        stdout(),
-        EnterAlternateScreen,
-        Clear(ClearType::All),
-        cursor::Hide
-    )?;
-    if mouse {
-        execute!(stdout(), EnableMouseCapture)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

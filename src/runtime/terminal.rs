@@ -28,17 +28,8 @@ impl TerminalGuard {
     /// Enters raw mode and the alternate screen (and mouse capture when asked).
     pub fn enter(mouse: bool) -> std::io::Result<(TerminalGuard, Tui)> {
         install_panic_hook();
-        enable_raw_mode()?;
-        ENTERED.store(true, Ordering::SeqCst);
         let guard = TerminalGuard;
-        // One write for the whole switch: queued, then flushed once.
-        let mut out = stdout().lock();
-        queue!(out, EnterAlternateScreen, cursor::Hide)?;
-        if mouse {
-            queue!(out, EnableMouseCapture)?;
-        }
-        out.flush()?;
-        drop(out);
+        reenter(mouse)?;
         // crossterm's own NO_COLOR handling turns every colour change into an SGR reset, which
         // wipes bold and reverse and drops the QR code's light/dark. The theme already leaves
         // out colours under NO_COLOR, so crossterm may pass through the few that remain.
@@ -52,6 +43,19 @@ impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// Switches the workshop's mode on again after `restore` (the terminal was lent to an editor).
+pub fn reenter(mouse: bool) -> std::io::Result<()> {
+    enable_raw_mode()?;
+    ENTERED.store(true, Ordering::SeqCst);
+    // One write for the whole switch: queued, then flushed once.
+    let mut out = stdout().lock();
+    queue!(out, EnterAlternateScreen, cursor::Hide)?;
+    if mouse {
+        queue!(out, EnableMouseCapture)?;
+    }
+    out.flush()
 }
 
 /// Puts the terminal back: mouse reporting off, main screen, cursor visible, cooked mode.
