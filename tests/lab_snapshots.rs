@@ -10,24 +10,18 @@ mod support;
 use std::collections::BTreeMap;
 
 use queuelab::app::labs::{LabProgress, LabReport, LabReportKind};
-use queuelab::app::{App, Info, Msg, Options, Screen};
+use queuelab::app::{App, Msg, Screen};
 use queuelab::content::{Lab, Lang};
 use queuelab::services::store::LabResult;
 use queuelab::sim::lab::{LabVerdict, check_lab, lab_check};
-use support::{content, new_app, press, screen};
+use support::{content, press, screen};
 
 const SIZES: [(Lang, u16, u16); 2] = [(Lang::De, 80, 24), (Lang::En, 100, 30)];
 const FILE: &str = "/data/labs/01-idempotent-consumer.sql";
 const RUNS: &str = "/data/lab-runs/01-idempotent-consumer";
 
 fn app(lang: Lang, width: u16, height: u16) -> App {
-    let info = Info {
-        data_dir: "/data".into(),
-        config: "/config/queuelab.toml".into(),
-        log: "/data/queuelab.log".into(),
-        workshop: None,
-    };
-    new_app(lang, Options::default(), info, width, height)
+    support::snapshot_app(lang, width, height)
 }
 
 fn lab_one() -> Lab {

@@ -11,13 +11,7 @@ use queuelab::content::Lang;
 use support::{new_app, press, render, screen};
 
 fn app(lang: Lang, width: u16, height: u16) -> App {
-    let info = Info {
-        data_dir: "/data".into(),
-        config: "/config/queuelab.toml".into(),
-        log: "/data/queuelab.log".into(),
-        workshop: None,
-    };
-    new_app(lang, Options::default(), info, width, height)
+    support::snapshot_app(lang, width, height)
 }
 
 #[test]

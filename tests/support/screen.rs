@@ -25,6 +25,17 @@ pub fn new_app(lang: Lang, options: Options, info: Info, width: u16, height: u16
     app
 }
 
+/// An app with default options and the fixed folders the snapshots show (`/data`, `/config`).
+pub fn snapshot_app(lang: Lang, width: u16, height: u16) -> App {
+    let info = Info {
+        data_dir: "/data".into(),
+        config: "/config/queuelab.toml".into(),
+        log: "/data/queuelab.log".into(),
+        workshop: None,
+    };
+    new_app(lang, Options::default(), info, width, height)
+}
+
 /// Types keys: `\n` is Enter, `\t` Tab, `\x1b` Esc, `\x7f` Backspace, anything else a character.
 pub fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {

@@ -5,15 +5,16 @@
 use super::db::TraineeCheck;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
-use crate::content::Lang;
 use crate::domain::workshop::wire::{
-    BatchReply, Caller, CodeRequest, EventBatch, Hello, MAX_BATCH, MailReply, Rejected,
-    ReportSubmit,
+    BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
 };
-use crate::domain::workshop::{EventKind, PaceKind, check_name};
+use crate::domain::workshop::{EventKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
+
+mod instructor;
+mod relay;
 
 /// Largest request body the host reads (a full batch of events fits with room to spare).
 pub const MAX_BODY: usize = 256 * 1024;
@@ -170,71 +171,6 @@ impl HostState {
         }
     }
 
-    /// The instructor key, as a bearer token or as `key=` in the query (the projector page is
-    /// opened in a browser, which cannot add a header).
-    fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
-        let from_query = req.query.split('&').find_map(|p| p.strip_prefix("key="));
-        match req.bearer.or(from_query) {
-            Some(key) if same(key, &self.key) => Ok(()),
-            Some(_) => Err(ApiResponse::text(403, "wrong instructor key")),
-            None => Err(ApiResponse::text(
-                401,
-                "the instructor key is missing (Authorization: Bearer KEY)",
-            )),
-        }
-    }
-
-    /// `POST /api/pace`: the instructor sends a pacing command (JSON of a `PaceKind`).
-    fn send_pace(&self, body: &[u8], now_ms: i64) -> ApiResponse {
-        let kind: PaceKind = match serde_json::from_slice(body) {
-            Ok(k) => k,
-            Err(e) => return ApiResponse::text(400, &format!("not a pacing command: {e}")),
-        };
-        match self.pace(kind, now_ms) {
-            Ok(pace) => ApiResponse::json(&pace),
-            Err(e) => ApiResponse::text(422, &e),
-        }
-    }
-
-    /// `POST /api/kick` (`ban`) or `POST /api/remove` with `{"who": "NAME or ID"}`: the
-    /// instructor removes a trainee and refuses their client, or only removes their row.
-    fn kick_request(&self, body: &[u8], now_ms: i64, ban: bool) -> ApiResponse {
-        let request: KickRequest = match serde_json::from_slice(body) {
-            Ok(r) => r,
-            Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
-        };
-        let removed = if ban {
-            self.kick(&request.who, now_ms)
-        } else {
-            self.remove_row(&request.who, now_ms)
-        };
-        match removed {
-            Ok(Some(kicked)) => ApiResponse::json(&kicked),
-            Ok(None) => ApiResponse::text(
-                404,
-                &format!("no trainee called {:?} in this session", request.who),
-            ),
-            Err(e) => ApiResponse::text(500, &e),
-        }
-    }
-
-    /// `POST /api/ack` with `{"who": "NAME or ID"}`: the instructor acknowledges a stuck
-    /// signal. Answers the trainee's name.
-    fn ack_request(&self, body: &[u8]) -> ApiResponse {
-        let request: KickRequest = match serde_json::from_slice(body) {
-            Ok(r) => r,
-            Err(e) => return ApiResponse::text(400, &format!("not an acknowledgement: {e}")),
-        };
-        match self.acknowledge(&request.who) {
-            Ok(Some(name)) => ApiResponse::json(&serde_json::json!({ "name": name })),
-            Ok(None) => ApiResponse::text(
-                404,
-                &format!("no trainee called {:?} in this session", request.who),
-            ),
-            Err(e) => ApiResponse::text(409, &e),
-        }
-    }
-
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
@@ -290,30 +226,6 @@ impl HostState {
                 401,
                 "the join code is missing (Authorization: Bearer CODE)",
             )),
-        }
-    }
-
-    /// A mail relay request, run only for a registered trainee. A host without mail settings
-    /// refuses it with the reason in the trainee's language (503: nothing was queued).
-    fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
-        &self,
-        body: &[u8],
-        call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
-    ) -> ApiResponse {
-        let request: T = match serde_json::from_slice(body) {
-            Ok(r) => r,
-            Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
-        };
-        if let Err(denied) = self.registered(request.caller()) {
-            return denied;
-        }
-        let Some(relay) = &self.relay else {
-            let reason = self.refusal("workshop.relay_no_mail", request.lang());
-            return ApiResponse::text(503, &reason);
-        };
-        match call(relay, &request) {
-            Ok(reply) => ApiResponse::json(&reply),
-            Err((status, message)) => ApiResponse::text(status, &message),
         }
     }
 
@@ -457,35 +369,3 @@ impl HostState {
 
 /// What a removed trainee is told when their client delivers again.
 const REMOVED: &str = "the instructor removed you from this session";
-
-/// The body of `POST /api/kick`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KickRequest {
-    /// The trainee's name (any case) or id.
-    who: String,
-}
-
-/// Mail requests carry who asks (and the code request the trainee's language).
-trait HasCaller {
-    fn caller(&self) -> &Caller;
-    fn lang(&self) -> Option<Lang>;
-}
-
-impl HasCaller for CodeRequest {
-    fn caller(&self) -> &Caller {
-        &self.caller
-    }
-    fn lang(&self) -> Option<Lang> {
-        Some(self.lang)
-    }
-}
-
-impl HasCaller for ReportSubmit {
-    fn caller(&self) -> &Caller {
-        &self.caller
-    }
-    fn lang(&self) -> Option<Lang> {
-        None
-    }
-}

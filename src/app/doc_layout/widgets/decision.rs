@@ -31,16 +31,7 @@ pub fn decision_card(
         };
         title = format!("{title} · {verdict}");
     }
-    lines.push(DocLine {
-        spans: title_line(&title, max, ctx.ascii),
-        target,
-        companion: false,
-    });
-    add(
-        lines,
-        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
-        target,
-    );
+    head(d, &title, ctx, max, target, lines);
     for (i, option) in d.options.iter().enumerate() {
         let is_chosen = chosen.is_some_and(|c| c.id == option.id);
         let mark = match (chosen.is_some(), option.correct, is_chosen, ctx.ascii) {
@@ -129,6 +120,27 @@ pub fn decision_card(
     }
 }
 
+/// The card's title line and its situation, the same on every card.
+fn head(
+    d: &Decision,
+    title: &str,
+    ctx: &DocContext<'_>,
+    max: usize,
+    target: Option<usize>,
+    lines: &mut Vec<DocLine>,
+) {
+    lines.push(DocLine {
+        spans: title_line(title, max, ctx.ascii),
+        target,
+        companion: false,
+    });
+    add(
+        lines,
+        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
+        target,
+    );
+}
+
 /// The card of an answered decision while the session holds right/wrong until the reveal:
 /// the trainee's answer is marked as saved, nothing says whether it is right.
 fn held_card(
@@ -141,16 +153,7 @@ fn held_card(
 ) {
     let s = ctx.strings();
     let title = format!("{} · {}", d.title, s.get("decision.vote_saved"));
-    lines.push(DocLine {
-        spans: title_line(&title, max, ctx.ascii),
-        target,
-        companion: false,
-    });
-    add(
-        lines,
-        wrap(&plain(&d.situation, Tone::Bold), max, &[], &[]),
-        target,
-    );
+    head(d, &title, ctx, max, target, lines);
     for (i, option) in d.options.iter().enumerate() {
         let is_chosen = option.id == chosen;
         let mark = match (is_chosen, ctx.ascii) {

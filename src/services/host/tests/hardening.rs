@@ -25,6 +25,24 @@ fn receipt(response: &ApiResponse) -> BatchReply {
     serde_json::from_slice(&response.body).expect("receipt")
 }
 
+/// An instructor command naming a trainee (`POST /api/kick`, `/api/remove`), with `key` if any.
+fn name_trainee(state: &HostState, path: &str, who: &str, key: Option<&str>) -> ApiResponse {
+    let body = serde_json::json!({ "who": who }).to_string();
+    call(state, "POST", path, "", key, body.as_bytes())
+}
+
+/// A session with trainee "a" and trainee `other`, one answer each to decision e1.
+fn two_trainees(dir: &Path, content: &Content, other: &str) -> (HostState, EventBatch) {
+    let state = HostState::open(dir, None, content).expect("opens");
+    receipt(&post(
+        &state,
+        &batch(&state, "a", vec![decision(content, "e1", 1)]),
+    ));
+    let second = batch(&state, other, vec![decision(content, "e1", 1)]);
+    receipt(&post(&state, &second));
+    (state, second)
+}
+
 fn view(state: &HostState) -> SummaryView {
     serde_json::from_slice(&summary(state, Some(&state.key)).body).expect("summary")
 }
@@ -188,16 +206,9 @@ fn names_are_compared_in_one_normal_form() {
 fn the_instructor_removes_a_trainee_who_stays_removed_across_a_restart() {
     let dir = tempfile::tempdir().expect("tempdir");
     let content = content();
-    let state = HostState::open(dir.path(), None, &content).expect("opens");
-    receipt(&post(
-        &state,
-        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
-    ));
-    let fake = batch(&state, "f", vec![decision(&content, "e1", 1)]);
-    receipt(&post(&state, &fake));
+    let (state, fake) = two_trainees(dir.path(), &content, "f");
     let kick = |state: &HostState, who: &str, key: Option<&str>| {
-        let body = serde_json::json!({ "who": who }).to_string();
-        call(state, "POST", "/api/kick", "", key, body.as_bytes())
+        name_trainee(state, "/api/kick", who, key)
     };
     assert_eq!(kick(&state, "Trainee f", None).status, 401);
     assert_eq!(kick(&state, "Trainee f", Some("wrong")).status, 403);
@@ -240,16 +251,9 @@ fn the_instructor_removes_a_trainee_who_stays_removed_across_a_restart() {
 fn removing_a_row_takes_it_off_the_room_without_refusing_the_client() {
     let dir = tempfile::tempdir().expect("tempdir");
     let content = content();
-    let state = HostState::open(dir.path(), None, &content).expect("opens");
-    receipt(&post(
-        &state,
-        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
-    ));
-    let left = batch(&state, "b", vec![decision(&content, "e1", 1)]);
-    receipt(&post(&state, &left));
+    let (state, _) = two_trainees(dir.path(), &content, "b");
     let remove = |state: &HostState, who: &str, key: Option<&str>| {
-        let body = serde_json::json!({ "who": who }).to_string();
-        call(state, "POST", "/api/remove", "", key, body.as_bytes())
+        name_trainee(state, "/api/remove", who, key)
     };
     assert_eq!(remove(&state, "Trainee b", None).status, 401);
     assert_eq!(remove(&state, "Trainee b", Some("wrong")).status, 403);
