@@ -121,6 +121,12 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::WorkshopGreeted(result) => {
+                if let Screen::Home(state) = &mut self.screen {
+                    home::join::greeted(&mut state.join, session, result);
+                }
+                Vec::new()
+            }
             Msg::PaceReceived(notice) => {
                 pace::received(session, notice);
                 Vec::new()

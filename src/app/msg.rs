@@ -102,9 +102,11 @@ pub enum Msg {
     WorkshopUpdated(WorkshopLine),
     /// A join (Ok(true)) or leave (Ok(false)) finished, or why it did not.
     WorkshopJoined(Result<bool, crate::domain::workshop::JoinRefusal>),
-    /// The host of a short join line answered: (pinned join URL, name, check digits), or why
-    /// it could not be reached.
-    WorkshopObserved(Result<(String, String, String), crate::domain::workshop::JoinRefusal>),
+    /// The host of a short join line answered: (pinned join URL, check digits), or why it
+    /// could not be reached.
+    WorkshopObserved(Result<(String, String), crate::domain::workshop::JoinRefusal>),
+    /// The host took the join code: (pinned join URL, the session's name), or why not.
+    WorkshopGreeted(Result<(String, String), crate::domain::workshop::JoinRefusal>),
     /// The instructor sent a pacing command.
     PaceReceived(super::pace::PaceNotice),
     /// The store's lab results (after a list opened, a check or a hint was saved), by lab id.
@@ -191,8 +193,12 @@ pub enum WorkshopRequest {
         port: u16,
         /// The join code.
         code: String,
-        /// The display name (already checked).
-        name: String,
+    },
+    /// Ask the host of a pinned join URL whether it takes the code; nothing is recorded
+    /// (answered with `Msg::WorkshopGreeted`).
+    Hello {
+        /// The join URL (already checked, pinned).
+        url: String,
     },
     /// Hand over what waits, then end the membership (answered with `Msg::WorkshopJoined`).
     Leave,

@@ -211,8 +211,8 @@ impl WorkshopWorker {
     }
 }
 
-/// Joins, meets a host or leaves as Home asked. A join is checked with the host before the
-/// membership is recorded: a wrong code, another certificate or no answer is a refusal the
+/// Joins, meets a host, asks it whether it takes a code, or leaves as Home asked. A join is
+/// checked with the host before the membership is recorded: a wrong code, another certificate or no answer is a refusal the
 /// dialog shows (see `trainee::join`).
 fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
     match request {
@@ -222,15 +222,17 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
             })?;
             join::join(store, &url, &name, deadline_in(join::JOIN_MS)).map(|_| true)
         })()),
-        WorkshopRequest::Observe {
-            host,
-            port,
-            code,
-            name,
-        } => Msg::WorkshopObserved(
+        WorkshopRequest::Observe { host, port, code } => Msg::WorkshopObserved(
             join::observe(&host, port, &code, deadline_in(join::JOIN_MS))
-                .map(|seen| (seen.url.to_string(), name, seen.digits)),
+                .map(|seen| (seen.url.to_string(), seen.digits)),
         ),
+        WorkshopRequest::Hello { url } => Msg::WorkshopGreeted((|| {
+            let url = JoinUrl::parse(&url).map_err(|e| JoinRefusal::Local {
+                reason: e.to_string(),
+            })?;
+            let hello = join::hello(&url, deadline_in(join::JOIN_MS))?;
+            Ok((url.to_string(), hello.session))
+        })()),
         WorkshopRequest::Leave => {
             // Hand over what waits first: the membership's outbox ends with it.
             let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);

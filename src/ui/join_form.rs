@@ -21,11 +21,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
     let width = area.width.saturating_sub(4).min(MAX_WIDTH);
     let inner = usize::from(width.saturating_sub(4));
     let mut lines = Vec::new();
-    if let JoinStep::ConfirmDigits { digits, .. } = &form.step {
-        lines.push(Line::styled(
+    match &form.step {
+        JoinStep::ConfirmDigits { digits, .. } => lines.push(Line::styled(
             s.fill("join.check_digits", &[("digits", digits)]),
             theme.tone(Tone::Bold),
-        ));
+        )),
+        JoinStep::Name { session, .. } => {
+            lines.push(Line::raw(
+                s.fill("join.code_taken", &[("session", session)]),
+            ));
+        }
+        _ => {}
     }
     lines.push(Line::styled(
         s.get(form.label_key()),

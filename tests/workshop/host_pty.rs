@@ -120,22 +120,39 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     let wrong = host.url.replace("code=", "code=X");
     tui.send(&wrong);
     tui.send("\r");
-    tui.send("Ute\r");
+    // Refused before any name is asked.
     tui.wait_for("wrong join code");
     assert!(
         tui.screen().contains("> https://127.0.0.1:"),
         "the typed URL stays for another try:\n{}",
         tui.screen()
     );
+    assert!(!tui.screen().contains("Your name"), "{}", tui.screen());
     tui.send("\x1b");
-    // The short line from the projector, and the check digits compared before joining.
+    // A well-formed short code this host never issued: the digits are compared first (the code
+    // goes only to a confirmed host), then the host refuses it, still before the name.
+    let other_code = {
+        let (address, code) = host.short.split_once(' ').expect("HOST:PORT CODE");
+        let last = if code.ends_with('A') { "B" } else { "A" };
+        format!("{address} {}{last}", &code[..code.len() - 1])
+    };
+    tui.send("w");
+    tui.send(&other_code);
+    tui.send("\r");
+    tui.wait_for(&format!("Check digits of this host: {}", host.digits));
+    tui.send("y");
+    tui.wait_for("wrong join code");
+    assert!(!tui.screen().contains("Your name"), "{}", tui.screen());
+    tui.send("\x1b");
+    // The short line from the projector: digits compared, code taken, then the name.
     tui.send("w");
     tui.send(&host.short);
     tui.send("\r");
-    tui.wait_for("Your name");
-    tui.send("Ute\r");
     tui.wait_for(&format!("Check digits of this host: {}", host.digits));
     tui.send("y");
+    tui.wait_for("Session “Room 1” takes this code.");
+    tui.wait_for("Your name");
+    tui.send("Ute\r");
     tui.wait_for("Joined the workshop");
     tui.wait_for("Workshop: Room 1");
     let status = host.status(&dir.path().join("instructor"));

@@ -1,8 +1,10 @@
 //! "Join a workshop" on Home (key `w`): type `HOST:PORT CODE` from the projector (or the whole
-//! join URL), then the name the instructor sees; for the short form the host's check digits are
-//! shown to compare with the projector (y/n) before the certificate is pinned. While joined the
-//! same key offers to leave (y/n). Mistakes and refusals are named in the dialog and the typed
-//! text stays, so fixing one character is one key.
+//! join URL); for the short form the host's check digits are shown to compare with the projector
+//! (y/n) before the certificate is pinned. Then the host is asked whether it knows the code, and
+//! only a code it takes leads on to the name the instructor sees: nobody types a name for a
+//! session that will refuse them. The code goes only over a confirmed (pinned) connection. While
+//! joined the same key offers to leave (y/n). Mistakes and refusals are named in the dialog and
+//! the typed text stays, so fixing one character is one key.
 
 use crate::app::input::{Key, KeyCode};
 use crate::app::{Effect, Session, WorkshopRequest};
@@ -17,17 +19,17 @@ const MAX_INPUT: usize = 200;
 pub enum JoinStep {
     /// The join URL or `HOST:PORT CODE`.
     Url,
-    /// The name, after a valid URL or short line.
+    /// The name, once the host took the code.
     Name {
-        /// What was typed before.
-        target: JoinTarget,
+        /// The pinned join URL the host answered on.
+        url: String,
+        /// The session's name, as the host says it.
+        session: String,
     },
     /// The host's check digits: the same as on the projector? (y/n).
     ConfirmDigits {
         /// The join URL pinned to the certificate seen.
         url: String,
-        /// The name typed before.
-        name: String,
         /// The digits of that certificate.
         digits: String,
     },
@@ -73,6 +75,11 @@ impl JoinForm {
             typed,
             name,
         }
+    }
+
+    /// Back at the first question after the host (or the learner) said no.
+    fn refuse(self, refusal: &JoinRefusal, session: &Session) -> JoinForm {
+        JoinForm::refused(self.typed, self.name, refusal.message(session.strings()))
     }
 
     /// The string key of the dialog's title: leaving is not joining.
@@ -122,12 +129,12 @@ pub fn on_key(
             }
             _ => (None, Vec::new()),
         },
-        JoinStep::ConfirmDigits { url, name, digits } => match key.code {
+        JoinStep::ConfirmDigits { url, digits } => match key.code {
             KeyCode::Char('y' | 'Y' | 'j' | 'J') => {
                 form.step = JoinStep::Waiting;
                 (
                     Some(form),
-                    vec![Effect::Workshop(WorkshopRequest::Join { url, name })],
+                    vec![Effect::Workshop(WorkshopRequest::Hello { url })],
                 )
             }
             KeyCode::Char(_) | KeyCode::Enter => {
@@ -163,16 +170,25 @@ fn submit(
     let s = session.strings();
     let typed = form.input.trim().to_owned();
     match step {
-        // The code is checked before the name is asked; a mistake keeps the typed text.
+        // The code's form is checked here and the host is asked about it before the name;
+        // a mistake keeps the typed text.
         JoinStep::Url => match JoinTarget::parse(&typed) {
             Ok(target) => {
                 if let Some(mistake) = code_mistake(&target, s) {
                     form.error = Some(mistake);
                 } else {
                     form.typed = typed;
-                    form.step = JoinStep::Name { target };
-                    form.input.clone_from(&form.name);
+                    form.step = JoinStep::Waiting;
                     form.error = None;
+                    let request = match target {
+                        JoinTarget::Url(url) => WorkshopRequest::Hello {
+                            url: url.to_string(),
+                        },
+                        JoinTarget::Short { host, port, code } => {
+                            WorkshopRequest::Observe { host, port, code }
+                        }
+                    };
+                    return (Some(form), vec![Effect::Workshop(request)]);
                 }
             }
             // A code alone cannot reach the host: the address is needed too.
@@ -182,24 +198,15 @@ fn submit(
         JoinStep::Name { .. } if typed.is_empty() => {
             form.error = Some(s.get("join.name_empty").to_owned());
         }
-        JoinStep::Name { target } => match check_name(&typed) {
+        JoinStep::Name { url, .. } => match check_name(&typed) {
             Ok(name) => {
                 form.name.clone_from(&name);
                 form.step = JoinStep::Waiting;
                 form.error = None;
-                let request = match target {
-                    JoinTarget::Url(url) => WorkshopRequest::Join {
-                        url: url.to_string(),
-                        name,
-                    },
-                    JoinTarget::Short { host, port, code } => WorkshopRequest::Observe {
-                        host,
-                        port,
-                        code,
-                        name,
-                    },
-                };
-                return (Some(form), vec![Effect::Workshop(request)]);
+                return (
+                    Some(form),
+                    vec![Effect::Workshop(WorkshopRequest::Join { url, name })],
+                );
             }
             Err(e) => form.error = Some(e),
         },
@@ -259,12 +266,8 @@ pub fn answered(
             session.notify(text, false);
         }
         Err(refusal) => {
-            let (typed, name) = form.take().map(|f| (f.typed, f.name)).unwrap_or_default();
-            *form = Some(JoinForm::refused(
-                typed,
-                name,
-                refusal.message(session.strings()),
-            ));
+            let current = form.take().unwrap_or_else(|| JoinForm::new(JoinStep::Url));
+            *form = Some(current.refuse(&refusal, session));
         }
     }
 }
@@ -274,23 +277,44 @@ pub fn answered(
 pub fn observed(
     form: &mut Option<JoinForm>,
     session: &Session,
-    result: Result<(String, String, String), JoinRefusal>,
+    result: Result<(String, String), JoinRefusal>,
 ) {
     let Some(current) = form.take() else {
         return;
     };
     *form = Some(match result {
-        Ok((url, name, digits)) => JoinForm {
-            step: JoinStep::ConfirmDigits { url, name, digits },
+        Ok((url, digits)) => JoinForm {
+            step: JoinStep::ConfirmDigits { url, digits },
             input: String::new(),
             error: None,
             typed: current.typed,
             name: current.name,
         },
-        Err(refusal) => JoinForm::refused(
-            current.typed,
-            current.name,
-            refusal.message(session.strings()),
-        ),
+        Err(refusal) => current.refuse(&refusal, session),
+    });
+}
+
+/// The host took the join code (over the pinned connection): ask for the name, offering the
+/// one typed before; or say why not, with the typed line back in the field.
+pub fn greeted(
+    form: &mut Option<JoinForm>,
+    session: &Session,
+    result: Result<(String, String), JoinRefusal>,
+) {
+    let Some(current) = form.take() else {
+        return;
+    };
+    *form = Some(match result {
+        Ok((url, name_of_session)) => JoinForm {
+            step: JoinStep::Name {
+                url,
+                session: name_of_session,
+            },
+            input: current.name.clone(),
+            error: None,
+            typed: current.typed,
+            name: current.name,
+        },
+        Err(refusal) => current.refuse(&refusal, session),
     });
 }

@@ -1,7 +1,7 @@
 //! The join dialog as scripted keys: a bad URL is named and kept, a code alone is explained,
-//! a good URL and a name ask the dispatcher to join; `HOST:PORT CODE` asks for the host's
-//! check digits first; a refusal shows its reason with the typed text kept; joined, the same
-//! key offers to leave.
+//! a good URL is put to the host before the name is asked, and the name asks the dispatcher to
+//! join; `HOST:PORT CODE` asks for the host's check digits first; a refusal shows its reason
+//! with the typed text kept; joined, the same key offers to leave.
 
 use crate::app::input::{Key, KeyCode};
 use crate::app::test_app::{chars, key, test_app};
@@ -47,7 +47,15 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
         key(&mut app, KeyCode::Backspace);
     }
     chars(&mut app, URL);
-    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert_eq!(
+        key(&mut app, KeyCode::Enter),
+        [Effect::Workshop(WorkshopRequest::Hello { url: URL.into() })],
+        "the host is asked about the code before the name"
+    );
+    app.update(Msg::WorkshopGreeted(Ok((URL.into(), "Room 1".into()))));
+    assert!(
+        matches!(form(&app).map(|f| &f.step), Some(super::JoinStep::Name { session, .. }) if session == "Room 1")
+    );
     assert!(
         key(&mut app, KeyCode::Enter).is_empty(),
         "an empty name is refused"
@@ -107,8 +115,6 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
     let mut app = test_app(Lang::En, 80, 24);
     chars(&mut app, "w");
     chars(&mut app, "127.0.0.1:8740 k7q2m9x");
-    assert!(key(&mut app, KeyCode::Enter).is_empty());
-    chars(&mut app, "Ada");
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,
@@ -116,13 +122,11 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
             host: "127.0.0.1".into(),
             port: 8740,
             code: "K7Q2M9X".into(),
-            name: "Ada".into()
         })]
     );
     let pinned = URL.to_owned();
     app.update(Msg::WorkshopObserved(Ok((
         pinned.clone(),
-        "Ada".into(),
         "1234 5678".into(),
     ))));
     let f = form(&app).expect("asks to compare");
@@ -138,16 +142,22 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
         f.error.as_deref().is_some_and(|e| e.contains("1234 5678")),
         "{f:?}"
     );
-    // Again, and this time the digits match.
-    key(&mut app, KeyCode::Enter);
-    chars(&mut app, "Ada");
+    // Again, and this time the digits match: only now does the code go to the host.
     key(&mut app, KeyCode::Enter);
     app.update(Msg::WorkshopObserved(Ok((
         pinned.clone(),
-        "Ada".into(),
         "1234 5678".into(),
     ))));
     let effects = chars(&mut app, "y");
+    assert_eq!(
+        effects,
+        [Effect::Workshop(WorkshopRequest::Hello {
+            url: pinned.clone()
+        })]
+    );
+    app.update(Msg::WorkshopGreeted(Ok((pinned.clone(), "Room 1".into()))));
+    chars(&mut app, "Ada");
+    let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,
         [Effect::Workshop(WorkshopRequest::Join {
@@ -172,7 +182,8 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
 }
 
 /// Issue 26, item 12: a mistyped code is named before the name is asked, in the learner's
-/// language, with the typed line kept; after a refusal by the host the name comes back too.
+/// language, with the typed line kept; a well-formed code the host does not know is refused
+/// before the name too; after a refusal at the join the name comes back.
 #[test]
 fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refusal() {
     let mut app = test_app(Lang::De, 80, 24);
@@ -219,21 +230,25 @@ fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refus
     }
     assert_eq!(form(&app).map(|f| f.input.as_str()), Some(""));
 
-    // A well-formed code goes on to the name; the host still may not know it.
+    // A well-formed code the host does not know: refused after the digits, before the name.
     chars(&mut app, "192.168.1.5:8740 k7q2-m9x");
-    key(&mut app, KeyCode::Enter);
-    assert!(matches!(
-        form(&app).map(|f| &f.step),
-        Some(super::JoinStep::Name { .. })
-    ));
-    chars(&mut app, "Anna");
     let effects = key(&mut app, KeyCode::Enter);
     assert!(
         matches!(&effects[..], [Effect::Workshop(WorkshopRequest::Observe { code, .. })] if code == "K7Q2M9X"),
         "{effects:?}"
     );
-    app.update(Msg::WorkshopObserved(Err(JoinRefusal::WrongCode)));
+    app.update(Msg::WorkshopObserved(Ok((URL.into(), "1234 5678".into()))));
+    let effects = chars(&mut app, "j");
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Workshop(WorkshopRequest::Hello { .. })]
+        ),
+        "{effects:?}"
+    );
+    app.update(Msg::WorkshopGreeted(Err(JoinRefusal::WrongCode)));
     let f = form(&app).expect("open again");
+    assert!(matches!(f.step, super::JoinStep::Url), "no name asked");
     assert!(
         f.error
             .as_deref()
@@ -241,7 +256,27 @@ fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refus
         "{f:?}"
     );
     assert_eq!(f.input, "192.168.1.5:8740 k7q2-m9x");
+
+    // The right code: the name, then the host refuses the join (full): the name comes back.
     key(&mut app, KeyCode::Enter);
+    app.update(Msg::WorkshopObserved(Ok((URL.into(), "1234 5678".into()))));
+    chars(&mut app, "j");
+    app.update(Msg::WorkshopGreeted(Ok((URL.into(), "Raum 1".into()))));
+    chars(&mut app, "Anna");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&effects[..], [Effect::Workshop(WorkshopRequest::Join { name, .. })] if name == "Anna"),
+        "{effects:?}"
+    );
+    app.update(Msg::WorkshopJoined(Err(JoinRefusal::Host {
+        reason: "session full".into(),
+    })));
+    let f = form(&app).expect("open again");
+    assert_eq!(f.input, "192.168.1.5:8740 k7q2-m9x");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::WorkshopObserved(Ok((URL.into(), "1234 5678".into()))));
+    chars(&mut app, "j");
+    app.update(Msg::WorkshopGreeted(Ok((URL.into(), "Raum 1".into()))));
     assert_eq!(
         form(&app).map(|f| f.input.as_str()),
         Some("Anna"),

@@ -87,6 +87,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "join.leave_title",
     "join.ask_url",
     "join.ask_short",
+    "join.code_taken",
     "join.ask_name",
     "join.ask_leave",
     "join.waiting",
