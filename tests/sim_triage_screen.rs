@@ -138,7 +138,6 @@ fn the_triage_tab_shows_the_dlq_at_the_time_cursor() {
 }
 
 #[test]
-#[ignore = "after the merge the longer lost-order moment pushes the DLQ summary off the 80x24 German screen; the triage layout must give it room (issue 26)"]
 fn german_80x24_and_sqs_without_a_reason() {
     let mut h = open(Lang::De, 80, 24);
     to_full_dlq(&mut h);
@@ -165,6 +164,12 @@ fn german_80x24_and_sqs_without_a_reason() {
         screen.contains("kein Grund: SQS speichert keinen"),
         "{screen}"
     );
+    // The long redrive moment gives way to the entries and says where to read it whole.
+    assert!(
+        screen.contains("… (der ganze Text: Tab zu „Ereignisse“)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("sim_triage_redrive_de_80x24", screen);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The incident simulator: info line, flow map, narration, tabs, the run's path, menus and the
 //! compare view. Everything shown is derived from the borrowed state.
 
+mod caption_room;
 mod flow_map;
 mod panels;
 mod picker;
@@ -24,7 +25,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     let mut areas = layout::simulator(app.session.size.0, app.session.size.1);
     let path = run_path(app, state, &mut areas);
     let narration = narration_lines(app, state, theme, areas.caption.height);
-    grow_caption(state, &narration, &mut areas);
+    let cut = caption_room::grow_caption(state, &narration, &mut areas);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
@@ -34,7 +35,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
         panels::compare(frame, app, compare, theme, area);
     } else {
         flow_map::draw(frame, app, state, theme, areas.map);
-        let caption = offer_compare(frame, app, state, theme, areas.caption);
+        let mut caption = offer_compare(frame, app, state, theme, areas.caption);
+        if cut {
+            caption = caption_room::cut_hint(frame, app, theme, caption);
+        }
         story::draw(frame, narration, caption);
         tabs::draw(frame, app, state, theme, areas.tabs, areas.content);
     }
@@ -58,7 +62,7 @@ fn run_path(app: &App, state: &SimState, areas: &mut layout::SimAreas) -> Vec<St
     let full = s.fill("simulator.path", &[("dir", dir)]);
     let width = usize::from(areas.path.width);
     let lines = break_path(&full, width);
-    if lines.len() > 1 && areas.content.height > MIN_TAB_ROWS {
+    if lines.len() > 1 && areas.content.height > caption_room::MIN_TAB_ROWS {
         areas.content.height -= 1;
         areas.path.y -= 1;
         areas.path.height = 2;
@@ -94,62 +98,6 @@ fn break_path(text: &str, width: usize) -> Vec<String> {
         rest.iter().collect()
     };
     vec![first, second]
-}
-
-/// Rows the tabs below always keep when the story panel grows.
-const MIN_TAB_ROWS: u16 = 2;
-
-/// A caption or moment longer than the caption area takes rows from the tabs below (down to
-/// [`MIN_TAB_ROWS`]) instead of losing its last words.
-fn grow_caption(s: &SimState, narration: &[Line<'_>], areas: &mut layout::SimAreas) {
-    let width = usize::from(areas.caption.width);
-    let offer = u16::from(s.timeline.finished && s.timeline.cursor.is_none());
-    let text_rows: u16 = narration
-        .iter()
-        .map(|l| {
-            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-            wrapped_rows(&text, width).max(1)
-        })
-        .sum();
-    let wanted = offer + text_rows;
-    // The DLQ triage tab's entries matter most: caption rows left empty go to the tab.
-    if s.tab == crate::app::simulator::Tab::Dlq && wanted.max(1) < areas.caption.height {
-        let spare = areas.caption.height - wanted.max(1);
-        areas.caption.height -= spare;
-        areas.tabs.y -= spare;
-        areas.content.y -= spare;
-        areas.content.height += spare;
-        return;
-    }
-    let extra = wanted
-        .saturating_sub(areas.caption.height)
-        .min(areas.content.height.saturating_sub(MIN_TAB_ROWS));
-    areas.caption.height += extra;
-    areas.tabs.y += extra;
-    areas.content.y += extra;
-    areas.content.height -= extra;
-}
-
-/// Rows `text` takes wrapped between words at `width` (as the paragraph wraps it).
-fn wrapped_rows(text: &str, width: usize) -> u16 {
-    let width = width.max(1);
-    let mut rows: u16 = 0;
-    let mut used = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let n = word.chars().count();
-        if used > 0 && used + 1 + n <= width {
-            used += 1 + n;
-        } else {
-            rows += 1;
-            used = n;
-            // A word wider than the row takes several.
-            while used > width {
-                rows += 1;
-                used -= width;
-            }
-        }
-    }
-    rows
 }
 
 /// At the end of a run, the first row offers the compare view; returns the rest of `area`.

@@ -229,6 +229,7 @@ const MORE: &[&str] = &[
     "simulator.story_keys",
     "simulator.story_back",
     "simulator.story_head",
+    "simulator.story_cut",
     "simulator.story_on",
     "simulator.story_off",
     "key.why",
