@@ -11,7 +11,8 @@ CREATE TABLE IF NOT EXISTS queue (
     lock_token       TEXT,                    -- lock token / receipt handle
     delivery_count   INTEGER NOT NULL DEFAULT 0,
     group_id         TEXT,                    -- session id / MessageGroupId
-    dedup_id         TEXT
+    dedup_id         TEXT,
+    attempt          INTEGER NOT NULL DEFAULT 1 -- the consumer's own attempt counter (an application property of a scheduled copy)
 );
 CREATE INDEX IF NOT EXISTS queue_group ON queue(group_id, seq);
 

@@ -34,6 +34,7 @@ mod payload;
 mod queue;
 mod recorder;
 mod replay;
+mod retry_copy;
 mod run_action;
 mod scheduler;
 mod settle;

@@ -160,6 +160,9 @@ pub enum EventKind {
     AppliedOutOfOrder,
     /// Service Bus `Abandon`: released at once; the consumer instance backs off.
     Abandoned,
+    /// Service Bus, safe consumer: a copy scheduled for later under a new `MessageId`, its own
+    /// attempt counter one higher; the delivery is completed next.
+    ScheduledCopy,
     /// Service Bus lost the lock right after a delivery: the same message is visible again.
     LockLostAtBroker,
 }
@@ -177,7 +180,7 @@ impl EventKind {
     }
 
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 74] = [
+    pub const ALL: [EventKind; 75] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -251,6 +254,7 @@ impl EventKind {
         EventKind::VisibilityLimitReached,
         EventKind::AppliedOutOfOrder,
         EventKind::Abandoned,
+        EventKind::ScheduledCopy,
         EventKind::LockLostAtBroker,
     ];
 }

@@ -82,6 +82,7 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::RenewFailedBrokerDown => "renew-lock",
         K::LockCheckFailed => "check-lock",
         K::RetryDelayed | K::Abandoned => "abandon",
+        K::ScheduledCopy => "schedule-copy",
         K::DeadLettered
         | K::Redriven
         | K::DeadLetteredByConsumer

@@ -214,7 +214,9 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         | EventKind::FailedRetryNow
         | EventKind::FailedAfterSettle
         | EventKind::SettleFailedBrokerDown => "consumer.failed",
-        EventKind::RetryDelayed | EventKind::Abandoned => "consumer.retry",
+        EventKind::RetryDelayed | EventKind::Abandoned | EventKind::ScheduledCopy => {
+            "consumer.retry"
+        }
         EventKind::DeadLettered => "consumer.dead_lettered",
         _ => "consumer.idle",
     }

@@ -99,6 +99,8 @@ pub(crate) struct Delivery {
     pub body: String,
     pub token: u64,
     pub delivery_count: u32,
+    /// The consumer's own attempt counter (see `retry_copy`).
+    pub attempt: u32,
     /// When it was received (lock renewal stops at the renewal limit after it).
     pub received_ms: u64,
     pub immediate_left: u32,

@@ -89,6 +89,7 @@ impl Simulation {
                 body: r.body,
                 token: self.actors.broker.locks.get(&r.seq).map_or(0, |(t, _)| *t),
                 delivery_count: r.delivery_count,
+                attempt: r.attempt,
                 received_ms: self.clock.now,
                 immediate_left: self.spec.settings.retry.immediate,
                 handling_ms: handling,

@@ -39,6 +39,9 @@ pub(crate) struct Failure {
 impl Failure {
     /// The dead-letter reason for a message in a schema version the consumer does not know.
     pub(crate) const UNSUPPORTED_SCHEMA: &'static str = "UnsupportedSchemaVersion";
+    /// The dead-letter reason after the last attempt of a transient error retried through
+    /// scheduled copies (chapter 10's `TransientRetriesExhausted`).
+    pub(crate) const RETRIES_EXHAUSTED: &'static str = "TransientRetriesExhausted";
     /// The dead-letter reason for a claim-check reference whose blob is gone.
     pub(crate) const BLOB_MISSING: &'static str = "BlobMissing";
     /// The dead-letter reason for a blob whose SHA-256 differs from the one in the message.

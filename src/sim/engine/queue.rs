@@ -12,14 +12,14 @@ pub(crate) const SQL_ENQUEUE: &str = "INSERT INTO queue (message_id, logical_id,
 pub(crate) const SQL_RECEIVE: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
      lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT seq FROM queue \
      WHERE visible_ms <= ?1 ORDER BY seq LIMIT 1 OFFSET ?4) \
-     RETURNING seq, message_id, order_id, body, delivery_count, logical_id";
+     RETURNING seq, message_id, order_id, body, delivery_count, logical_id, attempt";
 /// Per-group order (sessions / FIFO groups): nothing is handed out while an earlier message
 /// of the same group is still in the queue.
 pub(crate) const SQL_RECEIVE_ORDERED: &str = "UPDATE queue SET visible_ms = ?1 + ?2, locked_until_ms = ?1 + ?2, \
      lock_token = ?3, delivery_count = delivery_count + 1 WHERE seq = (SELECT q.seq FROM queue q \
      WHERE q.visible_ms <= ?1 AND (q.group_id IS NULL OR NOT EXISTS (SELECT 1 FROM queue p \
      WHERE p.group_id = q.group_id AND p.seq < q.seq)) ORDER BY q.seq LIMIT 1 OFFSET ?4) \
-     RETURNING seq, message_id, order_id, body, delivery_count, logical_id";
+     RETURNING seq, message_id, order_id, body, delivery_count, logical_id, attempt";
 pub(crate) const SQL_COMPLETE: &str =
     "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2 AND locked_until_ms > ?3";
 pub(crate) const SQL_RENEW: &str = "UPDATE queue SET locked_until_ms = ?4, visible_ms = ?4 \
@@ -46,8 +46,8 @@ pub(crate) const SQL_LOCK_HELD: &str =
 pub(crate) const SQL_QUEUED_ID: &str = "SELECT message_id FROM queue WHERE seq = ?1";
 pub(crate) const SQL_DELETE: &str = "DELETE FROM queue WHERE seq = ?1 AND lock_token = ?2";
 pub(crate) const SQL_DUPLICATE: &str = "INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, \
-     visible_ms, delivery_count, group_id, dedup_id) SELECT message_id, logical_id, order_id, body, ?2, ?3, 0, \
-     group_id, dedup_id \
+     visible_ms, delivery_count, group_id, dedup_id, attempt) SELECT message_id, logical_id, order_id, body, ?2, ?3, 0, \
+     group_id, dedup_id, attempt \
      FROM queue WHERE seq = ?1 RETURNING seq";
 
 pub(crate) const RECEIVE_SQL: &[&str] = &[SQL_RECEIVE];
@@ -68,6 +68,8 @@ pub(crate) struct Received {
     pub order_id: i64,
     pub body: String,
     pub delivery_count: u32,
+    /// The consumer's own attempt counter (1 unless the message is a scheduled copy).
+    pub attempt: u32,
 }
 
 /// The lock token / receipt handle text.
@@ -170,6 +172,7 @@ pub(crate) fn receive(
                     body: r.get(3)?,
                     delivery_count: r.get::<_, u32>(4)?,
                     logical_id: r.get(5)?,
+                    attempt: r.get::<_, u32>(6)?,
                 })
             },
         )

@@ -165,32 +165,27 @@ impl Simulation {
     /// After a failed attempt: Service Bus `Abandon` releases the message at once (the broker
     /// counts the delivery; backoff is the consumer's business, so this instance pauses its
     /// receives); SQS `ChangeMessageVisibility` hides it for the backoff. Either way the broker,
-    /// not the consumer, dead-letters it once the delivery count exceeds the maximum.
+    /// not the consumer, dead-letters it once the delivery count exceeds the maximum. The safe
+    /// Service Bus consumer delays the message itself instead (see `retry_copy`).
     pub(crate) fn consumer_abandon(&mut self, c: u8) -> Result<Option<Event>, SimError> {
         let Some(d) = self.delivery(c) else {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
+        let by_copy = self.retries_by_scheduled_copy();
         if self.broker_is_down() {
             let call = match self.spec.broker {
+                BrokerKind::Asb if by_copy => "ScheduleMessage",
                 BrokerKind::Asb => "Abandon",
                 BrokerKind::Sqs => "ChangeMessageVisibility",
             };
             return Ok(Some(self.broker_call_failed(c, &d, call, ABANDON_SQL)));
         }
+        if by_copy {
+            return self.consumer_schedule_copy(c, d);
+        }
         let error = d.error.clone().unwrap_or_default();
-        let previous = self
-            .actors
-            .retry_delays
-            .get(&d.order_id)
-            .copied()
-            .unwrap_or(self.spec.settings.retry.base_ms);
-        let delay = self
-            .spec
-            .settings
-            .retry
-            .delay_ms(d.delivery_count, previous, &mut self.rng);
-        self.actors.retry_delays.insert(d.order_id, delay);
+        let delay = self.next_retry_delay(d.order_id, d.delivery_count);
         let (visible, resume) = match self.spec.broker {
             BrokerKind::Asb => (self.clock.now, self.clock.now + delay),
             BrokerKind::Sqs => (self.clock.now + delay, self.clock.now + 1),
@@ -239,6 +234,24 @@ impl Simulation {
                 .sql(ABANDON_SQL)
                 .args(args),
         ))
+    }
+
+    /// The backoff before attempt `attempt + 1` of `order`, drawn from the retry settings (the
+    /// decorrelated variant grows from the order's previous wait).
+    pub(crate) fn next_retry_delay(&mut self, order: i64, attempt: u32) -> u64 {
+        let previous = self
+            .actors
+            .retry_delays
+            .get(&order)
+            .copied()
+            .unwrap_or(self.spec.settings.retry.base_ms);
+        let delay = self
+            .spec
+            .settings
+            .retry
+            .delay_ms(attempt, previous, &mut self.rng);
+        self.actors.retry_delays.insert(order, delay);
+        delay
     }
 
     /// A permanent error: the consumer dead-letters the message itself at this delivery, with

@@ -82,6 +82,7 @@ impl EventKind {
             EventKind::VisibilityLimitReached => "visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "applied-out-of-order",
             EventKind::Abandoned => "abandoned",
+            EventKind::ScheduledCopy => "scheduled-copy",
             EventKind::LockLostAtBroker => "lock-lost-at-broker",
         }
     }
@@ -162,6 +163,7 @@ impl EventKind {
             EventKind::VisibilityLimitReached => "sim.visibility-limit-reached",
             EventKind::AppliedOutOfOrder => "sim.applied-out-of-order",
             EventKind::Abandoned => "sim.abandoned",
+            EventKind::ScheduledCopy => "sim.scheduled-copy",
             EventKind::LockLostAtBroker => "sim.lock-lost-at-broker",
         }
     }
