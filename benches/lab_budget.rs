@@ -28,6 +28,8 @@ fn check(sql: Arc<LabSql>, lab: &queuelab::content::Lab, seeds: u64) -> (Duratio
             .filter_map(|b| BrokerKind::parse(b))
             .collect(),
         seeds: (1, seeds),
+        charged: lab.charged,
+        poison: lab.poison,
         work_dir: dir.path(),
     };
     let start = Instant::now();

@@ -31,6 +31,8 @@ fn check(text: &str, seeds: u64) -> CheckOutcome {
             .collect(),
         brokers: vec![BrokerKind::Asb, BrokerKind::Sqs],
         seeds: (1, seeds),
+        charged: false,
+        poison: false,
         work_dir: dir.path(),
     };
     run_check(&request).expect("check runs")
@@ -70,6 +72,8 @@ fn the_starting_file_fails_on_its_named_seed_with_the_expected_moment() {
         scenarios: vec![scenario::find(&expect.scenario).expect("scenario")],
         brokers: vec![BrokerKind::parse(&expect.broker).expect("broker")],
         seeds: (expect.seed, expect.seed),
+        charged: false,
+        poison: false,
         work_dir: dir.path(),
     };
     let CheckOutcome::Broken(f) = run_check(&request).expect("runs") else {
@@ -194,6 +198,8 @@ fn census() {
                         scenarios: vec![scenario::find(id).expect("scenario")],
                         brokers: vec![broker],
                         seeds: (seed, seed),
+                        charged: false,
+                        poison: false,
                         work_dir: dir.path(),
                     };
                     match run_check(&request).expect("runs") {

@@ -3,6 +3,7 @@
 //! file shows, titles and three hints per language), `brief.LANG.md`, `start.sql`,
 //! `solution.sql` and `wrong/*.sql`. The format is described in `labs/README.md`.
 
+mod invariant;
 mod section;
 
 use std::collections::BTreeMap;
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+pub use invariant::LabInvariant;
 pub use section::Section;
 
 use super::toml_file::{self, at, check_version};
@@ -19,7 +21,8 @@ use super::{ContentSource, Lang, Problem};
 pub const HINT_LEVELS: usize = 3;
 /// The broker profiles a lab can name.
 pub const BROKERS: [&str; 2] = ["asb", "sqs"];
-/// The moments a starting file can be expected to show.
+/// The moments a starting file can be expected to show (or one of the lab check's own
+/// invariants, [`LabInvariant`]).
 pub const HARM_MOMENTS: [&str; 3] = ["duplicate-effect", "lost-order", "out-of-order"];
 /// The most seeds a lab may ask for by default.
 pub const MAX_SEEDS: u64 = 500;
@@ -35,7 +38,8 @@ pub struct StartFails {
     pub scenario: String,
     /// `asb` or `sqs`.
     pub broker: String,
-    /// The moment's kind (`duplicate-effect`, `lost-order`, `out-of-order`).
+    /// The moment's kind (`duplicate-effect`, `lost-order`, `out-of-order`) or the name of a
+    /// lab invariant (`poison-retried`, …).
     pub moment: String,
 }
 
@@ -64,6 +68,13 @@ pub struct Lab {
     pub seeds: u64,
     /// Where the starting file breaks.
     pub start_fails: StartFails,
+    /// The handler's effect is a charge at the payment provider: the check also holds every
+    /// order that took effect to a charge (`charge-missing`).
+    pub charged: bool,
+    /// The handler gets the messages the consumer cannot read (`:payload_error` set) and
+    /// decides about them (lab 6); in the other labs the engine dead-letters them itself at
+    /// once, like the built-in careful consumer.
+    pub poison: bool,
     /// The starting file.
     pub start: String,
     /// The reference solution.
@@ -93,6 +104,10 @@ struct File {
     brokers: Spanned<Vec<String>>,
     seeds: Spanned<u64>,
     start_fails: Spanned<StartFails>,
+    #[serde(default)]
+    charged: bool,
+    #[serde(default)]
+    poison: bool,
     title: Spanned<BTreeMap<String, String>>,
     hints: Spanned<BTreeMap<String, Vec<String>>>,
 }
@@ -237,14 +252,16 @@ fn load_one(
     let start_fails = file.start_fails.get_ref().clone();
     if !file.scenarios.get_ref().contains(&start_fails.scenario)
         || !file.brokers.get_ref().contains(&start_fails.broker)
-        || !HARM_MOMENTS.contains(&start_fails.moment.as_str())
+        || !(HARM_MOMENTS.contains(&start_fails.moment.as_str())
+            || LabInvariant::parse(&start_fails.moment).is_some())
     {
+        let invariants = LabInvariant::ALL.map(LabInvariant::as_str);
         problems.push(at(
             &path,
             &text,
             &file.start_fails,
             format!(
-                "start_fails must name a checked scenario and broker and one of {HARM_MOMENTS:?}"
+                "start_fails must name a checked scenario and broker and one of {HARM_MOMENTS:?} or {invariants:?}"
             ),
         ));
     }
@@ -333,6 +350,8 @@ fn load_one(
         brokers: file.brokers.into_inner(),
         seeds,
         start_fails,
+        charged: file.charged,
+        poison: file.poison,
         start: start?,
         solution: solution?,
         wrong,

@@ -28,6 +28,7 @@ mod consume;
 mod dispatch;
 pub mod inbox;
 mod lab_consumer;
+mod lab_effects;
 mod outbox;
 mod parts;
 mod payload;

@@ -4,16 +4,19 @@
 //! [`LabSql`] is what the engine runs ([`hooks`]) and [`runner`] checks a file over seeds,
 //! scenarios and brokers.
 
+mod breach;
 pub mod file;
 pub mod guard;
 pub mod hooks;
 pub mod lab_check;
 pub mod learner_copy;
 pub mod runner;
+pub mod side_effects;
 mod split;
 mod vary;
 
 pub use crate::content::LabSection as Section;
+pub use breach::Breach;
 pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
 pub use hooks::{LabSql, Trail, TrailEntry};
 pub use lab_check::{LabVerdict, check_lab};
@@ -21,3 +24,4 @@ pub use runner::{
     CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
     run_check_observed,
 };
+pub use side_effects::{SideEffect, SideEffects};

@@ -72,7 +72,19 @@ impl Section {
                 ":business_key",
                 ":amount_cents",
                 ":delivery_count",
+                ":schema_version",
+                ":payload_error",
             ],
+        }
+    }
+
+    /// The side-effect functions learner SQL may call in this section, as the brief writes
+    /// them: calls outside the database, recorded during a statement and applied by the
+    /// engine right after it, so a rollback does not undo them.
+    pub fn functions(self) -> &'static [&'static str] {
+        match self {
+            Section::Handle => &["charge(:key, :amount)", "dead_letter(:reason)"],
+            _ => &[],
         }
     }
 

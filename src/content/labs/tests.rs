@@ -133,9 +133,46 @@ fn a_lab_without_wrong_answers_or_with_a_bad_start_expectation_is_refused() {
         &[],
         "start_fails must name",
     );
+    // A lab invariant is a failure a starting file may be expected to show, like a moment.
+    let (labs, problems) = problems_of(
+        &LAB_TOML.replace(
+            "moment = \"duplicate-effect\"",
+            "moment = \"poison-retried\"",
+        ),
+        &[],
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(labs[0].start_fails.moment, "poison-retried");
+    one_problem(
+        &LAB_TOML.replace(
+            "moment = \"duplicate-effect\"",
+            "moment = \"poison-ignored\"",
+        ),
+        &[],
+        "start_fails must name",
+    );
     one_problem(
         &LAB_TOML.replace("number = 1", "number = 2"),
         &[],
         "folder named 02-slug",
     );
+}
+
+#[test]
+fn every_lab_invariant_has_its_text_in_both_languages() {
+    use super::LabInvariant;
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    for lang in Lang::ALL {
+        let strings = &content.course(lang).strings;
+        for invariant in LabInvariant::ALL {
+            assert_eq!(LabInvariant::parse(invariant.as_str()), Some(invariant));
+            let key = invariant.text_key();
+            assert!(strings.keys().any(|k| k == key), "{lang}: {key}");
+            let text = strings.fill(&key, &[("order", "7"), ("message", "msg-7")]);
+            assert!(
+                text.contains("msg-7") && text.contains(invariant.as_str()),
+                "{lang}: {text}"
+            );
+        }
+    }
 }

@@ -111,6 +111,9 @@ pub(crate) struct Delivery {
     pub error: Option<String>,
     /// Set when the error is permanent: the reason the consumer dead-letters it with.
     pub dead_letter_reason: Option<&'static str>,
+    /// Set when a lab handler called `dead_letter(:reason)`: its own reason (wins over the
+    /// engine's).
+    pub lab_reason: Option<String>,
     /// Settled already (settle-before-commit pitfall).
     pub settled: bool,
 }

@@ -96,6 +96,7 @@ impl Simulation {
                 charge_id: None,
                 error: None,
                 dead_letter_reason: None,
+                lab_reason: None,
                 settled: false,
             },
         );
@@ -374,6 +375,14 @@ impl Simulation {
                 SETTLE_SQL,
             )));
         }
+        if self.lab.is_some() {
+            // The learner's @handle calls the provider itself in the two-phase scenarios, and
+            // in lab 6 decides what an unreadable body means.
+            let payload = self.read_payload(&d.body);
+            if payload.is_ok() || self.lab_decides_unreadable() {
+                return self.lab_apply(c, d, &payload);
+            }
+        }
         let (payload_ok, amount, created) = match self.read_payload(&d.body) {
             Ok(p) => p,
             Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
@@ -383,9 +392,6 @@ impl Simulation {
                 return self.consumer_provider(c);
             }
             return self.two_phase_claim(c, d).map(Some);
-        }
-        if self.lab.is_some() {
-            return self.lab_apply(c, d, amount, created);
         }
         let e = self.effect_row(c, &d, "credit", amount, payload_ok);
         match (self.spec.mode, pitfall) {

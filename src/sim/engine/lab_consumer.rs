@@ -12,11 +12,15 @@ use rusqlite::types::Value;
 
 use super::action::{Action, Delivery};
 use super::inbox::{EffectRow, SQLITE_CONSTRAINT_UNIQUE};
+use super::payload::Failure;
 use super::{CONSUMER_NAME, Conns, SimError, Simulation, SqlContext};
+use crate::content::LabInvariant;
 use crate::sim::fault::Fault;
 use crate::sim::lab::guard::Guard;
 use crate::sim::lab::hooks::{StatementError, run_statement};
-use crate::sim::lab::{LabFileError, LabFileErrorKind, LabSql, Section, Trail, TrailEntry};
+use crate::sim::lab::{
+    Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffect, SideEffects, Trail,
+};
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::sim::moments::{Fact, Guard as FactGuard};
 
@@ -33,11 +37,18 @@ const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effects";
 
 /// A lab run's own state beside the engine's.
 pub(crate) struct LabRun {
-    sql: Arc<LabSql>,
+    pub(super) sql: Arc<LabSql>,
     /// One guard per consumer connection (same index).
     guards: Vec<Guard>,
+    /// The side-effect functions per consumer connection (same index).
+    side_effects: Vec<SideEffects>,
     /// Statements that wrote effects.
     pub trail: Trail,
+    /// The lab invariants the handler broke, in time order.
+    pub breaches: Vec<Breach>,
+    /// The handler gets the messages the consumer cannot read and decides (lab 6); else the
+    /// engine dead-letters them itself, as the built-in careful consumer does.
+    pub(super) unreadable_to_handler: bool,
     /// The highest effect and inbox row ids already in the picture.
     seen_effect: i64,
     seen_marker: i64,
@@ -53,12 +64,21 @@ impl LabRun {
             .map(Guard::install)
             .collect::<Result<Vec<_>, _>>()
             .ctx(actor, "install lab guard")?;
+        let side_effects = conns
+            .consumers
+            .iter()
+            .map(SideEffects::install)
+            .collect::<Result<Vec<_>, _>>()
+            .ctx(actor, "install lab functions")?;
         let schema_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         sql.apply_schema(&conns.sweeper, &schema_guard)?;
         Ok(LabRun {
             sql,
             guards,
+            side_effects,
             trail: Trail::default(),
+            breaches: Vec::new(),
+            unreadable_to_handler: false,
             seen_effect: 0,
             seen_marker: 0,
         })
@@ -173,13 +193,32 @@ impl Simulation {
     }
 
     /// `@handle`: the learner's statements for delivery `d`, then settle, duplicate, the
-    /// failure path or a lost connection, like the built-in apply.
+    /// failure path or a lost connection, like the built-in apply. `payload` is the body as
+    /// the consumer read it: an unreadable one (an unknown schema version) still reaches the
+    /// handler, with `:amount_cents` NULL and `:payload_error` set, and the handler decides.
     pub(crate) fn lab_apply(
         &mut self,
         c: u8,
         d: Delivery,
-        amount: i64,
-        created: u64,
+        payload: &Result<(bool, i64, u64), Failure>,
+    ) -> Result<Option<Event>, SimError> {
+        let Some(lab) = &self.lab else {
+            return Ok(None);
+        };
+        let calls = lab.side_effects[usize::from(c)].clone();
+        calls.open();
+        let result = self.lab_handle(c, d, payload, &calls);
+        calls.close();
+        result
+    }
+
+    #[allow(clippy::too_many_lines)] // one statement loop with each of its exits
+    fn lab_handle(
+        &mut self,
+        c: u8,
+        d: Delivery,
+        payload: &Result<(bool, i64, u64), Failure>,
+        calls: &SideEffects,
     ) -> Result<Option<Event>, SimError> {
         let Some(lab) = &self.lab else {
             return Ok(None);
@@ -187,7 +226,14 @@ impl Simulation {
         let sql = Arc::clone(&lab.sql);
         let actor = Actor::Consumer(c);
         let i = usize::from(c);
-        let business_key = self.effect_row(c, &d, "credit", amount, true).business_key;
+        let (amount, created, payload_error) = match payload {
+            Ok((_, amount, created)) => (Some(*amount), *created, None),
+            Err(f) => (None, self.clock.now, Some(f.text.clone())),
+        };
+        let business_key = self
+            .effect_row(c, &d, "credit", amount.unwrap_or(0), true)
+            .business_key;
+        let schema_version = d.body.split('|').next().unwrap_or_default().to_owned();
         let binds = [
             (":message_id", text(&d.message_id)),
             (":order_id", int(d.order_id)),
@@ -195,8 +241,13 @@ impl Simulation {
             (":instance", text(&Simulation::instance(c))),
             (":now_ms", int(self.clock.now)),
             (":business_key", text(&business_key)),
-            (":amount_cents", int(amount)),
+            (":amount_cents", amount.map_or(Value::Null, int)),
             (":delivery_count", int(d.delivery_count)),
+            (":schema_version", text(&schema_version)),
+            (
+                ":payload_error",
+                payload_error.as_deref().map_or(Value::Null, text),
+            ),
         ];
         let max_effect = |conn: &Connection| -> Result<i64, SimError> {
             conn.query_row(SQL_MAX_EFFECT, [], |r| r.get(0))
@@ -210,6 +261,28 @@ impl Simulation {
                 None => return Ok(None),
             };
             let result = run_statement(&self.conns.consumers[i], &guard, stmt, &binds);
+            let here = self.trail_entry(c, &d, stmt);
+            // What the statement asked of the world outside happened, whatever it did next.
+            for call in calls.take() {
+                match call {
+                    SideEffect::Charge { key, amount } => {
+                        if self.lab_charge(&d, key.as_deref(), amount, here.clone())? {
+                            roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                            self.lab_picture(c, created)?;
+                            let text = "provider timed out after performing the charge";
+                            let mut ev = self.fail(c, d, text.to_string(), LAB_HANDLE_SQL);
+                            ev.outcome = Outcome::Unknown;
+                            return Ok(Some(ev));
+                        }
+                    }
+                    SideEffect::DeadLetter { reason } => {
+                        roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                        self.lab_picture(c, created)?;
+                        let failure = payload.as_ref().err();
+                        return Ok(Some(self.lab_dead_letter(c, d, reason, failure, here)));
+                    }
+                }
+            }
             match result {
                 Ok(_) => {}
                 Err(StatementError::Learner(e)) => {
@@ -233,6 +306,11 @@ impl Simulation {
                                 .args(vec![e.to_string()]),
                         ));
                     }
+                    if payload_error.is_some() {
+                        // No retry can read an unknown schema version: this error is permanent
+                        // and the retry path only spends the delivery limit on it.
+                        self.breach(LabInvariant::PoisonRetried, &d, here);
+                    }
                     let text = format!("line {}: {e}", stmt.line);
                     return Ok(Some(self.fail(c, d, text, LAB_HANDLE_SQL)));
                 }
@@ -241,16 +319,8 @@ impl Simulation {
             if now_max > before {
                 before = now_max;
                 wrote_effect = true;
-                let entry = TrailEntry {
-                    at_ms: self.clock.now,
-                    message_id: d.message_id.clone(),
-                    instance: Simulation::instance(c),
-                    section: Section::Handle,
-                    line: stmt.line,
-                    column: stmt.column,
-                };
                 if let Some(l) = &mut self.lab {
-                    l.trail.entries.push(entry);
+                    l.trail.entries.push(here);
                 }
             }
             // The connection drops once an effect is durable (its transaction committed), as

@@ -273,7 +273,9 @@ impl Simulation {
         }
         self.poll_again(c, self.clock.now + 1);
         let description = d.error.clone().unwrap_or_default();
-        let reason = d.dead_letter_reason.unwrap_or(Failure::UNSUPPORTED_SCHEMA);
+        let reason = (d.lab_reason.as_deref())
+            .or(d.dead_letter_reason)
+            .unwrap_or(Failure::UNSUPPORTED_SCHEMA);
         let note = DeadLetterNote {
             reason,
             description: &description,

@@ -7,6 +7,7 @@ use rusqlite::types::Value;
 
 use super::file::{LabFile, LabFileError, LabFileErrorKind, Statement};
 use super::guard::Guard;
+use super::side_effects::SideEffects;
 use crate::content::LabSection as Section;
 use crate::sim::store::SERVICE_SQL;
 
@@ -38,6 +39,9 @@ pub struct TrailEntry {
 pub struct Trail {
     /// The entries.
     pub entries: Vec<TrailEntry>,
+    /// The statements whose `charge(…)` made a new charge at the provider (a charge the
+    /// provider answered from its idempotency key is not one), in time order.
+    pub charges: Vec<TrailEntry>,
 }
 
 impl Trail {
@@ -46,6 +50,14 @@ impl Trail {
         self.entries
             .iter()
             .filter(move |e| e.message_id == message_id)
+    }
+
+    /// The statement that made the second new charge for `message_id`: the double charge.
+    pub fn second_charge(&self, message_id: &str) -> Option<&TrailEntry> {
+        self.charges
+            .iter()
+            .filter(|e| e.message_id == message_id)
+            .nth(1)
     }
 }
 
@@ -175,6 +187,8 @@ impl LabSql {
         let mut conn = Connection::open_in_memory().map_err(scratch_error)?;
         conn.execute_batch(SERVICE_SQL).map_err(scratch_error)?;
         let guard = Guard::install(&mut conn).map_err(scratch_error)?;
+        // The side-effect functions exist (so calls prepare) but refuse to run outside @handle.
+        SideEffects::install(&conn).map_err(scratch_error)?;
         for section in &file.sections {
             for stmt in &section.statements {
                 guard.start();

@@ -68,6 +68,8 @@ pub fn check_lab(
         scenarios,
         brokers,
         seeds: (1, seeds),
+        charged: lab.charged,
+        poison: lab.poison,
         work_dir,
     };
     let outcome = run_check_observed(&request, progress).map_err(|e| e.to_string())?;
@@ -123,6 +125,12 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
             ],
         ));
         lines.push(moments::render(&content.moments, lang, m));
+    }
+    if let Some(b) = &f.breach {
+        lines.push(strings.fill(
+            &b.invariant.text_key(),
+            &[("order", &b.order.to_string()), ("message", &b.message_id)],
+        ));
     }
     lines.push(match &f.statement {
         Some(s) => strings.fill(

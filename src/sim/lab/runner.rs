@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::Breach;
 use super::hooks::{LabSql, TrailEntry};
 use super::vary::vary;
 use crate::sim::moments::{Moment, MomentKind, Story};
@@ -22,6 +23,12 @@ pub struct CheckRequest<'a> {
     pub brokers: Vec<BrokerKind>,
     /// The seeds: `seeds.0..=seeds.1` (a check runs 1..=K).
     pub seeds: (u64, u64),
+    /// The lab's effect is a charge: every order that took effect must be charged
+    /// (`charge-missing`).
+    pub charged: bool,
+    /// The handler decides about messages the consumer cannot read (else the engine
+    /// dead-letters them itself).
+    pub poison: bool,
     /// An empty folder for the runs' files; a passing run's files are removed at once, the
     /// failing run's stay for a look with `sqlite3` or the simulator.
     pub work_dir: &'a Path,
@@ -38,9 +45,13 @@ pub struct Failure {
     pub seed: u64,
     /// The first moment that changed an order's outcome for the worse, with its cause.
     pub moment: Option<Moment>,
-    /// The invariant violations of the engine's check.
+    /// The invariant violations of the engine's check, then the lab invariants the handler
+    /// broke (by name, [`Breach::summary`]).
     pub violations: Vec<String>,
-    /// The learner's statement that wrote the effect the moment is about.
+    /// The first lab invariant the handler broke (a poison message retried, …).
+    pub breach: Option<Breach>,
+    /// The learner's statement that wrote the effect the moment is about (or made the
+    /// decision the breach is about).
     pub statement: Option<TrailEntry>,
     /// Whether the independent checker found the same verdict.
     pub checker_agrees: bool,
@@ -145,6 +156,9 @@ fn run_one(
         Err(SimError::Lab(e)) => return Ok(Err(CheckOutcome::CannotRun(e))),
         Err(e) => return Err(e),
     };
+    if request.poison {
+        sim.lab_hand_unreadable_to_handler();
+    }
     let mut story = Story::for_run(&sim);
     loop {
         match sim.step() {
@@ -158,23 +172,37 @@ fn run_one(
         }
     }
     story.finish();
+    if request.charged {
+        sim.lab_check_charges()?;
+    }
     let report = sim.report()?;
     let verdict = checker::check(&report.paths, None, ordered).map_err(SimError::Check)?;
     let engine_ok = report.invariants.ok();
-    if engine_ok && verdict.ok() {
+    let breaches = sim.lab_breaches();
+    if engine_ok && verdict.ok() && breaches.is_empty() {
         return Ok(Ok(()));
     }
     let moment = story.moments().iter().find(|m| is_harm(m.kind)).cloned();
-    let statement = moment.as_ref().and_then(|m| {
-        sim.lab_trail()
-            .and_then(|t| t.for_message(&m.message_id).last().cloned())
-    });
+    let breach = breaches.first().cloned();
+    // A second charge is the harm when there is one; else the last effect written.
+    let statement = match (&moment, &breach) {
+        (Some(m), _) => sim.lab_trail().and_then(|t| {
+            t.second_charge(&m.message_id)
+                .or_else(|| t.for_message(&m.message_id).last())
+                .cloned()
+        }),
+        (None, Some(b)) => Some(b.statement.clone()),
+        (None, None) => None,
+    };
+    let mut violations = report.invariants.violations.clone();
+    violations.extend(breaches.iter().map(Breach::summary));
     Ok(Err(CheckOutcome::Broken(Box::new(Failure {
         scenario: scenario.id.clone(),
         broker,
         seed,
         moment,
-        violations: report.invariants.violations.clone(),
+        violations,
+        breach,
         statement,
         checker_agrees: engine_ok == verdict.ok(),
         dir: dir.to_path_buf(),

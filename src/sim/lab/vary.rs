@@ -1,5 +1,6 @@
 //! Seeds that explore: a lab's check draws the timing of each checked scenario from the seed
-//! (arrival gaps, handling time, when each scripted fault strikes), so that different seeds
+//! (arrival gaps, handling time, when each scripted fault strikes, and how many immediate
+//! retries run before the broker's redelivery), so that different seeds
 //! give different interleavings and a file that only survives one schedule fails on another.
 //! The engine's own seeded jitter then varies every single step on top of that.
 
@@ -29,6 +30,10 @@ pub(crate) fn vary(scenario: &Scenario, seed: u64) -> Scenario {
         entry.at_ms = scaled(&mut rng, entry.at_ms);
     }
     s.script.sort_by_key(|e| e.at_ms);
+    // Drawn last, so the timings above stay what they were before this draw existed. Whether
+    // a failed attempt is retried in process (same delivery) or only by the broker (the next
+    // delivery) is a deployment's choice: a handler must be right under both.
+    s.setup.immediate_retries = rng.random_range(0..=s.setup.immediate_retries);
     s
 }
 
@@ -47,5 +52,16 @@ mod tests {
             .map(|seed| vary(&base, seed).setup.handling_ms)
             .collect();
         assert!(handling.len() > 5, "{handling:?}");
+    }
+
+    #[test]
+    fn some_seeds_leave_every_retry_to_the_broker() {
+        let base = crate::sim::scenario::find("two-phase-claim").expect("scenario");
+        assert!(base.setup.immediate_retries > 0);
+        let drawn: std::collections::BTreeSet<u32> = (1..=8)
+            .map(|seed| vary(&base, seed).setup.immediate_retries)
+            .collect();
+        assert!(drawn.contains(&0), "{drawn:?}");
+        assert!(drawn.contains(&base.setup.immediate_retries), "{drawn:?}");
     }
 }

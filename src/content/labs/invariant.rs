@@ -1,0 +1,49 @@
+//! The invariants a lab check holds a learner's file to beyond the engine's own (no effect
+//! twice, no order lost, order per customer): rules about what the handler decided, which
+//! only the lab run sees. Their names are what `start_fails.moment` and `--json` use; their
+//! text lives in the strings (`lab.invariant.NAME`).
+
+/// A rule of the lab check about the learner's handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LabInvariant {
+    /// A message the consumer cannot read (an unknown schema version: a permanent error) went
+    /// down the retry path instead of to the DLQ at once.
+    PoisonRetried,
+    /// A message the consumer could read was dead-lettered by the handler.
+    HealthyDeadLettered,
+    /// The handler dead-lettered a message without a reason of its own.
+    DeadLetterWithoutReason,
+    /// An order took effect but the payment provider never charged it (a lab whose effect is
+    /// a charge: `charged = true`).
+    ChargeMissing,
+}
+
+impl LabInvariant {
+    /// Every invariant.
+    pub const ALL: [LabInvariant; 4] = [
+        LabInvariant::PoisonRetried,
+        LabInvariant::HealthyDeadLettered,
+        LabInvariant::DeadLetterWithoutReason,
+        LabInvariant::ChargeMissing,
+    ];
+
+    /// The name (in `lab.toml`, `--json` and the strings key).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LabInvariant::PoisonRetried => "poison-retried",
+            LabInvariant::HealthyDeadLettered => "healthy-dead-lettered",
+            LabInvariant::DeadLetterWithoutReason => "dead-letter-without-reason",
+            LabInvariant::ChargeMissing => "charge-missing",
+        }
+    }
+
+    /// The strings key of its text (`{order}` and `{message}` are filled in).
+    pub fn text_key(self) -> String {
+        format!("lab.invariant.{}", self.as_str())
+    }
+
+    /// Parses a name.
+    pub fn parse(name: &str) -> Option<LabInvariant> {
+        LabInvariant::ALL.into_iter().find(|i| i.as_str() == name)
+    }
+}

@@ -1,0 +1,152 @@
+//! Checking a shipped lab the way `queuelab lab check` does, for the per-lab test files:
+//! load the lab from the embedded content, prepare a file for its sections, and run it over a
+//! range of seeds on the lab's scenarios and brokers.
+
+use std::sync::Arc;
+
+use queuelab::content::Lab;
+use queuelab::sim::lab::{CheckFailure, CheckOutcome, CheckRequest, LabSql, run_check};
+use queuelab::sim::{BrokerKind, scenario};
+
+/// Lab `n` as shipped.
+pub fn lab(n: u32) -> Lab {
+    let content = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
+        .expect("content loads");
+    content
+        .labs
+        .iter()
+        .find(|l| l.number == n)
+        .cloned()
+        .unwrap_or_else(|| panic!("lab {n} ships"))
+}
+
+/// Checks `text` for `lab` on `scenarios` × `brokers` over `seeds`.
+pub fn check_on(
+    lab: &Lab,
+    text: &str,
+    scenarios: &[&str],
+    brokers: &[BrokerKind],
+    seeds: (u64, u64),
+) -> CheckOutcome {
+    let sql = match LabSql::prepare(text, &lab.sections) {
+        Ok(sql) => Arc::new(sql),
+        Err(e) => return CheckOutcome::CannotRun(e),
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let request = CheckRequest {
+        sql,
+        scenarios: scenarios
+            .iter()
+            .map(|id| scenario::find(id).expect("scenario"))
+            .collect(),
+        brokers: brokers.to_vec(),
+        seeds,
+        charged: lab.charged,
+        poison: lab.poison,
+        work_dir: dir.path(),
+    };
+    run_check(&request).expect("check runs")
+}
+
+/// Checks `text` the way the lab's own check does (its scenarios, brokers, seeds 1..=K).
+pub fn check(lab: &Lab, text: &str) -> CheckOutcome {
+    let scenarios: Vec<&str> = lab.scenarios.iter().map(String::as_str).collect();
+    let brokers: Vec<BrokerKind> = lab
+        .brokers
+        .iter()
+        .map(|b| BrokerKind::parse(b).expect("broker"))
+        .collect();
+    check_on(lab, text, &scenarios, &brokers, (1, lab.seeds))
+}
+
+/// What failed: the moment's kind or the lab invariant's name.
+pub fn failed_as(f: &CheckFailure) -> String {
+    match (&f.moment, &f.breach) {
+        (Some(m), _) => m.kind.as_str().to_owned(),
+        (None, Some(b)) => b.invariant.as_str().to_owned(),
+        (None, None) => "?".to_owned(),
+    }
+}
+
+/// The failure of a file that must break.
+pub fn broken(name: &str, outcome: CheckOutcome) -> Box<CheckFailure> {
+    match outcome {
+        CheckOutcome::Broken(f) => f,
+        CheckOutcome::Passed { runs } => panic!("{name} must fail, passed {runs} runs"),
+        CheckOutcome::CannotRun(e) => panic!("{name} cannot run: {e}"),
+    }
+}
+
+/// The starting file on its named seed, scenario and broker.
+pub fn start_failure(lab: &Lab) -> Box<CheckFailure> {
+    let expect = &lab.start_fails;
+    let broker = BrokerKind::parse(&expect.broker).expect("broker");
+    let outcome = check_on(
+        lab,
+        &lab.start,
+        &[expect.scenario.as_str()],
+        &[broker],
+        (expect.seed, expect.seed),
+    );
+    broken("start.sql", outcome)
+}
+
+/// The brief of every language documents each parameter and function of the open sections
+/// (the list in `Section` is the one source).
+pub fn assert_brief_documents_the_sections(lab: &Lab) {
+    for lang in queuelab::content::Lang::ALL {
+        let brief = &lab.brief[&lang];
+        for section in &lab.sections {
+            for name in section.parameters() {
+                assert!(brief.contains(&format!("`{name}`")), "{lang}: {name}");
+            }
+            for call in section.functions() {
+                assert!(brief.contains(&format!("`{call}`")), "{lang}: {call}");
+            }
+        }
+        assert_eq!(
+            lab.hints[&lang].len(),
+            queuelab::content::LAB_HINT_LEVELS,
+            "{lang}"
+        );
+    }
+    assert!(lab.wrong.len() >= 2, "at least two plausible wrong answers");
+}
+
+/// Prints, per shipped file, which runs of the lab's default check fail and how.
+pub fn census(lab: &Lab) {
+    let mut files = vec![
+        ("start.sql".to_owned(), lab.start.clone()),
+        ("solution.sql".to_owned(), lab.solution.clone()),
+    ];
+    files.extend(
+        lab.wrong
+            .iter()
+            .map(|(n, t)| (format!("wrong/{n}"), t.clone())),
+    );
+    for (name, text) in files {
+        let mut failed = Vec::new();
+        let mut seeds_failed = std::collections::BTreeSet::new();
+        for seed in 1..=lab.seeds {
+            for id in &lab.scenarios {
+                for b in &lab.brokers {
+                    let broker = BrokerKind::parse(b).expect("broker");
+                    match check_on(lab, &text, &[id.as_str()], &[broker], (seed, seed)) {
+                        CheckOutcome::Broken(f) => {
+                            seeds_failed.insert(seed);
+                            failed.push(format!("{id}/{b}/{seed}:{}", failed_as(&f)));
+                        }
+                        CheckOutcome::CannotRun(e) => panic!("{name}: {e}"),
+                        CheckOutcome::Passed { .. } => {}
+                    }
+                }
+            }
+        }
+        println!(
+            "{name}: fails on {} of {} seeds, {} runs: {failed:?}",
+            seeds_failed.len(),
+            lab.seeds,
+            failed.len()
+        );
+    }
+}
