@@ -57,10 +57,14 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         .map_err(Failure::new)?;
     let tls = identity.server_config().map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
-    let mut state = HostState::open(&paths.data_dir, name, &content)
-        .map_err(Failure::new)?
-        .with_lang(lang);
+    let state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
+    // --lang, else the language the session was served in before, else the config's.
+    let lang = super::pick_lang(
+        cli.globals.lang,
+        state.stored_lang(),
+        config.workshop.language,
+    );
+    let mut state = state.set_session_lang(lang).map_err(Failure::new)?;
     if let Some(reason) = mail_relay::missing_settings(&config) {
         warn(&format!("{reason}; they are told so when they try"));
     } else {

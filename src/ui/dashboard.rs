@@ -93,7 +93,12 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let width = usize::from(area.width);
     // The key and the counts stay whole; the session name gives way.
     let room = width.saturating_sub(counts.width() + right.width() + 7);
-    let left = format!(" {} · {counts}", ellipsize(&dash.summary.session, room));
+    let session = if dash.summary.date.is_empty() {
+        dash.summary.session.clone()
+    } else {
+        format!("{} · {}", dash.summary.session, dash.summary.date)
+    };
+    let left = format!(" {} · {counts}", ellipsize(&session, room));
     let gap = width.saturating_sub(left.width() + right.width() + 1);
     let line = format!("{left}{}{right} ", " ".repeat(gap));
     frame.render_widget(Paragraph::new(line).style(theme.header()), area);

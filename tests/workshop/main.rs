@@ -13,6 +13,7 @@ mod kick;
 mod mail;
 mod relay;
 mod replay_memory;
+mod session_language;
 mod silent_host;
 mod support;
 mod votes;

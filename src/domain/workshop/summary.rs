@@ -25,6 +25,42 @@ struct Trainee {
     /// Sequence number of the newest stuck signal the instructor acknowledged.
     acknowledged_n: u64,
     last_seen_ms: i64,
+    /// Sequence number and place of the trainee's newest event that says where they are.
+    place: Option<(u64, Place)>,
+}
+
+/// Where a trainee's newest event puts them (shown by title, never by id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Read a chapter (id).
+    Chapter(String),
+    /// Answered a decision (id).
+    Decision(String),
+    /// Ran a scenario (id).
+    Scenario(String),
+    /// Played the ordering game.
+    Ordering,
+    /// Answered in the final quiz.
+    Quiz,
+    /// Said they are stuck on this screen (the name the trainee's client sends).
+    Screen(String),
+}
+
+impl Place {
+    /// The place an event shows, if it shows one ("solved" says nothing about where).
+    fn of(kind: &EventKind) -> Option<Place> {
+        Some(match kind {
+            EventKind::ChapterRead { chapter } => Place::Chapter(chapter.clone()),
+            EventKind::Decision { decision, .. } => Place::Decision(decision.clone()),
+            EventKind::ScenarioRun { scenario } => Place::Scenario(scenario.clone()),
+            EventKind::OrderingAttempt | EventKind::OrderingMistake | EventKind::OrderingSolved => {
+                Place::Ordering
+            }
+            EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } => Place::Quiz,
+            EventKind::Stuck { screen, .. } => Place::Screen(screen.clone()),
+            EventKind::Solved => return None,
+        })
+    }
 }
 
 /// A trainee's newest stuck signal.
@@ -76,7 +112,9 @@ pub struct TraineeView {
     pub id: String,
     /// Display name.
     pub name: String,
-    /// Chapters read.
+    /// Chapters read, by the rule of the trainee's Home: a chapter of the course counts once
+    /// its end was on screen and a share of its reading time was spent in it
+    /// (`chapters.read_rule`); each chapter once.
     pub chapters_read: u32,
     /// Decision id -> the option id the trainee chose first (the vote the room counts).
     pub decisions: BTreeMap<String, String>,
@@ -88,7 +126,7 @@ pub struct TraineeView {
     pub scenarios: Vec<String>,
     /// Whether the trainee pressed the stuck key.
     pub stuck: bool,
-    /// The screen the trainee was on when stuck.
+    /// The screen the trainee was on when stuck, by its title in the session's language.
     pub stuck_screen: Option<String>,
     /// The words sent with the stuck signal.
     pub stuck_text: Option<String>,
@@ -100,6 +138,10 @@ pub struct TraineeView {
     /// The instructor acknowledged the open stuck signal.
     #[serde(default)]
     pub stuck_acknowledged: bool,
+    /// Where the trainee's newest event puts them ("chapter Outbox", "Final quiz"), by title
+    /// in the session's language; None before their first event.
+    #[serde(default)]
+    pub screen: Option<String>,
 }
 
 /// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
@@ -107,6 +149,9 @@ pub struct TraineeView {
 pub struct SummaryView {
     /// The session name.
     pub session: String,
+    /// The day the session started (`YYYY-MM-DD`, UTC).
+    #[serde(default)]
+    pub date: String,
     /// Every trainee, by name.
     pub trainees: Vec<TraineeView>,
     /// Decision id -> option id -> trainees whose first answer it is (every option of every
@@ -164,6 +209,22 @@ pub struct OptionLabel {
     pub correct: bool,
 }
 
+/// A Unix time in ms as `YYYY-MM-DD HH:MM UTC` (empty for "never"): the export's "last seen"
+/// and the session date read the same on every machine.
+pub fn utc_minute(ms: i64) -> String {
+    if ms <= 0 {
+        return String::new();
+    }
+    let secs = ms / 1000;
+    let minute_of_day = secs.rem_euclid(86_400) / 60;
+    format!(
+        "{} {:02}:{:02} UTC",
+        crate::domain::report::iso_date(secs),
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
 impl OptionLabel {
     /// "2. Retry with backoff": one form for every screen.
     pub fn label(&self) -> String {
@@ -203,6 +264,11 @@ impl Summary {
     pub fn apply(&mut self, trainee: &str, event: &Event, catalog: &Catalog) {
         let t = self.trainees.entry(trainee.to_owned()).or_default();
         t.last_seen_ms = t.last_seen_ms.max(event.at_ms);
+        if let Some(place) = Place::of(&event.kind)
+            && t.place.as_ref().is_none_or(|(n, _)| *n < event.n)
+        {
+            t.place = Some((event.n, place));
+        }
         match &event.kind {
             EventKind::ChapterRead { chapter } => {
                 t.chapters.insert(chapter.clone());
@@ -301,6 +367,7 @@ impl Summary {
         events: u64,
         duplicates: u64,
         catalog: &Catalog,
+        texts: &super::RoomTexts,
     ) -> SummaryView {
         let mut view = SummaryView {
             session: session.to_owned(),
@@ -338,11 +405,12 @@ impl Summary {
                 ordering: t.ordering,
                 scenarios: t.scenarios.iter().cloned().collect(),
                 stuck: t.open_stuck().is_some(),
-                stuck_screen: t.open_stuck().map(|s| s.screen.clone()),
+                stuck_screen: t.open_stuck().map(|s| texts.screen(&s.screen)),
                 stuck_text: t.open_stuck().map(|s| s.text.clone()),
                 last_seen_ms: t.last_seen_ms,
                 stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
                 stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
+                screen: t.place.as_ref().map(|(_, place)| texts.place(place)),
             });
         }
         view.trainees
