@@ -47,6 +47,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_since_ms: None,
         stuck_acknowledged: false,
         screen: None,
+        level: None,
     }
 }
 

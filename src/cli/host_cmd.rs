@@ -90,6 +90,7 @@ fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
                 ("decisions", &t.decisions.len().to_string()),
                 ("correct", &t.quiz.correct.to_string()),
                 ("answered", &t.quiz.answered.to_string()),
+                ("level", t.level.as_deref().unwrap_or("-")),
                 ("screen", t.screen.as_deref().unwrap_or("-")),
                 ("seen", &utc_minute(t.last_seen_ms)),
             ],

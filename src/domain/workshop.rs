@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod check_digits;
 pub mod join_url;
 pub mod pace;
+pub mod place;
 pub mod refusal;
 pub mod room_texts;
 pub mod summary;

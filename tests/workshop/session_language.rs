@@ -35,6 +35,8 @@ fn a_german_session_projects_and_exports_in_german() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = run(&trainee, &["decide", "--plain"], "1\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success(), "{}", text(&out.stderr));
     let out = run(&trainee, &["stuck", "lost"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 
@@ -70,6 +72,18 @@ fn a_german_session_projects_and_exports_in_german() {
     let grace = &status["trainees"][0];
     assert_eq!(grace["stuck_screen"], "Kommandozeile", "{status}");
     assert_eq!(grace["screen"], "Kommandozeile", "{status}");
+    // The score is right of answered; the level of the finished attempt by its German name.
+    assert_eq!(grace["quiz"]["answered"], 10, "{status}");
+    let content =
+        queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
+    let quiz = &content.course(queuelab::content::Lang::De).quiz;
+    let correct = u32::try_from(grace["quiz"]["correct"].as_u64().expect("correct")).expect("u32");
+    let level = quiz.level_for(correct).map(|l| l.name.clone());
+    assert_eq!(
+        grace["level"].as_str().map(str::to_owned),
+        level,
+        "{status}"
+    );
     assert_eq!(
         status["date"].as_str().map(str::len),
         Some(10),
@@ -94,6 +108,14 @@ fn a_german_session_projects_and_exports_in_german() {
         assert!(html.contains(german), "{german}: {html}");
     }
     assert!(!html.contains("session summary"), "{html}");
+    let csv = std::fs::read_to_string(out_dir.join("summary.csv")).expect("summary.csv");
+    assert!(
+        csv.lines().next().is_some_and(|h| h.contains("quiz_level")
+            && h.contains("last_step")
+            && h.contains("last_seen_utc")),
+        "{csv}"
+    );
+    assert!(csv.contains("Kommandozeile"), "{csv}");
     // --lang still chooses for one export.
     let out = command_in(
         "en",

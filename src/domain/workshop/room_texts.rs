@@ -26,6 +26,8 @@ pub struct RoomTexts {
     decisions: BTreeMap<String, DecisionText>,
     questions: BTreeMap<String, String>,
     scenarios: BTreeMap<String, String>,
+    /// The quiz's levels: (lowest score, name).
+    levels: Vec<(u32, String)>,
 }
 
 impl RoomTexts {
@@ -62,7 +64,23 @@ impl RoomTexts {
                 .iter()
                 .filter_map(|s| Some((s.id.clone(), s.text(lang)?.title.clone())))
                 .collect(),
+            levels: course
+                .quiz
+                .levels
+                .iter()
+                .map(|l| (l.min_score, l.name.clone()))
+                .collect(),
         }
+    }
+
+    /// The quiz level a finished attempt's score reaches, by the rule of the trainee's
+    /// report ([`crate::content::Quiz::level_for`]: the highest whose threshold it meets).
+    pub fn level(&self, score: u32) -> Option<String> {
+        self.levels
+            .iter()
+            .filter(|(min, _)| *min <= score)
+            .max_by_key(|(min, _)| *min)
+            .map(|(_, name)| name.clone())
     }
 
     /// The chapter's title, or its id when the content has no such chapter.

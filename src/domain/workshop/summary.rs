@@ -3,6 +3,7 @@
 //! sequence number, is the vote; a later change never replaces it), so redelivered or reordered
 //! events give the same summary.
 
+pub use super::place::Place;
 use super::{Catalog, Event, EventKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,40 +28,6 @@ struct Trainee {
     last_seen_ms: i64,
     /// Sequence number and place of the trainee's newest event that says where they are.
     place: Option<(u64, Place)>,
-}
-
-/// Where a trainee's newest event puts them (shown by title, never by id).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Place {
-    /// Read a chapter (id).
-    Chapter(String),
-    /// Answered a decision (id).
-    Decision(String),
-    /// Ran a scenario (id).
-    Scenario(String),
-    /// Played the ordering game.
-    Ordering,
-    /// Answered in the final quiz.
-    Quiz,
-    /// Said they are stuck on this screen (the name the trainee's client sends).
-    Screen(String),
-}
-
-impl Place {
-    /// The place an event shows, if it shows one ("solved" says nothing about where).
-    fn of(kind: &EventKind) -> Option<Place> {
-        Some(match kind {
-            EventKind::ChapterRead { chapter } => Place::Chapter(chapter.clone()),
-            EventKind::Decision { decision, .. } => Place::Decision(decision.clone()),
-            EventKind::ScenarioRun { scenario } => Place::Scenario(scenario.clone()),
-            EventKind::OrderingAttempt | EventKind::OrderingMistake | EventKind::OrderingSolved => {
-                Place::Ordering
-            }
-            EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } => Place::Quiz,
-            EventKind::Stuck { screen, .. } => Place::Screen(screen.clone()),
-            EventKind::Solved => return None,
-        })
-    }
 }
 
 /// A trainee's newest stuck signal.
@@ -142,6 +109,10 @@ pub struct TraineeView {
     /// in the session's language; None before their first event.
     #[serde(default)]
     pub screen: Option<String>,
+    /// The quiz level of the newest attempt once it is finished (all its questions
+    /// answered), by name in the session's language; None before.
+    #[serde(default)]
+    pub level: Option<String>,
 }
 
 /// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
@@ -395,7 +366,10 @@ impl Summary {
             view.trainees.push(TraineeView {
                 id: id.clone(),
                 name: t.name.clone(),
-                chapters_read: t.chapters.len() as u32,
+                chapters_read: crate::domain::progress::chapters_read_count(
+                    catalog.chapters.iter().map(String::as_str),
+                    &t.chapters,
+                ),
                 decisions: t
                     .decisions
                     .iter()
@@ -411,6 +385,9 @@ impl Summary {
                 stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
                 stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
                 screen: t.place.as_ref().map(|(_, place)| texts.place(place)),
+                level: (quiz.answered as usize >= crate::content::QUESTION_COUNT)
+                    .then(|| texts.level(quiz.correct))
+                    .flatten(),
             });
         }
         view.trainees

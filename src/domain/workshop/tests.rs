@@ -220,3 +220,41 @@ fn the_room_shows_where_a_trainee_is_by_title_in_the_session_language() {
     // A name this version does not know stays as sent rather than vanishing.
     assert_eq!(en.screen("tomorrow-screen"), "tomorrow-screen");
 }
+
+#[test]
+fn chapters_read_count_by_the_rule_of_the_trainees_home() {
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    let course = content.course(crate::content::Lang::En);
+    let c = Catalog::new(&content);
+    let ids: Vec<String> = course
+        .chapters
+        .iter()
+        .take(3)
+        .map(|ch| ch.id.clone())
+        .collect();
+    let mut s = Summary::default();
+    // Read twice (a backfill after a rejoin, a redelivery): each chapter counts once.
+    for (n, id) in ids.iter().chain(ids.iter()).enumerate() {
+        s.apply(
+            "t",
+            &ev(
+                n as u64 + 1,
+                EventKind::ChapterRead {
+                    chapter: id.clone(),
+                },
+            ),
+            &c,
+        );
+    }
+    let view = s.view("s", 6, 0, &c, &RoomTexts::default());
+    let mut home = crate::domain::progress::Progress::default();
+    for id in &ids {
+        home.apply(&crate::domain::Fact::ChapterRead(id.clone()));
+    }
+    let on_home = crate::domain::progress::chapters_read_count(
+        course.chapters.iter().map(|ch| ch.id.as_str()),
+        &home.chapters_read,
+    );
+    assert_eq!(view.trainees[0].chapters_read, on_home);
+    assert_eq!(on_home, 3);
+}

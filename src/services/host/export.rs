@@ -3,7 +3,7 @@
 //! external resources. Names only, never an e-mail address (the host stores none).
 
 use crate::domain::html::escape_html as esc;
-use crate::domain::workshop::summary::OptionLabel;
+use crate::domain::workshop::summary::{OptionLabel, utc_minute};
 use crate::domain::workshop::{RoomTexts, SummaryView};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -35,7 +35,7 @@ fn csv(field: &str) -> String {
 pub fn trainees_csv(view: &SummaryView) -> String {
     let decisions: Vec<&String> = view.decisions.keys().collect();
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,ordering_solved,ordering_mistakes,scenarios,stuck",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,stuck,last_step,last_seen_utc",
     );
     for d in &decisions {
         out.push(',');
@@ -45,15 +45,18 @@ pub fn trainees_csv(view: &SummaryView) -> String {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
             t.quiz.correct,
+            csv(t.level.as_deref().unwrap_or("")),
             t.ordering.solved,
             t.ordering.mistakes,
             t.scenarios.len(),
-            t.stuck
+            t.stuck,
+            csv(t.screen.as_deref().unwrap_or("")),
+            utc_minute(t.last_seen_ms)
         );
         for d in &decisions {
             out.push(',');
@@ -223,6 +226,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
         "dash.col_chapters",
         "dash.col_decisions",
         "dash.col_quiz",
+        "dash.col_level",
         "dash.col_screen",
         "dash.col_seen",
         "host.status_stuck",
@@ -233,12 +237,13 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&t.name),
             t.chapters_read,
             t.decisions.len(),
             t.quiz.correct,
             t.quiz.answered,
+            esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
             esc(&crate::domain::workshop::summary::utc_minute(
                 t.last_seen_ms

@@ -75,6 +75,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "dash.col_chapters",
     "dash.col_decisions",
     "dash.col_quiz",
+    "dash.col_level",
     "dash.col_screen",
     "dash.col_seen",
     "dash.room_rules",

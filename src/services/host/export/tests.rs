@@ -110,6 +110,7 @@ fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
         stuck_since_ms: None,
         stuck_acknowledged: false,
         screen: None,
+        level: None,
     });
     let export = page("summary", &view, &texts(Lang::En), true);
     assert!(
@@ -181,6 +182,7 @@ fn the_projector_page_speaks_the_session_language_and_names_nobody() {
             stuck_since_ms: None,
             stuck_acknowledged: false,
             screen: None,
+            level: None,
         });
     let html = dashboard_page(&view, &de);
     assert!(html.contains("<html lang=\"de\">"), "{html}");
