@@ -211,6 +211,48 @@ fn the_pacing_prompt_and_its_confirmation_use_the_footer() {
 }
 
 #[test]
+fn pacing_prompts_list_what_they_offer_by_title() {
+    let c = content();
+    let course = c.course(Lang::De);
+    let mut dash = dashboard(Lang::De, 100, 30);
+    keys(&mut dash, "c");
+    let chapters = screen(&dash);
+    for (i, chapter) in course.chapters.iter().take(5).enumerate() {
+        let row = format!("{:>2}. {}", i + 1, chapter.title);
+        assert!(chapters.contains(&row), "{row}: {chapters}");
+    }
+    keys(&mut dash, "\x1bs");
+    let scenarios = screen(&dash);
+    let mut sorted: Vec<_> = c.scenarios.iter().collect();
+    sorted.sort_by_key(|s| s.position);
+    let first = &sorted[0].text(Lang::De).expect("German").title;
+    assert!(scenarios.contains(&format!(" 1. {first}")), "{scenarios}");
+    assert!(
+        scenarios.contains("Modi: sicher · naiv · Falle"),
+        "the mode words the prompt takes: {scenarios}"
+    );
+    assert!(
+        scenarios.contains("Nummer oder ID, dann sicher/naiv/Falle"),
+        "{scenarios}"
+    );
+    keys(&mut dash, "\x1br");
+    let decisions = screen(&dash);
+    for (i, d) in course.decisions.iter().enumerate() {
+        let n = course
+            .chapters
+            .iter()
+            .position(|ch| ch.id == d.chapter)
+            .expect("the decision's chapter")
+            + 1;
+        let row = format!("{}. {} · in Kapitel {n}, ", i + 1, d.title);
+        assert!(decisions.contains(&row), "{row}: {decisions}");
+    }
+    // Esc puts the list away: the section is back.
+    keys(&mut dash, "\x1b");
+    assert!(screen(&dash).contains("Teilnehmende (3)"));
+}
+
+#[test]
 fn any_size_draws_without_panic() {
     for (w, h) in [
         (0, 0),

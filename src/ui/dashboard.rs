@@ -4,6 +4,7 @@
 
 mod answers;
 mod join;
+mod pace_list;
 mod room;
 
 use super::chrome::ellipsize;
@@ -68,6 +69,14 @@ pub fn body_len(dash: &Dashboard, width: u16) -> usize {
 
 fn body_lines(dash: &Dashboard, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width);
+    // A pacing prompt shows what it offers, by title, until it is sent or cancelled.
+    if let Some(list) = dash
+        .prompt
+        .as_ref()
+        .and_then(|p| pace_list::lines(dash, p.kind, theme, width))
+    {
+        return list;
+    }
     match dash.section {
         Section::Room => room::lines(dash, theme, width),
         Section::Answers => answers::lines(dash, theme, width),
