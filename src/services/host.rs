@@ -35,6 +35,8 @@ pub const MAX_EVENTS_PER_TRAINEE: u32 = 5_000;
 
 /// The meta key of the session's language.
 const LANG_META: &str = "session_lang";
+/// The meta key of the feedback setting (`held` or `immediate`).
+const FEEDBACK_META: &str = "feedback";
 
 /// The wall clock in Unix ms (0 before 1970, which no host sees).
 fn now_ms() -> i64 {
@@ -143,6 +145,8 @@ impl HostState {
             .map_err(fail)?
             .as_deref()
             .and_then(Lang::from_code);
+        // Held unless the session was started with immediate feedback.
+        let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
         let mut summary = Summary::default();
         db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
@@ -182,7 +186,7 @@ impl HostState {
             ],
             stored_lang,
             started_ms,
-            hold_feedback: true,
+            hold_feedback,
         })
     }
 
@@ -229,6 +233,21 @@ impl HostState {
     pub fn with_hold_feedback(mut self, hold: bool) -> HostState {
         self.hold_feedback = hold;
         self
+    }
+
+    /// Sets the session's feedback setting and keeps it across restarts (`--feedback`).
+    pub fn set_hold_feedback(mut self, hold: bool) -> Result<HostState, String> {
+        let value = if hold { "held" } else { "immediate" };
+        lock(&self.db)
+            .set_meta(FEEDBACK_META, value)
+            .map_err(|e| format!("host database: {e}"))?;
+        self.hold_feedback = hold;
+        Ok(self)
+    }
+
+    /// Whether trainees see right/wrong only after the reveal.
+    pub fn hold_feedback(&self) -> bool {
+        self.hold_feedback
     }
 
     /// Sets the page a phone sees at the join URL (the QR code on the projector); the first
