@@ -61,7 +61,7 @@ fn summary(lang: Lang) -> SummaryView {
     let mut bob = trainee("Bob", 3, &[(d[0], opt(0, 0))], (2, 1));
     bob.stuck = true;
     bob.stuck_screen = Some(texts.screen("simulator"));
-    bob.screen = bob.stuck_screen.clone();
+    bob.screen.clone_from(&bob.stuck_screen);
     bob.stuck_text = Some("what does the lock token protect?".into());
     bob.last_seen_ms = NOW_MS - 3_000;
     bob.stuck_since_ms = Some(NOW_MS - 180_000);

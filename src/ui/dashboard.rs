@@ -102,10 +102,12 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let width = usize::from(area.width);
     // The key and the counts stay whole; the session name gives way.
     let room = width.saturating_sub(counts.width() + right.width() + 7);
-    let session = if dash.summary.date.is_empty() {
+    // The date only where the whole name fits beside it: the name says which session.
+    let dated = format!("{} · {}", dash.summary.session, dash.summary.date);
+    let session = if dash.summary.date.is_empty() || dated.width() > room {
         dash.summary.session.clone()
     } else {
-        format!("{} · {}", dash.summary.session, dash.summary.date)
+        dated
     };
     let left = format!(" {} · {counts}", ellipsize(&session, room));
     let gap = width.saturating_sub(left.width() + right.width() + 1);

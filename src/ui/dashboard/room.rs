@@ -18,7 +18,7 @@ const MIN_NAME_W: usize = 10;
 /// Wider names are cut: the figures stay near the names on a wide terminal.
 const MAX_NAME_W: usize = 24;
 /// The place column ("chapter Outbox") is at least this wide; it takes what the name leaves.
-const MIN_SCREEN_W: usize = 14;
+const MIN_SCREEN_W: usize = 16;
 
 /// The section's lines at `width`.
 pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
