@@ -9,7 +9,9 @@ mod support;
 use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::content::Lang;
-use queuelab::domain::workshop::summary::{OrderingTally, QuizTally, RelayCounts, TraineeView};
+use queuelab::domain::workshop::summary::{
+    OrderingTally, Place, QuizTally, RelayCounts, TraineeView,
+};
 use queuelab::domain::workshop::{Pace, PaceKind, SummaryView};
 use queuelab::ui::dashboard::draw;
 use queuelab::ui::theme::Theme;
@@ -44,17 +46,22 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         last_seen_ms: NOW_MS - 42_000,
         stuck_since_ms: None,
         stuck_acknowledged: false,
+        screen: None,
+        level: None,
     }
 }
 
-fn summary() -> SummaryView {
+/// The summary as a host serving in `lang` sends it: places and screens by their titles.
+fn summary(lang: Lang) -> SummaryView {
     let c = content();
+    let texts = queuelab::domain::workshop::RoomTexts::of(&c, lang);
     let course = c.course(Lang::En);
     let d: Vec<&str> = course.decisions.iter().map(|d| d.id.as_str()).collect();
     let opt = |i: usize, j: usize| course.decisions[i].options[j].id.as_str();
     let mut bob = trainee("Bob", 3, &[(d[0], opt(0, 0))], (2, 1));
     bob.stuck = true;
-    bob.stuck_screen = Some("simulator".into());
+    bob.stuck_screen = Some(texts.screen("simulator"));
+    bob.screen.clone_from(&bob.stuck_screen);
     bob.stuck_text = Some("what does the lock token protect?".into());
     bob.last_seen_ms = NOW_MS - 3_000;
     bob.stuck_since_ms = Some(NOW_MS - 180_000);
@@ -71,16 +78,15 @@ fn summary() -> SummaryView {
         (10, 9),
     );
     ada.last_seen_ms = NOW_MS - 7_200_000;
-    let trainees = vec![
-        ada,
-        bob,
-        trainee(
-            "Chris Maier-Lüdenscheid",
-            5,
-            &[(d[0], opt(0, 1)), (d[1], opt(1, 2))],
-            (0, 0),
-        ),
-    ];
+    ada.screen = Some(texts.place(&Place::Quiz));
+    let mut chris = trainee(
+        "Chris Maier-Lüdenscheid",
+        5,
+        &[(d[0], opt(0, 1)), (d[1], opt(1, 2))],
+        (0, 0),
+    );
+    chris.screen = Some(texts.place(&Place::Chapter(course.chapters[5].id.clone())));
+    let trainees = vec![ada, bob, chris];
     let mut decisions: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
     for t in &trainees {
         for (k, v) in &t.decisions {
@@ -100,6 +106,7 @@ fn summary() -> SummaryView {
     scenarios.sort_by_key(|s| s.position);
     SummaryView {
         session: "Resilience workshop, room 2".into(),
+        date: "2027-01-15".into(),
         trainees,
         decisions,
         quiz,
@@ -138,7 +145,7 @@ fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
     let mut dash = Dashboard::new(content(), lang, access, false);
     dash.update(DashMsg::Resized { width, height });
     dash.update(DashMsg::Refreshed {
-        summary: Box::new(summary()),
+        summary: Box::new(summary(lang)),
         now_ms: NOW_MS,
     });
     dash
@@ -201,6 +208,48 @@ fn the_pacing_prompt_and_its_confirmation_use_the_footer() {
     keys(&mut dash, "\x1bc99\n");
     let refused = screen(&dash);
     assert!(refused.contains("No such number: 99"), "{refused}");
+}
+
+#[test]
+fn pacing_prompts_list_what_they_offer_by_title() {
+    let c = content();
+    let course = c.course(Lang::De);
+    let mut dash = dashboard(Lang::De, 100, 30);
+    keys(&mut dash, "c");
+    let chapters = screen(&dash);
+    for (i, chapter) in course.chapters.iter().take(5).enumerate() {
+        let row = format!("{:>2}. {}", i + 1, chapter.title);
+        assert!(chapters.contains(&row), "{row}: {chapters}");
+    }
+    keys(&mut dash, "\x1bs");
+    let scenarios = screen(&dash);
+    let mut sorted: Vec<_> = c.scenarios.iter().collect();
+    sorted.sort_by_key(|s| s.position);
+    let first = &sorted[0].text(Lang::De).expect("German").title;
+    assert!(scenarios.contains(&format!(" 1. {first}")), "{scenarios}");
+    assert!(
+        scenarios.contains("Modi: sicher · naiv · Falle"),
+        "the mode words the prompt takes: {scenarios}"
+    );
+    assert!(
+        scenarios.contains("Nummer oder ID, dann sicher/naiv/Falle"),
+        "{scenarios}"
+    );
+    keys(&mut dash, "\x1br");
+    let decisions = screen(&dash);
+    for (i, d) in course.decisions.iter().enumerate() {
+        let n = course
+            .chapters
+            .iter()
+            .position(|ch| ch.id == d.chapter)
+            .expect("the decision's chapter")
+            + 1;
+        let row = format!("{}. {} · in Kapitel {n}, ", i + 1, d.title);
+        assert!(decisions.contains(&row), "{row}: {decisions}");
+    }
+    // Esc puts the list away: the section is back.
+    keys(&mut dash, "\x1b");
+    assert!(screen(&dash).contains("Teilnehmende (3)"));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! of a revealed decision); nothing is ever opened without that key. A command is shown once:
 //! ids only grow, and one not newer than the last seen is ignored.
 
+use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
 use crate::domain::workshop::{Pace, PaceKind};
 use crate::sim::model::Mode;
@@ -80,6 +81,8 @@ pub fn banner(session: &Session) -> Option<String> {
                 .find(|sc| &sc.id == scenario)
                 .and_then(|sc| sc.text.get(&session.lang))
                 .map_or(scenario.as_str(), |t| t.title.as_str());
+            // The mode by its name on the simulator's screen ("naiv"), not its id.
+            let mode = Mode::parse(mode).map_or(mode.as_str(), |m| s.get(mode_key(m)));
             s.fill("pace.open_scenario", &[("title", title), ("mode", mode)])
         }
         PaceKind::RevealDecision { decision } => {
@@ -130,7 +133,7 @@ pub fn follow(session: &mut Session) -> Vec<Effect> {
             }
         }
         PaceKind::OpenScenario { scenario, mode } => {
-            simulator::open_for_decision(session, &scenario, Mode::parse(&mode))
+            simulator::open_for_pace(session, &scenario, Mode::parse(&mode))
         }
     }
 }

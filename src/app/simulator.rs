@@ -42,17 +42,29 @@ pub fn scenario_text<'a>(session: &'a Session, id: &str) -> Option<&'a ScenarioT
 /// Opens the simulator on `scenario` (an id; `None` takes the last one chosen, an unknown id
 /// the first) and starts a paused run.
 pub fn open(session: &mut Session, scenario: Option<&str>) -> Vec<Effect> {
-    open_in_mode(session, scenario, None)
+    open_in_mode(session, scenario, None, true)
 }
 
 /// Opens the simulator from a decision's "see it happen": the scenario plays the learner's
 /// choice (`mode`, from the chosen option's data), and when that choice is not the safe one
 /// the compare view shows it beside safe mode at once.
 pub fn open_for_decision(session: &mut Session, scenario: &str, mode: Option<Mode>) -> Vec<Effect> {
-    open_in_mode(session, Some(scenario), mode)
+    open_in_mode(session, Some(scenario), mode, true)
 }
 
-fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode>) -> Vec<Effect> {
+/// Opens the simulator for the instructor's pacing command: the scenario in `mode`, its run
+/// started at the first event so the room watches it unfold (no compare view that shows the
+/// outcome at once).
+pub fn open_for_pace(session: &mut Session, scenario: &str, mode: Option<Mode>) -> Vec<Effect> {
+    open_in_mode(session, Some(scenario), mode, false)
+}
+
+fn open_in_mode(
+    session: &mut Session,
+    scenario: Option<&str>,
+    mode: Option<Mode>,
+    compare: bool,
+) -> Vec<Effect> {
     let known = |id: &str| session.content.scenarios.iter().any(|sc| sc.id == id);
     // Without a scenario asked for, the last scenario, mode and broker come back.
     let remembered = session
@@ -80,7 +92,7 @@ fn open_in_mode(session: &mut Session, scenario: Option<&str>, mode: Option<Mode
         state.settings.mode = mode;
     }
     let mut effects = playback::restart(&mut state);
-    if let Some(unsafe_mode) = mode.filter(|m| *m != Mode::Safe) {
+    if let Some(unsafe_mode) = mode.filter(|m| compare && *m != Mode::Safe) {
         effects.extend(playback::compare_against(&mut state, unsafe_mode));
     }
     // A run opened from a chapter, a decision or the instructor is the last one seen too.

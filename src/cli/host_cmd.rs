@@ -5,6 +5,7 @@
 use super::args::{HostAction, HostArgs};
 use super::join_cmd::say;
 use super::{Cli, Failure};
+use crate::domain::workshop::summary::utc_minute;
 use crate::domain::workshop::{JoinUrl, SummaryView};
 use crate::services::host::{HostState, Kicked};
 use crate::services::trainee::client::{deadline_in, request};
@@ -74,7 +75,10 @@ fn kick(url: &str, key: &str, who: &str) -> Result<(), Failure> {
 fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
     say!(
         "{}",
-        s.fill("host.status_session", &[("name", &view.session)])
+        s.fill(
+            "host.status_session",
+            &[("name", &view.session), ("date", &view.date)]
+        )
     );
     let n = view.trainees.len().to_string();
     say!("{}", s.fill("host.status_trainees", &[("n", &n)]));
@@ -86,6 +90,9 @@ fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
                 ("decisions", &t.decisions.len().to_string()),
                 ("correct", &t.quiz.correct.to_string()),
                 ("answered", &t.quiz.answered.to_string()),
+                ("level", t.level.as_deref().unwrap_or("-")),
+                ("screen", t.screen.as_deref().unwrap_or("-")),
+                ("seen", &utc_minute(t.last_seen_ms)),
             ],
         );
         let stuck = if t.stuck {
@@ -131,8 +138,18 @@ fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
     }
     let content = super::load_content(cli)?;
     let state = HostState::open(&paths.data_dir, None, &content).map_err(Failure::new)?;
+    // The session's language unless --lang asks for another (the config's for a session
+    // never served).
+    let config = super::config(&paths)?;
+    let lang = super::pick_lang(
+        cli.globals.lang,
+        state.stored_lang(),
+        config.workshop.language,
+    );
+    let state = state.with_lang(lang);
     let view = state.summary().map_err(Failure::new)?;
-    for path in crate::services::host::export::write_all(&view, out).map_err(Failure::new)? {
+    let texts = state.texts();
+    for path in crate::services::host::export::write_all(&view, texts, out).map_err(Failure::new)? {
         say!("{}", path.display());
     }
     Ok(())

@@ -17,11 +17,12 @@ pub enum PaceWhat {
         /// Chapter number (1-based).
         n: String,
     },
-    /// Open scenario N (number or id) in a mode (safe, naive, pitfall; default safe).
+    /// Open scenario N (number or id) in a mode (safe, naive, pitfall or the simulator's
+    /// German words sicher, naiv, Falle; default safe).
     Scenario {
         /// Scenario number of `sim --list`, or its id.
         scenario: String,
-        /// safe, naive or pitfall.
+        /// safe, naive or pitfall (also sicher, naiv, Falle).
         mode: Option<String>,
     },
     /// Reveal decision K's distribution to the room.

@@ -34,6 +34,21 @@ pub struct ServeArgs {
     /// `check digits: DIGITS` and `instructor key: KEY`, serve until Ctrl+C or SIGTERM.
     #[arg(long)]
     pub headless: bool,
+    /// When trainees see whether a decision answer is right: `held` (the default) only after
+    /// the instructor reveals the decision, so the room votes before anyone knows (peer
+    /// instruction); `immediate` at once. The session keeps the setting across restarts;
+    /// without the flag a restart keeps what was set before.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub feedback: Option<Feedback>,
+}
+
+/// When trainees see right/wrong for a decision (`--feedback`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Feedback {
+    /// After the instructor reveals the decision.
+    Held,
+    /// At once.
+    Immediate,
 }
 
 /// Starts the host and serves until stopped.
@@ -57,10 +72,19 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         .map_err(Failure::new)?;
     let tls = identity.server_config().map_err(Failure::new)?;
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let lang = super::pick_lang(cli.globals.lang, None, config.workshop.language);
-    let mut state = HostState::open(&paths.data_dir, name, &content)
-        .map_err(Failure::new)?
-        .with_lang(lang);
+    let state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
+    // --lang, else the language the session was served in before, else the config's.
+    let lang = super::pick_lang(
+        cli.globals.lang,
+        state.stored_lang(),
+        config.workshop.language,
+    );
+    let mut state = state.set_session_lang(lang).map_err(Failure::new)?;
+    if let Some(feedback) = args.feedback {
+        state = state
+            .set_hold_feedback(feedback == Feedback::Held)
+            .map_err(Failure::new)?;
+    }
     if let Some(reason) = mail_relay::missing_settings(&config) {
         warn(&format!("{reason}; they are told so when they try"));
     } else {
@@ -121,6 +145,14 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     say!("join: {url}");
     say!("join short: {}", url.short_line());
     say!("check digits: {}", check_digits(&url.fingerprint));
+    say!(
+        "feedback: {}",
+        if state.hold_feedback() {
+            "held until the reveal"
+        } else {
+            "immediate"
+        }
+    );
     say!("instructor key: {}", state.key);
     if !args.headless {
         say!("projector: {projector}");

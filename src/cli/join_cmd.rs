@@ -31,7 +31,8 @@ pub fn run_join(
     let strings = session.course().strings.clone();
     let store = &mut session.store;
     if let Some(target) = target {
-        let target = JoinTarget::parse(target).map_err(|e| Failure::usage(e.to_string()))?;
+        let target = JoinTarget::parse(target)
+            .map_err(|e| Failure::usage(strings.fill(e.key(), &[("typed", target)])))?;
         let old = store
             .membership()
             .map_err(|e| Failure::new(e.to_string()))?;
@@ -42,11 +43,7 @@ pub fn run_join(
         let name = match (name, &old) {
             (Some(name), _) => check_name(name).map_err(Failure::usage)?,
             (None, Some(old)) if old.url.code == code => old.name.clone(),
-            (None, _) => {
-                return Err(Failure::usage(
-                    "joining needs --name NAME (the name the instructor sees)",
-                ));
-            }
+            (None, _) => return Err(Failure::usage(strings.get("join.name_needed"))),
         };
         let refused = |r: JoinRefusal| Failure::new(r.message(&strings));
         let deadline = deadline_in(join::JOIN_MS);
@@ -71,15 +68,13 @@ pub fn run_join(
             )
         );
     } else if name.is_some() || digits.is_some() {
-        return Err(Failure::usage(
-            "--name and --check-digits go with a join: queuelab join HOST:PORT CODE --name NAME",
-        ));
+        return Err(Failure::usage(strings.get("join.flags_alone")));
     }
     let Some(member) = store
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
     else {
-        say!("not joined to a workshop session (queuelab join HOST:PORT CODE --name NAME)");
+        say!("{}", strings.get("join.not_joined"));
         return Ok(());
     };
     let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
@@ -87,22 +82,32 @@ pub fn run_join(
         .session
         .clone()
         .or(member.session_name.clone())
-        .unwrap_or_else(|| "(not reached yet)".to_owned());
-    say!("session: {session_name}");
-    say!("host: {}", member.url.authority());
-    say!("name: {}", member.name);
-    say!("delivered now: {}", delivery.delivered);
-    say!("waiting: {}", delivery.pending);
+        .unwrap_or_else(|| strings.get("join.status_not_reached").to_owned());
+    let line = |key: &str, name: &str, value: &str| strings.fill(key, &[(name, value)]);
+    say!("{}", line("join.status_session", "name", &session_name));
+    say!(
+        "{}",
+        line("join.status_host", "address", &member.url.authority())
+    );
+    say!("{}", line("join.status_name", "name", &member.name));
+    let (delivered, pending) = (delivery.delivered.to_string(), delivery.pending.to_string());
+    say!("{}", line("join.status_delivered", "n", &delivered));
+    say!("{}", line("join.status_waiting", "n", &pending));
     for rejected in &delivery.rejected {
-        say!("refused by the host: {rejected}");
+        say!("{}", line("join.status_fact_refused", "reason", rejected));
     }
     if let Some(error) = delivery.error {
         // A refusal (wrong code, session full, too many new trainees) is an answer, not an
         // outage: the command fails with it.
-        if error.starts_with("the host answered 4") {
-            return Err(Failure::new(format!("the host refused: {error}")));
+        if let Some(reason) = error.strip_prefix(join::REFUSED) {
+            // "03: session full" after "the host answered 4": the host's own words remain.
+            let reason = reason
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ')
+                .to_owned();
+            let refusal = JoinRefusal::Host { reason };
+            return Err(Failure::new(refusal.message(&strings)));
         }
-        say!("host not reachable: {error} (facts wait and go with a later run)");
+        say!("{}", line("join.status_unreachable", "reason", &error));
     }
     Ok(())
 }
@@ -146,6 +151,7 @@ fn confirm_digits(
 /// `queuelab leave`.
 pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
+    let strings = session.course().strings.clone();
     // Try to hand over what waits before the membership (and its outbox) ends.
     flush(&mut session.store);
     let left = session
@@ -154,11 +160,11 @@ pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?;
     say!(
         "{}",
-        if left {
-            "left the workshop session"
+        strings.get(if left {
+            "join.left_cli"
         } else {
-            "not joined to a workshop session"
-        }
+            "join.not_joined"
+        })
     );
     Ok(())
 }

@@ -5,6 +5,20 @@ use crate::content::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// How many chapters of the course count as read: each of `course_chapters` once when `read`
+/// holds its id (an id the course no longer has does not count). The trainee's Home, the
+/// header and the host's Room table count by this one rule.
+pub fn chapters_read_count<'a>(
+    course_chapters: impl IntoIterator<Item = &'a str>,
+    read: &BTreeSet<String>,
+) -> u32 {
+    let n = course_chapters
+        .into_iter()
+        .filter(|id| read.contains(*id))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// What the learner has done so far.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -6,7 +6,9 @@ pub mod catalog;
 pub mod check_digits;
 pub mod join_url;
 pub mod pace;
+pub mod place;
 pub mod refusal;
+pub mod room_texts;
 pub mod summary;
 pub mod wire;
 
@@ -15,6 +17,7 @@ pub use check_digits::{check_digits, same_digits};
 pub use join_url::{JoinTarget, JoinUrl, JoinUrlError};
 pub use pace::{Pace, PaceKind};
 pub use refusal::JoinRefusal;
+pub use room_texts::RoomTexts;
 pub use summary::{Summary, SummaryView};
 
 use super::Fact;

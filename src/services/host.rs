@@ -15,7 +15,7 @@ pub mod server;
 use crate::content::{Content, Lang};
 use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
 use crate::domain::workshop::summary::OptionLabel;
-use crate::domain::workshop::{Catalog, Pace, PaceKind, Summary, SummaryView};
+use crate::domain::workshop::{Catalog, Pace, PaceKind, RoomTexts, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
 use std::collections::BTreeMap;
@@ -32,6 +32,18 @@ pub const MAX_TRAINEES: u32 = 500;
 /// Most events the host stores for one trainee: a whole course with every quiz retaken and
 /// every scenario run many times stays far below; a client replaying without end does not.
 pub const MAX_EVENTS_PER_TRAINEE: u32 = 5_000;
+
+/// The meta key of the session's language.
+const LANG_META: &str = "session_lang";
+/// The meta key of the feedback setting (`held` or `immediate`).
+const FEEDBACK_META: &str = "feedback";
+
+/// The wall clock in Unix ms (0 before 1970, which no host sees).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
 
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
@@ -69,8 +81,14 @@ pub struct HostState {
     join_page: std::sync::OnceLock<String>,
     /// Decision options as numbered on every screen, German and English.
     labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
-    /// The session's language (summary labels, pages).
+    /// The session's language (summary labels, titles, pages).
     lang: Lang,
+    /// The course's titles and the UI strings, German and English.
+    texts: [RoomTexts; 2],
+    /// The language the session was last served in (None before the first serve).
+    stored_lang: Option<Lang>,
+    /// When the session was first opened (Unix ms).
+    started_ms: i64,
     /// Trainees see right/wrong only after the reveal (the session setting).
     hold_feedback: bool,
 }
@@ -119,6 +137,16 @@ impl HostState {
             db.set_meta("session_name", name).map_err(fail)?;
         }
         let name = get_or_make("session_name", &|| DEFAULT_SESSION_NAME.to_owned())?;
+        let started_ms = get_or_make("started_ms", &|| now_ms().to_string())?
+            .parse()
+            .unwrap_or(0);
+        let stored_lang = db
+            .meta(LANG_META)
+            .map_err(fail)?
+            .as_deref()
+            .and_then(Lang::from_code);
+        // Held unless the session was started with immediate feedback.
+        let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
         let mut summary = Summary::default();
         db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
@@ -151,16 +179,53 @@ impl HostState {
                 OptionLabel::of_course(content.course(Lang::De)),
                 OptionLabel::of_course(content.course(Lang::En)),
             ],
-            lang: Lang::En,
-            hold_feedback: true,
+            lang: stored_lang.unwrap_or_default(),
+            texts: [
+                RoomTexts::of(content, Lang::De),
+                RoomTexts::of(content, Lang::En),
+            ],
+            stored_lang,
+            started_ms,
+            hold_feedback,
         })
     }
 
-    /// The session's language: the summary's option texts (projector page, export).
+    /// Shows the summary in `lang` for this run only (`host export --lang`): the option texts,
+    /// the titles, the projector page and the export.
     #[must_use]
     pub fn with_lang(mut self, lang: Lang) -> HostState {
         self.lang = lang;
         self
+    }
+
+    /// Makes `lang` the session's language, remembered across restarts: `host export` and a
+    /// restarted host without `--lang` keep it.
+    pub fn set_session_lang(mut self, lang: Lang) -> Result<HostState, String> {
+        lock(&self.db)
+            .set_meta(LANG_META, lang.code())
+            .map_err(|e| format!("host database: {e}"))?;
+        self.lang = lang;
+        self.stored_lang = Some(lang);
+        Ok(self)
+    }
+
+    /// The language the session was last served in, if it was served before.
+    pub fn stored_lang(&self) -> Option<Lang> {
+        self.stored_lang
+    }
+
+    /// The session's language in use.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// The titles and strings of the session's language.
+    pub fn texts(&self) -> &RoomTexts {
+        let [de, en] = &self.texts;
+        match self.lang {
+            Lang::De => de,
+            Lang::En => en,
+        }
     }
 
     /// Whether trainees see right/wrong only after the reveal (default: held).
@@ -168,6 +233,21 @@ impl HostState {
     pub fn with_hold_feedback(mut self, hold: bool) -> HostState {
         self.hold_feedback = hold;
         self
+    }
+
+    /// Sets the session's feedback setting and keeps it across restarts (`--feedback`).
+    pub fn set_hold_feedback(mut self, hold: bool) -> Result<HostState, String> {
+        let value = if hold { "held" } else { "immediate" };
+        lock(&self.db)
+            .set_meta(FEEDBACK_META, value)
+            .map_err(|e| format!("host database: {e}"))?;
+        self.hold_feedback = hold;
+        Ok(self)
+    }
+
+    /// Whether trainees see right/wrong only after the reveal.
+    pub fn hold_feedback(&self) -> bool {
+        self.hold_feedback
     }
 
     /// Sets the page a phone sees at the join URL (the QR code on the projector); the first
@@ -205,7 +285,9 @@ impl HostState {
         let (events, duplicates) = lock(&self.db)
             .counts()
             .map_err(|e| format!("host database: {e}"))?;
-        let mut view = lock(&self.summary).view(&self.name, events, duplicates, &self.catalog);
+        let mut view =
+            lock(&self.summary).view(&self.name, events, duplicates, &self.catalog, self.texts());
+        view.date = crate::domain::report::iso_date(self.started_ms / 1000);
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         view.last_pace = paces.last().cloned();

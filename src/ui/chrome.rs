@@ -55,11 +55,10 @@ fn counts(app: &App) -> String {
         .iter()
         .filter(|d| app.session.progress.decisions.contains_key(&d.id))
         .count();
-    let read = course
-        .chapters
-        .iter()
-        .filter(|c| app.session.progress.chapters_read.contains(&c.id))
-        .count();
+    let read = crate::domain::progress::chapters_read_count(
+        course.chapters.iter().map(|c| c.id.as_str()),
+        &app.session.progress.chapters_read,
+    );
     format!(
         "{} · {} {read}/{}",
         s.fill(

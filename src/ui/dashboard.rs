@@ -4,6 +4,7 @@
 
 mod answers;
 mod join;
+mod pace_list;
 mod room;
 
 use super::chrome::ellipsize;
@@ -68,6 +69,14 @@ pub fn body_len(dash: &Dashboard, width: u16) -> usize {
 
 fn body_lines(dash: &Dashboard, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width);
+    // A pacing prompt shows what it offers, by title, until it is sent or cancelled.
+    if let Some(list) = dash
+        .prompt
+        .as_ref()
+        .and_then(|p| pace_list::lines(dash, p.kind, theme, width))
+    {
+        return list;
+    }
     match dash.section {
         Section::Room => room::lines(dash, theme, width),
         Section::Answers => answers::lines(dash, theme, width),
@@ -93,7 +102,14 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let width = usize::from(area.width);
     // The key and the counts stay whole; the session name gives way.
     let room = width.saturating_sub(counts.width() + right.width() + 7);
-    let left = format!(" {} · {counts}", ellipsize(&dash.summary.session, room));
+    // The date only where the whole name fits beside it: the name says which session.
+    let dated = format!("{} · {}", dash.summary.session, dash.summary.date);
+    let session = if dash.summary.date.is_empty() || dated.width() > room {
+        dash.summary.session.clone()
+    } else {
+        dated
+    };
+    let left = format!(" {} · {counts}", ellipsize(&session, room));
     let gap = width.saturating_sub(left.width() + right.width() + 1);
     let line = format!("{left}{}{right} ", " ".repeat(gap));
     frame.render_widget(Paragraph::new(line).style(theme.header()), area);

@@ -96,11 +96,10 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
     let s = app.session.strings();
     let course = app.session.course();
     let p = &app.session.progress;
-    let read = course
-        .chapters
-        .iter()
-        .filter(|c| p.chapters_read.contains(&c.id))
-        .count();
+    let read = crate::domain::progress::chapters_read_count(
+        course.chapters.iter().map(|c| c.id.as_str()),
+        &p.chapters_read,
+    );
     let decided = course
         .decisions
         .iter()

@@ -36,7 +36,16 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
         200,
         50,
     );
-    host.wait_for("Room 7 · 0 joined · 0 stuck");
+    host.wait_for("0 joined · 0 stuck");
+    // The header names the session and the day it started.
+    let header = host.screen();
+    let dated = header.lines().next().is_some_and(|line| {
+        line.trim_start()
+            .strip_prefix("Room 7 · ")
+            .and_then(|rest| rest.get(..10))
+            .is_some_and(|date| date.len() == 10 && date.as_bytes()[4] == b'-')
+    });
+    assert!(dated, "{header}");
     assert!(host.in_alternate_screen());
     host.send("3");
     host.wait_for("Join URL");
@@ -48,12 +57,12 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
-    host.wait_for("Room 7 · 1 joined · 0 stuck");
+    host.wait_for("1 joined · 0 stuck");
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");
     // Screen, since when (the minutes depend on the machine's pace), then the words.
-    host.wait_for("on command-line · since ");
+    host.wait_for("on command line · since ");
     host.wait_for(" min: \"the map\"");
     // The instructor acknowledges it; the room shows that, and the key help lists `a`.
     host.send("aPia\r");

@@ -104,6 +104,14 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
         "{}",
         mails[1].data
     );
+    // The report of a joined trainee names the session and the trainee as the room knows them.
+    assert!(
+        mails[1]
+            .data
+            .contains("Subject: Room 1: queuelab report of Ada"),
+        "{}",
+        mails[1].data
+    );
     for (path, bytes) in all_files(&trainee) {
         let text = String::from_utf8_lossy(&bytes);
         assert!(

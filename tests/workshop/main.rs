@@ -3,6 +3,7 @@
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
 mod dashboard;
+mod feedback_setting;
 mod host_files;
 mod host_pty;
 mod hostile_connections;
@@ -13,6 +14,7 @@ mod kick;
 mod mail;
 mod relay;
 mod replay_memory;
+mod session_language;
 mod silent_host;
 mod support;
 mod votes;

@@ -2,9 +2,11 @@
 //! mode, or a decision number. Numbers are what the room sees on screen; ids travel.
 
 use crate::app::input::{Key, KeyCode};
+use crate::app::simulator::view::mode_key;
 use crate::content::{Content, Lang};
 use crate::domain::workshop::PaceKind;
 use crate::domain::workshop::pace::PACE_MODES;
+use crate::sim::Mode;
 
 /// Longest input (a number, a space and a mode fit easily).
 const MAX_INPUT: usize = 24;
@@ -122,13 +124,11 @@ pub fn parse(
             let i = number(scenarios.len())
                 .or_else(|| scenarios.iter().position(|s| s.id == first))
                 .ok_or(("dash.bad_number", first.to_owned()))?;
-            let mode = words.next().unwrap_or(PACE_MODES[0]).to_ascii_lowercase();
-            if !PACE_MODES.contains(&mode.as_str()) {
-                return Err(("dash.bad_mode", mode));
-            }
+            let typed = words.next().unwrap_or(PACE_MODES[0]);
+            let mode = mode_named(typed, content).ok_or(("dash.bad_mode", typed.to_owned()))?;
             Ok(PaceKind::OpenScenario {
                 scenario: scenarios[i].id.clone(),
-                mode,
+                mode: mode.as_str().to_owned(),
             })
         }
         // A name is no pacing command: the dashboard sends it as a removal instead.
@@ -136,4 +136,17 @@ pub fn parse(
             Err(("dash.bad_number", text.to_owned()))
         }
     }
+}
+
+/// The simulator mode `typed` names: its id (`naive`) or its name on the simulator's screen in
+/// either language (`naiv`, `sicher`), in any case.
+pub fn mode_named(typed: &str, content: &Content) -> Option<Mode> {
+    let typed = typed.trim().to_lowercase();
+    Mode::ALL.into_iter().find(|mode| {
+        mode.as_str() == typed
+            || Lang::ALL.iter().any(|lang| {
+                let name = content.course(*lang).strings.get(mode_key(*mode));
+                name.to_lowercase() == typed
+            })
+    })
 }

@@ -105,6 +105,34 @@ fn pacing_prompts_turn_numbers_into_content_ids() {
 }
 
 #[test]
+fn the_mode_words_of_both_languages_name_a_mode() {
+    let c = content();
+    let mut scenarios: Vec<_> = c.scenarios.iter().collect();
+    scenarios.sort_by_key(|s| s.position);
+    let mut d = dash();
+    // The words the simulator shows in German and English, in any case, and the ids.
+    for (typed_mode, mode) in [
+        ("naiv", "naive"),
+        ("SICHER", "safe"),
+        ("Falle", "pitfall"),
+        ("naive", "naive"),
+        ("Safe", "safe"),
+        ("pitfall", "pitfall"),
+    ] {
+        typed(&mut d, &format!("s2 {typed_mode}"));
+        let effects = press(&mut d, KeyCode::Enter);
+        assert_eq!(
+            effects,
+            [DashEffect::SendPace(PaceKind::OpenScenario {
+                scenario: scenarios[1].id.clone(),
+                mode: mode.into()
+            })],
+            "{typed_mode}"
+        );
+    }
+}
+
+#[test]
 fn bad_pacing_input_is_a_note_and_sends_nothing() {
     let mut d = dash();
     typed(&mut d, "c99");

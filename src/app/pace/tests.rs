@@ -74,6 +74,10 @@ fn a_scenario_opens_in_its_mode_and_a_reveal_shows_the_rooms_answers() {
         panic!("the simulator opens");
     };
     assert_eq!(state.settings.mode, Mode::Naive);
+    // The room watches the run unfold from its first event: no compare view with the result.
+    assert!(state.compare.is_none(), "no compare view");
+    assert_eq!(state.timeline.total, 0, "at the first event");
+    assert!(!state.timeline.finished);
     let d = &c.course(Lang::En).decisions[1];
     let counts = [(d.options[0].id.clone(), 3), (d.options[2].id.clone(), 12)].into();
     app.update(Msg::PaceReceived(PaceNotice {

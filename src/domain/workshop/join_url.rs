@@ -60,6 +60,21 @@ pub enum JoinUrlError {
     Short(String),
 }
 
+impl JoinUrlError {
+    /// The UI string key that says what is wrong in the learner's language (`{typed}` is
+    /// what was typed).
+    pub fn key(&self) -> &'static str {
+        match self {
+            JoinUrlError::Scheme(_) => "join.err_scheme",
+            JoinUrlError::Address(_) => "join.err_address",
+            JoinUrlError::Path(_) => "join.err_path",
+            JoinUrlError::Code(_) => "join.err_code",
+            JoinUrlError::Fingerprint(_) => "join.err_fingerprint",
+            JoinUrlError::Short(_) => "join.err_short",
+        }
+    }
+}
+
 /// What a trainee typed to join: the whole URL, or `HOST:PORT CODE` from the projector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JoinTarget {

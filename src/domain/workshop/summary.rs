@@ -3,6 +3,7 @@
 //! sequence number, is the vote; a later change never replaces it), so redelivered or reordered
 //! events give the same summary.
 
+pub use super::place::Place;
 use super::{Catalog, Event, EventKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,6 +26,8 @@ struct Trainee {
     /// Sequence number of the newest stuck signal the instructor acknowledged.
     acknowledged_n: u64,
     last_seen_ms: i64,
+    /// Sequence number and place of the trainee's newest event that says where they are.
+    place: Option<(u64, Place)>,
 }
 
 /// A trainee's newest stuck signal.
@@ -76,7 +79,9 @@ pub struct TraineeView {
     pub id: String,
     /// Display name.
     pub name: String,
-    /// Chapters read.
+    /// Chapters read, by the rule of the trainee's Home: a chapter of the course counts once
+    /// its end was on screen and a share of its reading time was spent in it
+    /// (`chapters.read_rule`); each chapter once.
     pub chapters_read: u32,
     /// Decision id -> the option id the trainee chose first (the vote the room counts).
     pub decisions: BTreeMap<String, String>,
@@ -88,7 +93,7 @@ pub struct TraineeView {
     pub scenarios: Vec<String>,
     /// Whether the trainee pressed the stuck key.
     pub stuck: bool,
-    /// The screen the trainee was on when stuck.
+    /// The screen the trainee was on when stuck, by its title in the session's language.
     pub stuck_screen: Option<String>,
     /// The words sent with the stuck signal.
     pub stuck_text: Option<String>,
@@ -100,6 +105,14 @@ pub struct TraineeView {
     /// The instructor acknowledged the open stuck signal.
     #[serde(default)]
     pub stuck_acknowledged: bool,
+    /// Where the trainee's newest event puts them ("chapter Outbox", "Final quiz"), by title
+    /// in the session's language; None before their first event.
+    #[serde(default)]
+    pub screen: Option<String>,
+    /// The quiz level of the newest attempt once it is finished (all its questions
+    /// answered), by name in the session's language; None before.
+    #[serde(default)]
+    pub level: Option<String>,
 }
 
 /// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
@@ -107,6 +120,9 @@ pub struct TraineeView {
 pub struct SummaryView {
     /// The session name.
     pub session: String,
+    /// The day the session started (`YYYY-MM-DD`, UTC).
+    #[serde(default)]
+    pub date: String,
     /// Every trainee, by name.
     pub trainees: Vec<TraineeView>,
     /// Decision id -> option id -> trainees whose first answer it is (every option of every
@@ -164,6 +180,22 @@ pub struct OptionLabel {
     pub correct: bool,
 }
 
+/// A Unix time in ms as `YYYY-MM-DD HH:MM UTC` (empty for "never"): the export's "last seen"
+/// and the session date read the same on every machine.
+pub fn utc_minute(ms: i64) -> String {
+    if ms <= 0 {
+        return String::new();
+    }
+    let secs = ms / 1000;
+    let minute_of_day = secs.rem_euclid(86_400) / 60;
+    format!(
+        "{} {:02}:{:02} UTC",
+        crate::domain::report::iso_date(secs),
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
 impl OptionLabel {
     /// "2. Retry with backoff": one form for every screen.
     pub fn label(&self) -> String {
@@ -203,6 +235,11 @@ impl Summary {
     pub fn apply(&mut self, trainee: &str, event: &Event, catalog: &Catalog) {
         let t = self.trainees.entry(trainee.to_owned()).or_default();
         t.last_seen_ms = t.last_seen_ms.max(event.at_ms);
+        if let Some(place) = Place::of(&event.kind)
+            && t.place.as_ref().is_none_or(|(n, _)| *n < event.n)
+        {
+            t.place = Some((event.n, place));
+        }
         match &event.kind {
             EventKind::ChapterRead { chapter } => {
                 t.chapters.insert(chapter.clone());
@@ -301,6 +338,7 @@ impl Summary {
         events: u64,
         duplicates: u64,
         catalog: &Catalog,
+        texts: &super::RoomTexts,
     ) -> SummaryView {
         let mut view = SummaryView {
             session: session.to_owned(),
@@ -328,7 +366,10 @@ impl Summary {
             view.trainees.push(TraineeView {
                 id: id.clone(),
                 name: t.name.clone(),
-                chapters_read: t.chapters.len() as u32,
+                chapters_read: crate::domain::progress::chapters_read_count(
+                    catalog.chapters.iter().map(String::as_str),
+                    &t.chapters,
+                ),
                 decisions: t
                     .decisions
                     .iter()
@@ -338,11 +379,15 @@ impl Summary {
                 ordering: t.ordering,
                 scenarios: t.scenarios.iter().cloned().collect(),
                 stuck: t.open_stuck().is_some(),
-                stuck_screen: t.open_stuck().map(|s| s.screen.clone()),
+                stuck_screen: t.open_stuck().map(|s| texts.screen(&s.screen)),
                 stuck_text: t.open_stuck().map(|s| s.text.clone()),
                 last_seen_ms: t.last_seen_ms,
                 stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
                 stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
+                screen: t.place.as_ref().map(|(_, place)| texts.place(place)),
+                level: (quiz.answered as usize >= crate::content::QUESTION_COUNT)
+                    .then(|| texts.level(quiz.correct))
+                    .flatten(),
             });
         }
         view.trainees

@@ -71,7 +71,7 @@ fn the_first_answer_is_the_vote_in_any_arrival_order() {
     b.apply("t", &second, &c);
     b.apply("t", &first, &c);
     assert_eq!(a, b);
-    let view = a.view("s", 2, 0, &c);
+    let view = a.view("s", 2, 0, &c, &RoomTexts::default());
     assert_eq!(view.trainees[0].decisions["d1"], "retry");
     // Options nobody chose are there with 0, so every screen can number all of them.
     assert_eq!(
@@ -100,7 +100,7 @@ fn the_host_judges_quiz_answers_from_the_content() {
     };
     s.apply("right", &answer(1, &["c", "a"]), &c);
     s.apply("wrong", &answer(1, &["a"]), &c);
-    let view = s.view("s", 2, 0, &c);
+    let view = s.view("s", 2, 0, &c, &RoomTexts::default());
     assert_eq!(view.quiz["q1"], tally(2, 1));
     assert_eq!(view.trainees.iter().map(|t| t.quiz.correct).sum::<u32>(), 1);
 }
@@ -168,4 +168,93 @@ fn quiz_attempt_numbers_are_bounded() {
         assert!(err.contains("attempt number"), "{err}");
         assert!(c.validate(&score(bad)).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn the_room_shows_where_a_trainee_is_by_title_in_the_session_language() {
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    let course = content.course(crate::content::Lang::De);
+    let chapter = course.chapters[2].clone();
+    let c = Catalog::new(&content);
+    let mut s = Summary::default();
+    s.apply(
+        "t",
+        &ev(
+            1,
+            EventKind::ChapterRead {
+                chapter: chapter.id.clone(),
+            },
+        ),
+        &c,
+    );
+    let de = RoomTexts::of(&content, crate::content::Lang::De);
+    let view = s.view("s", 1, 0, &c, &de);
+    assert_eq!(
+        view.trainees[0].screen.as_deref(),
+        Some(format!("Kapitel {}", chapter.title).as_str())
+    );
+    // A stuck signal names the screen by its title, never `reader`; an older event arriving
+    // late does not move the trainee back.
+    s.apply(
+        "t",
+        &ev(
+            3,
+            EventKind::Stuck {
+                screen: "reader".into(),
+                text: String::new(),
+            },
+        ),
+        &c,
+    );
+    s.apply("t", &ev(2, EventKind::OrderingAttempt), &c);
+    let view = s.view("s", 3, 0, &c, &de);
+    let t = &view.trainees[0];
+    assert_eq!(t.screen.as_deref(), Some("Kapitelansicht"));
+    assert_eq!(t.stuck_screen.as_deref(), Some("Kapitelansicht"));
+    let en = RoomTexts::of(&content, crate::content::Lang::En);
+    let view = s.view("s", 3, 0, &c, &en);
+    assert_eq!(
+        view.trainees[0].stuck_screen.as_deref(),
+        Some("Chapter reader")
+    );
+    // A name this version does not know stays as sent rather than vanishing.
+    assert_eq!(en.screen("tomorrow-screen"), "tomorrow-screen");
+}
+
+#[test]
+fn chapters_read_count_by_the_rule_of_the_trainees_home() {
+    let content = crate::content::load(&crate::content::ContentSource::Embedded).expect("content");
+    let course = content.course(crate::content::Lang::En);
+    let c = Catalog::new(&content);
+    let ids: Vec<String> = course
+        .chapters
+        .iter()
+        .take(3)
+        .map(|ch| ch.id.clone())
+        .collect();
+    let mut s = Summary::default();
+    // Read twice (a backfill after a rejoin, a redelivery): each chapter counts once.
+    for (n, id) in ids.iter().chain(ids.iter()).enumerate() {
+        s.apply(
+            "t",
+            &ev(
+                n as u64 + 1,
+                EventKind::ChapterRead {
+                    chapter: id.clone(),
+                },
+            ),
+            &c,
+        );
+    }
+    let view = s.view("s", 6, 0, &c, &RoomTexts::default());
+    let mut home = crate::domain::progress::Progress::default();
+    for id in &ids {
+        home.apply(&crate::domain::Fact::ChapterRead(id.clone()));
+    }
+    let on_home = crate::domain::progress::chapters_read_count(
+        course.chapters.iter().map(|ch| ch.id.as_str()),
+        &home.chapters_read,
+    );
+    assert_eq!(view.trainees[0].chapters_read, on_home);
+    assert_eq!(on_home, 3);
 }

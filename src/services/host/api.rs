@@ -153,7 +153,7 @@ impl HostState {
                     Ok(view) => ApiResponse {
                         status: 200,
                         content_type: "text/html; charset=utf-8",
-                        body: super::export::dashboard_page(&view).into_bytes(),
+                        body: super::export::dashboard_page(&view, self.texts()).into_bytes(),
                     },
                     Err(e) => ApiResponse::text(500, &e),
                 },

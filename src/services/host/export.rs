@@ -3,8 +3,8 @@
 //! external resources. Names only, never an e-mail address (the host stores none).
 
 use crate::domain::html::escape_html as esc;
-use crate::domain::workshop::SummaryView;
-use crate::domain::workshop::summary::OptionLabel;
+use crate::domain::workshop::summary::{OptionLabel, utc_minute};
+use crate::domain::workshop::{RoomTexts, SummaryView};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -35,7 +35,7 @@ fn csv(field: &str) -> String {
 pub fn trainees_csv(view: &SummaryView) -> String {
     let decisions: Vec<&String> = view.decisions.keys().collect();
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,ordering_solved,ordering_mistakes,scenarios,stuck",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,stuck,last_step,last_seen_utc",
     );
     for d in &decisions {
         out.push(',');
@@ -45,15 +45,18 @@ pub fn trainees_csv(view: &SummaryView) -> String {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
             t.quiz.correct,
+            csv(t.level.as_deref().unwrap_or("")),
             t.ordering.solved,
             t.ordering.mistakes,
             t.scenarios.len(),
-            t.stuck
+            t.stuck,
+            csv(t.screen.as_deref().unwrap_or("")),
+            utc_minute(t.last_seen_ms)
         );
         for d in &decisions {
             out.push(',');
@@ -133,82 +136,131 @@ fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("</table>");
 }
 
-fn page(title: &str, view: &SummaryView, with_names: bool) -> String {
+/// The page of `view` in the language of `texts`: the projector page (no names: the stuck
+/// trainees as a count; distributions only once revealed) or, `with_names`, the export.
+fn page(title: &str, view: &SummaryView, texts: &RoomTexts, with_names: bool) -> String {
+    let s = &texts.strings;
     let mut out = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body><h1>{}</h1>",
+        "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body><h1>{}</h1>",
+        texts.lang,
         esc(title),
         esc(&view.session)
     );
     let n = view.trainees.len() as u32;
-    let stuck: Vec<&str> = view
-        .trainees
-        .iter()
-        .filter(|t| t.stuck)
-        .map(|t| t.name.as_str())
-        .collect();
+    let stuck = view.trainees.iter().filter(|t| t.stuck).count();
+    // A count only: a projected name tells the room who needs help.
     let _ = write!(
         out,
-        "<p id=\"trainees\">Trainees: {n}</p><p id=\"stuck\">Stuck: {}</p>",
-        esc(&stuck.join(", "))
+        "<p id=\"trainees\">{}</p><p id=\"stuck\">{}</p>",
+        esc(&s.fill("dash.trainees_title", &[("n", &n.to_string())])),
+        esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())]))
     );
-    out.push_str("<h2>Decisions</h2>");
+    let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.decisions_title")));
     for (decision, options) in &view.decisions {
         let total: u32 = options.values().sum();
-        let _ = write!(out, "<h3>{}</h3>", esc(decision));
+        let text = texts.decision(decision);
+        let _ = write!(
+            out,
+            "<h3>{}</h3><p class=\"situation\">{}</p>",
+            esc(&text.title),
+            esc(&text.situation)
+        );
         // The room sees how it answered only once the instructor reveals it, so nobody copies
         // the majority; the export (after the session) shows everything.
         if !with_names && !view.revealed.contains(decision) {
             let _ = write!(
                 out,
-                "<p class=\"hidden\">{total} answers, hidden until the instructor reveals them</p>"
+                "<p class=\"hidden\">{}</p>",
+                esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
             );
             continue;
         }
+        let answered = s.fill(
+            "projector.answered",
+            &[("n", &total.to_string()), ("total", &n.to_string())],
+        );
+        let _ = write!(out, "<p class=\"answered\">{}</p>", esc(&answered));
         let revealed = view.revealed.contains(decision);
         bar_rows(&mut out, &decision_rows(view, decision, options, revealed));
     }
-    out.push_str("<h2>Quiz: share correct</h2>");
+    let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.quiz_title")));
     let rows: Vec<_> = view
         .quiz
         .iter()
-        .map(|(q, t)| (q.clone(), t.correct, t.answered))
+        .map(|(q, t)| (texts.question(q), t.correct, t.answered))
         .collect();
     bar_rows(&mut out, &unmarked(rows));
+    let ordering = s.fill(
+        "dash.ordering",
+        &[
+            ("solved", &view.ordering.solved.to_string()),
+            ("attempts", &view.ordering.attempts.to_string()),
+            ("mistakes", &view.ordering.mistakes.to_string()),
+        ],
+    );
     let _ = write!(
         out,
-        "<h2>Ordering game</h2><p>solved {} of {n}, mistakes {}</p><h2>Scenarios run</h2>",
-        view.ordering.solved, view.ordering.mistakes
+        "<p id=\"ordering\">{}</p><h2>{}</h2>",
+        esc(&ordering),
+        esc(s.get("dash.scenarios_title"))
     );
     let rows: Vec<_> = view
         .scenarios
         .iter()
-        .map(|(s, c)| (s.clone(), *c, n))
+        .map(|(id, c)| (texts.scenario(id), *c, n))
         .collect();
     bar_rows(&mut out, &unmarked(rows));
     if with_names {
-        out.push_str("<h2>Trainees</h2><table><tr><th>name</th><th>chapters</th><th>decisions</th><th>quiz</th><th>stuck</th></tr>");
-        for t in &view.trainees {
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td></tr>",
-                esc(&t.name),
-                t.chapters_read,
-                t.decisions.len(),
-                t.quiz.correct,
-                t.quiz.answered,
-                if t.stuck { "yes" } else { "" }
-            );
-        }
-        out.push_str("</table>");
+        trainee_table(&mut out, view, texts);
     }
     out.push_str("</body></html>\n");
     out
 }
 
-/// The projector page: distributions as charts, names only in the stuck line.
-pub fn dashboard_page(view: &SummaryView) -> String {
+/// The export's table of trainees: the Room table's columns.
+fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
+    let s = &texts.strings;
+    let _ = write!(out, "<h2>{}</h2><table><tr>", esc(s.get("dash.tab_room")));
+    for key in [
+        "dash.col_name",
+        "dash.col_chapters",
+        "dash.col_decisions",
+        "dash.col_quiz",
+        "dash.col_level",
+        "dash.col_screen",
+        "dash.col_seen",
+        "host.status_stuck",
+    ] {
+        let _ = write!(out, "<th>{}</th>", esc(s.get(key)));
+    }
+    out.push_str("</tr>");
+    for t in &view.trainees {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&t.name),
+            t.chapters_read,
+            t.decisions.len(),
+            t.quiz.correct,
+            t.quiz.answered,
+            esc(t.level.as_deref().unwrap_or("")),
+            esc(t.screen.as_deref().unwrap_or("")),
+            esc(&crate::domain::workshop::summary::utc_minute(
+                t.last_seen_ms
+            )),
+            if t.stuck { s.get("export.yes") } else { "" }
+        );
+    }
+    out.push_str("</table>");
+}
+
+/// The projector page in the session's language: distributions as charts, no names.
+pub fn dashboard_page(view: &SummaryView, texts: &RoomTexts) -> String {
+    let title = texts
+        .strings
+        .fill("projector.title", &[("session", &view.session)]);
     // A projector page stays current by reloading itself: no script, nothing external.
-    page("queuelab dashboard", view, false).replacen(
+    page(&title, view, texts, false).replacen(
         "<head>",
         &format!("<head><meta http-equiv=\"refresh\" content=\"{PROJECTOR_REFRESH_SECS}\">"),
         1,
@@ -218,13 +270,21 @@ pub fn dashboard_page(view: &SummaryView) -> String {
 /// Seconds between reloads of the projector page.
 const PROJECTOR_REFRESH_SECS: u32 = 5;
 
-/// Writes `summary.csv`, `summary.html` and `summary.json` into `dir`.
-pub fn write_all(view: &SummaryView, dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+/// Writes `summary.csv`, `summary.html` (in the language of `texts`) and `summary.json` into
+/// `dir`.
+pub fn write_all(
+    view: &SummaryView,
+    texts: &RoomTexts,
+    dir: &Path,
+) -> Result<Vec<std::path::PathBuf>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let json = serde_json::to_string_pretty(view).map_err(|e| e.to_string())?;
+    let title = texts
+        .strings
+        .fill("export.title", &[("session", &view.session)]);
     let files = [
         ("summary.csv", trainees_csv(view)),
-        ("summary.html", page("queuelab session summary", view, true)),
+        ("summary.html", page(&title, view, texts, true)),
         ("summary.json", json),
     ];
     let mut written = Vec::new();
@@ -237,138 +297,4 @@ pub fn write_all(view: &SummaryView, dir: &Path) -> Result<Vec<std::path::PathBu
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_quotes_and_defuses_formulas() {
-        assert_eq!(csv("Ada"), "Ada");
-        assert_eq!(csv("a,b"), "\"a,b\"");
-        assert_eq!(csv("=cmd()"), "'=cmd()");
-        assert_eq!(csv("say \"hi\""), "\"say \"\"hi\"\"\"");
-    }
-
-    #[test]
-    fn the_projector_shows_a_distribution_only_once_revealed() {
-        let mut view = SummaryView::default();
-        for d in ["broker-down", "big-payload"] {
-            view.decisions
-                .insert(d.into(), [("a".to_owned(), 3), ("b".to_owned(), 1)].into());
-        }
-        view.revealed = vec!["big-payload".into()];
-        let html = dashboard_page(&view);
-        assert_eq!(html.matches("class=\"bar\"").count(), 2, "{html}");
-        assert!(html.contains("4 answers, hidden until the instructor reveals them"));
-        let export = page("summary", &view, true);
-        assert_eq!(export.matches("class=\"bar\"").count(), 4, "{export}");
-    }
-
-    #[test]
-    fn after_the_reveal_the_projector_marks_the_right_option_and_keeps_every_count() {
-        let label = |id: &str, number, text: &str, correct| OptionLabel {
-            id: id.into(),
-            number,
-            text: text.into(),
-            correct,
-        };
-        let mut view = SummaryView::default();
-        view.options.insert(
-            "big-payload".into(),
-            vec![
-                label("inline", 1, "Inline it", false),
-                label("claim-check", 2, "Claim check", true),
-                label("compress", 3, "Compress", false),
-                label("split", 4, "Split it", false),
-            ],
-        );
-        view.decisions.insert(
-            "big-payload".into(),
-            [("inline".to_owned(), 3), ("claim-check".to_owned(), 2)].into(),
-        );
-        let hidden = dashboard_page(&view);
-        assert!(!hidden.contains('\u{2713}') && !hidden.contains("class=\"right\""));
-        assert!(
-            !hidden.contains("Claim check"),
-            "nothing of a hidden vote: {hidden}"
-        );
-        view.revealed = vec!["big-payload".into()];
-        let shown = dashboard_page(&view);
-        assert!(
-            shown.contains("<tr class=\"right\"><td>2. Claim check \u{2713}</td>"),
-            "{shown}"
-        );
-        assert_eq!(
-            shown.matches('\u{2713}').count(),
-            1,
-            "only the right one: {shown}"
-        );
-        for count in ["3/5", "2/5", "0/5"] {
-            assert!(shown.contains(count), "{count}: {shown}");
-        }
-        assert_eq!(shown.matches("0/5").count(), 2, "options 3 and 4 stay at 0");
-    }
-
-    #[test]
-    fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
-        use crate::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
-        let label = |id: &str, number, text: &str| OptionLabel {
-            id: id.into(),
-            number,
-            text: text.into(),
-            correct: false,
-        };
-        let mut view = SummaryView::default();
-        view.options.insert(
-            "big-payload".into(),
-            vec![
-                label("inline", 1, "Inline it"),
-                label("claim-check", 2, "Claim check"),
-            ],
-        );
-        view.decisions
-            .insert("big-payload".into(), [("claim-check".to_owned(), 3)].into());
-        view.trainees.push(TraineeView {
-            id: "t".into(),
-            name: "Ada".into(),
-            chapters_read: 0,
-            decisions: [("big-payload".to_owned(), "claim-check".to_owned())].into(),
-            quiz: QuizTally::default(),
-            ordering: OrderingTally::default(),
-            scenarios: Vec::new(),
-            stuck: false,
-            stuck_screen: None,
-            stuck_text: None,
-            last_seen_ms: 0,
-            stuck_since_ms: None,
-            stuck_acknowledged: false,
-        });
-        let export = page("summary", &view, true);
-        assert!(
-            export.contains(
-                "<td>1. Inline it</td><td><span class=\"bar\" style=\"width:0px\"></span> 0/3</td>"
-            ),
-            "{export}"
-        );
-        assert!(export.contains("<td>2. Claim check</td>"), "{export}");
-        assert!(
-            trainees_csv(&view).contains(",2. Claim check\n"),
-            "{}",
-            trainees_csv(&view)
-        );
-    }
-
-    #[test]
-    fn pages_escape_names() {
-        let view = SummaryView {
-            session: "<b>room</b>".into(),
-            ..SummaryView::default()
-        };
-        let html = dashboard_page(&view);
-        assert!(html.contains("&lt;b&gt;room"), "{html}");
-        assert!(html.contains("http-equiv=\"refresh\""), "{html}");
-        assert!(
-            !html.contains("<script") && !html.contains("://"),
-            "self-contained"
-        );
-    }
-}
+mod tests;

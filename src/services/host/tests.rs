@@ -274,3 +274,20 @@ fn the_pace_poll_tells_trainees_that_feedback_waits_for_the_reveal() {
     let open = state.with_hold_feedback(false);
     assert!(!open.paces_after(0).hold_feedback);
 }
+
+#[test]
+fn the_feedback_setting_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    assert!(state.hold_feedback(), "held by default");
+    let state = state.set_hold_feedback(false).expect("set");
+    assert!(!state.paces_after(0).hold_feedback);
+    drop(state);
+    let again = HostState::open(dir.path(), None, &content).expect("reopens");
+    assert!(!again.hold_feedback(), "a restart keeps immediate feedback");
+    let again = again.set_hold_feedback(true).expect("set");
+    drop(again);
+    let third = HostState::open(dir.path(), None, &content).expect("reopens");
+    assert!(third.paces_after(0).hold_feedback);
+}

@@ -117,6 +117,16 @@ impl Store {
                      VALUES (1, ?1, ?2, ?3, ?4, ?5)",
                     params![url.to_string(), name, id, token, now_ms()],
                 )?;
+                // Chapters read before joining count in the Room as on the trainee's Home.
+                // Only chapters: the host keeps them as a set, so sending one again changes
+                // nothing, while an old decision answer would be taken for a vote.
+                let read: Vec<String> = tx
+                    .prepare("SELECT chapter_id FROM chapter_read ORDER BY read_at, chapter_id")?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                for chapter in read {
+                    enqueue(&tx, &EventKind::ChapterRead { chapter })?;
+                }
             }
             tx.commit()
         })();

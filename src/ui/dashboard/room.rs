@@ -1,5 +1,6 @@
 //! The Room section: who is stuck (first: that is what the instructor acts on), then every
-//! trainee with chapters read, decisions answered, quiz progress and when last seen.
+//! trainee with chapters read, decisions answered, quiz score, where they are and when last
+//! seen, and under the table the rules behind the figures.
 
 use super::{cell, dim, plain, title};
 use crate::app::dashboard::Dashboard;
@@ -15,7 +16,9 @@ const SEEN_W: usize = 13;
 /// The name column never gets narrower than this.
 const MIN_NAME_W: usize = 10;
 /// Wider names are cut: the figures stay near the names on a wide terminal.
-const MAX_NAME_W: usize = 30;
+const MAX_NAME_W: usize = 24;
+/// The place column ("chapter Outbox") is at least this wide; it takes what the name leaves.
+const MIN_SCREEN_W: usize = 16;
 
 /// The section's lines at `width`.
 pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -37,6 +40,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
         )));
     }
     for t in &stuck {
+        // A title in the session's language, set by the host's summary.
         let screen = t.stuck_screen.as_deref().unwrap_or("-");
         let mut text = format!(
             "{}  {}",
@@ -96,19 +100,21 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
         )));
         return out;
     }
+    let figures_w = 3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + SEEN_W;
     let name_w = width
-        .saturating_sub(3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + SEEN_W)
+        .saturating_sub(figures_w + MIN_SCREEN_W)
         .clamp(MIN_NAME_W, MAX_NAME_W);
+    let screen_w = width.saturating_sub(figures_w + name_w).max(MIN_SCREEN_W);
     let head = format!(
-        "   {}{}{}{}{}",
+        "   {}{}{}{}{}{}",
         cell(s.get("dash.col_name"), name_w),
         cell(s.get("dash.col_chapters"), CHAPTERS_W),
         cell(s.get("dash.col_decisions"), DECISIONS_W),
         cell(s.get("dash.col_quiz"), QUIZ_W),
         cell(s.get("dash.col_seen"), SEEN_W),
+        cell(s.get("dash.col_screen"), screen_w),
     );
     out.push(Line::styled(head, theme.tone(Tone::Bold)));
-    let questions = crate::content::QUESTION_COUNT;
     for t in &view.trainees {
         let figures = format!(
             "{}{}{}",
@@ -120,17 +126,46 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
                 &format!("{}/{}", t.decisions.len(), course.decisions.len()),
                 DECISIONS_W
             ),
-            cell(&format!("{}/{questions}", t.quiz.answered), QUIZ_W),
+            // The score: right of answered (the newest attempt), not progress.
+            cell(&format!("{}/{}", t.quiz.correct, t.quiz.answered), QUIZ_W),
         );
         let mark = if t.stuck { " ! " } else { "   " };
         out.push(Line::from(vec![
             Span::styled(mark.to_owned(), theme.tone(Tone::Bad)),
-            plain(cell(&t.name, name_w)),
+            // One space always parts a long name from the figures.
+            plain(format!("{} ", cell(&t.name, name_w.saturating_sub(1)))),
             plain(figures),
             dim(cell(&ago(dash, t.last_seen_ms), SEEN_W), theme),
+            plain(cell(t.screen.as_deref().unwrap_or("-"), screen_w)),
         ]));
     }
+    out.push(Line::raw(""));
+    let rules = s.fill("dash.room_rules", &[("rule", s.get("chapters.read_rule"))]);
+    for line in textwrap_lines(&rules, width.saturating_sub(4)) {
+        out.push(Line::from(dim(format!("   {line}"), theme)));
+    }
     out
+}
+
+/// `text` broken at spaces into lines of at most `width` columns (a word longer than that
+/// stands alone and is cut by the terminal).
+fn textwrap_lines(text: &str, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthStr;
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        if !current.is_empty() && current.width() + 1 + word.width() > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
 }
 
 /// "12 s ago", "3 min ago", "2 h ago" against the summary's clock.

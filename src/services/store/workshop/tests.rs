@@ -42,8 +42,8 @@ fn facts_queue_events_only_while_joined() {
     let kinds: Vec<&EventKind> = pending.iter().map(|q| &q.event.kind).collect();
     assert_eq!(
         kinds.len(),
-        3,
-        "chapter, answer, score; the checklist stays local: {kinds:?}"
+        4,
+        "the chapter read before joining, chapter, answer, score; the checklist stays local: {kinds:?}"
     );
     assert!(pending.windows(2).all(|w| w[0].event.n < w[1].event.n));
     // Re-joining the same session keeps the id; another session starts fresh.
@@ -54,7 +54,7 @@ fn facts_queue_events_only_while_joined() {
             .trainee_id,
         member.trainee_id
     );
-    assert_eq!(store.pending_count().expect("count"), 3);
+    assert_eq!(store.pending_count().expect("count"), 4);
     assert_ne!(
         store
             .join(&url("ZZZZZZZZ"), "Ada")
@@ -62,7 +62,40 @@ fn facts_queue_events_only_while_joined() {
             .trainee_id,
         member.trainee_id
     );
-    assert_eq!(store.pending_count().expect("count"), 0);
+    // What waited for the old host is gone; the chapter read goes to the new one.
+    assert_eq!(store.pending_count().expect("count"), 1);
+}
+
+#[test]
+fn chapters_read_before_joining_reach_the_room() {
+    let (_dir, mut store) = store();
+    for chapter in ["intro", "outbox", "intro"] {
+        store
+            .save(&Fact::ChapterRead(chapter.into()))
+            .expect("save");
+    }
+    store
+        .save(&Fact::DecisionAnswered {
+            decision: "broker-down".into(),
+            option: "retry".into(),
+        })
+        .expect("save");
+    store.join(&url("ABCDEFGH"), "Ada").expect("join");
+    let pending = store.pending_events(10, None).expect("pending");
+    let kinds: Vec<&EventKind> = pending.iter().map(|q| &q.event.kind).collect();
+    // Each chapter once; an answer given before joining is not a vote in this room.
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    let chapters: BTreeSet<&str> = kinds
+        .iter()
+        .filter_map(|k| match k {
+            EventKind::ChapterRead { chapter } => Some(chapter.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chapters, BTreeSet::from(["intro", "outbox"]));
+    // Re-joining the same session sends nothing twice.
+    store.join(&url("ABCDEFGH"), "Ada L.").expect("rejoin");
+    assert_eq!(store.pending_count().expect("count"), 2);
 }
 
 #[test]

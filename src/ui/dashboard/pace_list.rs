@@ -1,0 +1,75 @@
+//! What a pacing prompt offers while it is open: the numbered chapters, scenarios (with the
+//! mode words the prompt takes) or decisions (each with the chapter it belongs to), by their
+//! titles in the session's language, so the instructor types a number they can see.
+
+use super::{dim, ellipsize, plain, title};
+use crate::app::dashboard::Dashboard;
+use crate::app::dashboard::prompt::PromptKind;
+use crate::app::simulator::view::mode_key;
+use crate::sim::Mode;
+use crate::ui::theme::Theme;
+use ratatui::text::Line;
+
+/// The list for an open prompt of `kind`; None for prompts that take a name.
+pub fn lines(
+    dash: &Dashboard,
+    kind: PromptKind,
+    theme: &Theme,
+    width: usize,
+) -> Option<Vec<Line<'static>>> {
+    let s = dash.strings();
+    let course = dash.course();
+    let row = |n: usize, text: &str| {
+        plain(format!(
+            "  {n:>2}. {}",
+            ellipsize(text, width.saturating_sub(7))
+        ))
+    };
+    let mut out = Vec::new();
+    match kind {
+        PromptKind::Chapter => {
+            out.push(title(s.get("dash.list_chapters"), theme));
+            for (i, c) in course.chapters.iter().enumerate() {
+                out.push(Line::from(row(i + 1, &c.title)));
+            }
+        }
+        PromptKind::Scenario => {
+            let modes: Vec<&str> = Mode::ALL.iter().map(|m| s.get(mode_key(*m))).collect();
+            let hint = s.fill("dash.list_modes", &[("modes", &modes.join(" · "))]);
+            out.push(title(s.get("dash.list_scenarios"), theme));
+            out.push(Line::from(dim(format!("   {hint}"), theme)));
+            let mut scenarios: Vec<_> = dash.content.scenarios.iter().collect();
+            scenarios.sort_by_key(|sc| sc.position);
+            for (i, sc) in scenarios.iter().enumerate() {
+                let name = sc
+                    .text(dash.lang)
+                    .map_or(sc.id.as_str(), |t| t.title.as_str());
+                out.push(Line::from(row(i + 1, name)));
+            }
+        }
+        PromptKind::Reveal => {
+            out.push(title(s.get("dash.list_decisions"), theme));
+            for (i, d) in course.decisions.iter().enumerate() {
+                let chapter = course
+                    .chapters
+                    .iter()
+                    .position(|c| c.id == d.chapter)
+                    .map_or_else(
+                        || d.chapter.clone(),
+                        |n| {
+                            s.fill(
+                                "dash.list_in_chapter",
+                                &[
+                                    ("n", &(n + 1).to_string()),
+                                    ("title", &course.chapters[n].title),
+                                ],
+                            )
+                        },
+                    );
+                out.push(Line::from(row(i + 1, &format!("{} · {chapter}", d.title))));
+            }
+        }
+        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => return None,
+    }
+    Some(out)
+}
