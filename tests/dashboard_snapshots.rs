@@ -139,7 +139,7 @@ fn summary(lang: Lang) -> SummaryView {
 fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
     let access = Access {
         join_url: URL.into(),
-        projector_url: format!("https://192.168.1.20:8740/dashboard?key={KEY}"),
+        projector_url: "https://192.168.1.20:8740/dashboard".into(),
         key: KEY.into(),
     };
     let mut dash = Dashboard::new(content(), lang, access, false);
@@ -197,6 +197,21 @@ fn every_section_at_100x30_in_english() {
         "the QR code fits: {join}"
     );
     insta::assert_snapshot!("dashboard_en_100x30_join", join);
+}
+
+#[test]
+fn the_join_section_hides_the_instructor_key_until_v() {
+    for (lang, width, height) in [(Lang::De, 80, 24), (Lang::En, 100, 30)] {
+        let mut dash = dashboard(lang, width, height);
+        keys(&mut dash, "3");
+        let projected = screen(&dash);
+        assert!(!projected.contains(KEY), "{lang:?}: {projected}");
+        assert!(projected.contains(" v "), "{lang:?} says how: {projected}");
+        keys(&mut dash, "v");
+        assert!(screen(&dash).contains(KEY), "{lang:?}");
+        keys(&mut dash, "v");
+        assert!(!screen(&dash).contains(KEY), "{lang:?}");
+    }
 }
 
 #[test]

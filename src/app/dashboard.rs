@@ -124,6 +124,19 @@ pub struct Dashboard {
     pub no_color: bool,
     /// The instructor asked to stop.
     pub quitting: bool,
+    /// Whether the instructor key is on screen (`v`).
+    pub key: KeyVisibility,
+}
+
+/// The instructor key on the dashboard: hidden by default, because any section, the join
+/// section with its QR code above all, may be what a room sees on the projector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeyVisibility {
+    /// A hint says how to show it.
+    #[default]
+    Hidden,
+    /// In the header and on the join section.
+    Shown,
 }
 
 impl Dashboard {
@@ -144,6 +157,7 @@ impl Dashboard {
             ascii,
             no_color: false,
             quitting: false,
+            key: KeyVisibility::Hidden,
         }
     }
 
@@ -257,6 +271,12 @@ impl Dashboard {
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
+            KeyCode::Char('v') => {
+                self.key = match self.key {
+                    KeyVisibility::Hidden => KeyVisibility::Shown,
+                    KeyVisibility::Shown => KeyVisibility::Hidden,
+                };
+            }
             _ => {}
         }
         Vec::new()

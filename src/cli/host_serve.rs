@@ -114,7 +114,11 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         &format!("queuelab join {} --name NAME", url.short_line()),
         &check_digits(&url.fingerprint),
     ));
-    let projector = format!("https://{}/dashboard?key={}", url.authority(), state.key);
+    let projector = format!(
+        "https://{}{}",
+        url.authority(),
+        crate::services::host::login::PROJECTOR_PATH
+    );
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !args.headless && tty {
         let access = Access {

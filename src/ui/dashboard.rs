@@ -98,7 +98,12 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
             ("stuck", &stuck.to_string()),
         ],
     );
-    let right = s.fill("dash.key", &[("key", &dash.access.key)]);
+    // The key only on request (`v`): any section may be on the projector.
+    let right = if dash.key == crate::app::dashboard::KeyVisibility::Shown {
+        s.fill("dash.key", &[("key", &dash.access.key)])
+    } else {
+        String::new()
+    };
     let width = usize::from(area.width);
     // The key and the counts stay whole; the session name gives way.
     let room = width.saturating_sub(counts.width() + right.width() + 7);

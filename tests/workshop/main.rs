@@ -12,6 +12,7 @@ mod join_page;
 mod join_refused;
 mod kick;
 mod mail;
+mod projector_login;
 mod relay;
 mod replay_memory;
 mod session_language;

@@ -6,7 +6,7 @@ use crate::app::test_app::content;
 fn dash() -> Dashboard {
     let access = Access {
         join_url: "https://127.0.0.1:8740/join?code=ABCDEFGHJK&fp=00".into(),
-        projector_url: "https://127.0.0.1:8740/dashboard?key=K".into(),
+        projector_url: "https://127.0.0.1:8740/dashboard".into(),
         key: "K".into(),
     };
     let mut d = Dashboard::new(content(), Lang::En, access, false);
@@ -203,7 +203,7 @@ fn the_key_help_lists_every_key_and_fits_the_width() {
                 );
             }
             let all = rows.join(" · ");
-            for key in ["1-3 ", "c ", "s ", "r ", "x ", "q "] {
+            for key in ["1-3 ", "c ", "s ", "r ", "a ", "d ", "x ", "v ", "q "] {
                 assert!(
                     all.contains(key),
                     "{lang:?} at {width}: {key:?} missing in {all}"

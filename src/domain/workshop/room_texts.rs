@@ -24,6 +24,8 @@ pub struct RoomTexts {
     pub strings: Strings,
     chapters: BTreeMap<String, String>,
     decisions: BTreeMap<String, DecisionText>,
+    /// Decision ids in the course's order (the order of their numbers).
+    decision_order: Vec<String>,
     questions: BTreeMap<String, String>,
     scenarios: BTreeMap<String, String>,
     /// The quiz's levels: (lowest score, name).
@@ -53,6 +55,7 @@ impl RoomTexts {
                     (d.id.clone(), text)
                 })
                 .collect(),
+            decision_order: course.decisions.iter().map(|d| d.id.clone()).collect(),
             questions: course
                 .quiz
                 .questions
@@ -89,6 +92,19 @@ impl RoomTexts {
             .get(id)
             .cloned()
             .unwrap_or_else(|| id.to_owned())
+    }
+
+    /// The decision ids of `ids` in the course's order; ids the course does not know follow
+    /// in their own order.
+    pub fn in_decision_order<'a>(&self, ids: impl IntoIterator<Item = &'a String>) -> Vec<&'a str> {
+        let mut ids: Vec<&str> = ids.into_iter().map(String::as_str).collect();
+        ids.sort_by_key(|id| {
+            self.decision_order
+                .iter()
+                .position(|known| known == id)
+                .unwrap_or(usize::MAX)
+        });
+        ids
     }
 
     /// The decision's title and situation (the id as title when unknown).

@@ -3,6 +3,7 @@
 //! token for their own events); the summary and the projector page need the instructor key.
 
 use super::db::TraineeCheck;
+use super::login;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
 use crate::domain::workshop::wire::{
@@ -29,6 +30,8 @@ pub struct ApiRequest<'a> {
     pub query: &'a str,
     /// The bearer token of the `Authorization` header.
     pub bearer: Option<&'a str>,
+    /// The instructor key from the projector page's login cookie ([`super::login::COOKIE`]).
+    pub cookie: Option<&'a str>,
     /// The body (the transport refuses larger ones than [`MAX_BODY`]).
     pub body: &'a [u8],
     /// The client's address (for rate limits).
@@ -44,6 +47,8 @@ pub struct ApiResponse {
     pub content_type: &'static str,
     /// Body.
     pub body: Vec<u8>,
+    /// Headers beyond the content type (`Location`, `Set-Cookie`), by lower-case name.
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl ApiResponse {
@@ -53,6 +58,17 @@ impl ApiResponse {
             status,
             content_type: "text/plain; charset=utf-8",
             body: format!("{message}\n").into_bytes(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// A page of the host's own HTML.
+    pub fn html(status: u16, page: String) -> ApiResponse {
+        ApiResponse {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: page.into_bytes(),
+            headers: Vec::new(),
         }
     }
 
@@ -62,6 +78,7 @@ impl ApiResponse {
                 status: 200,
                 content_type: "application/json",
                 body,
+                headers: Vec::new(),
             },
             Err(e) => ApiResponse::text(500, &format!("cannot encode the answer: {e}")),
         }
@@ -148,21 +165,20 @@ impl HostState {
                 }),
                 Err(denied) => denied,
             },
-            ("GET", "/dashboard") => match self.instructor(req) {
-                Ok(()) => match self.summary() {
-                    Ok(view) => ApiResponse {
-                        status: 200,
-                        content_type: "text/html; charset=utf-8",
-                        body: super::export::dashboard_page(&view, self.texts()).into_bytes(),
-                    },
-                    Err(e) => ApiResponse::text(500, &e),
-                },
-                Err(denied) => denied,
-            },
+            ("GET", login::PROJECTOR_PATH) => self.projector_page(req),
+            ("POST", login::LOGIN_PATH) => self.login(req.body),
             (
                 _,
-                "/api/events" | "/api/summary" | "/api/pace" | "/api/kick" | "/api/remove"
-                | "/api/ack" | "/api/hello" | "/join" | "/dashboard",
+                "/api/events"
+                | "/api/summary"
+                | "/api/pace"
+                | "/api/kick"
+                | "/api/remove"
+                | "/api/ack"
+                | "/api/hello"
+                | "/join"
+                | login::PROJECTOR_PATH
+                | login::LOGIN_PATH,
             ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(
                 404,
@@ -208,11 +224,7 @@ impl HostState {
             );
         }
         match self.join_page() {
-            Some(page) => ApiResponse {
-                status: 200,
-                content_type: "text/html; charset=utf-8",
-                body: page.as_bytes().to_vec(),
-            },
+            Some(page) => ApiResponse::html(200, page.to_owned()),
             None => ApiResponse::text(503, "the session is starting; try again in a moment"),
         }
     }

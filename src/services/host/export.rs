@@ -8,14 +8,15 @@ use crate::domain::workshop::{RoomTexts, SummaryView};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// No fetches, no scripts: the page is inline CSS and text.
-pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// No fetches, no scripts: the page is inline CSS and text. The one form, the projector's
+/// login, posts to the host itself.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const STYLE: &str = "body{font-family:sans-serif;margin:2rem;background:#fff;color:#111}
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:1.5rem}
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ccc}
 .bar{display:inline-block;height:1rem;background:#2a6;vertical-align:middle}
-.chart td{border:none}.right td:first-child{font-weight:bold}";
+.chart td{border:none}.chart td+td{white-space:nowrap}.right td:first-child{font-weight:bold}";
 
 /// One CSV field, quoted when it must be (RFC 4180) and defused against spreadsheet formulas.
 fn csv(field: &str) -> String {
@@ -78,12 +79,12 @@ fn option_label(view: &SummaryView, decision: &str, option: &str) -> String {
 }
 
 /// One bar of a chart: label, value out of total, and whether it is the right answer (marked).
-type BarRow = (String, u32, u32, bool);
+pub(super) type BarRow = (String, u32, u32, bool);
 
 /// The distribution rows of a decision: every option in its number order, 0 where nobody chose
 /// it (options the summary has no labels for follow by id). With `show_right` the right
 /// option is marked (after the reveal: the room may know it then).
-fn decision_rows(
+pub(super) fn decision_rows(
     view: &SummaryView,
     decision: &str,
     counts: &std::collections::BTreeMap<String, u32>,
@@ -117,10 +118,15 @@ fn unmarked(rows: Vec<(String, u32, u32)>) -> Vec<BarRow> {
     rows.into_iter().map(|(l, v, t)| (l, v, t, false)).collect()
 }
 
-fn bar_rows(out: &mut String, rows: &[BarRow]) {
+/// A table of bars, each with "value/total · share %" (the share rounded to a whole percent).
+pub(super) fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("<table class=\"chart\">");
     for (label, value, total, right) in rows {
-        let width = if *total == 0 { 0 } else { value * 300 / total };
+        let (width, share) = if *total == 0 {
+            (0, 0)
+        } else {
+            (value * 300 / total, (value * 200 + total) / (2 * total))
+        };
         // The mark is a character as well as a style: it survives a black-and-white beamer.
         let (class, mark) = if *right {
             (" class=\"right\"", " \u{2713}")
@@ -129,16 +135,16 @@ fn bar_rows(out: &mut String, rows: &[BarRow]) {
         };
         let _ = write!(
             out,
-            "<tr{class}><td>{}{mark}</td><td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total}</td></tr>",
+            "<tr{class}><td>{}{mark}</td><td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total} · {share} %</td></tr>",
             esc(label)
         );
     }
     out.push_str("</table>");
 }
 
-/// The page of `view` in the language of `texts`: the projector page (no names: the stuck
-/// trainees as a count; distributions only once revealed) or, `with_names`, the export.
-fn page(title: &str, view: &SummaryView, texts: &RoomTexts, with_names: bool) -> String {
+/// The export's page of `view` in the language of `texts`: every decision's distribution (the
+/// session is over), the quiz, the ordering game, the scenarios and the Room table.
+fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
     let s = &texts.strings;
     let mut out = format!(
         "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body><h1>{}</h1>",
@@ -148,7 +154,6 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts, with_names: bool) ->
     );
     let n = view.trainees.len() as u32;
     let stuck = view.trainees.iter().filter(|t| t.stuck).count();
-    // A count only: a projected name tells the room who needs help.
     let _ = write!(
         out,
         "<p id=\"trainees\">{}</p><p id=\"stuck\">{}</p>",
@@ -156,31 +161,24 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts, with_names: bool) ->
         esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())]))
     );
     let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.decisions_title")));
-    for (decision, options) in &view.decisions {
+    for decision in texts.in_decision_order(view.decisions.keys()) {
+        let Some(options) = view.decisions.get(decision) else {
+            continue;
+        };
         let total: u32 = options.values().sum();
         let text = texts.decision(decision);
-        let _ = write!(
-            out,
-            "<h3>{}</h3><p class=\"situation\">{}</p>",
-            esc(&text.title),
-            esc(&text.situation)
-        );
-        // The room sees how it answered only once the instructor reveals it, so nobody copies
-        // the majority; the export (after the session) shows everything.
-        if !with_names && !view.revealed.contains(decision) {
-            let _ = write!(
-                out,
-                "<p class=\"hidden\">{}</p>",
-                esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
-            );
-            continue;
-        }
         let answered = s.fill(
             "projector.answered",
             &[("n", &total.to_string()), ("total", &n.to_string())],
         );
-        let _ = write!(out, "<p class=\"answered\">{}</p>", esc(&answered));
-        let revealed = view.revealed.contains(decision);
+        let _ = write!(
+            out,
+            "<h3>{}</h3><p class=\"situation\">{}</p><p class=\"answered\">{}</p>",
+            esc(&text.title),
+            esc(&text.situation),
+            esc(&answered)
+        );
+        let revealed = view.revealed.iter().any(|r| r == decision);
         bar_rows(&mut out, &decision_rows(view, decision, options, revealed));
     }
     let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.quiz_title")));
@@ -210,9 +208,7 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts, with_names: bool) ->
         .map(|(id, c)| (texts.scenario(id), *c, n))
         .collect();
     bar_rows(&mut out, &unmarked(rows));
-    if with_names {
-        trainee_table(&mut out, view, texts);
-    }
+    trainee_table(&mut out, view, texts);
     out.push_str("</body></html>\n");
     out
 }
@@ -254,22 +250,6 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     out.push_str("</table>");
 }
 
-/// The projector page in the session's language: distributions as charts, no names.
-pub fn dashboard_page(view: &SummaryView, texts: &RoomTexts) -> String {
-    let title = texts
-        .strings
-        .fill("projector.title", &[("session", &view.session)]);
-    // A projector page stays current by reloading itself: no script, nothing external.
-    page(&title, view, texts, false).replacen(
-        "<head>",
-        &format!("<head><meta http-equiv=\"refresh\" content=\"{PROJECTOR_REFRESH_SECS}\">"),
-        1,
-    )
-}
-
-/// Seconds between reloads of the projector page.
-const PROJECTOR_REFRESH_SECS: u32 = 5;
-
 /// Writes `summary.csv`, `summary.html` (in the language of `texts`) and `summary.json` into
 /// `dir`.
 pub fn write_all(
@@ -284,7 +264,7 @@ pub fn write_all(
         .fill("export.title", &[("session", &view.session)]);
     let files = [
         ("summary.csv", trainees_csv(view)),
-        ("summary.html", page(&title, view, texts, true)),
+        ("summary.html", page(&title, view, texts)),
         ("summary.json", json),
     ];
     let mut written = Vec::new();

@@ -36,12 +36,19 @@ impl Handler for HostHandler {
                 .get(header::AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.strip_prefix("Bearer "));
+            let cookie = request
+                .headers()
+                .get_all(header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find_map(super::login::from_cookie_header);
             state.route(
                 &ApiRequest {
                     method: request.method().as_str(),
                     path: request.uri().path(),
                     query: request.uri().query().unwrap_or(""),
                     bearer,
+                    cookie,
                     body: request.body(),
                     peer: peer.ip(),
                 },
@@ -86,6 +93,16 @@ fn to_response(answer: ApiResponse) -> Response {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
+    for (name, value) in answer.headers {
+        // Names are the API's own constants and values its own text; one that is not a valid
+        // header is left out rather than sent broken.
+        if let (Ok(name), Ok(value)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            headers.insert(name, value);
+        }
+    }
     response
 }
 

@@ -17,6 +17,7 @@ fn post(state: &HostState, batch: &EventBatch) -> ApiResponse {
             path: "/api/events",
             query: "",
             bearer: None,
+            cookie: None,
             body: &body,
             peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         },
@@ -31,6 +32,7 @@ fn summary(state: &HostState, key: Option<&str>) -> ApiResponse {
             path: "/api/summary",
             query: "",
             bearer: key,
+            cookie: None,
             body: b"",
             peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         },
@@ -136,6 +138,7 @@ fn events_are_checked_against_the_content() {
             path: "/api/events",
             query: "",
             bearer: None,
+            cookie: None,
             body: b"{not json",
             peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         },
@@ -159,6 +162,7 @@ fn call(
             path,
             query,
             bearer,
+            cookie: None,
             body,
             peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         },
@@ -290,4 +294,58 @@ fn the_feedback_setting_survives_a_restart() {
     drop(again);
     let third = HostState::open(dir.path(), None, &content).expect("reopens");
     assert!(third.paces_after(0).hold_feedback);
+}
+
+#[test]
+fn the_projector_page_takes_the_key_from_the_login_cookie_never_from_the_query() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let page = |query: &str, cookie: Option<&str>| {
+        state.handle(
+            &ApiRequest {
+                method: "GET",
+                path: "/dashboard",
+                query,
+                bearer: None,
+                cookie,
+                body: b"",
+                peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            },
+            7,
+        )
+    };
+    let key_query = format!("key={}", state.key);
+    let in_query = page(&key_query, None);
+    assert_eq!(in_query.status, 401);
+    assert!(String::from_utf8_lossy(&in_query.body).contains("action=\"/login\""));
+    assert_eq!(page("", Some("stale")).status, 403);
+    let shown = page("", Some(&state.key));
+    assert_eq!(shown.status, 200);
+    assert!(String::from_utf8_lossy(&shown.body).contains("Projector"));
+
+    let login = call(
+        &state,
+        "POST",
+        "/login",
+        "",
+        None,
+        format!("key={}", state.key).as_bytes(),
+    );
+    assert_eq!(login.status, 303);
+    assert!(
+        login
+            .headers
+            .iter()
+            .any(|(name, value)| *name == "set-cookie" && value.contains(&state.key))
+    );
+    assert_eq!(
+        call(&state, "POST", "/login", "", None, b"key=wrong").status,
+        403
+    );
+    assert_eq!(
+        call(&state, "POST", "/login", "", None, b"nothing").status,
+        400
+    );
+    assert_eq!(call(&state, "GET", "/login", "", None, b"").status, 405);
 }

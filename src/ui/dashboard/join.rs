@@ -108,10 +108,16 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     out.extend(wrap(&dash.access.projector_url));
     out.push(Line::raw(""));
     out.push(title(s.get("dash.key_label"), theme));
-    out.push(Line::styled(
-        format!(" {}", dash.access.key),
-        theme.tone(Tone::Bold),
-    ));
+    if dash.key == crate::app::dashboard::KeyVisibility::Shown {
+        out.push(Line::styled(
+            format!(" {}", dash.access.key),
+            theme.tone(Tone::Bold),
+        ));
+    } else {
+        for part in words(s.get("dash.key_hidden"), width.saturating_sub(1)) {
+            out.push(Line::from(dim(format!(" {part}"), theme)));
+        }
+    }
     out.push(Line::raw(""));
     for part in words(s.get("dash.join_hint"), width.saturating_sub(1)) {
         out.push(Line::from(dim(format!(" {part}"), theme)));

@@ -3,20 +3,54 @@
 
 use super::{ApiRequest, ApiResponse, same};
 use crate::domain::workshop::PaceKind;
-use crate::services::host::HostState;
+use crate::services::host::{HostState, login};
 
 impl HostState {
-    /// The instructor key, as a bearer token or as `key=` in the query (the projector page is
-    /// opened in a browser, which cannot add a header).
+    /// The instructor key, as a bearer token (the CLI) or as the login cookie (the projector
+    /// page in a browser). Never from the query: a URL is projected, logged and kept.
     pub(super) fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
-        let from_query = req.query.split('&').find_map(|p| p.strip_prefix("key="));
-        match req.bearer.or(from_query) {
+        match req.bearer.or(req.cookie) {
             Some(key) if same(key, &self.key) => Ok(()),
             Some(_) => Err(ApiResponse::text(403, "wrong instructor key")),
             None => Err(ApiResponse::text(
                 401,
                 "the instructor key is missing (Authorization: Bearer KEY)",
             )),
+        }
+    }
+
+    /// `GET /dashboard`: the projector page for a browser that logged in, else the login form
+    /// (with the refusal when its cookie holds a key that is not this session's).
+    pub(super) fn projector_page(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        match self.instructor(req) {
+            Ok(()) => match self.summary() {
+                Ok(view) => ApiResponse::html(
+                    200,
+                    crate::services::host::projector::page(&view, self.texts()),
+                ),
+                Err(e) => ApiResponse::text(500, &e),
+            },
+            Err(denied) => ApiResponse::html(
+                denied.status,
+                login::login_page(self.texts(), denied.status == 403),
+            ),
+        }
+    }
+
+    /// `POST /login` with the form's `key`: the right key sets the cookie and leads to the
+    /// projector page (303, so a reload does not post again); a wrong one shows the form again.
+    pub(super) fn login(&self, body: &[u8]) -> ApiResponse {
+        match login::from_form(body) {
+            Some(key) if same(&key, &self.key) => {
+                let mut answer = ApiResponse::text(303, "logged in");
+                answer.headers = vec![
+                    ("location", login::PROJECTOR_PATH.to_owned()),
+                    ("set-cookie", login::set_cookie(&self.key)),
+                ];
+                answer
+            }
+            Some(_) => ApiResponse::html(403, login::login_page(self.texts(), true)),
+            None => ApiResponse::html(400, login::login_page(self.texts(), false)),
         }
     }
 

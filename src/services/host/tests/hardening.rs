@@ -170,6 +170,7 @@ fn one_address_cannot_fill_the_room_and_one_trainee_cannot_grow_storage_without_
             path: "/api/events",
             query: "",
             bearer: None,
+            cookie: None,
             body: &body,
             peer: IpAddr::V4(Ipv4Addr::new(192, 168, 1, 7)),
         },
