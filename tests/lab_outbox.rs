@@ -129,3 +129,22 @@ fn publish_outside_accept_is_refused_at_its_line_and_column() {
 fn census() {
     support::census(&lab(2));
 }
+
+/// A publish is not undone by a rollback: the file that publishes inside its transaction breaks
+/// `published-without-order` when the API timeout strikes after the publish, named at its
+/// publish statement.
+#[test]
+fn a_message_published_before_a_rollback_breaks_published_without_order() {
+    let lab = lab(2);
+    let name = "publish-before-commit.sql";
+    let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
+    let f = broken(name, check(&lab, text));
+    let breach = f.breach.as_ref().expect("a lab invariant");
+    assert_eq!(breach.invariant.as_str(), "published-without-order");
+    assert_eq!((breach.statement.line, breach.statement.column), (10, 1));
+    assert_eq!(breach.statement.section, Section::Accept);
+    assert_eq!(
+        f.scenario, "chaos",
+        "a refused publish in an outage rolls back harmlessly"
+    );
+}

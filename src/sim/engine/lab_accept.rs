@@ -52,7 +52,12 @@ enum End {
     /// Every statement ran.
     Done,
     /// A statement failed (SQLite or a publish the broker refused): the request fails.
-    Failed { text: String, at: TrailEntry },
+    Failed {
+        text: String,
+        at: TrailEntry,
+        /// The broker refused a publish (it was down).
+        refused: bool,
+    },
     /// The API timeout struck after something became durable: the client retries.
     Struck,
 }
@@ -161,6 +166,7 @@ impl Simulation {
                 published.push((message_id, at));
                 sent = true;
             }
+            let broker_refused = refused.is_some();
             let text = match (refused, result) {
                 (_, Err(StatementError::Learner(e))) => {
                     roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
@@ -172,7 +178,12 @@ impl Simulation {
             };
             if let Some(text) = text {
                 roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
-                return Ok((End::Failed { text, at: here }, published));
+                let end = End::Failed {
+                    text,
+                    at: here,
+                    refused: broker_refused,
+                };
+                return Ok((end, published));
             }
             // Something durable beyond the request: the order committed, or a message out.
             let mut durable = sent;
@@ -334,9 +345,16 @@ impl Simulation {
                     l.trail.entries.push(at);
                     l.lost.insert(req.message_id.clone());
                 }
+                // A publish the broker refused is the pitfall's loss; any other end is a request
+                // that stopped between the commit and its message.
+                let loss = if matches!(end, End::Failed { refused: true, .. }) {
+                    Loss::DirectPublishFailed
+                } else {
+                    Loss::NoMessage
+                };
                 self.note(Fact::Lost {
                     message_id: req.message_id.clone(),
-                    loss: Loss::DirectPublishFailed,
+                    loss,
                 });
             }
         }
