@@ -331,15 +331,14 @@ impl Simulation {
             if !has_row && !sent && !self.ledger_knows_lost(&req.message_id) {
                 self.ledger.metrics.lost += 1;
                 // The statement where the request ended names the loss in the report.
-                let at = match &end {
-                    End::Failed { at, .. } => at.clone(),
-                    _ => {
-                        let line = self
-                            .lab
-                            .as_ref()
-                            .map_or(1, |l| l.sql.section_line(Section::Accept));
-                        self.accept_entry(&req.message_id, line, 1)
-                    }
+                let at = if let End::Failed { at, .. } = &end {
+                    at.clone()
+                } else {
+                    let line = self
+                        .lab
+                        .as_ref()
+                        .map_or(1, |l| l.sql.section_line(Section::Accept));
+                    self.accept_entry(&req.message_id, line, 1)
                 };
                 if let Some(l) = &mut self.lab {
                     l.trail.entries.push(at);
