@@ -99,14 +99,6 @@ impl Section {
         })
     }
 
-    /// Every side-effect function name (without parameters), in section order.
-    pub fn function_names() -> impl Iterator<Item = &'static str> {
-        Section::ALL
-            .into_iter()
-            .flat_map(|s| s.functions().iter())
-            .filter_map(|f| f.split('(').next())
-    }
-
     /// Whether this build's engine runs the section (the others are part of the format for
     /// the labs still to come; a lab that opens one is refused by `check`).
     pub fn engine_runs(self) -> bool {

@@ -118,6 +118,10 @@ impl Guard {
         if let Ok(mut slot) = self.shared.refused.lock() {
             *slot = None;
         }
+        // Each statement's calls are its own (and the list never grows over a run).
+        if let Ok(mut calls) = self.shared.side_effect_calls.lock() {
+            calls.clear();
+        }
         self.shared.active.store(true, Ordering::Relaxed);
     }
 
@@ -126,7 +130,7 @@ impl Guard {
         self.shared.active.store(false, Ordering::Relaxed);
     }
 
-    /// The side-effect functions called since the last take (each call once, lower case).
+    /// The side-effect functions the current statement called while it prepared (lower case).
     pub fn take_side_effect_calls(&self) -> Vec<String> {
         self.shared
             .side_effect_calls

@@ -241,7 +241,6 @@ impl LabSql {
         for section in &file.sections {
             for stmt in &section.statements {
                 guard.start();
-                guard.take_side_effect_calls();
                 let prepared = conn.prepare(&stmt.sql);
                 let result = match prepared {
                     Err(e) => Err(learner_error(stmt, &guard, &e)),
