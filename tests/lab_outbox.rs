@@ -148,3 +148,22 @@ fn a_message_published_before_a_rollback_breaks_published_without_order() {
         "a refused publish in an outage rolls back harmlessly"
     );
 }
+
+/// A statement that fails while the broker is up, before any order is saved, is the file's
+/// own error (the file cannot run): an API that refuses every order must not pass.
+#[test]
+fn an_accept_that_refuses_every_order_cannot_run() {
+    let lab = lab(2);
+    let text = "-- @accept\nBEGIN IMMEDIATE;\nSELECT json('not json');\nCOMMIT;\n";
+    match check(&lab, text) {
+        CheckOutcome::CannotRun(e) => assert_eq!((e.line, e.column), (3, 1), "{e}"),
+        other => panic!("must not run: {other:?}"),
+    }
+    let text = "-- @accept\nSELECT 1;\n";
+    match check(&lab, text) {
+        CheckOutcome::CannotRun(e) => {
+            assert_eq!(e.kind, LabFileErrorKind::NoOrder, "{e}");
+        }
+        other => panic!("must not run: {other:?}"),
+    }
+}

@@ -173,7 +173,7 @@ impl Simulation {
                     return Err(SimError::Lab(e));
                 }
                 (Some(text), _) => Some(text),
-                (None, Err(StatementError::Runtime(e))) => Some(format!("line {}: {e}", stmt.line)),
+                (None, Err(StatementError::Runtime(e))) => Some(e.to_string()),
                 (None, Ok(_)) => None,
             };
             if let Some(text) = text {
@@ -368,9 +368,20 @@ impl Simulation {
                     .outcome(Outcome::Unknown)
                     .args(args))
             }
-            End::Failed { text, .. } => {
+            // A statement that fails while the broker is up and no order exists is the file's
+            // own error: an API that refuses every order would lose nothing and pass.
+            End::Failed {
+                text,
+                at,
+                refused: false,
+            } if order_id.is_none() => Err(SimError::Lab(LabFileError {
+                line: at.line,
+                column: at.column,
+                kind: LabFileErrorKind::Sql(text),
+            })),
+            End::Failed { text, at, .. } => {
                 let mut args = args;
-                args.push(text);
+                args.push(format!("line {}: {text}", at.line));
                 Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
                     .message(&req.message_id)
                     .sql(LAB_ACCEPT_SQL)
