@@ -26,6 +26,7 @@ pub const MOMENT_KEYS: &[&str] = &[
     "moment.lost-order.settled-early",
     "moment.lost-order.failed-after-settle",
     "moment.lost-order.gave-up",
+    "moment.lost-order.no-message",
     "moment.lost-order.replay-dropped",
     "moment.lost-order.other",
     "moment.dead-lettered",

@@ -27,6 +27,7 @@ mod config;
 mod consume;
 mod dispatch;
 pub mod inbox;
+mod lab_accept;
 mod lab_consumer;
 mod lab_effects;
 mod outbox;
@@ -196,8 +197,10 @@ impl Simulation {
             pitfall,
         };
         let paths = match &lab {
-            None => store::create(&dir, mode)?,
-            Some(_) => store::create_with_inbox(&dir, None)?,
+            // The learner's @schema decides the inbox's index when the file takes over the
+            // consumer; else the engine's careful consumer runs with its own.
+            Some(sql) if sql.takes_consumer() => store::create_with_inbox(&dir, None)?,
+            _ => store::create(&dir, mode)?,
         };
         let open = |file: &'static str| store::open(&paths.dir.join(file), file);
         let mut conns = Conns {

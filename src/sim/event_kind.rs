@@ -22,6 +22,10 @@ pub enum EventKind {
     ApiDirectPublished,
     /// Pitfall: order N is committed but the broker is down - message N will never exist.
     ApiDirectPublishFailed,
+    /// API (your @accept): request id N - order N saved.
+    ApiLabAccepted,
+    /// API (your @accept): the request with request id N failed (order: N): N
+    ApiLabFailed,
     /// Dispatcher claims N outbox row(s) with a N ms lease (SQLite has no SKIP LOCKED; ...
     DispatcherClaimed,
     /// Dispatcher published N message(s) to the broker.
@@ -180,13 +184,15 @@ impl EventKind {
     }
 
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 75] = [
+    pub const ALL: [EventKind; 77] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
         EventKind::ApiTimeoutAfterCommit,
         EventKind::ApiDirectPublished,
         EventKind::ApiDirectPublishFailed,
+        EventKind::ApiLabAccepted,
+        EventKind::ApiLabFailed,
         EventKind::DispatcherClaimed,
         EventKind::Published,
         EventKind::PublishedDedup,

@@ -33,9 +33,12 @@ pub struct Operation {
 pub fn operation_of(kind: EventKind) -> Option<&'static str> {
     use EventKind as K;
     Some(match kind {
-        K::ApiAccepted | K::ApiAcceptedPoison | K::ApiSameOrder | K::ApiTimeoutAfterCommit => {
-            "accept"
-        }
+        K::ApiAccepted
+        | K::ApiAcceptedPoison
+        | K::ApiSameOrder
+        | K::ApiTimeoutAfterCommit
+        | K::ApiLabAccepted
+        | K::ApiLabFailed => "accept",
         K::ApiDirectPublished
         | K::ApiDirectPublishFailed
         | K::Published

@@ -16,15 +16,20 @@ pub enum LabInvariant {
     /// An order took effect but the payment provider never charged it (a lab whose effect is
     /// a charge: `charged = true`).
     ChargeMissing,
+    /// A message was published for an order that was never saved: `publish` in `@accept`
+    /// went out, and the transaction that wrote the order rolled back (a rollback does not
+    /// take a message back from the broker).
+    PublishedWithoutOrder,
 }
 
 impl LabInvariant {
     /// Every invariant.
-    pub const ALL: [LabInvariant; 4] = [
+    pub const ALL: [LabInvariant; 5] = [
         LabInvariant::PoisonRetried,
         LabInvariant::HealthyDeadLettered,
         LabInvariant::DeadLetterWithoutReason,
         LabInvariant::ChargeMissing,
+        LabInvariant::PublishedWithoutOrder,
     ];
 
     /// The name (in `lab.toml`, `--json` and the strings key).
@@ -34,6 +39,7 @@ impl LabInvariant {
             LabInvariant::HealthyDeadLettered => "healthy-dead-lettered",
             LabInvariant::DeadLetterWithoutReason => "dead-letter-without-reason",
             LabInvariant::ChargeMissing => "charge-missing",
+            LabInvariant::PublishedWithoutOrder => "published-without-order",
         }
     }
 

@@ -83,15 +83,29 @@ impl Section {
     /// engine right after it, so a rollback does not undo them.
     pub fn functions(self) -> &'static [&'static str] {
         match self {
+            Section::Accept => &["publish(:message_id, :body)"],
             Section::Handle => &["charge(:key, :amount)", "dead_letter(:reason)"],
             _ => &[],
         }
     }
 
+    /// The section whose [`Section::functions`] offer the function called `name` (without
+    /// its parameters), `None` for a name that is no side-effect function.
+    pub fn home_of(name: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| {
+            s.functions()
+                .iter()
+                .any(|f| f.split('(').next() == Some(name))
+        })
+    }
+
     /// Whether this build's engine runs the section (the others are part of the format for
     /// the labs still to come; a lab that opens one is refused by `check`).
     pub fn engine_runs(self) -> bool {
-        matches!(self, Section::Schema | Section::Check | Section::Handle)
+        matches!(
+            self,
+            Section::Schema | Section::Accept | Section::Check | Section::Handle
+        )
     }
 
     /// The most statements one section may hold: a handler is a few statements, and a bound

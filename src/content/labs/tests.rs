@@ -101,7 +101,7 @@ fn unknown_sections_scenarios_and_chapters_are_named() {
         "no section @nope",
     );
     one_problem(
-        &LAB_TOML.replace("\"schema\", \"handle\"", "\"accept\""),
+        &LAB_TOML.replace("\"schema\", \"handle\"", "\"claim\""),
         &[],
         "does not run it yet",
     );

@@ -134,6 +134,18 @@ impl Simulation {
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;
         let direct = self.spec.settings.pitfall == Some(Pitfall::PublishInRequest);
+        if self.lab_accepts() {
+            return self.lab_accept(&super::lab_accept::AcceptRequest {
+                order,
+                retry,
+                request_id: req,
+                message_id: msg,
+                customer,
+                amount_cents: amount,
+                body,
+                group,
+            });
+        }
 
         let conn = &self.conns.api;
         let tx = super::begin_immediate(conn).ctx(actor, "begin the order transaction")?;

@@ -109,12 +109,12 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
-        let check_sql = if self.lab.is_some() {
+        let check_sql = if self.lab_takes_consumer() {
             super::lab_consumer::LAB_CHECK_SQL
         } else {
             CHECK_SQL
         };
-        let seen = if self.lab.is_some() {
+        let seen = if self.lab_takes_consumer() {
             self.lab_seen(c, &d)?
         } else {
             inbox::inbox_seen(
@@ -375,7 +375,7 @@ impl Simulation {
                 SETTLE_SQL,
             )));
         }
-        if self.lab.is_some() {
+        if self.lab_takes_consumer() {
             // The learner's @handle calls the provider itself in the two-phase scenarios, and
             // in lab 6 decides what an unreadable body means.
             let payload = self.read_payload(&d.body);

@@ -5,6 +5,7 @@
 //! any run. A UNIQUE violation settles as a duplicate; any other SQLite error takes the broker
 //! profile's failure path; a file that cannot run stops the run with [`SimError::Lab`].
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use rusqlite::Connection;
@@ -42,6 +43,18 @@ pub(crate) struct LabRun {
     guards: Vec<Guard>,
     /// The side-effect functions per consumer connection (same index).
     side_effects: Vec<SideEffects>,
+    /// The guard on the API's connection (`@accept`).
+    pub(super) api_guard: Guard,
+    /// The side-effect functions on the API's connection (`publish`).
+    pub(super) api_side_effects: SideEffects,
+    /// Message ids `publish` handed to the broker.
+    pub(super) published: HashSet<String>,
+    /// Request ids whose order is in the picture already.
+    pub(super) accepted: HashSet<String>,
+    /// Message ids of orders already counted lost.
+    pub(super) lost: HashSet<String>,
+    /// The highest outbox row id already in the picture.
+    pub(super) seen_outbox: i64,
     /// Statements that wrote effects.
     pub trail: Trail,
     /// The lab invariants the handler broke, in time order.
@@ -70,12 +83,21 @@ impl LabRun {
             .map(SideEffects::install)
             .collect::<Result<Vec<_>, _>>()
             .ctx(actor, "install lab functions")?;
+        let api_guard = Guard::install(&mut conns.api).ctx(Actor::Api, "install lab guard")?;
+        let api_side_effects =
+            SideEffects::install(&conns.api).ctx(Actor::Api, "install lab functions")?;
         let schema_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         sql.apply_schema(&conns.sweeper, &schema_guard)?;
         Ok(LabRun {
             sql,
             guards,
             side_effects,
+            api_guard,
+            api_side_effects,
+            published: HashSet::new(),
+            accepted: HashSet::new(),
+            lost: HashSet::new(),
+            seen_outbox: 0,
             trail: Trail::default(),
             breaches: Vec::new(),
             unreadable_to_handler: false,
@@ -107,6 +129,12 @@ fn roll_back_open(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 impl Simulation {
+    /// Whether the lab file takes over the consumer (`@check`, `@handle`); in a lab that opens
+    /// only `@accept` the engine's careful consumer runs as in safe mode.
+    pub(crate) fn lab_takes_consumer(&self) -> bool {
+        self.lab.as_ref().is_some_and(|l| l.sql.takes_consumer())
+    }
+
     /// `@check`: whether the learner's check finds the message (its last statement returns a
     /// row). Without the section nothing is checked and every delivery goes on to `@handle`.
     pub(crate) fn lab_seen(&mut self, c: u8, d: &Delivery) -> Result<bool, SimError> {
@@ -206,7 +234,7 @@ impl Simulation {
             return Ok(None);
         };
         let calls = lab.side_effects[usize::from(c)].clone();
-        calls.open();
+        calls.open(Section::Handle);
         let result = self.lab_handle(c, d, payload, &calls);
         calls.close();
         result
@@ -275,6 +303,8 @@ impl Simulation {
                             return Ok(Some(ev));
                         }
                     }
+                    // Refused outside @accept: the function never records it here.
+                    SideEffect::Publish { .. } => {}
                     SideEffect::DeadLetter { reason } => {
                         roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                         self.lab_picture(c, created)?;

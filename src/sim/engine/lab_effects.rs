@@ -54,7 +54,7 @@ impl Simulation {
         self.breach_of(invariant, d.order_id, &d.message_id, statement);
     }
 
-    fn breach_of(
+    pub(crate) fn breach_of(
         &mut self,
         invariant: LabInvariant,
         order: i64,

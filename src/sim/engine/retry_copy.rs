@@ -45,13 +45,13 @@ pub(crate) fn schedule_copy(
 impl Simulation {
     /// True when a failed attempt is retried through a scheduled copy rather than abandon:
     /// the safe consumer on a Service Bus queue without sessions (a copy would go to the end
-    /// of its session and overtake nothing there is to keep in order; lab runs keep the
-    /// broker's plain failure path, as their briefs say).
+    /// of its session and overtake nothing there is to keep in order; lab runs whose file
+    /// takes over the consumer keep the broker's plain failure path, as their briefs say).
     pub(crate) fn retries_by_scheduled_copy(&self) -> bool {
         self.spec.broker == BrokerKind::Asb
             && self.spec.mode == Mode::Safe
             && !self.spec.settings.ordered
-            && self.lab.is_none()
+            && !self.lab_takes_consumer()
     }
 
     /// The retry of a failed attempt through a scheduled copy, or the consumer's own

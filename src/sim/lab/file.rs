@@ -65,6 +65,17 @@ pub enum LabFileErrorKind {
     TooLong,
     /// The section ended with a transaction still open.
     OpenTransaction,
+    /// A side-effect function called in a section that does not offer it.
+    FunctionNotHere {
+        /// The function's name as the section that offers it documents it.
+        name: String,
+        /// The section it was called in.
+        section: Section,
+        /// The section that offers it.
+        home: Section,
+    },
+    /// `@accept` ended without error but left no order row for `:request_id`.
+    NoOrder,
 }
 
 /// A located lab-file error.
@@ -111,6 +122,19 @@ impl LabFileError {
             K::Forbidden(what) => strings.fill("lab.err_forbidden", &[("what", what)]),
             K::TooLong => strings.get("lab.err_too_long").to_owned(),
             K::OpenTransaction => strings.get("lab.err_open_transaction").to_owned(),
+            K::FunctionNotHere {
+                name,
+                section,
+                home,
+            } => strings.fill(
+                "lab.err_function_not_here",
+                &[
+                    ("function", name),
+                    ("name", section.as_str()),
+                    ("home", home.as_str()),
+                ],
+            ),
+            K::NoOrder => strings.get("lab.err_no_order").to_owned(),
         }
     }
 

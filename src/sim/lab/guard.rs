@@ -29,6 +29,9 @@ struct Shared {
     too_long: AtomicBool,
     /// What the authorizer refused, for the message.
     refused: Mutex<Option<String>>,
+    /// The side-effect functions the statements called since the last look (lower case): a
+    /// section may call only its own, which `LabSql::prepare` checks from this list.
+    side_effect_calls: Mutex<Vec<String>>,
 }
 
 /// The guard installed on one connection.
@@ -72,6 +75,14 @@ impl Guard {
             if !shared.active.load(Ordering::Relaxed) {
                 return Authorization::Allow;
             }
+            if let AuthAction::Function { function_name } = ctx.action {
+                let name = function_name.to_ascii_lowercase();
+                if crate::content::LabSection::home_of(&name).is_some()
+                    && let Ok(mut calls) = shared.side_effect_calls.lock()
+                {
+                    calls.push(name);
+                }
+            }
             match refusal(&ctx) {
                 None => Authorization::Allow,
                 Some(what) => {
@@ -107,12 +118,25 @@ impl Guard {
         if let Ok(mut slot) = self.shared.refused.lock() {
             *slot = None;
         }
+        // Each statement's calls are its own (and the list never grows over a run).
+        if let Ok(mut calls) = self.shared.side_effect_calls.lock() {
+            calls.clear();
+        }
         self.shared.active.store(true, Ordering::Relaxed);
     }
 
     /// The engine's own SQL runs again.
     pub fn stop(&self) {
         self.shared.active.store(false, Ordering::Relaxed);
+    }
+
+    /// The side-effect functions the current statement called while it prepared (lower case).
+    pub fn take_side_effect_calls(&self) -> Vec<String> {
+        self.shared
+            .side_effect_calls
+            .lock()
+            .map(|mut calls| std::mem::take(&mut *calls))
+            .unwrap_or_default()
     }
 
     /// Whether the guard caused the last failure, and how to name it for the learner.

@@ -15,6 +15,8 @@ use crate::sim::store::SERVICE_SQL;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabSql {
     file: LabFile,
+    /// The sections the lab opens (the engine's own SQL runs everywhere else).
+    opened: Vec<Section>,
 }
 
 /// Which learner statement wrote an effect: the trail a failure report names.
@@ -142,6 +144,52 @@ fn check_parameters(
     Ok(())
 }
 
+/// Refuses a side-effect function called in a section that does not offer it, at the place
+/// of the call (`calls`: what the authorizer saw while the statement prepared).
+fn check_functions(
+    stmt: &Statement,
+    calls: &[String],
+    section: Section,
+) -> Result<(), LabFileError> {
+    for name in calls {
+        let Some(home) = Section::home_of(name) else {
+            continue;
+        };
+        if home == section {
+            continue;
+        }
+        let documented = home
+            .functions()
+            .iter()
+            .find(|f| f.split('(').next() == Some(name.as_str()))
+            .map_or_else(|| format!("{name}()"), |f| (*f).to_owned());
+        let lower = stmt.sql.to_ascii_lowercase();
+        // The first place the name stands as a call: not the tail of a longer identifier.
+        let offset = lower
+            .match_indices(name.as_str())
+            .map(|(at, _)| at)
+            .find(|&at| {
+                let before_ok = lower[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+                let after_ok = lower[at + name.len()..].trim_start().starts_with('(');
+                before_ok && after_ok
+            })
+            .unwrap_or(0);
+        return Err(located(
+            stmt,
+            offset,
+            LabFileErrorKind::FunctionNotHere {
+                name: documented,
+                section,
+                home,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// Runs one learner statement with its parameters bound by name; `Ok(true)` when it returned
 /// a row (a `@check` that finds the message).
 pub(crate) fn run_statement(
@@ -187,7 +235,8 @@ impl LabSql {
         let mut conn = Connection::open_in_memory().map_err(scratch_error)?;
         conn.execute_batch(SERVICE_SQL).map_err(scratch_error)?;
         let guard = Guard::install(&mut conn).map_err(scratch_error)?;
-        // The side-effect functions exist (so calls prepare) but refuse to run outside @handle.
+        // The side-effect functions exist (so calls prepare); a call outside the section that
+        // offers it is refused below, at its place.
         SideEffects::install(&conn).map_err(scratch_error)?;
         for section in &file.sections {
             for stmt in &section.statements {
@@ -197,8 +246,10 @@ impl LabSql {
                     Err(e) => Err(learner_error(stmt, &guard, &e)),
                     Ok(prepared) => check_parameters(stmt, &prepared, section.section),
                 };
+                let calls = guard.take_side_effect_calls();
                 guard.stop();
                 result?;
+                check_functions(stmt, &calls, section.section)?;
             }
             if section.section == Section::Schema {
                 // Later sections may use what the schema creates.
@@ -211,7 +262,21 @@ impl LabSql {
                 }
             }
         }
-        Ok(LabSql { file })
+        Ok(LabSql {
+            file,
+            opened: opened.to_vec(),
+        })
+    }
+
+    /// Whether the lab opens `section` (its statements run there, even none at all).
+    pub fn opens(&self, section: Section) -> bool {
+        self.opened.contains(&section)
+    }
+
+    /// Whether the learner's SQL takes over the consumer (`@check` or `@handle` open); else
+    /// the engine's careful consumer runs with its own inbox index.
+    pub fn takes_consumer(&self) -> bool {
+        self.opens(Section::Check) || self.opens(Section::Handle)
     }
 
     /// The statements of `section` (empty when the file leaves it out).
@@ -281,6 +346,34 @@ mod tests {
         assert_eq!(
             e.kind,
             LabFileErrorKind::Forbidden("PRAGMA foreign_keys".into())
+        );
+    }
+
+    #[test]
+    fn a_side_effect_function_outside_its_section_is_refused_at_its_place() {
+        let e = err("-- @handle\nBEGIN;\nSELECT 1,\n  publish(:message_id, 'x');\nCOMMIT;");
+        assert_eq!((e.line, e.column), (4, 3), "{e}");
+        assert!(
+            matches!(
+                e.kind,
+                LabFileErrorKind::FunctionNotHere {
+                    home: Section::Accept,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = err("-- @check\nSELECT CHARGE(:message_id, 1)");
+        assert!(
+            matches!(
+                e.kind,
+                LabFileErrorKind::FunctionNotHere {
+                    section: Section::Check,
+                    home: Section::Handle,
+                    ..
+                }
+            ),
+            "{e}"
         );
     }
 

@@ -1,14 +1,18 @@
-//! The side-effect functions of learner SQL: `charge(:key, :amount)` (the payment provider)
-//! and `dead_letter(:reason)` (the broker's DLQ). Both reach outside the service database, so
-//! a rollback must not undo them: the SQL function only records the call, and the engine
-//! applies it right after the statement that made it, outside any transaction. They answer
-//! only while a section that offers them runs (`@handle`); anywhere else they are an error.
+//! The side-effect functions of learner SQL: `charge(:key, :amount)` (the payment provider),
+//! `dead_letter(:reason)` (the broker's DLQ) and `publish(:message_id, :body)` (the broker's
+//! queue). All reach outside the service database, so a rollback must not undo them: the SQL
+//! function only records the call, and the engine applies it right after the statement that
+//! made it, outside any transaction. Each answers only while a section that offers it runs
+//! ([`Section::functions`]: `charge` and `dead_letter` in `@handle`, `publish` in `@accept`);
+//! anywhere else it is an error.
 
 use std::sync::{Arc, Mutex};
 
 use rusqlite::Connection;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::ValueRef;
+
+use crate::content::LabSection as Section;
 
 /// One call of a side-effect function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,12 +30,19 @@ pub enum SideEffect {
         /// The consumer's reason (may be empty: the check names that).
         reason: String,
     },
+    /// Hand a message to the broker at once (the dual write the outbox replaces).
+    Publish {
+        /// The message id as given.
+        message_id: String,
+        /// The body as given.
+        body: String,
+    },
 }
 
 #[derive(Debug, Default)]
 struct Calls {
-    /// A section that offers the functions runs.
-    open: bool,
+    /// The section that runs now (`None`: no learner section, every call is refused).
+    open: Option<Section>,
     calls: Vec<SideEffect>,
 }
 
@@ -61,16 +72,19 @@ impl SideEffects {
             .shared
             .lock()
             .map_err(|_| user_error(format!("{name}() is unavailable")))?;
-        if !calls.open {
+        let home = Section::home_of(name);
+        if calls.open.is_none() || calls.open != home {
+            let home = home.map_or("no section", Section::as_str);
             return Err(user_error(format!(
-                "{name}() can only be called in @handle"
+                "{name}() can only be called in @{home}"
             )));
         }
         calls.calls.push(call);
         Ok(())
     }
 
-    /// Registers `charge` and `dead_letter` on `conn` (closed until [`SideEffects::open`]).
+    /// Registers `charge`, `dead_letter` and `publish` on `conn` (closed until
+    /// [`SideEffects::open`]).
     pub fn install(conn: &Connection) -> rusqlite::Result<SideEffects> {
         let effects = SideEffects::default();
         // Not deterministic (a call is an act, not a value) and only in the learner's own
@@ -102,13 +116,29 @@ impl SideEffects {
             recorder.record("dead_letter", SideEffect::DeadLetter { reason })?;
             Ok(None::<String>)
         })?;
+        let recorder = effects.clone();
+        conn.create_scalar_function("publish", 2, flags, move |ctx| {
+            let (Some(message_id), Some(body)) = (text_arg(ctx, 0), text_arg(ctx, 1)) else {
+                return Err(user_error(
+                    "publish(:message_id, :body) needs a message id and a body, not NULL".into(),
+                ));
+            };
+            recorder.record(
+                "publish",
+                SideEffect::Publish {
+                    message_id: message_id.clone(),
+                    body,
+                },
+            )?;
+            Ok(message_id)
+        })?;
         Ok(effects)
     }
 
-    /// A section that offers the functions starts.
-    pub fn open(&self) {
+    /// `section` starts: the functions it offers answer until [`SideEffects::close`].
+    pub fn open(&self, section: Section) {
         if let Ok(mut calls) = self.shared.lock() {
-            calls.open = true;
+            calls.open = Some(section);
             calls.calls.clear();
         }
     }
@@ -116,7 +146,7 @@ impl SideEffects {
     /// The section ended: calls are refused again (and nothing left over is applied).
     pub fn close(&self) {
         if let Ok(mut calls) = self.shared.lock() {
-            calls.open = false;
+            calls.open = None;
             calls.calls.clear();
         }
     }
@@ -143,7 +173,7 @@ mod tests {
     #[test]
     fn calls_are_recorded_in_order_and_a_rollback_keeps_them() {
         let (conn, effects) = installed();
-        effects.open();
+        effects.open(Section::Handle);
         conn.execute_batch(
             "BEGIN; SELECT charge('m-1', 250); SELECT dead_letter('UnsupportedSchemaVersion'); ROLLBACK;",
         )
@@ -166,7 +196,7 @@ mod tests {
     #[test]
     fn a_null_key_and_a_null_reason_are_kept_as_such() {
         let (conn, effects) = installed();
-        effects.open();
+        effects.open(Section::Handle);
         conn.execute_batch("SELECT charge(NULL, 5); SELECT dead_letter(NULL);")
             .expect("runs");
         assert_eq!(
@@ -190,7 +220,7 @@ mod tests {
             .execute_batch("SELECT charge('k', 1)")
             .expect_err("closed");
         assert!(e.to_string().contains("only be called in @handle"), "{e}");
-        effects.open();
+        effects.open(Section::Handle);
         for bad in [
             "SELECT charge('k', -1)",
             "SELECT charge('k', 'ten')",
@@ -204,9 +234,34 @@ mod tests {
     }
 
     #[test]
+    fn publish_answers_in_accept_only_and_survives_the_rollback() {
+        let (conn, effects) = installed();
+        effects.open(Section::Handle);
+        let e = conn
+            .execute_batch("SELECT publish('m-1', 'v1')")
+            .expect_err("not in @handle");
+        assert!(e.to_string().contains("only be called in @accept"), "{e}");
+        effects.open(Section::Accept);
+        let e = conn
+            .execute_batch("SELECT charge('k', 1)")
+            .expect_err("not in @accept");
+        assert!(e.to_string().contains("only be called in @handle"), "{e}");
+        assert!(conn.execute_batch("SELECT publish(NULL, 'v1')").is_err());
+        conn.execute_batch("BEGIN; SELECT publish('m-1', 'v1|1'); ROLLBACK;")
+            .expect("runs");
+        assert_eq!(
+            effects.take(),
+            vec![SideEffect::Publish {
+                message_id: "m-1".into(),
+                body: "v1|1".into()
+            }]
+        );
+    }
+
+    #[test]
     fn a_trigger_cannot_call_them() {
         let (conn, effects) = installed();
-        effects.open();
+        effects.open(Section::Handle);
         conn.execute_batch(
             "CREATE TABLE t(x); CREATE TRIGGER t_ai AFTER INSERT ON t BEGIN SELECT charge('k', 1); END;",
         )

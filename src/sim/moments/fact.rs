@@ -24,6 +24,9 @@ pub enum Guard {
 pub enum Loss {
     /// The API published inside the request while the broker was down (no outbox row).
     DirectPublishFailed,
+    /// A lab's `@accept` saved the order and ended without an outbox row and without its
+    /// message sent (the request died after the commit, or failed on a retry).
+    NoMessage,
     /// The message was settled before the commit, then the connection dropped.
     SettledBeforeCommit,
     /// Processing failed after the message was already settled.

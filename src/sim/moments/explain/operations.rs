@@ -100,6 +100,7 @@ pub(in crate::sim::moments) fn lost(
             receive_before(st, now),
         ),
         Loss::GaveUp => ("moment.lost-order.gave-up", None),
+        Loss::NoMessage => ("moment.lost-order.no-message", None),
         Loss::ReplayDropped => ("moment.lost-order.replay-dropped", st.dead_lettered),
     };
     let mut args = vec![order(st), message(st)];
