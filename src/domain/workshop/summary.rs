@@ -73,7 +73,7 @@ pub struct QuizTally {
 }
 
 /// One trainee in the JSON summary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraineeView {
     /// The trainee's id (random, chosen by the trainee).
     pub id: String,

@@ -5,14 +5,12 @@
 //! the lab invariants these decisions can break ([`Breach`]).
 
 use super::action::{Action, Delivery};
-use super::inbox;
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::content::LabInvariant;
 use crate::sim::fault::Fault;
 use crate::sim::lab::{Breach, Section, Statement, TrailEntry};
 use crate::sim::model::{Actor, Event, EventKind, Outcome, Stage};
-use crate::sim::moments::{Fact, Guard as FactGuard};
 
 /// What the SQL view shows for the handler's `dead_letter` call.
 const LAB_DEAD_LETTER_SQL: &[&str] = &["-- @handle (your lab file): dead_letter(:reason)"];
@@ -135,31 +133,9 @@ impl Simulation {
         amount: i64,
         here: TrailEntry,
     ) -> Result<bool, SimError> {
-        let (_, new) = inbox::charge(
-            &self.conns.provider,
-            key,
-            d.order_id,
-            amount,
-            self.clock.now,
-        )
-        .ctx(Actor::Provider, "charge")?;
-        if new {
-            if let Some(n) = self.ledger.charges_per_order.get_mut(d.order_id as usize) {
-                *n = n.saturating_add(1);
-            }
-            self.note(Fact::Charged {
-                order: d.order_id,
-                message_id: d.message_id.clone(),
-            });
-            if let Some(l) = &mut self.lab {
-                l.trail.charges.push(here);
-            }
-        } else {
-            self.ledger.metrics.prevented_duplicates += 1;
-            self.note(Fact::Prevented {
-                message_id: d.message_id.clone(),
-                guard: FactGuard::IdempotencyKey,
-            });
+        let (_, new) = self.provider_charge(d, key, amount)?;
+        if new && let Some(l) = &mut self.lab {
+            l.trail.charges.push(here);
         }
         Ok(self
             .script

@@ -88,19 +88,16 @@ impl Simulation {
         }
     }
 
-    /// Phase 2: the provider call (with the message id as idempotency key unless naive/trap).
-    pub(crate) fn consumer_provider(&mut self, c: u8) -> Result<Option<Event>, SimError> {
-        let Some(mut d) = self.delivery(c) else {
-            return Ok(None);
-        };
-        let (_, amount, _) = match self.read_payload(&d.body) {
-            Ok(p) => p,
-            Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
-        };
-        let keyed = self.spec.mode == Mode::Safe
-            || (self.spec.mode == Mode::Pitfall
-                && self.spec.settings.pitfall != Some(Pitfall::EffectOutsideTx));
-        let key = keyed.then_some(d.message_id.as_str());
+    /// The payment provider charges `amount` for `d`'s order, idempotent by `key` (a NULL key
+    /// charges every time), and the ledger and the story learn of it: a new charge, or a key
+    /// the provider knew (a duplicate prevented). Answers the charge's id and whether it is new.
+    /// The built-in two-phase consumer and a lab's `charge()` share it.
+    pub(crate) fn provider_charge(
+        &mut self,
+        d: &Delivery,
+        key: Option<&str>,
+        amount: i64,
+    ) -> Result<(i64, bool), SimError> {
         let (id, new) = inbox::charge(
             &self.conns.provider,
             key,
@@ -124,6 +121,23 @@ impl Simulation {
                 guard: Guard::IdempotencyKey,
             });
         }
+        Ok((id, new))
+    }
+
+    /// Phase 2: the provider call (with the message id as idempotency key unless naive/trap).
+    pub(crate) fn consumer_provider(&mut self, c: u8) -> Result<Option<Event>, SimError> {
+        let Some(mut d) = self.delivery(c) else {
+            return Ok(None);
+        };
+        let (_, amount, _) = match self.read_payload(&d.body) {
+            Ok(p) => p,
+            Err(e) => return Ok(Some(self.fail(c, d, e, &[]))),
+        };
+        let keyed = self.spec.mode == Mode::Safe
+            || (self.spec.mode == Mode::Pitfall
+                && self.spec.settings.pitfall != Some(Pitfall::EffectOutsideTx));
+        let key = keyed.then_some(d.message_id.as_str());
+        let (id, new) = self.provider_charge(&d, key, amount)?;
         let caption = match (new, keyed) {
             (true, true) => EventKind::ProviderChargedKeyed,
             (true, false) => EventKind::ProviderChargedUnkeyed,

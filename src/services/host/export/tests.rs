@@ -35,7 +35,7 @@ fn the_export_shows_every_distribution_in_the_courses_order() {
 
 #[test]
 fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
-    use crate::domain::workshop::summary::{OrderingTally, QuizTally, TraineeView};
+    use crate::domain::workshop::summary::TraineeView;
     let label = |id: &str, number, text: &str| OptionLabel {
         id: id.into(),
         number,
@@ -55,19 +55,8 @@ fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
     view.trainees.push(TraineeView {
         id: "t".into(),
         name: "Ada".into(),
-        chapters_read: 0,
         decisions: [("big-payload".to_owned(), "claim-check".to_owned())].into(),
-        quiz: QuizTally::default(),
-        ordering: OrderingTally::default(),
-        scenarios: Vec::new(),
-        stuck: false,
-        stuck_screen: None,
-        stuck_text: None,
-        last_seen_ms: 0,
-        stuck_since_ms: None,
-        stuck_acknowledged: false,
-        screen: None,
-        level: None,
+        ..TraineeView::default()
     });
     let export = page("summary", &view, &texts(Lang::En));
     assert!(
@@ -95,19 +84,8 @@ fn the_export_speaks_the_session_language_with_the_names() {
         .push(crate::domain::workshop::summary::TraineeView {
             id: "t".into(),
             name: "Grace".into(),
-            chapters_read: 0,
-            decisions: std::collections::BTreeMap::new(),
-            quiz: crate::domain::workshop::summary::QuizTally::default(),
-            ordering: crate::domain::workshop::summary::OrderingTally::default(),
-            scenarios: Vec::new(),
             stuck: true,
-            stuck_screen: None,
-            stuck_text: None,
-            last_seen_ms: 0,
-            stuck_since_ms: None,
-            stuck_acknowledged: false,
-            screen: None,
-            level: None,
+            ..crate::domain::workshop::summary::TraineeView::default()
         });
     let export = page("x", &view, &de);
     assert!(export.contains("<html lang=\"de\">"), "{export}");

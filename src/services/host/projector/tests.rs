@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::content::{ContentSource, Lang};
-use crate::domain::workshop::summary::{OptionLabel, OrderingTally, QuizTally, TraineeView};
+use crate::domain::workshop::summary::{OptionLabel, QuizTally, TraineeView};
 use crate::domain::workshop::{Pace, PaceKind};
 
 fn texts(lang: Lang) -> RoomTexts {
@@ -15,19 +15,8 @@ fn trainee(name: &str, stuck: bool) -> TraineeView {
     TraineeView {
         id: name.to_lowercase(),
         name: name.into(),
-        chapters_read: 0,
-        decisions: std::collections::BTreeMap::new(),
-        quiz: QuizTally::default(),
-        ordering: OrderingTally::default(),
-        scenarios: Vec::new(),
         stuck,
-        stuck_screen: None,
-        stuck_text: None,
-        last_seen_ms: 0,
-        stuck_since_ms: None,
-        stuck_acknowledged: false,
-        screen: None,
-        level: None,
+        ..TraineeView::default()
     }
 }
 
