@@ -93,8 +93,11 @@ pub fn banner(session: &Session) -> Option<String> {
                 .iter()
                 .enumerate()
                 .map(|(i, o)| {
+                    // Numbered as on the trainee's card, the right one marked: the reveal is
+                    // when the room may know it.
                     let n = counts.and_then(|c| c.get(&o.id)).copied().unwrap_or(0);
-                    format!("{} {n}", char::from(b'a' + (i as u8 % 26)))
+                    let mark = if o.correct { " \u{2713}" } else { "" };
+                    format!("[{}] {n}{mark}", i + 1)
                 })
                 .collect();
             s.fill(

@@ -91,7 +91,22 @@ fn a_scenario_opens_in_its_mode_and_a_reveal_shows_the_rooms_answers() {
         distribution: Some(counts),
     }));
     let text = banner(&app.session).expect("a banner");
-    assert!(text.contains("a 3 · b 0 · c 12"), "{text}");
+    let shares: Vec<String> = d
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let n = [3, 0, 12].get(i).copied().unwrap_or(0);
+            let mark = if o.correct { " \u{2713}" } else { "" };
+            format!("[{}] {n}{mark}", i + 1)
+        })
+        .collect();
+    assert!(text.contains(&shares.join(" · ")), "{text}");
+    assert!(
+        text.starts_with(&d.title) || text.contains(&d.title),
+        "{text}"
+    );
+    assert_eq!(text.matches('\u{2713}').count(), 1, "{text}");
     chars(&mut app, "F");
     assert!(
         matches!(app.screen, Screen::Reader(_)),
