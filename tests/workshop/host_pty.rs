@@ -110,7 +110,7 @@ fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
         "followed, the banner is gone"
     );
     pace(&["reveal", "1"]);
-    tui.wait_for("revealed, the room: a 0");
+    tui.wait_for("revealed, the room: [1] 0");
     tui.send("X");
     assert!(!tui.screen().contains("Instructor:"), "dismissed");
     tui.send("q");
