@@ -258,6 +258,7 @@ fn execute(
     if args.transcript {
         print_moments(&mut out, &late, &content.moments, lang);
     }
+    let moments = story.into_moments();
     let report = sim.report()?;
     if let Some(r) = record {
         r.finish()?;
@@ -272,8 +273,7 @@ fn execute(
             map.insert("checker_ok".into(), c.ok().into());
             map.insert("checker_violations".into(), c.violations.clone().into());
         }
-        value["moments"] = story
-            .moments()
+        value["moments"] = moments
             .iter()
             .map(|m| m.to_json(&content.moments))
             .collect();

@@ -4,6 +4,12 @@ use std::fmt;
 
 pub use super::event_kind::EventKind;
 
+/// The message id the API gives order number `order`'s outbox row; the story reads an order's
+/// message from it rather than storing it.
+pub(crate) fn order_message_id(order: u32) -> String {
+    format!("msg-{order:06}")
+}
+
 /// How the consumer (and the API) protect themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {

@@ -9,6 +9,7 @@
 
 mod explain;
 mod fact;
+mod order_book;
 mod order_state;
 mod story;
 mod text;

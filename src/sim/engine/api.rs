@@ -64,11 +64,6 @@ pub(crate) fn request_id(order: u32) -> String {
     format!("req-{order:06}")
 }
 
-/// The message id of an order's outbox row.
-pub(crate) fn message_id(order: u32) -> String {
-    format!("msg-{order:06}")
-}
-
 /// A deterministic amount per order (the same on a client retry).
 fn amount_cents(order: u32) -> i64 {
     500 + i64::from(order.wrapping_mul(7_919) % 9_500)
@@ -125,7 +120,7 @@ impl Simulation {
             );
         }
         let req = request_id(order);
-        let msg = message_id(order);
+        let msg = crate::sim::model::order_message_id(order);
         let amount = amount_cents(order);
         let actor = Actor::Api;
         let customer = customer_of(order, self.spec.scenario.setup.groups);

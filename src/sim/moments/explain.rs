@@ -41,7 +41,7 @@ impl Draft {
             .copied()
             .unwrap_or(Mark {
                 index: at.index.saturating_sub(1),
-                at_ms: at.at_ms,
+                ..at
             });
         Draft {
             kind,
@@ -55,10 +55,10 @@ impl Draft {
     pub fn into_moment(self, order: i64, message_id: String) -> Moment {
         Moment {
             kind: self.kind,
-            at_ms: self.at.at_ms,
-            event: self.at.index,
-            cause_event: self.cause.index,
-            cause_ms: self.cause.at_ms,
+            at_ms: self.at.ms(),
+            event: u64::from(self.at.index),
+            cause_event: u64::from(self.cause.index),
+            cause_ms: self.cause.ms(),
             order,
             message_id,
             text: self.text,
@@ -72,7 +72,7 @@ fn order(st: &OrderState) -> Arg {
 }
 
 fn message(st: &OrderState) -> Arg {
-    Arg::Text(st.message_id.clone())
+    Arg::Text(st.message_id())
 }
 
 fn lock_term(broker: BrokerKind) -> Arg {
@@ -125,7 +125,7 @@ pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: Bro
                 message(st),
                 n,
                 lock_term(broker),
-                Arg::Ms(l.at_ms),
+                Arg::Ms(l.ms()),
                 Arg::Text(st.lock_expired_delivery.to_string()),
             ],
         ),
@@ -188,10 +188,10 @@ pub(super) fn duplicate_effect(
             now,
             &[],
             "moment.duplicate-effect.other",
-            vec![order(st), Arg::Ms(now.at_ms)],
+            vec![order(st), Arg::Ms(now.ms())],
         );
     };
-    let at_first = Arg::Ms(first.at_ms);
+    let at_first = Arg::Ms(first.ms());
     let expired = st.lock_expired.filter(|l| l.index > first.index);
     let (text, args) = if marker_only {
         (
@@ -208,7 +208,7 @@ pub(super) fn duplicate_effect(
             order(st),
             at_first,
             lock_term(setting.broker),
-            Arg::Ms(l.at_ms),
+            Arg::Ms(l.ms()),
         ];
         (text, args)
     } else if let Some((_, retention)) = swept.filter(|(m, _)| m.index > first.index) {
@@ -242,7 +242,7 @@ pub(super) fn duplicate_charge(st: &OrderState, now: Mark, first: Mark) -> Draft
         now,
         &[Some(first)],
         "moment.duplicate-effect.charge",
-        vec![order(st), Arg::Ms(first.at_ms)],
+        vec![order(st), Arg::Ms(first.ms())],
     )
 }
 
@@ -269,7 +269,7 @@ pub(super) fn prevented(
             .or(first_receive),
         _ => st.first_effect.map(|(m, _)| m).or(first_receive),
     };
-    let first_at = Arg::Ms(first.or(st.accepted).map_or(0, |m| m.at_ms));
+    let first_at = Arg::Ms(first.or(st.accepted).map_or(0, |m| m.ms()));
     // The provider answers a consumer's call: name the consumer that made it.
     let caller = match actor {
         Actor::Provider => st

@@ -1,9 +1,8 @@
 //! The tracker that turns events and their facts into moments, remembering per order what
 //! happened earlier so that every moment can name its cause.
 
-use std::collections::{BTreeMap, HashMap};
-
 use super::explain;
+use super::order_book::OrderBook;
 use super::order_state::{Mark, OrderState, Setting};
 use super::{Fact, Guard, Loss, Moment, OUTBOX_WAITING_MS};
 use crate::sim::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
@@ -13,12 +12,7 @@ use crate::sim::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
 #[derive(Debug, Clone)]
 pub struct Story {
     setting: Setting,
-    orders: BTreeMap<i64, OrderState>,
-    by_message: HashMap<String, i64>,
-    by_seq: HashMap<i64, i64>,
-    /// The newest delivery count per queue row, so an expiry names the delivery it ended.
-    delivery_of_seq: HashMap<i64, u32>,
-    by_outbox: HashMap<i64, i64>,
+    orders: OrderBook,
     broker_down: Option<Mark>,
     swept: Option<(Mark, u64)>,
     outbox_waiting: bool,
@@ -37,11 +31,7 @@ impl Story {
                 broker,
                 pitfall,
             },
-            orders: BTreeMap::new(),
-            by_message: HashMap::new(),
-            by_seq: HashMap::new(),
-            delivery_of_seq: HashMap::new(),
-            by_outbox: HashMap::new(),
+            orders: OrderBook::default(),
             broker_down: None,
             swept: None,
             outbox_waiting: false,
@@ -61,14 +51,17 @@ impl Story {
         &self.moments
     }
 
+    /// The moments, for a caller done with the story: what it remembered per order is freed,
+    /// so a long run's checker and report that come next have that room.
+    pub fn into_moments(self) -> Vec<Moment> {
+        self.moments
+    }
+
     /// Takes in one event and the facts the engine noted for it ([`crate::sim::Simulation::facts`]);
     /// returns the moments it made visible.
     pub fn observe(&mut self, event: &Event, facts: &[Fact]) -> &[Moment] {
         let start = self.moments.len();
-        let now = Mark {
-            index: event.index,
-            at_ms: event.at_ms,
-        };
+        let now = Mark::new(event.index, event.at_ms);
         if event.kind == EventKind::BrokerDown {
             self.broker_down = Some(now);
         }
@@ -81,7 +74,7 @@ impl Story {
         if let Some(order) = event
             .message_id
             .as_deref()
-            .and_then(|m| self.by_message.get(m))
+            .and_then(|m| self.orders.named(m))
             .and_then(|o| self.orders.get_mut(o))
         {
             order.last = Some(now);
@@ -91,11 +84,7 @@ impl Story {
     }
 
     fn order_of(&self, message_id: &str) -> Option<i64> {
-        self.by_message.get(message_id).copied().or_else(|| {
-            // Message ids carry the order number (`msg-000003`); a message seen before its
-            // accept fact (never in practice) still names its order.
-            message_id.rsplit('-').next()?.parse().ok()
-        })
+        self.orders.order_of(message_id)
     }
 
     fn fact(&mut self, now: Mark, event: &Event, fact: &Fact, all: &[Fact]) {
@@ -106,9 +95,9 @@ impl Story {
                 message_id,
                 outbox_id,
             } => {
-                self.by_message.insert(message_id.clone(), *order);
+                self.orders.name(message_id, *order);
                 if let Some(id) = outbox_id {
-                    self.by_outbox.insert(*id, *order);
+                    self.orders.outbox_row(*id, *order);
                 }
                 let st = self.state(*order, message_id);
                 st.accepted.get_or_insert(now);
@@ -121,14 +110,13 @@ impl Story {
                 let Some(order) = self.order_of(message_id) else {
                     return;
                 };
-                self.by_seq.insert(*seq, order);
-                self.delivery_of_seq.insert(*seq, *delivery);
+                self.orders.received(*seq, order, *delivery);
                 let broker = self.setting.broker;
                 let moment = {
                     let st = self.state(order, message_id);
                     let m =
                         (*delivery > 1).then(|| explain::redelivered(st, now, *delivery, broker));
-                    st.receives.push((now, actor, *delivery));
+                    st.received((now, actor, *delivery));
                     m
                 };
                 if let Some(m) = moment {
@@ -191,15 +179,16 @@ impl Story {
             Fact::ConnectionLost { message_id } => {
                 if let Some(st) = self
                     .order_of(message_id)
-                    .and_then(|o| self.orders.get_mut(&o))
+                    .and_then(|o| self.orders.get_mut(o))
                     && st.first_effect.is_some_and(|(m, _)| m.index == now.index)
                 {
                     st.first_effect_then_lost = true;
                 }
             }
             Fact::LockExpired { seq } => {
-                let delivery = self.delivery_of_seq.get(seq).copied().unwrap_or(0);
-                if let Some(st) = self.by_seq.get(seq).and_then(|o| self.orders.get_mut(o)) {
+                if let Some((order, delivery)) = self.orders.row(*seq)
+                    && let Some(st) = self.orders.get_mut(order)
+                {
                     st.lock_expired = Some(now);
                     st.lock_expired_delivery = delivery;
                 }
@@ -252,14 +241,14 @@ impl Story {
                     return;
                 }
                 let m = explain::lost(st, now, *loss, setting, down);
-                let at = self.moments.len();
+                let at = u32::try_from(self.moments.len()).unwrap_or(u32::MAX);
                 self.state(order, message_id).lost_moment = Some(at);
                 self.push(order, m);
             }
             Fact::Replayed { message_id, as_id } => {
                 if let (Some(new), Some(order)) = (as_id, self.order_of(message_id)) {
                     // The copy's deliveries and effects belong to the same order.
-                    self.by_message.insert(new.clone(), order);
+                    self.orders.name(new, order);
                 }
                 self.with(message_id, |_, st| {
                     st.dlq_open = st.dlq_open.saturating_sub(1);
@@ -276,8 +265,8 @@ impl Story {
                 }
                 self.outbox_waiting = true;
                 let down = self.broker_down;
-                if let Some(&order) = self.by_outbox.get(outbox_id)
-                    && let Some(st) = self.orders.get(&order)
+                if let Some(order) = self.orders.order_of_outbox(*outbox_id)
+                    && let Some(st) = self.orders.get(order)
                 {
                     let m = explain::outbox_waiting(st, now, *age_ms, down);
                     self.push(order, m);
@@ -299,7 +288,7 @@ impl Story {
         let Some(earlier) = event.args.get(2).and_then(|a| a.parse::<i64>().ok()) else {
             return;
         };
-        let Some(previous) = self.orders.get(&earlier) else {
+        let Some(previous) = self.orders.get(earlier) else {
             return;
         };
         let cause = previous
@@ -309,7 +298,7 @@ impl Story {
             .map(|(m, _, _)| *m)
             .find(|m| m.index < now.index)
             .or(previous.accepted);
-        let Some(st) = self.orders.get(&later) else {
+        let Some(st) = self.orders.get(later) else {
             return;
         };
         let draft = explain::out_of_order(st, now, earlier, &customer, cause);
@@ -318,12 +307,7 @@ impl Story {
 
     /// The state of `order`, created on first sight.
     fn state(&mut self, order: i64, message_id: &str) -> &mut OrderState {
-        let st = self.orders.entry(order).or_default();
-        st.order = order;
-        if st.message_id.is_empty() {
-            message_id.clone_into(&mut st.message_id);
-        }
-        st
+        self.orders.entry(order, message_id)
     }
 
     /// Runs `f` on the state of `message_id`'s order and records the moment it returns.
@@ -344,8 +328,8 @@ impl Story {
     fn push(&mut self, order: i64, draft: explain::Draft) {
         let message_id = self
             .orders
-            .get(&order)
-            .map(|s| s.message_id.clone())
+            .get(order)
+            .map(OrderState::message_id)
             .unwrap_or_default();
         self.moments.push(draft.into_moment(order, message_id));
     }
@@ -363,12 +347,13 @@ impl Story {
         };
         let mut withdraw = Vec::new();
         let mut added = Vec::new();
-        for (order, st) in &self.orders {
+        for st in self.orders.by_order() {
             let lost = st.accepted.is_some() && st.effects == 0 && st.dlq_open == 0;
             match (lost, st.lost_moment) {
-                (false, Some(i)) => withdraw.push(i),
-                (true, None) => added
-                    .push(explain::lost_at_end(st, end).into_moment(*order, st.message_id.clone())),
+                (false, Some(i)) => withdraw.push(i as usize),
+                (true, None) => {
+                    added.push(explain::lost_at_end(st, end).into_moment(st.order, st.message_id()))
+                }
                 _ => {}
             }
         }

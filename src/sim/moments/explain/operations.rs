@@ -65,11 +65,11 @@ pub(in crate::sim::moments) fn lock_lost(
     // after the refused settle).
     let text = match (settle_tried, expired) {
         (true, Some(l)) => {
-            args.push(Arg::Ms(l.at_ms));
+            args.push(Arg::Ms(l.ms()));
             "moment.lock-lost"
         }
         (false, Some(l)) => {
-            args.push(Arg::Ms(l.at_ms));
+            args.push(Arg::Ms(l.ms()));
             "moment.lock-lost.check"
         }
         (true, None) => "moment.lock-lost.untimed",
@@ -127,7 +127,7 @@ pub(in crate::sim::moments) fn replayed(st: &OrderState, now: Mark, as_id: Optio
     let mut args = vec![
         order(st),
         message(st),
-        Arg::Ms(dead.map_or(now.at_ms, |m| m.at_ms)),
+        Arg::Ms(dead.map_or(now.ms(), |m| m.ms())),
     ];
     let text = match as_id {
         Some(id) => {
