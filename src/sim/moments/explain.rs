@@ -269,7 +269,7 @@ pub(super) fn prevented(
             .or(first_receive),
         _ => st.first_effect.map(|(m, _)| m).or(first_receive),
     };
-    let first_at = Arg::Ms(first.or(st.accepted).map_or(0, |m| m.ms()));
+    let first_at = Arg::Ms(first.or(st.accepted).map_or(0, Mark::ms));
     // The provider answers a consumer's call: name the consumer that made it.
     let caller = match actor {
         Actor::Provider => st

@@ -352,7 +352,8 @@ impl Story {
             match (lost, st.lost_moment) {
                 (false, Some(i)) => withdraw.push(i as usize),
                 (true, None) => {
-                    added.push(explain::lost_at_end(st, end).into_moment(st.order, st.message_id()))
+                    added
+                        .push(explain::lost_at_end(st, end).into_moment(st.order, st.message_id()));
                 }
                 _ => {}
             }

@@ -127,7 +127,7 @@ pub(in crate::sim::moments) fn replayed(st: &OrderState, now: Mark, as_id: Optio
     let mut args = vec![
         order(st),
         message(st),
-        Arg::Ms(dead.map_or(now.ms(), |m| m.ms())),
+        Arg::Ms(dead.map_or(now.ms(), Mark::ms)),
     ];
     let text = match as_id {
         Some(id) => {
