@@ -136,10 +136,12 @@ pub enum Command {
     /// trainees, stuck list, answers; c/s/r pace the room, q stops). Also `host status`,
     /// `host pace` and `host export`.
     Host(HostArgs),
-    /// Join a workshop session: `join HOST:PORT CODE --name NAME` (address and code from the
-    /// projector; the host's check digits are shown to compare with the projector, y/n), or
-    /// `join URL --name NAME` with the whole join URL (it carries the certificate pin, nothing
-    /// to confirm). A wrong code, another host or an unreachable one is refused (exit 1).
+    /// Join a workshop session: `join CODE --name NAME` (the code from the projector; the
+    /// session is found on the LAN by DNS-SD), `join HOST:PORT CODE --name NAME` where the
+    /// network hides it (the host's check digits are shown to compare with the projector,
+    /// y/n), or `join URL --name NAME` with the whole join URL (it carries the certificate pin,
+    /// nothing to confirm). A wrong code, another host, an unreachable one or no session found
+    /// is refused (exit 1).
     /// Without arguments: show the membership and deliver what waits (at most 2 s).
     Join(JoinArgs),
     /// Leave the workshop session (facts not yet delivered are tried once more, then dropped).

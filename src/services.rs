@@ -1,7 +1,8 @@
 //! Side effects that know nothing of the UI: files and paths, the workshop config, the progress
-//! store, the log, the map exports and the LAN share.
+//! store, the log, the map exports, the LAN share and the workshop's discovery.
 
 pub mod config;
+pub mod discovery;
 pub mod export;
 pub mod host;
 pub mod http;

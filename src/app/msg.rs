@@ -194,6 +194,12 @@ pub enum WorkshopRequest {
         /// The join code.
         code: String,
     },
+    /// Look for the session on the LAN whose host takes `code` and learn its certificate
+    /// (answered with `Msg::WorkshopObserved`, as `Observe`).
+    Find {
+        /// The join code.
+        code: String,
+    },
     /// Ask the host of a pinned join URL whether it takes the code; nothing is recorded
     /// (answered with `Msg::WorkshopGreeted`).
     Hello {

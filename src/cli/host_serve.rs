@@ -6,6 +6,7 @@ use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
 use crate::app::dashboard::{Access, Dashboard};
 use crate::domain::workshop::{JoinUrl, check_digits};
+use crate::services::discovery;
 use crate::services::host::mail_relay::{self, MailRelay};
 use crate::services::host::{HostState, files, server};
 use crate::services::share::lan_ip;
@@ -31,7 +32,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// Run without a terminal dashboard: print `join: URL`, `join short: HOST:PORT CODE`,
-    /// `check digits: DIGITS` and `instructor key: KEY`, serve until Ctrl+C or SIGTERM.
+    /// `check digits: DIGITS`, `discovery: NAME` and `instructor key: KEY`, serve until Ctrl+C
+    /// or SIGTERM.
     #[arg(long)]
     pub headless: bool,
     /// When trainees see whether a decision answer is right: `held` (the default) only after
@@ -40,6 +42,10 @@ pub struct ServeArgs {
     /// without the flag a restart keeps what was set before.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub feedback: Option<Feedback>,
+    /// Do not advertise the session on the LAN. By default the host advertises itself by
+    /// DNS-SD (multicast DNS), so trainees join with the code alone: `queuelab join CODE`.
+    #[arg(long)]
+    pub no_discovery: bool,
 }
 
 /// When trainees see right/wrong for a decision (`--feedback`).
@@ -108,6 +114,8 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         code: state.code.clone(),
         fingerprint: identity.fingerprint(),
     };
+    // Held until the session stops; dropping it says goodbye on the network.
+    let advertised = advertise(args, &state.name, bind, &url);
     state.set_join_page(crate::services::export::room_html(
         content.course(lang),
         lang,
@@ -150,6 +158,12 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     say!("join short: {}", url.short_line());
     say!("check digits: {}", check_digits(&url.fingerprint));
     say!(
+        "discovery: {}",
+        advertised
+            .as_ref()
+            .map_or("off (trainees type HOST:PORT CODE)", |a| a.name.as_str())
+    );
+    say!(
         "feedback: {}",
         if state.hold_feedback() {
             "held until the reveal"
@@ -175,6 +189,30 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         say!("session stopped");
     }
     Ok(())
+}
+
+/// Advertises the session on the LAN unless `--no-discovery`; a network that refuses it is a
+/// warning, not a failure (trainees then type `HOST:PORT CODE`).
+fn advertise(
+    args: &ServeArgs,
+    name: &str,
+    bind: IpAddr,
+    url: &JoinUrl,
+) -> Option<discovery::Advertisement> {
+    if args.no_discovery {
+        return None;
+    }
+    // Unique per host, stable across restarts: the certificate's fingerprint names it.
+    let label = format!("queuelab-{}", url.fingerprint.get(..12).unwrap_or("host"));
+    match discovery::Advertisement::start(name, bind, url.port, &label) {
+        Ok(advertised) => Some(advertised),
+        Err(e) => {
+            warn(&format!(
+                "{e}; the session is not advertised, trainees type HOST:PORT CODE"
+            ));
+            None
+        }
+    }
 }
 
 /// A warning on stderr (the headless host's stdout is read by scripts) and in the log.

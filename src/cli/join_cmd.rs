@@ -20,7 +20,7 @@ pub(super) use say;
 /// How long a short command may spend delivering what waits (SPEC: at most 2 s).
 const FLUSH_MS: u64 = 2_000;
 
-/// `queuelab join [URL | HOST:PORT CODE] [--name NAME] [--check-digits DIGITS]`.
+/// `queuelab join [CODE | HOST:PORT CODE | URL] [--name NAME] [--check-digits DIGITS]`.
 pub fn run_join(
     cli: &Cli,
     target: Option<&str>,
@@ -38,7 +38,7 @@ pub fn run_join(
             .map_err(|e| Failure::new(e.to_string()))?;
         let code = match &target {
             JoinTarget::Url(url) => url.code.clone(),
-            JoinTarget::Short { code, .. } => code.clone(),
+            JoinTarget::Short { code, .. } | JoinTarget::Code { code } => code.clone(),
         };
         let name = match (name, &old) {
             (Some(name), _) => check_name(name).map_err(Failure::usage)?,
@@ -53,6 +53,15 @@ pub fn run_join(
                 let observed = join::observe(&host, port, &code, deadline).map_err(refused)?;
                 confirm_digits(&observed.digits, digits, &strings).map_err(refused)?;
                 observed.url
+            }
+            JoinTarget::Code { code } => {
+                let found = join::find(&code, deadline).map_err(refused)?;
+                say!(
+                    "{}",
+                    strings.fill("join.found_at", &[("address", &found.url.authority())])
+                );
+                confirm_digits(&found.digits, digits, &strings).map_err(refused)?;
+                found.url
             }
         };
         let joined = join::join(store, &url, &name, deadline).map_err(refused)?;

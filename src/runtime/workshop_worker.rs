@@ -226,6 +226,10 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
             join::observe(&host, port, &code, deadline_in(join::JOIN_MS))
                 .map(|seen| (seen.url.to_string(), seen.digits)),
         ),
+        WorkshopRequest::Find { code } => Msg::WorkshopObserved(
+            join::find(&code, deadline_in(join::JOIN_MS))
+                .map(|seen| (seen.url.to_string(), seen.digits)),
+        ),
         WorkshopRequest::Hello { url } => Msg::WorkshopGreeted((|| {
             let url = JoinUrl::parse(&url).map_err(|e| JoinRefusal::Local {
                 reason: e.to_string(),

@@ -125,7 +125,7 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     let mut tui = pty::Session::start(&dir.path().join("ute"), &["--lang", "en"], 100, 30);
     tui.wait_for("workshop");
     tui.send("w");
-    tui.wait_for("Address and code from the projector");
+    tui.wait_for("The code from the projector");
     let wrong = host.url.replace("code=", "code=X");
     tui.send(&wrong);
     tui.send("\r");

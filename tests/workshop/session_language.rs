@@ -165,7 +165,7 @@ fn join_answers_a_german_learner_in_german() {
     let out = de(&["join", "no-such-thing"]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("weder eine Beitritts-URL"),
+        text(&out.stderr).contains("weder ein Beitrittscode"),
         "{}",
         text(&out.stderr)
     );

@@ -1,5 +1,6 @@
 //! Running the real binary as a workshop host and as trainees.
 
+use queuelab::services::discovery::PORT_ENV;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::Path;
@@ -20,8 +21,25 @@ pub fn command_in(lang: &str, data: &Path, args: &[&str]) -> Command {
         .arg("--data-dir")
         .arg(data)
         .args(args)
-        .env("LANG", "C");
+        .env("LANG", "C")
+        // Hosts advertise themselves on the LAN: tests keep off the real mDNS port and out of
+        // each other's way (a discovery test gives its host and trainees a port of their own).
+        .env(PORT_ENV, test_discovery_port().to_string());
     cmd
+}
+
+/// A multicast DNS port for this test process's hosts.
+fn test_discovery_port() -> u16 {
+    static PORT: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+    *PORT.get_or_init(free_udp_port)
+}
+
+/// A UDP port nothing on this machine uses now.
+pub fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .and_then(|s| s.local_addr())
+        .expect("a free UDP port")
+        .port()
 }
 
 /// Runs a command with `input` on stdin.
@@ -71,19 +89,25 @@ impl Host {
 
     /// [`Host::start`] with the session in language `lang`.
     pub fn start_in(lang: &str, data: &Path, port: u16, extra: &[&str]) -> Host {
+        Host::start_with(lang, data, port, extra, &[])
+    }
+
+    /// [`Host::start_in`] with environment variables set for the host.
+    pub fn start_with(
+        lang: &str,
+        data: &Path,
+        port: u16,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Host {
         let port = port.to_string();
-        let mut args = vec![
-            "host",
-            "--headless",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            &port,
-            "--name",
-            "Room 1",
-        ];
+        let mut args = vec!["host", "--headless", "--bind", "127.0.0.1", "--port", &port];
+        if !extra.contains(&"--name") {
+            args.extend(["--name", "Room 1"]);
+        }
         args.extend_from_slice(extra);
         let mut child = command_in(lang, data, &args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

@@ -8,7 +8,7 @@
 
 use crate::app::input::{Key, KeyCode};
 use crate::app::{Effect, Session, WorkshopRequest};
-use crate::domain::workshop::join_url::{CODE_LEN, JoinUrlError, foreign_code_chars, valid_code};
+use crate::domain::workshop::join_url::{CODE_LEN, JoinUrlError, foreign_code_chars};
 use crate::domain::workshop::{JoinRefusal, JoinTarget, check_name};
 
 /// Longest text a field takes (a join URL with an IPv6 address fits).
@@ -187,12 +187,11 @@ fn submit(
                         JoinTarget::Short { host, port, code } => {
                             WorkshopRequest::Observe { host, port, code }
                         }
+                        JoinTarget::Code { code } => WorkshopRequest::Find { code },
                     };
                     return (Some(form), vec![Effect::Workshop(request)]);
                 }
             }
-            // A code alone cannot reach the host: the address is needed too.
-            Err(_) if valid_code(&typed) => form.error = Some(s.get("join.code_alone").to_owned()),
             Err(e) => form.error = Some(s.fill(error_key(&e), &[("typed", &typed)])),
         },
         JoinStep::Name { .. } if typed.is_empty() => {
@@ -218,7 +217,7 @@ fn submit(
 /// A short-form code no host issues: of another length, or with a character hosts leave out
 /// (a 0 read for an O, a 1 for an I). The whole URL is copied, not typed, and not checked here.
 fn code_mistake(target: &JoinTarget, s: &crate::content::Strings) -> Option<String> {
-    let JoinTarget::Short { code, .. } = target else {
+    let (JoinTarget::Short { code, .. } | JoinTarget::Code { code }) = target else {
         return None;
     };
     let foreign = foreign_code_chars(code);

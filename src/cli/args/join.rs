@@ -2,11 +2,12 @@
 
 use clap::Args;
 
-// `queuelab join [HOST:PORT CODE | URL] --name NAME`. No doc comment here: clap would take it
+// `queuelab join [CODE | HOST:PORT CODE | URL] --name NAME`. No doc comment here: clap would take it
 // for the command's help and hide the one on `Command::Join`.
 #[derive(Debug, Args)]
 pub struct JoinArgs {
-    /// `HOST:PORT` from the projector, or the whole join URL
+    /// The join code from the projector (the session is looked for on the LAN), or `HOST:PORT`
+    /// from the projector followed by the code, or the whole join URL
     /// (https://HOST:PORT/join?code=...&fp=...).
     pub url: Option<String>,
     /// The join code from the projector (after `HOST:PORT`).

@@ -55,7 +55,7 @@ pub enum JoinUrlError {
     Fingerprint(String),
     /// The short form is malformed.
     #[error(
-        "{0:?} is neither a join URL nor HOST:PORT CODE (for example 192.168.1.5:8740 K7Q2M9X)"
+        "{0:?} is neither a join code, nor HOST:PORT CODE (for example 192.168.1.5:8740 K7Q2M9X), nor a join URL"
     )]
     Short(String),
 }
@@ -75,7 +75,8 @@ impl JoinUrlError {
     }
 }
 
-/// What a trainee typed to join: the whole URL, or `HOST:PORT CODE` from the projector.
+/// What a trainee typed to join: the whole URL, `HOST:PORT CODE` from the projector, or the code
+/// alone (the host is then found on the LAN, see `services::discovery`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JoinTarget {
     /// The whole URL, fingerprint included (nothing to confirm).
@@ -89,17 +90,30 @@ pub enum JoinTarget {
         /// The join code, upper case, without separators.
         code: String,
     },
+    /// The code alone; the host is looked for on the LAN, its fingerprint learnt and confirmed.
+    Code {
+        /// The join code, upper case, without separators.
+        code: String,
+    },
 }
 
 impl JoinTarget {
-    /// Parses a join URL, or `HOST:PORT` and a code (in one text separated by spaces, as the
-    /// join dialog takes it, or as two command-line arguments joined by a space).
+    /// Parses a join URL, `HOST:PORT` and a code (in one text separated by spaces, as the
+    /// join dialog takes it, or as two command-line arguments joined by a space), or a code.
     pub fn parse(text: &str) -> Result<JoinTarget, JoinUrlError> {
         let text = text.trim();
         if text.starts_with("https://") || text.starts_with("http") {
             return JoinUrl::parse(text).map(JoinTarget::Url);
         }
         let short = || JoinUrlError::Short(text.to_owned());
+        // No address in it (no `:`, `.` or `/`) and about as long as a code: the code alone,
+        // read aloud with spaces or dashes perhaps (a near miss in length is named by the
+        // dialog; a word is no code).
+        if !text.contains([':', '.', '/'])
+            && let Some(code) = normal_code(text).filter(|c| c.len() <= CODE_LEN + 2)
+        {
+            return Ok(JoinTarget::Code { code });
+        }
         let (address, code) = text.split_once(char::is_whitespace).ok_or_else(short)?;
         let (host, port) = split_authority(address.trim()).ok_or_else(short)?;
         let code = normal_code(code).ok_or_else(short)?;
@@ -290,6 +304,23 @@ mod tests {
         ] {
             let msg = JoinTarget::parse(bad).expect_err(bad).to_string();
             assert!(msg.contains("HOST:PORT CODE"), "{bad}: {msg}");
+        }
+    }
+
+    #[test]
+    fn a_code_alone_is_a_target_found_on_the_lan() {
+        for typed in ["k7q2m9x", " K7Q-2M9X ", "k7q 2m9x"] {
+            assert_eq!(
+                JoinTarget::parse(typed),
+                Ok(JoinTarget::Code {
+                    code: "K7Q2M9X".into()
+                }),
+                "{typed}"
+            );
+        }
+        // An address without its port, or a code too short, is no code alone.
+        for bad in ["host.lan K7Q2M9X", "K7Q", "K7Q2M9X!", "no-such-thing"] {
+            assert!(JoinTarget::parse(bad).is_err(), "{bad}");
         }
     }
 }

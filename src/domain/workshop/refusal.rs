@@ -12,6 +12,8 @@ pub enum JoinRefusal {
         /// What the network said.
         detail: String,
     },
+    /// Looking on the LAN for a session found none (or none that takes the code's host).
+    NotFound,
     /// Something answered, with another certificate than the join URL's fingerprint.
     WrongCertificate {
         /// `HOST:PORT`.
@@ -43,6 +45,7 @@ impl JoinRefusal {
             JoinRefusal::Unreachable { .. } => "join.refused_unreachable",
             JoinRefusal::WrongCertificate { .. } => "join.refused_certificate",
             JoinRefusal::WrongCode => "join.refused_code",
+            JoinRefusal::NotFound => "join.refused_not_found",
             JoinRefusal::NotConfirmed { .. } => "join.refused_unconfirmed",
             JoinRefusal::Host { .. } => "join.refused_host",
             JoinRefusal::Local { .. } => "join.refused_local",
@@ -56,7 +59,7 @@ impl JoinRefusal {
                 vec![("address", address.clone()), ("detail", detail.clone())]
             }
             JoinRefusal::WrongCertificate { address } => vec![("address", address.clone())],
-            JoinRefusal::WrongCode => Vec::new(),
+            JoinRefusal::WrongCode | JoinRefusal::NotFound => Vec::new(),
             JoinRefusal::NotConfirmed { digits } => vec![("digits", digits.clone())],
             JoinRefusal::Host { reason } | JoinRefusal::Local { reason } => {
                 vec![("reason", reason.clone())]

@@ -7,7 +7,7 @@ use super::client::{self, RequestError};
 use super::{Delivery, deliver};
 use crate::domain::workshop::wire::Hello;
 use crate::domain::workshop::{JoinRefusal, JoinUrl, check_digits};
-use crate::services::Store;
+use crate::services::{Store, discovery};
 use std::time::{Duration, Instant};
 
 /// How long joining may wait for the host: a host restarting or a Wi-Fi hiccup is ridden out,
@@ -16,7 +16,7 @@ pub const JOIN_MS: u64 = 10_000;
 /// Pause between tries while nothing answers.
 const RETRY_PAUSE: Duration = Duration::from_millis(300);
 
-/// A host met through `HOST:PORT CODE`: the URL with the fingerprint its connection showed,
+/// A host met through `HOST:PORT CODE` or found on the LAN: the URL with the fingerprint its connection showed,
 /// and the check digits the learner compares with the projector before joining.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {
@@ -76,6 +76,59 @@ pub fn observe(
         },
         digits,
     })
+}
+
+/// How long `queuelab join CODE` browses the LAN for sessions.
+pub const FIND_MS: u64 = 3_000;
+/// How long one advertised address may take to show its certificate.
+const ADDRESS_MS: u64 = 1_500;
+
+/// Finds the session on the LAN whose host takes `code` (`queuelab join CODE`): browses DNS-SD
+/// and asks each session found, at the first of its addresses that answers, whether it takes
+/// the code; a network may hold several sessions. The learner still confirms the check digits:
+/// an advertisement proves nothing (the code is no secret from the room; see the README's
+/// threat model).
+pub fn find(code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+    let search = (Instant::now() + Duration::from_millis(FIND_MS)).min(deadline);
+    let mut refusal = JoinRefusal::NotFound;
+    let mut chosen = None;
+    let mut asked: Vec<discovery::Found> = Vec::new();
+    let browsed = discovery::browse(search, |session| {
+        // A session is resolved again as more addresses arrive: each is asked once.
+        if asked.contains(session) {
+            return false;
+        }
+        asked.push(session.clone());
+        match ask(session, code, deadline) {
+            Ok(seen) => {
+                chosen = Some(seen);
+                true
+            }
+            Err(e) => {
+                refusal = e;
+                false
+            }
+        }
+    });
+    if let Err(reason) = browsed {
+        // No multicast socket: the same as a network that hides the host.
+        crate::services::log::warn(&format!("looking for a workshop session: {reason}"));
+    }
+    chosen.ok_or(refusal)
+}
+
+/// Learns the certificate of `session` at the first address that answers and asks it whether
+/// it takes `code`.
+fn ask(session: &discovery::Found, code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+    let mut refusal = JoinRefusal::NotFound;
+    for address in &session.addresses {
+        let each = (Instant::now() + Duration::from_millis(ADDRESS_MS)).min(deadline);
+        match observe(&address.to_string(), session.port, code, each) {
+            Ok(seen) => return hello(&seen.url, deadline).map(|_| seen),
+            Err(e) => refusal = e,
+        }
+    }
+    Err(refusal)
 }
 
 /// Asks the host of `url` whether it takes this join code, over the pinned connection.

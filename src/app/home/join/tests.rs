@@ -1,4 +1,4 @@
-//! The join dialog as scripted keys: a bad URL is named and kept, a code alone is explained,
+//! The join dialog as scripted keys: a bad URL is named and kept, a code alone is looked for,
 //! a good URL is put to the host before the name is asked, and the name asks the dispatcher to
 //! join; `HOST:PORT CODE` asks for the host's check digits first; a refusal shows its reason
 //! with the typed text kept; joined, the same key offers to leave.
@@ -34,16 +34,37 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     for _ in 0..11 {
         key(&mut app, KeyCode::Backspace);
     }
-    chars(&mut app, "ABCDEFGHJK");
+    // A code alone of the wrong length is named; one of the right form is looked for on the
+    // LAN, and a network without the session names the fallback, the typed code kept.
+    chars(&mut app, "ABCDEFGH");
     key(&mut app, KeyCode::Enter);
     let f = form(&app).expect("still open");
     assert!(
         f.error
             .as_deref()
-            .is_some_and(|e| e.contains("whole join URL")),
+            .is_some_and(|e| e.contains("ABCDEFGH has 8 characters")),
         "{f:?}"
     );
-    for _ in 0..10 {
+    for _ in 0..8 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    chars(&mut app, "k7q-2m9x");
+    assert_eq!(
+        key(&mut app, KeyCode::Enter),
+        [Effect::Workshop(WorkshopRequest::Find {
+            code: "K7Q2M9X".into()
+        })]
+    );
+    app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
+    let f = form(&app).expect("still open");
+    assert_eq!(f.input, "k7q-2m9x", "the typed code stays");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("HOST:PORT CODE")),
+        "{f:?}"
+    );
+    for _ in 0..8 {
         key(&mut app, KeyCode::Backspace);
     }
     chars(&mut app, URL);
@@ -212,7 +233,7 @@ fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refus
     key(&mut app, KeyCode::Enter);
     let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
     assert!(
-        error.contains("ist weder eine Beitritts-URL noch HOST:PORT CODE"),
+        error.contains("ist weder ein Beitrittscode noch HOST:PORT CODE"),
         "{error}"
     );
     for _ in 0..19 {
