@@ -78,7 +78,7 @@ fn the_grouped_commands_keep_their_own_help() {
     for (command, opening) in [
         (
             "join",
-            "Join a workshop session: `join HOST:PORT CODE --name NAME`",
+            "Join a workshop session: `join CODE --name NAME`",
         ),
         ("host", "Host a workshop session with a live dashboard"),
         ("lab", "Labs: write the SQL yourself"),
@@ -108,7 +108,7 @@ fn the_grouped_commands_keep_their_own_help() {
     for option in [
         "--name <NAME>",
         "--check-digits <DIGITS>",
-        "[URL]",
+        "[CODE|HOST:PORT|URL]",
         "[CODE]",
     ] {
         assert!(stdout(&out).contains(option), "{option}: {}", stdout(&out));

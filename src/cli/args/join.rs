@@ -9,6 +9,7 @@ pub struct JoinArgs {
     /// The join code from the projector (the session is looked for on the LAN), or `HOST:PORT`
     /// from the projector followed by the code, or the whole join URL
     /// (https://HOST:PORT/join?code=...&fp=...).
+    #[arg(value_name = "CODE|HOST:PORT|URL")]
     pub url: Option<String>,
     /// The join code from the projector (after `HOST:PORT`).
     pub code: Option<String>,
