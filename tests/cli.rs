@@ -76,10 +76,7 @@ fn help_and_version_work() {
 #[test]
 fn the_grouped_commands_keep_their_own_help() {
     for (command, opening) in [
-        (
-            "join",
-            "Join a workshop session: `join CODE --name NAME`",
-        ),
+        ("join", "Join a workshop session: `join CODE --name NAME`"),
         ("host", "Host a workshop session with a live dashboard"),
         ("lab", "Labs: write the SQL yourself"),
         ("mail", "The mail outbox: show every mail's status"),

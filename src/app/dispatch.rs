@@ -158,6 +158,7 @@ impl App {
             Msg::LabChecked {
                 lab_id,
                 passed,
+                reason,
                 report,
             } => {
                 if let Screen::Lab(state) = &mut self.screen
@@ -165,7 +166,11 @@ impl App {
                 {
                     labs::checked(state, report);
                 }
-                vec![Effect::Store(StoreRequest::LabChecked { lab_id, passed })]
+                vec![Effect::Store(StoreRequest::LabChecked {
+                    lab_id,
+                    passed,
+                    reason,
+                })]
             }
             Msg::LabReset { lab_id, result } => {
                 if let Screen::Lab(state) = &mut self.screen

@@ -133,6 +133,8 @@ pub enum Msg {
         lab_id: String,
         /// Whether it passed (the store records it).
         passed: bool,
+        /// Why it failed ([`crate::sim::lab::LabVerdict::reason`]); empty when it passed.
+        reason: String,
         /// What the lab screen shows.
         report: super::labs::LabReport,
     },
@@ -233,6 +235,8 @@ pub enum StoreRequest {
         lab_id: String,
         /// Whether it passed.
         passed: bool,
+        /// Why it failed; empty when it passed.
+        reason: String,
     },
     /// Record that a lab's hint was revealed (answered with `Msg::LabResults`).
     LabHint {

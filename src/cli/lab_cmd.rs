@@ -78,10 +78,10 @@ fn list(session: &Session) -> Result<(), Failure> {
     Ok(())
 }
 
-fn record(session: &mut Session, lab: &Lab, passed: bool) -> Result<(), Failure> {
+fn record(session: &mut Session, lab: &Lab, verdict: &LabVerdict) -> Result<(), Failure> {
     session
         .store
-        .record_lab_check(&lab.id, passed)
+        .record_lab_check(&lab.id, verdict.passed(), &verdict.reason())
         .map_err(|e| Failure::new(e.to_string()))
 }
 
@@ -109,7 +109,7 @@ fn check(
     let work_dir = learner_copy::runs_dir(&session.paths.data_dir, lab);
     let verdict = check_lab(&session.content, lab, &text, seeds, &work_dir, &mut |_| {})
         .map_err(Failure::new)?;
-    record(session, lab, verdict.passed())?;
+    record(session, lab, &verdict)?;
     let strings = session.content.course(session.lang).strings.clone();
     match verdict {
         LabVerdict::Passed { runs, seeds } => {

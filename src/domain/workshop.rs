@@ -99,6 +99,17 @@ pub enum EventKind {
     },
     /// The trainee is no longer stuck (clears every earlier stuck signal).
     Solved,
+    /// A lab's check ran (`queuelab lab check` or the lab screen).
+    LabChecked {
+        /// Lab id (`02-transactional-outbox`).
+        lab: String,
+        /// Whether every run kept the invariants.
+        passed: bool,
+        /// Why it failed: the moment or lab invariant it stopped at (`duplicate-effect`,
+        /// `published-without-order`), `broken` for an invariant without either, `cannot-run`
+        /// for a file that does not run; empty when it passed.
+        reason: String,
+    },
 }
 
 /// The workshop event a saved fact becomes, if the host cares about it.

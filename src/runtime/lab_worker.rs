@@ -101,13 +101,14 @@ fn handle(
         // The executor hands the terminal to the editor itself; nothing to do here.
         LabRequest::Edit { .. } => Vec::new(),
         LabRequest::Check { lab_id, lang } => {
-            let (passed, report) = match find(content, &lab_id) {
+            let (reason, report) = match find(content, &lab_id) {
                 Ok(lab) => check(data_dir, content, lab, lang, replies),
-                Err(reason) => (false, failed(reason)),
+                Err(reason) => (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
             };
             vec![Msg::LabChecked {
                 lab_id,
-                passed,
+                passed: reason.is_empty(),
+                reason,
                 report,
             }]
         }
@@ -129,16 +130,16 @@ fn check(
     lab: &Lab,
     lang: Lang,
     replies: &UnboundedSender<Msg>,
-) -> (bool, LabReport) {
+) -> (String, LabReport) {
     let file = match learner_copy::ensure_copy(data_dir, lab) {
         Ok(file) => file,
-        Err(reason) => return (false, failed(reason)),
+        Err(reason) => return (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
     };
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
         Err(e) => {
             return (
-                false,
+                lab_check::CHECK_ERROR.to_owned(),
                 failed(format!("cannot read {}: {e}", file.display())),
             );
         }
@@ -158,7 +159,7 @@ fn check(
     let work_dir = learner_copy::runs_dir(data_dir, lab);
     let verdict = match check_lab(content, lab, &text, lab.seeds, &work_dir, &mut progress) {
         Ok(verdict) => verdict,
-        Err(reason) => return (false, failed(reason)),
+        Err(reason) => return (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
     };
     let strings = &content.course(lang).strings;
     let report = match &verdict {
@@ -179,7 +180,7 @@ fn check(
             }
         }
     };
-    (verdict.passed(), report)
+    (verdict.reason(), report)
 }
 
 #[cfg(test)]

@@ -104,8 +104,12 @@ impl StoreWorker {
                             )
                         }
                         StoreRequest::ReadLabs => lab_results(&store),
-                        StoreRequest::LabChecked { lab_id, passed } => {
-                            match store.record_lab_check(&lab_id, passed) {
+                        StoreRequest::LabChecked {
+                            lab_id,
+                            passed,
+                            reason,
+                        } => {
+                            match store.record_lab_check(&lab_id, passed, &reason) {
                                 Ok(()) => lab_results(&store),
                                 Err(e) => Msg::FactSaved(Err(e.to_string())),
                             }

@@ -120,13 +120,15 @@ fn c_checks_on_the_lab_thread_shows_progress_and_the_verdict_is_recorded() {
     let effects = app.update(Msg::LabChecked {
         lab_id: id.clone(),
         passed: false,
+        reason: "duplicate-effect".into(),
         report: report.clone(),
     });
     assert_eq!(
         effects,
         vec![Effect::Store(StoreRequest::LabChecked {
             lab_id: id,
-            passed: false
+            passed: false,
+            reason: "duplicate-effect".into(),
         })]
     );
     assert_eq!(lab(&app).check, CheckState::Done(report));
@@ -142,6 +144,7 @@ fn a_verdict_that_arrives_after_leaving_is_still_recorded() {
     let effects = app.update(Msg::LabChecked {
         lab_id: id.clone(),
         passed: true,
+        reason: String::new(),
         report: LabReport {
             kind: LabReportKind::Passed,
             lines: Vec::new(),
@@ -151,7 +154,8 @@ fn a_verdict_that_arrives_after_leaving_is_still_recorded() {
         effects,
         vec![Effect::Store(StoreRequest::LabChecked {
             lab_id: id,
-            passed: true
+            passed: true,
+            reason: String::new(),
         })]
     );
 }

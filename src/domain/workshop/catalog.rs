@@ -7,6 +7,8 @@ use super::{Event, EventKind, MAX_SCREEN_CHARS, MAX_STUCK_CHARS};
 /// by its store; nobody takes the quiz ten thousand times): one trainee cannot make the host
 /// keep results under arbitrary numbers.
 pub const MAX_QUIZ_ATTEMPT: i64 = 10_000;
+/// Longest reason a failed lab check may carry (a moment or invariant name).
+const MAX_LAB_REASON: usize = 48;
 use crate::content::{Content, Lang};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +24,8 @@ pub struct Catalog {
     pub questions: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>,
     /// Scenario ids.
     pub scenarios: BTreeSet<String>,
+    /// Lab ids.
+    pub labs: BTreeSet<String>,
 }
 
 impl Catalog {
@@ -56,6 +60,7 @@ impl Catalog {
                 })
                 .collect(),
             scenarios: content.scenarios.iter().map(|s| s.id.clone()).collect(),
+            labs: content.labs.iter().map(|l| l.id.clone()).collect(),
         }
     }
 
@@ -119,6 +124,16 @@ impl Catalog {
             EventKind::QuizScore { score, .. } if *score as usize > self.questions.len() => Err(
                 format!("quiz score {score} is more than the questions there are"),
             ),
+            EventKind::LabChecked { lab, .. } if !self.labs.contains(lab) => unknown("lab", lab),
+            EventKind::LabChecked { passed, reason, .. }
+                if *passed != reason.is_empty()
+                    || reason.len() > MAX_LAB_REASON
+                    || !reason.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') =>
+            {
+                Err(format!(
+                    "lab check reason {reason:?}: lower-case words joined by -, at most {MAX_LAB_REASON} characters, empty exactly when it passed"
+                ))
+            }
             EventKind::Stuck { screen, text }
                 if screen.chars().count() > MAX_SCREEN_CHARS
                     || text.chars().count() > MAX_STUCK_CHARS =>

@@ -15,6 +15,8 @@ pub enum Place {
     Ordering,
     /// Answered in the final quiz.
     Quiz,
+    /// Checked a lab (id).
+    Lab(String),
     /// Said they are stuck on this screen (the name the trainee's client sends).
     Screen(String),
 }
@@ -31,6 +33,7 @@ impl Place {
             }
             EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } => Place::Quiz,
             EventKind::Stuck { screen, .. } => Place::Screen(screen.clone()),
+            EventKind::LabChecked { lab, .. } => Place::Lab(lab.clone()),
             EventKind::Solved => return None,
         })
     }

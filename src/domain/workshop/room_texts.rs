@@ -28,6 +28,8 @@ pub struct RoomTexts {
     decision_order: Vec<String>,
     questions: BTreeMap<String, String>,
     scenarios: BTreeMap<String, String>,
+    /// Lab id -> "2: The transactional outbox".
+    labs: BTreeMap<String, String>,
     /// The quiz's levels: (lowest score, name).
     levels: Vec<(u32, String)>,
 }
@@ -67,6 +69,11 @@ impl RoomTexts {
                 .iter()
                 .filter_map(|s| Some((s.id.clone(), s.text(lang)?.title.clone())))
                 .collect(),
+            labs: content
+                .labs
+                .iter()
+                .map(|l| (l.id.clone(), format!("{}: {}", l.number, l.title(lang))))
+                .collect(),
             levels: course
                 .quiz
                 .levels
@@ -74,6 +81,11 @@ impl RoomTexts {
                 .map(|l| (l.min_score, l.name.clone()))
                 .collect(),
         }
+    }
+
+    /// A lab by number and title ("2: The transactional outbox"); its id when unknown.
+    pub fn lab(&self, id: &str) -> String {
+        self.labs.get(id).cloned().unwrap_or_else(|| id.to_owned())
     }
 
     /// The quiz level a finished attempt's score reaches, by the rule of the trainee's
@@ -148,6 +160,7 @@ impl RoomTexts {
             Place::Scenario(id) => s.fill("room.place_scenario", &[("title", &self.scenario(id))]),
             Place::Ordering => s.get("room.place_ordering").to_owned(),
             Place::Quiz => s.get("room.place_quiz").to_owned(),
+            Place::Lab(id) => s.fill("room.place_lab", &[("title", &self.lab(id))]),
             Place::Screen(name) => self.screen(name),
         }
     }

@@ -28,6 +28,16 @@ struct Trainee {
     last_seen_ms: i64,
     /// Sequence number and place of the trainee's newest event that says where they are.
     place: Option<(u64, Place)>,
+    /// Lab id -> its checks so far.
+    labs: BTreeMap<String, LabChecks>,
+}
+
+/// One trainee's checks of one lab: solved once any passed; the newest says where they stand.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct LabChecks {
+    solved: bool,
+    /// Sequence number and reason of the newest check (empty reason: it passed).
+    newest: (u64, String),
 }
 
 /// A trainee's newest stuck signal.
@@ -113,6 +123,18 @@ pub struct TraineeView {
     /// answered), by name in the session's language; None before.
     #[serde(default)]
     pub level: Option<String>,
+    /// Ids of the labs the trainee solved (a check of theirs passed).
+    #[serde(default)]
+    pub labs_solved: Vec<String>,
+}
+
+/// One lab across the room.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabRoom {
+    /// Trainees who solved it.
+    pub solved: u32,
+    /// Why the newest check failed -> trainees who have not solved it and stand there.
+    pub failing: BTreeMap<String, u32>,
 }
 
 /// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
@@ -151,6 +173,9 @@ pub struct SummaryView {
     /// The mail relay's outbox as counts (no addresses); None when the host relays no mail.
     #[serde(default)]
     pub relay: Option<RelayCounts>,
+    /// Lab id -> who solved it and where the others stand; only labs somebody checked.
+    #[serde(default)]
+    pub labs: BTreeMap<String, LabRoom>,
 }
 
 /// The host's mail relay (code and report mails) by status.
@@ -286,6 +311,17 @@ impl Summary {
                 }
             }
             EventKind::Solved => t.solved_n = t.solved_n.max(event.n),
+            EventKind::LabChecked {
+                lab,
+                passed,
+                reason,
+            } => {
+                let checks = t.labs.entry(lab.clone()).or_default();
+                checks.solved |= *passed;
+                if checks.newest.0 <= event.n {
+                    checks.newest = (event.n, reason.clone());
+                }
+            }
         }
     }
 
@@ -363,6 +399,14 @@ impl Summary {
             view.ordering.solved += t.ordering.solved;
             view.ordering.attempts += t.ordering.attempts;
             view.ordering.mistakes += t.ordering.mistakes;
+            for (lab, checks) in &t.labs {
+                let room = view.labs.entry(lab.clone()).or_default();
+                if checks.solved {
+                    room.solved += 1;
+                } else if !checks.newest.1.is_empty() {
+                    *room.failing.entry(checks.newest.1.clone()).or_default() += 1;
+                }
+            }
             view.trainees.push(TraineeView {
                 id: id.clone(),
                 name: t.name.clone(),
@@ -388,6 +432,12 @@ impl Summary {
                 level: (quiz.answered as usize >= crate::content::QUESTION_COUNT)
                     .then(|| texts.level(quiz.correct))
                     .flatten(),
+                labs_solved: t
+                    .labs
+                    .iter()
+                    .filter(|(_, c)| c.solved)
+                    .map(|(lab, _)| lab.clone())
+                    .collect(),
             });
         }
         view.trainees

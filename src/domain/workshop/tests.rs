@@ -15,6 +15,7 @@ fn catalog() -> Catalog {
         )]),
         questions: BTreeMap::from([("q1".to_owned(), (set(&["a", "b", "c"]), set(&["a", "c"])))]),
         scenarios: set(&["happy-path"]),
+        labs: set(&["01-inbox", "02-outbox"]),
     }
 }
 
@@ -257,4 +258,81 @@ fn chapters_read_count_by_the_rule_of_the_trainees_home() {
     );
     assert_eq!(view.trainees[0].chapters_read, on_home);
     assert_eq!(on_home, 3);
+}
+
+fn lab(n: u64, lab: &str, reason: &str) -> Event {
+    ev(
+        n,
+        EventKind::LabChecked {
+            lab: lab.to_owned(),
+            passed: reason.is_empty(),
+            reason: reason.to_owned(),
+        },
+    )
+}
+
+#[test]
+fn lab_checks_are_known_labs_with_a_reason_exactly_when_they_failed() {
+    let c = catalog();
+    assert!(c.validate(&lab(1, "01-inbox", "duplicate-effect")).is_ok());
+    assert!(c.validate(&lab(1, "01-inbox", "")).is_ok());
+    assert!(c.validate(&lab(1, "09-nope", "")).is_err(), "unknown lab");
+    let mut passed_with_reason = lab(1, "01-inbox", "x");
+    if let EventKind::LabChecked { passed, .. } = &mut passed_with_reason.kind {
+        *passed = true;
+    }
+    assert!(c.validate(&passed_with_reason).is_err());
+    for bad in ["Duplicate", "a b", &"x".repeat(49), "<script>"] {
+        assert!(c.validate(&lab(1, "01-inbox", bad)).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn the_room_sees_who_solved_a_lab_and_where_the_others_stand_whatever_the_order() {
+    let c = catalog();
+    let texts = RoomTexts::default();
+    let events = [
+        ("ada", lab(1, "01-inbox", "duplicate-effect")),
+        ("ada", lab(2, "01-inbox", "")),
+        // A failing check after the pass: still solved.
+        ("ada", lab(3, "01-inbox", "lost-order")),
+        ("bo", lab(1, "01-inbox", "duplicate-effect")),
+        ("bo", lab(2, "01-inbox", "lost-order")),
+        ("cy", lab(1, "02-outbox", "published-without-order")),
+    ];
+    let view_of = |order: &[usize]| {
+        let mut s = Summary::default();
+        for &i in order {
+            let (who, e) = &events[i];
+            s.name(who, who);
+            s.apply(who, e, &c);
+        }
+        s.view("room", 0, 0, &c, &texts)
+    };
+    let view = view_of(&[0, 1, 2, 3, 4, 5]);
+    // Redelivered and reordered, the same summary.
+    assert_eq!(view, view_of(&[5, 4, 2, 3, 1, 0, 4]));
+    assert_eq!(view.labs["01-inbox"].solved, 1);
+    assert_eq!(
+        view.labs["01-inbox"].failing,
+        BTreeMap::from([("lost-order".to_owned(), 1)]),
+        "Bo's newest check, not his first"
+    );
+    assert_eq!(
+        view.labs["02-outbox"].failing,
+        BTreeMap::from([("published-without-order".to_owned(), 1)])
+    );
+    let solved: Vec<(&str, &[String])> = view
+        .trainees
+        .iter()
+        .map(|t| (t.name.as_str(), t.labs_solved.as_slice()))
+        .collect();
+    assert_eq!(
+        solved,
+        vec![
+            ("ada", &["01-inbox".to_owned()][..]),
+            ("bo", &[][..]),
+            ("cy", &[][..])
+        ]
+    );
 }

@@ -93,7 +93,9 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
         EventKind::QuizAnswer { .. }
         | EventKind::QuizScore { .. }
         | EventKind::Stuck { .. }
-        | EventKind::Solved => {
+        | EventKind::Solved
+        // The report does not show labs yet.
+        | EventKind::LabChecked { .. } => {
             return None;
         }
     })

@@ -6,12 +6,20 @@ use std::collections::BTreeMap;
 use rusqlite::{TransactionBehavior, params};
 
 use super::{Store, StoreError, now_secs};
+use crate::domain::workshop::EventKind;
 
 pub use crate::domain::LabResult;
 
 impl Store {
-    /// Records one check of `lab_id` (passed or not) in its own `BEGIN IMMEDIATE` transaction.
-    pub fn record_lab_check(&mut self, lab_id: &str, passed: bool) -> Result<(), StoreError> {
+    /// Records one check of `lab_id` (passed, or failed for `reason`) in its own
+    /// `BEGIN IMMEDIATE` transaction; while joined, the same transaction queues it for the
+    /// workshop host.
+    pub fn record_lab_check(
+        &mut self,
+        lab_id: &str,
+        passed: bool,
+        reason: &str,
+    ) -> Result<(), StoreError> {
         let now = now_secs();
         let result = self
             .conn
@@ -24,6 +32,18 @@ impl Store {
                          last_at = excluded.last_at,
                          solved_at = COALESCE(solved_at, excluded.solved_at)",
                     params![lab_id, now, passed],
+                )?;
+                super::workshop::enqueue(
+                    &tx,
+                    &EventKind::LabChecked {
+                        lab: lab_id.to_owned(),
+                        passed,
+                        reason: if passed {
+                            String::new()
+                        } else {
+                            reason.to_owned()
+                        },
+                    },
                 )?;
                 tx.commit()
             });
@@ -73,10 +93,14 @@ mod tests {
     fn attempts_count_and_solved_stays_solved() {
         let dir = tempfile::tempdir().expect("tempdir");
         let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("store");
-        store.record_lab_check("01-x", false).expect("record");
+        store
+            .record_lab_check("01-x", false, "duplicate-effect")
+            .expect("record");
         assert_eq!(store.lab_results().expect("read")["01-x"].solved_at, None);
-        store.record_lab_check("01-x", true).expect("record");
-        store.record_lab_check("01-x", false).expect("record");
+        store.record_lab_check("01-x", true, "").expect("record");
+        store
+            .record_lab_check("01-x", false, "duplicate-effect")
+            .expect("record");
         let r = store.lab_results().expect("read")["01-x"];
         assert_eq!(r.attempts, 3);
         assert!(r.solved_at.is_some());
@@ -90,7 +114,9 @@ mod tests {
         store.record_lab_hint("01-x", 1).expect("hint");
         let r = store.lab_results().expect("read")["01-x"];
         assert_eq!((r.hints, r.attempts, r.solved_at), (2, 0, None));
-        store.record_lab_check("01-x", false).expect("record");
+        store
+            .record_lab_check("01-x", false, "duplicate-effect")
+            .expect("record");
         assert_eq!(store.lab_results().expect("read")["01-x"].hints, 2);
     }
 }

@@ -31,7 +31,31 @@ impl LabVerdict {
     pub fn passed(&self) -> bool {
         matches!(self, LabVerdict::Passed { .. })
     }
+
+    /// Why the check failed, as the room's dashboard counts it: the lab invariant or the moment
+    /// it stopped at, `broken` for an engine invariant alone, `cannot-run` for a file that does
+    /// not run; empty when it passed.
+    pub fn reason(&self) -> String {
+        match self {
+            LabVerdict::Passed { .. } => String::new(),
+            LabVerdict::CannotRun(_) => CANNOT_RUN.to_owned(),
+            // The failure the learner reads first: a moment, unless a breach led (the runner
+            // then keeps no moment).
+            LabVerdict::Broken(f) => f
+                .moment
+                .as_ref()
+                .map(|m| m.kind.as_str())
+                .or_else(|| f.breach.as_ref().map(|b| b.invariant.as_str()))
+                .unwrap_or("broken")
+                .to_owned(),
+        }
+    }
 }
+
+/// The reason of a check whose file does not run.
+pub const CANNOT_RUN: &str = "cannot-run";
+/// The reason of a check queuelab itself could not make (a folder, a missing scenario).
+pub const CHECK_ERROR: &str = "check-error";
 
 /// Checks `text` (the learner's file) for `lab` over seeds 1..=`seeds`, keeping the failing run
 /// in `work_dir` (emptied first). `progress` hears before each run. An error is queuelab's

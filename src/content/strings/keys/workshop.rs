@@ -48,6 +48,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "room.place_chapter",
     "room.place_decision",
     "room.place_scenario",
+    "room.place_lab",
     "room.place_ordering",
     "room.place_quiz",
     "room.screen_home",
