@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::Breach;
-use super::hooks::{LabSql, TrailEntry};
 use super::vary::vary;
+use super::{Breach, LabSql, TrailEntry};
 use crate::sim::moments::{Moment, MomentKind, Story};
 use crate::sim::{BrokerKind, Mode, RunConfig, Scenario, SimError, Simulation, checker};
 
