@@ -6,6 +6,8 @@
 #[path = "support/lab.rs"]
 mod support;
 
+use queuelab::content::Lang;
+use queuelab::sim::lab::lab_check::broken_details;
 use queuelab::sim::lab::{CheckOutcome, LabFileErrorKind, LabSql, Section};
 use queuelab::sim::{BrokerKind, MomentKind};
 use support::{broken, check, check_on, failed_as, lab, start_failure};
@@ -147,6 +149,42 @@ fn a_message_published_before_a_rollback_breaks_published_without_order() {
         f.scenario, "chaos",
         "a refused publish in an outage rolls back harmlessly"
     );
+}
+
+/// A message published for an order that was never saved is the cause the learner must see
+/// first. The harm that follows in the same run is its consequence (SQLite gives the
+/// rolled-back order's id to the next order, whose effect then looks like a duplicate), so
+/// the check leads with the lab invariant and its `publish` statement, not with the
+/// `duplicate-effect` moment; the engine's broken invariants are still listed.
+#[test]
+fn published_without_order_is_reported_before_the_harm_it_causes() {
+    let lab = lab(2);
+    let name = "publish-before-commit.sql";
+    let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
+    let f = broken(name, check(&lab, text));
+    assert_eq!(failed_as(&f), "published-without-order", "{:?}", f.moment);
+    assert!(f.moment.is_none(), "{:?}", f.moment);
+    let statement = f.statement.as_ref().expect("the statement is named");
+    assert_eq!((statement.line, statement.column), (10, 1));
+    assert!(
+        f.violations.iter().any(|v| v.contains("2 effects")),
+        "{:?}",
+        f.violations
+    );
+    let content = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
+        .expect("content loads");
+    for lang in Lang::ALL {
+        let lines = broken_details(&content, lang, name, &f);
+        let breach = content
+            .course(lang)
+            .strings
+            .get("lab.invariant.published-without-order");
+        let lead = breach
+            .split('{')
+            .next()
+            .expect("text before the first field");
+        assert!(lines[0].starts_with(lead), "{lang}: {lines:?}");
+    }
 }
 
 /// A statement that fails while the broker is up, before any order is saved, is the file's

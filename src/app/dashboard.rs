@@ -161,6 +161,11 @@ impl Dashboard {
         }
     }
 
+    /// Whether the instructor key is shown (in the header and on the join section).
+    pub fn key_shown(&self) -> bool {
+        self.key == KeyVisibility::Shown
+    }
+
     /// The course in the dashboard's language.
     pub fn course(&self) -> &Course {
         self.content.course(self.lang)

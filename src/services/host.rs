@@ -1,5 +1,7 @@
 //! The workshop host: the session's state (database, summary, secrets) and its JSON API,
-//! independent of the transport that carries requests.
+//! independent of the transport that carries requests. This file opens the session and holds
+//! its settings and summary; the instructor's commands on the room live in `moderation` and
+//! `pacing`.
 
 pub mod api;
 pub mod db;
@@ -8,18 +10,21 @@ pub mod files;
 pub mod limits;
 pub mod login;
 pub mod mail_relay;
+mod moderation;
 pub mod names;
+mod pacing;
 pub mod projector;
 pub mod relay_worker;
 pub mod report;
 pub mod server;
 
 use crate::content::{Content, Lang};
-use crate::domain::workshop::pace::{MAX_PACES, PaceReply};
 use crate::domain::workshop::summary::OptionLabel;
-use crate::domain::workshop::{Catalog, Pace, PaceKind, RoomTexts, Summary, SummaryView};
+use crate::domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
+pub use moderation::Kicked;
+use pacing::revealed;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -50,17 +55,6 @@ fn now_ms() -> i64 {
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
 const REFUSALS: [&str; 2] = ["workshop.relay_no_mail", "workshop.name_hidden_chars"];
-
-/// A trainee the instructor removed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Kicked {
-    /// Their id.
-    pub id: String,
-    /// Their name in the room.
-    pub name: String,
-    /// How many of their events were deleted.
-    pub events: usize,
-}
 
 /// A running session's state, shared by every request.
 pub struct HostState {
@@ -302,109 +296,6 @@ impl HostState {
         };
         Ok(view)
     }
-
-    /// Removes the trainee called `who` (name in any case, or id): their events leave the
-    /// database and the summary, and their client is refused from now on. None when no
-    /// trainee is called so.
-    pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
-        self.remove(who, now_ms, true)
-    }
-
-    /// Removes the row of the trainee called `who` (one who left, a stray row): their events
-    /// leave the database and the summary, but unlike [`HostState::kick`] their client is not
-    /// refused; delivering again makes a new row. None when no trainee is called so.
-    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
-        self.remove(who, now_ms, false)
-    }
-
-    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, String> {
-        let fail = |e: rusqlite::Error| format!("host database: {e}");
-        let mut db = lock(&self.db);
-        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban).map_err(fail)? else {
-            return Ok(None);
-        };
-        // Rebuilt from the database under its lock (a rare command): the summary holds
-        // exactly what is stored, distributions included.
-        let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
-            .map_err(fail)?;
-        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
-            .map_err(fail)?;
-        *lock(&self.summary) = summary;
-        Ok(Some(Kicked { id, name, events }))
-    }
-
-    /// Acknowledges the open stuck signal of the trainee called `who` (name in any case, or
-    /// id): the dashboard marks it and the trainee's next poll tells them. Ok(None) when no
-    /// trainee is called so; Err with the reason when they are not stuck.
-    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, String> {
-        let fail = |e: rusqlite::Error| format!("host database: {e}");
-        let db = lock(&self.db);
-        let Some((id, name)) = db.find_trainee(who).map_err(fail)? else {
-            return Ok(None);
-        };
-        let mut summary = lock(&self.summary);
-        let Some(n) = summary.open_stuck(&id) else {
-            return Err(format!("{name} is not stuck"));
-        };
-        db.acknowledge(&id, n).map_err(fail)?;
-        summary.acknowledge(&id, n);
-        Ok(Some(name))
-    }
-
-    /// The trainee's open stuck signal: None when not stuck, else whether it was acknowledged.
-    pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
-        lock(&self.summary).stuck_state(&names::normal_id(trainee))
-    }
-
-    /// Stores and serves a pacing command after checking its ids against the content.
-    pub fn pace(&self, kind: PaceKind, now_ms: i64) -> Result<Pace, String> {
-        kind.validate(&self.catalog)?;
-        let pace = lock(&self.db)
-            .add_pace(kind, now_ms)
-            .map_err(|e| format!("host database: {e}"))?;
-        lock(&self.paces).push(pace.clone());
-        Ok(pace)
-    }
-
-    /// The pacing commands after `after` (the newest [`MAX_PACES`] at most) and the decisions
-    /// revealed so far.
-    pub fn paces_after(&self, after: u64) -> PaceReply {
-        let paces = lock(&self.paces);
-        let newer: Vec<Pace> = paces.iter().filter(|p| p.id > after).cloned().collect();
-        let skip = newer.len().saturating_sub(MAX_PACES);
-        let revealed = revealed(&paces);
-        drop(paces);
-        let distributions = if revealed.is_empty() {
-            BTreeMap::new()
-        } else {
-            let mut all = lock(&self.summary).distributions(&self.catalog);
-            all.retain(|d, _| revealed.contains(d));
-            all
-        };
-        PaceReply {
-            paces: newer.into_iter().skip(skip).collect(),
-            revealed,
-            distributions,
-            hold_feedback: self.hold_feedback,
-            stuck: None,
-        }
-    }
-}
-
-/// Decision ids revealed by any command so far, in the order revealed.
-fn revealed(paces: &[Pace]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for pace in paces {
-        if let PaceKind::RevealDecision { decision } = &pace.kind
-            && !out.contains(decision)
-        {
-            out.push(decision.clone());
-        }
-    }
-    out
 }
 
 #[cfg(test)]

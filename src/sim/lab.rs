@@ -13,15 +13,17 @@ pub mod learner_copy;
 pub mod runner;
 pub mod side_effects;
 mod split;
+mod trail;
 mod vary;
 
 pub use crate::content::LabSection as Section;
 pub use breach::Breach;
 pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
-pub use hooks::{LabSql, Trail, TrailEntry};
+pub use hooks::LabSql;
 pub use lab_check::{LabVerdict, check_lab};
 pub use runner::{
     CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
     run_check_observed,
 };
 pub use side_effects::{SideEffect, SideEffects};
+pub use trail::{Trail, TrailEntry};

@@ -99,7 +99,7 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
         ],
     );
     // The key only on request (`v`): any section may be on the projector.
-    let right = if dash.key == crate::app::dashboard::KeyVisibility::Shown {
+    let right = if dash.key_shown() {
         s.fill("dash.key", &[("key", &dash.access.key)])
     } else {
         String::new()

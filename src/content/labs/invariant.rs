@@ -43,6 +43,14 @@ impl LabInvariant {
         }
     }
 
+    /// Whether harm that shows later in the same run follows from it, so that a check names
+    /// it instead of that harm's moment: a message published for an order that was never
+    /// saved is credited to the order SQLite gives the rolled-back order's id to next, which
+    /// then looks like a duplicate effect.
+    pub fn causes_later_harm(self) -> bool {
+        matches!(self, LabInvariant::PublishedWithoutOrder)
+    }
+
     /// The strings key of its text (`{order}` and `{message}` are filled in).
     pub fn text_key(self) -> String {
         format!("lab.invariant.{}", self.as_str())

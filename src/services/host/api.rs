@@ -139,23 +139,23 @@ impl HostState {
                     Ok(view) => ApiResponse::json(&view),
                     Err(e) => ApiResponse::text(500, &e),
                 },
-                Err(denied) => denied,
+                Err(refusal) => refusal.response(),
             },
             ("POST", "/api/pace") => match self.instructor(req) {
                 Ok(()) => self.send_pace(req.body, now_ms),
-                Err(denied) => denied,
+                Err(refusal) => refusal.response(),
             },
             ("POST", "/api/kick") => match self.instructor(req) {
                 Ok(()) => self.kick_request(req.body, now_ms, true),
-                Err(denied) => denied,
+                Err(refusal) => refusal.response(),
             },
             ("POST", "/api/remove") => match self.instructor(req) {
                 Ok(()) => self.kick_request(req.body, now_ms, false),
-                Err(denied) => denied,
+                Err(refusal) => refusal.response(),
             },
             ("POST", "/api/ack") => match self.instructor(req) {
                 Ok(()) => self.ack_request(req.body),
-                Err(denied) => denied,
+                Err(refusal) => refusal.response(),
             },
             ("GET", "/api/pace") => self.pace_poll(req),
             ("GET", "/join") => self.join_page_for(req),

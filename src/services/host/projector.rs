@@ -25,16 +25,15 @@ table{border-collapse:collapse}td{padding:.25rem .6rem;text-align:left;vertical-
 .right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.15rem}";
 
 /// The decision the room looks at: the one the newest pacing command revealed; before that,
-/// the first (in the course's order) not yet revealed that has answers, then the first not
-/// revealed, then the last.
-fn focus<'a>(view: &'a SummaryView, texts: &RoomTexts) -> Option<&'a str> {
+/// the first of `ordered` (the decisions in the course's order) not yet revealed that has
+/// answers, then the first not revealed, then the last.
+fn focus<'a>(view: &'a SummaryView, ordered: &[&'a str]) -> Option<&'a str> {
     if let Some(pace) = &view.last_pace
         && let PaceKind::RevealDecision { decision } = &pace.kind
         && let Some((id, _)) = view.decisions.get_key_value(decision)
     {
         return Some(id);
     }
-    let ordered = texts.in_decision_order(view.decisions.keys());
     let open = |id: &&str| !view.revealed.iter().any(|r| r == id);
     let answered = |id: &&str| {
         view.decisions
@@ -67,11 +66,13 @@ pub fn page(view: &SummaryView, texts: &RoomTexts) -> String {
         // A count only: a projected name tells the room who needs help.
         esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())])),
     );
-    let focused = focus(view, texts);
+    // Sorted once per render: the focus and the list of the others both read it.
+    let ordered = texts.in_decision_order(view.decisions.keys());
+    let focused = focus(view, &ordered);
     if let Some(decision) = focused {
         focus_card(&mut out, view, texts, decision, n);
     }
-    other_decisions(&mut out, view, texts, focused, n);
+    other_decisions(&mut out, view, texts, &ordered, focused, n);
     hard_questions(&mut out, view, texts);
     out.push_str("</body></html>\n");
     out
@@ -108,18 +109,20 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
     out.push_str("</section>");
 }
 
-/// The other decisions, a line each: title, answered, revealed or not.
+/// The other decisions of `ordered` (the course's order), a line each: title, answered,
+/// revealed or not.
 fn other_decisions(
     out: &mut String,
     view: &SummaryView,
     texts: &RoomTexts,
+    ordered: &[&str],
     focused: Option<&str>,
     n: u32,
 ) {
     let s = &texts.strings;
-    let others: Vec<&str> = texts
-        .in_decision_order(view.decisions.keys())
-        .into_iter()
+    let others: Vec<&str> = ordered
+        .iter()
+        .copied()
         .filter(|id| Some(*id) != focused)
         .collect();
     if others.is_empty() {

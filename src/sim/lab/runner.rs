@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::Breach;
-use super::hooks::{LabSql, TrailEntry};
 use super::vary::vary;
+use super::{Breach, LabSql, TrailEntry};
 use crate::sim::moments::{Moment, MomentKind, Story};
 use crate::sim::{BrokerKind, Mode, RunConfig, Scenario, SimError, Simulation, checker};
 
@@ -43,12 +42,15 @@ pub struct Failure {
     pub broker: BrokerKind,
     /// Seed.
     pub seed: u64,
-    /// The first moment that changed an order's outcome for the worse, with its cause.
+    /// The first moment that changed an order's outcome for the worse, with its cause; none
+    /// when a lab invariant broken before it explains it
+    /// ([`causes_later_harm`](crate::content::LabInvariant::causes_later_harm)).
     pub moment: Option<Moment>,
     /// The invariant violations of the engine's check, then the lab invariants the handler
     /// broke (by name, [`Breach::summary`]).
     pub violations: Vec<String>,
-    /// The first lab invariant the handler broke (a poison message retried, …).
+    /// The first lab invariant the handler broke (a poison message retried, …), or the one
+    /// that explains the harm when there is one.
     pub breach: Option<Breach>,
     /// The learner's statement that wrote the effect the moment is about (or made the
     /// decision the breach is about).
@@ -182,8 +184,14 @@ fn run_one(
     if engine_ok && verdict.ok() && breaches.is_empty() {
         return Ok(Ok(()));
     }
-    let moment = story.moments().iter().find(|m| is_harm(m.kind)).cloned();
-    let breach = breaches.first().cloned();
+    let harm = story.moments().iter().find(|m| is_harm(m.kind));
+    let cause = breaches.iter().find(|b| b.invariant.causes_later_harm());
+    let (moment, breach) = match (harm, cause) {
+        // The breach came first and explains the harm: the learner sees the cause, not the
+        // consequence (the engine's violations still list the harm).
+        (Some(m), Some(b)) if b.statement.at_ms <= m.at_ms => (None, Some(b.clone())),
+        (harm, _) => (harm.cloned(), breaches.first().cloned()),
+    };
     // A second charge is the harm when there is one; else the last effect written.
     let statement = match (&moment, &breach) {
         (Some(m), _) => sim.lab_trail().and_then(|t| {

@@ -108,7 +108,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     out.extend(wrap(&dash.access.projector_url));
     out.push(Line::raw(""));
     out.push(title(s.get("dash.key_label"), theme));
-    if dash.key == crate::app::dashboard::KeyVisibility::Shown {
+    if dash.key_shown() {
         out.push(Line::styled(
             format!(" {}", dash.access.key),
             theme.tone(Tone::Bold),

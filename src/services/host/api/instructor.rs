@@ -5,17 +5,42 @@ use super::{ApiRequest, ApiResponse, same};
 use crate::domain::workshop::PaceKind;
 use crate::services::host::{HostState, login};
 
+/// Why a request does not get the instructor's side of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyRefusal {
+    /// Neither a bearer token nor the login cookie.
+    Missing,
+    /// A key that is not this session's.
+    Wrong,
+}
+
+impl KeyRefusal {
+    /// The HTTP status: 401 asks for a key, 403 refuses the one given.
+    pub(super) fn status(self) -> u16 {
+        match self {
+            KeyRefusal::Missing => 401,
+            KeyRefusal::Wrong => 403,
+        }
+    }
+
+    /// The API's plain-text refusal (the CLI shows it).
+    pub(super) fn response(self) -> ApiResponse {
+        let text = match self {
+            KeyRefusal::Missing => "the instructor key is missing (Authorization: Bearer KEY)",
+            KeyRefusal::Wrong => "wrong instructor key",
+        };
+        ApiResponse::text(self.status(), text)
+    }
+}
+
 impl HostState {
     /// The instructor key, as a bearer token (the CLI) or as the login cookie (the projector
     /// page in a browser). Never from the query: a URL is projected, logged and kept.
-    pub(super) fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
+    pub(super) fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), KeyRefusal> {
         match req.bearer.or(req.cookie) {
             Some(key) if same(key, &self.key) => Ok(()),
-            Some(_) => Err(ApiResponse::text(403, "wrong instructor key")),
-            None => Err(ApiResponse::text(
-                401,
-                "the instructor key is missing (Authorization: Bearer KEY)",
-            )),
+            Some(_) => Err(KeyRefusal::Wrong),
+            None => Err(KeyRefusal::Missing),
         }
     }
 
@@ -30,10 +55,12 @@ impl HostState {
                 ),
                 Err(e) => ApiResponse::text(500, &e),
             },
-            Err(denied) => ApiResponse::html(
-                denied.status,
-                login::login_page(self.texts(), denied.status == 403),
-            ),
+            Err(refusal @ KeyRefusal::Missing) => {
+                ApiResponse::html(refusal.status(), login::login_page(self.texts(), false))
+            }
+            Err(refusal @ KeyRefusal::Wrong) => {
+                ApiResponse::html(refusal.status(), login::login_page(self.texts(), true))
+            }
         }
     }
 
@@ -49,7 +76,10 @@ impl HostState {
                 ];
                 answer
             }
-            Some(_) => ApiResponse::html(403, login::login_page(self.texts(), true)),
+            Some(_) => ApiResponse::html(
+                KeyRefusal::Wrong.status(),
+                login::login_page(self.texts(), true),
+            ),
             None => ApiResponse::html(400, login::login_page(self.texts(), false)),
         }
     }
