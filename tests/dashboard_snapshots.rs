@@ -10,7 +10,7 @@ use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::content::Lang;
 use queuelab::domain::workshop::summary::{
-    OrderingTally, Place, QuizTally, RelayCounts, TraineeView,
+    LabRoom, OrderingTally, Place, QuizTally, RelayCounts, TraineeView,
 };
 use queuelab::domain::workshop::{Pace, PaceKind, SummaryView};
 use queuelab::ui::dashboard::draw;
@@ -48,6 +48,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_acknowledged: false,
         screen: None,
         level: None,
+        labs_solved: Vec::new(),
     }
 }
 
@@ -78,6 +79,8 @@ fn summary(lang: Lang) -> SummaryView {
         (10, 9),
     );
     ada.last_seen_ms = NOW_MS - 7_200_000;
+    let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
+    ada.labs_solved = vec![labs[0].clone(), labs[1].clone()];
     ada.screen = Some(texts.place(&Place::Quiz));
     let mut chris = trainee(
         "Chris Maier-Lüdenscheid",
@@ -133,6 +136,25 @@ fn summary(lang: Lang) -> SummaryView {
             retrying: 2,
             failed: 0,
         }),
+        // Ada solved labs 1 and 2; Bob and Chris stand at lab 1's duplicate effect and at
+        // lab 2's message published without its order.
+        labs: [
+            (
+                labs[0].clone(),
+                LabRoom {
+                    solved: 1,
+                    failing: [("duplicate-effect".to_owned(), 2)].into(),
+                },
+            ),
+            (
+                labs[1].clone(),
+                LabRoom {
+                    solved: 1,
+                    failing: [("published-without-order".to_owned(), 1)].into(),
+                },
+            ),
+        ]
+        .into(),
     }
 }
 

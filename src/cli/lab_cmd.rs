@@ -35,7 +35,10 @@ pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
             json,
         } => {
             let lab = find(&session, *n)?.clone();
-            check(&mut session, &lab, file.as_deref(), *seeds, *json)
+            let result = check(&mut session, &lab, file.as_deref(), *seeds, *json);
+            // Joined to a workshop: the check goes to the host before exiting (at most 2 s).
+            super::join_cmd::flush(&mut session.store);
+            result
         }
     }
 }

@@ -12,6 +12,7 @@ mod instructor_key;
 mod join_page;
 mod join_refused;
 mod kick;
+mod labs_checked;
 mod mail;
 mod projector_login;
 mod relay;

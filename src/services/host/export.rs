@@ -36,7 +36,7 @@ fn csv(field: &str) -> String {
 pub fn trainees_csv(view: &SummaryView) -> String {
     let decisions: Vec<&String> = view.decisions.keys().collect();
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,stuck,last_step,last_seen_utc",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc",
     );
     for d in &decisions {
         out.push(',');
@@ -46,7 +46,7 @@ pub fn trainees_csv(view: &SummaryView) -> String {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
@@ -55,6 +55,7 @@ pub fn trainees_csv(view: &SummaryView) -> String {
             t.ordering.solved,
             t.ordering.mistakes,
             t.scenarios.len(),
+            csv(&t.labs_solved.join(" ")),
             t.stuck,
             csv(t.screen.as_deref().unwrap_or("")),
             utc_minute(t.last_seen_ms)
@@ -222,6 +223,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
         "dash.col_chapters",
         "dash.col_decisions",
         "dash.col_quiz",
+        "dash.col_labs",
         "dash.col_level",
         "dash.col_screen",
         "dash.col_seen",
@@ -233,12 +235,13 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&t.name),
             t.chapters_read,
             t.decisions.len(),
             t.quiz.correct,
             t.quiz.answered,
+            t.labs_solved.len(),
             esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
             esc(&crate::domain::workshop::summary::utc_minute(

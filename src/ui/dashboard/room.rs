@@ -1,6 +1,6 @@
 //! The Room section: who is stuck (first: that is what the instructor acts on), then every
-//! trainee with chapters read, decisions answered, quiz score, where they are and when last
-//! seen, and under the table the rules behind the figures.
+//! trainee with chapters read, decisions answered, quiz score, labs solved, where they are and
+//! when last seen, the labs the room checked, and under the table the rules behind the figures.
 
 use super::{cell, dim, plain, title};
 use crate::app::dashboard::Dashboard;
@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 const CHAPTERS_W: usize = 9;
 const DECISIONS_W: usize = 11;
 const QUIZ_W: usize = 7;
+const LABS_W: usize = 6;
 const SEEN_W: usize = 13;
 /// The name column never gets narrower than this.
 const MIN_NAME_W: usize = 10;
@@ -100,24 +101,25 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
         )));
         return out;
     }
-    let figures_w = 3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + SEEN_W;
+    let figures_w = 3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + LABS_W + SEEN_W;
     let name_w = width
         .saturating_sub(figures_w + MIN_SCREEN_W)
         .clamp(MIN_NAME_W, MAX_NAME_W);
     let screen_w = width.saturating_sub(figures_w + name_w).max(MIN_SCREEN_W);
     let head = format!(
-        "   {}{}{}{}{}{}",
+        "   {}{}{}{}{}{}{}",
         cell(s.get("dash.col_name"), name_w),
         cell(s.get("dash.col_chapters"), CHAPTERS_W),
         cell(s.get("dash.col_decisions"), DECISIONS_W),
         cell(s.get("dash.col_quiz"), QUIZ_W),
+        cell(s.get("dash.col_labs"), LABS_W),
         cell(s.get("dash.col_seen"), SEEN_W),
         cell(s.get("dash.col_screen"), screen_w),
     );
     out.push(Line::styled(head, theme.tone(Tone::Bold)));
     for t in &view.trainees {
         let figures = format!(
-            "{}{}{}",
+            "{}{}{}{}",
             cell(
                 &format!("{}/{}", t.chapters_read, course.chapters.len()),
                 CHAPTERS_W
@@ -128,6 +130,10 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             ),
             // The score: right of answered (the newest attempt), not progress.
             cell(&format!("{}/{}", t.quiz.correct, t.quiz.answered), QUIZ_W),
+            cell(
+                &format!("{}/{}", t.labs_solved.len(), dash.content.labs.len()),
+                LABS_W
+            ),
         );
         let mark = if t.stuck { " ! " } else { "   " };
         out.push(Line::from(vec![
@@ -139,12 +145,55 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             plain(cell(t.screen.as_deref().unwrap_or("-"), screen_w)),
         ]));
     }
+    labs(dash, theme, width, &mut out);
     out.push(Line::raw(""));
     let rules = s.fill("dash.room_rules", &[("rule", s.get("chapters.read_rule"))]);
     for line in textwrap_lines(&rules, width.saturating_sub(4)) {
         out.push(Line::from(dim(format!("   {line}"), theme)));
     }
     out
+}
+
+/// One line per lab somebody checked: how many solved it, and where the others' newest check
+/// stopped (the moment or lab invariant by its id, as the lab check prints it).
+fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    if dash.summary.labs.is_empty() {
+        return;
+    }
+    out.push(Line::raw(""));
+    out.push(title(s.get("dash.labs_title"), theme));
+    for lab in &dash.content.labs {
+        let Some(room) = dash.summary.labs.get(&lab.id) else {
+            continue;
+        };
+        let text = s.fill(
+            "dash.lab_line",
+            &[
+                ("n", &lab.number.to_string()),
+                ("title", lab.title(dash.lang)),
+                ("solved", &room.solved.to_string()),
+            ],
+        );
+        out.push(Line::from(plain(format!(
+            "   {}",
+            super::ellipsize(&text, width.saturating_sub(4))
+        ))));
+        if !room.failing.is_empty() {
+            let mut failing: Vec<(&String, &u32)> = room.failing.iter().collect();
+            // The most common failure first: that is what to explain to the room.
+            failing.sort_by_key(|(reason, n)| (std::cmp::Reverse(**n), *reason));
+            let list: Vec<String> = failing.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let failing = s.fill("dash.lab_failing", &[("list", &list.join(", "))]);
+            out.push(Line::from(dim(
+                format!(
+                    "     {}",
+                    super::ellipsize(&failing, width.saturating_sub(6))
+                ),
+                theme,
+            )));
+        }
+    }
 }
 
 /// `text` broken at spaces into lines of at most `width` columns (a word longer than that

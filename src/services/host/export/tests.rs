@@ -95,3 +95,29 @@ fn the_export_speaks_the_session_language_with_the_names() {
     );
     assert!(!export.contains(">yes<"), "{export}");
 }
+
+#[test]
+fn the_export_names_the_labs_each_trainee_solved() {
+    use crate::domain::workshop::summary::TraineeView;
+    let mut view = SummaryView::default();
+    view.trainees.push(TraineeView {
+        id: "t".into(),
+        name: "Ada".into(),
+        labs_solved: vec!["01-inbox".into(), "02-outbox".into()],
+        ..TraineeView::default()
+    });
+    let csv = trainees_csv(&view);
+    let (head, row) = csv.split_once('\n').expect("two lines");
+    let column = head.split(',').position(|c| c == "labs_solved");
+    assert_eq!(
+        column.and_then(|i| row.split(',').nth(i)),
+        Some("01-inbox 02-outbox"),
+        "{csv}"
+    );
+    let export = page("summary", &view, &texts(Lang::De));
+    assert!(export.contains("<th>Labs</th>"), "{export}");
+    assert!(
+        export.contains("<td>Ada</td><td>0</td><td>0</td><td>0/0</td><td>2</td>"),
+        "{export}"
+    );
+}
