@@ -62,6 +62,11 @@ fn checked(a: &mut App, passed: bool, report: LabReport) {
     a.update(Msg::LabChecked {
         lab_id: lab_id(),
         passed,
+        reason: if passed {
+            String::new()
+        } else {
+            "duplicate-effect".into()
+        },
         report,
     });
 }

@@ -45,7 +45,10 @@ fn the_host_sees_a_lab_fail_at_its_moment_then_solved() {
     assert_eq!(lab["solved"], 0, "{status}");
     let failing = lab["failing"].as_object().expect("failing");
     assert_eq!(
-        failing.values().map(|n| n.as_u64()).sum::<Option<u64>>(),
+        failing
+            .values()
+            .map(serde_json::Value::as_u64)
+            .sum::<Option<u64>>(),
         Some(1),
         "{status}"
     );
