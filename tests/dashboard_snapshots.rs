@@ -163,6 +163,7 @@ fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
         join_url: URL.into(),
         projector_url: "https://192.168.1.20:8740/dashboard".into(),
         key: KEY.into(),
+        discovery: Some("Resilience workshop, room 2".into()),
     };
     let mut dash = Dashboard::new(content(), lang, access, false);
     dash.update(DashMsg::Resized { width, height });

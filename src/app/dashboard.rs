@@ -49,6 +49,8 @@ pub struct Access {
     pub projector_url: String,
     /// The instructor key.
     pub key: String,
+    /// The name the session is advertised under on the LAN (DNS-SD); None when it is not.
+    pub discovery: Option<String>,
 }
 
 /// What the dashboard receives.

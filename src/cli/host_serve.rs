@@ -133,6 +133,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             join_url: url.to_string(),
             projector_url: projector,
             key: state.key.clone(),
+            discovery: advertised.as_ref().map(|a| a.name.clone()),
         };
         let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
         dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());

@@ -8,6 +8,7 @@ fn dash() -> Dashboard {
         join_url: "https://127.0.0.1:8740/join?code=ABCDEFGHJK&fp=00".into(),
         projector_url: "https://127.0.0.1:8740/dashboard".into(),
         key: "K".into(),
+        discovery: None,
     };
     let mut d = Dashboard::new(content(), Lang::En, access, false);
     d.update(DashMsg::Resized {

@@ -90,7 +90,20 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     // the join URL, so the projector and the trainee's screen use the one derivation.
     if let Ok(url) = crate::domain::workshop::JoinUrl::parse(&dash.access.join_url) {
         out.push(title(s.get("dash.join_line"), theme));
-        out.extend(wrap(&format!("queuelab join {}", url.short_line())));
+        // Advertised on the LAN, the code alone finds the session; the address is the
+        // fallback for networks that hide it.
+        if let Some(name) = &dash.access.discovery {
+            out.extend(wrap(&format!("queuelab join {}", url.code)));
+            let found = s.fill(
+                "dash.join_found",
+                &[("name", name), ("short", &url.short_line())],
+            );
+            for part in words(&found, width.saturating_sub(1)) {
+                out.push(Line::from(dim(format!(" {part}"), theme)));
+            }
+        } else {
+            out.extend(wrap(&format!("queuelab join {}", url.short_line())));
+        }
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(
             format!(
@@ -119,7 +132,12 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         }
     }
     out.push(Line::raw(""));
-    for part in words(s.get("dash.join_hint"), width.saturating_sub(1)) {
+    let hint = if dash.access.discovery.is_some() {
+        "dash.join_hint_code"
+    } else {
+        "dash.join_hint"
+    };
+    for part in words(s.get(hint), width.saturating_sub(1)) {
         out.push(Line::from(dim(format!(" {part}"), theme)));
     }
     out

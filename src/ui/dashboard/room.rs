@@ -183,7 +183,7 @@ fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
             let mut failing: Vec<(&String, &u32)> = room.failing.iter().collect();
             // The most common failure first: that is what to explain to the room.
             failing.sort_by_key(|(reason, n)| (std::cmp::Reverse(**n), *reason));
-            let list: Vec<String> = failing.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let list: Vec<String> = failing.iter().map(|(r, n)| format!("{r} ({n})")).collect();
             let failing = s.fill("dash.lab_failing", &[("list", &list.join(", "))]);
             out.push(Line::from(dim(
                 format!(
