@@ -8,7 +8,7 @@ use crate::app::dashboard::{Access, Dashboard};
 use crate::domain::workshop::{JoinUrl, check_digits};
 use crate::services::discovery;
 use crate::services::host::mail_relay::{self, MailRelay};
-use crate::services::host::{HostState, files, server};
+use crate::services::host::{HostState, files, projector, server};
 use crate::services::share::lan_ip;
 use crate::services::tls::Identity;
 use std::io::{IsTerminal, Write};
@@ -116,6 +116,12 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     };
     // Held until the session stops; dropping it says goodbye on the network.
     let advertised = advertise(args, &state.name, bind, &url);
+    state.set_projector_join(projector::JoinLines {
+        code: url.code.clone(),
+        short: url.short_line(),
+        digits: check_digits(&url.fingerprint),
+        discovery: advertised.as_ref().map(|a| a.name.clone()),
+    });
     state.set_join_page(crate::services::export::room_html(
         content.course(lang),
         lang,

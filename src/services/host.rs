@@ -75,6 +75,8 @@ pub struct HostState {
     pub name: String,
     /// The phone page served at the join URL (set once the address is known).
     join_page: std::sync::OnceLock<String>,
+    /// What the projector page says about joining (set once the address is known).
+    projector_join: std::sync::OnceLock<projector::JoinLines>,
     /// Decision options as numbered on every screen, German and English.
     labels: [BTreeMap<String, Vec<OptionLabel>>; 2],
     /// The session's language (summary labels, titles, pages).
@@ -171,6 +173,7 @@ impl HostState {
             key,
             name,
             join_page: std::sync::OnceLock::new(),
+            projector_join: std::sync::OnceLock::new(),
             labels: [
                 OptionLabel::of_course(content.course(Lang::De)),
                 OptionLabel::of_course(content.course(Lang::En)),
@@ -250,6 +253,16 @@ impl HostState {
     /// call wins.
     pub fn set_join_page(&self, html: String) {
         let _ = self.join_page.set(html);
+    }
+
+    /// Sets what the projector page says about joining (once).
+    pub fn set_projector_join(&self, lines: projector::JoinLines) {
+        let _ = self.projector_join.set(lines);
+    }
+
+    /// What the projector page says about joining, once set.
+    pub(crate) fn projector_join(&self) -> Option<&projector::JoinLines> {
+        self.projector_join.get()
     }
 
     /// The page a phone sees at the join URL, once set.

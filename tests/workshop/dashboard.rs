@@ -282,6 +282,12 @@ fn projector_page_logs_in_and_renders_the_room_in_headless_chromium() {
             "the right option marked: {dom}"
         );
         assert!(!dom.contains(&host.key), "the key is never on the page");
+        // How to join: the code alone (the host advertises itself) and the digits to compare.
+        let code = host.short.split(' ').nth(1).expect("HOST:PORT CODE");
+        assert!(
+            dom.contains(&format!("queuelab join {code}</b>")) && dom.contains(&host.digits),
+            "{lang}: the join line: {dom}"
+        );
         assert!(
             !dom.contains("<script") && !dom.contains("http://"),
             "self-contained: {dom}"

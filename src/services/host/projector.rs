@@ -24,6 +24,32 @@ table{border-collapse:collapse}td{padding:.25rem .6rem;text-align:left;vertical-
 .bar{display:inline-block;height:1.3rem;background:#2a6;vertical-align:middle}
 .right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.15rem}";
 
+/// How to join, in one line: the code alone when the session is advertised (the address as
+/// the fallback), else `HOST:PORT CODE`; the check digits beside it.
+fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
+    let s = &texts.strings;
+    let typed = match &join.discovery {
+        Some(_) => format!("queuelab join {}", join.code),
+        None => format!("queuelab join {}", join.short),
+    };
+    let _ = write!(
+        out,
+        "<p id=\"join\">{}: <b>{}</b> · {}: <b>{}</b></p>",
+        esc(s.get("dash.join_line")),
+        esc(&typed),
+        esc(s.get("dash.check_digits")),
+        esc(&join.digits)
+    );
+    if let Some(name) = &join.discovery {
+        let found = s.fill("dash.join_found", &[("name", name), ("short", &join.short)]);
+        let _ = write!(
+            out,
+            "<p id=\"join-fallback\" class=\"others\">{}</p>",
+            esc(&found)
+        );
+    }
+}
+
 /// The decision the room looks at: the one the newest pacing command revealed; before that,
 /// the first of `ordered` (the decisions in the course's order) not yet revealed that has
 /// answers, then the first not revealed, then the last.
@@ -48,8 +74,22 @@ fn focus<'a>(view: &'a SummaryView, ordered: &[&'a str]) -> Option<&'a str> {
         .or_else(|| ordered.last().copied())
 }
 
-/// The projector page of `view` in the language of `texts`.
-pub fn page(view: &SummaryView, texts: &RoomTexts) -> String {
+/// What the room reads about joining: never the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JoinLines {
+    /// The join code.
+    pub code: String,
+    /// `HOST:PORT CODE`.
+    pub short: String,
+    /// The check digits trainees compare.
+    pub digits: String,
+    /// The name the session is advertised under on the LAN; None when it is not.
+    pub discovery: Option<String>,
+}
+
+/// The projector page of `view` in the language of `texts`, with `join` under the header once
+/// the host knows its address.
+pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> String {
     let s = &texts.strings;
     let title = s.fill("projector.title", &[("session", &view.session)]);
     let n = view.trainees.len() as u32;
@@ -66,6 +106,9 @@ pub fn page(view: &SummaryView, texts: &RoomTexts) -> String {
         // A count only: a projected name tells the room who needs help.
         esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())])),
     );
+    if let Some(join) = join {
+        join_line(&mut out, texts, join);
+    }
     // Sorted once per render: the focus and the list of the others both read it.
     let ordered = texts.in_decision_order(view.decisions.keys());
     let focused = focus(view, &ordered);

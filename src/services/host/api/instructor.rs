@@ -51,7 +51,11 @@ impl HostState {
             Ok(()) => match self.summary() {
                 Ok(view) => ApiResponse::html(
                     200,
-                    crate::services::host::projector::page(&view, self.texts()),
+                    crate::services::host::projector::page(
+                        &view,
+                        self.texts(),
+                        self.projector_join(),
+                    ),
                 ),
                 Err(e) => ApiResponse::text(500, &e),
             },

@@ -71,7 +71,7 @@ fn before_any_reveal_the_first_decision_is_in_focus_and_its_votes_are_hidden() {
     let view = room(&en, 3);
     let first = &en.in_decision_order(view.decisions.keys())[0].to_owned();
     assert_eq!(focus_of(&view, &en), Some(first.as_str()));
-    let html = page(&view, &en);
+    let html = page(&view, &en, None);
     assert!(
         html.contains("3 answers, hidden until the instructor reveals them"),
         "{html}"
@@ -94,7 +94,7 @@ fn a_reveal_brings_its_decision_into_focus_with_every_option_and_the_right_one_m
     let third = &order[2];
     reveal(&mut view, third);
     assert_eq!(focus_of(&view, &en), Some(third.as_str()));
-    let html = page(&view, &en);
+    let html = page(&view, &en, None);
     let options = &view.options[third];
     assert_eq!(
         html.matches("class=\"bar\"").count(),
@@ -149,14 +149,14 @@ fn the_quiz_shows_only_the_hardest_questions_worst_first() {
     let content = crate::content::load(&ContentSource::Embedded).expect("embedded content");
     let questions = &content.course(Lang::En).quiz.questions;
     let mut view = room(&en, 4);
-    let html = page(&view, &en);
+    let html = page(&view, &en, None);
     assert!(html.contains("No quiz answers yet."), "{html}");
     let tallies = [(4, 4), (4, 1), (4, 3), (4, 0), (4, 2)];
     for (q, (answered, correct)) in questions.iter().zip(tallies) {
         view.quiz
             .insert(q.id.clone(), QuizTally { answered, correct });
     }
-    let html = page(&view, &en);
+    let html = page(&view, &en, None);
     let quiz = &html[html.find("class=\"quiz\"").expect("quiz")..];
     assert_eq!(
         quiz.matches("class=\"bar\"").count(),
@@ -177,7 +177,7 @@ fn the_quiz_shows_only_the_hardest_questions_worst_first() {
             correct: 3,
         },
     );
-    assert!(page(&view, &en).contains("Every quiz answer so far is right."));
+    assert!(page(&view, &en, None).contains("Every quiz answer so far is right."));
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn the_page_speaks_the_session_language_names_nobody_and_is_self_contained() {
     let mut view = room(&de, 2);
     view.session = "<b>Raum 4</b>".into();
     view.trainees.push(trainee("Grace", true));
-    let html = page(&view, &de);
+    let html = page(&view, &de, None);
     assert!(html.contains("<html lang=\"de\">"), "{html}");
     assert!(html.contains("&lt;b&gt;Raum 4"), "{html}");
     assert!(html.contains("http-equiv=\"refresh\""), "{html}");
@@ -209,4 +209,31 @@ fn the_page_speaks_the_session_language_names_nobody_and_is_self_contained() {
         assert!(!html.contains(&format!(">{id}<")), "{id}: {html}");
     }
     assert!(!html.contains("<script") && !html.contains("://"), "{html}");
+}
+
+#[test]
+fn the_room_reads_how_to_join_the_code_alone_when_advertised_and_never_the_key() {
+    let view = SummaryView::default();
+    let mut join = JoinLines {
+        code: "K7Q2M9X".into(),
+        short: "192.168.1.5:8740 K7Q2M9X".into(),
+        digits: "4821 0937".into(),
+        discovery: Some("Room <2>".into()),
+    };
+    let html = page(&view, &texts(Lang::En), Some(&join));
+    assert!(
+        html.contains("Join (type this): <b>queuelab join K7Q2M9X</b> · Check digits (trainees compare them): <b>4821 0937</b>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("advertised on this network as “Room &lt;2&gt;”; where the network blocks multicast: queuelab join 192.168.1.5:8740 K7Q2M9X"),
+        "{html}"
+    );
+    join.discovery = None;
+    let html = page(&view, &texts(Lang::De), Some(&join));
+    assert!(
+        html.contains("<b>queuelab join 192.168.1.5:8740 K7Q2M9X</b>"),
+        "{html}"
+    );
+    assert!(!html.contains("join-fallback"), "{html}");
 }
