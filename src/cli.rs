@@ -227,7 +227,8 @@ pub enum ExportWhat {
 // `queuelab progress ...`. No doc comment: clap would show it instead of the variant's.
 #[derive(Debug, Subcommand)]
 pub enum ProgressAction {
-    /// Write the progress to FILE (JSON, format "queuelab-progress", version 2).
+    /// Write the progress to FILE (JSON, format "queuelab-progress", version 3: progress, quiz
+    /// attempts and lab results).
     Export {
         /// The file to write.
         file: PathBuf,

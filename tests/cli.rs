@@ -131,7 +131,7 @@ fn progress_export_import_and_reset() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out)
-            .contains("(chapters read: 1, decisions: 1, quiz results kept (version 1 file))."),
+            .contains("(chapters read: 1, decisions: 1, quiz results kept (version 1 file), lab results kept (file before version 3))."),
         "{}",
         stdout(&out)
     );
@@ -198,7 +198,7 @@ fn progress_export_and_import_speak_the_chosen_language() {
         progress("de", "import", file),
         format!(
             "Fortschritt aus {file} übernommen (Kapitel gelesen: 2, Entscheidungen: 0, \
-             Quiz-Versuche: 0).\n"
+             Quiz-Versuche: 0, Lab-Ergebnisse behalten (Datei vor Version 3)).\n"
         )
     );
     let again = dir.path().join("again.json");

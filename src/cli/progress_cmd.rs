@@ -29,6 +29,14 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                     strings.fill("progress.quiz_attempts", &[("n", &n)])
                 },
             );
+            let labs = doc.labs.as_ref().map_or_else(
+                || strings.get("progress.labs_kept").to_owned(),
+                |labs| {
+                    let n = labs.len().to_string();
+                    strings.fill("progress.lab_results", &[("n", &n)])
+                },
+            );
+            let quiz = format!("{quiz}, {labs}");
             let file = file.display().to_string();
             let chapters = doc.progress.chapters_read.len().to_string();
             let decisions = doc.progress.decisions.len().to_string();

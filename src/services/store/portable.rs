@@ -1,11 +1,11 @@
 //! The portable progress file (`queuelab progress export/import`): versioned JSON.
 //!
 //! ```json
-//! {"format": "queuelab-progress", "version": 2, "progress": { ... }, "quiz": [ ... ]}
+//! {"format": "queuelab-progress", "version": 3, "progress": { ... }, "quiz": [ ... ], "labs": [ ... ]}
 //! ```
 //!
-//! Version 2 carries everything the learner sees as progress, quiz attempts included. Version 1
-//! (no `quiz`) is still read. An import replaces exactly what the file carries: the one-time-code
+//! Version 3 carries everything the learner sees as progress, quiz attempts and lab results
+//! included. Versions 1 (no `quiz`) and 2 (no `labs`) are still read. An import replaces exactly what the file carries: the one-time-code
 //! lock, the rate limits and the mail outbox are never part of a file and never touched.
 
 mod ids;
@@ -24,9 +24,9 @@ pub use ids::check_ids;
 /// The `format` marker of a progress file.
 pub const PORTABLE_FORMAT: &str = "queuelab-progress";
 /// The version this build writes.
-pub const PORTABLE_VERSION: u32 = 2;
+pub const PORTABLE_VERSION: u32 = 3;
 /// Versions this build reads.
-pub const READABLE_VERSIONS: [u32; 2] = [1, 2];
+pub const READABLE_VERSIONS: [u32; 3] = [1, 2, 3];
 /// The largest progress file read (a real one is a few kilobytes).
 pub const MAX_IMPORT_BYTES: u64 = 10 * 1024 * 1024;
 
@@ -44,6 +44,24 @@ pub struct PortableProgress {
     /// the quiz results in the store stay as they are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiz: Option<Vec<QuizAttemptRecord>>,
+    /// Lab results; absent before version 3, and then the lab results in the store stay as
+    /// they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labs: Option<Vec<LabRecord>>,
+}
+
+/// One lab's result as the file carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabRecord {
+    /// The lab's id.
+    pub id: String,
+    /// Checks run.
+    pub attempts: u32,
+    /// When it first passed (Unix seconds).
+    pub solved_at: Option<i64>,
+    /// Hints revealed.
+    pub hints: u32,
 }
 
 /// One quiz attempt as the file carries it.
@@ -88,6 +106,17 @@ impl Store {
             version: PORTABLE_VERSION,
             progress: self.load()?,
             quiz: Some(self.quiz_records()?),
+            labs: Some(
+                self.lab_results()?
+                    .into_iter()
+                    .map(|(id, r)| LabRecord {
+                        id,
+                        attempts: r.attempts,
+                        solved_at: r.solved_at,
+                        hints: r.hints,
+                    })
+                    .collect(),
+            ),
         };
         let json = serde_json::to_string_pretty(&doc).map_err(|e| StoreError::File {
             path: file.display().to_string(),
@@ -159,7 +188,7 @@ pub fn parse_portable(text: &str) -> Result<PortableProgress, String> {
         Some(v) if READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v) => {}
         Some(v) => {
             return Err(format!(
-                "progress file version {v} is not supported; this queuelab reads versions 1 and {PORTABLE_VERSION}"
+                "progress file version {v} is not supported; this queuelab reads versions 1 to {PORTABLE_VERSION}"
             ));
         }
         None => return Err("the file has no \"version\"".to_owned()),
@@ -168,6 +197,12 @@ pub fn parse_portable(text: &str) -> Result<PortableProgress, String> {
         serde_json::from_value(value).map_err(|e| format!("invalid progress: {e}"))?;
     if doc.version == 1 && doc.quiz.is_some() {
         return Err("a version 1 file has no \"quiz\"; use version 2".to_owned());
+    }
+    if doc.version < 3 && doc.labs.is_some() {
+        return Err(format!(
+            "a version {} file has no \"labs\"; use version 3",
+            doc.version
+        ));
     }
     Ok(doc)
 }

@@ -115,13 +115,13 @@ fn export_import_round_trip_and_version_check() {
 
     let text = std::fs::read_to_string(&file)
         .expect("read")
-        .replace("\"version\": 2", "\"version\": 3");
+        .replace("\"version\": 3", "\"version\": 4");
     std::fs::write(&file, text).expect("write");
     let Err(err) = store.import(&file, &content) else {
         panic!("version must be refused")
     };
     assert!(
-        err.to_string().contains("version 3 is not supported"),
+        err.to_string().contains("version 4 is not supported"),
         "{err}"
     );
     std::fs::write(&file, "{\"format\": \"other\"}").expect("write");
@@ -169,6 +169,7 @@ fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
             version: PORTABLE_VERSION,
             progress: p.clone(),
             quiz: None,
+            labs: None,
         })
         .expect("replace");
     assert_eq!(store.load().expect("load"), p);

@@ -130,6 +130,8 @@ pub const SCREENS: &[&str] = &[
     "progress.imported",
     "progress.quiz_attempts",
     "progress.quiz_kept",
+    "progress.labs_kept",
+    "progress.lab_results",
     "quiz.title",
     "quiz.progress",
     "quiz.single_hint",

@@ -75,6 +75,14 @@ pub fn check_ids(doc: &PortableProgress, content: &Content) -> Result<(), String
         }
     }
     note("question id(s)", questions);
+    let labs = doc
+        .labs
+        .iter()
+        .flatten()
+        .filter(|lab| !content.labs.iter().any(|l| l.id == lab.id))
+        .map(|lab| lab.id.clone())
+        .collect();
+    note("lab id(s)", labs);
     if unknown.is_empty() {
         Ok(())
     } else {

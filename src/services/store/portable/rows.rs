@@ -170,6 +170,16 @@ impl Store {
                     }
                 }
             }
+            if let Some(labs) = &doc.labs {
+                tx.execute("DELETE FROM lab_result", [])?;
+                for lab in labs {
+                    tx.execute(
+                        "INSERT INTO lab_result (lab_id, attempts, last_at, solved_at, hints)
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![lab.id, lab.attempts, now, lab.solved_at, lab.hints],
+                    )?;
+                }
+            }
             tx.commit()
         };
         write(&mut self.conn).map_err(|e| self.err(e))

@@ -213,3 +213,62 @@ fn a_file_over_10_mb_is_refused() {
     };
     assert!(err.to_string().contains("larger than 10 MB"), "{err}");
 }
+
+#[test]
+fn lab_results_travel_in_version_3_and_stay_with_version_2() {
+    let Setup {
+        dir,
+        mut store,
+        content,
+    } = setup();
+    let lab = content.labs[0].id.clone();
+    store
+        .record_lab_check(&lab, false, "duplicate-effect")
+        .expect("check");
+    store.record_lab_check(&lab, true, "").expect("check");
+    store.record_lab_hint(&lab, 2).expect("hint");
+    let before = store.lab_results().expect("labs");
+    let file = dir.path().join("mine.json");
+    store.export(&file).expect("export");
+    let text = std::fs::read_to_string(&file).expect("read");
+    assert!(text.contains("\"labs\"") && text.contains(&lab), "{text}");
+
+    // Another machine: the results arrive with the file.
+    let (mut other, _) = Store::open(&dir.path().join("other.db")).expect("open");
+    other.import(&file, &content).expect("import");
+    let after = other.lab_results().expect("labs");
+    assert_eq!(after[&lab].attempts, before[&lab].attempts);
+    assert_eq!(after[&lab].solved_at, before[&lab].solved_at);
+    assert_eq!(after[&lab].hints, 2);
+
+    // A version 2 file says nothing about labs: they stay.
+    let chapter = content.course(Lang::En).chapters[1].id.clone();
+    let v2 = dir.path().join("v2.json");
+    std::fs::write(
+        &v2,
+        format!(r#"{{"format": "queuelab-progress", "version": 2, "progress": {{"chapters_read": ["{chapter}"]}}, "quiz": []}}"#),
+    )
+    .expect("write");
+    other.import(&v2, &content).expect("import v2");
+    assert_eq!(other.lab_results().expect("labs"), after);
+
+    // Labs in a version 2 file, or a lab the content does not know: refused, nothing changes.
+    for (name, text, says) in [
+        (
+            "v2-labs.json",
+            r#"{"format": "queuelab-progress", "version": 2, "progress": {}, "labs": []}"#.to_owned(),
+            "version 2 file has no \"labs\"",
+        ),
+        (
+            "unknown.json",
+            r#"{"format": "queuelab-progress", "version": 3, "progress": {}, "labs": [{"id": "99-nope", "attempts": 1, "solved_at": null, "hints": 0}]}"#.to_owned(),
+            "unknown lab id(s) 99-nope",
+        ),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("write");
+        let err = other.import(&file, &content).expect_err(name).to_string();
+        assert!(err.contains(says), "{name}: {err}");
+        assert_eq!(other.lab_results().expect("labs"), after, "{name}");
+    }
+}
