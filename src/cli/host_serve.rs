@@ -117,9 +117,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     // Held until the session stops; dropping it says goodbye on the network.
     let advertised = advertise(args, &state.name, bind, &url);
     state.set_projector_join(projector::JoinLines {
-        code: url.code.clone(),
-        short: url.short_line(),
-        digits: check_digits(&url.fingerprint),
+        url: url.clone(),
         discovery: advertised.as_ref().map(|a| a.name.clone()),
     });
     state.set_join_page(crate::services::export::room_html(

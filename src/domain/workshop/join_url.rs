@@ -177,6 +177,16 @@ impl JoinUrl {
     pub fn short_line(&self) -> String {
         format!("{} {}", self.authority(), self.code)
     }
+
+    /// What a trainee types to join: the code alone where the session is advertised on the
+    /// LAN (`queuelab join CODE` finds it), else the short line.
+    pub fn join_command(&self, advertised: bool) -> String {
+        if advertised {
+            format!("queuelab join {}", self.code)
+        } else {
+            format!("queuelab join {}", self.short_line())
+        }
+    }
 }
 
 /// `host:port` (IPv6 in brackets).

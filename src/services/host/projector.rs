@@ -5,7 +5,7 @@
 
 use super::export::{BarRow, bar_rows, decision_rows};
 use crate::domain::html::escape_html as esc;
-use crate::domain::workshop::{PaceKind, RoomTexts, SummaryView};
+use crate::domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView, check_digits};
 use std::fmt::Write as _;
 
 /// Seconds between reloads of the projector page.
@@ -28,20 +28,17 @@ table{border-collapse:collapse}td{padding:.25rem .6rem;text-align:left;vertical-
 /// the fallback), else `HOST:PORT CODE`; the check digits beside it.
 fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
     let s = &texts.strings;
-    let typed = match &join.discovery {
-        Some(_) => format!("queuelab join {}", join.code),
-        None => format!("queuelab join {}", join.short),
-    };
     let _ = write!(
         out,
         "<p id=\"join\">{}: <b>{}</b> · {}: <b>{}</b></p>",
         esc(s.get("dash.join_line")),
-        esc(&typed),
+        esc(&join.url.join_command(join.discovery.is_some())),
         esc(s.get("dash.check_digits")),
-        esc(&join.digits)
+        esc(&check_digits(&join.url.fingerprint))
     );
     if let Some(name) = &join.discovery {
-        let found = s.fill("dash.join_found", &[("name", name), ("short", &join.short)]);
+        let short = join.url.short_line();
+        let found = s.fill("dash.join_found", &[("name", name), ("short", &short)]);
         let _ = write!(
             out,
             "<p id=\"join-fallback\" class=\"others\">{}</p>",
@@ -77,12 +74,8 @@ fn focus<'a>(view: &'a SummaryView, ordered: &[&'a str]) -> Option<&'a str> {
 /// What the room reads about joining: never the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JoinLines {
-    /// The join code.
-    pub code: String,
-    /// `HOST:PORT CODE`.
-    pub short: String,
-    /// The check digits trainees compare.
-    pub digits: String,
+    /// The join URL (its code, address and the certificate's check digits are shown).
+    pub url: JoinUrl,
     /// The name the session is advertised under on the LAN; None when it is not.
     pub discovery: Option<String>,
 }

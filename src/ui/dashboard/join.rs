@@ -91,9 +91,9 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     if let Ok(url) = crate::domain::workshop::JoinUrl::parse(&dash.access.join_url) {
         out.push(title(s.get("dash.join_line"), theme));
         // Advertised on the LAN, the code alone finds the session; the address is the
-        // fallback for networks that hide it.
+        // fallback for networks that block multicast.
+        out.extend(wrap(&url.join_command(dash.access.discovery.is_some())));
         if let Some(name) = &dash.access.discovery {
-            out.extend(wrap(&format!("queuelab join {}", url.code)));
             let found = s.fill(
                 "dash.join_found",
                 &[("name", name), ("short", &url.short_line())],
@@ -101,8 +101,6 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             for part in words(&found, width.saturating_sub(1)) {
                 out.push(Line::from(dim(format!(" {part}"), theme)));
             }
-        } else {
-            out.extend(wrap(&format!("queuelab join {}", url.short_line())));
         }
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(

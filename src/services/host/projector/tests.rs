@@ -215,14 +215,17 @@ fn the_page_speaks_the_session_language_names_nobody_and_is_self_contained() {
 fn the_room_reads_how_to_join_the_code_alone_when_advertised_and_never_the_key() {
     let view = SummaryView::default();
     let mut join = JoinLines {
-        code: "K7Q2M9X".into(),
-        short: "192.168.1.5:8740 K7Q2M9X".into(),
-        digits: "4821 0937".into(),
+        url: crate::domain::workshop::JoinUrl::parse(&format!(
+            "https://192.168.1.5:8740/join?code=K7Q2M9X&fp={}",
+            "ab".repeat(32)
+        ))
+        .expect("url"),
         discovery: Some("Room <2>".into()),
     };
+    let digits = crate::domain::workshop::check_digits(&join.url.fingerprint);
     let html = page(&view, &texts(Lang::En), Some(&join));
     assert!(
-        html.contains("Join (type this): <b>queuelab join K7Q2M9X</b> · Check digits (trainees compare them): <b>4821 0937</b>"),
+        html.contains(&format!("Join (type this): <b>queuelab join K7Q2M9X</b> · Check digits (trainees compare them): <b>{digits}</b>")),
         "{html}"
     );
     assert!(
