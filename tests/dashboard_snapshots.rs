@@ -49,6 +49,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         screen: None,
         level: None,
         labs_solved: Vec::new(),
+        second_votes: BTreeMap::new(),
     }
 }
 
@@ -107,6 +108,14 @@ fn summary(lang: Lang) -> SummaryView {
         .collect();
     let mut scenarios: Vec<_> = c.scenarios.iter().collect();
     scenarios.sort_by_key(|s| s.position);
+    // After the discussion of decision 1, Bob moved to Ada's and Chris's answer: the second
+    // vote stands beside the first.
+    let second: BTreeMap<String, u32> = course.decisions[0]
+        .options
+        .iter()
+        .enumerate()
+        .map(|(j, o)| (o.id.clone(), if j == 1 { 3 } else { 0 }))
+        .collect();
     SummaryView {
         session: "Resilience workshop, room 2".into(),
         date: "2027-01-15".into(),
@@ -122,6 +131,7 @@ fn summary(lang: Lang) -> SummaryView {
         events: 57,
         duplicates: 3,
         revealed: vec![d[0].to_owned()],
+        second_votes: [(d[0].to_owned(), second)].into(),
         last_pace: Some(Pace {
             id: 1,
             at_ms: NOW_MS - 60_000,

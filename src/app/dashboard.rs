@@ -275,6 +275,7 @@ impl Dashboard {
             KeyCode::Char('c') => self.ask(PromptKind::Chapter),
             KeyCode::Char('s') => self.ask(PromptKind::Scenario),
             KeyCode::Char('r') => self.ask(PromptKind::Reveal),
+            KeyCode::Char('w') => self.ask(PromptKind::SecondVote),
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
@@ -306,14 +307,19 @@ impl Dashboard {
                 let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
                 s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
             }
-            PaceKind::RevealDecision { decision } => {
+            PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
                 // Decision titles carry their number ("Decision 2").
                 let title = course
                     .decisions
                     .iter()
                     .find(|d| &d.id == decision)
                     .map_or(decision.as_str(), |d| d.title.as_str());
-                s.fill("dash.pace_reveal", &[("title", title)])
+                let key = if matches!(pace, PaceKind::SecondVote { .. }) {
+                    "dash.pace_second_vote"
+                } else {
+                    "dash.pace_reveal"
+                };
+                s.fill(key, &[("title", title)])
             }
             PaceKind::OpenScenario { scenario, mode } => {
                 let title = self

@@ -181,7 +181,7 @@ impl App {
                 Vec::new()
             }
             Msg::VotesUpdated(votes) => {
-                session.votes = votes;
+                session.votes.updated(votes);
                 Vec::new()
             }
             Msg::StuckUpdated(stuck) => {

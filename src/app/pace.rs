@@ -1,6 +1,6 @@
 //! The instructor's pacing on the trainee's side: the newest command shows as a banner in the
 //! status row; one key follows it (opens the chapter, the scenario in its mode, or the chapter
-//! of a revealed decision); nothing is ever opened without that key. A command is shown once:
+//! of a revealed decision or of one the room votes on again); nothing is ever opened without that key. A command is shown once:
 //! ids only grow, and one not newer than the last seen is ignored.
 
 use super::simulator::view::mode_key;
@@ -20,8 +20,10 @@ pub const DISMISS_KEY: char = 'X';
 pub struct PaceNotice {
     /// The command.
     pub pace: Pace,
-    /// Option id -> trainees, for a revealed decision.
+    /// Option id -> trainees, for a revealed decision (first votes).
     pub distribution: Option<BTreeMap<String, u32>>,
+    /// The same for the second votes, when the revealed decision had a second vote.
+    pub second_distribution: Option<BTreeMap<String, u32>>,
 }
 
 /// What the session says about showing right/wrong, as the host last told it.
@@ -31,12 +33,35 @@ pub struct RoomVotes {
     pub held: bool,
     /// Decision ids the instructor revealed.
     pub revealed: BTreeSet<String>,
+    /// Decision ids the instructor opened a second vote on.
+    pub second_open: BTreeSet<String>,
+    /// Decision ids whose second vote this trainee gave (counted by the host, or answered here
+    /// since).
+    pub second_given: BTreeSet<String>,
 }
 
 impl RoomVotes {
     /// Whether the trainee may see right/wrong for `decision` now.
     pub fn verdict_shown(&self, decision: &str) -> bool {
         !self.held || self.revealed.contains(decision)
+    }
+
+    /// Whether an answer to `decision` now is a second vote: one was opened and the decision
+    /// is not revealed yet.
+    pub fn in_second_vote(&self, decision: &str) -> bool {
+        self.second_open.contains(decision) && !self.revealed.contains(decision)
+    }
+
+    /// Takes the host's newest word, keeping the second votes given here that the host has not
+    /// counted yet (the answer may still be on its way).
+    pub fn updated(&mut self, mut newer: RoomVotes) {
+        let given_here = std::mem::take(&mut self.second_given);
+        newer.second_given.extend(
+            given_here
+                .into_iter()
+                .filter(|d| newer.second_open.contains(d)),
+        );
+        *self = newer;
     }
 }
 
@@ -87,23 +112,22 @@ pub fn banner(session: &Session) -> Option<String> {
         }
         PaceKind::RevealDecision { decision } => {
             let d = course.decisions.iter().find(|d| &d.id == decision)?;
-            let counts = notice.distribution.as_ref();
-            let shares: Vec<String> = d
-                .options
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    // Numbered as on the trainee's card, the right one marked: the reveal is
-                    // when the room may know it.
-                    let n = counts.and_then(|c| c.get(&o.id)).copied().unwrap_or(0);
-                    let mark = if o.correct { " \u{2713}" } else { "" };
-                    format!("[{}] {n}{mark}", i + 1)
-                })
-                .collect();
-            s.fill(
-                "pace.revealed",
-                &[("title", &d.title), ("shares", &shares.join(" · "))],
-            )
+            let first = shares(d, notice.distribution.as_ref());
+            match &notice.second_distribution {
+                Some(second) => s.fill(
+                    "pace.revealed_both",
+                    &[
+                        ("title", &d.title),
+                        ("first", &first),
+                        ("second", &shares(d, Some(second))),
+                    ],
+                ),
+                None => s.fill("pace.revealed", &[("title", &d.title), ("shares", &first)]),
+            }
+        }
+        PaceKind::SecondVote { decision } => {
+            let d = course.decisions.iter().find(|d| &d.id == decision)?;
+            s.fill("pace.second_vote", &[("title", &d.title)])
         }
     };
     let mut args = keys.clone();
@@ -124,7 +148,7 @@ pub fn follow(session: &mut Session) -> Vec<Effect> {
                 None => Vec::new(),
             }
         }
-        PaceKind::RevealDecision { decision } => {
+        PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
             let chapter = course
                 .decisions
                 .iter()
@@ -139,6 +163,22 @@ pub fn follow(session: &mut Session) -> Vec<Effect> {
             simulator::open_for_pace(session, &scenario, Mode::parse(&mode))
         }
     }
+}
+
+/// "[1] 3 · [2] 5 ✓": each option numbered as on the trainee's card with its count, the right
+/// one marked (the reveal is when the room may know it).
+fn shares(d: &crate::content::Decision, counts: Option<&BTreeMap<String, u32>>) -> String {
+    let shares: Vec<String> = d
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let n = counts.and_then(|c| c.get(&o.id)).copied().unwrap_or(0);
+            let mark = if o.correct { " \u{2713}" } else { "" };
+            format!("[{}] {n}{mark}", i + 1)
+        })
+        .collect();
+    shares.join(" · ")
 }
 
 /// Puts the banner away.

@@ -1,6 +1,7 @@
-//! `queuelab host pace --url URL --key KEY chapter N | scenario N [MODE] | reveal K`: sends a
-//! pacing command to a running session, as the dashboard's c, s and r keys do. Numbers are
-//! the ones trainees see (chapter 3, decision 2, scenario 5 of `sim --list`).
+//! `queuelab host pace --url URL --key KEY chapter N | scenario N [MODE] | reveal K |
+//! second-vote K`: sends a pacing command to a running session, as the dashboard's c, s, r and
+//! w keys do. Numbers are the ones trainees see (chapter 3, decision 2, scenario 5 of
+//! `sim --list`).
 
 use super::join_cmd::say;
 use super::{Cli, Failure};
@@ -30,6 +31,12 @@ pub enum PaceWhat {
         /// Decision number (1-based).
         k: String,
     },
+    /// Open a second vote on decision K: after the discussion everybody answers it again;
+    /// the first votes stay, and the reveal shows both.
+    SecondVote {
+        /// Decision number (1-based).
+        k: String,
+    },
 }
 
 /// Sends the command; prints what the host stored.
@@ -39,6 +46,7 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
     let (kind, text) = match what {
         PaceWhat::Chapter { n } => (PromptKind::Chapter, n.clone()),
         PaceWhat::Reveal { k } => (PromptKind::Reveal, k.clone()),
+        PaceWhat::SecondVote { k } => (PromptKind::SecondVote, k.clone()),
         PaceWhat::Scenario { scenario, mode } => (
             PromptKind::Scenario,
             format!("{scenario} {}", mode.as_deref().unwrap_or("safe")),

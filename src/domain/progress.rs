@@ -95,6 +95,9 @@ pub enum Fact {
     ChapterRead(String),
     /// A decision was answered (the first answer counts; a later one replaces it).
     DecisionAnswered { decision: String, option: String },
+    /// A decision was answered during the instructor's second vote on it: the trainee's
+    /// answer, like [`Fact::DecisionAnswered`], that the room counts as the second vote.
+    SecondVote { decision: String, option: String },
     /// A checklist item was ticked or unticked.
     ChecklistTicked { item: String, ticked: bool },
     /// The reader's position in a chapter (also the resume point).
@@ -120,7 +123,7 @@ impl Progress {
             Fact::ChapterRead(id) => {
                 self.chapters_read.insert(id.clone());
             }
-            Fact::DecisionAnswered { decision, option } => {
+            Fact::DecisionAnswered { decision, option } | Fact::SecondVote { decision, option } => {
                 self.decisions.insert(decision.clone(), option.clone());
             }
             Fact::ChecklistTicked { item, ticked } => {

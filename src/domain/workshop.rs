@@ -56,8 +56,16 @@ pub enum EventKind {
         /// Chapter id.
         chapter: String,
     },
-    /// A decision was answered (a later answer replaces an earlier one).
+    /// A decision was answered (the room counts the trainee's first answer).
     Decision {
+        /// Decision id.
+        decision: String,
+        /// Chosen option id.
+        option: String,
+    },
+    /// A decision was answered while the instructor's second vote on it was open (the room
+    /// counts the trainee's first answer of that round).
+    SecondVote {
         /// Decision id.
         decision: String,
         /// Chosen option id.
@@ -119,6 +127,10 @@ pub fn event_for(fact: &Fact) -> Option<EventKind> {
             chapter: id.clone(),
         },
         Fact::DecisionAnswered { decision, option } => EventKind::Decision {
+            decision: decision.clone(),
+            option: option.clone(),
+        },
+        Fact::SecondVote { decision, option } => EventKind::SecondVote {
             decision: decision.clone(),
             option: option.clone(),
         },

@@ -68,6 +68,8 @@ impl Pacing {
         let votes = RoomVotes {
             held: reply.hold_feedback,
             revealed: reply.revealed.iter().cloned().collect(),
+            second_open: reply.second_votes.iter().cloned().collect(),
+            second_given: reply.second_given.iter().cloned().collect(),
         };
         // Sent only when it changed: the screen redraws on every message.
         let votes = (self.votes.as_ref() != Some(&votes)).then(|| {
@@ -90,13 +92,17 @@ impl Pacing {
     fn newest(&mut self, reply: crate::domain::workshop::pace::PaceReply) -> Option<PaceNotice> {
         let newest = reply.paces.into_iter().max_by_key(|p| p.id)?;
         self.after = Some(newest.id);
-        let distribution = match &newest.kind {
-            PaceKind::RevealDecision { decision } => reply.distributions.get(decision).cloned(),
-            _ => None,
+        let (distribution, second_distribution) = match &newest.kind {
+            PaceKind::RevealDecision { decision } => (
+                reply.distributions.get(decision).cloned(),
+                reply.second_distributions.get(decision).cloned(),
+            ),
+            _ => (None, None),
         };
         Some(PaceNotice {
             pace: newest,
             distribution,
+            second_distribution,
         })
     }
 }

@@ -24,7 +24,7 @@ use crate::domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
 use db::HostDb;
 use limits::RateLimits;
 pub use moderation::Kicked;
-use pacing::revealed;
+use pacing::{revealed, second_votes};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -299,7 +299,11 @@ impl HostState {
         view.date = crate::domain::report::iso_date(self.started_ms / 1000);
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
+        let opened = second_votes(&paces);
         view.last_pace = paces.last().cloned();
+        drop(paces);
+        // Taken after the pacing lock is let go: no two locks are ever held at once here.
+        view.second_votes = lock(&self.summary).second_distributions(&self.catalog, &opened);
         // The relay's store answers on its own lock; a failure there leaves the counts out.
         view.relay = self.relay.as_ref().and_then(|relay| relay.counts().ok());
         let [de, en] = &self.labels;

@@ -158,7 +158,8 @@ impl Store {
             Fact::ChapterRead(id) => tx
                 .execute("INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING", params![id, now])
                 .map(drop),
-            Fact::DecisionAnswered { decision, option } => tx
+            Fact::DecisionAnswered { decision, option }
+            | Fact::SecondVote { decision, option } => tx
                 .execute(
                     "INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)
                      ON CONFLICT (decision_id) DO UPDATE SET option_id = excluded.option_id, answered_at = excluded.answered_at",

@@ -1,7 +1,8 @@
 //! Honest votes (issue 25): the room counts each trainee's first answer to a decision, a later
 //! change (the TUI lets a learner change after the feedback) does not move the distribution,
 //! options nobody chose are there with 0, and `decide --plain` continues where the trainee
-//! stopped without overwriting an answer.
+//! stopped without overwriting an answer. A second vote is counted apart from the first, first
+//! answer of the round, and reaches the poll, the status and the export.
 
 use crate::support::{Host, free_port, run};
 use queuelab::content::{ContentSource, Lang};
@@ -75,4 +76,101 @@ fn the_room_counts_first_answers_and_decide_plain_never_overwrites() {
         view["options"][&first.id][0]["text"],
         first.options[0].text.as_str()
     );
+}
+
+/// Sends `host pace ... WHAT K` and asserts it was stored.
+fn pace(host: &Host, data: &std::path::Path, what: &str, k: &str) {
+    let out = run(
+        data,
+        &[
+            "host", "pace", "--url", &host.url, "--key", &host.key, what, k,
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
+    let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
+    let d = &content.course(Lang::En).decisions[0];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host_dir = dir.path().join("host");
+    let host = Host::start(&host_dir, free_port(), &[]);
+    let (ada, bob) = (dir.path().join("ada"), dir.path().join("bob"));
+    for (data, name) in [(&ada, "Ada"), (&bob, "Bob")] {
+        let out = run(data, &["join", &host.url, "--name", name], "");
+        assert!(out.status.success());
+        // The first round: both choose option 1.
+        let out = run(data, &["decide", "--plain"], "1\n");
+        assert!(out.status.success());
+    }
+    pace(&host, dir.path(), "second-vote", "1");
+    // Ada votes again, option 2, then changes to option 3 within the round; Bob does not
+    // vote again.
+    let (mut store, _) = queuelab::services::Store::open(&ada.join("progress.db")).expect("store");
+    for option in [1, 2] {
+        store
+            .save(&Fact::SecondVote {
+                decision: d.id.clone(),
+                option: d.options[option].id.clone(),
+            })
+            .expect("saved");
+    }
+    let member = store.membership().expect("read").expect("joined");
+    drop(store);
+    for data in [&ada, &bob] {
+        let out = run(data, &["join"], "");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
+    }
+    let view = host.status(dir.path());
+    assert_eq!(view["decisions"][&d.id][&d.options[0].id], 2, "{view}");
+    let second = &view["second_votes"][&d.id];
+    assert_eq!(second[&d.options[1].id], 1, "first of the round: {view}");
+    assert_eq!(second[&d.options[2].id], 0, "{view}");
+    assert_eq!(second[&d.options[0].id], 0, "{view}");
+    assert_eq!(
+        view["trainees"][0]["second_votes"][&d.id],
+        d.options[1].id.as_str()
+    );
+    // The trainee's poll: the vote is open, Ada's is counted, nothing revealed yet.
+    let poll = |m: &queuelab::services::store::Membership| {
+        queuelab::services::trainee::poll_paces(
+            m,
+            0,
+            queuelab::services::trainee::client::deadline_in(5_000),
+        )
+        .expect("poll")
+    };
+    let reply = poll(&member);
+    assert_eq!(reply.second_votes, [d.id.clone()]);
+    assert_eq!(reply.second_given, [d.id.clone()]);
+    assert!(reply.second_distributions.is_empty(), "not revealed yet");
+    pace(&host, dir.path(), "reveal", "1");
+    let reply = poll(&member);
+    assert_eq!(reply.distributions[&d.id][&d.options[0].id], 2);
+    assert_eq!(reply.second_distributions[&d.id][&d.options[1].id], 1);
+    host.kill();
+    let out_dir = dir.path().join("export");
+    let out = run(
+        &host_dir,
+        &["host", "export", "--out", out_dir.to_str().expect("utf8")],
+        "",
+    );
+    assert!(out.status.success());
+    let csv = std::fs::read_to_string(out_dir.join("summary.csv")).expect("summary.csv");
+    let header = csv.lines().next().expect("a header");
+    assert!(header.ends_with(&format!("second_vote:{}", d.id)), "{csv}");
+    let ada_row = csv.lines().find(|l| l.starts_with("Ada")).expect("Ada");
+    assert!(
+        ada_row.ends_with(&format!("2. {}", d.options[1].text))
+            || ada_row.ends_with(&format!("\"2. {}\"", d.options[1].text)),
+        "{csv}"
+    );
+    let html = std::fs::read_to_string(out_dir.join("summary.html")).expect("summary.html");
+    assert!(html.contains("<h4>Second vote</h4>"), "{html}");
 }

@@ -20,6 +20,8 @@ pub enum PromptKind {
     Scenario,
     /// "reveal decision K".
     Reveal,
+    /// "the room votes on decision K again".
+    SecondVote,
     /// "remove trainee NAME" (a name or id, not a pacing command).
     Kick,
     /// "remove the row of NAME" (the client is not refused).
@@ -35,6 +37,7 @@ impl PromptKind {
             PromptKind::Chapter => "dash.ask_chapter",
             PromptKind::Scenario => "dash.ask_scenario",
             PromptKind::Reveal => "dash.ask_reveal",
+            PromptKind::SecondVote => "dash.ask_second_vote",
             PromptKind::Kick => "dash.ask_kick",
             PromptKind::RemoveRow => "dash.ask_remove_row",
             PromptKind::Acknowledge => "dash.ask_ack",
@@ -111,10 +114,13 @@ pub fn parse(
                 chapter: course.chapters[i].id.clone(),
             })
         }
-        PromptKind::Reveal => {
+        PromptKind::Reveal | PromptKind::SecondVote => {
             let i = number(course.decisions.len()).ok_or(("dash.bad_number", text.to_owned()))?;
-            Ok(PaceKind::RevealDecision {
-                decision: course.decisions[i].id.clone(),
+            let decision = course.decisions[i].id.clone();
+            Ok(if kind == PromptKind::Reveal {
+                PaceKind::RevealDecision { decision }
+            } else {
+                PaceKind::SecondVote { decision }
             })
         }
         PromptKind::Scenario => {

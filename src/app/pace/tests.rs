@@ -9,6 +9,7 @@ fn notice(id: u64, kind: PaceKind) -> Msg {
     Msg::PaceReceived(PaceNotice {
         pace: Pace { id, at_ms: 1, kind },
         distribution: None,
+        second_distribution: None,
     })
 }
 
@@ -89,6 +90,7 @@ fn a_scenario_opens_in_its_mode_and_a_reveal_shows_the_rooms_answers() {
             },
         },
         distribution: Some(counts),
+        second_distribution: None,
     }));
     let text = banner(&app.session).expect("a banner");
     let shares: Vec<String> = d
@@ -171,7 +173,7 @@ fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
         let d = content.course(lang).decisions[0].id.clone();
         let votes = RoomVotes {
             held: true,
-            revealed: std::collections::BTreeSet::new(),
+            ..RoomVotes::default()
         };
         let (text, _, own) = held_card_text(lang, Some(votes.clone()));
         assert!(text.contains(strings.get("decision.vote_saved")), "{text}");
@@ -238,4 +240,123 @@ fn the_stuck_key_says_solved_the_second_time_and_an_acknowledgement_is_shown() {
         effects.as_slice(),
         [Effect::Store(StoreRequest::Stuck(_))]
     ));
+}
+
+/// The text of the open reader (the chapter of decision 1).
+fn reader_text(app: &App) -> String {
+    let Screen::Reader(state) = &app.screen else {
+        panic!("the reader is open");
+    };
+    let lines: Vec<String> = crate::app::reader::lines(&app.session, state)
+        .iter()
+        .map(crate::app::doc_layout::DocLine::text)
+        .collect();
+    lines.join("\n")
+}
+
+#[test]
+fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds() {
+    use crate::app::{Effect, StoreRequest};
+    use crate::domain::progress::Fact;
+    for lang in [Lang::En, Lang::De] {
+        let mut app = test_app(lang, 100, 30);
+        let course = app.session.course().clone();
+        let strings = course.strings.clone();
+        let d = &course.decisions[0];
+        app.update(Msg::WorkshopUpdated(crate::app::WorkshopLine {
+            session: "Room".into(),
+            reachable: true,
+            pending: 0,
+        }));
+        let held = RoomVotes {
+            held: true,
+            ..RoomVotes::default()
+        };
+        app.update(Msg::VotesUpdated(held.clone()));
+        let chapter = course
+            .chapters
+            .iter()
+            .position(|c| c.id == d.chapter)
+            .expect("the decision's chapter");
+        crate::app::test_app::open_chapter(&mut app, chapter);
+        // The first round: an ordinary answer.
+        let effects = chars(&mut app, "1");
+        let first = Fact::DecisionAnswered {
+            decision: d.id.clone(),
+            option: d.options[0].id.clone(),
+        };
+        assert!(
+            effects.contains(&Effect::Store(StoreRequest::Save(first))),
+            "{effects:?}"
+        );
+        // The instructor opens a second vote: the banner says so, the card asks again.
+        let second = PaceKind::SecondVote {
+            decision: d.id.clone(),
+        };
+        app.update(notice(4, second));
+        let text = banner(&app.session).expect("a banner");
+        assert!(text.contains(&d.title), "{text}");
+        let open = RoomVotes {
+            second_open: [d.id.clone()].into(),
+            ..held.clone()
+        };
+        app.update(Msg::VotesUpdated(open.clone()));
+        let card = reader_text(&app);
+        assert!(card.contains(strings.get("decision.second_vote")), "{card}");
+        let keys = format!("1-{}", d.options.len());
+        let asks = strings.fill("decision.second_open", &[("keys", &keys)]);
+        assert!(card.contains(&asks[..24]), "{card}");
+        // The answer now is the second vote, and the card says it is saved.
+        let effects = chars(&mut app, "2");
+        let vote = Fact::SecondVote {
+            decision: d.id.clone(),
+            option: d.options[1].id.clone(),
+        };
+        assert!(
+            effects.contains(&Effect::Store(StoreRequest::Save(vote))),
+            "{effects:?}"
+        );
+        let saved = strings.get("decision.second_saved");
+        assert!(reader_text(&app).contains(saved), "{}", reader_text(&app));
+        // A poll that comes before the host counted it does not take "saved" back.
+        app.update(Msg::VotesUpdated(open.clone()));
+        assert!(reader_text(&app).contains(saved), "{}", reader_text(&app));
+        // The reveal shows right/wrong, and its banner both rounds of the room.
+        let both: BTreeMap<String, u32> = [(d.options[1].id.clone(), 2)].into();
+        let firsts: BTreeMap<String, u32> = [(d.options[0].id.clone(), 2)].into();
+        app.update(Msg::PaceReceived(PaceNotice {
+            pace: Pace {
+                id: 5,
+                at_ms: 1,
+                kind: PaceKind::RevealDecision {
+                    decision: d.id.clone(),
+                },
+            },
+            distribution: Some(firsts),
+            second_distribution: Some(both),
+        }));
+        app.update(Msg::VotesUpdated(RoomVotes {
+            revealed: [d.id.clone()].into(),
+            ..open
+        }));
+        let text = banner(&app.session).expect("a banner");
+        assert!(text.contains("[1] 2") && text.contains("[2] 2"), "{text}");
+        let card = reader_text(&app);
+        assert!(!card.contains(saved), "{card}");
+        let verdict = if d.options[1].correct {
+            strings.get("decision.correct")
+        } else {
+            strings.get("decision.wrong")
+        };
+        assert!(card.contains(verdict), "{card}");
+        // After the reveal an answer is an ordinary one again.
+        let effects = chars(&mut app, "3");
+        assert!(
+            effects.iter().any(|e| matches!(
+                e,
+                Effect::Store(StoreRequest::Save(Fact::DecisionAnswered { .. }))
+            )),
+            "{effects:?}"
+        );
+    }
 }

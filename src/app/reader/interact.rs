@@ -180,9 +180,14 @@ fn answer(
     else {
         return Vec::new();
     };
-    let fact = Fact::DecisionAnswered {
-        decision: decision.id.clone(),
-        option: option.id.clone(),
+    let (decision, option) = (decision.id.clone(), option.id.clone());
+    // While the instructor's second vote on it is open, the answer is this trainee's second
+    // vote; the room's first votes stay as they were.
+    let fact = if session.votes.in_second_vote(&decision) {
+        session.votes.second_given.insert(decision.clone());
+        Fact::SecondVote { decision, option }
+    } else {
+        Fact::DecisionAnswered { decision, option }
     };
     let mut effects = vec![session.record(fact)];
     effects.extend(focus(s, session, Some(target)));

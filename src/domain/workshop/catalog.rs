@@ -99,7 +99,8 @@ impl Catalog {
             EventKind::ChapterRead { chapter } if !self.chapters.contains(chapter) => {
                 unknown("chapter", chapter)
             }
-            EventKind::Decision { decision, option } => match self.decisions.get(decision) {
+            EventKind::Decision { decision, option }
+            | EventKind::SecondVote { decision, option } => match self.decisions.get(decision) {
                 None => unknown("decision", decision),
                 Some(options) if !options.contains(option) => {
                     Err(format!("decision {decision:?} has no option {option:?}"))

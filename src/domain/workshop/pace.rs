@@ -32,6 +32,12 @@ pub enum PaceKind {
         /// Decision id.
         decision: String,
     },
+    /// After the room discussed this decision, everybody answers it again (peer instruction's
+    /// second vote); the first votes stay as they were.
+    SecondVote {
+        /// Decision id.
+        decision: String,
+    },
 }
 
 /// A pacing command as the host keeps and serves it.
@@ -62,7 +68,9 @@ impl PaceKind {
                     PACE_MODES.join(", ")
                 ))
             }
-            PaceKind::RevealDecision { decision } if !catalog.decisions.contains_key(decision) => {
+            PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision }
+                if !catalog.decisions.contains_key(decision) =>
+            {
                 Err(format!("unknown decision id {decision:?}"))
             }
             _ => Ok(()),
@@ -78,9 +86,19 @@ pub struct PaceReply {
     pub paces: Vec<Pace>,
     /// Decision ids whose distribution the room may see.
     pub revealed: Vec<String>,
-    /// Revealed decision id -> option id -> trainees who chose it.
+    /// Revealed decision id -> option id -> trainees who chose it (first votes).
     #[serde(default)]
     pub distributions: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Decision ids the instructor opened a second vote on, in the order opened.
+    #[serde(default)]
+    pub second_votes: Vec<String>,
+    /// Revealed decision id with a second vote -> option id -> trainees whose second vote it is.
+    #[serde(default)]
+    pub second_distributions: BTreeMap<String, BTreeMap<String, u32>>,
+    /// The decisions whose second vote the host counted for the asking trainee
+    /// (`?trainee=ID`), so the card says "saved" after a restart too.
+    #[serde(default)]
+    pub second_given: Vec<String>,
     /// The session holds right/wrong until the instructor reveals a decision (peer
     /// instruction: the room votes before anyone knows). An older host sends nothing: not held.
     #[serde(default)]

@@ -26,7 +26,9 @@ impl Place {
     pub(super) fn of(kind: &EventKind) -> Option<Place> {
         Some(match kind {
             EventKind::ChapterRead { chapter } => Place::Chapter(chapter.clone()),
-            EventKind::Decision { decision, .. } => Place::Decision(decision.clone()),
+            EventKind::Decision { decision, .. } | EventKind::SecondVote { decision, .. } => {
+                Place::Decision(decision.clone())
+            }
             EventKind::ScenarioRun { scenario } => Place::Scenario(scenario.clone()),
             EventKind::OrderingAttempt | EventKind::OrderingMistake | EventKind::OrderingSolved => {
                 Place::Ordering

@@ -20,6 +20,8 @@ struct Trainee {
     chapters: BTreeSet<String>,
     /// Decision id -> (sequence number, option id) of the trainee's first answer: the vote.
     decisions: BTreeMap<String, (u64, String)>,
+    /// The same for the first answer given during the instructor's second vote.
+    second: BTreeMap<String, (u64, String)>,
     /// Attempt -> question -> correct.
     quiz: BTreeMap<i64, BTreeMap<String, bool>>,
     ordering: OrderingTally,
@@ -61,6 +63,21 @@ impl Trainee {
     }
 }
 
+/// Keeps the answer with the lowest sequence number per decision: the one given first.
+fn keep_first(votes: &mut BTreeMap<String, (u64, String)>, decision: &str, n: u64, option: &str) {
+    if votes.get(decision).is_none_or(|(first, _)| n < *first) {
+        votes.insert(decision.to_owned(), (n, option.to_owned()));
+    }
+}
+
+/// Decision id -> option id, without the sequence numbers.
+fn options_only(votes: &BTreeMap<String, (u64, String)>) -> BTreeMap<String, String> {
+    votes
+        .iter()
+        .map(|(d, (_, o))| (d.clone(), o.clone()))
+        .collect()
+}
+
 /// All trainees' state, keyed by trainee id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -86,14 +103,13 @@ impl Summary {
             EventKind::ChapterRead { chapter } => {
                 t.chapters.insert(chapter.clone());
             }
+            // Peer instruction counts the answer given before any feedback, in each round: a
+            // trainee who sees "wrong" and changes it must not turn the room's distribution.
             EventKind::Decision { decision, option } => {
-                // Peer instruction counts the answer given before any feedback: a trainee who
-                // sees "wrong" and changes it must not turn the room's distribution.
-                let earlier = t.decisions.get(decision).is_none_or(|(n, _)| event.n < *n);
-                if earlier {
-                    t.decisions
-                        .insert(decision.clone(), (event.n, option.clone()));
-                }
+                keep_first(&mut t.decisions, decision, event.n, option);
+            }
+            EventKind::SecondVote { decision, option } => {
+                keep_first(&mut t.second, decision, event.n, option);
             }
             EventKind::OrderingAttempt => t.ordering.attempts += 1,
             EventKind::OrderingMistake => t.ordering.mistakes += 1,
@@ -163,17 +179,43 @@ impl Summary {
     /// Decision id -> option id -> trainees whose first answer it is; every decision and
     /// option of the catalogue is there, with 0 when nobody chose it.
     pub fn distributions(&self, catalog: &Catalog) -> BTreeMap<String, BTreeMap<String, u32>> {
-        let mut out: BTreeMap<String, BTreeMap<String, u32>> = catalog
-            .decisions
-            .iter()
+        self.tally(catalog, catalog.decisions.keys(), |t| &t.decisions)
+    }
+
+    /// The same for the second votes on `opened` (the decisions the instructor opened a second
+    /// vote on): every option of each, with 0 when nobody chose it.
+    pub fn second_distributions<'a>(
+        &self,
+        catalog: &Catalog,
+        opened: impl IntoIterator<Item = &'a String>,
+    ) -> BTreeMap<String, BTreeMap<String, u32>> {
+        self.tally(catalog, opened, |t| &t.second)
+    }
+
+    /// Whether the trainee's second vote on `decision` is counted.
+    pub fn second_given(&self, trainee: &str, decision: &str) -> bool {
+        self.trainees
+            .get(trainee)
+            .is_some_and(|t| t.second.contains_key(decision))
+    }
+
+    /// Option counts of `decisions` over the votes `votes` picks from each trainee.
+    fn tally<'a>(
+        &self,
+        catalog: &Catalog,
+        decisions: impl IntoIterator<Item = &'a String>,
+        votes: impl Fn(&Trainee) -> &BTreeMap<String, (u64, String)>,
+    ) -> BTreeMap<String, BTreeMap<String, u32>> {
+        let mut out: BTreeMap<String, BTreeMap<String, u32>> = decisions
+            .into_iter()
+            .filter_map(|d| catalog.decisions.get_key_value(d))
             .map(|(d, options)| (d.clone(), options.iter().map(|o| (o.clone(), 0)).collect()))
             .collect();
         for t in self.trainees.values() {
-            for (decision, (_, option)) in &t.decisions {
-                *out.entry(decision.clone())
-                    .or_default()
-                    .entry(option.clone())
-                    .or_default() += 1;
+            for (decision, (_, option)) in votes(t) {
+                if let Some(counts) = out.get_mut(decision) {
+                    *counts.entry(option.clone()).or_default() += 1;
+                }
             }
         }
         out
@@ -231,11 +273,8 @@ impl Summary {
                     catalog.chapters.iter().map(String::as_str),
                     &t.chapters,
                 ),
-                decisions: t
-                    .decisions
-                    .iter()
-                    .map(|(d, (_, o))| (d.clone(), o.clone()))
-                    .collect(),
+                decisions: options_only(&t.decisions),
+                second_votes: options_only(&t.second),
                 quiz,
                 ordering: t.ordering,
                 scenarios: t.scenarios.iter().cloned().collect(),

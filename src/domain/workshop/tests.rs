@@ -85,6 +85,72 @@ fn the_first_answer_is_the_vote_in_any_arrival_order() {
     );
 }
 
+fn second_vote(n: u64, option: &str) -> Event {
+    ev(
+        n,
+        EventKind::SecondVote {
+            decision: "d1".into(),
+            option: option.into(),
+        },
+    )
+}
+
+#[test]
+fn a_second_vote_is_counted_apart_from_the_first_and_first_in_its_round() {
+    let c = catalog();
+    // Voted "retry", then during the second vote "outbox", then changed to "claim-check".
+    let events = [
+        decision(1, "retry"),
+        second_vote(2, "outbox"),
+        second_vote(3, "claim-check"),
+    ];
+    let mut a = Summary::default();
+    for e in &events {
+        a.apply("t", e, &c);
+    }
+    let mut b = Summary::default();
+    for e in events.iter().rev() {
+        b.apply("t", e, &c);
+    }
+    assert_eq!(a, b, "any arrival order");
+    // Another trainee voted only once.
+    a.apply("u", &decision(1, "retry"), &c);
+    let opened = ["d1".to_owned()];
+    let second = a.second_distributions(&c, &opened);
+    assert_eq!(second["d1"]["outbox"], 1);
+    assert_eq!(second["d1"]["claim-check"], 0);
+    assert_eq!(
+        second["d1"]["retry"], 0,
+        "every option, 0 when nobody chose it"
+    );
+    assert_eq!(
+        a.distributions(&c)["d1"]["retry"],
+        2,
+        "the first votes stay"
+    );
+    assert!(
+        a.second_distributions(&c, &[]).is_empty(),
+        "only opened ones"
+    );
+    assert!(a.second_given("t", "d1"));
+    assert!(!a.second_given("u", "d1"));
+    let view = a.view("s", 4, 0, &c, &RoomTexts::default());
+    assert_eq!(view.trainees[0].second_votes["d1"], "outbox");
+    assert!(view.trainees[1].second_votes.is_empty());
+    // A second vote names a real option like any answer.
+    assert!(c.validate(&second_vote(9, "nope")).is_err());
+    assert_eq!(
+        event_for(&Fact::SecondVote {
+            decision: "d1".into(),
+            option: "outbox".into()
+        }),
+        Some(EventKind::SecondVote {
+            decision: "d1".into(),
+            option: "outbox".into()
+        })
+    );
+}
+
 #[test]
 fn the_host_judges_quiz_answers_from_the_content() {
     let c = catalog();

@@ -207,6 +207,9 @@ impl HostState {
             Ok(after) => {
                 let mut reply = self.paces_after(after);
                 reply.stuck = trainee.and_then(|t| self.stuck_state(t));
+                if let Some(trainee) = trainee {
+                    reply.second_given = self.second_given(trainee, &reply.second_votes);
+                }
                 ApiResponse::json(&reply)
             }
             Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),

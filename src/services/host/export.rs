@@ -38,9 +38,15 @@ pub fn trainees_csv(view: &SummaryView) -> String {
     let mut out = String::from(
         "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc",
     );
+    // A second vote's column follows only for the decisions the instructor opened one on.
+    let seconds: Vec<&String> = view.second_votes.keys().collect();
     for d in &decisions {
         out.push(',');
         out.push_str(&csv(&format!("decision:{d}")));
+    }
+    for d in &seconds {
+        out.push(',');
+        out.push_str(&csv(&format!("second_vote:{d}")));
     }
     out.push('\n');
     for t in &view.trainees {
@@ -60,9 +66,13 @@ pub fn trainees_csv(view: &SummaryView) -> String {
             csv(t.screen.as_deref().unwrap_or("")),
             utc_minute(t.last_seen_ms)
         );
-        for d in &decisions {
+        let columns = decisions
+            .iter()
+            .map(|d| (d, &t.decisions))
+            .chain(seconds.iter().map(|d| (d, &t.second_votes)));
+        for (d, votes) in columns {
             out.push(',');
-            let chosen = t.decisions.get(*d).map(|o| option_label(view, d, o));
+            let chosen = votes.get(*d).map(|o| option_label(view, d, o));
             out.push_str(&csv(chosen.as_deref().unwrap_or("")));
         }
         out.push('\n');
@@ -180,7 +190,15 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
             esc(&answered)
         );
         let revealed = view.revealed.iter().any(|r| r == decision);
+        let second = view.second_votes.get(decision);
+        if second.is_some() {
+            let _ = write!(out, "<h4>{}</h4>", esc(s.get("dash.first_vote")));
+        }
         bar_rows(&mut out, &decision_rows(view, decision, options, revealed));
+        if let Some(second) = second {
+            let _ = write!(out, "<h4>{}</h4>", esc(s.get("dash.second_vote")));
+            bar_rows(&mut out, &decision_rows(view, decision, second, revealed));
+        }
     }
     let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.quiz_title")));
     let rows: Vec<_> = view

@@ -47,12 +47,14 @@ fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
     }
 }
 
-/// The decision the room looks at: the one the newest pacing command revealed; before that,
+/// The decision the room looks at: the one the newest pacing command revealed or opened a
+/// second vote on; before that,
 /// the first of `ordered` (the decisions in the course's order) not yet revealed that has
 /// answers, then the first not revealed, then the last.
 fn focus<'a>(view: &'a SummaryView, ordered: &[&'a str]) -> Option<&'a str> {
     if let Some(pace) = &view.last_pace
-        && let PaceKind::RevealDecision { decision } = &pace.kind
+        && let PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } =
+            &pace.kind
         && let Some((id, _)) = view.decisions.get_key_value(decision)
     {
         return Some(id);
@@ -133,7 +135,12 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
     );
     // The room sees how it answered only once the instructor reveals it, so nobody copies the
     // majority.
-    if view.revealed.iter().any(|r| r == decision) {
+    let revealed = view.revealed.iter().any(|r| r == decision);
+    let second = view.second_votes.get(decision);
+    if revealed {
+        if second.is_some() {
+            let _ = write!(out, "<h3>{}</h3>", esc(s.get("dash.first_vote")));
+        }
         bar_rows(out, &decision_rows(view, decision, &options, true));
     } else {
         let _ = write!(
@@ -141,6 +148,21 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
             "<p class=\"hidden\">{}</p>",
             esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
         );
+    }
+    if let Some(second) = second {
+        let given: u32 = second.values().sum();
+        let _ = write!(
+            out,
+            "<h3 id=\"second-vote\">{}</h3><p class=\"answered\">{}</p>",
+            esc(s.get("dash.second_vote")),
+            esc(&s.fill(
+                "projector.answered",
+                &[("n", &given.to_string()), ("total", &n.to_string())]
+            )),
+        );
+        if revealed {
+            bar_rows(out, &decision_rows(view, decision, second, true));
+        }
     }
     out.push_str("</section>");
 }

@@ -86,6 +86,10 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
             decision: decision.clone(),
             option: option.clone(),
         },
+        EventKind::SecondVote { decision, option } => Fact::SecondVote {
+            decision: decision.clone(),
+            option: option.clone(),
+        },
         EventKind::OrderingAttempt => Fact::OrderingAttempt,
         EventKind::OrderingMistake => Fact::OrderingMistake,
         EventKind::OrderingSolved => Fact::OrderingSolved,

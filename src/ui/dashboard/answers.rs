@@ -1,4 +1,5 @@
-//! The Answers section: each decision's distribution (marked hidden or revealed to the room),
+//! The Answers section: each decision's distribution (marked hidden or revealed to the room,
+//! the second vote's beside it once the instructor opened one),
 //! each quiz question's share correct, the ordering game and the scenarios run.
 
 use super::{bar, cell, dim, plain, title};
@@ -6,6 +7,7 @@ use crate::app::dashboard::Dashboard;
 use crate::app::doc_layout::Tone;
 use crate::ui::theme::Theme;
 use ratatui::text::{Line, Span};
+use std::fmt::Write as _;
 
 /// Cells of a distribution or share bar.
 const BAR_W: usize = 16;
@@ -32,22 +34,47 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
         } else {
             (s.get("dash.hidden"), Tone::Dim)
         };
-        let answers = s.fill("dash.answers_n", &[("n", &total.to_string())]);
+        let second = view.second_votes.get(&d.id);
+        let mut answers = s.fill("dash.answers_n", &[("n", &total.to_string())]);
+        if let Some(second) = second {
+            let n: u32 = second.values().sum();
+            answers = s.fill(
+                "dash.answers_both",
+                &[("n", &total.to_string()), ("m", &n.to_string())],
+            );
+        }
         let head = format!(" {} · {answers} · ", d.title);
         out.push(Line::from(vec![
             Span::styled(head, theme.tone(Tone::Bold)),
             Span::styled(state.to_owned(), theme.tone(tone)),
         ]));
+        // With a second vote the two bars stand side by side, each half as wide, so the
+        // instructor sees at a glance how the discussion moved the room.
+        let bar_w = if second.is_some() { BAR_W / 2 } else { BAR_W };
+        if second.is_some() {
+            let columns = format!(
+                "      {:<w$} {}",
+                s.get("dash.first_vote"),
+                s.get("dash.second_vote"),
+                w = bar_w + 6
+            );
+            out.push(Line::from(dim(columns, theme)));
+        }
+        let max_second = second.and_then(|c| c.values().max().copied()).unwrap_or(0);
         for (j, option) in d.options.iter().enumerate() {
             let n = counts.and_then(|c| c.get(&option.id)).copied().unwrap_or(0);
             // Numbered from 1 in file order, as the trainee's decision card and
             // `decide --plain` number them: "2" means the same option on every screen.
             let number = j + 1;
             let mark = if option.correct { '*' } else { ' ' };
-            let lead = format!(
+            let mut lead = format!(
                 "   {number}{mark} {} {n:>3}  ",
-                bar(n, max, BAR_W, dash.ascii)
+                bar(n, max, bar_w, dash.ascii)
             );
+            if let Some(second) = second {
+                let m = second.get(&option.id).copied().unwrap_or(0);
+                let _ = write!(lead, "{} {m:>3}  ", bar(m, max_second, bar_w, dash.ascii));
+            }
             let text = cell(&option.text, width.saturating_sub(lead.chars().count()));
             out.push(Line::from(vec![plain(lead), dim(text, theme)]));
         }

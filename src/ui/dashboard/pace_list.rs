@@ -47,7 +47,7 @@ pub fn lines(
                 out.push(Line::from(row(i + 1, name)));
             }
         }
-        PromptKind::Reveal => {
+        PromptKind::Reveal | PromptKind::SecondVote => {
             out.push(title(s.get("dash.list_decisions"), theme));
             for (i, d) in course.decisions.iter().enumerate() {
                 let chapter = course

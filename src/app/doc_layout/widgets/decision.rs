@@ -16,11 +16,30 @@ pub fn decision_card(
 ) {
     let s = ctx.strings();
     let chosen = ctx.progress.decisions.get(&d.id).and_then(|o| d.option(o));
-    if let Some(choice) = chosen
-        && ctx.votes.is_some_and(|v| !v.verdict_shown(&d.id))
+    if let Some(votes) = ctx.votes
+        && !votes.verdict_shown(&d.id)
     {
-        held_card(d, ctx, max, target, &choice.id, lines);
-        return;
+        let state = if votes.in_second_vote(&d.id) {
+            Some(if votes.second_given.contains(&d.id) {
+                Held::SecondSaved
+            } else {
+                Held::SecondOpen
+            })
+        } else {
+            chosen.map(|_| Held::Saved)
+        };
+        if let Some(state) = state {
+            held_card(
+                d,
+                ctx,
+                max,
+                target,
+                chosen.map(|c| c.id.as_str()),
+                state,
+                lines,
+            );
+            return;
+        }
     }
     let mut title = d.title.clone();
     if let Some(choice) = chosen {
@@ -141,21 +160,47 @@ fn head(
     );
 }
 
-/// The card of an answered decision while the session holds right/wrong until the reveal:
-/// the trainee's answer is marked as saved, nothing says whether it is right.
+/// Where a decision card stands while the session holds right/wrong until the reveal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// Answered; the vote is saved.
+    Saved,
+    /// The instructor opened a second vote the trainee has not given yet.
+    SecondOpen,
+    /// The second vote is saved.
+    SecondSaved,
+}
+
+/// The card of a decision while the session holds right/wrong until the reveal: the trainee's
+/// answer is marked, nothing says whether it is right.
 fn held_card(
     d: &Decision,
     ctx: &DocContext<'_>,
     max: usize,
     target: Option<usize>,
-    chosen: &str,
+    chosen: Option<&str>,
+    state: Held,
     lines: &mut Vec<DocLine>,
 ) {
     let s = ctx.strings();
-    let title = format!("{} · {}", d.title, s.get("decision.vote_saved"));
+    let (title_key, text) = match state {
+        Held::Saved => ("decision.vote_saved", s.get("decision.held").to_owned()),
+        Held::SecondOpen => (
+            "decision.second_vote",
+            s.fill(
+                "decision.second_open",
+                &[("keys", &format!("1-{}", d.options.len()))],
+            ),
+        ),
+        Held::SecondSaved => (
+            "decision.second_saved",
+            s.get("decision.held_second").to_owned(),
+        ),
+    };
+    let title = format!("{} · {}", d.title, s.get(title_key));
     head(d, &title, ctx, max, target, lines);
     for (i, option) in d.options.iter().enumerate() {
-        let is_chosen = option.id == chosen;
+        let is_chosen = chosen == Some(option.id.as_str());
         let mark = match (is_chosen, ctx.ascii) {
             (true, true) => " * ",
             (true, false) => " • ",
@@ -173,9 +218,5 @@ fn held_card(
             target,
         );
     }
-    add(
-        lines,
-        wrap(&plain(s.get("decision.held"), Tone::Dim), max, &[], &[]),
-        target,
-    );
+    add(lines, wrap(&plain(&text, Tone::Dim), max, &[], &[]), target);
 }

@@ -38,6 +38,9 @@ pub struct TraineeView {
     pub chapters_read: u32,
     /// Decision id -> the option id the trainee chose first (the vote the room counts).
     pub decisions: BTreeMap<String, String>,
+    /// Decision id -> the option id of the trainee's second vote, where one was given.
+    #[serde(default)]
+    pub second_votes: BTreeMap<String, String>,
     /// Quiz progress of the newest attempt.
     pub quiz: QuizTally,
     /// Ordering game.
@@ -106,6 +109,10 @@ pub struct SummaryView {
     /// Decision ids whose distribution the instructor revealed to the room.
     #[serde(default)]
     pub revealed: Vec<String>,
+    /// Decision id -> option id -> trainees whose second vote it is, for each decision the
+    /// instructor opened a second vote on (every option, 0 when nobody chose it).
+    #[serde(default)]
+    pub second_votes: BTreeMap<String, BTreeMap<String, u32>>,
     /// The newest pacing command sent to the room.
     #[serde(default)]
     pub last_pace: Option<crate::domain::workshop::Pace>,
