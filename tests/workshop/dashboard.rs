@@ -180,7 +180,8 @@ impl Drop for Browser<'_> {
     }
 }
 
-/// Three trainees answer the decisions, one is stuck, the instructor reveals them all.
+/// Three trainees answer the decisions, one is stuck, the instructor reveals them all (the
+/// last after a second vote).
 fn fill_the_room(dir: &Path, host: &Host) {
     for (i, answer) in ["1", "2", "1"].iter().enumerate() {
         let data = dir.join(format!("t{i}"));
@@ -199,16 +200,40 @@ fn fill_the_room(dir: &Path, host: &Host) {
     }
     let out = run(&dir.join("t1"), &["stuck"], "");
     assert!(out.status.success(), "{out:?}");
-    for k in ["1", "2", "3", "4"] {
+    let pace = |what: &str, k: &str| {
         let out = run(
             &dir.join("t0"),
             &[
-                "host", "pace", "--url", &host.url, "--key", &host.key, "reveal", k,
+                "host", "pace", "--url", &host.url, "--key", &host.key, what, k,
             ],
             "",
         );
         assert!(out.status.success(), "{out:?}");
+    };
+    for k in ["1", "2", "3"] {
+        pace("reveal", k);
     }
+    // Decision 4 goes through peer instruction's second round: after the discussion two
+    // trainees answer again, then the instructor reveals both rounds.
+    pace("second-vote", "4");
+    let content =
+        queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
+    let d = &content.course(queuelab::content::Lang::En).decisions[3];
+    for i in 0..2 {
+        let data = dir.join(format!("t{i}"));
+        let (mut store, _) =
+            queuelab::services::Store::open(&data.join("progress.db")).expect("store");
+        store
+            .save(&queuelab::domain::Fact::SecondVote {
+                decision: d.id.clone(),
+                option: d.options[1].id.clone(),
+            })
+            .expect("saved");
+        drop(store);
+        let out = run(&data, &["join"], "");
+        assert!(out.status.success(), "{out:?}");
+    }
+    pace("reveal", "4");
 }
 
 #[test]
@@ -273,6 +298,10 @@ fn projector_page_logs_in_and_renders_the_room_in_headless_chromium() {
         // The newest reveal (decision 4) is in focus: its options as bars, the others a line each.
         let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
         assert!(focus.contains(focus_title), "{lang}: {focus}");
+        assert!(
+            focus.contains("id=\"second-vote\"") && focus.contains("class=\"chart paired\""),
+            "{lang}: both rounds side by side: {focus}"
+        );
         assert!(
             dom.matches("class=\"bar\"").count() >= 3,
             "bars drawn: {dom}"

@@ -172,5 +172,8 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
         "{csv}"
     );
     let html = std::fs::read_to_string(out_dir.join("summary.html")).expect("summary.html");
-    assert!(html.contains("<h4>Second vote</h4>"), "{html}");
+    assert!(
+        html.contains("<th>First vote</th><th>Second vote</th>"),
+        "both rounds side by side: {html}"
+    );
 }

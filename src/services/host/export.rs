@@ -132,25 +132,67 @@ fn unmarked(rows: Vec<(String, u32, u32)>) -> Vec<BarRow> {
 /// A table of bars, each with "value/total · share %" (the share rounded to a whole percent).
 pub(super) fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("<table class=\"chart\">");
-    for (label, value, total, right) in rows {
-        let (width, share) = if *total == 0 {
-            (0, 0)
-        } else {
-            (value * 300 / total, (value * 200 + total) / (2 * total))
-        };
-        // The mark is a character as well as a style: it survives a black-and-white beamer.
-        let (class, mark) = if *right {
-            (" class=\"right\"", " \u{2713}")
-        } else {
-            ("", "")
-        };
+    for row in rows {
         let _ = write!(
             out,
-            "<tr{class}><td>{}{mark}</td><td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total} · {share} %</td></tr>",
-            esc(label)
+            "<tr{}>{}{}</tr>",
+            right_class(row),
+            label_cell(row),
+            bar_cell(row, 300)
         );
     }
     out.push_str("</table>");
+}
+
+/// Two rounds of one decision side by side: a row per option with the first round's bar and
+/// the second's, under the column heads `heads` (rows of both in the same option order).
+pub(super) fn paired_bar_rows(
+    out: &mut String,
+    heads: [&str; 2],
+    first: &[BarRow],
+    second: &[BarRow],
+) {
+    let _ = write!(
+        out,
+        "<table class=\"chart paired\"><tr><th></th><th>{}</th><th>{}</th></tr>",
+        esc(heads[0]),
+        esc(heads[1])
+    );
+    for (row, other) in first.iter().zip(second) {
+        let _ = write!(
+            out,
+            "<tr{}>{}{}{}</tr>",
+            right_class(row),
+            label_cell(row),
+            bar_cell(row, 150),
+            bar_cell(other, 150)
+        );
+    }
+    out.push_str("</table>");
+}
+
+/// The row class of the right answer (bold).
+fn right_class(row: &BarRow) -> &'static str {
+    if row.3 { " class=\"right\"" } else { "" }
+}
+
+/// The label cell; the right answer's mark is a character as well as a style: it survives a
+/// black-and-white beamer.
+fn label_cell((label, _, _, right): &BarRow) -> String {
+    let mark = if *right { " \u{2713}" } else { "" };
+    format!("<td>{}{mark}</td>", esc(label))
+}
+
+/// The bar cell, `max_px` wide at 100 %.
+fn bar_cell((_, value, total, _): &BarRow, max_px: u32) -> String {
+    let (width, share) = if *total == 0 {
+        (0, 0)
+    } else {
+        (value * max_px / total, (value * 200 + total) / (2 * total))
+    };
+    format!(
+        "<td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total} · {share} %</td>"
+    )
 }
 
 /// The export's page of `view` in the language of `texts`: every decision's distribution (the
@@ -190,14 +232,15 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
             esc(&answered)
         );
         let revealed = view.revealed.iter().any(|r| r == decision);
-        let second = view.second_votes.get(decision);
-        if second.is_some() {
-            let _ = write!(out, "<h4>{}</h4>", esc(s.get("dash.first_vote")));
-        }
-        bar_rows(&mut out, &decision_rows(view, decision, options, revealed));
-        if let Some(second) = second {
-            let _ = write!(out, "<h4>{}</h4>", esc(s.get("dash.second_vote")));
-            bar_rows(&mut out, &decision_rows(view, decision, second, revealed));
+        let first = decision_rows(view, decision, options, revealed);
+        match view.second_votes.get(decision) {
+            Some(second) => paired_bar_rows(
+                &mut out,
+                [s.get("dash.first_vote"), s.get("dash.second_vote")],
+                &first,
+                &decision_rows(view, decision, second, revealed),
+            ),
+            None => bar_rows(&mut out, &first),
         }
     }
     let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.quiz_title")));

@@ -3,7 +3,7 @@
 //! hard, stuck trainees as a count. No names, no key, no script, nothing fetched from elsewhere;
 //! the page reloads itself to stay current.
 
-use super::export::{BarRow, bar_rows, decision_rows};
+use super::export::{BarRow, bar_rows, decision_rows, paired_bar_rows};
 use crate::domain::html::escape_html as esc;
 use crate::domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView, check_digits};
 use std::fmt::Write as _;
@@ -22,7 +22,8 @@ h2{font-size:1.6rem;margin:.9rem 0 .3rem}h3{font-size:1.25rem;margin:1.2rem 0 .3
 p{margin:.3rem 0}.situation{font-size:1.3rem}
 table{border-collapse:collapse}td{padding:.25rem .6rem;text-align:left;vertical-align:middle}
 .bar{display:inline-block;height:1.3rem;background:#2a6;vertical-align:middle}
-.right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.15rem}";
+.right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.15rem}
+th{text-align:left;font-size:1.1rem;color:#444;padding:0 .6rem}.paired{font-size:1.3rem}";
 
 /// How to join, in one line: the code alone when the session is advertised (the address as
 /// the fallback), else `HOST:PORT CODE`; the check digits beside it.
@@ -137,31 +138,34 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
     // majority.
     let revealed = view.revealed.iter().any(|r| r == decision);
     let second = view.second_votes.get(decision);
-    if revealed {
-        if second.is_some() {
-            let _ = write!(out, "<h3>{}</h3>", esc(s.get("dash.first_vote")));
-        }
-        bar_rows(out, &decision_rows(view, decision, &options, true));
-    } else {
-        let _ = write!(
-            out,
-            "<p class=\"hidden\">{}</p>",
-            esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
-        );
-    }
     if let Some(second) = second {
         let given: u32 = second.values().sum();
         let _ = write!(
             out,
-            "<h3 id=\"second-vote\">{}</h3><p class=\"answered\">{}</p>",
+            "<p id=\"second-vote\" class=\"answered\">{}: {}</p>",
             esc(s.get("dash.second_vote")),
             esc(&s.fill(
                 "projector.answered",
                 &[("n", &given.to_string()), ("total", &n.to_string())]
             )),
         );
-        if revealed {
-            bar_rows(out, &decision_rows(view, decision, second, true));
+    }
+    let first = decision_rows(view, decision, &options, true);
+    match second {
+        // Both rounds side by side: the room sees how the discussion moved it.
+        Some(second) if revealed => paired_bar_rows(
+            out,
+            [s.get("dash.first_vote"), s.get("dash.second_vote")],
+            &first,
+            &decision_rows(view, decision, second, true),
+        ),
+        _ if revealed => bar_rows(out, &first),
+        _ => {
+            let _ = write!(
+                out,
+                "<p class=\"hidden\">{}</p>",
+                esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
+            );
         }
     }
     out.push_str("</section>");
