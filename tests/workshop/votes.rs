@@ -147,8 +147,8 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
         .expect("poll")
     };
     let reply = poll(&member);
-    assert_eq!(reply.second_votes, [d.id.clone()]);
-    assert_eq!(reply.second_given, [d.id.clone()]);
+    assert_eq!(reply.second_votes, std::slice::from_ref(&d.id));
+    assert_eq!(reply.second_given, std::slice::from_ref(&d.id));
     assert!(reply.second_distributions.is_empty(), "not revealed yet");
     pace(&host, dir.path(), "reveal", "1");
     let reply = poll(&member);
