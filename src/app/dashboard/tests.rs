@@ -82,6 +82,15 @@ fn pacing_prompts_turn_numbers_into_content_ids() {
             decision: course.decisions[1].id.clone()
         })]
     );
+    typed(&mut d, "w4");
+    let effects = press(&mut d, KeyCode::Enter);
+    let second = PaceKind::SecondVote {
+        decision: course.decisions[3].id.clone(),
+    };
+    assert_eq!(effects, [DashEffect::SendPace(second.clone())]);
+    assert!(d.describe(&second).contains(&course.decisions[3].title));
+    typed(&mut d, "w9");
+    assert!(press(&mut d, KeyCode::Enter).is_empty(), "no decision 9");
     let mut scenarios: Vec<_> = c.scenarios.iter().collect();
     scenarios.sort_by_key(|s| s.position);
     typed(&mut d, "s1 Naive");
