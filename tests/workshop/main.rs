@@ -18,6 +18,7 @@ mod projector_login;
 mod relay;
 mod replay_memory;
 mod session_language;
+mod session_pty;
 mod silent_host;
 mod support;
 mod votes;
