@@ -44,6 +44,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_screen: None,
         stuck_text: None,
         last_seen_ms: NOW_MS - 42_000,
+        last_contact_ms: NOW_MS - 5_000,
         stuck_since_ms: None,
         stuck_acknowledged: false,
         screen: None,
@@ -79,7 +80,9 @@ fn summary(lang: Lang) -> SummaryView {
         ],
         (10, 9),
     );
+    // Ada closed her laptop two hours ago: joined, but no longer in the room.
     ada.last_seen_ms = NOW_MS - 7_200_000;
+    ada.last_contact_ms = NOW_MS - 7_200_000;
     let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
     ada.labs_solved = vec![labs[0].clone(), labs[1].clone()];
     ada.screen = Some(texts.place(&Place::Quiz));

@@ -91,9 +91,16 @@ fn row(area: Rect, y: u16) -> Rect {
 fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let s = dash.strings();
     let stuck = dash.summary.trainees.iter().filter(|t| t.stuck).count();
+    let present = dash
+        .summary
+        .trainees
+        .iter()
+        .filter(|t| t.in_room(dash.now_ms))
+        .count();
     let counts = s.fill(
         "dash.header",
         &[
+            ("present", &present.to_string()),
             ("trainees", &dash.summary.trainees.len().to_string()),
             ("stuck", &stuck.to_string()),
         ],

@@ -36,7 +36,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
         200,
         50,
     );
-    host.wait_for("0 joined · 0 stuck");
+    host.wait_for("0 of 0 in the room · 0 stuck");
     // The header names the session and the day it started.
     let header = host.screen();
     let dated = header.lines().next().is_some_and(|line| {
@@ -57,7 +57,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
-    host.wait_for("1 joined · 0 stuck");
+    host.wait_for("1 of 1 in the room · 0 stuck");
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");

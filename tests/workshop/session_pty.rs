@@ -64,7 +64,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         200,
         50,
     );
-    host.wait_for("0 joined · 0 stuck");
+    host.wait_for("0 of 0 in the room · 0 stuck");
     host.send("3");
     host.wait_for("Check digits");
     let join_screen = host.screen();
@@ -128,7 +128,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         "Bob",
     );
     host.send("1");
-    host.wait_for("2 joined · 0 stuck");
+    host.wait_for("2 of 2 in the room · 0 stuck");
 
     // The instructor sends the room to the decision's chapter; both vote, feedback held.
     host.send(&format!("c{chapter}\r"));
@@ -183,7 +183,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     ada.send("y");
     ada.wait_for("Left the workshop");
     join(&mut ada, &code, &digits, "Ada");
-    host.wait_for("2 joined · 1 stuck");
+    host.wait_for("2 of 2 in the room · 1 stuck");
     let room = host.screen();
     assert_eq!(room.matches("Ada").count(), 1, "one row for Ada: {room}");
     for mut tui in [ada, bob] {

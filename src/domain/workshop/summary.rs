@@ -9,8 +9,8 @@ pub use super::place::Place;
 use super::{Catalog, Event, EventKind};
 use std::collections::{BTreeMap, BTreeSet};
 pub use view::{
-    LabRoom, OptionLabel, OrderingTally, QuizTally, RelayCounts, SummaryView, TraineeView,
-    utc_minute,
+    IN_ROOM_MS, LabRoom, OptionLabel, OrderingTally, QuizTally, RelayCounts, SummaryView,
+    TraineeView, utc_minute,
 };
 
 /// What the host knows about one trainee.
@@ -33,6 +33,9 @@ struct Trainee {
     /// Sequence number of the newest stuck signal the instructor acknowledged.
     acknowledged_n: u64,
     last_seen_ms: i64,
+    /// When the host last heard from the trainee's client (host clock, ms): a delivery or a
+    /// pacing poll. Not stored: after a restart the next poll (every few seconds) sets it.
+    contact_ms: i64,
     /// Sequence number and place of the trainee's newest event that says where they are.
     place: Option<(u64, Place)>,
     /// Lab id -> its checks so far.
@@ -155,6 +158,14 @@ impl Summary {
                     checks.newest = (event.n, reason.clone());
                 }
             }
+        }
+    }
+
+    /// Notes that the trainee's client reached the host at `now_ms` (host clock); an id the
+    /// host does not know stays unknown.
+    pub fn touch(&mut self, trainee: &str, now_ms: i64) {
+        if let Some(t) = self.trainees.get_mut(trainee) {
+            t.contact_ms = t.contact_ms.max(now_ms);
         }
     }
 
@@ -282,6 +293,7 @@ impl Summary {
                 stuck_screen: t.open_stuck().map(|s| texts.screen(&s.screen)),
                 stuck_text: t.open_stuck().map(|s| s.text.clone()),
                 last_seen_ms: t.last_seen_ms,
+                last_contact_ms: t.contact_ms,
                 stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
                 stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
                 screen: t.place.as_ref().map(|(_, place)| texts.place(place)),

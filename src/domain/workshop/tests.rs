@@ -402,3 +402,27 @@ fn the_room_sees_who_solved_a_lab_and_where_the_others_stand_whatever_the_order(
         ]
     );
 }
+
+#[test]
+fn in_the_room_means_the_host_heard_from_the_client_recently() {
+    let c = catalog();
+    let mut s = Summary::default();
+    s.apply("t", &ev(1, EventKind::OrderingAttempt), &c);
+    s.touch("stranger", 5_000);
+    assert_eq!(
+        s.trainee_count(),
+        1,
+        "a poll with an unknown id makes no row"
+    );
+    let view = |s: &Summary| s.view("s", 1, 0, &c, &RoomTexts::default()).trainees[0].clone();
+    assert!(
+        !view(&s).in_room(5_000),
+        "not heard from since the host started"
+    );
+    s.touch("t", 5_000);
+    s.touch("t", 4_000);
+    let t = view(&s);
+    assert_eq!(t.last_contact_ms, 5_000, "the newest contact counts");
+    assert!(t.in_room(5_000 + summary::IN_ROOM_MS));
+    assert!(!t.in_room(5_001 + summary::IN_ROOM_MS));
+}

@@ -157,7 +157,7 @@ impl HostState {
                 Ok(()) => self.ack_request(req.body),
                 Err(refusal) => refusal.response(),
             },
-            ("GET", "/api/pace") => self.pace_poll(req),
+            ("GET", "/api/pace") => self.pace_poll(req, now_ms),
             ("GET", "/join") => self.join_page_for(req),
             ("GET", "/api/hello") => match self.join_code(req) {
                 Ok(()) => ApiResponse::json(&Hello {
@@ -189,7 +189,7 @@ impl HostState {
 
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
-    fn pace_poll(&self, req: &ApiRequest<'_>) -> ApiResponse {
+    fn pace_poll(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
         if let Err(denied) = self.join_code(req) {
             return denied;
         }
@@ -209,6 +209,9 @@ impl HostState {
                 reply.stuck = trainee.and_then(|t| self.stuck_state(t));
                 if let Some(trainee) = trainee {
                     reply.second_given = self.second_given(trainee, &reply.second_votes);
+                    // A poll says the trainee's client is open: the room counts them.
+                    let id = names::normal_id(trainee);
+                    lock(&self.summary).touch(&id, now_ms);
                 }
                 ApiResponse::json(&reply)
             }
@@ -370,6 +373,7 @@ impl HostState {
         for event in &stored.new {
             summary.apply(&trainee, event, &self.catalog);
         }
+        summary.touch(&trainee, now_ms);
         drop(summary);
         drop(db);
         rejected.extend(stored.rejected);

@@ -147,7 +147,11 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     }
     labs(dash, theme, width, &mut out);
     out.push(Line::raw(""));
-    let rules = s.fill("dash.room_rules", &[("rule", s.get("chapters.read_rule"))]);
+    let minutes = (crate::domain::workshop::summary::IN_ROOM_MS / 60_000).to_string();
+    let rules = s.fill(
+        "dash.room_rules",
+        &[("rule", s.get("chapters.read_rule")), ("minutes", &minutes)],
+    );
     for line in textwrap_lines(&rules, width.saturating_sub(4)) {
         out.push(Line::from(dim(format!("   {line}"), theme)));
     }

@@ -55,6 +55,10 @@ pub struct TraineeView {
     pub stuck_text: Option<String>,
     /// When the trainee's newest fact was saved (Unix ms).
     pub last_seen_ms: i64,
+    /// When the host last heard from the trainee's client (host clock, Unix ms; 0: not since
+    /// the host started).
+    #[serde(default)]
+    pub last_contact_ms: i64,
     /// When the open stuck signal was saved (Unix ms, trainee clock).
     #[serde(default)]
     pub stuck_since_ms: Option<i64>,
@@ -126,6 +130,18 @@ pub struct SummaryView {
     /// Lab id -> who solved it and where the others stand; only labs somebody checked.
     #[serde(default)]
     pub labs: BTreeMap<String, LabRoom>,
+}
+
+/// How recently the host must have heard from a trainee's client for the trainee to count as
+/// in the room: a TUI asks every 3 s, so two minutes forgive a slow network and a short
+/// suspend, while someone who closed the laptop drops out of the count soon after.
+pub const IN_ROOM_MS: i64 = 120_000;
+
+impl TraineeView {
+    /// Whether the trainee counts as in the room at `now_ms` (host clock).
+    pub fn in_room(&self, now_ms: i64) -> bool {
+        self.last_contact_ms > 0 && now_ms - self.last_contact_ms <= IN_ROOM_MS
+    }
 }
 
 /// The host's mail relay (code and report mails) by status.
