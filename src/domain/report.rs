@@ -29,6 +29,10 @@ pub struct ReportInput<'a> {
     pub attempt: &'a Attempt,
     /// The learner's display name, already checked by [`display_name`] (None: no name).
     pub learner: Option<&'a str>,
+    /// The course's labs (for their numbers and titles).
+    pub labs: &'a [crate::content::Lab],
+    /// Lab id -> the learner's checks of it (a lab never checked is not there).
+    pub lab_results: &'a std::collections::BTreeMap<String, crate::domain::LabResult>,
 }
 
 /// Longest display name the report takes (it also goes into a mail subject).
@@ -343,6 +347,7 @@ fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
         blocks.push(Block::Para(s.get("report.scenarios_none").to_owned()));
     }
     blocks.extend(run);
+    push_labs(input, blocks);
     blocks.push(Block::Heading(s.fill(
         "report.checklist",
         &[
@@ -358,6 +363,38 @@ fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             "report.unticked"
         });
         blocks.push(Block::Item(format!("[{mark}] {}", item.question)));
+    }
+}
+
+/// The labs in number order: solved (after how many checks), checked but not solved yet, or
+/// not tried.
+fn push_labs(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    if input.labs.is_empty() {
+        return;
+    }
+    let s = &input.course.strings;
+    blocks.push(Block::Heading(s.get("report.labs").to_owned()));
+    let mut labs: Vec<&crate::content::Lab> = input.labs.iter().collect();
+    labs.sort_by_key(|l| l.number);
+    for lab in labs {
+        let title = lab
+            .title
+            .get(&input.lang)
+            .map_or(lab.id.as_str(), String::as_str);
+        let title = s.fill(
+            "report.lab_title",
+            &[("n", &lab.number.to_string()), ("title", title)],
+        );
+        let result = input.lab_results.get(&lab.id).copied().unwrap_or_default();
+        let key = match (result.solved_at, result.attempts) {
+            (Some(_), _) => "report.lab_solved",
+            (None, 0) => "report.lab_new",
+            (None, _) => "report.lab_open",
+        };
+        blocks.push(Block::Item(s.fill(
+            key,
+            &[("title", &title), ("checks", &result.attempts.to_string())],
+        )));
     }
 }
 

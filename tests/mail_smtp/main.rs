@@ -94,6 +94,8 @@ impl Fixture {
             progress: &Progress::default(),
             attempt: &stored.attempt,
             learner: None,
+            labs: &[],
+            lab_results: &std::collections::BTreeMap::new(),
         })
     }
 

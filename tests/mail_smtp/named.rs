@@ -107,6 +107,8 @@ fn the_instructor_copy_names_the_learner_in_its_subject_and_the_html_loads_nothi
         progress: &Progress::default(),
         attempt: &stored.attempt,
         learner: Some(&name),
+        labs: &[],
+        lab_results: &std::collections::BTreeMap::new(),
     });
     let verdict = fx
         .flow
@@ -193,6 +195,8 @@ fn the_report_mail_names_the_product_once_shows_right_decisions_and_steps_by_top
         progress: &progress,
         attempt: &attempt,
         learner: Some("Anna Berg"),
+        labs: &[],
+        lab_results: &std::collections::BTreeMap::new(),
     });
     let verdict = fx
         .flow

@@ -46,6 +46,8 @@ fn report(
         progress,
         attempt,
         learner,
+        labs: &[],
+        lab_results: &std::collections::BTreeMap::new(),
     })
 }
 

@@ -44,6 +44,25 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
         progress.scenarios_run.insert(scenarios[0].id.clone());
         let item = &course.reference.checklist[0];
         progress.checklist.insert(item.id.clone(), true);
+        // Lab 1 solved after three checks, lab 2 checked twice and not solved, the rest new.
+        let labs = &content.labs[..];
+        let lab_results = std::collections::BTreeMap::from([
+            (
+                labs[0].id.clone(),
+                crate::domain::LabResult {
+                    attempts: 3,
+                    solved_at: Some(1),
+                    hints: 1,
+                },
+            ),
+            (
+                labs[1].id.clone(),
+                crate::domain::LabResult {
+                    attempts: 2,
+                    ..Default::default()
+                },
+            ),
+        ]);
         let report = build(&ReportInput {
             course,
             scenarios: &scenarios,
@@ -53,7 +72,31 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
             progress: &progress,
             attempt: &attempt,
             learner: None,
+            labs,
+            lab_results: &lab_results,
         });
+        let s = &course.strings;
+        let lab_line = |key: &str, i: usize, checks: &str| {
+            let title = s.fill(
+                "report.lab_title",
+                &[
+                    ("n", &labs[i].number.to_string()),
+                    ("title", &labs[i].title[&lang]),
+                ],
+            );
+            s.fill(key, &[("title", &title), ("checks", checks)])
+        };
+        let text = report.text();
+        assert!(text.contains(s.get("report.labs")), "{text}");
+        assert!(
+            text.contains(&lab_line("report.lab_solved", 0, "3")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&lab_line("report.lab_open", 1, "2")),
+            "{text}"
+        );
+        assert!(text.contains(&lab_line("report.lab_new", 2, "0")), "{text}");
         let text = report.text();
         let html = report.html();
         assert!(text.contains("2026-11-30"));
@@ -135,6 +178,8 @@ fn the_display_name_is_checked_and_opens_the_report_and_its_subject() {
             progress: &progress,
             attempt: &attempt,
             learner: Some("Ada <Lovelace>"),
+            labs: &[],
+            lab_results: &std::collections::BTreeMap::new(),
         };
         let report = build(&input);
         assert!(
@@ -183,6 +228,8 @@ fn the_html_part_is_self_contained_and_laid_out_for_mail_clients() {
         progress: &progress,
         attempt: &attempt,
         learner: Some("Ada"),
+        labs: &[],
+        lab_results: &std::collections::BTreeMap::new(),
     })
     .html();
     for external in [

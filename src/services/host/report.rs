@@ -7,8 +7,8 @@ use crate::content::{Content, Lang};
 use crate::domain::quiz::Attempt;
 use crate::domain::report::{self, Report, ReportInput};
 use crate::domain::workshop::{Event, EventKind};
-use crate::domain::{Fact, Progress};
-use std::collections::BTreeSet;
+use crate::domain::{Fact, LabResult, Progress};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the host knows about one trainee.
 pub struct TraineeRecord<'a> {
@@ -38,6 +38,7 @@ pub fn compose(
         })
         .max()?;
     let mut progress = Progress::default();
+    let mut lab_results: BTreeMap<String, LabResult> = BTreeMap::new();
     let mut attempt = Attempt {
         id: finished,
         ..Attempt::default()
@@ -58,6 +59,13 @@ pub fn compose(
                     attempt.order.insert(question.clone(), ids);
                 }
             }
+            EventKind::LabChecked { lab, passed, .. } => {
+                let result = lab_results.entry(lab.clone()).or_default();
+                result.attempts += 1;
+                if *passed && result.solved_at.is_none() {
+                    result.solved_at = Some(event.at_ms / 1000);
+                }
+            }
             kind => {
                 if let Some(fact) = fact_of(kind) {
                     progress.apply(&fact);
@@ -75,6 +83,8 @@ pub fn compose(
         progress: &progress,
         attempt: &attempt,
         learner: Some(trainee.name),
+        labs: &content.labs[..],
+        lab_results: &lab_results,
     }))
 }
 
@@ -98,7 +108,7 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
         | EventKind::QuizScore { .. }
         | EventKind::Stuck { .. }
         | EventKind::Solved
-        // The report does not show labs yet.
+        // Labs are no progress fact: `compose` counts their checks itself.
         | EventKind::LabChecked { .. } => {
             return None;
         }
@@ -166,5 +176,31 @@ mod tests {
         assert!(!text.contains("99"), "{text}");
         assert!(text.contains(&q.prompt.replace('`', "")), "{text}");
         assert!(report.subject.contains("Ada"), "{}", report.subject);
+        // Lab 1 failed once, then passed; checked again after that: solved, three checks.
+        let lab = &content.labs[0];
+        for (n, passed) in [(4, false), (5, true), (6, true)] {
+            events.push(ev(
+                n,
+                EventKind::LabChecked {
+                    lab: lab.id.clone(),
+                    passed,
+                    reason: if passed { "" } else { "duplicate-effect" }.into(),
+                },
+            ));
+        }
+        let text = compose(&content, Lang::En, "Room 1", record(&events), 0)
+            .expect("a finished attempt")
+            .text();
+        let title = course.strings.fill(
+            "report.lab_title",
+            &[
+                ("n", &lab.number.to_string()),
+                ("title", &lab.title[&Lang::En]),
+            ],
+        );
+        let solved = course
+            .strings
+            .fill("report.lab_solved", &[("title", &title), ("checks", "3")]);
+        assert!(text.contains(&solved), "{text}");
     }
 }

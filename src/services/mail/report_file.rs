@@ -20,6 +20,7 @@ pub fn latest_report(
         return Ok(None);
     };
     let progress = store.load()?;
+    let lab_results = store.lab_results()?;
     let course = content.course(lang);
     let workshop = workshop.unwrap_or_else(|| course.strings.get("app.title"));
     let date = report::iso_date(now);
@@ -32,6 +33,8 @@ pub fn latest_report(
         progress: &progress,
         attempt: &stored.attempt,
         learner,
+        labs: &content.labs[..],
+        lab_results: &lab_results,
     });
     Ok(Some((stored.attempt.id, report)))
 }
