@@ -6,6 +6,7 @@ mod debug_panic;
 mod event_loop;
 mod executor;
 mod lab_editor;
+mod lab_watch;
 mod lab_worker;
 mod loop_setup;
 mod mail_worker;

@@ -1,7 +1,8 @@
 //! Lab 1 in the real TUI (pseudo-terminal): Home → `l` → the lab; `e` hands the terminal to
 //! `$EDITOR` (a script that writes a file), the check runs when it returns, and the screen
 //! shows the failure with the learner's `file:line` or the pass; the solved state survives a
-//! restart. Without any editor the learner is told what to set.
+//! restart. A save from any other editor is seen and checked again without a key. Without any
+//! editor the learner is told what to set.
 
 #[path = "support/pty.rs"]
 #[allow(dead_code)] // shared helper; these tests do not read the raw output
@@ -130,6 +131,39 @@ fn without_any_editor_the_learner_is_told_what_to_set() {
     s.send("e");
     s.wait_for("No editor found: set $VISUAL or $EDITOR");
     assert!(s.in_alternate_screen());
+    s.send("\x03");
+    assert!(s.wait_exit(), "clean exit");
+}
+
+#[test]
+fn a_save_from_any_editor_is_checked_again_without_a_key_and_solved_survives_a_restart() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = start(data.path(), "en", "", 100, 30);
+    s.wait_for("l labs");
+    open_lab_one(&mut s, "You write the SQL");
+    s.wait_for("Saving it from any editor");
+    // The learner saves from an editor in another window: the test writes the copy itself.
+    let copy = data.path().join("labs/01-idempotent-consumer.sql");
+    let wrong = format!("{LAB_DIR}/wrong/marker-in-second-transaction.sql");
+    std::fs::write(&copy, std::fs::read(&wrong).expect("wrong")).expect("saved");
+    wait_long(&s, "Broken: the first seed that breaks");
+    assert!(
+        s.screen().contains("moment duplicate-effect"),
+        "{}",
+        s.screen()
+    );
+    // The fix, saved the same way, passes.
+    let solution = format!("{LAB_DIR}/solution.sql");
+    std::fs::write(&copy, std::fs::read(&solution).expect("solution")).expect("saved");
+    wait_long(&s, "Passed: every seed keeps the invariants");
+    s.send("q");
+    s.wait_for("[done]");
+    s.send("\x03");
+    assert!(s.wait_exit(), "clean exit");
+    let mut s = start(data.path(), "en", "", 100, 30);
+    s.wait_for("l labs");
+    s.send("l");
+    s.wait_for("[done]");
     s.send("\x03");
     assert!(s.wait_exit(), "clean exit");
 }

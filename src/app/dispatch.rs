@@ -172,6 +172,10 @@ impl App {
                     reason,
                 })]
             }
+            Msg::LabFileSaved { lab_id } => match &mut self.screen {
+                Screen::Lab(state) if state.lab_id == lab_id => labs::recheck(state, session),
+                _ => Vec::new(),
+            },
             Msg::LabReset { lab_id, result } => {
                 if let Screen::Lab(state) = &mut self.screen
                     && state.lab_id == lab_id

@@ -1,6 +1,7 @@
 //! The labs: a list with each lab's status (done / attempted / new, as `queuelab lab list`
 //! shows it) and a lab screen with the brief, the learner's file, and keys to edit it in
-//! `$VISUAL`/`$EDITOR` (checked again when the editor returns), check it on the lab thread,
+//! `$VISUAL`/`$EDITOR` (checked again when the editor returns, or when a save from any other
+//! editor is seen), check it on the lab thread,
 //! reveal the next hint (saved) and reset it to the starting file after a y/n question.
 //! Nothing here does IO: the lab thread and the store thread answer with messages.
 
@@ -302,10 +303,20 @@ pub fn opened(session: &mut Session, result: Result<(), String>) {
     }
 }
 
+/// The file was saved (the editor returned, or a save outside queuelab was seen): it is
+/// checked again at once, unless a check runs already — the lab thread saw that save first,
+/// and it looks at the file again once that check is done.
+pub fn recheck(s: &mut LabState, session: &mut Session) -> Vec<Effect> {
+    if matches!(s.check, CheckState::Running(_)) {
+        return Vec::new();
+    }
+    start_check(s, session)
+}
+
 /// The editor returned: the file is checked again at once ("check on save").
 pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String>) -> Vec<Effect> {
     match result {
-        Ok(()) => start_check(s, session),
+        Ok(()) => recheck(s, session),
         Err(reason) => {
             session.notify(reason, true);
             Vec::new()

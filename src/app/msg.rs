@@ -120,6 +120,12 @@ pub enum Msg {
         /// Ok once the editor ended.
         result: Result<(), String>,
     },
+    /// The learner's copy of a lab file was saved outside queuelab (the lab thread watches it
+    /// while its screen is open): the lab screen checks it again.
+    LabFileSaved {
+        /// The lab's id.
+        lab_id: String,
+    },
     /// A lab check moved on.
     LabProgress {
         /// The lab's id.

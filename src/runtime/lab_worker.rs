@@ -2,6 +2,7 @@
 //! loop, telling the UI before each run ("checking seed k/n") and at the end. Keys keep
 //! working meanwhile; a check is never cut short (the store records every check).
 
+use super::lab_watch::{WATCH_EVERY, Watch};
 use crate::app::Msg;
 use crate::app::labs::{LabProgress, LabReport, LabReportKind, LabRequest};
 use crate::content::{Content, Lab, Lang};
@@ -33,14 +34,7 @@ impl LabWorker {
             let content = content.clone();
             std::thread::Builder::new()
                 .name("lab".into())
-                .spawn(move || {
-                    for request in inbox {
-                        for msg in handle(&data_dir, &content, request, &replies) {
-                            // The UI may already be gone at shutdown.
-                            let _ = replies.send(msg);
-                        }
-                    }
-                })?
+                .spawn(move || serve(&data_dir, &content, &inbox, &replies))?
         };
         Ok(LabWorker {
             commands,
@@ -70,6 +64,65 @@ impl LabWorker {
         if self.thread.is_finished() && self.thread.join().is_err() {
             log::warn("the lab thread panicked");
         }
+    }
+}
+
+/// Answers requests until the UI lets go; between them, watches the open lab's file and says
+/// when it was saved (the lab screen checks it again).
+fn serve(
+    data_dir: &Path,
+    content: &Content,
+    inbox: &mpsc::Receiver<LabRequest>,
+    replies: &UnboundedSender<Msg>,
+) {
+    let mut watch: Option<Watch> = None;
+    loop {
+        let request = match inbox.recv_timeout(WATCH_EVERY) {
+            Ok(request) => request,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(w) = watch.as_mut()
+                    && w.saved_since()
+                {
+                    let lab_id = w.lab_id.clone();
+                    let _ = replies.send(Msg::LabFileSaved { lab_id });
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        // What a check is about to read is no news, nor the copy an open makes or what a reset
+        // writes; a save while a check runs is, and the next look catches it, so that content
+        // gets a check of its own.
+        let after = match &request {
+            LabRequest::Check { lab_id, .. } => {
+                seen(&mut watch, lab_id);
+                None
+            }
+            LabRequest::Open { lab_id } => Some((lab_id.clone(), true)),
+            LabRequest::Reset { lab_id } => Some((lab_id.clone(), false)),
+            LabRequest::Edit { .. } => None,
+        };
+        for msg in handle(data_dir, content, request, replies) {
+            // The UI may already be gone at shutdown.
+            let _ = replies.send(msg);
+        }
+        match after {
+            Some((lab_id, true)) => {
+                let copy = find(content, &lab_id).map(|lab| learner_copy::copy_path(data_dir, lab));
+                watch = copy.ok().map(|path| Watch::new(lab_id, path));
+            }
+            Some((lab_id, false)) => seen(&mut watch, &lab_id),
+            None => {}
+        }
+    }
+}
+
+/// Takes the watched file as it is now as seen, if it is `lab_id`'s.
+fn seen(watch: &mut Option<Watch>, lab_id: &str) {
+    if let Some(w) = watch.as_mut()
+        && w.lab_id == lab_id
+    {
+        w.seen_now();
     }
 }
 

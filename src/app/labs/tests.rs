@@ -182,6 +182,34 @@ fn e_asks_for_the_editor_and_its_return_starts_a_check() {
 }
 
 #[test]
+fn a_save_seen_by_the_lab_thread_checks_once_and_never_twice_at_a_time() {
+    let mut app = test_app(Lang::En, 80, 24);
+    open_lab_one(&mut app);
+    let id = lab_id(&app);
+    let saved = |app: &mut App, lab_id: &str| {
+        app.update(Msg::LabFileSaved {
+            lab_id: lab_id.to_owned(),
+        })
+    };
+    assert!(saved(&mut app, "another-lab").is_empty(), "not this screen's");
+    let effects = saved(&mut app, &id);
+    assert!(matches!(
+        effects[..],
+        [Effect::Lab(LabRequest::Check { .. })]
+    ));
+    // The editor's return after the same save, while that check runs: no second check and
+    // no "busy" complaint.
+    app.session.status = None;
+    assert!(saved(&mut app, &id).is_empty());
+    let effects = app.update(Msg::LabEdited {
+        lab_id: id.clone(),
+        result: Ok(()),
+    });
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(app.session.status.is_none(), "nothing to complain about");
+}
+
+#[test]
 fn an_editor_that_cannot_start_is_said_and_nothing_is_checked() {
     let mut app = test_app(Lang::En, 100, 30);
     open_lab_one(&mut app);

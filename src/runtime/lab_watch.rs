@@ -1,0 +1,88 @@
+//! Watching the learner's lab file for saves made outside queuelab (an editor in another
+//! window): the lab thread looks at the file's size and modification time between requests
+//! and tells the lab screen when they changed. Looking every half second at one file costs
+//! nothing, works on every file system (network folders included, where change notifications
+//! are not delivered), and needs no thread of its own.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+/// How often the file is looked at while the lab thread has nothing else to do.
+pub const WATCH_EVERY: Duration = Duration::from_millis(500);
+
+/// What identifies one saved version of a file: a save changes its modification time or its
+/// size (a file that cannot be read has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp(Option<(SystemTime, u64)>);
+
+impl Stamp {
+    fn of(path: &PathBuf) -> Stamp {
+        Stamp(
+            std::fs::metadata(path)
+                .ok()
+                .and_then(|m| Some((m.modified().ok()?, m.len()))),
+        )
+    }
+}
+
+/// The lab file being watched and the version last seen.
+#[derive(Debug)]
+pub struct Watch {
+    /// The lab's id (the lab screen it belongs to).
+    pub lab_id: String,
+    path: PathBuf,
+    seen: Stamp,
+}
+
+impl Watch {
+    /// Starts watching `path` as it is now.
+    pub fn new(lab_id: String, path: PathBuf) -> Watch {
+        let seen = Stamp::of(&path);
+        Watch { lab_id, path, seen }
+    }
+
+    /// Takes the file as it is now as seen (a check reads it, a reset writes it).
+    pub fn seen_now(&mut self) {
+        self.seen = Stamp::of(&self.path);
+    }
+
+    /// Whether the file was saved since it was last seen; it is seen now either way.
+    pub fn saved_since(&mut self) -> bool {
+        let now = Stamp::of(&self.path);
+        let saved = now != self.seen && now.0.is_some();
+        self.seen = now;
+        saved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_save_is_seen_once_and_a_missing_file_is_no_save() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("01.sql");
+        std::fs::write(&path, "-- @handle\n").expect("write");
+        let mut watch = Watch::new("01".into(), path.clone());
+        assert!(!watch.saved_since(), "nothing changed");
+        std::fs::write(&path, "-- @handle\nSELECT 1;\n").expect("save");
+        assert!(watch.saved_since(), "a save of another size");
+        assert!(!watch.saved_since(), "seen once");
+        // Same size, a later modification time.
+        let later = SystemTime::now() + Duration::from_secs(5);
+        std::fs::write(&path, "-- @handle\nSELECT 2;\n").expect("save");
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(later))
+            .expect("touch");
+        assert!(watch.saved_since(), "same size, newer time");
+        std::fs::remove_file(&path).expect("remove");
+        assert!(!watch.saved_since(), "a deleted file checks nothing");
+        std::fs::write(&path, "-- @handle\n").expect("write");
+        assert!(watch.saved_since(), "written again");
+        watch.seen_now();
+        assert!(!watch.saved_since());
+    }
+}
