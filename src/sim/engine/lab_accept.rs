@@ -158,9 +158,8 @@ impl Simulation {
                 };
                 self.lab_queue_for_send(group.as_deref());
                 if self.refuses_send(group.as_deref()) {
-                    refused = Some(format!(
-                        "publish({message_id}): the FIFO queue requires a MessageGroupId"
-                    ));
+                    let reason = self.refusal_reason();
+                    refused = Some(format!("publish({message_id}): {reason}"));
                     break;
                 }
                 // The order the message names: the row the request wrote (inside its own
