@@ -117,11 +117,12 @@ fn a_message_published_directly_carries_no_group() {
     assert!(f.checker_agrees, "{:?}", f.violations);
 }
 
-/// Once the first message made the queue a FIFO queue, a row without a group is refused
-/// (`MissingParameter`) and the dispatcher gives it up after its tries: the order is lost,
-/// and the check ends instead of retrying for ever.
+/// Once the first message made the queue one with sessions / a FIFO queue, a row without a
+/// group is refused (Service Bus wants a `SessionId`, SQS a `MessageGroupId`) and the
+/// dispatcher gives it up after its tries: the order is lost, and the check ends instead of
+/// retrying for ever.
 #[test]
-fn a_row_without_a_group_on_a_fifo_queue_is_given_up() {
+fn a_row_without_a_group_on_an_ordered_queue_is_given_up() {
     let lab = lab(5);
     // The first order gets its customer's group, every later one none.
     let text = lab.solution.replace(
@@ -129,12 +130,14 @@ fn a_row_without_a_group_on_a_fifo_queue_is_given_up() {
         "CASE WHEN id = 1 THEN :customer END, :now_ms FROM orders",
     );
     assert_ne!(text, lab.solution);
-    let f = broken(
-        "sqs",
-        check_on(&lab, &text, &["ordered-group"], &[BrokerKind::Sqs], (1, 1)),
-    );
-    assert_eq!(failed_as(&f), "lost-order");
-    assert!(f.checker_agrees, "{:?}", f.violations);
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let f = broken(
+            broker.as_str(),
+            check_on(&lab, &text, &["ordered-group"], &[broker], (1, 1)),
+        );
+        assert_eq!(failed_as(&f), "lost-order", "{}", broker.as_str());
+        assert!(f.checker_agrees, "{:?}", f.violations);
+    }
 }
 
 /// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
