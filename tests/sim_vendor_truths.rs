@@ -316,13 +316,18 @@ fn with_groupless_row(id: &str, broker: BrokerKind) -> (Vec<Event>, bool) {
     (events, grouped)
 }
 
-/// SQS FIFO refuses a send without a MessageGroupId (`MissingParameter`), so the engine's
-/// senders give every message on a FIFO queue a group (the customer where order matters, else
-/// the message's own id); Service Bus and SQS standard take the same row as it is.
+/// SQS FIFO refuses a send without a MessageGroupId (`MissingParameter`) and a Service Bus
+/// queue with sessions one without a SessionId, so the engine's senders give every message on
+/// such a queue a group (the customer where order matters, else on SQS FIFO the message's own
+/// id); Service Bus without sessions and SQS standard take the same row as it is.
 #[test]
-fn sqs_fifo_refuses_a_send_without_a_message_group() {
-    for id in ["dedup-window", "ordered-group"] {
-        let (events, grouped) = with_groupless_row(id, BrokerKind::Sqs);
+fn an_ordered_queue_refuses_a_send_without_a_group() {
+    for (id, broker) in [
+        ("dedup-window", BrokerKind::Sqs),
+        ("ordered-group", BrokerKind::Sqs),
+        ("ordered-group", BrokerKind::Asb),
+    ] {
+        let (events, grouped) = with_groupless_row(id, broker);
         let refused = events
             .iter()
             .find(|e| e.kind == EventKind::SendRefusedNoGroup)
@@ -355,14 +360,19 @@ fn sqs_fifo_refuses_a_send_without_a_message_group() {
     let content =
         queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
     for lang in queuelab::content::Lang::ALL {
-        let text = content.captions.render(
-            lang,
-            EventKind::SendRefusedNoGroup.caption_key(),
-            &["msg-by-hand".into()],
-        );
-        assert!(
-            text.contains("MessageGroupId") && text.contains("msg-by-hand"),
-            "{text}"
-        );
+        for (broker, field) in [
+            (BrokerKind::Sqs, "MessageGroupId"),
+            (BrokerKind::Asb, "SessionId"),
+        ] {
+            let text = content.captions.render(
+                lang,
+                EventKind::SendRefusedNoGroup.caption_key_on(broker),
+                &["msg-by-hand".into()],
+            );
+            assert!(
+                text.contains(field) && text.contains("msg-by-hand"),
+                "{text}"
+            );
+        }
     }
 }

@@ -217,7 +217,14 @@ impl Simulation {
         };
         let lab = match lab {
             None => None,
-            Some(sql) => Some(lab_consumer::LabRun::start(sql, &mut conns)?),
+            Some(sql) => {
+                let mut run = lab_consumer::LabRun::start(sql, &mut conns)?;
+                // Where order matters and the learner writes the messages, the groups are
+                // theirs too (lab 5).
+                run.groups_from_file =
+                    settings.ordered && run.sql.opens(super::lab::Section::Accept);
+                Some(run)
+            }
         };
         let mut rng = StdRng::seed_from_u64(seed);
         let steps = run_action::build_script(&scenario, messages, &mut rng);

@@ -6,8 +6,6 @@ mod dead_letter;
 mod fifo;
 mod timed;
 
-pub(crate) use fifo::send_refused;
-
 use rand::RngExt;
 
 use super::action::Action;

@@ -121,7 +121,7 @@ impl Simulation {
         ))
     }
 
-    fn release_batch(
+    pub(crate) fn release_batch(
         &mut self,
         d: u8,
         sql: &'static str,
@@ -239,19 +239,17 @@ impl Simulation {
                     .args(vec![size.to_string(), limit.to_string()]),
             );
         }
-        self.actors.dispatchers[i].failures = 0;
         let batch = self.actors.dispatchers[i].batch.clone();
-        if let Some(c) = batch
-            .iter()
-            .find(|c| self.refuses_send(c.group_id.as_deref()))
-        {
-            // Nothing of the batch is sent; the rows go back to the outbox.
-            let refused = super::broker::send_refused(actor, Stage::Dispatcher, &c.message_id);
-            self.release_batch(d, SQL_RELEASE, None)?;
-            let retry = self.clock.now + self.spec.settings.retry.base_ms;
-            self.schedule(retry, Action::DispatcherPoll(d));
-            return Ok(refused);
+        if let Some(c) = batch.first() {
+            self.lab_queue_for_send(c.group_id.as_deref());
         }
+        if batch
+            .iter()
+            .any(|c| self.refuses_send(c.group_id.as_deref()))
+        {
+            return self.dispatcher_refused(d);
+        }
+        self.actors.dispatchers[i].failures = 0;
         let results = {
             let conn = &self.conns.broker;
             let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;

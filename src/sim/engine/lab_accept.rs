@@ -13,6 +13,7 @@
 //! This file runs the section; [`committed`] reads back what it left and ends the request.
 
 mod committed;
+mod queue_kind;
 
 use std::sync::Arc;
 
@@ -52,7 +53,7 @@ enum End {
     Failed {
         text: String,
         at: TrailEntry,
-        /// The broker refused a publish (it was down).
+        /// The broker refused a publish (it was down, or a FIFO queue got no group).
         refused: bool,
     },
     /// The API timeout struck after something became durable: the client retries.
@@ -148,12 +149,25 @@ impl Simulation {
                     refused = Some(format!("publish({message_id}): the broker is unreachable"));
                     break;
                 }
+                // publish() has no parameter for a group: where the file owns the groups,
+                // its message carries none.
+                let group = if self.lab_groups_from_file() {
+                    None
+                } else {
+                    req.group.clone()
+                };
+                self.lab_queue_for_send(group.as_deref());
+                if self.refuses_send(group.as_deref()) {
+                    let reason = self.refusal_reason();
+                    refused = Some(format!("publish({message_id}): {reason}"));
+                    break;
+                }
                 // The order the message names: the row the request wrote (inside its own
                 // transaction, too), else the number the client gave it.
                 let order_id = order_of(&self.conns.api, &req.request_id)
                     .ctx(actor, "find the order")?
                     .unwrap_or(i64::from(req.order));
-                self.enqueue(actor, &message_id, order_id, &body, req.group.as_deref())?;
+                self.enqueue(actor, &message_id, order_id, &body, group.as_deref())?;
                 if let Some(l) = &mut self.lab {
                     // A published message is the request's write outside the database: the
                     // statement a report names for what becomes of it.

@@ -59,6 +59,12 @@ pub(crate) struct LabRun {
     /// The handler gets the messages the consumer cannot read and decides (lab 6); else the
     /// engine dead-letters them itself, as the built-in careful consumer does.
     pub(super) unreadable_to_handler: bool,
+    /// The file's `@accept` writes the messages of a scenario whose order matters: each
+    /// message's session / message group is the one its outbox row names, and the queue is
+    /// the kind the first send calls for ([`Simulation::lab_queue_for_send`]).
+    pub(super) groups_from_file: bool,
+    /// The first send has decided the queue's kind.
+    pub(super) queue_decided: bool,
     /// The highest effect and inbox row ids already in the picture.
     seen_effect: i64,
     seen_marker: i64,
@@ -100,6 +106,8 @@ impl LabRun {
             unreadable_to_handler: false,
             seen_effect: 0,
             seen_marker: 0,
+            groups_from_file: false,
+            queue_decided: false,
         })
     }
 }

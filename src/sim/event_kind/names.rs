@@ -204,6 +204,7 @@ impl EventKind {
             EventKind::DlqReplayedNewId => "sim.sqs.dlq-replayed-new-id",
             EventKind::DlqReplayedIntoGroup => "sim.sqs.dlq-replayed-into-group",
             EventKind::AppliedOutOfOrder => "sim.sqs.applied-out-of-order",
+            EventKind::SendRefusedNoGroup => "sim.sqs.send-refused-no-group",
             _ => return None,
         })
     }

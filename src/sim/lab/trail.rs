@@ -20,7 +20,8 @@ pub struct TrailEntry {
     pub column: usize,
 }
 
-/// Every effect write of a run, in time order.
+/// Every effect write of a run, in time order, and the last statement of a handler that
+/// settled a message without ever writing its effect (the report of a lost order names it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Trail {
     /// The entries.

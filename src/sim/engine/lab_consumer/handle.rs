@@ -70,6 +70,7 @@ impl Simulation {
         };
         let mut before = max_effect(&self.conns.consumers[i])?;
         let mut wrote_effect = false;
+        let mut last = None;
         for stmt in sql.statements(Section::Handle) {
             let guard = match &self.lab {
                 Some(l) => l.guards[i].clone(),
@@ -77,6 +78,7 @@ impl Simulation {
             };
             let result = run_statement(&self.conns.consumers[i], &guard, stmt, &binds);
             let here = self.trail_entry(c, &d, stmt);
+            last = Some(here.clone());
             // What the statement asked of the world outside happened, whatever it did next.
             for call in calls.take() {
                 match call {
@@ -169,7 +171,14 @@ impl Simulation {
         let (effects, _) = self.lab_picture(c, created)?;
         self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
         if effects == 0 {
-            // The handler decided the message needs no effect (it found it already done).
+            // The handler decided the message needs no effect (it found it already done). When
+            // it never had one, the order is lost, and the report names where the handler
+            // settled it: the section's last statement.
+            if let (Some(at), Some(l)) = (last, &mut self.lab)
+                && l.trail.for_message(&d.message_id).next().is_none()
+            {
+                l.trail.entries.push(at);
+            }
             return Ok(Some(
                 Event::new(actor, Stage::Consumer, EventKind::CheckFound)
                     .message(&d.message_id)

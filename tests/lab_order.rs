@@ -1,0 +1,148 @@
+//! Lab 5, order per customer, checked for real: the starting file (outbox rows without a
+//! group) lets a customer's later order take effect first on its named seed; the reference
+//! solution (the customer as the session / message group) passes every seed; each plausible
+//! wrong answer fails; and the group of each message is the one the outbox row names.
+
+#[path = "support/lab.rs"]
+mod support;
+
+use queuelab::sim::lab::{CheckOutcome, Section};
+use queuelab::sim::{BrokerKind, MomentKind};
+use support::{broken, check, check_on, failed_as, lab, start_failure};
+
+#[test]
+fn lab_five_ships_complete_in_both_languages() {
+    let lab = lab(5);
+    assert_eq!(
+        lab.sections,
+        [Section::Schema, Section::Accept, Section::Handle]
+    );
+    assert_eq!(lab.scenarios, ["ordered-group"]);
+    assert_eq!(lab.brokers, ["asb", "sqs"]);
+    assert_eq!(lab.chapter, "transport-choice");
+    assert!(!lab.charged && !lab.poison);
+    support::assert_brief_documents_the_sections(&lab);
+}
+
+#[test]
+fn the_starting_file_breaks_order_on_its_named_seed() {
+    let lab = lab(5);
+    let f = start_failure(&lab);
+    assert_eq!(failed_as(&f), lab.start_fails.moment);
+    let moment = f.moment.as_ref().expect("a moment");
+    assert_eq!(moment.kind, MomentKind::OutOfOrder);
+    assert!(f.checker_agrees, "{:?}", f.violations);
+    // The statement that wrote the early effect: the credit insert of @handle.
+    let statement = f.statement.as_ref().expect("the statement is named");
+    assert_eq!(statement.section, Section::Handle);
+    assert_eq!(statement.message_id, moment.message_id);
+}
+
+/// The starting file breaks order on both brokers (a queue without sessions, an SQS
+/// standard queue), not only on the one its `start_fails` names.
+#[test]
+fn the_starting_file_breaks_order_on_both_brokers() {
+    let lab = lab(5);
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let f = broken(
+            broker.as_str(),
+            check_on(
+                &lab,
+                &lab.start,
+                &["ordered-group"],
+                &[broker],
+                (1, lab.seeds),
+            ),
+        );
+        assert_eq!(failed_as(&f), "out-of-order", "{}", broker.as_str());
+        assert!(f.checker_agrees, "{:?}", f.violations);
+    }
+}
+
+#[test]
+fn the_reference_solution_passes_every_seed_of_the_check() {
+    let lab = lab(5);
+    match check(&lab, &lab.solution) {
+        CheckOutcome::Passed { runs } => assert_eq!(runs, lab.seeds * 2),
+        other => panic!("solution must pass: {other:?}"),
+    }
+}
+
+/// Each wrong answer fails on some seed of the default check with the harm it stands for.
+#[test]
+fn each_plausible_wrong_answer_fails() {
+    let lab = lab(5);
+    let names = [
+        ("group-per-order.sql", "out-of-order"),
+        ("skip-out-of-sequence.sql", "lost-order"),
+    ];
+    assert_eq!(lab.wrong.len(), names.len());
+    for (name, harm) in names {
+        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
+        let f = broken(name, check(&lab, text));
+        assert_eq!(failed_as(&f), harm, "{name}");
+        assert!(f.statement.is_some(), "{name}: the statement is named");
+        assert!(f.checker_agrees, "{name}: {:?}", f.violations);
+    }
+}
+
+/// One group for every message keeps each customer in order too (the chapter's "single
+/// lane": slower, not wrong), so the check passes it.
+#[test]
+fn one_group_for_everything_is_slow_but_in_order() {
+    let lab = lab(5);
+    let text = lab.solution.replace(":customer, :now_ms", "'all', :now_ms");
+    assert_ne!(
+        text, lab.solution,
+        "the solution names the customer as the group"
+    );
+    match check(&lab, &text) {
+        CheckOutcome::Passed { .. } => {}
+        other => panic!("a single group keeps order: {other:?}"),
+    }
+}
+
+/// `publish()` has no group: on an ordered scenario its message carries none, so the queue
+/// is a plain one and order breaks as with outbox rows without a group.
+#[test]
+fn a_message_published_directly_carries_no_group() {
+    let lab = lab(5);
+    let text = lab.start.replace(
+        "INSERT INTO outbox (message_id, order_id, body, created_ms)\nSELECT :message_id, id, :body, :now_ms FROM orders WHERE request_id = :request_id\nON CONFLICT (message_id) DO NOTHING;\n\nCOMMIT;",
+        "COMMIT;\n\nSELECT publish(:message_id, :body);",
+    );
+    assert_ne!(text, lab.start);
+    let f = broken("publish", check(&lab, &text));
+    assert_eq!(failed_as(&f), "out-of-order");
+    assert!(f.checker_agrees, "{:?}", f.violations);
+}
+
+/// Once the first message made the queue one with sessions / a FIFO queue, a row without a
+/// group is refused (Service Bus wants a `SessionId`, SQS a `MessageGroupId`) and the
+/// dispatcher gives it up after its tries: the order is lost, and the check ends instead of
+/// retrying for ever.
+#[test]
+fn a_row_without_a_group_on_an_ordered_queue_is_given_up() {
+    let lab = lab(5);
+    // The first order gets its customer's group, every later one none.
+    let text = lab.solution.replace(
+        ":customer, :now_ms FROM orders",
+        "CASE WHEN id = 1 THEN :customer END, :now_ms FROM orders",
+    );
+    assert_ne!(text, lab.solution);
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let f = broken(
+            broker.as_str(),
+            check_on(&lab, &text, &["ordered-group"], &[broker], (1, 1)),
+        );
+        assert_eq!(failed_as(&f), "lost-order", "{}", broker.as_str());
+        assert!(f.checker_agrees, "{:?}", f.violations);
+    }
+}
+
+/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
+#[test]
+#[ignore = "a census for the lab's README, not a check"]
+fn census() {
+    support::census(&lab(5));
+}
