@@ -9,7 +9,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use queuelab::app::labs::{LabProgress, LabReport, LabReportKind};
+use queuelab::app::labs::{FailedRun, LabProgress, LabReport, LabReportKind};
 use queuelab::app::{App, Msg, Screen};
 use queuelab::content::{Lab, Lang};
 use queuelab::services::store::LabResult;
@@ -35,22 +35,34 @@ fn report(lang: Lang, text: &str, seeds: u64) -> LabReport {
     let dir = tempfile::tempdir().expect("tempdir");
     let verdict = check_lab(&content, &lab, text, seeds, dir.path(), &mut |_| {}).expect("check");
     let strings = &content.course(lang).strings;
-    let (kind, lines) = match &verdict {
+    let (kind, lines, failed_run) = match &verdict {
         LabVerdict::Passed { runs, seeds } => (
             LabReportKind::Passed,
             vec![lab_check::passed_line(strings, &lab, *runs, *seeds)],
+            None,
         ),
-        LabVerdict::CannotRun(e) => (LabReportKind::CannotRun, vec![e.render(FILE, strings)]),
+        LabVerdict::CannotRun(e) => (
+            LabReportKind::CannotRun,
+            vec![e.render(FILE, strings)],
+            None,
+        ),
         LabVerdict::Broken(f) => {
             let mut lines = vec![lab_check::broken_headline(strings, &lab, f)];
             lines.extend(lab_check::broken_details(&content, lang, FILE, f));
-            (LabReportKind::Broken, lines)
+            let run = FailedRun {
+                scenario: f.scenario.clone(),
+                broker: f.broker,
+                seed: f.seed,
+                text: text.to_owned(),
+            };
+            (LabReportKind::Broken, lines, Some(run))
         }
     };
     let tmp = dir.path().display().to_string();
     LabReport {
         kind,
         lines: lines.into_iter().map(|l| l.replace(&tmp, RUNS)).collect(),
+        failed_run,
     }
 }
 

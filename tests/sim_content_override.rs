@@ -33,6 +33,7 @@ fn orders_in_a_tui_run(content_dir: Option<&Path>) -> i64 {
         mode: Mode::Safe,
         broker: BrokerKind::Asb,
         seed: 1,
+        lab: None,
     };
     let replies = driver.handle(SimCommand::Start { run: 1, spec });
     let [SimReply::Started { dir, .. }] = &replies[..] else {

@@ -74,6 +74,21 @@ pub struct LabReport {
     pub kind: LabReportKind,
     /// The lines (headline first).
     pub lines: Vec<String>,
+    /// The run that broke, to step through in the simulator (`s`).
+    pub failed_run: Option<FailedRun>,
+}
+
+/// The first broken run of a check, with the file as it was checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedRun {
+    /// Scenario id.
+    pub scenario: String,
+    /// Broker profile.
+    pub broker: crate::sim::BrokerKind,
+    /// Seed.
+    pub seed: u64,
+    /// The learner's file at the check.
+    pub text: String,
 }
 
 /// The check on the lab screen.
@@ -218,6 +233,7 @@ pub fn on_lab_action(s: &mut LabState, session: &mut Session, action: Action) ->
             })];
         }
         Action::CheckLab => return start_check(s, session),
+        Action::SeeItHappen => return open_failed_run(s, session),
         Action::Hint => return next_hint(s, session),
         Action::Restart => {
             if busy(s, session) {
@@ -230,6 +246,27 @@ pub fn on_lab_action(s: &mut LabState, session: &mut Session, action: Action) ->
         _ => {}
     }
     Vec::new()
+}
+
+/// `s`: the check's broken run in the simulator, the learner's file at the hook points, to
+/// step through to the moment; before a check broke, the learner is told when `s` works.
+fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
+    let failed = match &s.check {
+        CheckState::Done(report) => report.failed_run.clone(),
+        _ => None,
+    };
+    let Some(failed) = failed else {
+        let text = session.strings().get("labs.no_failed_run").to_owned();
+        session.notify(text, false);
+        return Vec::new();
+    };
+    let number = session.content.labs.get(s.lab).map_or(0, |lab| lab.number);
+    let lab = super::simulator::LabRun {
+        lab_id: s.lab_id.clone(),
+        number,
+        text: failed.text,
+    };
+    super::simulator::lab_run::open(session, lab, &failed.scenario, failed.broker, failed.seed)
 }
 
 fn page(session: &Session) -> u16 {
@@ -377,5 +414,7 @@ pub fn results_arrived<'a>(
     }
 }
 
+#[cfg(test)]
+mod failed_run_tests;
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! the runtime: this module only sends [`SimCommand`]s and reads the [`SimReply`]s.
 
 pub mod fold;
+pub mod lab_run;
 pub mod labels;
 mod moment_keys;
 pub mod pace;
@@ -14,7 +15,7 @@ mod triage;
 pub mod view;
 
 pub use picker::{FaultRow, Picker, PickerKind, ScenarioRow, fault_rows, scenario_rows};
-pub use protocol::{RunSpec, SimCommand, SimReply};
+pub use protocol::{LabRun, RunSpec, SimCommand, SimReply};
 pub use state::{
     Compare, DEFAULT_SEED, DEFAULT_SPEED, FRAME_MS, LOG_CAP, Move, RunSettings, SAMPLE_CAP, SPEEDS,
     SimState, Tab, Timeline,
@@ -108,6 +109,9 @@ pub fn close_compare(s: &mut SimState) -> bool {
 
 /// Handles a key action on the simulator screen.
 pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec<Effect> {
+    if lab_run::refused(s, session, action) {
+        return Vec::new();
+    }
     if s.compare.is_some() && !matches!(action, Action::Compare) {
         // The compare view covers the map; any control closes it first.
         s.compare = None;
@@ -212,6 +216,9 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
 /// Saves the scenario, mode and broker when a run with other ones starts, so the next
 /// program start opens on them.
 fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Vec<Effect> {
+    if s.settings.lab.is_some() {
+        return effects; // a lab's run is the learner's file, not a choice for the next start
+    }
     let starts = effects
         .iter()
         .any(|e| matches!(e, Effect::Sim(SimCommand::Start { .. })));

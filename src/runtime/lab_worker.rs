@@ -4,7 +4,7 @@
 
 use super::lab_watch::{WATCH_EVERY, Watch};
 use crate::app::Msg;
-use crate::app::labs::{LabProgress, LabReport, LabReportKind, LabRequest};
+use crate::app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
 use crate::content::{Content, Lab, Lang};
 use crate::services::log;
 use crate::sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
@@ -172,6 +172,7 @@ fn failed(reason: String) -> LabReport {
     LabReport {
         kind: LabReportKind::Failed,
         lines: vec![reason],
+        failed_run: None,
     }
 }
 
@@ -219,10 +220,12 @@ fn check(
         LabVerdict::Passed { runs, seeds } => LabReport {
             kind: LabReportKind::Passed,
             lines: vec![lab_check::passed_line(strings, lab, *runs, *seeds)],
+            failed_run: None,
         },
         LabVerdict::CannotRun(e) => LabReport {
             kind: LabReportKind::CannotRun,
             lines: vec![e.render(&shown, strings)],
+            failed_run: None,
         },
         LabVerdict::Broken(f) => {
             let mut lines = vec![lab_check::broken_headline(strings, lab, f)];
@@ -230,6 +233,12 @@ fn check(
             LabReport {
                 kind: LabReportKind::Broken,
                 lines,
+                failed_run: Some(FailedRun {
+                    scenario: f.scenario.clone(),
+                    broker: f.broker,
+                    seed: f.seed,
+                    text: text.clone(),
+                }),
             }
         }
     };

@@ -211,14 +211,7 @@ impl SimDriver {
         if dir.exists() {
             let _ = std::fs::remove_dir_all(&dir);
         }
-        let mut sim = Simulation::new(RunConfig {
-            scenario: crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?,
-            mode: spec.mode,
-            broker: spec.broker,
-            seed: spec.seed,
-            messages: None,
-            dir: dir.clone(),
-        })?;
+        let mut sim = self.build(spec, spec.mode, dir.clone())?;
         let result = sim.run_to_end().map(|r| r.events);
         drop(sim);
         if let Err(e) = std::fs::remove_dir_all(&dir) {
@@ -232,9 +225,32 @@ impl SimDriver {
         Ok(n)
     }
 
+    /// The simulation `spec` asks for in `mode`, its files in `dir`: a lab's run plays the
+    /// learner's file, varied by the seed exactly as its check was.
+    fn build(&self, spec: &RunSpec, mode: Mode, dir: PathBuf) -> Result<Simulation, SimError> {
+        if let Some(lab) = &spec.lab {
+            return crate::sim::lab::rerun(
+                &self.content,
+                &lab.lab_id,
+                &lab.text,
+                &spec.scenario,
+                spec.broker,
+                spec.seed,
+                dir,
+            );
+        }
+        Simulation::new(RunConfig {
+            scenario: crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?,
+            mode,
+            broker: spec.broker,
+            seed: spec.seed,
+            messages: None,
+            dir,
+        })
+    }
+
     /// A fresh simulation in a new directory named after its settings.
     fn create(&mut self, spec: &RunSpec, mode: Mode) -> Result<Simulation, SimError> {
-        let scenario = crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?;
         // The time stamp keeps runs of earlier sessions apart (the counter restarts at 1).
         let stamp = if self.stamped {
             SystemTime::now()
@@ -245,10 +261,12 @@ impl SimDriver {
         };
         let dir = loop {
             self.created += 1;
+            // A lab's run is named by its lab, not by a mode it does not play.
+            let kind = spec.lab.as_ref().map_or(mode.as_str(), |_| "lab");
             let name = format!(
                 "{}-{}-{}-seed{}-{stamp}-{}",
                 spec.scenario,
-                mode.as_str(),
+                kind,
                 spec.broker.as_str(),
                 spec.seed,
                 self.created
@@ -258,14 +276,7 @@ impl SimDriver {
                 break dir;
             }
         };
-        Simulation::new(RunConfig {
-            scenario,
-            mode,
-            broker: spec.broker,
-            seed: spec.seed,
-            messages: None,
-            dir,
-        })
+        self.build(spec, mode, dir)
     }
 }
 
@@ -340,54 +351,4 @@ impl SimWorker {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sim::{BrokerKind, Mode};
-
-    fn spec() -> RunSpec {
-        RunSpec {
-            scenario: "happy-path".into(),
-            mode: Mode::Safe,
-            broker: BrokerKind::Asb,
-            seed: 1,
-        }
-    }
-
-    #[test]
-    fn a_new_run_replaces_the_old_one_and_its_files() {
-        let base = tempfile::tempdir().expect("tempdir");
-        let content = Arc::new(
-            crate::content::load(&crate::content::ContentSource::Embedded).expect("content"),
-        );
-        let mut driver = SimDriver::without_stamp(base.path(), content);
-        let [SimReply::Started { dir: first, .. }] = &driver.handle(SimCommand::Start {
-            run: 1,
-            spec: spec(),
-        })[..] else {
-            panic!("started")
-        };
-        let first = first.clone();
-        assert!(Path::new(&first).join("service.db").exists());
-        let replies = driver.handle(SimCommand::Step { run: 1, count: 3 });
-        assert!(matches!(
-            &replies[..],
-            [SimReply::Advanced { total: 3, .. }]
-        ));
-        driver.handle(SimCommand::Start {
-            run: 2,
-            spec: spec(),
-        });
-        assert!(
-            !Path::new(&first).exists(),
-            "the replaced run's files are gone"
-        );
-        let stale = driver.handle(SimCommand::Step { run: 1, count: 1 });
-        assert!(matches!(&stale[..], [SimReply::Failed { run: 1, .. }]));
-        let back = driver.handle(SimCommand::View { run: 2, index: 5 });
-        assert!(
-            matches!(&back[..], [SimReply::Failed { run: 2, .. }]),
-            "not yet happened"
-        );
-        assert!(driver.handle(SimCommand::Stop).is_empty());
-    }
-}
+mod tests;

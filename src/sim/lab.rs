@@ -10,6 +10,7 @@ pub mod guard;
 pub mod hooks;
 pub mod lab_check;
 pub mod learner_copy;
+mod rerun;
 pub mod runner;
 pub mod side_effects;
 mod split;
@@ -21,6 +22,7 @@ pub use breach::Breach;
 pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
 pub use hooks::LabSql;
 pub use lab_check::{LabVerdict, check_lab};
+pub use rerun::{lab_simulation, rerun};
 pub use runner::{
     CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
     run_check_observed,

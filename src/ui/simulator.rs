@@ -183,7 +183,13 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let now = crate::sim::moments::human_ms(app.session.lang, now);
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let times = if app.session.options.ascii { "x" } else { "×" };
-    let mode = strings.get(crate::app::simulator::view::mode_key(s.settings.mode));
+    // A lab's run plays the learner's file, not a mode.
+    let mode = match &s.settings.lab {
+        Some(lab) => strings.fill("simulator.lab_mode", &[("n", &lab.number.to_string())]),
+        None => strings
+            .get(crate::app::simulator::view::mode_key(s.settings.mode))
+            .to_owned(),
+    };
     let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
     // Before the first event there is no time to show.
     let tail = if s.shown_index().is_some() {

@@ -128,6 +128,8 @@ pub(super) const LAB_LIST: &[Binding] = &[
 pub(super) const LAB: &[Binding] = &[
     b(&[C('e')], A::Edit, "key.lab_edit", true),
     b(&[C('c')], A::CheckLab, "key.lab_check", true),
+    // In the help only: the failure line names it where it works.
+    b(&[C('s')], A::SeeItHappen, "key.lab_failed_run", false),
     b(&[C('h')], A::Hint, "key.lab_hint", true),
     b(&[C('r')], A::Restart, "key.lab_reset", true),
     b(

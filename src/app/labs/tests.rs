@@ -116,6 +116,7 @@ fn c_checks_on_the_lab_thread_shows_progress_and_the_verdict_is_recorded() {
     let report = LabReport {
         kind: LabReportKind::Broken,
         lines: vec!["lab 1 BROKEN".into(), "your statement: f.sql:12:1".into()],
+        failed_run: None,
     };
     let effects = app.update(Msg::LabChecked {
         lab_id: id.clone(),
@@ -148,6 +149,7 @@ fn a_verdict_that_arrives_after_leaving_is_still_recorded() {
         report: LabReport {
             kind: LabReportKind::Passed,
             lines: Vec::new(),
+            failed_run: None,
         },
     });
     assert_eq!(
@@ -191,7 +193,10 @@ fn a_save_seen_by_the_lab_thread_checks_once_and_never_twice_at_a_time() {
             lab_id: lab_id.to_owned(),
         })
     };
-    assert!(saved(&mut app, "another-lab").is_empty(), "not this screen's");
+    assert!(
+        saved(&mut app, "another-lab").is_empty(),
+        "not this screen's"
+    );
     let effects = saved(&mut app, &id);
     assert!(matches!(
         effects[..],

@@ -14,6 +14,20 @@ pub struct RunSpec {
     pub broker: BrokerKind,
     /// Seed.
     pub seed: u64,
+    /// A lab's failing run opened from the lab screen: the learner's file plays at the hook
+    /// points (the mode is then always safe).
+    pub lab: Option<LabRun>,
+}
+
+/// The learner's lab file a run plays, exactly as it was checked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LabRun {
+    /// The lab's id.
+    pub lab_id: String,
+    /// The lab's number (shown in the header).
+    pub number: u32,
+    /// The file's text at the check.
+    pub text: String,
 }
 
 /// A command to the simulator thread. `run` tags every command and reply so that replies to

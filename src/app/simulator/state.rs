@@ -2,7 +2,7 @@
 //! from the engine, tabs, menus, DLQ triage and the compare view.
 
 use super::picker::Picker;
-use super::protocol::RunSpec;
+use super::protocol::{LabRun, RunSpec};
 use super::story::StoryState;
 use super::triage::Triage;
 use crate::sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
@@ -92,6 +92,8 @@ pub struct RunSettings {
     pub speed: usize,
     /// Playback stops at each moment (on for a scenario's first run; `p` toggles).
     pub pause_at_moments: bool,
+    /// The lab file the run plays (a failing check's run opened from the lab screen).
+    pub lab: Option<LabRun>,
 }
 
 /// The run on the engine thread and where the screen stands in it: the head of the run, the
@@ -175,6 +177,7 @@ impl SimState {
                 seed: DEFAULT_SEED,
                 speed: DEFAULT_SPEED,
                 pause_at_moments: true,
+                lab: None,
             },
             timeline: Timeline {
                 run: 0,
@@ -220,6 +223,7 @@ impl SimState {
             mode: self.settings.mode,
             broker: self.settings.broker,
             seed: self.settings.seed,
+            lab: self.settings.lab.clone(),
         }
     }
 

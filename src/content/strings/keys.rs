@@ -127,6 +127,8 @@ const MORE: &[&str] = &[
     "simulator.press_play",
     "simulator.rows",
     "simulator.seed",
+    "simulator.lab_mode",
+    "simulator.lab_run_fixed",
     "simulator.tab_dlq",
     "simulator.tab_log",
     "simulator.tab_metrics",

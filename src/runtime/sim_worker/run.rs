@@ -138,6 +138,7 @@ mod tests {
             mode,
             broker: BrokerKind::Asb,
             seed: 1,
+            lab: None,
         }
     }
 

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::vary::vary;
+use super::rerun::lab_simulation;
 use super::{Breach, LabSql, TrailEntry};
 use crate::sim::moments::{Moment, MomentKind, Story};
-use crate::sim::{BrokerKind, Mode, RunConfig, Scenario, SimError, Simulation, checker};
+use crate::sim::{BrokerKind, Scenario, SimError, checker};
 
 /// What to check.
 #[derive(Debug, Clone)]
@@ -143,24 +143,20 @@ fn run_one(
     seed: u64,
     dir: &Path,
 ) -> Result<Result<(), CheckOutcome>, SimError> {
-    let varied = vary(scenario, seed);
-    let ordered = varied.setup.groups > 0;
-    let config = RunConfig {
-        scenario: varied,
-        mode: Mode::Safe,
+    let sql = Arc::clone(&request.sql);
+    let mut sim = match lab_simulation(
+        sql,
+        scenario,
         broker,
         seed,
-        messages: None,
-        dir: dir.to_path_buf(),
-    };
-    let mut sim = match Simulation::with_lab(config, Arc::clone(&request.sql)) {
+        request.poison,
+        dir.to_path_buf(),
+    ) {
         Ok(sim) => sim,
         Err(SimError::Lab(e)) => return Ok(Err(CheckOutcome::CannotRun(e))),
         Err(e) => return Err(e),
     };
-    if request.poison {
-        sim.lab_hand_unreadable_to_handler();
-    }
+    let ordered = sim.scenario().setup.groups > 0;
     let mut story = Story::for_run(&sim);
     loop {
         match sim.step() {

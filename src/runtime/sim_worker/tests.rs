@@ -1,0 +1,140 @@
+//! The simulator thread's driver against real runs on disk.
+
+use super::*;
+use crate::sim::{BrokerKind, Mode};
+
+fn spec() -> RunSpec {
+    RunSpec {
+        scenario: "happy-path".into(),
+        mode: Mode::Safe,
+        broker: BrokerKind::Asb,
+        seed: 1,
+        lab: None,
+    }
+}
+
+#[test]
+fn a_new_run_replaces_the_old_one_and_its_files() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content =
+        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let mut driver = SimDriver::without_stamp(base.path(), content);
+    let [SimReply::Started { dir: first, .. }] = &driver.handle(SimCommand::Start {
+        run: 1,
+        spec: spec(),
+    })[..] else {
+        panic!("started")
+    };
+    let first = first.clone();
+    assert!(Path::new(&first).join("service.db").exists());
+    let replies = driver.handle(SimCommand::Step { run: 1, count: 3 });
+    assert!(matches!(
+        &replies[..],
+        [SimReply::Advanced { total: 3, .. }]
+    ));
+    driver.handle(SimCommand::Start {
+        run: 2,
+        spec: spec(),
+    });
+    assert!(
+        !Path::new(&first).exists(),
+        "the replaced run's files are gone"
+    );
+    let stale = driver.handle(SimCommand::Step { run: 1, count: 1 });
+    assert!(matches!(&stale[..], [SimReply::Failed { run: 1, .. }]));
+    let back = driver.handle(SimCommand::View { run: 2, index: 5 });
+    assert!(
+        matches!(&back[..], [SimReply::Failed { run: 2, .. }]),
+        "not yet happened"
+    );
+    assert!(driver.handle(SimCommand::Stop).is_empty());
+}
+
+/// A lab's broken run as the lab screen opens it: the starting file of lab 1 at the seed,
+/// scenario and broker its lab.toml says it fails on.
+fn broken_lab_run(content: &crate::content::Content) -> RunSpec {
+    let lab = &content.labs[0];
+    let fails = &lab.start_fails;
+    RunSpec {
+        scenario: fails.scenario.clone(),
+        mode: Mode::Naive,
+        broker: BrokerKind::parse(&fails.broker).expect("a broker"),
+        seed: fails.seed,
+        lab: Some(crate::app::simulator::LabRun {
+            lab_id: lab.id.clone(),
+            number: lab.number,
+            text: lab.start.clone(),
+        }),
+    }
+}
+
+#[test]
+fn a_labs_broken_run_plays_the_learners_file_to_the_moment_the_check_named() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content =
+        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let spec = broken_lab_run(&content);
+    let moment = content.labs[0].start_fails.moment.clone();
+    let mut driver = SimDriver::without_stamp(base.path(), Arc::clone(&content));
+    let replies = driver.handle(SimCommand::Start { run: 1, spec });
+    let [SimReply::Started { dir, .. }] = &replies[..] else {
+        panic!("started: {replies:?}")
+    };
+    assert!(dir.contains("-lab-"), "named by its lab, not a mode: {dir}");
+    let replies = driver.handle(SimCommand::ToEnd { run: 1 });
+    let [
+        SimReply::Advanced {
+            moments,
+            report: Some(report),
+            ..
+        },
+    ] = &replies[..]
+    else {
+        panic!("advanced to the end: {replies:?}")
+    };
+    assert!(
+        !report.invariants.ok(),
+        "the file breaks it, as the check said"
+    );
+    assert!(
+        moments.iter().any(|m| m.kind.as_str() == moment),
+        "{moment} among {moments:?}"
+    );
+    // The same scenario, broker and seed in the engine's own safe mode keeps the invariants:
+    // what broke is the learner's file (the mode is not what plays).
+    let mut plain = broken_lab_run(&content);
+    plain.lab = None;
+    plain.mode = Mode::Safe;
+    driver.handle(SimCommand::Start {
+        run: 2,
+        spec: plain,
+    });
+    let replies = driver.handle(SimCommand::ToEnd { run: 2 });
+    let [
+        SimReply::Advanced {
+            report: Some(report),
+            ..
+        },
+    ] = &replies[..]
+    else {
+        panic!("advanced to the end: {replies:?}")
+    };
+    assert!(report.invariants.ok());
+}
+
+#[test]
+fn a_lab_file_that_does_not_prepare_is_a_failed_start_not_a_panic() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content =
+        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let mut spec = broken_lab_run(&content);
+    if let Some(lab) = spec.lab.as_mut() {
+        lab.text = "-- @handle\nINSERT INTO nowhere VALUES (;\n".into();
+    }
+    let mut driver = SimDriver::without_stamp(base.path(), content);
+    let replies = driver.handle(SimCommand::Start { run: 1, spec });
+    let [SimReply::Failed { reason, .. }] = &replies[..] else {
+        panic!("refused: {replies:?}")
+    };
+    assert!(reason.contains("lab file"), "{reason}");
+}
