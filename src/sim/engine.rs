@@ -29,6 +29,7 @@ mod dispatch;
 pub mod inbox;
 mod lab_accept;
 mod lab_consumer;
+pub use lab_consumer::LAB_CAPTIONS;
 mod lab_effects;
 mod outbox;
 mod parts;
@@ -324,8 +325,10 @@ impl Simulation {
             let Some(mut event) = self.execute(action)? else {
                 continue;
             };
-            // The caption speaks the run's broker's words (one place decides, for every event).
-            event.caption = event.kind.caption_key_on(self.spec.broker);
+            // The caption speaks the run's broker's words (one place decides, for every event),
+            // and the learner's file's where it decided.
+            event.caption = lab_consumer::lab_caption(&event)
+                .unwrap_or_else(|| event.kind.caption_key_on(self.spec.broker));
             let now = self.clock.now;
             let scalars = Scalars {
                 event_index: None,

@@ -3,6 +3,7 @@
 
 mod caption_room;
 mod flow_map;
+mod lab_sql;
 mod panels;
 mod picker;
 mod story;

@@ -85,6 +85,7 @@ fn a_labs_broken_run_plays_the_learners_file_to_the_moment_the_check_named() {
     let [
         SimReply::Advanced {
             moments,
+            events,
             report: Some(report),
             ..
         },
@@ -96,6 +97,13 @@ fn a_labs_broken_run_plays_the_learners_file_to_the_moment_the_check_named() {
         !report.invariants.ok(),
         "the file breaks it, as the check said"
     );
+    // The captions say what the learner's file did, not what the engine's own SQL would.
+    let captions: Vec<&str> = events.iter().map(|e| e.caption).collect();
+    assert!(captions.contains(&"sim.lab.applied"), "{captions:?}");
+    assert!(captions.contains(&"sim.lab.check-none"), "{captions:?}");
+    for engines_own in ["sim.applied", "sim.check-none-safe"] {
+        assert!(!captions.contains(&engines_own), "{captions:?}");
+    }
     assert!(
         moments.iter().any(|m| m.kind.as_str() == moment),
         "{moment} among {moments:?}"

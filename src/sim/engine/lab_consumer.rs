@@ -33,6 +33,32 @@ pub(crate) const LAB_HANDLE_SQL: &[&str] = &["-- @handle (your lab file)"];
 /// The same for `@check`.
 pub(crate) const LAB_CHECK_SQL: &[&str] = &["-- @check (your lab file)"];
 
+/// Captions of the events the learner's file decided: the built-in ones describe the engine's
+/// own SQL ("inbox row and effect committed in one transaction"), which a lab file may not do.
+pub const LAB_CAPTIONS: [&str; 5] = [
+    "sim.lab.applied",
+    "sim.lab.no-effect",
+    "sim.lab.check-found",
+    "sim.lab.check-none",
+    "sim.lab.effect-then-connection-lost",
+];
+
+/// The caption of an event of the learner's `@check` or `@handle`, where the built-in one
+/// would say what the engine's own SQL does.
+pub(crate) fn lab_caption(event: &Event) -> Option<&'static str> {
+    use crate::sim::EventKind as K;
+    let handle = event.sql == LAB_HANDLE_SQL;
+    let check = event.sql == LAB_CHECK_SQL;
+    Some(match event.kind {
+        K::Applied if handle => LAB_CAPTIONS[0],
+        K::CheckFound if handle => LAB_CAPTIONS[1],
+        K::CheckFound if check => LAB_CAPTIONS[2],
+        K::CheckNoneSafe | K::CheckNoneNaive if check => LAB_CAPTIONS[3],
+        K::NaiveEffectThenConnectionLost if handle => LAB_CAPTIONS[4],
+        _ => return None,
+    })
+}
+
 /// A lab run's own state beside the engine's.
 pub(crate) struct LabRun {
     pub(super) sql: Arc<LabSql>,

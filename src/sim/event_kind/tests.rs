@@ -26,6 +26,7 @@ fn captions_and_kinds_match() {
         for k in EventKind::ALL
             .into_iter()
             .filter_map(EventKind::sqs_caption_key)
+            .chain(crate::sim::engine::LAB_CAPTIONS)
         {
             assert!(keys.contains(&k), "{lang}: {k} has no caption");
         }
@@ -34,8 +35,9 @@ fn captions_and_kinds_match() {
                 .into_iter()
                 .any(|k| k.sqs_caption_key() == Some(key));
             let name = key.strip_prefix("sim.").unwrap_or(key);
+            let lab = crate::sim::engine::LAB_CAPTIONS.contains(&key);
             assert!(
-                sqs_kind || EventKind::parse(name).is_some(),
+                sqs_kind || lab || EventKind::parse(name).is_some(),
                 "caption {key} has no kind"
             );
         }

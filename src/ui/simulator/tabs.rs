@@ -148,7 +148,15 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             // Each statement wraps between words, continued rows indented further, so no
             // condition is cut at the edge (the log scrolls when they are many).
             let width = usize::from(area.width).saturating_sub(SQL_INDENT.len() + 2);
-            for sql in e.sql {
+            // A lab's run: below the marker of a section of the learner's file, its
+            // statements with their line numbers.
+            let own = s
+                .settings
+                .lab
+                .as_ref()
+                .map(|lab| super::lab_sql::statements(lab, e.sql))
+                .unwrap_or_default();
+            for sql in e.sql.iter().copied().chain(own.iter().map(String::as_str)) {
                 for (k, part) in super::super::help::wrap(sql, width).into_iter().enumerate() {
                     let indent = if k == 0 { SQL_INDENT } else { SQL_CONTINUED };
                     lines.push(Line::styled(
