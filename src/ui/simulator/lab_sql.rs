@@ -27,7 +27,12 @@ pub fn statements(lab: &LabRun, sql: &[&str]) -> Vec<String> {
         .map(|text| {
             text.statements
                 .iter()
-                .map(|st| format!("{}:{}  {}", st.line, st.column, st.sql.trim()))
+                .map(|st| {
+                    // One line per statement: the file's own line breaks and indentation
+                    // would leave holes once the view wraps it to its width.
+                    let words: Vec<&str> = st.sql.split_whitespace().collect();
+                    format!("{}:{}  {}", st.line, st.column, words.join(" "))
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -42,7 +47,7 @@ mod tests {
         let lab = LabRun {
             lab_id: "01".into(),
             number: 1,
-            text: "-- @schema\nCREATE TABLE t (x);\n-- @handle\nBEGIN IMMEDIATE;\n  INSERT INTO effects (order_id) VALUES (:order_id);\nCOMMIT;\n".into(),
+            text: "-- @schema\nCREATE TABLE t (x);\n-- @handle\nBEGIN IMMEDIATE;\n  INSERT INTO effects (order_id)\n      VALUES (:order_id);\nCOMMIT;\n".into(),
         };
         let shown = statements(&lab, &["-- @handle (your lab file)"]);
         assert_eq!(
@@ -50,7 +55,7 @@ mod tests {
             [
                 "4:1  BEGIN IMMEDIATE",
                 "5:3  INSERT INTO effects (order_id) VALUES (:order_id)",
-                "6:1  COMMIT"
+                "7:1  COMMIT"
             ]
         );
         assert!(
