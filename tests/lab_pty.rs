@@ -152,6 +152,13 @@ fn a_save_from_any_editor_is_checked_again_without_a_key_and_solved_survives_a_r
         "{}",
         s.screen()
     );
+    // `s` plays that run in the simulator with the file as it was checked; q comes back.
+    s.send("s");
+    s.wait_for("Lab 1: your file");
+    s.send("]");
+    s.wait_for("Moment 1/");
+    s.send("q");
+    s.wait_for("Your file:");
     // The fix, saved the same way, passes.
     let solution = format!("{LAB_DIR}/solution.sql");
     std::fs::write(&copy, std::fs::read(&solution).expect("solution")).expect("saved");
