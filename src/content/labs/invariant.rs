@@ -56,6 +56,12 @@ impl LabInvariant {
         format!("lab.invariant.{}", self.as_str())
     }
 
+    /// The strings key of its short title (`lab.reason.NAME`), as the instructor's dashboard
+    /// names the failure a trainee's newest check stopped at.
+    pub fn reason_key(self) -> String {
+        format!("lab.reason.{}", self.as_str())
+    }
+
     /// Parses a name.
     pub fn parse(name: &str) -> Option<LabInvariant> {
         LabInvariant::ALL.into_iter().find(|i| i.as_str() == name)

@@ -173,6 +173,8 @@ fn every_lab_invariant_has_its_text_in_both_languages() {
                 text.contains("msg-7") && text.contains(invariant.as_str()),
                 "{lang}: {text}"
             );
+            let reason = invariant.reason_key();
+            assert!(strings.keys().any(|k| k == reason), "{lang}: {reason}");
         }
     }
 }

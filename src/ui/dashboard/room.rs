@@ -187,7 +187,10 @@ fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
             let mut failing: Vec<(&String, &u32)> = room.failing.iter().collect();
             // The most common failure first: that is what to explain to the room.
             failing.sort_by_key(|(reason, n)| (std::cmp::Reverse(**n), *reason));
-            let list: Vec<String> = failing.iter().map(|(r, n)| format!("{r} ({n})")).collect();
+            let list: Vec<String> = failing
+                .iter()
+                .map(|(r, n)| format!("{} ({n})", reason_title(dash, r)))
+                .collect();
             let failing = s.fill("dash.lab_failing", &[("list", &list.join(", "))]);
             out.push(Line::from(dim(
                 format!(
@@ -198,6 +201,18 @@ fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
             )));
         }
     }
+}
+
+/// A lab check's failure reason by its short title in the dashboard's language: a moment by
+/// its name on the simulator's story panel ("duplicate effect"), a lab invariant or another
+/// reason by `lab.reason.ID`; an id this build does not know stays as it came.
+fn reason_title(dash: &Dashboard, id: &str) -> String {
+    if let Some(kind) = dash.content.moments.get(dash.lang, &format!("kind.{id}")) {
+        return kind.to_owned();
+    }
+    let key = format!("lab.reason.{id}");
+    let title = dash.strings().get(&key);
+    if title == key { id } else { title }.to_owned()
 }
 
 /// `text` broken at spaces into lines of at most `width` columns (a word longer than that
