@@ -179,4 +179,6 @@ pub fn retry_delay_ms(attempts: u32, jitter: f64) -> i64 {
 }
 
 #[cfg(test)]
+mod room_tests;
+#[cfg(test)]
 mod tests;
