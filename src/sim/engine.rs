@@ -29,6 +29,7 @@ mod dispatch;
 pub mod inbox;
 mod lab_accept;
 mod lab_consumer;
+mod lab_dispatch;
 mod lab_effects;
 mod outbox;
 mod parts;

@@ -191,7 +191,10 @@ fn a_save_seen_by_the_lab_thread_checks_once_and_never_twice_at_a_time() {
             lab_id: lab_id.to_owned(),
         })
     };
-    assert!(saved(&mut app, "another-lab").is_empty(), "not this screen's");
+    assert!(
+        saved(&mut app, "another-lab").is_empty(),
+        "not this screen's"
+    );
     let effects = saved(&mut app, &id);
     assert!(matches!(
         effects[..],
