@@ -20,10 +20,10 @@ pub enum LabInvariant {
     /// went out, and the transaction that wrote the order rolled back (a rollback does not
     /// take a message back from the broker).
     PublishedWithoutOrder,
-    /// A second dispatcher published an outbox row while the first one's claim on it was
-    /// still valid (held, not crashed, younger than the lease): a claim bug, not the
-    /// at-least-once duplicate a crash between publish and mark leaves.
-    ClaimedTwice,
+    /// A second dispatcher published an outbox row while the first one still held it (took
+    /// it less than a lease ago, neither crashed nor marked it): a bug of the dispatcher's
+    /// `@claim`, not the at-least-once duplicate a crash between publish and mark leaves.
+    TwoDispatchersOneRow,
     /// At the end of the run an outbox row is still not marked published: its lease has no
     /// end, so after its dispatcher crashed no other dispatcher may claim it again.
     OutboxRowStuck,
@@ -37,7 +37,7 @@ impl LabInvariant {
         LabInvariant::DeadLetterWithoutReason,
         LabInvariant::ChargeMissing,
         LabInvariant::PublishedWithoutOrder,
-        LabInvariant::ClaimedTwice,
+        LabInvariant::TwoDispatchersOneRow,
         LabInvariant::OutboxRowStuck,
     ];
 
@@ -49,7 +49,7 @@ impl LabInvariant {
             LabInvariant::DeadLetterWithoutReason => "dead-letter-without-reason",
             LabInvariant::ChargeMissing => "charge-missing",
             LabInvariant::PublishedWithoutOrder => "published-without-order",
-            LabInvariant::ClaimedTwice => "claimed-twice",
+            LabInvariant::TwoDispatchersOneRow => "two-dispatchers-one-row",
             LabInvariant::OutboxRowStuck => "outbox-row-stuck",
         }
     }

@@ -70,7 +70,7 @@ pub(crate) struct LabRun {
     /// When each dispatcher's current batch was claimed (same index).
     pub(super) claimed_at: Vec<u64>,
     /// Rows a dispatcher claimed while another live dispatcher's claim on them was still
-    /// valid, with the claim statement: `claimed-twice` once the second one publishes them.
+    /// valid, with the claim statement: `two-dispatchers-one-row` once the second one publishes them.
     pub(super) contested: Vec<(u8, i64, TrailEntry)>,
     /// How often `@claim` returned each outbox row.
     pub(super) claims_per_row: std::collections::HashMap<i64, u32>,

@@ -6,7 +6,7 @@
 //!
 //! A claim is the rows its last statement with result columns returned (a `RETURNING` or a
 //! `SELECT`; `BEGIN` and `COMMIT` around it return none). A row claimed while another live
-//! dispatcher's claim on it is still valid breaks `claimed-twice` once it is published: the
+//! dispatcher's claim on it is still valid breaks `two-dispatchers-one-row` once it is published: the
 //! outbox promises at least once after a crash, never two live dispatchers on one row.
 
 use std::sync::Arc;
@@ -288,7 +288,7 @@ impl Simulation {
     }
 
     /// After dispatcher `d` published `batch`: a row it claimed while another live
-    /// dispatcher held it breaks `claimed-twice` (once per row), named at the claim.
+    /// dispatcher held it breaks `two-dispatchers-one-row` (once per row), named at the claim.
     pub(crate) fn lab_note_published(&mut self, d: u8, batch: &[Claimed]) {
         let Some(lab) = &mut self.lab else {
             return;
@@ -303,7 +303,12 @@ impl Simulation {
         });
         for (id, entry) in found {
             if let Some(c) = batch.iter().find(|c| c.id == id) {
-                self.breach_of(LabInvariant::ClaimedTwice, c.order_id, &c.message_id, entry);
+                self.breach_of(
+                    LabInvariant::TwoDispatchersOneRow,
+                    c.order_id,
+                    &c.message_id,
+                    entry,
+                );
             }
         }
     }
