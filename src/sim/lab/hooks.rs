@@ -61,7 +61,7 @@ pub(crate) fn query_statement(
     run_with(conn, guard, stmt, binds, |rows| {
         let columns: Vec<String> = rows
             .as_ref()
-            .map(|s| s.column_names().into_iter().map(str::to_owned).collect())
+            .map(|s| s.column_names().map(str::to_owned).collect())
             .unwrap_or_default();
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
