@@ -197,13 +197,7 @@ fn load_one(
     let mut sections = Vec::new();
     for name in file.sections.get_ref() {
         match Section::parse(name) {
-            Some(s) if s.engine_runs() => sections.push(s),
-            Some(_) => problems.push(at(
-                &path,
-                &text,
-                &file.sections,
-                format!("section @{name} is part of the format but this build's engine does not run it yet"),
-            )),
+            Some(s) => sections.push(s),
             None => problems.push(at(
                 &path,
                 &text,

@@ -28,8 +28,10 @@ mod consume;
 mod dispatch;
 pub mod inbox;
 mod lab_accept;
+mod lab_captions;
 mod lab_consumer;
-pub use lab_consumer::LAB_CAPTIONS;
+pub use lab_captions::LAB_CAPTIONS;
+mod lab_dispatch;
 mod lab_effects;
 mod outbox;
 mod parts;
@@ -327,7 +329,7 @@ impl Simulation {
             };
             // The caption speaks the run's broker's words (one place decides, for every event),
             // and the learner's file's where it decided.
-            event.caption = lab_consumer::lab_caption(&event)
+            event.caption = lab_captions::lab_caption(&event)
                 .unwrap_or_else(|| event.kind.caption_key_on(self.spec.broker));
             let now = self.clock.now;
             let scalars = Scalars {

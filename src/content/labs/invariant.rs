@@ -20,16 +20,25 @@ pub enum LabInvariant {
     /// went out, and the transaction that wrote the order rolled back (a rollback does not
     /// take a message back from the broker).
     PublishedWithoutOrder,
+    /// A second dispatcher published an outbox row while the first one still held it (took
+    /// it less than a lease ago, neither crashed nor marked it): a bug of the dispatcher's
+    /// `@claim`, not the at-least-once duplicate a crash between publish and mark leaves.
+    TwoDispatchersOneRow,
+    /// At the end of the run an outbox row is still not marked published: its lease has no
+    /// end, so after its dispatcher crashed no other dispatcher may claim it again.
+    OutboxRowStuck,
 }
 
 impl LabInvariant {
     /// Every invariant.
-    pub const ALL: [LabInvariant; 5] = [
+    pub const ALL: [LabInvariant; 7] = [
         LabInvariant::PoisonRetried,
         LabInvariant::HealthyDeadLettered,
         LabInvariant::DeadLetterWithoutReason,
         LabInvariant::ChargeMissing,
         LabInvariant::PublishedWithoutOrder,
+        LabInvariant::TwoDispatchersOneRow,
+        LabInvariant::OutboxRowStuck,
     ];
 
     /// The name (in `lab.toml`, `--json` and the strings key).
@@ -40,6 +49,8 @@ impl LabInvariant {
             LabInvariant::DeadLetterWithoutReason => "dead-letter-without-reason",
             LabInvariant::ChargeMissing => "charge-missing",
             LabInvariant::PublishedWithoutOrder => "published-without-order",
+            LabInvariant::TwoDispatchersOneRow => "two-dispatchers-one-row",
+            LabInvariant::OutboxRowStuck => "outbox-row-stuck",
         }
     }
 

@@ -78,6 +78,16 @@ impl Section {
         }
     }
 
+    /// The columns the rows of the section's last statement must have: the engine reads
+    /// its batch from them (`@claim`'s `RETURNING`). Empty for sections whose rows mean
+    /// nothing or only "a row came back" (`@check`).
+    pub fn returned_columns(self) -> &'static [&'static str] {
+        match self {
+            Section::Claim => &["id", "message_id", "order_id", "body", "group_id"],
+            _ => &[],
+        }
+    }
+
     /// The side-effect functions learner SQL may call in this section, as the brief writes
     /// them: calls outside the database, recorded during a statement and applied by the
     /// engine right after it, so a rollback does not undo them.
@@ -97,15 +107,6 @@ impl Section {
                 .iter()
                 .any(|f| f.split('(').next() == Some(name))
         })
-    }
-
-    /// Whether this build's engine runs the section (the others are part of the format for
-    /// the labs still to come; a lab that opens one is refused by `check`).
-    pub fn engine_runs(self) -> bool {
-        matches!(
-            self,
-            Section::Schema | Section::Accept | Section::Check | Section::Handle
-        )
     }
 
     /// The most statements one section may hold: a handler is a few statements, and a bound

@@ -101,11 +101,6 @@ fn unknown_sections_scenarios_and_chapters_are_named() {
         "no section @nope",
     );
     one_problem(
-        &LAB_TOML.replace("\"schema\", \"handle\"", "\"claim\""),
-        &[],
-        "does not run it yet",
-    );
-    one_problem(
         &LAB_TOML.replace(
             "scenarios = [\"lost-ack\"]",
             "scenarios = [\"lost-ack\", \"nope\"]",

@@ -13,6 +13,8 @@ pub const LAB_KEYS: &[&str] = &[
     "lab.err_forbidden",
     "lab.err_too_long",
     "lab.err_open_transaction",
+    "lab.err_claim_shape",
+    "lab.err_claimed_too_often",
     "lab.status_done",
     "lab.status_attempted",
     "lab.status_new",

@@ -53,7 +53,16 @@ fn a_new_run_replaces_the_old_one_and_its_files() {
 /// A lab's broken run as the lab screen opens it: the starting file of lab 1 at the seed,
 /// scenario and broker its lab.toml says it fails on.
 fn broken_lab_run(content: &crate::content::Content) -> RunSpec {
-    let lab = &content.labs[0];
+    broken_run_of(content, 1)
+}
+
+/// The starting file of lab `number` at the seed, scenario and broker it fails on.
+fn broken_run_of(content: &crate::content::Content, number: u32) -> RunSpec {
+    let lab = content
+        .labs
+        .iter()
+        .find(|l| l.number == number)
+        .expect("the lab");
     let fails = &lab.start_fails;
     RunSpec {
         scenario: fails.scenario.clone(),
@@ -145,4 +154,27 @@ fn a_lab_file_that_does_not_prepare_is_a_failed_start_not_a_panic() {
         panic!("refused: {replies:?}")
     };
     assert!(reason.contains("lab file"), "{reason}");
+}
+
+#[test]
+fn a_lab_claim_is_captioned_as_the_learners_not_as_the_engines_lease() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content =
+        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let spec = broken_run_of(&content, 3);
+    let mut driver = SimDriver::without_stamp(base.path(), content);
+    driver.handle(SimCommand::Start { run: 1, spec });
+    let replies = driver.handle(SimCommand::Step { run: 1, count: 40 });
+    let [SimReply::Advanced { events, .. }] = &replies[..] else {
+        panic!("advanced: {replies:?}")
+    };
+    let captions: Vec<&str> = events.iter().map(|e| e.caption).collect();
+    assert!(
+        captions.contains(&"sim.lab.dispatcher-claimed"),
+        "{captions:?}"
+    );
+    assert!(
+        !captions.contains(&"sim.dispatcher-claimed"),
+        "{captions:?}"
+    );
 }

@@ -4,6 +4,7 @@
 use rusqlite::params;
 
 use super::action::Action;
+use super::lab_dispatch::{LAB_CLAIM_SQL, LAB_PUBLISHED_SQL};
 pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::sim::fault::Fault;
@@ -72,38 +73,20 @@ impl Simulation {
         self.note_outbox_lag();
         let s = &self.spec.scenario.setup;
         let (lease, batch) = (s.lease_ms, s.batch);
-        let rows = claim(
-            &self.conns.dispatchers[i],
-            &owner(d),
-            self.clock.now,
-            lease,
-            batch,
-        )
-        .ctx(actor, "claim outbox rows")?;
+        let rows = self.claim_rows(d, lease, batch)?;
         if rows.is_empty() {
             self.actors.dispatchers[i].busy = false;
             return Ok(None);
         }
-        let until = (self.clock.now + lease).to_string();
-        for (c, attempts) in &rows {
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_LEASE_OWNER,
-                owner(d),
-            ));
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_LEASE_UNTIL,
-                until.clone(),
-            ));
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_ATTEMPTS,
-                attempts.to_string(),
-            ));
+        for (c, state) in &rows {
+            let cells = [
+                (col::OUTBOX_LEASE_OWNER, &state.owner),
+                (col::OUTBOX_LEASE_UNTIL, &state.until),
+                (col::OUTBOX_ATTEMPTS, &state.attempts),
+            ];
+            for (column, value) in cells {
+                self.change(RowChange::Set(Table::Outbox, c.id, column, value.clone()));
+            }
         }
         self.ledger.stages.dispatching += rows.len() as u64;
         let first = rows[0].0.message_id.clone();
@@ -116,7 +99,11 @@ impl Simulation {
         Ok(Some(
             Event::new(actor, Stage::Dispatcher, EventKind::DispatcherClaimed)
                 .message(&first)
-                .sql(CLAIM_SQL)
+                .sql(if self.lab_claims() {
+                    LAB_CLAIM_SQL
+                } else {
+                    CLAIM_SQL
+                })
                 .args(vec![n.to_string(), lease.to_string()]),
         ))
     }
@@ -287,6 +274,7 @@ impl Simulation {
         }
         let enqueued = batch.len() - dropped;
         self.wake_consumers(self.clock.now + 1, enqueued);
+        self.lab_note_published(d, &batch);
         // Every message of the batch, for the record (one publish operation each).
         let ids = batch
             .iter()
@@ -328,31 +316,22 @@ impl Simulation {
         let actor = Actor::Dispatcher(d);
         let i = usize::from(d);
         let batch = std::mem::take(&mut self.actors.dispatchers[i].batch);
-        let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
-        let marked = mark(&self.conns.dispatchers[i], &owner(d), &ids, self.clock.now)
-            .ctx(actor, "mark published")?;
-        let now = self.clock.now.to_string();
-        for c in &batch {
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_PUBLISHED,
-                now.clone(),
-            ));
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_LEASE_OWNER,
-                String::new(),
-            ));
-            self.change(RowChange::Set(
-                Table::Outbox,
-                c.id,
-                col::OUTBOX_LEASE_UNTIL,
-                String::new(),
-            ));
+        let (marked, states) = self.mark_rows(d, &batch)?;
+        for (id, state) in &states {
+            let cells = [
+                (col::OUTBOX_PUBLISHED, &state.published),
+                (col::OUTBOX_LEASE_OWNER, &state.owner),
+                (col::OUTBOX_LEASE_UNTIL, &state.until),
+            ];
+            for (column, value) in cells {
+                self.change(RowChange::Set(Table::Outbox, *id, column, value.clone()));
+            }
         }
-        let ids_set: std::collections::HashSet<i64> = ids.iter().copied().collect();
+        // Only a row the mark left published leaves the outbox's backlog.
+        let ids_set: std::collections::HashSet<i64> = (states.iter())
+            .filter(|(_, st)| !st.published.is_empty())
+            .map(|(id, _)| *id)
+            .collect();
         let before = self.ledger.unpublished.len();
         self.ledger
             .unpublished
@@ -362,7 +341,10 @@ impl Simulation {
         st.outbox_pending = st.outbox_pending.saturating_sub(removed);
         st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
         self.note_outbox_lag();
-        if self.outbox_may_have_work(Some(i)) {
+        // A learner's mark that left a row unmarked: no poll of its own (a claim that returns
+        // that row again would loop); the next order or lease expiry wakes a dispatcher.
+        let stuck = self.lab_marks() && marked < batch.len();
+        if self.outbox_may_have_work(Some(i)) && !stuck {
             self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
         } else {
             self.actors.dispatchers[i].busy = false;
@@ -375,7 +357,11 @@ impl Simulation {
         };
         Ok(Event::new(actor, Stage::Outbox, caption)
             .maybe_message(first.as_deref())
-            .sql(MARK_SQL)
+            .sql(if self.lab_marks() {
+                LAB_PUBLISHED_SQL
+            } else {
+                MARK_SQL
+            })
             .outcome(outcome)
             .args(vec![marked.to_string(), batch.len().to_string()]))
     }

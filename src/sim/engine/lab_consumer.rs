@@ -23,7 +23,7 @@ use super::{CONSUMER_NAME, Conns, SimError, Simulation, SqlContext};
 use crate::sim::lab::guard::Guard;
 use crate::sim::lab::hooks::{StatementError, run_statement};
 use crate::sim::lab::{
-    Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffects, Trail,
+    Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffects, Trail, TrailEntry,
 };
 use crate::sim::model::{Actor, Event};
 
@@ -32,32 +32,6 @@ use crate::sim::model::{Actor, Event};
 pub(crate) const LAB_HANDLE_SQL: &[&str] = &["-- @handle (your lab file)"];
 /// The same for `@check`.
 pub(crate) const LAB_CHECK_SQL: &[&str] = &["-- @check (your lab file)"];
-
-/// Captions of the events the learner's file decided: the built-in ones describe the engine's
-/// own SQL ("inbox row and effect committed in one transaction"), which a lab file may not do.
-pub const LAB_CAPTIONS: [&str; 5] = [
-    "sim.lab.applied",
-    "sim.lab.no-effect",
-    "sim.lab.check-found",
-    "sim.lab.check-none",
-    "sim.lab.effect-then-connection-lost",
-];
-
-/// The caption of an event of the learner's `@check` or `@handle`, where the built-in one
-/// would say what the engine's own SQL does.
-pub(crate) fn lab_caption(event: &Event) -> Option<&'static str> {
-    use crate::sim::EventKind as K;
-    let handle = event.sql == LAB_HANDLE_SQL;
-    let check = event.sql == LAB_CHECK_SQL;
-    Some(match event.kind {
-        K::Applied if handle => LAB_CAPTIONS[0],
-        K::CheckFound if handle => LAB_CAPTIONS[1],
-        K::CheckFound if check => LAB_CAPTIONS[2],
-        K::CheckNoneSafe | K::CheckNoneNaive if check => LAB_CAPTIONS[3],
-        K::NaiveEffectThenConnectionLost if handle => LAB_CAPTIONS[4],
-        _ => return None,
-    })
-}
 
 /// A lab run's own state beside the engine's.
 pub(crate) struct LabRun {
@@ -91,6 +65,15 @@ pub(crate) struct LabRun {
     pub(super) groups_from_file: bool,
     /// The first send has decided the queue's kind.
     pub(super) queue_decided: bool,
+    /// One guard per dispatcher connection (same index): `@claim` and `@published`.
+    pub(super) dispatch_guards: Vec<Guard>,
+    /// When each dispatcher's current batch was claimed (same index).
+    pub(super) claimed_at: Vec<u64>,
+    /// Rows a dispatcher claimed while another live dispatcher's claim on them was still
+    /// valid, with the claim statement: `two-dispatchers-one-row` once the second one publishes them.
+    pub(super) contested: Vec<(u8, i64, TrailEntry)>,
+    /// How often `@claim` returned each outbox row.
+    pub(super) claims_per_row: std::collections::HashMap<i64, u32>,
     /// The highest effect and inbox row ids already in the picture.
     seen_effect: i64,
     seen_marker: i64,
@@ -115,6 +98,13 @@ impl LabRun {
         let api_guard = Guard::install(&mut conns.api).ctx(Actor::Api, "install lab guard")?;
         let api_side_effects =
             SideEffects::install(&conns.api).ctx(Actor::Api, "install lab functions")?;
+        let dispatch_guards = conns
+            .dispatchers
+            .iter_mut()
+            .map(Guard::install)
+            .collect::<Result<Vec<_>, _>>()
+            .ctx(Actor::Dispatcher(0), "install lab guard")?;
+        let claimed_at = vec![0; dispatch_guards.len()];
         let schema_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         sql.apply_schema(&conns.sweeper, &schema_guard)?;
         Ok(LabRun {
@@ -134,6 +124,10 @@ impl LabRun {
             seen_marker: 0,
             groups_from_file: false,
             queue_decided: false,
+            dispatch_guards,
+            claimed_at,
+            contested: Vec::new(),
+            claims_per_row: std::collections::HashMap::new(),
         })
     }
 }

@@ -76,6 +76,12 @@ pub enum LabFileErrorKind {
     },
     /// `@accept` ended without error but left no order row for `:request_id`.
     NoOrder,
+    /// The last statement of `@claim` returned rows without a column the dispatcher needs
+    /// (or with a value of the wrong type in it): the column's name.
+    ClaimShape(String),
+    /// `@claim` returned the same outbox row (this message id) again and again: the
+    /// dispatcher would publish it for ever.
+    ClaimedTooOften(String),
 }
 
 /// A located lab-file error.
@@ -135,6 +141,16 @@ impl LabFileError {
                 ],
             ),
             K::NoOrder => strings.get("lab.err_no_order").to_owned(),
+            K::ClaimedTooOften(message) => {
+                strings.fill("lab.err_claimed_too_often", &[("message", message)])
+            }
+            K::ClaimShape(column) => strings.fill(
+                "lab.err_claim_shape",
+                &[
+                    ("column", column),
+                    ("columns", &Section::Claim.returned_columns().join(", ")),
+                ],
+            ),
         }
     }
 

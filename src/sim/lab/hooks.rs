@@ -41,6 +41,47 @@ pub(crate) fn run_statement(
     stmt: &Statement,
     binds: &[(&str, Value)],
 ) -> Result<bool, StatementError> {
+    run_with(conn, guard, stmt, binds, |rows| Ok(rows.next()?.is_some()))
+}
+
+/// The rows a statement returned: its column names and every row's values (a `@claim`'s
+/// batch is the rows of its last statement).
+pub(crate) struct Returned {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// Runs one learner statement like [`run_statement`] and keeps every row it returned.
+pub(crate) fn query_statement(
+    conn: &Connection,
+    guard: &Guard,
+    stmt: &Statement,
+    binds: &[(&str, Value)],
+) -> Result<Returned, StatementError> {
+    run_with(conn, guard, stmt, binds, |rows| {
+        let columns: Vec<String> = rows
+            .as_ref()
+            .map(|s| s.column_names().map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(
+                (0..columns.len())
+                    .map(|i| row.get::<_, Value>(i))
+                    .collect::<rusqlite::Result<Vec<_>>>()?,
+            );
+        }
+        Ok(Returned { columns, rows: out })
+    })
+}
+
+fn run_with<T>(
+    conn: &Connection,
+    guard: &Guard,
+    stmt: &Statement,
+    binds: &[(&str, Value)],
+    read: impl FnOnce(&mut rusqlite::Rows<'_>) -> rusqlite::Result<T>,
+) -> Result<T, StatementError> {
     guard.start();
     let result = (|| {
         let mut prepared = conn.prepare_cached(&stmt.sql)?;
@@ -52,7 +93,7 @@ pub(crate) fn run_statement(
             prepared.raw_bind_parameter(i, value)?;
         }
         let mut rows = prepared.raw_query();
-        Ok(rows.next()?.is_some())
+        read(&mut rows)
     })();
     let finding = guard.finding();
     guard.stop();

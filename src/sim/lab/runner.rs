@@ -173,6 +173,7 @@ fn run_one(
     if request.charged {
         sim.lab_check_charges()?;
     }
+    sim.lab_check_outbox()?;
     let report = sim.report()?;
     let verdict = checker::check(&report.paths, None, ordered).map_err(SimError::Check)?;
     let engine_ok = report.invariants.ok();

@@ -1,0 +1,174 @@
+//! Lab 3, the dispatcher's lease, checked for real: the starting file (a plain SELECT of the
+//! unpublished rows) lets two live dispatchers send the same row on its named seed; the
+//! reference solution (the lease written into the row with an end, `RETURNING`; the mark only
+//! by the lease owner) passes every seed; each plausible wrong answer fails; a claim of the
+//! wrong shape cannot run, named at its statement.
+
+#[path = "support/lab.rs"]
+mod support;
+
+use queuelab::content::{LabInvariant, Lang, Strings};
+use queuelab::sim::BrokerKind;
+use queuelab::sim::lab::{CheckOutcome, LabFileErrorKind, Section};
+use support::{broken, check, check_on, failed_as, lab, start_failure};
+
+#[test]
+fn lab_three_ships_complete_in_both_languages() {
+    let lab = lab(3);
+    assert_eq!(lab.sections, [Section::Claim, Section::Published]);
+    assert_eq!(
+        lab.scenarios,
+        ["dispatcher-lease", "duplicate-publish", "chaos"]
+    );
+    assert_eq!(lab.brokers, ["asb", "sqs"]);
+    assert_eq!(lab.chapter, "outbox");
+    assert!(!lab.charged && !lab.poison);
+    support::assert_brief_documents_the_sections(&lab);
+    // The brief names every column the claim must return.
+    for lang in Lang::ALL {
+        for column in Section::Claim.returned_columns() {
+            assert!(
+                lab.brief[&lang].contains(&format!("`{column}`")),
+                "{lang}: {column}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_starting_file_lets_two_dispatchers_send_one_row_on_its_named_seed() {
+    let lab = lab(3);
+    let f = start_failure(&lab);
+    assert_eq!(failed_as(&f), lab.start_fails.moment);
+    let breach = f.breach.as_ref().expect("a lab invariant");
+    assert_eq!(breach.invariant, LabInvariant::TwoDispatchersOneRow);
+    assert!(
+        f.moment.is_none(),
+        "no order is harmed: the inbox catches the copy"
+    );
+    assert!(f.checker_agrees, "{:?}", f.violations);
+    // The statement that took the row a second time: the SELECT of @claim.
+    let statement = f.statement.as_ref().expect("the statement is named");
+    assert_eq!(statement.section, Section::Claim);
+    assert_eq!(statement.message_id, breach.message_id);
+    assert_eq!((statement.line, statement.column), (3, 1));
+}
+
+#[test]
+fn the_reference_solution_passes_every_seed_of_the_check() {
+    let lab = lab(3);
+    match check(&lab, &lab.solution) {
+        CheckOutcome::Passed { runs } => assert_eq!(runs, lab.seeds * 6),
+        other => panic!("solution must pass: {other:?}"),
+    }
+}
+
+/// Each wrong answer fails on some seed of the default check with the harm it stands for.
+#[test]
+fn each_plausible_wrong_answer_fails() {
+    let lab = lab(3);
+    let names = [
+        ("lease-never-checked.sql", "two-dispatchers-one-row"),
+        ("lease-without-expiry.sql", "outbox-row-stuck"),
+    ];
+    assert_eq!(lab.wrong.len(), names.len());
+    for (name, harm) in names {
+        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
+        let f = broken(name, check(&lab, text));
+        assert_eq!(failed_as(&f), harm, "{name}");
+        let statement = f.statement.as_ref().expect("the statement is named");
+        assert_eq!(statement.section, Section::Claim, "{name}");
+        assert!(f.checker_agrees, "{name}: {:?}", f.violations);
+    }
+}
+
+/// A lease without an end fails on the scenario the lab did not add, too: the crash in
+/// duplicate-publish leaves the row with a dead dispatcher.
+#[test]
+fn a_lease_without_an_end_is_stuck_after_duplicate_publish_on_both_brokers() {
+    let lab = lab(3);
+    let text = &lab
+        .wrong
+        .iter()
+        .find(|(n, _)| n == "lease-without-expiry.sql")
+        .expect("file")
+        .1;
+    for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
+        let f = broken(
+            broker.as_str(),
+            check_on(&lab, text, &["duplicate-publish"], &[broker], (1, 1)),
+        );
+        assert_eq!(failed_as(&f), "outbox-row-stuck", "{}", broker.as_str());
+    }
+}
+
+/// A claim whose rows lack a column the dispatcher needs cannot run, at the statement that
+/// returned them, in both languages.
+#[test]
+fn a_claim_of_the_wrong_shape_cannot_run_at_its_statement() {
+    let lab = lab(3);
+    let text = lab.solution.replace(
+        "RETURNING id, message_id, order_id, body, group_id",
+        "RETURNING id, message_id",
+    );
+    assert_ne!(text, lab.solution);
+    let CheckOutcome::CannotRun(e) = check_on(
+        &lab,
+        &text,
+        &["dispatcher-lease"],
+        &[BrokerKind::Asb],
+        (1, 1),
+    ) else {
+        panic!("a claim without order_id cannot run");
+    };
+    assert_eq!(e.kind, LabFileErrorKind::ClaimShape("order_id".into()));
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("UPDATE outbox"))
+        .expect("claim");
+    assert_eq!((e.line, e.column), (line, 1));
+    for lang in Lang::ALL {
+        let strings = Strings::built(lang).expect("strings");
+        let rendered = e.render("lab.sql", &strings);
+        assert!(
+            rendered.starts_with(&format!("lab.sql:{line}:1: ")),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("order_id") && rendered.contains("group_id"),
+            "{rendered}"
+        );
+    }
+}
+
+/// A claim that keeps returning a published row would publish it for ever: the run stops with
+/// the file's error instead of running on.
+#[test]
+fn a_claim_that_returns_published_rows_ends_the_run() {
+    let lab = lab(3);
+    let text = lab.start.replace(
+        "WHERE published_ms IS NULL\n  AND failed_reason IS NULL",
+        "WHERE failed_reason IS NULL",
+    );
+    assert_ne!(text, lab.start);
+    let CheckOutcome::CannotRun(e) = check_on(
+        &lab,
+        &text,
+        &["dispatcher-lease"],
+        &[BrokerKind::Asb],
+        (1, 1),
+    ) else {
+        panic!("an endless claim cannot run");
+    };
+    assert!(
+        matches!(e.kind, LabFileErrorKind::ClaimedTooOften(_)),
+        "{e}"
+    );
+}
+
+/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
+#[test]
+#[ignore = "a census for the lab's README, not a check"]
+fn census() {
+    support::census(&lab(3));
+}
