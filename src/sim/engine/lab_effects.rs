@@ -102,19 +102,13 @@ impl Simulation {
             if charged.contains(&order) {
                 continue;
             }
-            let statement = lab
-                .trail
-                .for_message(&message_id)
-                .last()
-                .cloned()
-                .unwrap_or(TrailEntry {
-                    at_ms: self.clock.now,
-                    message_id: message_id.clone(),
-                    instance: String::new(),
-                    section: Section::Handle,
-                    line: handle_line,
-                    column: 1,
-                });
+            // Only @handle writes effects in a charged lab.
+            let statement = lab.trail.newest_or_header(
+                &message_id,
+                Section::Handle,
+                handle_line,
+                self.clock.now,
+            );
             missing.push((order, message_id, statement));
         }
         for (order, message_id, statement) in missing {

@@ -39,6 +39,30 @@ impl Trail {
             .filter(move |e| e.message_id == message_id)
     }
 
+    /// The newest statement of `section` that wrote for `message_id`; where none did, the
+    /// section's header (`line`) at `now_ms`. A breach found only at the end of a run (a
+    /// charge missing, a row never sent) still names where to look.
+    pub fn newest_or_header(
+        &self,
+        message_id: &str,
+        section: Section,
+        line: usize,
+        now_ms: u64,
+    ) -> TrailEntry {
+        self.for_message(message_id)
+            .filter(|e| e.section == section)
+            .last()
+            .cloned()
+            .unwrap_or_else(|| TrailEntry {
+                at_ms: now_ms,
+                message_id: message_id.to_owned(),
+                instance: String::new(),
+                section,
+                line,
+                column: 1,
+            })
+    }
+
     /// The statement that made the second new charge for `message_id`: the double charge.
     pub fn second_charge(&self, message_id: &str) -> Option<&TrailEntry> {
         self.charges

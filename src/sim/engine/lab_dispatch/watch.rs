@@ -6,7 +6,7 @@ use super::super::action::Claimed;
 use super::super::{SimError, Simulation, SqlContext};
 use super::RowState;
 use crate::content::LabInvariant;
-use crate::sim::lab::{LabFileError, LabFileErrorKind, Section, Statement, TrailEntry};
+use crate::sim::lab::{LabFileError, LabFileErrorKind, Section, Statement};
 use crate::sim::model::Actor;
 
 /// The rows still waiting for their mark (a row given up on has its reason).
@@ -125,18 +125,9 @@ impl Simulation {
             .ctx(Actor::Dispatcher(0), "read the outbox")?;
         let mut found = Vec::new();
         for (order, message_id) in stuck {
-            let statement = (lab.trail.for_message(&message_id))
-                .filter(|e| e.section == Section::Claim)
-                .last()
-                .cloned()
-                .unwrap_or(TrailEntry {
-                    at_ms: self.clock.now,
-                    message_id: message_id.clone(),
-                    instance: String::new(),
-                    section: Section::Claim,
-                    line: claim_line,
-                    column: 1,
-                });
+            let statement =
+                lab.trail
+                    .newest_or_header(&message_id, Section::Claim, claim_line, self.clock.now);
             found.push((order, message_id, statement));
         }
         for (order, message_id, statement) in found {
