@@ -321,3 +321,25 @@ fn any_size_draws_without_panic() {
         }
     }
 }
+
+#[test]
+fn a_hidden_decision_with_a_second_vote_keeps_its_state_whole_at_80_columns() {
+    let mut hidden_room = summary(Lang::De);
+    hidden_room.revealed.clear();
+    let mut dash = dashboard(Lang::De, 80, 24);
+    dash.update(DashMsg::Refreshed {
+        summary: Box::new(hidden_room),
+        now_ms: NOW_MS,
+    });
+    keys(&mut dash, "2");
+    let text = screen(&dash);
+    let hidden = content()
+        .course(Lang::De)
+        .strings
+        .get("dash.hidden")
+        .to_owned();
+    assert!(
+        text.lines().any(|l| l.trim_end().ends_with(&hidden)),
+        "the state stands whole: {text}"
+    );
+}

@@ -44,10 +44,19 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
             );
         }
         let head = format!(" {} · {answers} · ", d.title);
-        out.push(Line::from(vec![
-            Span::styled(head, theme.tone(Tone::Bold)),
-            Span::styled(state.to_owned(), theme.tone(tone)),
-        ]));
+        let state = Span::styled(state.to_owned(), theme.tone(tone));
+        // Hidden or revealed is what the instructor must not miss: where the line is too
+        // narrow for both, it stands on a line of its own rather than being cut off.
+        if head.chars().count() + state.content.chars().count() > width {
+            let head = head.trim_end().trim_end_matches('·').trim_end().to_owned();
+            out.push(Line::from(Span::styled(head, theme.tone(Tone::Bold))));
+            out.push(Line::from(vec![plain("   ".to_owned()), state]));
+        } else {
+            out.push(Line::from(vec![
+                Span::styled(head, theme.tone(Tone::Bold)),
+                state,
+            ]));
+        }
         // With a second vote the two bars stand side by side, each half as wide, so the
         // instructor sees at a glance how the discussion moved the room.
         let bar_w = if second.is_some() { BAR_W / 2 } else { BAR_W };
