@@ -1,8 +1,8 @@
 //! Lab budgets of SPEC 8, each against a floor measured in the same process:
-//! 1. a correct file's full check (lab 1's solution over its default seeds): budget <= 5 s;
-//! 2. a broken file's first failure (lab 1's starting file): budget <= 1 s;
-//! 3. time per run of the learner's SQL against the same scenario, seed and broker in the
-//!    built-in safe mode: budget <= 1.3x.
+//! 1. a correct file's full check (each lab's solution over its default seeds): budget <= 5 s;
+//! 2. a broken file's first failure (each lab's starting file): budget <= 1 s;
+//! 3. time per run of the learner's SQL (lab 1's solution) against the same scenario, seed and
+//!    broker in the built-in safe mode: budget <= 1.3x.
 //!
 //! Run with `cargo bench --bench lab_budget` (a release build; the debug build is far slower).
 
@@ -57,46 +57,46 @@ fn run(id: &str, broker: BrokerKind, seed: u64, lab: Option<&Arc<LabSql>>) -> Du
     start.elapsed()
 }
 
+/// "ok" within `budget`, else "OVER".
+fn verdict(took: Duration, budget: f64) -> &'static str {
+    if took.as_secs_f64() <= budget {
+        "ok"
+    } else {
+        "OVER"
+    }
+}
+
 fn main() {
     let content = load(&ContentSource::Embedded).expect("content");
-    let lab = content
-        .labs
-        .iter()
-        .find(|l| l.number == 1)
-        .expect("lab 1")
-        .clone();
+    let mut labs: Vec<_> = content.labs.iter().cloned().collect();
+    labs.sort_by_key(|l| l.number);
+    for lab in &labs {
+        let n = lab.number;
+        let solution = Arc::new(LabSql::prepare(&lab.solution, &lab.sections).expect("solution"));
+        let start = Arc::new(LabSql::prepare(&lab.start, &lab.sections).expect("start"));
+        let (full, outcome) = check(solution, lab, lab.seeds);
+        let CheckOutcome::Passed { runs } = outcome else {
+            panic!("lab {n}: the solution must pass");
+        };
+        println!(
+            "lab {n} full check, solution: {runs} runs in {:.2} s (budget 5 s: {})",
+            full.as_secs_f64(),
+            verdict(full, 5.0)
+        );
+        let (first, outcome) = check(start, lab, lab.seeds);
+        assert!(
+            matches!(outcome, CheckOutcome::Broken(_)),
+            "lab {n}: the start must fail"
+        );
+        println!(
+            "lab {n} first failure, starting file: {:.3} s (budget 1 s: {})",
+            first.as_secs_f64(),
+            verdict(first, 1.0)
+        );
+    }
+
+    let lab = labs.iter().find(|l| l.number == 1).expect("lab 1");
     let solution = Arc::new(LabSql::prepare(&lab.solution, &lab.sections).expect("solution"));
-    let start = Arc::new(LabSql::prepare(&lab.start, &lab.sections).expect("start"));
-
-    let (full, outcome) = check(Arc::clone(&solution), &lab, lab.seeds);
-    let CheckOutcome::Passed { runs } = outcome else {
-        panic!("the solution must pass");
-    };
-    println!(
-        "lab 1 full check, solution: {runs} runs in {:.2} s (budget 5 s: {})",
-        full.as_secs_f64(),
-        if full.as_secs_f64() <= 5.0 {
-            "ok"
-        } else {
-            "OVER"
-        }
-    );
-
-    let (first, outcome) = check(start, &lab, lab.seeds);
-    assert!(
-        matches!(outcome, CheckOutcome::Broken(_)),
-        "the start must fail"
-    );
-    println!(
-        "lab 1 first failure, starting file: {:.3} s (budget 1 s: {})",
-        first.as_secs_f64(),
-        if first.as_secs_f64() <= 1.0 {
-            "ok"
-        } else {
-            "OVER"
-        }
-    );
-
     let (mut lab_total, mut safe_total) = (Duration::ZERO, Duration::ZERO);
     for id in &lab.scenarios {
         for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
