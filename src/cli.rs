@@ -22,10 +22,10 @@ mod share_cmd;
 mod sim_cmd;
 mod tui_cmd;
 
-use crate::content::{ContentSource, Lang};
-use crate::services::{Config, Paths};
 pub use args::{HostAction, HostArgs, JoinArgs, LabAction};
 use clap::{Args, Parser, Subcommand};
+use content::{ContentSource, Lang};
+use services::{Config, Paths};
 pub use sim_cmd::SimArgs;
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr};
@@ -347,9 +347,9 @@ pub fn content_source(cli: &Cli) -> ContentSource {
 }
 
 /// The validated content the flags select; problems point at `queuelab check`.
-pub fn load_content(cli: &Cli) -> Result<crate::content::Content, Failure> {
+pub fn load_content(cli: &Cli) -> Result<content::Content, Failure> {
     let source = content_source(cli);
-    crate::content::load(&source).map_err(|problems| {
+    content::load(&source).map_err(|problems| {
         Failure::new(format!(
             "{} content problem(s) in {}; run queuelab check for details",
             problems.len(),

@@ -16,7 +16,7 @@ mod settings;
 mod simulator;
 pub mod theme;
 
-use crate::app::{App, Screen, layout};
+use app::{App, Screen, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 

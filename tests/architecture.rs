@@ -1,15 +1,17 @@
-//! Guards the module boundaries of ARCHITECTURE.md by reading the sources: the pure layers
-//! never import the terminal, the async runtime or the mailer, and every UI string key used in
-//! the pure layers and the views exists in both languages.
+//! Guards the boundaries of ARCHITECTURE.md that the compiler does not see. The layer order is
+//! the crates' (`crates/`): a crate can only import the crates its manifest lists. What stays
+//! here: the pure layers' manifests list no terminal, async runtime or mailer, and every UI
+//! string key used in the pure layers and the views exists in both languages.
 
 use std::path::{Path, PathBuf};
 
+/// The crates that must stay free of the terminal, the async runtime and the mailer.
 const PURE: [&str; 4] = ["content", "domain", "sim", "app"];
 const FORBIDDEN: [&str; 4] = ["ratatui", "crossterm", "tokio", "lettre"];
-/// The layers from left to right: a module may import only from modules to its left.
-const LAYERS: [&str; 8] = [
-    "content", "domain", "sim", "app", "ui", "services", "runtime", "cli",
-];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -25,30 +27,37 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn module_files(module: &str) -> Vec<PathBuf> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The sources of a layer: a crate's `src` folder, or a module of this crate (`src/ui` and
+/// `src/ui.rs`).
+fn layer_files(dir: &str) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let top = src.join(format!("{module}.rs"));
+    let top = root().join(format!("{dir}.rs"));
     if top.exists() {
         files.push(top);
     }
-    rust_files(&src.join(module), &mut files);
+    rust_files(&root().join(dir), &mut files);
     files
 }
 
+/// The dependencies a manifest names (normal, dev and build), by the name the code uses.
+fn dependencies_of(manifest: &str) -> Vec<String> {
+    let table: toml::Table = toml::from_str(manifest).expect("manifest is TOML");
+    ["dependencies", "dev-dependencies", "build-dependencies"]
+        .iter()
+        .filter_map(|section| table.get(*section).and_then(toml::Value::as_table))
+        .flat_map(|deps| deps.keys().cloned())
+        .collect()
+}
+
 #[test]
-fn pure_layers_import_no_terminal_runtime_or_mailer() {
+fn pure_crates_list_no_terminal_runtime_or_mailer() {
     let mut offences = Vec::new();
-    for module in PURE {
-        for file in module_files(module) {
-            let text = std::fs::read_to_string(&file).expect("readable source");
-            for (n, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                for crate_name in FORBIDDEN {
-                    if code.contains(&format!("{crate_name}::")) {
-                        offences.push(format!("{}:{}: uses {crate_name}", file.display(), n + 1));
-                    }
-                }
+    for name in PURE {
+        let path = root().join("crates").join(name).join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&path).expect("readable manifest");
+        for dependency in dependencies_of(&manifest) {
+            if FORBIDDEN.contains(&dependency.as_str()) {
+                offences.push(format!("{}: depends on {dependency}", path.display()));
             }
         }
     }
@@ -57,79 +66,14 @@ fn pure_layers_import_no_terminal_runtime_or_mailer() {
 
 #[test]
 fn the_boundary_check_can_fail() {
-    // A line that would be an offence, checked with the same rule, so the test above is not
+    // A manifest that would be an offence, read with the same rule, so the test above is not
     // vacuous.
-    let code = "use ratatui::Frame;";
-    assert!(FORBIDDEN.iter().any(|c| code.contains(&format!("{c}::"))));
-}
-
-/// The layers right of `module` that a line of its code imports (`crate::ui` inside `app`).
-fn imports_to_the_right(module: &str, code: &str) -> Vec<&'static str> {
-    let Some(own) = LAYERS.iter().position(|l| *l == module) else {
-        return Vec::new();
-    };
-    LAYERS[own + 1..]
-        .iter()
-        .copied()
-        .filter(|right| {
-            let path = format!("crate::{right}");
-            let direct = code.match_indices(&path).any(|(at, _)| {
-                let next = code[at + path.len()..].chars().next();
-                // `crate::ui::x`, `crate::ui;`, `crate::ui}` — not `crate::uix`.
-                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            });
-            // `use crate::{app, ui::Theme};` names the layer inside the braces.
-            let grouped = code.split("crate::{").skip(1).any(|group| {
-                group
-                    .split('}')
-                    .next()
-                    .unwrap_or("")
-                    .split(',')
-                    .any(|item| item.trim().split("::").next() == Some(*right))
-            });
-            direct || grouped
-        })
-        .collect()
-}
-
-#[test]
-fn no_module_imports_a_layer_to_its_right() {
-    let mut offences = Vec::new();
-    for module in LAYERS {
-        for file in module_files(module) {
-            let text = std::fs::read_to_string(&file).expect("readable source");
-            for (n, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                for right in imports_to_the_right(module, code) {
-                    offences.push(format!(
-                        "{}:{}: {module} uses {right}",
-                        file.display(),
-                        n + 1
-                    ));
-                }
-            }
-        }
-    }
-    assert!(offences.is_empty(), "{offences:#?}");
-}
-
-#[test]
-fn the_layer_check_can_fail() {
-    // Synthetic sources checked with the same rule, so the test above is not vacuous.
-    assert_eq!(
-        imports_to_the_right("app", "use crate::ui::theme::Theme;"),
-        ["ui"]
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\ntokio = \"1\"\n";
+    assert!(
+        dependencies_of(manifest)
+            .iter()
+            .any(|d| FORBIDDEN.contains(&d.as_str()))
     );
-    assert_eq!(
-        imports_to_the_right("sim", "let x = crate::runtime::sim_worker::spawn();"),
-        ["runtime"]
-    );
-    assert_eq!(
-        imports_to_the_right("domain", "use crate::{content::Course, app, cli::Cli};"),
-        ["app", "cli"]
-    );
-    assert!(imports_to_the_right("ui", "use crate::app::App;").is_empty());
-    assert!(imports_to_the_right("cli", "use crate::runtime::run;").is_empty());
 }
 
 #[test]
@@ -144,8 +88,8 @@ fn every_string_key_used_by_the_ui_is_defined() {
     let namespaces: std::collections::BTreeSet<&str> =
         keys.iter().filter_map(|k| k.split('.').next()).collect();
     let mut missing = Vec::new();
-    for module in ["app", "ui", "domain", "cli"] {
-        for file in module_files(module) {
+    for layer in ["crates/app/src", "src/ui", "crates/domain/src", "src/cli"] {
+        for file in layer_files(layer) {
             let text = std::fs::read_to_string(&file).expect("readable source");
             for literal in text.split('"').skip(1).step_by(2) {
                 let Some((ns, rest)) = literal.split_once('.') else {

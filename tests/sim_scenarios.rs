@@ -53,7 +53,8 @@ struct Cell {
 
 fn run_cell(id: &str, mode: Mode, broker: BrokerKind) -> Cell {
     let s = named(id);
-    let expect = s.expectation(mode, broker).expect("expectation per mode");
+    let expect =
+        queuelab::sim::scenario::expectation(&s, mode, broker).expect("expectation per mode");
     let mut met = 0;
     let mut seeds_broken = 0;
     let mut first_miss = None;

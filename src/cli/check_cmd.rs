@@ -1,7 +1,7 @@
 //! `queuelab check`: validate all content, print the summary per language or every problem.
 
 use super::Failure;
-use crate::content::{self, ContentSource, Lang};
+use content::{self, ContentSource, Lang};
 
 /// Validates the content and prints the result.
 pub fn run(source: &ContentSource) -> Result<(), Failure> {
@@ -53,7 +53,7 @@ fn lab_file_problems(content: &content::Content) -> Vec<String> {
                 .map(|(name, text)| (format!("wrong/{name}"), text)),
         );
         for (name, text) in files {
-            if let Err(e) = crate::sim::lab::LabSql::prepare(text, &lab.sections) {
+            if let Err(e) = sim::lab::LabSql::prepare(text, &lab.sections) {
                 problems.push(e.render(&format!("labs/{}/{name}", lab.id), &english));
             }
         }

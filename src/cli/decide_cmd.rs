@@ -5,8 +5,8 @@
 
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
-use crate::domain::Fact;
-use crate::domain::quiz::parse_choice;
+use domain::Fact;
+use domain::quiz::parse_choice;
 use std::io::{BufRead, Write};
 
 /// Runs the plain decisions on stdin/stdout.

@@ -1,7 +1,7 @@
 //! `queuelab export map`: writes map.html, card.html, qr.svg and qr.png.
 
 use super::{Cli, Failure};
-use crate::services::export;
+use services::export;
 use std::path::Path;
 
 /// What to say when there is no URL: the QR code needs one, and guessing a LAN address that may

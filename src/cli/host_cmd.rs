@@ -5,10 +5,10 @@
 use super::args::{HostAction, HostArgs};
 use super::join_cmd::say;
 use super::{Cli, Failure};
-use crate::domain::workshop::summary::utc_minute;
-use crate::domain::workshop::{JoinUrl, SummaryView};
-use crate::services::host::{HostState, Kicked};
-use crate::services::trainee::client::{deadline_in, request};
+use domain::workshop::summary::utc_minute;
+use domain::workshop::{JoinUrl, SummaryView};
+use services::host::{HostState, Kicked};
+use services::trainee::client::{deadline_in, request};
 
 /// Runs `queuelab host ...`.
 pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
@@ -72,7 +72,7 @@ fn kick(url: &str, key: &str, who: &str) -> Result<(), Failure> {
 }
 
 /// The summary as lines in the learner's language (`--lang`).
-fn print_summary(view: &SummaryView, s: &crate::content::Strings) {
+fn print_summary(view: &SummaryView, s: &content::Strings) {
     say!(
         "{}",
         s.fill(
@@ -149,7 +149,7 @@ fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
     let state = state.with_lang(lang);
     let view = state.summary().map_err(Failure::new)?;
     let texts = state.texts();
-    for path in crate::services::host::export::write_all(&view, texts, out).map_err(Failure::new)? {
+    for path in services::host::export::write_all(&view, texts, out).map_err(Failure::new)? {
         say!("{}", path.display());
     }
     Ok(())

@@ -5,10 +5,10 @@
 
 use super::join_cmd::say;
 use super::{Cli, Failure};
-use crate::app::dashboard::{PromptKind, prompt};
-use crate::domain::workshop::{JoinUrl, Pace};
-use crate::services::trainee::client::{deadline_in, request};
+use app::dashboard::{PromptKind, prompt};
 use clap::Subcommand;
+use domain::workshop::{JoinUrl, Pace};
+use services::trainee::client::{deadline_in, request};
 
 /// What to ask the room.
 #[derive(Debug, Clone, Subcommand)]

@@ -4,13 +4,13 @@
 use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
-use crate::app::dashboard::{Access, Dashboard};
-use crate::domain::workshop::{JoinUrl, check_digits};
-use crate::services::discovery;
-use crate::services::host::mail_relay::{self, MailRelay};
-use crate::services::host::{HostState, files, projector, server};
-use crate::services::share::lan_ip;
-use crate::services::tls::Identity;
+use app::dashboard::{Access, Dashboard};
+use domain::workshop::{JoinUrl, check_digits};
+use services::discovery;
+use services::host::mail_relay::{self, MailRelay};
+use services::host::{HostState, files, projector, server};
+use services::share::lan_ip;
+use services::tls::Identity;
 use std::io::{IsTerminal, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -62,7 +62,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
     let config = super::config(&paths)?;
     let shared = paths.ensure_data_dir().map_err(Failure::new)?;
-    let _ = crate::services::log::init(&paths.log_file());
+    let _ = services::log::init(&paths.log_file());
     if shared.is_some() {
         warn(&format!(
             "other users of this computer can read {}; {} there hold the join code, the instructor key and the trainees' addresses. Use a private folder (chmod 700) or another --data-dir.",
@@ -120,7 +120,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         url: url.clone(),
         discovery: advertised.as_ref().map(|a| a.name.clone()),
     });
-    state.set_join_page(crate::services::export::room_html(
+    state.set_join_page(services::export::room_html(
         content.course(lang),
         lang,
         &format!("queuelab join {} --name NAME", url.short_line()),
@@ -129,7 +129,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let projector = format!(
         "https://{}{}",
         url.authority(),
-        crate::services::host::login::PROJECTOR_PATH
+        services::host::login::PROJECTOR_PATH
     );
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !args.headless && tty {
@@ -156,7 +156,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         print_qr(
             &url.to_string(),
             cli.globals.ascii,
-            &content.course(crate::content::Lang::En).strings,
+            &content.course(content::Lang::En).strings,
         );
     }
     say!("join: {url}");
@@ -222,6 +222,6 @@ fn advertise(
 
 /// A warning on stderr (the headless host's stdout is read by scripts) and in the log.
 fn warn(message: &str) {
-    crate::services::log::warn(message);
+    services::log::warn(message);
     eprintln!("queuelab host: warning: {message}");
 }

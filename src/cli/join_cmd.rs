@@ -3,9 +3,9 @@
 
 use super::lines::Session;
 use super::{Cli, Failure};
-use crate::domain::workshop::{EventKind, JoinRefusal, JoinTarget, check_name, same_digits};
-use crate::services::Store;
-use crate::services::trainee::{self, client::deadline_in, join};
+use domain::workshop::{EventKind, JoinRefusal, JoinTarget, check_name, same_digits};
+use services::Store;
+use services::trainee::{self, client::deadline_in, join};
 
 /// `println!` without the panic on a closed stdout (`queuelab join | head -1`): output that
 /// nobody reads is dropped.
@@ -126,7 +126,7 @@ pub fn run_join(
 fn confirm_digits(
     seen: &str,
     typed: Option<&str>,
-    strings: &crate::content::Strings,
+    strings: &content::Strings,
 ) -> Result<(), JoinRefusal> {
     say!("{}", strings.fill("join.check_digits", &[("digits", seen)]));
     let refused = || JoinRefusal::NotConfirmed {
@@ -193,7 +193,7 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
     let text: String = words
         .join(" ")
         .chars()
-        .take(crate::domain::workshop::MAX_STUCK_CHARS)
+        .take(domain::workshop::MAX_STUCK_CHARS)
         .collect();
     session
         .store

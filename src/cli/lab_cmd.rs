@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use super::args::LabAction;
 use super::lines::Session;
 use super::{Cli, EXIT_USAGE, Failure};
-use crate::content::{Lab, Strings};
-use crate::sim::lab::{CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy};
+use content::{Lab, Strings};
+use sim::lab::{CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy};
 
 /// Runs `queuelab lab ...`.
 pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
@@ -96,10 +96,10 @@ fn check(
     json: bool,
 ) -> Result<(), Failure> {
     let seeds = seeds.unwrap_or(lab.seeds);
-    if seeds == 0 || seeds > crate::content::LAB_MAX_SEEDS {
+    if seeds == 0 || seeds > content::LAB_MAX_SEEDS {
         return Err(Failure::usage(format!(
             "--seeds must be 1..={}",
-            crate::content::LAB_MAX_SEEDS
+            content::LAB_MAX_SEEDS
         )));
     }
     let path = match file {

@@ -2,9 +2,9 @@
 //! small prompt/answer helper over any reader and writer.
 
 use super::{Cli, Failure};
-use crate::content::{self, Content, Course, Lang};
-use crate::services::store::OpenNote;
-use crate::services::{Config, Paths, Store, log};
+use content::{self, Content, Course, Lang};
+use services::store::OpenNote;
+use services::{Config, Paths, Store, log};
 use std::io::{BufRead, Read, Write};
 
 /// Everything a plain command works with.

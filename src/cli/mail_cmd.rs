@@ -4,11 +4,11 @@
 
 use super::lines::Session;
 use super::{Cli, Failure, MailAction};
-use crate::domain::outbox::{DEFAULT_RETRY, MailStatus};
-use crate::services::host::mail_relay::RELAY_DB;
-use crate::services::mail::{self, CodeVault, Dispatcher, Outcome};
-use crate::services::store::{OutboxMail, now_secs};
-use crate::services::{Config, Store};
+use domain::outbox::{DEFAULT_RETRY, MailStatus};
+use services::host::mail_relay::RELAY_DB;
+use services::mail::{self, CodeVault, Dispatcher, Outcome};
+use services::store::{OutboxMail, now_secs};
+use services::{Config, Store};
 use std::path::Path;
 
 /// Runs `mail status` or `mail retry`.

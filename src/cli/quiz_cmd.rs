@@ -3,8 +3,8 @@
 
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
-use crate::content::{Question, Strings};
-use crate::domain::quiz::{Attempt, parse_choice};
+use content::{Question, Strings};
+use domain::quiz::{Attempt, parse_choice};
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
 
@@ -24,7 +24,7 @@ pub fn run(cli: &Cli, plain: bool) -> Result<(), Failure> {
     result
 }
 
-fn saved<T>(r: Result<T, crate::services::StoreError>) -> Result<T, Failure> {
+fn saved<T>(r: Result<T, services::StoreError>) -> Result<T, Failure> {
     r.map_err(|e| Failure::new(e.to_string()))
 }
 
@@ -35,7 +35,7 @@ pub fn take<R: BufRead, W: Write>(
 ) -> Result<(), Failure> {
     let course = session.content.course(session.lang).clone();
     let (quiz, s) = (&course.quiz, &course.strings);
-    let mut total = crate::content::QUESTION_COUNT.to_string();
+    let mut total = content::QUESTION_COUNT.to_string();
     lines.say(s.get("quiz.title"))?;
     let mut attempt = match saved(session.store.latest_attempt())? {
         Some(stored) if stored.finished_score.is_none() => {
@@ -137,7 +137,7 @@ fn summary<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
     s: &Strings,
     attempt: &Attempt,
-    quiz: &crate::content::Quiz,
+    quiz: &content::Quiz,
 ) -> Result<(), Failure> {
     let score = attempt.score(quiz);
     lines.say("")?;
@@ -162,7 +162,7 @@ fn summary<R: BufRead, W: Write>(
     } else {
         lines.say(s.get("quiz.review"))?;
         for r in review {
-            let text = |opts: &[&crate::content::QuestionOption]| {
+            let text = |opts: &[&content::QuestionOption]| {
                 opts.iter()
                     .map(|o| o.text.as_str())
                     .collect::<Vec<_>>()

@@ -4,15 +4,15 @@
 
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
-use crate::content::Strings;
-use crate::domain::otp::{IssueDenied, Verdict};
-use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
-use crate::domain::report::{self, Report};
-use crate::domain::send_failure::explain;
-use crate::services::mail::{
+use content::Strings;
+use domain::otp::{IssueDenied, Verdict};
+use domain::outbox::{DEFAULT_RETRY, MailKind};
+use domain::report::{self, Report};
+use domain::send_failure::explain;
+use services::mail::{
     self, CodeVault, Dispatcher, MailError, Outcome, ReportFlow, validate_address,
 };
-use crate::services::store::now_secs;
+use services::store::now_secs;
 use std::io::{BufRead, Write};
 
 /// Runs the plain report flow on stdin/stdout; `name` is the learner's display name.

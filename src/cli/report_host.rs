@@ -4,12 +4,12 @@
 
 use super::Failure;
 use super::lines::{Lines, Session};
-use crate::content::Strings;
-use crate::domain::report::Report;
-use crate::domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
-use crate::services::mail::validate_address;
-use crate::services::store::Membership;
-use crate::services::trainee::client::relay_mail;
+use content::Strings;
+use domain::report::Report;
+use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use services::mail::validate_address;
+use services::store::Membership;
+use services::trainee::client::relay_mail;
 use std::io::{BufRead, Write};
 
 fn post<T: serde::Serialize>(

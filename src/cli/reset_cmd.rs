@@ -1,7 +1,7 @@
 //! `queuelab reset`: delete all results, after a y/n question unless `--yes`.
 
 use super::Failure;
-use crate::services::Paths;
+use services::Paths;
 use std::io::IsTerminal;
 
 /// Clears the progress store.
@@ -37,7 +37,7 @@ pub fn run(paths: &Paths, yes: bool) -> Result<(), Failure> {
     }
     let mut store = super::lines::open_store(&db)?;
     store.clear().map_err(|e| Failure::new(e.to_string()))?;
-    crate::services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
+    services::mail::clear_files(&paths.mail_dir(), &paths.reports_dir())
         .map_err(|e| Failure::new(e.to_string()))?;
     super::out::line(format!(
         "All results deleted from {}.",

@@ -1,11 +1,11 @@
 //! `queuelab share`: serves the phone map on the LAN until Ctrl+C, printing its URL and QR code.
 
 use super::{Cli, Failure};
-use crate::content::Strings;
-use crate::domain::qr::QrMatrix;
-use crate::domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
-use crate::services::export;
-use crate::services::share::{self, ShareServer};
+use content::Strings;
+use domain::qr::QrMatrix;
+use domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
+use services::export;
+use services::share::{self, ShareServer};
 use std::io::IsTerminal;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -58,8 +58,8 @@ fn start(
     bind: IpAddr,
     port: u16,
     public_ip: Option<IpAddr>,
-    course: &crate::content::Course,
-    lang: crate::content::Lang,
+    course: &content::Course,
+    lang: content::Lang,
 ) -> Result<ShareServer, Failure> {
     // With port 0 the real port is only known after binding; the footer then omits the URL.
     let page_url = public_ip

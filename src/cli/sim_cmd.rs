@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Cli, Failure};
-use crate::content::{self, Lang};
-use crate::sim::moments::{self, Moment, Story};
-use crate::sim::scenario::{self, MAX_MESSAGES, ScenarioError};
-use crate::sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
+use content::{self, Lang};
+use sim::moments::{self, Moment, Story};
+use sim::scenario::{self, MAX_MESSAGES, ScenarioError};
+use sim::{BrokerKind, Mode, RunConfig, SimError, Simulation, checker, history};
 
 // Arguments of `queuelab sim`. No doc comment: clap would show it instead of the help on
 // `Command::Sim`.
@@ -172,7 +172,7 @@ fn run_dir(
     seed: u64,
 ) -> Result<(PathBuf, bool), Failure> {
     if let Some(out) = &args.out {
-        if let Some(file) = crate::sim::store::existing_run_file(out) {
+        if let Some(file) = sim::store::existing_run_file(out) {
             return Err(Failure::usage(format!(
                 "--out {} already holds a run file ({file}); choose an empty directory",
                 out.display()

@@ -1,9 +1,8 @@
 //! The default command: the interactive workshop.
 
 use super::{Cli, Failure};
-use crate::app::{App, Info, Options};
-use crate::content;
-use crate::domain::Progress;
+use app::{App, Info, Options};
+use domain::Progress;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
@@ -54,7 +53,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let mut app = App::new(Arc::new(content), lang, Progress::default(), options, info);
     app.session.lang_from_flag = cli.globals.lang.is_some();
     app.session.await_store();
-    app.session.map = crate::app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
+    app.session.map = app::MapSetup::new(config.workshop.map_url.clone(), config.share.port);
     app.session
         .instructor_cc
         .clone_from(&config.workshop.instructor_cc);

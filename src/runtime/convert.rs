@@ -1,8 +1,8 @@
 //! crossterm events to the core's plain input types. Only key presses count (no repeats or
 //! releases), and only the mouse events the UI uses.
 
-use crate::app::Msg;
-use crate::app::input::{Key, KeyCode, Mouse, MouseKind};
+use app::Msg;
+use app::input::{Key, KeyCode, Mouse, MouseKind};
 use crossterm::event::{
     self as ct, Event, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };

@@ -5,11 +5,11 @@
 use super::convert::to_msg;
 use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
-use crate::app::Msg;
-use crate::app::dashboard::{DashEffect, DashMsg, Dashboard};
-use crate::services::host::HostState;
-use crate::services::log;
-use crate::services::store::now_ms;
+use app::Msg;
+use app::dashboard::{DashEffect, DashMsg, Dashboard};
+use services::host::HostState;
+use services::log;
+use services::store::now_ms;
 use std::time::Duration;
 use tokio::signal::unix::{SignalKind, signal};
 

@@ -12,10 +12,10 @@ use super::store_worker::{StoreSetup, StoreWorker};
 use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
 use super::workshop_worker::WorkshopWorker;
-use crate::app::{App, Msg};
-use crate::content::{Content, Lang};
-use crate::services::log;
-use crate::services::{Config, Paths};
+use app::{App, Msg};
+use content::{Content, Lang};
+use services::log;
+use services::{Config, Paths};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -3,11 +3,11 @@
 //! working meanwhile; a check is never cut short (the store records every check).
 
 use super::lab_watch::{WATCH_EVERY, Watch};
-use crate::app::Msg;
-use crate::app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
-use crate::content::{Content, Lab, Lang};
-use crate::services::log;
-use crate::sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
+use app::Msg;
+use app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
+use content::{Content, Lab, Lang};
+use services::log;
+use sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
@@ -199,7 +199,7 @@ fn check(
         }
     };
     let shown = file.display().to_string();
-    let mut progress = |p: crate::sim::lab::CheckProgress| {
+    let mut progress = |p: sim::lab::CheckProgress| {
         let _ = replies.send(Msg::LabProgress {
             lab_id: lab.id.clone(),
             progress: LabProgress {
@@ -250,7 +250,7 @@ mod tests {
     use super::*;
 
     fn content() -> Arc<Content> {
-        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"))
+        Arc::new(content::load(&content::ContentSource::Embedded).expect("content"))
     }
 
     fn run(dir: &Path, content: &Content, request: LabRequest) -> (Vec<Msg>, Vec<Msg>) {

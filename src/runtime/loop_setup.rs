@@ -4,8 +4,8 @@
 //! the first frame, and on a machine with a second core the learner sees Home that much
 //! sooner (SPEC 6, start-up budget).
 
-use crate::services::Paths;
-use crate::services::log;
+use services::Paths;
+use services::log;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use tokio::signal::unix::{Signal, SignalKind, signal};

@@ -4,13 +4,13 @@
 
 mod host_relay;
 
-use crate::app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
-use crate::content::{Content, Lang};
-use crate::domain::otp::OneTimeCode;
-use crate::domain::outbox::{DEFAULT_RETRY, MailKind};
-use crate::services::mail::{self, CodeVault, Dispatcher, Outcome, ReportFlow};
-use crate::services::store::now_secs;
-use crate::services::{Config, Paths, Store, log};
+use app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
+use content::{Content, Lang};
+use domain::otp::OneTimeCode;
+use domain::outbox::{DEFAULT_RETRY, MailKind};
+use services::mail::{self, CodeVault, Dispatcher, Outcome, ReportFlow};
+use services::store::now_secs;
+use services::{Config, Paths, Store, log};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
@@ -113,7 +113,7 @@ fn setup(
     };
     let transport =
         mail::from_config(&config.mail, &paths.mail_dir()).map_err(|e| e.to_string())?;
-    let file_transport = config.mail.transport == crate::services::config::Transport::File;
+    let file_transport = config.mail.transport == services::config::Transport::File;
     Ok(Ctx {
         store,
         content,
@@ -181,7 +181,7 @@ impl Ctx {
                 name,
             } => {
                 let verdict = self.confirm(&address, &code, consent, lang, name.as_deref());
-                let accepted = matches!(verdict, Ok(crate::domain::otp::Verdict::Accepted { .. }));
+                let accepted = matches!(verdict, Ok(domain::otp::Verdict::Accepted { .. }));
                 let _ = self.replies.send(Msg::CodeChecked(verdict));
                 if let Some(status) = self.host_status.take() {
                     return status;
@@ -198,7 +198,7 @@ impl Ctx {
         &self,
         lang: Lang,
         name: Option<&str>,
-    ) -> Result<(i64, crate::domain::report::Report), String> {
+    ) -> Result<(i64, domain::report::Report), String> {
         mail::latest_report(
             &self.store,
             &self.content,
@@ -256,7 +256,7 @@ impl Ctx {
         consent: bool,
         lang: Lang,
         name: Option<&str>,
-    ) -> Result<crate::domain::otp::Verdict, String> {
+    ) -> Result<domain::otp::Verdict, String> {
         let (_, report) = self.report(lang, name)?;
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
             let (verdict, status) = host_relay::submit(&member, address, code.reveal(), &report)?;

@@ -2,10 +2,10 @@
 //! thread and runtime; the UI loop only binds the socket (no network traffic) and keeps the
 //! handle, and stopping never waits for a client, so no client can slow the learner's screen.
 
-use crate::app::{Msg, ShareFailure};
-use crate::content::{Content, Lang};
-use crate::services::share::{self, ShareServer};
-use crate::services::{export, log};
+use app::{Msg, ShareFailure};
+use content::{Content, Lang};
+use services::share::{self, ShareServer};
+use services::{export, log};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 /// The running server, if any; dropping the slot stops it.

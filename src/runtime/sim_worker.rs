@@ -4,12 +4,12 @@
 
 mod run;
 
-use crate::app::Msg;
-use crate::app::simulator::{RunSpec, SimCommand, SimReply};
-use crate::content::Content;
-use crate::services::log;
-use crate::sim::{Mode, RunConfig, SimError, Simulation};
+use app::Msg;
+use app::simulator::{RunSpec, SimCommand, SimReply};
+use content::Content;
 use run::{EVENTS_PER_REPLY, Run, Stepped};
+use services::log;
+use sim::{Mode, RunConfig, SimError, Simulation};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
@@ -229,7 +229,7 @@ impl SimDriver {
     /// learner's file, varied by the seed exactly as its check was.
     fn build(&self, spec: &RunSpec, mode: Mode, dir: PathBuf) -> Result<Simulation, SimError> {
         if let Some(lab) = &spec.lab {
-            return crate::sim::lab::rerun(
+            return sim::lab::rerun(
                 &self.content,
                 &lab.lab_id,
                 &lab.text,
@@ -240,7 +240,7 @@ impl SimDriver {
             );
         }
         Simulation::new(RunConfig {
-            scenario: crate::sim::scenario::from_loaded(&self.content, &spec.scenario)?,
+            scenario: sim::scenario::from_loaded(&self.content, &spec.scenario)?,
             mode,
             broker: spec.broker,
             seed: spec.seed,

@@ -3,12 +3,12 @@
 
 mod opening;
 
-use crate::app::{DamagedCopy, Msg, StoreRequest};
-use crate::content::{Content, Lang};
-use crate::domain::quiz::Attempt;
-use crate::domain::workshop::EventKind;
-use crate::services::log;
+use app::{DamagedCopy, Msg, StoreRequest};
+use content::{Content, Lang};
+use domain::quiz::Attempt;
+use domain::workshop::EventKind;
 use opening::{Opened, open_waiting};
+use services::log;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
@@ -176,7 +176,7 @@ impl StoreWorker {
 }
 
 /// The lab results, or why they could not be read (shown like a failed save).
-fn lab_results(store: &crate::services::Store) -> Msg {
+fn lab_results(store: &services::Store) -> Msg {
     match store.lab_results() {
         Ok(results) => Msg::LabResults(results),
         Err(e) => Msg::FactSaved(Err(e.to_string())),

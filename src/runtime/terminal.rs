@@ -82,7 +82,7 @@ fn install_panic_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
-            crate::services::log::line("PANIC", &info.to_string());
+            services::log::line("PANIC", &info.to_string());
             previous(info);
         }));
     });

@@ -3,13 +3,13 @@
 //! thread wakes it after each save; while facts wait, it retries when the earliest is due
 //! (backoff and jitter are in the outbox rows); with nothing waiting it sleeps without a timer.
 
-use crate::app::pace::{PaceNotice, RoomVotes};
-use crate::app::{Msg, WorkshopLine, WorkshopRequest};
-use crate::domain::workshop::{JoinRefusal, JoinUrl, PaceKind};
-use crate::services::Store;
-use crate::services::log;
-use crate::services::store::now_ms;
-use crate::services::trainee::{client::deadline_in, deliver, join, poll_paces};
+use app::pace::{PaceNotice, RoomVotes};
+use app::{Msg, WorkshopLine, WorkshopRequest};
+use domain::workshop::{JoinRefusal, JoinUrl, PaceKind};
+use services::Store;
+use services::log;
+use services::store::now_ms;
+use services::trainee::{client::deadline_in, deliver, join, poll_paces};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
@@ -89,7 +89,7 @@ impl Pacing {
     }
 
     /// The newest command of a reply, noted as seen, with the room's answers for a reveal.
-    fn newest(&mut self, reply: crate::domain::workshop::pace::PaceReply) -> Option<PaceNotice> {
+    fn newest(&mut self, reply: domain::workshop::pace::PaceReply) -> Option<PaceNotice> {
         let newest = reply.paces.into_iter().max_by_key(|p| p.id)?;
         self.after = Some(newest.id);
         let (distribution, second_distribution) = match &newest.kind {
@@ -291,7 +291,7 @@ fn round(store: &mut Store, all: bool, reachable: &mut bool) -> Option<WorkshopL
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Fact;
+    use domain::Fact;
 
     /// Port 9 on loopback: nothing listens, so every request fails at once.
     const DEAD_HOST: &str = "https://127.0.0.1:9/join?code=ABCDEFGH&fp=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";

@@ -3,9 +3,9 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::{App, ChaptersState, layout};
-use crate::content::Chapter;
+use app::doc_layout::Tone;
+use app::{App, ChaptersState, layout};
+use content::Chapter;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

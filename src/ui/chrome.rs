@@ -2,8 +2,8 @@
 
 use super::rect;
 use super::theme::Theme;
-use crate::app::keymap::{Action, Binding, bindings};
-use crate::app::{App, layout};
+use app::keymap::{Action, Binding, bindings};
+use app::{App, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -55,7 +55,7 @@ fn counts(app: &App) -> String {
         .iter()
         .filter(|d| app.session.progress.decisions.contains_key(&d.id))
         .count();
-    let read = crate::domain::progress::chapters_read_count(
+    let read = domain::progress::chapters_read_count(
         course.chapters.iter().map(|c| c.id.as_str()),
         &app.session.progress.chapters_read,
     );
@@ -126,10 +126,10 @@ pub fn status(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // A fresh notice (saved, failed) wins for its moment; the instructor's banner stays until
     // followed or dismissed.
     let Some(status) = &app.session.status else {
-        if let Some(banner) = crate::app::pace::banner(&app.session) {
+        if let Some(banner) = app::pace::banner(&app.session) {
             let text = ellipsize(&format!(" {banner}"), usize::from(area.width));
             frame.render_widget(
-                Paragraph::new(text).style(theme.tone(crate::app::doc_layout::Tone::Focus)),
+                Paragraph::new(text).style(theme.tone(app::doc_layout::Tone::Focus)),
                 clip(frame, area),
             );
         }
@@ -163,7 +163,7 @@ pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     );
     frame.render_widget(
         Paragraph::new(text)
-            .style(theme.tone(crate::app::doc_layout::Tone::Bold))
+            .style(theme.tone(app::doc_layout::Tone::Bold))
             .wrap(Wrap { trim: true }),
         area,
     );

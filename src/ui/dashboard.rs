@@ -9,8 +9,8 @@ mod room;
 
 use super::chrome::ellipsize;
 use super::theme::Theme;
-use crate::app::dashboard::{Dashboard, Section};
-use crate::app::doc_layout::Tone;
+use app::dashboard::{Dashboard, Section};
+use app::doc_layout::Tone;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

@@ -4,9 +4,9 @@
 
 use super::chrome::clip;
 use super::theme::Theme;
-use crate::app::App;
-use crate::app::doc_layout::Tone;
-use crate::app::keymap::{ScreenKind, WORKSHOP_HELP, bindings};
+use app::App;
+use app::doc_layout::Tone;
+use app::keymap::{ScreenKind, WORKSHOP_HELP, bindings};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

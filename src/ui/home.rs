@@ -3,7 +3,7 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::{App, HomeState, MenuItem, home_layout};
+use app::{App, HomeState, MenuItem, home_layout};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -13,10 +13,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
     let s = app.session.strings();
     let parts = home_layout(&app.session);
     let title = Line::from(vec![
-        Span::styled(
-            s.get("app.title"),
-            theme.tone(crate::app::doc_layout::Tone::Title),
-        ),
+        Span::styled(s.get("app.title"), theme.tone(app::doc_layout::Tone::Title)),
         Span::styled(format!("  {}", s.get("app.subtitle")), theme.dim()),
     ]);
     frame.render_widget(
@@ -42,7 +39,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
         let line = Line::from(vec![
             Span::styled(
                 format!(" {}", s.fill("home.workshop", &[("name", &w.session)])),
-                theme.tone(crate::app::doc_layout::Tone::Bold),
+                theme.tone(app::doc_layout::Tone::Bold),
             ),
             Span::styled(format!("  {state}"), theme.dim()),
         ]);
@@ -96,7 +93,7 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
     let s = app.session.strings();
     let course = app.session.course();
     let p = &app.session.progress;
-    let read = crate::domain::progress::chapters_read_count(
+    let read = domain::progress::chapters_read_count(
         course.chapters.iter().map(|c| c.id.as_str()),
         &p.chapters_read,
     );
@@ -118,7 +115,7 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
     let row = |label: &str, value: String| {
         Line::from(vec![
             Span::styled(format!("{label}: "), theme.dim()),
-            Span::styled(value, theme.tone(crate::app::doc_layout::Tone::Bold)),
+            Span::styled(value, theme.tone(app::doc_layout::Tone::Bold)),
         ])
     };
     let rest = vec![
@@ -133,7 +130,7 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
     let mut lines = vec![
         Line::styled(
             s.get("home.progress"),
-            theme.tone(crate::app::doc_layout::Tone::Subheading),
+            theme.tone(app::doc_layout::Tone::Subheading),
         ),
         row(
             s.get("home.chapters_read"),
@@ -157,7 +154,7 @@ fn quiz_summary(app: &App) -> String {
         .quiz
         .attempt
         .as_ref()
-        .map_or(crate::content::QUESTION_COUNT, |a| a.total(quiz))
+        .map_or(content::QUESTION_COUNT, |a| a.total(quiz))
         .to_string();
     match &app.session.quiz.attempt {
         Some(attempt) if app.session.quiz.finished => {
@@ -182,9 +179,9 @@ fn quiz_summary(app: &App) -> String {
 fn report_summary(app: &App) -> String {
     let s = app.session.strings();
     s.get(match app.session.report_status {
-        Some(crate::domain::outbox::MailStatus::Queued) => "home.report_queued",
-        Some(crate::domain::outbox::MailStatus::Sent) => "home.report_sent",
-        Some(crate::domain::outbox::MailStatus::Failed(_)) => "home.report_failed",
+        Some(domain::outbox::MailStatus::Queued) => "home.report_queued",
+        Some(domain::outbox::MailStatus::Sent) => "home.report_sent",
+        Some(domain::outbox::MailStatus::Failed(_)) => "home.report_failed",
         None => "home.report_none",
     })
     .to_owned()

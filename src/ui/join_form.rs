@@ -3,9 +3,9 @@
 
 use super::chrome::{clip, ellipsize};
 use super::theme::Theme;
-use crate::app::App;
-use crate::app::doc_layout::Tone;
-use crate::app::{JoinForm, JoinStep};
+use app::App;
+use app::doc_layout::Tone;
+use app::{JoinForm, JoinStep};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -3,10 +3,10 @@
 
 use super::chrome::clip;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::labs::{CheckState, LabReportKind, LabStatus};
-use crate::app::{App, LabListState, LabState, layout};
-use crate::content::Lab;
+use app::doc_layout::Tone;
+use app::labs::{CheckState, LabReportKind, LabStatus};
+use app::{App, LabListState, LabState, layout};
+use content::Lab;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -256,11 +256,11 @@ fn hint_lines<'a>(app: &'a App, lab: &'a Lab, state: &LabState, theme: &Theme) -
 }
 
 /// The brief, with its Markdown marks dropped: `#` titles in the title tone, `**` removed.
-fn brief_lines<'a>(lab: &'a Lab, lang: crate::content::Lang, theme: &Theme) -> Vec<Line<'a>> {
+fn brief_lines<'a>(lab: &'a Lab, lang: content::Lang, theme: &Theme) -> Vec<Line<'a>> {
     let text = lab
         .brief
         .get(&lang)
-        .or_else(|| lab.brief.get(&crate::content::Lang::En))
+        .or_else(|| lab.brief.get(&content::Lang::En))
         .map_or("", String::as_str);
     // The brief's source is wrapped for the editor: its lines are joined into paragraphs
     // again (a blank line or a list item starts a new one) and wrapped to the screen.

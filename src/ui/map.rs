@@ -5,12 +5,12 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::doc_layout::wrap::url_wrap;
-use crate::app::map::{self, MapAreas};
-use crate::app::{App, MapState, Sharing, layout};
-use crate::domain::qr::QrMatrix;
-use crate::domain::qr::text::{TERMINAL_QUIET_ZONE, render};
+use app::doc_layout::Tone;
+use app::doc_layout::wrap::url_wrap;
+use app::map::{self, MapAreas};
+use app::{App, MapState, Sharing, layout};
+use domain::qr::QrMatrix;
+use domain::qr::text::{TERMINAL_QUIET_ZONE, render};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};

@@ -3,8 +3,8 @@
 use super::chrome::{clip, ellipsize};
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::{App, Feedback, OrderingState, layout};
+use app::doc_layout::Tone;
+use app::{App, Feedback, OrderingState, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

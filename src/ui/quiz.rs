@@ -3,11 +3,11 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::quiz::{current_question, text};
-use crate::app::{App, QuizPhase, QuizState, layout};
-use crate::content::Question;
-use crate::domain::quiz::Attempt;
+use app::doc_layout::Tone;
+use app::quiz::{current_question, text};
+use app::{App, QuizPhase, QuizState, layout};
+use content::Question;
+use domain::quiz::Attempt;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -3,8 +3,8 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::{App, ReaderState, layout};
+use app::doc_layout::Tone;
+use app::{App, ReaderState, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
         return;
     };
     let body = layout::body(app.session.size.0, app.session.size.1);
-    let lines = crate::app::reader_lines(app, state);
+    let lines = app::reader_lines(app, state);
     let area = layout::reader_text(app.session.size.0, app.session.size.1);
     let height = usize::from(area.height);
     let max_scroll = lines.len().saturating_sub(height);
@@ -97,7 +97,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
 /// ("end ○ · time 12/48 s"), so the learner sees what is missing.
 fn reading_indicator(app: &App, state: &ReaderState) -> String {
     let s = app.session.strings();
-    let progress = crate::app::reading_progress(app, state);
+    let progress = app::reading_progress(app, state);
     if progress.read {
         return s.get("chapters.status_read").to_owned();
     }

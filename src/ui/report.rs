@@ -4,9 +4,9 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::{App, ReportPhase, ReportState, layout};
-use crate::domain::otp::MAX_FAILURES;
+use app::doc_layout::Tone;
+use app::{App, ReportPhase, ReportState, layout};
+use domain::otp::MAX_FAILURES;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -118,9 +118,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     }
     if let Some(status) = &app.session.report_status {
         let text = match status {
-            crate::domain::outbox::MailStatus::Failed(reason) => s.fill(
+            domain::outbox::MailStatus::Failed(reason) => s.fill(
                 status.key(),
-                &[("reason", &crate::domain::send_failure::explain(reason, s))],
+                &[("reason", &domain::send_failure::explain(reason, s))],
             ),
             other => s.get(other.key()).to_owned(),
         };

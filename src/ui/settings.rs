@@ -3,9 +3,9 @@
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::{App, SettingsState, layout};
-use crate::domain::report::iso_date;
+use app::doc_layout::Tone;
+use app::{App, SettingsState, layout};
+use domain::report::iso_date;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -23,8 +23,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
     let language = match app.session.lang {
-        crate::content::Lang::De => "Deutsch",
-        crate::content::Lang::En => "English",
+        content::Lang::De => "Deutsch",
+        content::Lang::En => "English",
     };
     let items = [
         format!("{}: {language}  (l)", s.get("settings.language")),

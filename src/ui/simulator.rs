@@ -14,9 +14,9 @@ mod units;
 use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::{SPEEDS, scenario_text, view};
-use crate::app::{App, SimState, layout};
+use app::doc_layout::Tone;
+use app::simulator::{SPEEDS, scenario_text, view};
+use app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -115,8 +115,8 @@ fn offer_compare(
     let strings = app.session.strings();
     // The compare view shows safe mode beside naive (or beside pitfall in pitfall mode).
     let other = match s.settings.mode {
-        crate::sim::Mode::Safe => crate::sim::Mode::Naive,
-        crate::sim::Mode::Naive | crate::sim::Mode::Pitfall => crate::sim::Mode::Safe,
+        sim::Mode::Safe => sim::Mode::Naive,
+        sim::Mode::Naive | sim::Mode::Pitfall => sim::Mode::Safe,
     };
     let text = strings.fill(
         "simulator.offer_compare",
@@ -181,14 +181,14 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
         (None, None) => strings.get("simulator.not_started").to_owned(),
     };
     let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
-    let now = crate::sim::moments::human_ms(app.session.lang, now);
+    let now = sim::moments::human_ms(app.session.lang, now);
     let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
     let times = if app.session.options.ascii { "x" } else { "×" };
     // A lab's run plays the learner's file, not a mode.
     let mode = match &s.settings.lab {
         Some(lab) => strings.fill("simulator.lab_mode", &[("n", &lab.number.to_string())]),
         None => strings
-            .get(crate::app::simulator::view::mode_key(s.settings.mode))
+            .get(app::simulator::view::mode_key(s.settings.mode))
             .to_owned(),
     };
     let state = format!("{mark} {} {times}{speed}", strings.get(state_key));

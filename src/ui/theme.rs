@@ -1,7 +1,7 @@
 //! Styles for every tone and piece of chrome. With `NO_COLOR` set, only modifiers are used, and
 //! everything that matters is also marked by text (focus markers, ✓/✗), never by colour alone.
 
-use crate::app::doc_layout::Tone;
+use app::doc_layout::Tone;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::border;
 

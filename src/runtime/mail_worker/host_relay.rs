@@ -3,14 +3,14 @@
 //! the mail with its own configuration. The host answers with the same string keys the local
 //! flow uses; they become the same messages, so the report screen works unchanged.
 
-use crate::app::{CodeRequestOutcome, Delivery, Msg};
-use crate::content::Lang;
-use crate::domain::otp::Verdict;
-use crate::domain::outbox::MailStatus;
-use crate::domain::report::Report;
-use crate::domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
-use crate::services::store::Membership;
-use crate::services::trainee::client::relay_mail;
+use app::{CodeRequestOutcome, Delivery, Msg};
+use content::Lang;
+use domain::otp::Verdict;
+use domain::outbox::MailStatus;
+use domain::report::Report;
+use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use services::store::Membership;
+use services::trainee::client::relay_mail;
 
 /// The refusals of a code request, as `IssueDenied` names them.
 const DENIED_KEYS: [&str; 5] = [

@@ -1,7 +1,7 @@
 //! One run on the simulator thread: the simulation, its story (moments) and the faults the
 //! learner injected (so that the compare view can replay them).
 
-use crate::sim::{Event, Fault, Moment, SimError, Simulation, Story};
+use sim::{Event, Fault, Moment, SimError, Simulation, Story};
 
 /// Most events executed while waiting for a DLQ replay to run (it is due at once).
 const REPLAY_REACH: usize = 64;
@@ -102,7 +102,7 @@ impl Run {
 pub(super) fn run_with_faults(
     sim: &mut Simulation,
     faults: &[(u64, Fault)],
-) -> Result<crate::sim::RunReport, SimError> {
+) -> Result<sim::RunReport, SimError> {
     let mut pending = faults.iter().peekable();
     loop {
         while let Some((at, fault)) = pending.peek() {
@@ -122,13 +122,12 @@ pub(super) fn run_with_faults(
 #[cfg(test)]
 mod tests {
     use super::super::*;
-    use crate::app::simulator::{RunSpec, SimCommand, SimReply};
-    use crate::sim::{BrokerKind, Fault, Mode, MomentKind};
+    use app::simulator::{RunSpec, SimCommand, SimReply};
+    use sim::{BrokerKind, Fault, Mode, MomentKind};
 
     fn driver(base: &std::path::Path) -> SimDriver {
-        let content = std::sync::Arc::new(
-            crate::content::load(&crate::content::ContentSource::Embedded).expect("content"),
-        );
+        let content =
+            std::sync::Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
         SimDriver::without_stamp(base, content)
     }
 
@@ -232,8 +231,8 @@ mod tests {
 #[cfg(test)]
 mod replay_tests {
     use super::*;
-    use crate::sim::scenario::{self, ScriptAction};
-    use crate::sim::{BrokerKind, Mode, RunConfig};
+    use sim::scenario::{self, ScriptAction};
+    use sim::{BrokerKind, Mode, RunConfig};
 
     /// `poison-dlq` without its scripted fix and replays: the test is the operator.
     fn operator_run(dir: &std::path::Path) -> Run {

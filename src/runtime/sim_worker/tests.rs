@@ -1,7 +1,7 @@
 //! The simulator thread's driver against real runs on disk.
 
 use super::*;
-use crate::sim::{BrokerKind, Mode};
+use sim::{BrokerKind, Mode};
 
 fn spec() -> RunSpec {
     RunSpec {
@@ -16,8 +16,7 @@ fn spec() -> RunSpec {
 #[test]
 fn a_new_run_replaces_the_old_one_and_its_files() {
     let base = tempfile::tempdir().expect("tempdir");
-    let content =
-        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
     let mut driver = SimDriver::without_stamp(base.path(), content);
     let [SimReply::Started { dir: first, .. }] = &driver.handle(SimCommand::Start {
         run: 1,
@@ -52,12 +51,12 @@ fn a_new_run_replaces_the_old_one_and_its_files() {
 
 /// A lab's broken run as the lab screen opens it: the starting file of lab 1 at the seed,
 /// scenario and broker its lab.toml says it fails on.
-fn broken_lab_run(content: &crate::content::Content) -> RunSpec {
+fn broken_lab_run(content: &content::Content) -> RunSpec {
     broken_run_of(content, 1)
 }
 
 /// The starting file of lab `number` at the seed, scenario and broker it fails on.
-fn broken_run_of(content: &crate::content::Content, number: u32) -> RunSpec {
+fn broken_run_of(content: &content::Content, number: u32) -> RunSpec {
     let lab = content
         .labs
         .iter()
@@ -69,7 +68,7 @@ fn broken_run_of(content: &crate::content::Content, number: u32) -> RunSpec {
         mode: Mode::Naive,
         broker: BrokerKind::parse(&fails.broker).expect("a broker"),
         seed: fails.seed,
-        lab: Some(crate::app::simulator::LabRun {
+        lab: Some(app::simulator::LabRun {
             lab_id: lab.id.clone(),
             number: lab.number,
             text: lab.start.clone(),
@@ -80,8 +79,7 @@ fn broken_run_of(content: &crate::content::Content, number: u32) -> RunSpec {
 #[test]
 fn a_labs_broken_run_plays_the_learners_file_to_the_moment_the_check_named() {
     let base = tempfile::tempdir().expect("tempdir");
-    let content =
-        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
     let spec = broken_lab_run(&content);
     let moment = content.labs[0].start_fails.moment.clone();
     let mut driver = SimDriver::without_stamp(base.path(), Arc::clone(&content));
@@ -142,8 +140,7 @@ fn a_labs_broken_run_plays_the_learners_file_to_the_moment_the_check_named() {
 #[test]
 fn a_lab_file_that_does_not_prepare_is_a_failed_start_not_a_panic() {
     let base = tempfile::tempdir().expect("tempdir");
-    let content =
-        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
     let mut spec = broken_lab_run(&content);
     if let Some(lab) = spec.lab.as_mut() {
         lab.text = "-- @handle\nINSERT INTO nowhere VALUES (;\n".into();
@@ -159,8 +156,7 @@ fn a_lab_file_that_does_not_prepare_is_a_failed_start_not_a_panic() {
 #[test]
 fn a_lab_claim_is_captioned_as_the_learners_not_as_the_engines_lease() {
     let base = tempfile::tempdir().expect("tempdir");
-    let content =
-        Arc::new(crate::content::load(&crate::content::ContentSource::Embedded).expect("content"));
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
     let spec = broken_run_of(&content, 3);
     let mut driver = SimDriver::without_stamp(base.path(), content);
     driver.handle(SimCommand::Start { run: 1, spec });

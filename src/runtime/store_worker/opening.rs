@@ -1,10 +1,10 @@
 //! The store thread's first job: open the progress store (waiting while another queuelab holds
 //! it), read what the session starts from, and keep every request that arrives meanwhile.
 
-use crate::app::{Msg, QuizRecord, StoreRequest, StoredSession};
-use crate::services::log;
-use crate::services::store::OpenNote;
-use crate::services::{Store, StoreError};
+use app::{Msg, QuizRecord, StoreRequest, StoredSession};
+use services::log;
+use services::store::OpenNote;
+use services::{Store, StoreError};
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};

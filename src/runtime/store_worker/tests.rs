@@ -2,10 +2,10 @@
 //! queuelab) holds locked: nothing opens twice, nothing sent meanwhile is lost.
 
 use super::{StoreSetup, StoreWorker};
-use crate::app::{Msg, StoreRequest};
-use crate::content::{ContentSource, load};
-use crate::domain::Fact;
-use crate::services::Store;
+use app::{Msg, StoreRequest};
+use content::{ContentSource, load};
+use domain::Fact;
+use services::Store;
 use std::path::Path;
 use std::sync::{Arc, mpsc};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};

@@ -3,9 +3,9 @@
 //! each quiz question's share correct, the ordering game and the scenarios run.
 
 use super::{bar, cell, dim, plain, title};
-use crate::app::dashboard::Dashboard;
-use crate::app::doc_layout::Tone;
 use crate::ui::theme::Theme;
+use app::dashboard::Dashboard;
+use app::doc_layout::Tone;
 use ratatui::text::{Line, Span};
 use std::fmt::Write as _;
 

@@ -3,11 +3,11 @@
 //! link and the instructor key. URLs wrap, never cut: a cut URL does not work.
 
 use super::{dim, title};
-use crate::app::dashboard::Dashboard;
-use crate::app::doc_layout::Tone;
-use crate::app::doc_layout::wrap::url_wrap;
-use crate::domain::qr::text::{Glyphs, TERMINAL_QUIET_ZONE, render_fitting, size};
 use crate::ui::theme::Theme;
+use app::dashboard::Dashboard;
+use app::doc_layout::Tone;
+use app::doc_layout::wrap::url_wrap;
+use domain::qr::text::{Glyphs, TERMINAL_QUIET_ZONE, render_fitting, size};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
@@ -88,7 +88,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     // What a trainee types (about 20 characters) and the digits they compare: derived from
     // the join URL, so the projector and the trainee's screen use the one derivation.
-    if let Ok(url) = crate::domain::workshop::JoinUrl::parse(&dash.access.join_url) {
+    if let Ok(url) = domain::workshop::JoinUrl::parse(&dash.access.join_url) {
         out.push(title(s.get("dash.join_line"), theme));
         // Advertised on the LAN, the code alone finds the session; the address is the
         // fallback for networks that block multicast.
@@ -104,10 +104,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         }
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(
-            format!(
-                " {}",
-                crate::domain::workshop::check_digits(&url.fingerprint)
-            ),
+            format!(" {}", domain::workshop::check_digits(&url.fingerprint)),
             theme.tone(Tone::Bold),
         ));
         out.push(Line::raw(""));

@@ -3,12 +3,12 @@
 //! titles in the session's language, so the instructor types a number they can see.
 
 use super::{dim, ellipsize, plain, title};
-use crate::app::dashboard::Dashboard;
-use crate::app::dashboard::prompt::PromptKind;
-use crate::app::simulator::view::mode_key;
-use crate::sim::Mode;
 use crate::ui::theme::Theme;
+use app::dashboard::Dashboard;
+use app::dashboard::prompt::PromptKind;
+use app::simulator::view::mode_key;
 use ratatui::text::Line;
+use sim::Mode;
 
 /// The list for an open prompt of `kind`; None for prompts that take a name.
 pub fn lines(

@@ -3,9 +3,9 @@
 //! when last seen, the labs the room checked, and under the table the rules behind the figures.
 
 use super::{cell, dim, plain, title};
-use crate::app::dashboard::Dashboard;
-use crate::app::doc_layout::Tone;
 use crate::ui::theme::Theme;
+use app::dashboard::Dashboard;
+use app::doc_layout::Tone;
 use ratatui::text::{Line, Span};
 
 /// Widths of the figure columns (name takes the rest).
@@ -147,7 +147,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     }
     labs(dash, theme, width, &mut out);
     out.push(Line::raw(""));
-    let minutes = (crate::domain::workshop::summary::IN_ROOM_MS / 60_000).to_string();
+    let minutes = (domain::workshop::summary::IN_ROOM_MS / 60_000).to_string();
     let rules = s.fill(
         "dash.room_rules",
         &[("rule", s.get("chapters.read_rule")), ("minutes", &minutes)],

@@ -5,8 +5,8 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::simulator::Tab;
-use crate::app::{App, SimState, layout};
+use app::simulator::Tab;
+use app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;

@@ -8,14 +8,14 @@ mod tokens;
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::{labels, view};
-use crate::app::{App, SimState, layout};
-use crate::sim::{Outcome, Snapshot, Stage};
+use app::doc_layout::Tone;
+use app::simulator::{labels, view};
+use app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use sim::{Outcome, Snapshot, Stage};
 
 fn count(stage: Stage, snap: &Snapshot) -> u64 {
     let tokens = snap.tokens.iter().filter(|t| t.stage == stage).count() as u64;
@@ -27,7 +27,7 @@ fn count(stage: Stage, snap: &Snapshot) -> u64 {
         Stage::Effect => snap
             .metrics
             .effects
-            .max(snap.tables.len(crate::sim::Table::Effects) as u64),
+            .max(snap.tables.len(sim::Table::Effects) as u64),
         _ => snap.scalars.stages.for_stage(stage),
     }
 }

@@ -3,8 +3,8 @@
 //! the file as it was checked, each with its `line:column`, so the learner reads their own
 //! code beside the step it ran at.
 
-use crate::app::simulator::LabRun;
-use crate::sim::lab::{LabFile, Section};
+use app::simulator::LabRun;
+use sim::lab::{LabFile, Section};
 
 /// The marker the engine writes for a section of the learner's file.
 const MARKER: &str = "(your lab file)";

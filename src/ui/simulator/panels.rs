@@ -3,15 +3,15 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::Screen;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::Compare;
-use crate::app::simulator::view::{compare_rows, compare_sentence, mode_key};
-use crate::app::{App, layout};
-use crate::sim::Mode;
+use app::Screen;
+use app::doc_layout::Tone;
+use app::simulator::Compare;
+use app::simulator::view::{compare_rows, compare_sentence, mode_key};
+use app::{App, layout};
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
+use sim::Mode;
 
 /// Safe and naive side by side, with the final difference in one sentence.
 pub fn compare(

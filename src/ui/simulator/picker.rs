@@ -3,9 +3,9 @@
 
 use super::super::chrome::clip;
 use super::super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::{Picker, PickerKind, fault_rows, scenario_rows};
-use crate::app::{App, SimState};
+use app::doc_layout::Tone;
+use app::simulator::{Picker, PickerKind, fault_rows, scenario_rows};
+use app::{App, SimState};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -5,14 +5,14 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::layout;
-use crate::app::simulator::story::StoryState;
-use crate::content::{Captions, Lang, Strings};
-use crate::sim::moments::{self, MomentKind};
+use app::doc_layout::Tone;
+use app::layout;
+use app::simulator::story::StoryState;
+use content::{Captions, Lang, Strings};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use sim::moments::{self, MomentKind};
 
 /// What the panel needs besides the story itself.
 pub struct PanelText<'a> {

@@ -4,16 +4,16 @@
 use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::Tab;
-use crate::app::simulator::fold;
-use crate::app::simulator::view::{self, TAB_WIDTH, TableLine};
-use crate::app::{App, SimState, layout};
-use crate::sim::Outcome;
+use app::doc_layout::Tone;
+use app::simulator::Tab;
+use app::simulator::fold;
+use app::simulator::view::{self, TAB_WIDTH, TableLine};
+use app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Sparkline};
+use sim::Outcome;
 
 /// Sparkline levels for `--ascii` (ratatui's three-level set still uses block characters).
 const ASCII_BARS: ratatui::symbols::bar::Set<'static> = ratatui::symbols::bar::Set {
@@ -121,7 +121,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         let head = format!(
             "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
             e.index + 1,
-            crate::sim::moments::human_ms(app.session.lang, e.at_ms),
+            sim::moments::human_ms(app.session.lang, e.at_ms),
             e.actor.to_string()
         );
         let outcome = format!("[{}] ", e.outcome.as_str());
@@ -283,7 +283,7 @@ fn metrics(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: 
         let y = area.y + i as u16;
         let value = (signal.value)(&snap.metrics);
         let value = if signal.millis {
-            crate::sim::moments::human_ms(app.session.lang, value)
+            sim::moments::human_ms(app.session.lang, value)
         } else {
             value.to_string()
         };

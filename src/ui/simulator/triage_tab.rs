@@ -6,14 +6,14 @@ use super::super::chrome::clip;
 use super::super::rect;
 use super::super::theme::Theme;
 use super::picker;
-use crate::app::doc_layout::Tone;
-use crate::app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
-use crate::app::{App, SimState, layout};
-use crate::sim::moments::human_ms;
+use app::doc_layout::Tone;
+use app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
+use app::{App, SimState, layout};
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use sim::moments::human_ms;
 use unicode_width::UnicodeWidthStr;
 
 /// Draws the DLQ triage tab into `area`. The entries matter most: the keys row, a one-row
@@ -124,7 +124,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
 /// One DLQ entry in one row: its mark, id, reason (or where to look for it on SQS), deliveries
 /// and last error; a row wider than the tab ends in "…".
 fn entry_line<'a>(
-    strings: &crate::content::Strings,
+    strings: &content::Strings,
     theme: &Theme,
     entry: &ShownEntry,
     width: usize,

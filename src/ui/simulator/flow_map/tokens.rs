@@ -4,14 +4,14 @@
 //! broker travels the arrow backwards ("◀3").
 
 use super::super::super::chrome::clip;
-use crate::app::layout::Area;
-use crate::app::simulator::{Move, labels};
-use crate::sim::Stage;
+use app::layout::Area;
+use app::simulator::{Move, labels};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
+use sim::Stage;
 
 /// Box indices (into `Stage::ALL` order) of the main line, left to right.
 const CHAIN: [usize; 6] = [0, 1, 2, 3, 6, 7];
@@ -242,7 +242,7 @@ pub fn movers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::layout;
+    use app::layout;
 
     fn boxes() -> [Area; 8] {
         layout::flow_boxes(Area {

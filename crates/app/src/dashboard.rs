@@ -1,0 +1,398 @@
+//! The instructor's dashboard as a pure state machine: the host's summary (the same one
+//! `GET /api/summary` serves) comes in as a message with the time, keys switch sections, scroll
+//! and type pacing commands; what must happen outside comes back as effects.
+
+pub mod prompt;
+
+use super::input::{Key, KeyCode};
+use content::{Content, Course, Lang, Strings};
+use domain::qr::QrMatrix;
+use domain::workshop::{PaceKind, SummaryView};
+pub use prompt::{Prompt, PromptKind};
+use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
+
+/// What separates two keys in the footer's key help (`dash.footer`).
+const KEY_SEPARATOR: &str = " · ";
+
+/// The dashboard's sections, one on screen at a time (80x24 has no room for all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// Stuck list and trainees.
+    Room,
+    /// Decision distributions, quiz share correct, ordering game, scenarios.
+    Answers,
+    /// QR code, join URL, projector link, instructor key.
+    Join,
+}
+
+impl Section {
+    /// All sections in key order (1, 2, 3).
+    pub const ALL: [Section; 3] = [Section::Room, Section::Answers, Section::Join];
+
+    /// The string key of its tab label.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Section::Room => "dash.tab_room",
+            Section::Answers => "dash.tab_answers",
+            Section::Join => "dash.tab_join",
+        }
+    }
+}
+
+/// How the session is reached, shown in the Join section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    /// The join URL (with code and fingerprint).
+    pub join_url: String,
+    /// The projector page's URL (with the instructor key).
+    pub projector_url: String,
+    /// The instructor key.
+    pub key: String,
+    /// The name the session is advertised under on the LAN (DNS-SD); None when it is not.
+    pub discovery: Option<String>,
+}
+
+/// What the dashboard receives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DashMsg {
+    /// A key press.
+    Key(Key),
+    /// The terminal's size.
+    Resized {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
+    /// The host's summary, read at `now_ms`.
+    Refreshed {
+        /// The summary.
+        summary: Box<SummaryView>,
+        /// The host's clock (Unix ms) when it was read.
+        now_ms: i64,
+    },
+    /// A pacing command was stored (Ok) or refused (Err with the reason).
+    PaceDone(Result<PaceKind, String>),
+    /// A trainee was removed (Ok with their name) or not (Err with the reason).
+    Kicked(Result<String, String>),
+    /// A trainee's row was removed (Ok with their name) or not (Err with the reason).
+    RowRemoved(Result<String, String>),
+    /// A stuck signal was acknowledged (Ok with the trainee's name) or not (Err with why).
+    Acknowledged(Result<String, String>),
+}
+
+/// What the dashboard asks the host to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DashEffect {
+    /// Store and serve this pacing command.
+    SendPace(PaceKind),
+    /// Remove the trainee with this name or id from the session.
+    Kick(String),
+    /// Remove the row of the trainee with this name or id (their client is not refused).
+    RemoveRow(String),
+    /// Acknowledge the stuck signal of the trainee with this name or id.
+    Acknowledge(String),
+}
+
+/// The dashboard's state.
+#[derive(Debug, Clone)]
+pub struct Dashboard {
+    /// The loaded content (titles and totals).
+    pub content: Arc<Content>,
+    /// Language of the dashboard.
+    pub lang: Lang,
+    /// Join URL, projector link, key.
+    pub access: Access,
+    /// The newest summary.
+    pub summary: SummaryView,
+    /// When it was read (Unix ms).
+    pub now_ms: i64,
+    /// The section on screen.
+    pub section: Section,
+    /// First body line shown.
+    pub scroll: u16,
+    /// The terminal's size.
+    pub size: (u16, u16),
+    /// A pacing command being typed.
+    pub prompt: Option<Prompt>,
+    /// The last outcome shown in the footer (text, is an error).
+    pub note: Option<(String, bool)>,
+    /// The join URL as a QR code (None if it cannot be encoded).
+    pub qr: Option<QrMatrix>,
+    /// `--ascii`: no half blocks.
+    pub ascii: bool,
+    /// `NO_COLOR`: modifiers only.
+    pub no_color: bool,
+    /// The instructor asked to stop.
+    pub quitting: bool,
+    /// Whether the instructor key is on screen (`v`).
+    pub key: KeyVisibility,
+}
+
+/// The instructor key on the dashboard: hidden by default, because any section, the join
+/// section with its QR code above all, may be what a room sees on the projector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeyVisibility {
+    /// A hint says how to show it.
+    #[default]
+    Hidden,
+    /// In the header and on the join section.
+    Shown,
+}
+
+impl Dashboard {
+    /// A dashboard for the session reachable through `access`, before the first summary.
+    pub fn new(content: Arc<Content>, lang: Lang, access: Access, ascii: bool) -> Dashboard {
+        Dashboard {
+            qr: QrMatrix::encode(&access.join_url).ok(),
+            content,
+            lang,
+            access,
+            summary: SummaryView::default(),
+            now_ms: 0,
+            section: Section::Room,
+            scroll: 0,
+            size: (80, 24),
+            prompt: None,
+            note: None,
+            ascii,
+            no_color: false,
+            quitting: false,
+            key: KeyVisibility::Hidden,
+        }
+    }
+
+    /// Whether the instructor key is shown (in the header and on the join section).
+    pub fn key_shown(&self) -> bool {
+        self.key == KeyVisibility::Shown
+    }
+
+    /// The course in the dashboard's language.
+    pub fn course(&self) -> &Course {
+        self.content.course(self.lang)
+    }
+
+    /// The UI strings in the dashboard's language.
+    pub fn strings(&self) -> &Strings {
+        &self.course().strings
+    }
+
+    /// Applies one message.
+    pub fn update(&mut self, msg: DashMsg) -> Vec<DashEffect> {
+        match msg {
+            DashMsg::Key(key) => return self.on_key(key),
+            DashMsg::Resized { width, height } => self.size = (width, height),
+            DashMsg::Refreshed { summary, now_ms } => {
+                self.summary = *summary;
+                self.now_ms = now_ms;
+            }
+            DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
+            DashMsg::PaceDone(Err(reason))
+            | DashMsg::Kicked(Err(reason))
+            | DashMsg::RowRemoved(Err(reason))
+            | DashMsg::Acknowledged(Err(reason)) => {
+                self.note = Some((reason, true));
+            }
+            DashMsg::Acknowledged(Ok(name)) => {
+                self.note = Some((self.strings().fill("dash.acked", &[("name", &name)]), false));
+            }
+            DashMsg::RowRemoved(Ok(name)) => {
+                self.note = Some((
+                    self.strings().fill("dash.row_removed", &[("name", &name)]),
+                    false,
+                ));
+            }
+            DashMsg::Kicked(Ok(name)) => {
+                self.note = Some((
+                    self.strings().fill("dash.kicked", &[("name", &name)]),
+                    false,
+                ));
+            }
+        }
+        Vec::new()
+    }
+
+    fn on_key(&mut self, key: Key) -> Vec<DashEffect> {
+        if key.is_ctrl_c() {
+            self.quitting = true;
+            return Vec::new();
+        }
+        if let Some(prompt) = &mut self.prompt {
+            return match prompt.on_key(key) {
+                prompt::Outcome::Typing => Vec::new(),
+                prompt::Outcome::Cancelled => {
+                    self.prompt = None;
+                    Vec::new()
+                }
+                prompt::Outcome::Submitted(text) => {
+                    let kind = prompt.kind;
+                    self.prompt = None;
+                    // These take a trainee's name, not a pacing command.
+                    let named = match kind {
+                        PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
+                        PromptKind::RemoveRow => Some(DashEffect::RemoveRow(text.clone())),
+                        PromptKind::Acknowledge => Some(DashEffect::Acknowledge(text.clone())),
+                        _ => None,
+                    };
+                    if let Some(effect) = named {
+                        self.note = None;
+                        return if text.is_empty() {
+                            Vec::new()
+                        } else {
+                            vec![effect]
+                        };
+                    }
+                    match prompt::parse(kind, &text, &self.content) {
+                        Ok(pace) => {
+                            self.note = None;
+                            vec![DashEffect::SendPace(pace)]
+                        }
+                        Err((key, value)) => {
+                            let text = self.strings().fill(key, &[("value", &value)]);
+                            self.note = Some((text, true));
+                            Vec::new()
+                        }
+                    }
+                }
+            };
+        }
+        match key.code {
+            KeyCode::Char('q') => self.quitting = true,
+            KeyCode::Char(c @ '1'..='3') => {
+                let i = usize::from(c as u8 - b'1');
+                self.show(Section::ALL[i]);
+            }
+            KeyCode::Tab | KeyCode::Right => self.show(self.neighbour(1)),
+            KeyCode::BackTab | KeyCode::Left => self.show(self.neighbour(Section::ALL.len() - 1)),
+            KeyCode::Down | KeyCode::Char('j') => self.scroll = self.scroll.saturating_add(1),
+            KeyCode::Up | KeyCode::Char('k') => self.scroll = self.scroll.saturating_sub(1),
+            KeyCode::PageDown | KeyCode::Char(' ') => {
+                self.scroll = self.scroll.saturating_add(self.page());
+            }
+            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(self.page()),
+            KeyCode::Home => self.scroll = 0,
+            KeyCode::Char('c') => self.ask(PromptKind::Chapter),
+            KeyCode::Char('s') => self.ask(PromptKind::Scenario),
+            KeyCode::Char('r') => self.ask(PromptKind::Reveal),
+            KeyCode::Char('w') => self.ask(PromptKind::SecondVote),
+            KeyCode::Char('x') => self.ask(PromptKind::Kick),
+            KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
+            KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
+            KeyCode::Char('v') => {
+                self.key = match self.key {
+                    KeyVisibility::Hidden => KeyVisibility::Shown,
+                    KeyVisibility::Shown => KeyVisibility::Hidden,
+                };
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// The footer's confirmation of a sent command, with numbers and titles as the room sees
+    /// them.
+    pub fn describe(&self, pace: &PaceKind) -> String {
+        let course = self.course();
+        let s = self.strings();
+        let numbered = |i: Option<usize>, title: Option<&str>, id: &str| {
+            (
+                i.map_or_else(|| "?".to_owned(), |i| (i + 1).to_string()),
+                title.unwrap_or(id).to_owned(),
+            )
+        };
+        match pace {
+            PaceKind::OpenChapter { chapter } => {
+                let i = course.chapters.iter().position(|c| &c.id == chapter);
+                let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
+                s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
+            }
+            PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
+                // Decision titles carry their number ("Decision 2").
+                let title = course
+                    .decisions
+                    .iter()
+                    .find(|d| &d.id == decision)
+                    .map_or(decision.as_str(), |d| d.title.as_str());
+                let key = if matches!(pace, PaceKind::SecondVote { .. }) {
+                    "dash.pace_second_vote"
+                } else {
+                    "dash.pace_reveal"
+                };
+                s.fill(key, &[("title", title)])
+            }
+            PaceKind::OpenScenario { scenario, mode } => {
+                let title = self
+                    .content
+                    .scenarios
+                    .iter()
+                    .find(|sc| &sc.id == scenario)
+                    .and_then(|sc| sc.text.get(&self.lang))
+                    .map_or(scenario.as_str(), |t| t.title.as_str());
+                s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
+            }
+        }
+    }
+
+    fn ask(&mut self, kind: PromptKind) {
+        self.prompt = Some(Prompt::new(kind));
+        self.note = None;
+    }
+
+    fn show(&mut self, section: Section) {
+        if self.section != section {
+            self.section = section;
+            self.scroll = 0;
+        }
+    }
+
+    fn neighbour(&self, step: usize) -> Section {
+        let i = Section::ALL
+            .iter()
+            .position(|s| *s == self.section)
+            .unwrap_or(0);
+        Section::ALL[(i + step) % Section::ALL.len()]
+    }
+
+    /// Body rows: the terminal less header, tabs and footer.
+    pub fn page(&self) -> u16 {
+        let footer = u16::try_from(self.key_help().len()).unwrap_or(1);
+        self.size.1.saturating_sub(2 + footer).max(1)
+    }
+
+    /// The footer's key help in rows that fit the terminal: broken between two keys, never
+    /// inside one, so every key stays listed at 80 columns (German needs two rows there).
+    pub fn key_help(&self) -> Vec<String> {
+        // One column stays free on the left, as on every footer line.
+        let width = usize::from(self.size.0).saturating_sub(1).max(1);
+        let mut rows: Vec<String> = Vec::new();
+        for key in self.strings().get("dash.footer").split(KEY_SEPARATOR) {
+            match rows.last_mut() {
+                Some(row) if row.width() + KEY_SEPARATOR.width() + key.width() <= width => {
+                    row.push_str(KEY_SEPARATOR);
+                    row.push_str(key);
+                }
+                _ => rows.push(key.to_owned()),
+            }
+        }
+        if rows.is_empty() {
+            rows.push(String::new());
+        }
+        rows
+    }
+
+    /// The scroll offset that keeps a body of `lines` lines on screen (the view clamps with
+    /// this, so scrolling past the end stops at the last page).
+    pub fn clamped_scroll(&self, lines: usize) -> usize {
+        let max = lines.saturating_sub(usize::from(self.page()));
+        usize::from(self.scroll).min(max)
+    }
+
+    /// Stores the clamped offset, so Up after scrolling past the end moves at once.
+    pub fn clamp_to(&mut self, lines: usize) {
+        self.scroll = u16::try_from(self.clamped_scroll(lines)).unwrap_or(u16::MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+//! Typing a pacing command in the dashboard's footer: a chapter number, a scenario number with a
+//! mode, or a decision number. Numbers are what the room sees on screen; ids travel.
+
+use crate::input::{Key, KeyCode};
+use crate::simulator::view::mode_key;
+use content::{Content, Lang};
+use domain::workshop::PaceKind;
+use domain::workshop::pace::PACE_MODES;
+use sim::Mode;
+
+/// Longest input (a number, a space and a mode fit easily).
+const MAX_INPUT: usize = 24;
+
+/// Which command is being typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// "open chapter N".
+    Chapter,
+    /// "open scenario N in mode M".
+    Scenario,
+    /// "reveal decision K".
+    Reveal,
+    /// "the room votes on decision K again".
+    SecondVote,
+    /// "remove trainee NAME" (a name or id, not a pacing command).
+    Kick,
+    /// "remove the row of NAME" (the client is not refused).
+    RemoveRow,
+    /// "I have seen NAME's stuck signal".
+    Acknowledge,
+}
+
+impl PromptKind {
+    /// The string key of the question shown before the input.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            PromptKind::Chapter => "dash.ask_chapter",
+            PromptKind::Scenario => "dash.ask_scenario",
+            PromptKind::Reveal => "dash.ask_reveal",
+            PromptKind::SecondVote => "dash.ask_second_vote",
+            PromptKind::Kick => "dash.ask_kick",
+            PromptKind::RemoveRow => "dash.ask_remove_row",
+            PromptKind::Acknowledge => "dash.ask_ack",
+        }
+    }
+}
+
+/// The input line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What is asked.
+    pub kind: PromptKind,
+    /// What was typed.
+    pub input: String,
+}
+
+/// What a key did to the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still typing.
+    Typing,
+    /// Esc.
+    Cancelled,
+    /// Enter with this text.
+    Submitted(String),
+}
+
+impl Prompt {
+    /// An empty prompt.
+    pub fn new(kind: PromptKind) -> Prompt {
+        Prompt {
+            kind,
+            input: String::new(),
+        }
+    }
+
+    /// Applies a key.
+    pub fn on_key(&mut self, key: Key) -> Outcome {
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancelled,
+            KeyCode::Enter => return Outcome::Submitted(self.input.trim().to_owned()),
+            KeyCode::Backspace => {
+                self.input.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && self.input.chars().count() < MAX_INPUT => {
+                self.input.push(c);
+            }
+            _ => {}
+        }
+        Outcome::Typing
+    }
+}
+
+/// The command the text names, or (string key, offending value) for the error line.
+pub fn parse(
+    kind: PromptKind,
+    text: &str,
+    content: &Content,
+) -> Result<PaceKind, (&'static str, String)> {
+    let course = content.course(Lang::En);
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let number = |len: usize| {
+        first
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=len).contains(n))
+            .map(|n| n - 1)
+    };
+    match kind {
+        PromptKind::Chapter => {
+            let i = number(course.chapters.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            Ok(PaceKind::OpenChapter {
+                chapter: course.chapters[i].id.clone(),
+            })
+        }
+        PromptKind::Reveal | PromptKind::SecondVote => {
+            let i = number(course.decisions.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            let decision = course.decisions[i].id.clone();
+            Ok(if kind == PromptKind::Reveal {
+                PaceKind::RevealDecision { decision }
+            } else {
+                PaceKind::SecondVote { decision }
+            })
+        }
+        PromptKind::Scenario => {
+            let mut scenarios: Vec<_> = content.scenarios.iter().collect();
+            scenarios.sort_by_key(|s| s.position);
+            // The number of `sim --list` and the simulator's menu, or the id itself.
+            let i = number(scenarios.len())
+                .or_else(|| scenarios.iter().position(|s| s.id == first))
+                .ok_or(("dash.bad_number", first.to_owned()))?;
+            let typed = words.next().unwrap_or(PACE_MODES[0]);
+            let mode = mode_named(typed, content).ok_or(("dash.bad_mode", typed.to_owned()))?;
+            Ok(PaceKind::OpenScenario {
+                scenario: scenarios[i].id.clone(),
+                mode: mode.as_str().to_owned(),
+            })
+        }
+        // A name is no pacing command: the dashboard sends it as a removal instead.
+        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
+            Err(("dash.bad_number", text.to_owned()))
+        }
+    }
+}
+
+/// The simulator mode `typed` names: its id (`naive`) or its name on the simulator's screen in
+/// either language (`naiv`, `sicher`), in any case.
+pub fn mode_named(typed: &str, content: &Content) -> Option<Mode> {
+    let typed = typed.trim().to_lowercase();
+    Mode::ALL.into_iter().find(|mode| {
+        mode.as_str() == typed
+            || Lang::ALL.iter().any(|lang| {
+                let name = content.course(*lang).strings.get(mode_key(*mode));
+                name.to_lowercase() == typed
+            })
+    })
+}

@@ -1,0 +1,273 @@
+//! The dashboard's keys as scripted messages: sections, scrolling, pacing prompts, quitting.
+
+use super::*;
+use crate::test_app::content;
+
+fn dash() -> Dashboard {
+    let access = Access {
+        join_url: "https://127.0.0.1:8740/join?code=ABCDEFGHJK&fp=00".into(),
+        projector_url: "https://127.0.0.1:8740/dashboard".into(),
+        key: "K".into(),
+        discovery: None,
+    };
+    let mut d = Dashboard::new(content(), Lang::En, access, false);
+    d.update(DashMsg::Resized {
+        width: 80,
+        height: 24,
+    });
+    d
+}
+
+fn typed(d: &mut Dashboard, text: &str) -> Vec<DashEffect> {
+    text.chars()
+        .flat_map(|c| d.update(DashMsg::Key(Key::char(c))))
+        .collect()
+}
+
+fn press(d: &mut Dashboard, code: KeyCode) -> Vec<DashEffect> {
+    d.update(DashMsg::Key(Key::plain(code)))
+}
+
+#[test]
+fn number_keys_and_tab_switch_sections_and_reset_the_scroll() {
+    let mut d = dash();
+    press(&mut d, KeyCode::Down);
+    assert_eq!(d.scroll, 1);
+    typed(&mut d, "2");
+    assert_eq!((d.section, d.scroll), (Section::Answers, 0));
+    press(&mut d, KeyCode::Tab);
+    assert_eq!(d.section, Section::Join);
+    press(&mut d, KeyCode::Tab);
+    assert_eq!(d.section, Section::Room);
+    press(&mut d, KeyCode::BackTab);
+    assert_eq!(d.section, Section::Join);
+}
+
+#[test]
+fn q_and_ctrl_c_quit_but_q_in_a_prompt_is_typed() {
+    let mut d = dash();
+    typed(&mut d, "s");
+    typed(&mut d, "q");
+    assert!(!d.quitting);
+    assert_eq!(d.prompt.as_ref().map(|p| p.input.as_str()), Some("q"));
+    d.update(DashMsg::Key(Key {
+        code: KeyCode::Char('c'),
+        ctrl: true,
+    }));
+    assert!(d.quitting, "Ctrl+C quits even while typing");
+    let mut d = dash();
+    typed(&mut d, "q");
+    assert!(d.quitting);
+}
+
+#[test]
+fn pacing_prompts_turn_numbers_into_content_ids() {
+    let c = content();
+    let course = c.course(Lang::En);
+    let mut d = dash();
+    typed(&mut d, "c3");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenChapter {
+            chapter: course.chapters[2].id.clone()
+        })]
+    );
+    assert!(d.prompt.is_none());
+    typed(&mut d, "r2");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::RevealDecision {
+            decision: course.decisions[1].id.clone()
+        })]
+    );
+    typed(&mut d, "w4");
+    let effects = press(&mut d, KeyCode::Enter);
+    let second = PaceKind::SecondVote {
+        decision: course.decisions[3].id.clone(),
+    };
+    assert_eq!(effects, [DashEffect::SendPace(second.clone())]);
+    assert!(d.describe(&second).contains(&course.decisions[3].title));
+    typed(&mut d, "w9");
+    assert!(press(&mut d, KeyCode::Enter).is_empty(), "no decision 9");
+    let mut scenarios: Vec<_> = c.scenarios.iter().collect();
+    scenarios.sort_by_key(|s| s.position);
+    typed(&mut d, "s1 Naive");
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenScenario {
+            scenario: scenarios[0].id.clone(),
+            mode: "naive".into()
+        })]
+    );
+    typed(&mut d, &format!("s{} ", scenarios[1].id));
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [DashEffect::SendPace(PaceKind::OpenScenario {
+            scenario: scenarios[1].id.clone(),
+            mode: "safe".into()
+        })],
+        "an id works too and the mode defaults to safe"
+    );
+}
+
+#[test]
+fn the_mode_words_of_both_languages_name_a_mode() {
+    let c = content();
+    let mut scenarios: Vec<_> = c.scenarios.iter().collect();
+    scenarios.sort_by_key(|s| s.position);
+    let mut d = dash();
+    // The words the simulator shows in German and English, in any case, and the ids.
+    for (typed_mode, mode) in [
+        ("naiv", "naive"),
+        ("SICHER", "safe"),
+        ("Falle", "pitfall"),
+        ("naive", "naive"),
+        ("Safe", "safe"),
+        ("pitfall", "pitfall"),
+    ] {
+        typed(&mut d, &format!("s2 {typed_mode}"));
+        let effects = press(&mut d, KeyCode::Enter);
+        assert_eq!(
+            effects,
+            [DashEffect::SendPace(PaceKind::OpenScenario {
+                scenario: scenarios[1].id.clone(),
+                mode: mode.into()
+            })],
+            "{typed_mode}"
+        );
+    }
+}
+
+#[test]
+fn bad_pacing_input_is_a_note_and_sends_nothing() {
+    let mut d = dash();
+    typed(&mut d, "c99");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    let (text, error) = d.note.clone().expect("a note");
+    assert!(error && text.contains("99"), "{text}");
+    typed(&mut d, "s1 fast");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    assert!(d.note.as_ref().is_some_and(|(t, _)| t.contains("fast")));
+    typed(&mut d, "r1");
+    press(&mut d, KeyCode::Backspace);
+    assert!(press(&mut d, KeyCode::Esc).is_empty());
+    assert!(d.prompt.is_none(), "Esc cancels");
+}
+
+#[test]
+fn scrolling_stops_at_the_last_page() {
+    let mut d = dash();
+    for _ in 0..50 {
+        press(&mut d, KeyCode::Down);
+    }
+    // At 80 columns the key help takes two rows: 20 body rows are left of 24.
+    assert_eq!(d.page(), 20);
+    assert_eq!(d.clamped_scroll(30), 30 - 20);
+    assert_eq!(d.clamped_scroll(10), 0);
+    d.clamp_to(30);
+    assert_eq!(d.scroll, 10, "clamping keeps Up responsive");
+}
+
+#[test]
+fn x_asks_for_a_trainee_and_removes_them() {
+    let mut d = dash();
+    typed(&mut d, "xFake Trainee");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::Kick),
+        "x opens the removal prompt"
+    );
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Kick("Fake Trainee".into())]
+    );
+    d.update(DashMsg::Kicked(Ok("Fake Trainee".into())));
+    let (text, error) = d.note.clone().expect("a note");
+    assert!(!error && text.contains("Fake Trainee"), "{text}");
+    d.update(DashMsg::Kicked(Err("No trainee called Bob".into())));
+    assert!(
+        d.note
+            .as_ref()
+            .is_some_and(|(t, e)| *e && t.contains("Bob"))
+    );
+    // An empty name sends nothing.
+    typed(&mut d, "x");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+}
+
+#[test]
+fn the_key_help_lists_every_key_and_fits_the_width() {
+    for lang in [Lang::De, Lang::En] {
+        for width in [40u16, 80, 100] {
+            let mut d = Dashboard::new(content(), lang, dash().access, false);
+            d.update(DashMsg::Resized { width, height: 24 });
+            let rows = d.key_help();
+            for row in &rows {
+                assert!(
+                    row.width() < usize::from(width),
+                    "{lang:?} at {width}: {row:?} is too wide"
+                );
+            }
+            let all = rows.join(" · ");
+            for key in ["1-3 ", "c ", "s ", "r ", "a ", "d ", "x ", "v ", "q "] {
+                assert!(
+                    all.contains(key),
+                    "{lang:?} at {width}: {key:?} missing in {all}"
+                );
+            }
+            // The body gives up exactly the rows the key help takes.
+            assert_eq!(usize::from(d.page()), 24 - 2 - rows.len());
+        }
+    }
+}
+
+#[test]
+fn d_asks_for_a_row_to_remove_and_x_for_a_trainee_to_kick() {
+    let mut d = dash();
+    typed(&mut d, "dBob");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::RemoveRow)
+    );
+    let effects = press(&mut d, KeyCode::Enter);
+    assert_eq!(effects, [DashEffect::RemoveRow("Bob".into())]);
+    d.update(DashMsg::RowRemoved(Ok("Bob".into())));
+    let (note, error) = d.note.clone().expect("a note");
+    assert!(note.contains("Bob") && !error, "{note}");
+    typed(&mut d, "xBob");
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Kick("Bob".into())]
+    );
+    // An empty answer sends nothing; a refusal is an error note.
+    typed(&mut d, "d");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    d.update(DashMsg::RowRemoved(Err("No trainee called Zed".into())));
+    assert_eq!(d.note, Some(("No trainee called Zed".into(), true)));
+}
+
+#[test]
+fn a_asks_whose_stuck_signal_to_acknowledge() {
+    let mut d = dash();
+    typed(&mut d, "aBob");
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::Acknowledge)
+    );
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Acknowledge("Bob".into())]
+    );
+    d.update(DashMsg::Acknowledged(Ok("Bob".into())));
+    assert!(
+        d.note
+            .as_ref()
+            .is_some_and(|(t, e)| t.contains("Bob") && !e)
+    );
+    d.update(DashMsg::Acknowledged(Err("Bob is not stuck".into())));
+    assert_eq!(d.note, Some(("Bob is not stuck".into(), true)));
+}

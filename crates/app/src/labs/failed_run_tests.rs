@@ -1,0 +1,80 @@
+//! `s` on a lab's screen: the check's broken run in the simulator, playing the learner's file
+//! as it was checked; what would swap that program for another is refused there.
+
+use super::*;
+use crate::simulator::SimCommand;
+use crate::test_app::{chars, key, test_app};
+use crate::{App, Msg, Screen};
+use content::Lang;
+use sim::{BrokerKind, Mode};
+
+fn broken(app: &mut App, text: &str) {
+    let lab_id = app.session.content.labs[0].id.clone();
+    app.update(Msg::LabChecked {
+        lab_id,
+        passed: false,
+        reason: "duplicate-effect".into(),
+        report: LabReport {
+            kind: LabReportKind::Broken,
+            lines: vec!["lab 1 BROKEN: seed 3, scenario lost-ack, sqs".into()],
+            failed_run: Some(FailedRun {
+                scenario: "lost-ack".into(),
+                broker: BrokerKind::Sqs,
+                seed: 3,
+                text: text.into(),
+            }),
+        },
+    });
+}
+
+#[test]
+fn s_opens_the_broken_run_with_the_checked_file_and_keeps_it_there() {
+    for lang in [Lang::En, Lang::De] {
+        let mut app = test_app(lang, 100, 30);
+        chars(&mut app, "l");
+        key(&mut app, KeyCode::Enter);
+        // Before any check broke, `s` says when it works.
+        assert!(chars(&mut app, "s").is_empty());
+        let said = app.session.status.clone().expect("a word").text;
+        assert_eq!(said, app.session.strings().get("labs.no_failed_run"));
+        broken(&mut app, "-- @handle\nSELECT 1;\n");
+        let effects = chars(&mut app, "s");
+        let Screen::Simulator(sim) = &app.screen else {
+            panic!("the simulator opens");
+        };
+        let lab = sim.settings.lab.clone().expect("the lab's run");
+        assert_eq!(
+            lab.text, "-- @handle\nSELECT 1;\n",
+            "the file as it was checked"
+        );
+        assert_eq!(lab.number, app.session.content.labs[0].number);
+        assert_eq!(
+            (sim.scenario_id(), sim.settings.broker, sim.settings.seed),
+            ("lost-ack", BrokerKind::Sqs, 3)
+        );
+        let start = effects.iter().find_map(|e| match e {
+            Effect::Sim(SimCommand::Start { spec, .. }) => Some(spec.clone()),
+            _ => None,
+        });
+        assert_eq!(start.and_then(|s| s.lab), Some(lab));
+        // The mode, the compare view and another scenario would play another program.
+        app.session.status = None;
+        for refused in ["m", "v", "c"] {
+            assert!(chars(&mut app, refused).is_empty(), "{refused}");
+            let Screen::Simulator(sim) = &app.screen else {
+                panic!("still the simulator");
+            };
+            assert!(sim.settings.lab.is_some() && sim.settings.mode == Mode::Safe);
+            assert!(sim.picker.is_none() && sim.compare.is_none(), "{refused}");
+        }
+        let said = app.session.status.clone().expect("a word").text;
+        assert_eq!(said, app.session.strings().get("simulator.lab_run_fixed"));
+        // Another seed plays the same file; nothing of it is remembered for the next start.
+        let effects = chars(&mut app, "n");
+        let Some(Effect::Sim(SimCommand::Start { spec, .. })) = effects.first() else {
+            panic!("a restart: {effects:?}");
+        };
+        assert_eq!((spec.seed, spec.lab.is_some()), (4, true));
+        assert!(app.session.progress.simulator.is_none(), "not remembered");
+    }
+}

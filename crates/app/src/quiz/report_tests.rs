@@ -1,0 +1,287 @@
+//! The report flow after a finished quiz (address, one-time code, name, instructor copy) as
+//! scripted messages through `App::update`.
+
+use super::tests::{answer, app, started};
+use crate::input::KeyCode;
+use crate::test_app::{chars, key};
+use crate::*;
+use domain::otp::Verdict;
+use domain::outbox::MailStatus;
+
+fn report_state(app: &App) -> &ReportState {
+    match &app.screen {
+        Screen::Report(s) => s,
+        other => panic!("not on the report screen: {other:?}"),
+    }
+}
+
+fn report_state_mut(app: &mut App) -> &mut ReportState {
+    match &mut app.screen {
+        Screen::Report(s) => s,
+        other => panic!("not on the report screen: {other:?}"),
+    }
+}
+
+#[test]
+fn report_flow_address_code_and_status() {
+    let mut app = app();
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    let effects = chars(&mut app, "m");
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::SaveReport {
+            lang: Lang::En,
+            name: None
+        })]
+    );
+    app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
+    assert!(report_state(&app).messages[0].0.contains("report-9.html"));
+    chars(&mut app, "?");
+    assert!(app.session.help, "? opens the help, also while typing");
+    chars(&mut app, "x");
+    assert!(!app.session.help && report_state(&app).input.is_empty());
+
+    assert!(chars(&mut app, "ada@example").is_empty());
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    let (text, error) = report_state(&app).messages.last().expect("message").clone();
+    assert!(error);
+    assert_eq!(
+        text,
+        app.session.strings().get("address.err_domain_not_dotted")
+    );
+    let effects = chars(&mut app, ".org");
+    assert!(effects.is_empty());
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::RequestCode {
+            address: "ada@example.org".into(),
+            lang: Lang::En
+        })]
+    );
+    assert!(report_state(&app).busy);
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
+        Delivery::File("/data/mail/000001-code.eml".into()),
+    ))));
+    assert!(!report_state(&app).busy);
+    chars(&mut app, "123456");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        report_state(&app).input.is_empty(),
+        "the code leaves the state"
+    );
+    assert!(
+        !format!("{effects:?}").contains("123456"),
+        "never in debug output"
+    );
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::ConfirmCode {
+            consent: false,
+            ..
+        })]
+    ));
+    app.update(Msg::CodeChecked(Ok(Verdict::Wrong { remaining: 4 })));
+    assert_eq!(report_state(&app).remaining, 4);
+    assert_eq!(report_state(&app).phase, ReportPhase::Code);
+    assert_eq!(
+        chars(&mut app, "r"),
+        vec![Effect::Mail(MailRequest::RequestCode {
+            address: "ada@example.org".into(),
+            lang: Lang::En
+        })],
+        "r asks for a new code"
+    );
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
+        key: "otp.cooldown",
+        secs: 42,
+    })));
+    assert!(
+        report_state(&app)
+            .messages
+            .last()
+            .expect("msg")
+            .0
+            .contains("42")
+    );
+    chars(&mut app, "654321");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::CodeChecked(Ok(Verdict::Accepted { code_id: 1 })));
+    assert_eq!(report_state(&app).phase, ReportPhase::Done);
+    assert!(
+        report_state(&app).messages.iter().all(|(_, error)| !error),
+        "an accepted code clears the earlier complaints: {:?}",
+        report_state(&app).messages
+    );
+    app.update(Msg::MailUpdated {
+        report: Some(MailStatus::Sent),
+        delivery: Some(Delivery::Smtp),
+    });
+    assert_eq!(app.session.report_status, Some(MailStatus::Sent));
+    let last = &report_state(&app).messages.last().expect("msg").0;
+    assert!(last.contains("ada@example.org"), "{last}");
+    key(&mut app, KeyCode::Esc);
+    assert!(matches!(app.screen, Screen::Quiz(_)));
+}
+
+#[test]
+fn instructor_copy_is_asked_only_when_configured() {
+    let mut app = app();
+    app.session.instructor_cc = Some("coach@example.org".into());
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert_eq!(report_state(&app).phase, ReportPhase::Consent);
+    let effects = chars(&mut app, "y");
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::RequestCode { .. })]
+    ));
+    assert!(
+        chars(&mut app, "1").is_empty(),
+        "typing waits while the request runs"
+    );
+    assert!(report_state(&app).input.is_empty());
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
+        Delivery::Smtp,
+    ))));
+    chars(&mut app, "111111");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::ConfirmCode { consent: true, .. })]
+    ));
+}
+
+#[test]
+fn the_report_needs_a_finished_quiz() {
+    let mut app = app();
+    started(&mut app);
+    assert!(chars(&mut app, "m").is_empty());
+    assert!(matches!(app.screen, Screen::Quiz(_)));
+}
+
+#[test]
+fn the_name_field_beside_the_address_goes_into_the_report() {
+    let mut app = app();
+    app.session.instructor_cc = Some("coach@example.org".into());
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Tab);
+    assert!(report_state(&app).name_focus, "Tab moves to the name");
+    chars(&mut app, "  Ada\u{7}  Lovelace ");
+    assert_eq!(
+        report_state(&app).name,
+        "  Ada  Lovelace ",
+        "control characters are not typed"
+    );
+    assert_eq!(report_state(&app).input, "ada@example.org");
+    // Enter in the name goes back to the address; Enter there sends the checked name along.
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert!(!report_state(&app).name_focus);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Mail(MailRequest::SaveReport {
+            lang: Lang::En,
+            name: Some("Ada  Lovelace".into())
+        })],
+        "the local copy is saved again with the name"
+    );
+    chars(&mut app, "y");
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
+        Delivery::Smtp,
+    ))));
+    chars(&mut app, "111111");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Mail(MailRequest::ConfirmCode { consent: true, name: Some(name), .. })]
+                if name == "Ada  Lovelace"
+        ),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn a_too_long_name_is_refused_with_a_message_and_the_name_field_focused() {
+    let mut app = app();
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Tab);
+    // The field stops at the limit, so a long paste is cut, never refused.
+    chars(&mut app, &"x".repeat(80));
+    assert_eq!(
+        report_state(&app).name.chars().count(),
+        domain::report::MAX_NAME_CHARS
+    );
+    report_state_mut(&mut app).name.push('y');
+    key(&mut app, KeyCode::Tab);
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    let state = report_state(&app);
+    assert!(state.name_focus && state.phase == ReportPhase::Address);
+    let (text, error) = state.messages.last().expect("message").clone();
+    assert!(error);
+    assert_eq!(text, app.session.strings().get("report.name_too_long"));
+}
+
+/// Issue 26, item 12: "a code is on its way" stands once after `r` asks for a new one, and a
+/// raw SMTP error reaches the German screen as a German sentence quoting the server.
+#[test]
+fn a_new_code_is_announced_once_and_a_server_refusal_in_the_learners_language() {
+    let mut app = app();
+    app.session.lang = Lang::De;
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Enter);
+    let sent = || Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(Delivery::Smtp)));
+    app.update(sent());
+    chars(&mut app, "r");
+    app.update(sent());
+    let on_its_way = |app: &App| {
+        report_state(app)
+            .messages
+            .iter()
+            .filter(|(text, _)| text.starts_with("Ein 6-stelliger Code ist unterwegs"))
+            .count()
+    };
+    assert_eq!(on_its_way(&app), 1, "{:?}", report_state(&app).messages);
+
+    let raw = "permanent server error: permanent error (550): 5.1.1 no such user";
+    app.update(Msg::MailUpdated {
+        report: None,
+        delivery: Some(Delivery::Failed(raw.into())),
+    });
+    let (text, error) = report_state(&app).messages.last().expect("a line").clone();
+    assert!(error);
+    assert!(
+        text.contains("Der Mailserver hat die Adresse abgelehnt (Code 550: „5.1.1 no such user“)"),
+        "{text}"
+    );
+    assert!(!text.contains("permanent server error"), "{text}");
+}

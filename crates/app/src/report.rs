@@ -1,0 +1,350 @@
+//! The report screen: address entry with an optional display name beside it (Tab switches),
+//! the instructor consent (only when the workshop names an instructor), code entry with
+//! remaining tries, and the sending status.
+
+use super::input::{Key, KeyCode};
+use super::msg::{CodeRequestOutcome, Delivery};
+use super::{Effect, MailRequest, Screen, Session};
+use domain::address;
+use domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
+use domain::report::{MAX_NAME_CHARS, display_name};
+use domain::send_failure::explain;
+
+/// Longest text the entry field takes (an address cannot be longer).
+const MAX_INPUT: usize = address::MAX_LEN + 8;
+
+/// Where the report flow is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportPhase {
+    /// Typing the address.
+    Address,
+    /// Asking whether the instructor gets a copy.
+    Consent,
+    /// Typing the code from the mail.
+    Code,
+    /// The report is queued or sent.
+    Done,
+}
+
+/// The report screen's own state. The typed code is never kept here after Enter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportState {
+    /// Where the flow is.
+    pub phase: ReportPhase,
+    /// The text being typed.
+    pub input: String,
+    /// The display name being typed (beside the address; empty means no name).
+    pub name: String,
+    /// Whether typing goes into the name field (Tab switches while the address is asked).
+    pub name_focus: bool,
+    /// The checked display name the report carries (set with the address).
+    pub learner: Option<String>,
+    /// The confirmed address.
+    pub address: String,
+    /// Whether the instructor copy was agreed to.
+    pub consent: bool,
+    /// Wrong tries left (after the first wrong one).
+    pub remaining: usize,
+    /// Lines to show under the field: (text, is error).
+    pub messages: Vec<(String, bool)>,
+    /// Where the local copy of the report was saved.
+    pub saved_at: Option<String>,
+    /// A request is on its way (input is ignored meanwhile).
+    pub busy: bool,
+}
+
+/// Opens the report screen (the quiz must be finished) and saves the local copy.
+pub fn open(session: &mut Session) -> Vec<Effect> {
+    if !session.quiz.finished {
+        let text = session.strings().get("report.need_quiz").to_owned();
+        session.notify(text, true);
+        return Vec::new();
+    }
+    session.push(Screen::Report(ReportState {
+        phase: ReportPhase::Address,
+        input: String::new(),
+        name: String::new(),
+        name_focus: false,
+        learner: None,
+        address: String::new(),
+        consent: false,
+        remaining: MAX_FAILURES,
+        messages: Vec::new(),
+        saved_at: None,
+        busy: false,
+    }));
+    vec![Effect::Mail(MailRequest::SaveReport {
+        lang: session.lang,
+        name: None,
+    })]
+}
+
+fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
+    let text = session.strings().fill(key, args);
+    // Progress supersedes earlier complaints: "Code confirmed." must not stand below "The code
+    // has exactly 6 digits." from a typo that was already corrected.
+    if !error {
+        s.messages.retain(|(_, was_error)| !was_error);
+    }
+    // A line said again (a new code after `r`) moves to the bottom instead of standing twice.
+    s.messages.retain(|(said, _)| *said != text);
+    s.messages.push((text, error));
+    // Keep the last few lines; older ones scroll away.
+    let excess = s.messages.len().saturating_sub(4);
+    s.messages.drain(..excess);
+}
+
+fn request_code(s: &ReportState, lang: content::Lang) -> Effect {
+    Effect::Mail(MailRequest::RequestCode {
+        address: s.address.clone(),
+        lang,
+    })
+}
+
+/// Whether the screen takes typed characters (everything but Done).
+pub fn captures_keys(state: &ReportState) -> bool {
+    state.phase != ReportPhase::Done
+}
+
+/// Keys while typing: characters, Backspace, Enter, Esc (back).
+pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> Vec<Effect> {
+    let lang = session.lang;
+    let cc = session.instructor_cc.is_some();
+    if key.code == KeyCode::Esc {
+        session.back();
+        return Vec::new();
+    }
+    // `?` opens the help as the legend promises; no code and practically no address has one.
+    if key.code == KeyCode::Char('?') {
+        session.help = true;
+        return Vec::new();
+    }
+    if s.busy {
+        return Vec::new();
+    }
+    if s.phase == ReportPhase::Address
+        && let Some(effects) = on_address_key(s, session, key.code)
+    {
+        return effects;
+    }
+    match (s.phase, key.code) {
+        (ReportPhase::Consent, KeyCode::Char(c)) => {
+            s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
+            s.phase = ReportPhase::Code;
+            s.busy = true;
+            vec![request_code(s, lang)]
+        }
+        (ReportPhase::Code, KeyCode::Char('r' | 'R')) if s.input.is_empty() => {
+            s.busy = true;
+            vec![request_code(s, lang)]
+        }
+        (_, KeyCode::Char(c)) => {
+            if s.input.chars().count() < MAX_INPUT && !c.is_control() {
+                s.input.push(c);
+            }
+            Vec::new()
+        }
+        (_, KeyCode::Backspace) => {
+            s.input.pop();
+            Vec::new()
+        }
+        (ReportPhase::Address, KeyCode::Enter) => {
+            let learner = match display_name(&s.name) {
+                Ok(learner) => learner,
+                Err(e) => {
+                    s.name_focus = true;
+                    say(s, session, e.key(), &[], true);
+                    return Vec::new();
+                }
+            };
+            match address::validate(&s.input) {
+                Ok(valid) => {
+                    s.address = valid;
+                    s.input.clear();
+                    s.messages.clear();
+                    // The local copy was saved without a name; save it again with it.
+                    let mut effects: Vec<Effect> = learner
+                        .iter()
+                        .map(|name| {
+                            Effect::Mail(MailRequest::SaveReport {
+                                lang,
+                                name: Some(name.clone()),
+                            })
+                        })
+                        .collect();
+                    s.learner = learner;
+                    if cc {
+                        s.phase = ReportPhase::Consent;
+                    } else {
+                        s.phase = ReportPhase::Code;
+                        s.busy = true;
+                        effects.push(request_code(s, lang));
+                    }
+                    effects
+                }
+                Err(e) => {
+                    say(s, session, e.key(), &[], true);
+                    Vec::new()
+                }
+            }
+        }
+        (ReportPhase::Code, KeyCode::Enter) if !s.input.trim().is_empty() => {
+            // The typed code leaves the screen state at once.
+            let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
+            s.busy = true;
+            vec![Effect::Mail(MailRequest::ConfirmCode {
+                address: s.address.clone(),
+                code,
+                consent: s.consent,
+                lang,
+                name: s.learner.clone(),
+            })]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The name field while the address is asked: Tab/Shift+Tab switch fields, typing goes into
+/// the name, Enter in the name moves on to the address. None: the key is the address field's.
+fn on_address_key(s: &mut ReportState, session: &Session, code: KeyCode) -> Option<Vec<Effect>> {
+    match code {
+        KeyCode::Tab | KeyCode::BackTab => s.name_focus = !s.name_focus,
+        _ if !s.name_focus => return None,
+        KeyCode::Char(c) if s.name.chars().count() < MAX_NAME_CHARS && !c.is_control() => {
+            s.name.push(c);
+        }
+        KeyCode::Backspace => {
+            s.name.pop();
+        }
+        KeyCode::Enter => match display_name(&s.name) {
+            Ok(_) => {
+                s.messages.retain(|(_, error)| !error);
+                s.name_focus = false;
+            }
+            Err(e) => say(s, session, e.key(), &[], true),
+        },
+        _ => {}
+    }
+    Some(Vec::new())
+}
+
+/// The local copy was saved (or not).
+pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<String, String>) {
+    match result {
+        Ok(path) => {
+            say(s, session, "report.saved_local", &[("path", &path)], false);
+            s.saved_at = Some(path);
+        }
+        Err(reason) => say(
+            s,
+            session,
+            "common.save_failed",
+            &[("reason", &reason)],
+            true,
+        ),
+    }
+}
+
+/// The answer to a code request.
+pub fn code_requested(
+    s: &mut ReportState,
+    session: &Session,
+    outcome: Result<CodeRequestOutcome, String>,
+) {
+    s.busy = false;
+    match outcome {
+        Ok(CodeRequestOutcome::Sent(delivery)) => {
+            let address = s.address.clone();
+            say(
+                s,
+                session,
+                "report.code_sent",
+                &[("address", &address)],
+                false,
+            );
+            delivered(s, session, &delivery);
+        }
+        Ok(CodeRequestOutcome::Denied { key, secs }) => {
+            say(s, session, key, &[("secs", &secs.to_string())], true);
+        }
+        Ok(CodeRequestOutcome::Invalid { key }) => {
+            say(s, session, key, &[], true);
+            s.phase = ReportPhase::Address;
+        }
+        Err(reason) => say(
+            s,
+            session,
+            "common.save_failed",
+            &[("reason", &reason)],
+            true,
+        ),
+    }
+}
+
+/// Says where a mail went (file path, retry reason).
+pub fn delivered(s: &mut ReportState, session: &Session, delivery: &Delivery) {
+    match delivery {
+        Delivery::File(path) => say(s, session, "mail.file_written", &[("path", path)], false),
+        Delivery::Smtp => {}
+        // The server's raw words stay in the log; the screen says them in a sentence of the
+        // learner's language.
+        Delivery::Retry(reason) => {
+            let why = explain(reason, session.strings());
+            say(s, session, "mail.retry_later", &[("reason", &why)], true);
+        }
+        Delivery::Failed(reason) => {
+            let why = explain(reason, session.strings());
+            say(s, session, "mail.status_failed", &[("reason", &why)], true);
+        }
+    }
+}
+
+/// The report went out.
+pub fn say_sent(s: &mut ReportState, session: &Session) {
+    let address = s.address.clone();
+    say(s, session, "report.sent", &[("address", &address)], false);
+}
+
+/// The verdict on a typed code.
+pub fn code_checked(s: &mut ReportState, session: &Session, verdict: Result<Verdict, String>) {
+    s.busy = false;
+    let verdict = match verdict {
+        Ok(v) => v,
+        Err(reason) => {
+            say(
+                s,
+                session,
+                "common.save_failed",
+                &[("reason", &reason)],
+                true,
+            );
+            return;
+        }
+    };
+    let (remaining, secs) = match verdict {
+        Verdict::Wrong { remaining } => (remaining, 0),
+        Verdict::Locked { wait_secs } => (0, wait_secs),
+        _ => (MAX_FAILURES, 0),
+    };
+    let ok = matches!(verdict, Verdict::Accepted { .. });
+    say(
+        s,
+        session,
+        verdict.key(),
+        &[
+            ("remaining", &remaining.to_string()),
+            ("secs", &secs.to_string()),
+        ],
+        !ok,
+    );
+    if matches!(verdict, Verdict::Wrong { .. } | Verdict::Locked { .. }) {
+        s.remaining = remaining;
+    }
+    if ok {
+        s.phase = ReportPhase::Done;
+    }
+    if ok {
+        let address = s.address.clone();
+        say(s, session, "report.queued", &[("address", &address)], false);
+    }
+}

@@ -1,0 +1,222 @@
+//! Levels, the answer-giveaway cues and the same-fact pairs, checked on small quiz files.
+
+use super::*;
+use crate::Lang;
+use std::fmt::Write;
+
+fn quiz_with_levels(mins: [u32; 3]) -> Quiz {
+    Quiz {
+        levels: ["beginner", "practitioner", "senior"]
+            .iter()
+            .zip(mins)
+            .map(|(id, min_score)| QuizLevel {
+                id: (*id).into(),
+                name: (*id).into(),
+                min_score,
+                next_steps: vec![],
+            })
+            .collect(),
+        questions: vec![],
+    }
+}
+
+#[test]
+fn level_for_picks_the_highest_reached_threshold() {
+    let quiz = quiz_with_levels([0, 5, 8]);
+    assert_eq!(quiz.level_for(0).map(|l| l.id.as_str()), Some("beginner"));
+    assert_eq!(
+        quiz.level_for(5).map(|l| l.id.as_str()),
+        Some("practitioner")
+    );
+    assert_eq!(quiz.level_for(10).map(|l| l.id.as_str()), Some("senior"));
+}
+
+/// One question of a test file: id, topic, an extra line, options as (text, correct).
+type QuestionSpec<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, bool)]);
+
+/// A quiz file with valid levels and the given questions.
+fn quiz_file(questions: &[QuestionSpec<'_>]) -> String {
+    let mut text = String::from("format_version = 1\n");
+    for (id, min) in [("beginner", 0), ("practitioner", 5), ("senior", 8)] {
+        write!(
+            text,
+            "[[level]]\nid = \"{id}\"\nname = \"{id}\"\nmin_score = {min}\nnext_steps = [\"n\"]\n"
+        )
+        .expect("writing to a String");
+    }
+    for (id, topic, extra, options) in questions {
+        write!(
+            text,
+            "[[question]]\nid = \"{id}\"\ntopic = \"{topic}\"\n{extra}\nprompt = \"p\"\nexplanation = \"e\"\n"
+        )
+        .expect("writing to a String");
+        for (i, (option, correct)) in options.iter().enumerate() {
+            write!(
+                text,
+                "[[question.option]]\nid = \"o{i}\"\ntext = \"{option}\"\ncorrect = {correct}\nwhy = \"w\"\n"
+            )
+            .expect("writing to a String");
+        }
+    }
+    text
+}
+
+/// The problems of `text` whose message contains `needle`.
+fn problems_with(lang: Lang, text: &str, needle: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    parse("quiz/xx/quiz.toml", lang, text, &mut problems);
+    problems
+        .into_iter()
+        .filter(|p| p.message.contains(needle))
+        .map(|p| p.to_string())
+        .collect()
+}
+
+const PLAIN: &[(&str, bool)] = &[("Lease the rows first", true), ("Send them twice", false)];
+
+#[test]
+fn absolute_words_on_wrong_options_are_reported_with_the_options_to_reword() {
+    let cued: &[(&str, bool)] = &[("Lease the rows first", true), ("It never fails", false)];
+    let text = quiz_file(&[
+        ("q0", "sqs", "", cued),
+        ("q1", "sqs", "", PLAIN),
+        ("q2", "sqs", "", cued),
+    ]);
+    let found = problems_with(Lang::En, &text, "absolute words");
+    assert_eq!(
+        found,
+        vec![
+            "quiz/xx/quiz.toml:1:1: absolute words (always, never, only, all, none, nothing, nobody, no) are in 2 of 3 wrong options (67%) and 0 of 3 right ones (0%); the shares may differ by at most 10 points, or the words give the answer away (reword some of: q0/o1, q2/o1)"
+        ]
+    );
+}
+
+#[test]
+fn absolute_words_on_right_options_are_a_cue_too() {
+    let cued: &[(&str, bool)] = &[("Nur mit Lease", true), ("Zweimal senden", false)];
+    let text = quiz_file(&[("q0", "sqs", "", cued), ("q1", "sqs", "", PLAIN)]);
+    let found = problems_with(Lang::De, &text, "absolute words");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("are in 0 of 2 wrong options (0%) and 1 of 2 right ones (50%)"),
+        "{found:?}"
+    );
+    assert!(found[0].ends_with("(reword some of: q0/o0)"), "{found:?}");
+    // The same file in English: "Nur" is no English absolute word.
+    assert!(problems_with(Lang::En, &text, "absolute words").is_empty());
+}
+
+#[test]
+fn absolute_words_spread_evenly_give_nothing_away() {
+    let right_cued: &[(&str, bool)] = &[("Always lease first", true), ("Send twice", false)];
+    let wrong_cued: &[(&str, bool)] = &[("Lease first", true), ("Never send", false)];
+    let text = quiz_file(&[
+        ("q0", "sqs", "", right_cued),
+        ("q1", "sqs", "", wrong_cued),
+        ("q2", "sqs", "", PLAIN),
+    ]);
+    assert!(problems_with(Lang::En, &text, "absolute words").is_empty());
+}
+
+#[test]
+fn shares_fact_with_must_name_another_topic_s_question() {
+    let text = quiz_file(&[
+        (
+            "a",
+            "dlq",
+            "shares_fact_with = [\"b\", \"a\", \"ghost\"]",
+            PLAIN,
+        ),
+        ("b", "dlq", "", PLAIN),
+        ("c", "sqs", "shares_fact_with = [\"a\"]", PLAIN),
+    ]);
+    let mut problems = Vec::new();
+    parse("q.toml", Lang::En, &text, &mut problems);
+    let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("shares_fact_with = [\"b\""))
+        .map_or(0, |i| i + 1);
+    for expected in [
+        format!(
+            "q.toml:{line}:21: questions \"a\" and \"b\" are both in topic \"dlq\", so one attempt never asks both; shares_fact_with names questions of other topics"
+        ),
+        format!("q.toml:{line}:26: question \"a\" names itself in shares_fact_with"),
+        format!("q.toml:{line}:31: question \"a\" shares a fact with unknown question \"ghost\""),
+    ] {
+        assert!(messages.contains(&expected), "{expected}\n{messages:#?}");
+    }
+    // "c" names "a" across topics: fine, and sqs keeps no unpaired question only if c is
+    // its sole question, which the next check reports.
+    assert!(
+        messages.iter().any(|m| m.ends_with(
+            "every question of topic \"sqs\" shares a fact with another topic's question; keep one unpaired so every attempt can ask the topic"
+        )),
+        "{messages:#?}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("topic \"dlq\" shares")),
+        "b stays unpaired: {messages:#?}"
+    );
+}
+
+#[test]
+fn shares_fact_with_is_kept_for_the_draw() {
+    let text = quiz_file(&[
+        ("a", "dlq", "shares_fact_with = [\"c\"]", PLAIN),
+        ("c", "sqs", "", PLAIN),
+    ]);
+    let mut problems = Vec::new();
+    let quiz = parse("q.toml", Lang::En, &text, &mut problems);
+    assert_eq!(quiz.questions[0].shares_fact_with, vec!["c".to_owned()]);
+    assert!(quiz.questions[1].shares_fact_with.is_empty());
+}
+
+#[test]
+fn right_answers_must_not_cluster_on_one_authored_position() {
+    let ids: Vec<String> = (0..8).map(|i| format!("q{i}")).collect();
+    let at = |right: usize| -> Vec<(&'static str, bool)> {
+        ["one", "two", "three", "four"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (*t, i == right))
+            .collect()
+    };
+    let layouts: Vec<Vec<(&str, bool)>> = (0..8).map(|i| at(i % 4)).collect();
+    let spread: Vec<QuestionSpec<'_>> = ids
+        .iter()
+        .zip(&layouts)
+        .map(|(id, o)| (id.as_str(), "retry", "", o.as_slice()))
+        .collect();
+    let mut problems = Vec::new();
+    parse("q.toml", Lang::En, &quiz_file(&spread), &mut problems);
+    assert!(
+        !problems.iter().any(|p| p.message.contains("position")),
+        "{problems:?}"
+    );
+    let second = at(1);
+    let clustered: Vec<QuestionSpec<'_>> = ids
+        .iter()
+        .zip(&layouts)
+        .enumerate()
+        .map(|(i, (id, o))| {
+            let o = if i < 3 {
+                second.as_slice()
+            } else {
+                o.as_slice()
+            };
+            (id.as_str(), "retry", "", o)
+        })
+        .collect();
+    let mut problems = Vec::new();
+    parse("q.toml", Lang::En, &quiz_file(&clustered), &mut problems);
+    let hits: Vec<_> = problems
+        .iter()
+        .filter(|p| p.message.contains("position"))
+        .collect();
+    assert_eq!(hits.len(), 1, "{problems:?}");
+    assert_eq!(
+        hits[0].message,
+        "the correct option is option 2 in 4 of 8 single-choice questions; at most 35% may share one position (move some of: q0, q1, q2, q5)"
+    );
+}

@@ -1,0 +1,304 @@
+//! The personal report of SPEC 1.6: one list of blocks rendered twice, as plain text and as
+//! HTML, so both parts always say the same. Every dynamic text is escaped in the HTML.
+
+mod progress;
+mod render;
+
+use super::Progress;
+use super::quiz::Attempt;
+use content::{Course, Lang, Scenario};
+
+pub use crate::html::escape_html;
+use progress::push_progress;
+pub use render::{html, text};
+
+/// What the report is built from.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportInput<'a> {
+    /// The course in the report's language.
+    pub course: &'a Course,
+    /// All simulator scenarios (for their titles).
+    pub scenarios: &'a [Scenario],
+    /// The report's language.
+    pub lang: Lang,
+    /// Workshop name (from the config, or the app title).
+    pub workshop: &'a str,
+    /// The date line, already formatted by the caller (the domain reads no clock).
+    pub date: &'a str,
+    /// The learner's progress.
+    pub progress: &'a Progress,
+    /// The quiz attempt the report is about.
+    pub attempt: &'a Attempt,
+    /// The learner's display name, already checked by [`display_name`] (None: no name).
+    pub learner: Option<&'a str>,
+    /// The course's labs (for their numbers and titles).
+    pub labs: &'a [content::Lab],
+    /// Lab id -> the learner's checks of it (a lab never checked is not there).
+    pub lab_results: &'a std::collections::BTreeMap<String, crate::LabResult>,
+}
+
+/// Longest display name the report takes (it also goes into a mail subject).
+pub const MAX_NAME_CHARS: usize = 60;
+
+/// Why a display name is refused; each names its string key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Longer than [`MAX_NAME_CHARS`].
+    #[error("the name is longer than {MAX_NAME_CHARS} characters")]
+    TooLong,
+    /// Holds a line break, tab or other control character.
+    #[error("the name holds a control character (line break, tab)")]
+    Control,
+}
+
+impl NameError {
+    /// The UI string key of the message.
+    pub fn key(self) -> &'static str {
+        match self {
+            NameError::TooLong => "report.name_too_long",
+            NameError::Control => "report.name_control",
+        }
+    }
+}
+
+/// Checks a display name: trimmed; empty means "no name".
+pub fn display_name(input: &str) -> Result<Option<String>, NameError> {
+    let name = input.trim();
+    if name.chars().any(char::is_control) {
+        return Err(NameError::Control);
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(NameError::TooLong);
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
+}
+
+/// One block of the report.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Block {
+    /// A section heading.
+    Heading(String),
+    /// A paragraph.
+    Para(String),
+    /// A list item (consecutive items form one list).
+    Item(String),
+}
+
+/// The finished report (serialisable: a joined trainee hands it to the workshop host to mail).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    /// Mail subject.
+    pub subject: String,
+    /// Language of the text (for the HTML `lang` attribute).
+    pub lang: Lang,
+    /// The blocks both renderings come from.
+    pub blocks: Vec<Block>,
+}
+
+impl Report {
+    /// Plain-text rendering.
+    pub fn text(&self) -> String {
+        text(&self.subject, &self.blocks)
+    }
+
+    /// HTML rendering (a complete document, everything escaped).
+    pub fn html(&self) -> String {
+        html(&self.subject, &self.blocks, self.lang.code())
+    }
+}
+
+/// Builds the report.
+pub fn build(input: &ReportInput<'_>) -> Report {
+    let s = &input.course.strings;
+    let quiz = &input.course.quiz;
+    let score = input.attempt.score(quiz);
+    // Who, score and level first, what to do next right below; the details follow.
+    let mut blocks: Vec<Block> = input
+        .learner
+        .map(|name| Block::Para(s.fill("report.learner", &[("name", name)])))
+        .into_iter()
+        .collect();
+    blocks.push(Block::Para(s.fill(
+        "report.score",
+        &[
+            ("score", &score.correct.to_string()),
+            ("total", &score.total.to_string()),
+            ("level", score.level.map_or("-", |l| l.name.as_str())),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
+    blocks.extend(next_steps(input).into_iter().map(Block::Item));
+    blocks.push(Block::Heading(s.get("report.details").to_owned()));
+    blocks.push(Block::Para(s.fill("report.date", &[("date", input.date)])));
+    blocks.push(Block::Para(
+        s.fill("report.workshop", &[("name", input.workshop)]),
+    ));
+    let read = input
+        .course
+        .chapters
+        .iter()
+        .filter(|c| input.progress.chapters_read.contains(&c.id))
+        .count();
+    blocks.push(Block::Para(s.fill(
+        "report.chapters_read",
+        &[
+            ("n", &read.to_string()),
+            ("total", &input.course.chapters.len().to_string()),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get("report.quiz").to_owned()));
+    for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
+        let chosen = input.attempt.chosen(q);
+        let correct = input.attempt.is_correct(q);
+        let hits = chosen.iter().filter(|o| o.correct).count();
+        // A partly right multi-select says which picks were right, not just "wrong".
+        let partly = q.multi && !correct && hits > 0;
+        let answer = if chosen.is_empty() {
+            s.get("report.no_answer").to_owned()
+        } else if partly {
+            chosen
+                .iter()
+                .map(|o| {
+                    let key = if o.correct {
+                        "report.pick_right"
+                    } else {
+                        "report.pick_wrong"
+                    };
+                    s.fill(key, &[("text", &o.text)])
+                })
+                .collect::<Vec<_>>()
+                .join(" | ")
+        } else {
+            join(chosen.iter().map(|o| o.text.as_str()))
+        };
+        let verdict = if correct {
+            s.get("report.right").to_owned()
+        } else if partly {
+            s.fill(
+                "report.partly_right",
+                &[
+                    ("hits", &hits.to_string()),
+                    (
+                        "total",
+                        &q.options.iter().filter(|o| o.correct).count().to_string(),
+                    ),
+                ],
+            )
+        } else {
+            s.get("report.wrong").to_owned()
+        };
+        let right = join(
+            q.options
+                .iter()
+                .filter(|o| o.correct)
+                .map(|o| o.text.as_str()),
+        );
+        blocks.push(Block::Para(format!("{}. {}", n + 1, q.prompt)));
+        blocks.push(Block::Item(s.fill(
+            "report.your_answer",
+            &[("answer", &answer), ("verdict", &verdict)],
+        )));
+        blocks.push(Block::Item(
+            s.fill("report.right_answer", &[("answer", &right)]),
+        ));
+        blocks.push(Block::Item(
+            s.fill("report.explanation", &[("text", &q.explanation)]),
+        ));
+    }
+    push_progress(input, &mut blocks);
+    blocks.push(Block::Para(s.get("report.footer").to_owned()));
+    // Course texts mark ids with `code` for the screen; a mail shows plain words.
+    for block in &mut blocks {
+        let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
+        text.retain(|c| c != '`');
+    }
+    // The name goes into the subject so an instructor's copy says whose report it is. A
+    // workshop named after the product (the default) is not put before it a second time.
+    // "Queue Lab" and "queuelab" both name it: spaces and case do not count.
+    let names_product = input
+        .workshop
+        .to_lowercase()
+        .replace([' ', '-'], "")
+        .contains(PRODUCT);
+    let subject = match (input.learner, names_product) {
+        (Some(name), false) => s.fill(
+            "report.subject_named",
+            &[("workshop", input.workshop), ("name", name)],
+        ),
+        (Some(name), true) => s.fill("report.subject_named_plain", &[("name", name)]),
+        (None, false) => s.fill("report.subject", &[("workshop", input.workshop)]),
+        (None, true) => s.get("report.subject_plain").to_owned(),
+    };
+    Report {
+        subject,
+        lang: input.lang,
+        blocks,
+    }
+}
+
+/// The product's name as the subject strings spell it.
+const PRODUCT: &str = "queuelab";
+
+/// What to do next: one step per topic the learner got wrong (in quiz order, each topic
+/// once), so two different sets of wrong answers get different steps; the level's steps fill
+/// up to [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
+fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
+    let s = &input.course.strings;
+    let quiz = &input.course.quiz;
+    let mut topics: Vec<&str> = Vec::new();
+    for q in input.attempt.questions(quiz) {
+        let answered = !input.attempt.chosen(q).is_empty();
+        if answered && !input.attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
+            topics.push(q.topic.as_str());
+        }
+    }
+    let mut steps: Vec<String> = topics
+        .iter()
+        .filter_map(|topic| {
+            let key = format!("report.step.{topic}");
+            // A topic without a step (an unchecked `--content` folder) adds none.
+            let text = s.get(&key);
+            (text != key).then(|| text.to_owned())
+        })
+        .collect();
+    let level_steps = input
+        .attempt
+        .score(quiz)
+        .level
+        .map(|l| l.next_steps.clone())
+        .unwrap_or_default();
+    for step in level_steps {
+        if steps.len() >= MIN_NEXT_STEPS {
+            break;
+        }
+        steps.push(step);
+    }
+    steps
+}
+
+/// Fewest next steps a report lists (the level's fill up the topic steps).
+const MIN_NEXT_STEPS: usize = 3;
+
+/// The UTC calendar date of a Unix time as `YYYY-MM-DD` (Howard Hinnant's days-to-civil).
+pub fn iso_date(unix_secs: i64) -> String {
+    let days = unix_secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+fn join<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    parts.collect::<Vec<_>>().join(" | ")
+}
+
+#[cfg(test)]
+mod steps_tests;
+#[cfg(test)]
+mod tests;

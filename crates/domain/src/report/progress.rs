@@ -1,0 +1,125 @@
+//! The report's second half: what the learner did beside the quiz (decisions, the ordering
+//! game, scenarios, labs, the checklist).
+
+use super::{Block, ReportInput, join};
+
+/// Decisions, ordering game, scenarios and checklist.
+pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    let s = &input.course.strings;
+    let p = input.progress;
+    blocks.push(Block::Heading(s.get("report.decisions").to_owned()));
+    for d in &input.course.decisions {
+        let chosen = p
+            .decisions
+            .get(&d.id)
+            .and_then(|id| d.options.iter().find(|o| &o.id == id));
+        blocks.push(Block::Item(match chosen {
+            Some(o) => s.fill(
+                "report.decision",
+                &[
+                    ("title", &d.title),
+                    ("choice", &o.text),
+                    (
+                        "verdict",
+                        s.get(if o.correct {
+                            "report.right"
+                        } else {
+                            "report.wrong"
+                        }),
+                    ),
+                ],
+            ),
+            None => s.fill("report.decision_open", &[("title", &d.title)]),
+        }));
+        // An instructor's copy shows what would have been right where the choice was not.
+        if !chosen.is_some_and(|o| o.correct) {
+            let right = join(
+                d.options
+                    .iter()
+                    .filter(|o| o.correct)
+                    .map(|o| o.text.as_str()),
+            );
+            blocks.push(Block::Item(
+                s.fill("report.right_answer", &[("answer", &right)]),
+            ));
+        }
+    }
+    blocks.push(Block::Heading(s.get("report.ordering").to_owned()));
+    let key = if p.ordering.solved {
+        "report.ordering_solved"
+    } else {
+        "report.ordering_open"
+    };
+    blocks.push(Block::Para(s.fill(
+        key,
+        &[
+            ("attempts", &p.ordering.attempts.to_string()),
+            ("mistakes", &p.ordering.mistakes.to_string()),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get("report.scenarios").to_owned()));
+    let run: Vec<Block> = input
+        .scenarios
+        .iter()
+        .filter(|sc| p.scenarios_run.contains(&sc.id))
+        .map(|sc| {
+            Block::Item(
+                sc.text(input.lang)
+                    .map_or_else(|| sc.id.clone(), |t| format!("{} ({})", t.title, sc.id)),
+            )
+        })
+        .collect();
+    if run.is_empty() {
+        blocks.push(Block::Para(s.get("report.scenarios_none").to_owned()));
+    }
+    blocks.extend(run);
+    push_labs(input, blocks);
+    blocks.push(Block::Heading(s.fill(
+        "report.checklist",
+        &[
+            ("ticked", &p.checklist_ticked().to_string()),
+            ("total", &input.course.reference.checklist.len().to_string()),
+        ],
+    )));
+    for item in &input.course.reference.checklist {
+        let ticked = p.checklist.get(&item.id).copied().unwrap_or(false);
+        let mark = s.get(if ticked {
+            "report.ticked"
+        } else {
+            "report.unticked"
+        });
+        blocks.push(Block::Item(format!("[{mark}] {}", item.question)));
+    }
+}
+
+/// The labs in number order: solved (after how many checks), checked but not solved yet, or
+/// not tried.
+fn push_labs(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    if input.labs.is_empty() {
+        return;
+    }
+    let s = &input.course.strings;
+    blocks.push(Block::Heading(s.get("report.labs").to_owned()));
+    let mut labs: Vec<&content::Lab> = input.labs.iter().collect();
+    labs.sort_by_key(|l| l.number);
+    for lab in labs {
+        let title = lab
+            .title
+            .get(&input.lang)
+            .map_or(lab.id.as_str(), String::as_str);
+        let title = s.fill(
+            "report.lab_title",
+            &[("n", &lab.number.to_string()), ("title", title)],
+        );
+        let result = input.lab_results.get(&lab.id).copied().unwrap_or_default();
+        let key = match (result.solved_at, result.attempts) {
+            (Some(_), _) => "report.lab_solved",
+            (None, 0) => "report.lab_new",
+            (None, _) => "report.lab_open",
+        };
+        blocks.push(Block::Item(s.fill(
+            key,
+            &[("title", &title), ("checks", &result.attempts.to_string())],
+        )));
+    }
+}

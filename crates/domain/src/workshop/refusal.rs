@@ -1,0 +1,76 @@
+//! Why joining a workshop session did not happen, as the learner reads it: each reason is a UI
+//! string key (both languages) with the details filled in, so `queuelab join` and the join
+//! dialog say the same thing in the learner's language.
+
+/// Why a join was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JoinRefusal {
+    /// Nothing answered at the address before the deadline.
+    Unreachable {
+        /// `HOST:PORT`.
+        address: String,
+        /// What the network said.
+        detail: String,
+    },
+    /// Looking on the LAN for a session found none (or none that takes the code's host).
+    NotFound,
+    /// Something answered, with another certificate than the join URL's fingerprint.
+    WrongCertificate {
+        /// `HOST:PORT`.
+        address: String,
+    },
+    /// The host does not know this join code.
+    WrongCode,
+    /// The learner did not confirm the check digits (or typed other ones).
+    NotConfirmed {
+        /// The digits computed from the certificate seen.
+        digits: String,
+    },
+    /// The host answered with another refusal (session full, too many new trainees, ...).
+    Host {
+        /// The host's one-line reason.
+        reason: String,
+    },
+    /// The local progress store failed.
+    Local {
+        /// What failed.
+        reason: String,
+    },
+}
+
+impl JoinRefusal {
+    /// The UI string key of the reason.
+    pub fn key(&self) -> &'static str {
+        match self {
+            JoinRefusal::Unreachable { .. } => "join.refused_unreachable",
+            JoinRefusal::WrongCertificate { .. } => "join.refused_certificate",
+            JoinRefusal::WrongCode => "join.refused_code",
+            JoinRefusal::NotFound => "join.refused_not_found",
+            JoinRefusal::NotConfirmed { .. } => "join.refused_unconfirmed",
+            JoinRefusal::Host { .. } => "join.refused_host",
+            JoinRefusal::Local { .. } => "join.refused_local",
+        }
+    }
+
+    /// The values the string of [`JoinRefusal::key`] fills in.
+    pub fn values(&self) -> Vec<(&'static str, String)> {
+        match self {
+            JoinRefusal::Unreachable { address, detail } => {
+                vec![("address", address.clone()), ("detail", detail.clone())]
+            }
+            JoinRefusal::WrongCertificate { address } => vec![("address", address.clone())],
+            JoinRefusal::WrongCode | JoinRefusal::NotFound => Vec::new(),
+            JoinRefusal::NotConfirmed { digits } => vec![("digits", digits.clone())],
+            JoinRefusal::Host { reason } | JoinRefusal::Local { reason } => {
+                vec![("reason", reason.clone())]
+            }
+        }
+    }
+
+    /// The reason in the language of `strings`.
+    pub fn message(&self, strings: &content::Strings) -> String {
+        let values = self.values();
+        let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        strings.fill(self.key(), &pairs)
+    }
+}

@@ -1,0 +1,217 @@
+//! The summary as the room reads it (`GET /api/summary`, `queuelab host status --json`, the
+//! dashboard, the projector and the export): plain serialisable views, built by
+//! [`super::Summary::view`].
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Ordering-game figures.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderingTally {
+    /// Solved (per trainee: 0 or 1; in the room: how many solved it).
+    pub solved: u32,
+    /// Attempts started.
+    pub attempts: u32,
+    /// Wrong picks.
+    pub mistakes: u32,
+}
+
+/// Answered and right, for one trainee's quiz or one question across the room.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuizTally {
+    /// Questions (or trainees) that answered.
+    pub answered: u32,
+    /// Of those, right.
+    pub correct: u32,
+}
+
+/// One trainee in the JSON summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraineeView {
+    /// The trainee's id (random, chosen by the trainee).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Chapters read, by the rule of the trainee's Home: a chapter of the course counts once
+    /// its end was on screen and a share of its reading time was spent in it
+    /// (`chapters.read_rule`); each chapter once.
+    pub chapters_read: u32,
+    /// Decision id -> the option id the trainee chose first (the vote the room counts).
+    pub decisions: BTreeMap<String, String>,
+    /// Decision id -> the option id of the trainee's second vote, where one was given.
+    #[serde(default)]
+    pub second_votes: BTreeMap<String, String>,
+    /// Quiz progress of the newest attempt.
+    pub quiz: QuizTally,
+    /// Ordering game.
+    pub ordering: OrderingTally,
+    /// Scenario ids run.
+    pub scenarios: Vec<String>,
+    /// Whether the trainee pressed the stuck key.
+    pub stuck: bool,
+    /// The screen the trainee was on when stuck, by its title in the session's language.
+    pub stuck_screen: Option<String>,
+    /// The words sent with the stuck signal.
+    pub stuck_text: Option<String>,
+    /// When the trainee's newest fact was saved (Unix ms).
+    pub last_seen_ms: i64,
+    /// When the host last heard from the trainee's client (host clock, Unix ms; 0: not since
+    /// the host started).
+    #[serde(default)]
+    pub last_contact_ms: i64,
+    /// When the open stuck signal was saved (Unix ms, trainee clock).
+    #[serde(default)]
+    pub stuck_since_ms: Option<i64>,
+    /// The instructor acknowledged the open stuck signal.
+    #[serde(default)]
+    pub stuck_acknowledged: bool,
+    /// Where the trainee's newest event puts them ("chapter Outbox", "Final quiz"), by title
+    /// in the session's language; None before their first event.
+    #[serde(default)]
+    pub screen: Option<String>,
+    /// The quiz level of the newest attempt once it is finished (all its questions
+    /// answered), by name in the session's language; None before.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// Ids of the labs the trainee solved (a check of theirs passed).
+    #[serde(default)]
+    pub labs_solved: Vec<String>,
+}
+
+/// One lab across the room.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabRoom {
+    /// Trainees who solved it.
+    pub solved: u32,
+    /// Why the newest check failed -> trainees who have not solved it and stand there.
+    pub failing: BTreeMap<String, u32>,
+}
+
+/// The summary as JSON (`GET /api/summary`, `queuelab host status --json`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryView {
+    /// The session name.
+    pub session: String,
+    /// The day the session started (`YYYY-MM-DD`, UTC).
+    #[serde(default)]
+    pub date: String,
+    /// Every trainee, by name.
+    pub trainees: Vec<TraineeView>,
+    /// Decision id -> option id -> trainees whose first answer it is (every option of every
+    /// decision, 0 when nobody chose it).
+    pub decisions: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Question id -> answered/right over the trainees' newest attempts.
+    pub quiz: BTreeMap<String, QuizTally>,
+    /// The room's ordering-game figures.
+    pub ordering: OrderingTally,
+    /// Scenario id -> trainees who ran it.
+    pub scenarios: BTreeMap<String, u32>,
+    /// Events stored (each once).
+    pub events: u64,
+    /// Deliveries recognised as duplicates and not counted again.
+    pub duplicates: u64,
+    /// Decision ids whose distribution the instructor revealed to the room.
+    #[serde(default)]
+    pub revealed: Vec<String>,
+    /// Decision id -> option id -> trainees whose second vote it is, for each decision the
+    /// instructor opened a second vote on (every option, 0 when nobody chose it).
+    #[serde(default)]
+    pub second_votes: BTreeMap<String, BTreeMap<String, u32>>,
+    /// The newest pacing command sent to the room.
+    #[serde(default)]
+    pub last_pace: Option<crate::workshop::Pace>,
+    /// Decision id -> its options as every screen numbers them (1-4, with the text in the
+    /// session's language), so the projector and the export need no content of their own.
+    #[serde(default)]
+    pub options: BTreeMap<String, Vec<OptionLabel>>,
+    /// The mail relay's outbox as counts (no addresses); None when the host relays no mail.
+    #[serde(default)]
+    pub relay: Option<RelayCounts>,
+    /// Lab id -> who solved it and where the others stand; only labs somebody checked.
+    #[serde(default)]
+    pub labs: BTreeMap<String, LabRoom>,
+}
+
+/// How recently the host must have heard from a trainee's client for the trainee to count as
+/// in the room: a TUI asks every 3 s, so two minutes forgive a slow network and a short
+/// suspend, while someone who closed the laptop drops out of the count soon after.
+pub const IN_ROOM_MS: i64 = 120_000;
+
+impl TraineeView {
+    /// Whether the trainee counts as in the room at `now_ms` (host clock).
+    pub fn in_room(&self, now_ms: i64) -> bool {
+        self.last_contact_ms > 0 && now_ms - self.last_contact_ms <= IN_ROOM_MS
+    }
+}
+
+/// The host's mail relay (code and report mails) by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelayCounts {
+    /// Waiting for their first attempt.
+    pub queued: u32,
+    /// Sent.
+    pub sent: u32,
+    /// Failed at least once and waiting for a retry.
+    pub retrying: u32,
+    /// Given up.
+    pub failed: u32,
+}
+
+/// One option of a decision as the room sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionLabel {
+    /// The option id (the key of the distribution).
+    pub id: String,
+    /// 1-based, in the content's order: the number on the trainee's card.
+    pub number: u32,
+    /// The option's text.
+    pub text: String,
+    /// Whether it is the right answer (shown only after the reveal).
+    #[serde(default)]
+    pub correct: bool,
+}
+
+/// A Unix time in ms as `YYYY-MM-DD HH:MM UTC` (empty for "never"): the export's "last seen"
+/// and the session date read the same on every machine.
+pub fn utc_minute(ms: i64) -> String {
+    if ms <= 0 {
+        return String::new();
+    }
+    let secs = ms / 1000;
+    let minute_of_day = secs.rem_euclid(86_400) / 60;
+    format!(
+        "{} {:02}:{:02} UTC",
+        crate::report::iso_date(secs),
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
+impl OptionLabel {
+    /// "2. Retry with backoff": one form for every screen.
+    pub fn label(&self) -> String {
+        format!("{}. {}", self.number, self.text)
+    }
+
+    /// The labels of a course's decisions.
+    pub fn of_course(course: &content::Course) -> BTreeMap<String, Vec<OptionLabel>> {
+        course
+            .decisions
+            .iter()
+            .map(|d| {
+                let labels = d
+                    .options
+                    .iter()
+                    .zip(1u32..)
+                    .map(|(o, number)| OptionLabel {
+                        id: o.id.clone(),
+                        number,
+                        text: o.text.clone(),
+                        correct: o.correct,
+                    })
+                    .collect();
+                (d.id.clone(), labels)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,390 @@
+//! The host's HTTP API as a function from request to response, so any transport can carry it
+//! and tests can call it directly. Trainees authenticate with the join code (and their own
+//! token for their own events); the summary and the projector page need the instructor key.
+
+use super::db::TraineeCheck;
+use super::login;
+use super::mail_relay::MailRelay;
+use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
+use domain::workshop::wire::{
+    BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
+};
+use domain::workshop::{EventKind, check_name};
+use sha2::{Digest, Sha256};
+use std::net::IpAddr;
+use subtle::ConstantTimeEq;
+
+mod instructor;
+mod relay;
+
+/// Largest request body the host reads (a full batch of events fits with room to spare).
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// A request as the API sees it.
+pub struct ApiRequest<'a> {
+    /// HTTP method.
+    pub method: &'a str,
+    /// The path without the query.
+    pub path: &'a str,
+    /// The query string (without `?`).
+    pub query: &'a str,
+    /// The bearer token of the `Authorization` header.
+    pub bearer: Option<&'a str>,
+    /// The instructor key from the projector page's login cookie ([`super::login::COOKIE`]).
+    pub cookie: Option<&'a str>,
+    /// The body (the transport refuses larger ones than [`MAX_BODY`]).
+    pub body: &'a [u8],
+    /// The client's address (for rate limits).
+    pub peer: IpAddr,
+}
+
+/// A response: status, content type, body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Content type.
+    pub content_type: &'static str,
+    /// Body.
+    pub body: Vec<u8>,
+    /// Headers beyond the content type (`Location`, `Set-Cookie`), by lower-case name.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl ApiResponse {
+    /// A one-line plain-text answer (errors say what is wrong and what to do).
+    pub fn text(status: u16, message: &str) -> ApiResponse {
+        ApiResponse {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: format!("{message}\n").into_bytes(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// A page of the host's own HTML.
+    pub fn html(status: u16, page: String) -> ApiResponse {
+        ApiResponse {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: page.into_bytes(),
+            headers: Vec::new(),
+        }
+    }
+
+    fn json<T: serde::Serialize>(value: &T) -> ApiResponse {
+        match serde_json::to_vec(value) {
+            Ok(body) => ApiResponse {
+                status: 200,
+                content_type: "application/json",
+                body,
+                headers: Vec::new(),
+            },
+            Err(e) => ApiResponse::text(500, &format!("cannot encode the answer: {e}")),
+        }
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    crate::tls::hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn same(a: &str, b: &str) -> bool {
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+impl HostState {
+    /// Answers one request: [`HostState::admit`], then [`HostState::route`].
+    pub fn handle(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
+        match self.admit(req.peer, now_ms) {
+            Ok(()) => self.route(req, now_ms),
+            Err(refused) => refused,
+        }
+    }
+
+    /// The per-address rate limit; the HTTP server asks it before it reads a body, so a
+    /// flood costs the host no body reads.
+    pub fn admit(&self, peer: IpAddr, now_ms: i64) -> Result<(), ApiResponse> {
+        if lock(&self.limits).allow(peer, now_ms) {
+            Ok(())
+        } else {
+            Err(ApiResponse::text(
+                429,
+                "too many requests from this address; slow down",
+            ))
+        }
+    }
+
+    /// Answers a request already admitted.
+    pub fn route(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
+        if req.body.len() > MAX_BODY {
+            return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
+        }
+        match (req.method, req.path) {
+            ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
+            ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
+            ("POST", "/api/report/send") => {
+                self.relay_call(req.body, |relay, submit: &ReportSubmit| {
+                    // The report comes from what the host stored, never from the request.
+                    let trainee = names::normal_id(&submit.caller.trainee);
+                    let record = lock(&self.db)
+                        .trainee_record(&trainee)
+                        .map_err(|e| (500, format!("host database: {e}")))?
+                        .unwrap_or_default();
+                    relay.submit(submit, &self.name, record)
+                })
+            }
+            ("GET", "/api/summary") => match self.instructor(req) {
+                Ok(()) => match self.summary() {
+                    Ok(view) => ApiResponse::json(&view),
+                    Err(e) => ApiResponse::text(500, &e),
+                },
+                Err(refusal) => refusal.response(),
+            },
+            ("POST", "/api/pace") => match self.instructor(req) {
+                Ok(()) => self.send_pace(req.body, now_ms),
+                Err(refusal) => refusal.response(),
+            },
+            ("POST", "/api/kick") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms, true),
+                Err(refusal) => refusal.response(),
+            },
+            ("POST", "/api/remove") => match self.instructor(req) {
+                Ok(()) => self.kick_request(req.body, now_ms, false),
+                Err(refusal) => refusal.response(),
+            },
+            ("POST", "/api/ack") => match self.instructor(req) {
+                Ok(()) => self.ack_request(req.body),
+                Err(refusal) => refusal.response(),
+            },
+            ("GET", "/api/pace") => self.pace_poll(req, now_ms),
+            ("GET", "/join") => self.join_page_for(req),
+            ("GET", "/api/hello") => match self.join_code(req) {
+                Ok(()) => ApiResponse::json(&Hello {
+                    session: self.name.clone(),
+                }),
+                Err(denied) => denied,
+            },
+            ("GET", login::PROJECTOR_PATH) => self.projector_page(req),
+            ("POST", login::LOGIN_PATH) => self.login(req.body),
+            (
+                _,
+                "/api/events"
+                | "/api/summary"
+                | "/api/pace"
+                | "/api/kick"
+                | "/api/remove"
+                | "/api/ack"
+                | "/api/hello"
+                | "/join"
+                | login::PROJECTOR_PATH
+                | login::LOGIN_PATH,
+            ) => ApiResponse::text(405, "method not allowed here"),
+            _ => ApiResponse::text(
+                404,
+                "no such page; the API has POST /api/events, GET /api/pace and GET /api/summary",
+            ),
+        }
+    }
+
+    /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
+    /// the trainee's newest and the decisions revealed.
+    fn pace_poll(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
+        if let Err(denied) = self.join_code(req) {
+            return denied;
+        }
+        let after = req
+            .query
+            .split('&')
+            .find_map(|p| p.strip_prefix("after="))
+            .unwrap_or("0");
+        // With `trainee=ID` the reply says whether that trainee's stuck signal was seen.
+        let trainee = req
+            .query
+            .split('&')
+            .find_map(|p| p.strip_prefix("trainee="));
+        match after.parse::<u64>() {
+            Ok(after) => {
+                let mut reply = self.paces_after(after);
+                reply.stuck = trainee.and_then(|t| self.stuck_state(t));
+                if let Some(trainee) = trainee {
+                    reply.second_given = self.second_given(trainee, &reply.second_votes);
+                    // A poll says the trainee's client is open: the room counts them.
+                    let id = names::normal_id(trainee);
+                    lock(&self.summary).touch(&id, now_ms);
+                }
+                ApiResponse::json(&reply)
+            }
+            Err(_) => ApiResponse::text(400, &format!("after={after:?} is not a number")),
+        }
+    }
+
+    /// `GET /join?code=CODE...`: the join URL opened in a phone's browser (the projector's QR
+    /// code) gets a page, not an API error: how to join, the check digits, the quick reference.
+    fn join_page_for(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        let code = req.query.split('&').find_map(|p| p.strip_prefix("code="));
+        if !code.is_some_and(|c| same(c, &self.code)) {
+            return ApiResponse::text(
+                403,
+                "wrong join code; scan the QR code on the projector again",
+            );
+        }
+        match self.join_page() {
+            Some(page) => ApiResponse::html(200, page.to_owned()),
+            None => ApiResponse::text(503, "the session is starting; try again in a moment"),
+        }
+    }
+
+    /// The join code as bearer token (`GET /api/pace`, `GET /api/hello`).
+    fn join_code(&self, req: &ApiRequest<'_>) -> Result<(), ApiResponse> {
+        match req.bearer {
+            Some(code) if same(code, &self.code) => Ok(()),
+            Some(_) => Err(ApiResponse::text(403, "wrong join code")),
+            None => Err(ApiResponse::text(
+                401,
+                "the join code is missing (Authorization: Bearer CODE)",
+            )),
+        }
+    }
+
+    /// Join code right and the trainee known with this token.
+    fn registered(&self, caller: &Caller) -> Result<(), ApiResponse> {
+        if !same(&caller.code, &self.code) {
+            return Err(ApiResponse::text(403, "wrong join code"));
+        }
+        let trainee = names::normal_id(&caller.trainee);
+        match lock(&self.db).check_trainee(&trainee, &token_hash(&caller.token)) {
+            Ok(TraineeCheck::Known) => Ok(()),
+            Ok(TraineeCheck::Removed) => Err(ApiResponse::text(403, REMOVED)),
+            Ok(_) => Err(ApiResponse::text(
+                403,
+                "unknown trainee; run queuelab join to register with the host first",
+            )),
+            Err(e) => Err(ApiResponse::text(500, &format!("host database: {e}"))),
+        }
+    }
+
+    fn events(&self, body: &[u8], peer: IpAddr, now_ms: i64) -> ApiResponse {
+        let batch: EventBatch = match serde_json::from_slice(body) {
+            Ok(b) => b,
+            Err(e) => return ApiResponse::text(400, &format!("not an event batch: {e}")),
+        };
+        if !same(&batch.code, &self.code) {
+            return ApiResponse::text(403, "wrong join code; ask the instructor for the join URL");
+        }
+        let name = match check_name(&batch.name) {
+            Ok(n) => n,
+            Err(e) => return ApiResponse::text(422, &e),
+        };
+        if let Some(key) = names::refused_name(&name) {
+            return ApiResponse::text(422, &self.refusal(key, None));
+        }
+        // Checked again after normalising: a ligature or a compatibility form can lengthen it.
+        let name = match check_name(&names::normal_name(&name)) {
+            Ok(n) => n,
+            Err(e) => return ApiResponse::text(422, &e),
+        };
+        let trainee = names::normal_id(&batch.trainee);
+        let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
+        if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
+            return ApiResponse::text(
+                422,
+                "trainee id or token malformed; run queuelab join URL --name NAME again",
+            );
+        }
+        if batch.events.len() > MAX_BATCH {
+            return ApiResponse::text(413, &format!("more than {MAX_BATCH} events in one batch"));
+        }
+        let hash = token_hash(&batch.token);
+        let mut db = lock(&self.db);
+        match db.check_trainee(&trainee, &hash) {
+            Ok(TraineeCheck::Known) => {}
+            Ok(TraineeCheck::New) => match db.trainee_count() {
+                _ if !lock(&self.registrations).allow(peer, now_ms) => {
+                    return ApiResponse::text(
+                        429,
+                        "too many new trainees from this address; try again in a minute",
+                    );
+                }
+                Ok(n) if n >= MAX_TRAINEES => {
+                    return ApiResponse::text(
+                        403,
+                        &format!("this session is full ({MAX_TRAINEES} trainees)"),
+                    );
+                }
+                Ok(_) => {}
+                Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+            },
+            Ok(TraineeCheck::WrongToken) => {
+                return ApiResponse::text(403, "these events belong to another trainee");
+            }
+            Ok(TraineeCheck::Removed) => {
+                return ApiResponse::text(403, REMOVED);
+            }
+            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        }
+        let mut rejected = Vec::new();
+        let mut valid = Vec::new();
+        for mut event in batch.events {
+            // Stuck words reach the dashboard and the exports: no control characters.
+            if let EventKind::Stuck { text, .. } = &mut event.kind {
+                *text = names::clean_text(text);
+            }
+            match self.catalog.validate(&event) {
+                Ok(()) => valid.push(event),
+                Err(reason) => rejected.push(Rejected {
+                    id: event.id,
+                    reason,
+                }),
+            }
+        }
+        // The quota bounds what one trainee can make the host store (and replay at start).
+        let room = match db.event_count(&trainee) {
+            Ok(n) => MAX_EVENTS_PER_TRAINEE.saturating_sub(n) as usize,
+            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        };
+        if valid.len() > room {
+            for event in valid.split_off(room) {
+                rejected.push(Rejected {
+                    id: event.id,
+                    reason: format!(
+                        "this trainee's quota of {MAX_EVENTS_PER_TRAINEE} events is used up"
+                    ),
+                });
+            }
+        }
+        let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {
+            Ok(s) => s,
+            Err(e) => {
+                // Either way nothing was stored and the trainee's dispatcher tries again later;
+                // the reason tells the instructor what to fix.
+                let why = if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+                    "host disk full; the instructor must free space"
+                } else {
+                    "host database busy, try again"
+                };
+                return ApiResponse::text(503, &format!("{why}: {e}"));
+            }
+        };
+        // Summary after the commit, under the database lock: the order of application matches
+        // the order of storage, and a reader never sees an event the database does not hold.
+        let mut summary = lock(&self.summary);
+        summary.name(&trainee, &stored.name);
+        for event in &stored.new {
+            summary.apply(&trainee, event, &self.catalog);
+        }
+        summary.touch(&trainee, now_ms);
+        drop(summary);
+        drop(db);
+        rejected.extend(stored.rejected);
+        ApiResponse::json(&BatchReply {
+            session: self.name.clone(),
+            stored: stored.new.len() as u32,
+            duplicates: stored.duplicates,
+            rejected,
+        })
+    }
+}
+
+/// What a removed trainee is told when their client delivers again.
+const REMOVED: &str = "the instructor removed you from this session";

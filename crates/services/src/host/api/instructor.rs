@@ -1,0 +1,145 @@
+//! The instructor's side of the API: the key check and the commands that need it (pacing,
+//! kick, remove, acknowledge).
+
+use super::{ApiRequest, ApiResponse, same};
+use crate::host::{HostState, login};
+use domain::workshop::PaceKind;
+
+/// Why a request does not get the instructor's side of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyRefusal {
+    /// Neither a bearer token nor the login cookie.
+    Missing,
+    /// A key that is not this session's.
+    Wrong,
+}
+
+impl KeyRefusal {
+    /// The HTTP status: 401 asks for a key, 403 refuses the one given.
+    pub(super) fn status(self) -> u16 {
+        match self {
+            KeyRefusal::Missing => 401,
+            KeyRefusal::Wrong => 403,
+        }
+    }
+
+    /// The API's plain-text refusal (the CLI shows it).
+    pub(super) fn response(self) -> ApiResponse {
+        let text = match self {
+            KeyRefusal::Missing => "the instructor key is missing (Authorization: Bearer KEY)",
+            KeyRefusal::Wrong => "wrong instructor key",
+        };
+        ApiResponse::text(self.status(), text)
+    }
+}
+
+impl HostState {
+    /// The instructor key, as a bearer token (the CLI) or as the login cookie (the projector
+    /// page in a browser). Never from the query: a URL is projected, logged and kept.
+    pub(super) fn instructor(&self, req: &ApiRequest<'_>) -> Result<(), KeyRefusal> {
+        match req.bearer.or(req.cookie) {
+            Some(key) if same(key, &self.key) => Ok(()),
+            Some(_) => Err(KeyRefusal::Wrong),
+            None => Err(KeyRefusal::Missing),
+        }
+    }
+
+    /// `GET /dashboard`: the projector page for a browser that logged in, else the login form
+    /// (with the refusal when its cookie holds a key that is not this session's).
+    pub(super) fn projector_page(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        match self.instructor(req) {
+            Ok(()) => match self.summary() {
+                Ok(view) => ApiResponse::html(
+                    200,
+                    crate::host::projector::page(&view, self.texts(), self.projector_join()),
+                ),
+                Err(e) => ApiResponse::text(500, &e),
+            },
+            Err(refusal @ KeyRefusal::Missing) => {
+                ApiResponse::html(refusal.status(), login::login_page(self.texts(), false))
+            }
+            Err(refusal @ KeyRefusal::Wrong) => {
+                ApiResponse::html(refusal.status(), login::login_page(self.texts(), true))
+            }
+        }
+    }
+
+    /// `POST /login` with the form's `key`: the right key sets the cookie and leads to the
+    /// projector page (303, so a reload does not post again); a wrong one shows the form again.
+    pub(super) fn login(&self, body: &[u8]) -> ApiResponse {
+        match login::from_form(body) {
+            Some(key) if same(&key, &self.key) => {
+                let mut answer = ApiResponse::text(303, "logged in");
+                answer.headers = vec![
+                    ("location", login::PROJECTOR_PATH.to_owned()),
+                    ("set-cookie", login::set_cookie(&self.key)),
+                ];
+                answer
+            }
+            Some(_) => ApiResponse::html(
+                KeyRefusal::Wrong.status(),
+                login::login_page(self.texts(), true),
+            ),
+            None => ApiResponse::html(400, login::login_page(self.texts(), false)),
+        }
+    }
+
+    /// `POST /api/pace`: the instructor sends a pacing command (JSON of a `PaceKind`).
+    pub(super) fn send_pace(&self, body: &[u8], now_ms: i64) -> ApiResponse {
+        let kind: PaceKind = match serde_json::from_slice(body) {
+            Ok(k) => k,
+            Err(e) => return ApiResponse::text(400, &format!("not a pacing command: {e}")),
+        };
+        match self.pace(kind, now_ms) {
+            Ok(pace) => ApiResponse::json(&pace),
+            Err(e) => ApiResponse::text(422, &e),
+        }
+    }
+
+    /// `POST /api/kick` (`ban`) or `POST /api/remove` with `{"who": "NAME or ID"}`: the
+    /// instructor removes a trainee and refuses their client, or only removes their row.
+    pub(super) fn kick_request(&self, body: &[u8], now_ms: i64, ban: bool) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
+        };
+        let removed = if ban {
+            self.kick(&request.who, now_ms)
+        } else {
+            self.remove_row(&request.who, now_ms)
+        };
+        match removed {
+            Ok(Some(kicked)) => ApiResponse::json(&kicked),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(500, &e),
+        }
+    }
+
+    /// `POST /api/ack` with `{"who": "NAME or ID"}`: the instructor acknowledges a stuck
+    /// signal. Answers the trainee's name.
+    pub(super) fn ack_request(&self, body: &[u8]) -> ApiResponse {
+        let request: KickRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not an acknowledgement: {e}")),
+        };
+        match self.acknowledge(&request.who) {
+            Ok(Some(name)) => ApiResponse::json(&serde_json::json!({ "name": name })),
+            Ok(None) => ApiResponse::text(
+                404,
+                &format!("no trainee called {:?} in this session", request.who),
+            ),
+            Err(e) => ApiResponse::text(409, &e),
+        }
+    }
+}
+
+/// The body of `POST /api/kick`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KickRequest {
+    /// The trainee's name (any case) or id.
+    who: String,
+}

@@ -1,0 +1,58 @@
+//! Mail relay requests from trainees: run only for a registered trainee, answered in the
+//! trainee's language when the host has no mail settings.
+
+use super::ApiResponse;
+use crate::host::HostState;
+use crate::host::mail_relay::MailRelay;
+use content::Lang;
+use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+
+impl HostState {
+    /// A mail relay request, run only for a registered trainee. A host without mail settings
+    /// refuses it with the reason in the trainee's language (503: nothing was queued).
+    pub(super) fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
+        &self,
+        body: &[u8],
+        call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
+    ) -> ApiResponse {
+        let request: T = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return ApiResponse::text(400, &format!("not a mail request: {e}")),
+        };
+        if let Err(denied) = self.registered(request.caller()) {
+            return denied;
+        }
+        let Some(relay) = &self.relay else {
+            let reason = self.refusal("workshop.relay_no_mail", request.lang());
+            return ApiResponse::text(503, &reason);
+        };
+        match call(relay, &request) {
+            Ok(reply) => ApiResponse::json(&reply),
+            Err((status, message)) => ApiResponse::text(status, &message),
+        }
+    }
+}
+
+/// Mail requests carry who asks (and the code request the trainee's language).
+pub(super) trait HasCaller {
+    fn caller(&self) -> &Caller;
+    fn lang(&self) -> Option<Lang>;
+}
+
+impl HasCaller for CodeRequest {
+    fn caller(&self) -> &Caller {
+        &self.caller
+    }
+    fn lang(&self) -> Option<Lang> {
+        Some(self.lang)
+    }
+}
+
+impl HasCaller for ReportSubmit {
+    fn caller(&self) -> &Caller {
+        &self.caller
+    }
+    fn lang(&self) -> Option<Lang> {
+        None
+    }
+}

@@ -1,0 +1,315 @@
+//! Mail through the host: the host holds the mail configuration, issues and checks the one-time
+//! codes (tries, expiry, cooldown and hourly limits live in the host's own store, where no
+//! trainee can reset them) and sends the report. It reuses the local flow: the same
+//! `ReportFlow` and outbox on a store in the host's data folder, with codes kept per trainee
+//! and address, and its own dispatcher thread ([`RelayWorker`]) that sends and retries.
+
+use super::lock;
+use super::relay_worker::RelayWorker;
+use super::report::{TraineeRecord, compose};
+use crate::config::{DEFAULT_RELAY_CODES_PER_HOUR, Transport};
+use crate::mail::{self, CodeVault, Dispatcher, ReportFlow, validate_address};
+use crate::store::{address_key, now_secs};
+use crate::{Config, Store};
+use content::{Content, Lang};
+use domain::otp::{IssueDenied, MAX_CODES_PER_WINDOW, Verdict, WINDOW_SECS};
+use domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
+use domain::workshop::Event;
+use domain::workshop::summary::RelayCounts;
+use domain::workshop::wire::{CodeRequest, MailReply, ReportSubmit};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Codes one trainee may have sent per hour, to all addresses together.
+pub const CODES_PER_TRAINEE: usize = 5;
+/// How long a request waits for the dispatcher's first attempt before it answers "queued"
+/// (the answer never waits for a slow mail server).
+const FIRST_ATTEMPT_PATIENCE: Duration = Duration::from_millis(1500);
+/// The relay's store in the host's data folder.
+pub const RELAY_DB: &str = "host-mail.db";
+
+/// The host's mail relay.
+pub struct MailRelay {
+    store: Mutex<Store>,
+    flow: ReportFlow,
+    worker: RelayWorker,
+    content: Content,
+    room_limit: usize,
+}
+
+/// Why the host relays no mail: it has no mail settings (the `file` transport would only
+/// write the trainees' codes into the host's own folder). None when it can relay.
+pub fn missing_settings(config: &Config) -> Option<&'static str> {
+    (config.mail.transport == Transport::File).then_some(
+        "no [mail] settings with transport = \"smtp\" in the config: trainees cannot mail their reports through this host",
+    )
+}
+
+/// The key a code is kept under: the trainee who asked and the address.
+fn code_key(trainee: &str, address: &str) -> String {
+    format!(
+        "{}/{}",
+        super::names::normal_id(trainee),
+        address_key(address)
+    )
+}
+
+/// The limits across codes: the room, the trainee (all addresses), the address (all trainees).
+fn room_limits(
+    recent: &[(String, i64)],
+    trainee: &str,
+    address: &str,
+    room_limit: usize,
+    now: i64,
+) -> Result<(), IssueDenied> {
+    let wait = |matching: Vec<i64>, limit: usize| -> Option<i64> {
+        (matching.len() >= limit).then(|| {
+            let mut times = matching;
+            times.sort_unstable();
+            times[times.len() - limit] + WINDOW_SECS - now
+        })
+    };
+    let all: Vec<i64> = recent.iter().map(|(_, at)| *at).collect();
+    if let Some(wait_secs) = wait(all, room_limit) {
+        return Err(IssueDenied::RoomLimit { wait_secs });
+    }
+    let prefix = format!("{trainee}/");
+    let mine: Vec<i64> = recent
+        .iter()
+        .filter(|(key, _)| key.starts_with(&prefix))
+        .map(|(_, at)| *at)
+        .collect();
+    if let Some(wait_secs) = wait(mine, CODES_PER_TRAINEE) {
+        return Err(IssueDenied::HourlyLimit { wait_secs });
+    }
+    let suffix = format!("/{}", address_key(address));
+    let to_address: Vec<i64> = recent
+        .iter()
+        .filter(|(key, _)| key.ends_with(&suffix))
+        .map(|(_, at)| *at)
+        .collect();
+    if let Some(wait_secs) = wait(to_address, MAX_CODES_PER_WINDOW) {
+        return Err(IssueDenied::HourlyLimit { wait_secs });
+    }
+    Ok(())
+}
+
+impl MailRelay {
+    /// Opens the relay's store and transport in `data_dir` with the host's mail config and
+    /// starts its dispatcher (which first sends what a previous run left queued).
+    pub fn open(data_dir: &Path, config: &Config, content: &Content) -> Result<MailRelay, String> {
+        let path = data_dir.join(RELAY_DB);
+        super::files::create_private(&path)?;
+        let (store, _) = Store::open(&path).map_err(|e| e.to_string())?;
+        let from = mail::from_mailbox(config.mail.from.as_deref()).map_err(|e| e.to_string())?;
+        let vault = CodeVault::shared();
+        let flow = ReportFlow {
+            key: mail::load_or_create_key(&data_dir.join("host-otp.key"))
+                .map_err(|e| e.to_string())?,
+            vault: vault.clone(),
+            from: from.clone(),
+            // A copy to the instructor needs the trainee's consent on screen; the relay does
+            // not ask for it, so it sends none.
+            instructor_cc: None,
+        };
+        let transport =
+            mail::from_config(&config.mail, &data_dir.join("mail")).map_err(|e| e.to_string())?;
+        let dispatcher = Dispatcher::new(transport, from, vault, DEFAULT_RETRY);
+        let room_limit = config
+            .mail
+            .relay_codes_per_hour
+            .unwrap_or(DEFAULT_RELAY_CODES_PER_HOUR) as usize;
+        Ok(MailRelay {
+            store: Mutex::new(store),
+            flow,
+            worker: RelayWorker::start(&path, dispatcher)?,
+            content: content.clone(),
+            room_limit,
+        })
+    }
+
+    /// The relay's mails by status (for the dashboard and `host status`; no addresses).
+    pub fn counts(&self) -> Result<RelayCounts, String> {
+        let mails = lock(&self.store).mails().map_err(|e| e.to_string())?;
+        let mut counts = RelayCounts::default();
+        for mail in mails {
+            match mail.status {
+                MailStatus::Queued if mail.attempts == 0 => counts.queued += 1,
+                MailStatus::Queued => counts.retrying += 1,
+                MailStatus::Sent => counts.sent += 1,
+                MailStatus::Failed(_) => counts.failed += 1,
+            }
+        }
+        Ok(counts)
+    }
+
+    /// Queues the mail for the dispatcher and waits briefly for its first attempt (never
+    /// holding the store): true when it went out.
+    fn hand_over(&self, mail_id: i64) -> bool {
+        self.worker.wake();
+        self.worker.sent_within(mail_id, FIRST_ATTEMPT_PATIENCE)
+    }
+
+    /// Issues a code for the address and queues its mail.
+    pub fn request_code(&self, req: &CodeRequest) -> Result<MailReply, (u16, String)> {
+        let address = validate_address(&req.address).map_err(|e| {
+            (
+                422,
+                format!("address refused: {}", self.strings(req.lang).get(e.key())),
+            )
+        })?;
+        let trainee = &super::names::normal_id(&req.caller.trainee);
+        let now = now_secs();
+        let issued = self
+            .flow
+            .request_code_keyed(
+                &mut lock(&self.store),
+                self.strings(req.lang),
+                &address,
+                &code_key(trainee, &address),
+                now,
+                |recent| room_limits(recent, trainee, &address, self.room_limit, now),
+            )
+            .map_err(|e| (500, e.to_string()))?;
+        Ok(match issued {
+            Ok(mail_id) => MailReply {
+                key: "report.code_sent".into(),
+                sent: self.hand_over(mail_id),
+                ..MailReply::default()
+            },
+            Err(denied) => MailReply {
+                key: denied.key().into(),
+                wait_secs: Some(denied.wait_secs()),
+                done: matches!(denied, IssueDenied::Locked { .. }),
+                ..MailReply::default()
+            },
+        })
+    }
+
+    /// Checks the typed code; when right, queues the report the host composes from the
+    /// trainee's stored events (`record`: name and events) in the language of the request.
+    /// The report text in the request is not read.
+    pub fn submit(
+        &self,
+        req: &ReportSubmit,
+        workshop: &str,
+        record: (String, Vec<Event>),
+    ) -> Result<MailReply, (u16, String)> {
+        let lang = req.report.lang;
+        let address = validate_address(&req.address).map_err(|e| {
+            (
+                422,
+                format!("address refused: {}", self.strings(lang).get(e.key())),
+            )
+        })?;
+        let (name, events) = record;
+        let trainee = TraineeRecord {
+            name: &name,
+            events,
+        };
+        let Some(report) = compose(&self.content, lang, workshop, trainee, now_secs()) else {
+            return Err((409, self.strings(lang).get("report.need_quiz").to_owned()));
+        };
+        let key = code_key(&req.caller.trainee, &address);
+        // One lock around check and record: concurrent guesses are counted one after another,
+        // so twenty at once still stop at the try limit.
+        let mut store = lock(&self.store);
+        let verdict = self
+            .flow
+            .confirm_code_keyed(
+                &mut store,
+                &address,
+                &key,
+                &req.typed,
+                now_secs(),
+                false,
+                &report,
+            )
+            .map_err(|e| (500, e.to_string()))?;
+        // The report just queued is the newest report mail: nobody else wrote while we held
+        // the store.
+        let queued = matches!(verdict, Verdict::Accepted { .. })
+            .then(|| store.mails().ok())
+            .flatten()
+            .and_then(|mails| mails.into_iter().find(|m| m.mail.kind == MailKind::Report))
+            .map(|m| m.id);
+        drop(store);
+        let mut reply = MailReply {
+            key: verdict.key().into(),
+            ..MailReply::default()
+        };
+        match verdict {
+            Verdict::Accepted { .. } => {
+                reply.sent = queued.is_some_and(|id| self.hand_over(id));
+                reply.done = true;
+            }
+            Verdict::Wrong { remaining } => reply.remaining = Some(remaining),
+            Verdict::Locked { wait_secs } => {
+                reply.wait_secs = Some(wait_secs);
+                reply.done = true;
+            }
+            _ => {}
+        }
+        Ok(reply)
+    }
+
+    fn strings(&self, lang: Lang) -> &content::Strings {
+        &self.content.course(lang).strings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trainees_mail_deadline_fits_the_relays_answer_and_no_more() {
+        let deadline = Duration::from_millis(crate::trainee::client::MAIL_REQUEST_MS);
+        // Room for the first attempt's patience several times over, but never the half
+        // minute a trainee once waited while the host sent the mail inside the request.
+        assert!(deadline >= FIRST_ATTEMPT_PATIENCE * 4, "{deadline:?}");
+        assert!(deadline <= Duration::from_secs(10), "{deadline:?}");
+    }
+
+    #[test]
+    fn limits_per_room_trainee_and_address() {
+        let now = 10_000;
+        let codes = |key: &str, n: usize| -> Vec<(String, i64)> {
+            (0..n)
+                .map(|i| (key.to_owned(), now - 100 + i as i64))
+                .collect()
+        };
+        // One trainee's five codes stop that trainee, not a neighbour.
+        let recent = codes("aa/x@example.org", 5);
+        assert!(matches!(
+            room_limits(&recent, "aa", "y@example.org", 120, now),
+            Err(IssueDenied::HourlyLimit { .. })
+        ));
+        assert_eq!(
+            room_limits(&recent, "bb", "y@example.org", 120, now),
+            Ok(())
+        );
+        // Five codes to one address from several trainees stop a sixth trainee for it.
+        let mut recent = codes("aa/x@example.org", 2);
+        recent.extend(codes("bb/x@example.org", 3));
+        assert!(matches!(
+            room_limits(&recent, "cc", "X@Example.org", 120, now),
+            Err(IssueDenied::HourlyLimit { .. })
+        ));
+        assert_eq!(
+            room_limits(&recent, "cc", "z@example.org", 120, now),
+            Ok(())
+        );
+        // The room's limit counts everyone; the wait ends when the oldest counting code ages out.
+        let recent: Vec<(String, i64)> = (0..4)
+            .flat_map(|t| codes(&format!("t{t}/a{t}@example.org"), 1))
+            .collect();
+        assert_eq!(
+            room_limits(&recent, "t9", "n@example.org", 4, now),
+            Err(IssueDenied::RoomLimit {
+                wait_secs: WINDOW_SECS - 100
+            })
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! The instructor's hand on the room: removing a trainee (kick, or only their row) and
+//! acknowledging a stuck signal. Each changes the database and the summary together.
+
+use super::{HostState, lock, names};
+use domain::workshop::Summary;
+
+/// A trainee the instructor removed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Kicked {
+    /// Their id.
+    pub id: String,
+    /// Their name in the room.
+    pub name: String,
+    /// How many of their events were deleted.
+    pub events: usize,
+}
+
+impl HostState {
+    /// Removes the trainee called `who` (name in any case, or id): their events leave the
+    /// database and the summary, and their client is refused from now on. None when no
+    /// trainee is called so.
+    pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, true)
+    }
+
+    /// Removes the row of the trainee called `who` (one who left, a stray row): their events
+    /// leave the database and the summary, but unlike [`HostState::kick`] their client is not
+    /// refused; delivering again makes a new row. None when no trainee is called so.
+    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+        self.remove(who, now_ms, false)
+    }
+
+    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, String> {
+        let fail = |e: rusqlite::Error| format!("host database: {e}");
+        let mut db = lock(&self.db);
+        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban).map_err(fail)? else {
+            return Ok(None);
+        };
+        // Rebuilt from the database under its lock (a rare command): the summary holds
+        // exactly what is stored, distributions included.
+        let mut summary = Summary::default();
+        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
+            .map_err(fail)?;
+        db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
+            .map_err(fail)?;
+        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
+            .map_err(fail)?;
+        *lock(&self.summary) = summary;
+        Ok(Some(Kicked { id, name, events }))
+    }
+
+    /// Acknowledges the open stuck signal of the trainee called `who` (name in any case, or
+    /// id): the dashboard marks it and the trainee's next poll tells them. Ok(None) when no
+    /// trainee is called so; Err with the reason when they are not stuck.
+    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, String> {
+        let fail = |e: rusqlite::Error| format!("host database: {e}");
+        let db = lock(&self.db);
+        let Some((id, name)) = db.find_trainee(who).map_err(fail)? else {
+            return Ok(None);
+        };
+        let mut summary = lock(&self.summary);
+        let Some(n) = summary.open_stuck(&id) else {
+            return Err(format!("{name} is not stuck"));
+        };
+        db.acknowledge(&id, n).map_err(fail)?;
+        summary.acknowledge(&id, n);
+        Ok(Some(name))
+    }
+
+    /// The trainee's open stuck signal: None when not stuck, else whether it was acknowledged.
+    pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
+        lock(&self.summary).stuck_state(&names::normal_id(trainee))
+    }
+}

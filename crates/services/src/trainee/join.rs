@@ -1,0 +1,205 @@
+//! Joining a workshop session, refused at join time when it cannot work: the host is asked
+//! (`GET /api/hello` with the join code, over the pinned connection) before the membership is
+//! recorded, so a wrong code, another host's certificate or an unreachable address is a refusal
+//! the learner reads at once, never "joined" with an outbox that nobody will ever take.
+
+use super::client::{self, RequestError};
+use super::{Delivery, deliver};
+use crate::{Store, discovery};
+use domain::workshop::wire::Hello;
+use domain::workshop::{JoinRefusal, JoinUrl, check_digits};
+use std::time::{Duration, Instant};
+
+/// How long joining may wait for the host: a host restarting or a Wi-Fi hiccup is ridden out,
+/// a wrong address is refused after this.
+pub const JOIN_MS: u64 = 10_000;
+/// Pause between tries while nothing answers.
+const RETRY_PAUSE: Duration = Duration::from_millis(300);
+
+/// A host met through `HOST:PORT CODE` or found on the LAN: the URL with the fingerprint its connection showed,
+/// and the check digits the learner compares with the projector before joining.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    /// The join URL, pinned to the certificate seen.
+    pub url: JoinUrl,
+    /// The check digits of that certificate.
+    pub digits: String,
+}
+
+/// What a join did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joined {
+    /// The session's name, as the host says it.
+    pub session: String,
+    /// The first delivery (registration and what waited).
+    pub delivery: Delivery,
+}
+
+/// Retries `try_once` while nothing answers, until `deadline`.
+fn with_retries<T>(
+    deadline: Instant,
+    mut try_once: impl FnMut() -> Result<T, RequestError>,
+) -> Result<T, RequestError> {
+    loop {
+        match try_once() {
+            Err(RequestError::Unreachable(_) | RequestError::Other(_))
+                if Instant::now() + RETRY_PAUSE < deadline =>
+            {
+                std::thread::sleep(RETRY_PAUSE);
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Learns the certificate of `host:port` (nothing is sent to it) and its check digits.
+pub fn observe(
+    host: &str,
+    port: u16,
+    code: &str,
+    deadline: Instant,
+) -> Result<Observed, JoinRefusal> {
+    let fingerprint = with_retries(deadline, || {
+        client::observe_certificate(host, port, deadline)
+    })
+    .map_err(|e| JoinRefusal::Unreachable {
+        address: domain::workshop::join_url::authority(host, port),
+        detail: e.to_string(),
+    })?;
+    let digits = check_digits(&fingerprint);
+    Ok(Observed {
+        url: JoinUrl {
+            host: host.to_owned(),
+            port,
+            code: code.to_owned(),
+            fingerprint,
+        },
+        digits,
+    })
+}
+
+/// How long `queuelab join CODE` browses the LAN for sessions.
+pub const FIND_MS: u64 = 3_000;
+/// How long one advertised address may take to show its certificate.
+const ADDRESS_MS: u64 = 1_500;
+
+/// Finds the session on the LAN whose host takes `code` (`queuelab join CODE`): browses DNS-SD
+/// and asks each session found, at the first of its addresses that answers, whether it takes
+/// the code; a network may hold several sessions. The learner still confirms the check digits:
+/// an advertisement proves nothing (the code is no secret from the room; see the README's
+/// threat model).
+pub fn find(code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+    let search = (Instant::now() + Duration::from_millis(FIND_MS)).min(deadline);
+    let mut refusal = JoinRefusal::NotFound;
+    let mut chosen = None;
+    let mut asked: Vec<discovery::Found> = Vec::new();
+    let browsed = discovery::browse(search, |session| {
+        // A session is resolved again as more addresses arrive: each is asked once.
+        if asked.contains(session) {
+            return false;
+        }
+        asked.push(session.clone());
+        match ask(session, code, deadline) {
+            Ok(seen) => {
+                chosen = Some(seen);
+                true
+            }
+            Err(e) => {
+                refusal = e;
+                false
+            }
+        }
+    });
+    if let Err(reason) = browsed {
+        // No multicast socket: the same as a network that hides the host.
+        crate::log::warn(&format!("looking for a workshop session: {reason}"));
+    }
+    chosen.ok_or(refusal)
+}
+
+/// Learns the certificate of `session` at the first address that answers and asks it whether
+/// it takes `code`.
+fn ask(session: &discovery::Found, code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+    let mut refusal = JoinRefusal::NotFound;
+    for address in &session.addresses {
+        let each = (Instant::now() + Duration::from_millis(ADDRESS_MS)).min(deadline);
+        match observe(&address.to_string(), session.port, code, each) {
+            Ok(seen) => return hello(&seen.url, deadline).map(|_| seen),
+            Err(e) => refusal = e,
+        }
+    }
+    Err(refusal)
+}
+
+/// Asks the host of `url` whether it takes this join code, over the pinned connection.
+pub fn hello(url: &JoinUrl, deadline: Instant) -> Result<Hello, JoinRefusal> {
+    let address = url.authority();
+    let reply = with_retries(deadline, || {
+        client::send(url, "GET", "/api/hello", Some(&url.code), b"", deadline)
+    })
+    .map_err(|e| match e {
+        RequestError::Certificate(_) => JoinRefusal::WrongCertificate {
+            address: address.clone(),
+        },
+        RequestError::Unreachable(detail) | RequestError::Other(detail) => {
+            JoinRefusal::Unreachable {
+                address: address.clone(),
+                detail,
+            }
+        }
+    })?;
+    match reply.status {
+        200 => serde_json::from_slice(&reply.body).map_err(|e| JoinRefusal::Host {
+            reason: format!("the host's answer is not readable: {e}"),
+        }),
+        401 | 403 => Err(JoinRefusal::WrongCode),
+        _ => Err(JoinRefusal::Host {
+            reason: reply.text(),
+        }),
+    }
+}
+
+/// Joins the session of `url` as `name`: checks with the host first, then records the
+/// membership and registers with the first delivery. A registration the host refuses (session
+/// full, too many new trainees) undoes a new membership, so nothing waits for a host that said no.
+pub fn join(
+    store: &mut Store,
+    url: &JoinUrl,
+    name: &str,
+    deadline: Instant,
+) -> Result<Joined, JoinRefusal> {
+    let local = |e: crate::store::StoreError| JoinRefusal::Local {
+        reason: e.to_string(),
+    };
+    let hello = hello(url, deadline)?;
+    let rejoin = store
+        .membership()
+        .map_err(local)?
+        .is_some_and(|old| old.url.code == url.code && old.url.fingerprint == url.fingerprint);
+    store.join(url, name).map_err(local)?;
+    store.set_session_name(&hello.session).map_err(local)?;
+    // The registration gets its own few seconds even when the hello used most of the deadline.
+    let delivery = deliver(store, client::deadline_in(DELIVERY_MS), true)
+        .map_err(|reason| JoinRefusal::Local { reason })?;
+    if let Some(error) = &delivery.error
+        && let Some(reason) = error.strip_prefix(REFUSED)
+    {
+        if !rejoin {
+            store.leave().map_err(local)?;
+        }
+        return Err(JoinRefusal::Host {
+            reason: reason
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ')
+                .to_owned(),
+        });
+    }
+    Ok(Joined {
+        session: delivery.session.clone().unwrap_or(hello.session),
+        delivery,
+    })
+}
+
+/// How a delivery error starts when the host answered 4xx (it refused; retrying will not help).
+pub const REFUSED: &str = "the host answered 4";
+/// How long the registration after a successful hello may take.
+const DELIVERY_MS: u64 = 5_000;

@@ -1,0 +1,89 @@
+//! What an applied effect and an inbox marker leave behind: the effect row to write, and the
+//! rows, counters and facts the live picture and the metrics show for them.
+
+use super::action::Delivery;
+use super::inbox::EffectRow;
+use super::{CONSUMER_NAME, Simulation};
+use crate::moments::Fact;
+use crate::state::{RowChange, Table};
+
+impl Simulation {
+    /// The next effect row for delivery `d` handled by consumer `c`.
+    pub(crate) fn effect_row(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        kind: &'static str,
+        amount: i64,
+        payload_ok: bool,
+    ) -> EffectRow {
+        let n = self.ledger.next_effect;
+        self.ledger.next_effect += 1;
+        EffectRow {
+            business_key: format!("CR-{n:08}"),
+            order_id: d.order_id,
+            message_id: d.message_id.clone(),
+            kind,
+            amount_cents: amount,
+            payload_ok,
+            instance: Simulation::instance(c),
+        }
+    }
+
+    /// Puts an applied effect into the picture and the metrics.
+    pub(crate) fn picture_effect(&mut self, e: &EffectRow, effect_id: i64, created: u64) {
+        self.change(RowChange::Put(
+            Table::Effects,
+            effect_id,
+            std::sync::Arc::new(vec![
+                effect_id.to_string(),
+                e.business_key.clone(),
+                e.order_id.to_string(),
+                e.message_id.clone(),
+                e.kind.into(),
+                self.clock.now.to_string(),
+                e.instance.clone(),
+            ]),
+        ));
+        self.ledger.stages.effects += 1;
+        self.ledger.metrics.effects += 1;
+        self.note(Fact::Effect {
+            order: e.order_id,
+            message_id: e.message_id.clone(),
+        });
+        if let Some(n) = self.ledger.effects_per_order.get_mut(e.order_id as usize) {
+            *n = n.saturating_add(1);
+        }
+        self.ledger
+            .ages
+            .push(u32::try_from(self.clock.now.saturating_sub(created)).unwrap_or(u32::MAX));
+    }
+
+    pub(crate) fn picture_marker(
+        &mut self,
+        id: i64,
+        message_id: &str,
+        instance: &str,
+        processed: bool,
+    ) {
+        let now = self.clock.now.to_string();
+        let p = if processed {
+            now.clone()
+        } else {
+            String::new()
+        };
+        self.change(RowChange::Put(
+            Table::Inbox,
+            id,
+            std::sync::Arc::new(vec![
+                id.to_string(),
+                message_id.into(),
+                CONSUMER_NAME.into(),
+                instance.into(),
+                now,
+                p,
+            ]),
+        ));
+        self.ledger.stages.inbox += 1;
+    }
+}

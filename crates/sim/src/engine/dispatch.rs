@@ -1,0 +1,379 @@
+//! The dispatcher actor: claims outbox rows with a lease (SQLite has no SKIP LOCKED), publishes
+//! them, then marks them. A crash between publish and mark publishes the rows again later.
+
+use rusqlite::params;
+
+use super::action::Action;
+use super::lab_dispatch::{LAB_CLAIM_SQL, LAB_PUBLISHED_SQL};
+pub(crate) use super::outbox::*;
+use super::{SimError, Simulation, SqlContext};
+use crate::fault::Fault;
+use crate::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::moments::{Fact, Guard, Loss};
+use crate::state::{RowChange, Table, col};
+
+impl Simulation {
+    /// Wakes one idle dispatcher at `at` when the outbox has work.
+    pub(crate) fn wake_dispatcher(&mut self, at: u64) {
+        if !self.outbox_may_have_work(None) {
+            return;
+        }
+        if let Some(d) = self
+            .actors
+            .dispatchers
+            .iter()
+            .position(|d| !d.busy && d.down_until <= at)
+        {
+            self.actors.dispatchers[d].busy = true;
+            self.schedule(at, Action::DispatcherPoll(d as u8));
+        }
+    }
+
+    /// False when every unpublished row is in a batch another dispatcher than `me` holds: a
+    /// claim would find nothing (rows whose lease outlived a crashed dispatcher still count,
+    /// the claim finds out). Saves the empty claim after most marks.
+    fn outbox_may_have_work(&self, me: Option<usize>) -> bool {
+        let held: usize = (self.actors.dispatchers.iter().enumerate())
+            .filter(|(j, _)| Some(*j) != me)
+            .map(|(_, d)| d.batch.len())
+            .sum();
+        self.ledger.unpublished.len() > held
+    }
+
+    /// The statements a publish runs: the duplicate-detection lookup only on a broker that
+    /// has it switched on.
+    fn publish_sql(&self) -> &'static [&'static str] {
+        if self.spec.settings.dedup_window_ms.is_some() {
+            PUBLISH_DEDUP_SQL
+        } else {
+            PUBLISH_SQL
+        }
+    }
+
+    /// Records the current outbox lag (age of the oldest unpublished row).
+    pub(crate) fn note_outbox_lag(&mut self) {
+        if let Some(&(created, outbox_id)) = self.ledger.unpublished.first() {
+            let lag = self.clock.now.saturating_sub(created);
+            let m = &mut self.ledger.metrics;
+            m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
+            self.note(Fact::OutboxLag {
+                outbox_id,
+                age_ms: lag,
+            });
+        }
+    }
+
+    pub(crate) fn dispatcher_poll(&mut self, d: u8) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        if self.actors.dispatchers[i].down_until > self.clock.now {
+            self.actors.dispatchers[i].busy = false;
+            return Ok(None);
+        }
+        self.note_outbox_lag();
+        let s = &self.spec.scenario.setup;
+        let (lease, batch) = (s.lease_ms, s.batch);
+        let rows = self.claim_rows(d, lease, batch)?;
+        if rows.is_empty() {
+            self.actors.dispatchers[i].busy = false;
+            return Ok(None);
+        }
+        for (c, state) in &rows {
+            let cells = [
+                (col::OUTBOX_LEASE_OWNER, &state.owner),
+                (col::OUTBOX_LEASE_UNTIL, &state.until),
+                (col::OUTBOX_ATTEMPTS, &state.attempts),
+            ];
+            for (column, value) in cells {
+                self.change(RowChange::Set(Table::Outbox, c.id, column, value.clone()));
+            }
+        }
+        self.ledger.stages.dispatching += rows.len() as u64;
+        let first = rows[0].0.message_id.clone();
+        let n = rows.len();
+        self.actors.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
+        self.schedule(
+            self.clock.now + super::PUBLISH_MS,
+            Action::DispatcherPublish(d),
+        );
+        Ok(Some(
+            Event::new(actor, Stage::Dispatcher, EventKind::DispatcherClaimed)
+                .message(&first)
+                .sql(if self.lab_claims() {
+                    LAB_CLAIM_SQL
+                } else {
+                    CLAIM_SQL
+                })
+                .args(vec![n.to_string(), lease.to_string()]),
+        ))
+    }
+
+    pub(crate) fn release_batch(
+        &mut self,
+        d: u8,
+        sql: &'static str,
+        reason: Option<&str>,
+    ) -> Result<(), SimError> {
+        let i = usize::from(d);
+        let batch = std::mem::take(&mut self.actors.dispatchers[i].batch);
+        let me = owner(d);
+        for c in &batch {
+            let conn = &self.conns.dispatchers[i];
+            match reason {
+                Some(r) => conn
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.execute(params![c.id, me, r])),
+                None => conn
+                    .prepare_cached(sql)
+                    .and_then(|mut s| s.execute(params![c.id, me])),
+            }
+            .ctx(Actor::Dispatcher(d), "release the lease")?;
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_OWNER,
+                String::new(),
+            ));
+            self.change(RowChange::Set(
+                Table::Outbox,
+                c.id,
+                col::OUTBOX_LEASE_UNTIL,
+                String::new(),
+            ));
+        }
+        let st = &mut self.ledger.stages;
+        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        if reason.is_some() {
+            for c in &batch {
+                self.ledger.unpublished.retain(|(_, id)| *id != c.id);
+            }
+            st.outbox_pending = st.outbox_pending.saturating_sub(batch.len() as u64);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_lines)] // one narrated step: outage, size limit, publish, crash window
+    pub(crate) fn dispatcher_publish(&mut self, d: u8) -> Result<Event, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        let first = self.actors.dispatchers[i]
+            .batch
+            .first()
+            .map(|c| c.message_id.clone());
+        let n = self.actors.dispatchers[i].batch.len();
+        if self.broker_is_down() {
+            self.release_batch(d, SQL_RELEASE, None)?;
+            let st = &mut self.actors.dispatchers[i];
+            st.failures += 1;
+            let (failures, last) = (st.failures, st.last_delay);
+            let delay = self
+                .spec
+                .settings
+                .retry
+                .delay_ms(failures, last, &mut self.rng);
+            self.actors.dispatchers[i].last_delay = delay;
+            self.ledger.metrics.retries += 1;
+            self.schedule(self.clock.now + delay, Action::DispatcherPoll(d));
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishFailedBrokerDown)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![n.to_string(), delay.to_string()]),
+            );
+        }
+        let limit = self.spec.profile.max_message_bytes.value;
+        let too_big = self.actors.dispatchers[i].batch.iter().find_map(|c| {
+            let size = c
+                .body
+                .rsplit_once("inline:")
+                .and_then(|(_, b)| b.parse::<u64>().ok())
+                .unwrap_or(c.body.len() as u64);
+            (size > limit).then_some(size)
+        });
+        if let Some(size) = too_big {
+            let attempts = self.actors.dispatchers[i].failures + 1;
+            let reason =
+                format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
+            self.ledger.metrics.retries += 1;
+            if attempts >= MAX_PUBLISH_ATTEMPTS {
+                self.actors.dispatchers[i].failures = 0;
+                for c in self.actors.dispatchers[i].batch.clone() {
+                    self.note(Fact::Lost {
+                        message_id: c.message_id,
+                        loss: Loss::GaveUp,
+                    });
+                }
+                self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
+                self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
+                return Ok(Event::new(actor, Stage::Outbox, EventKind::PublishGaveUp)
+                    .maybe_message(first.as_deref())
+                    .sql(GIVE_UP_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]));
+            }
+            self.actors.dispatchers[i].failures = attempts;
+            self.release_batch(d, SQL_RELEASE, None)?;
+            self.schedule(
+                self.clock.now + self.spec.settings.retry.base_ms,
+                Action::DispatcherPoll(d),
+            );
+            return Ok(
+                Event::new(actor, Stage::Dispatcher, EventKind::PublishTooLarge)
+                    .maybe_message(first.as_deref())
+                    .sql(RELEASE_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![size.to_string(), limit.to_string()]),
+            );
+        }
+        let batch = self.actors.dispatchers[i].batch.clone();
+        if let Some(c) = batch.first() {
+            self.lab_queue_for_send(c.group_id.as_deref());
+        }
+        if batch
+            .iter()
+            .any(|c| self.refuses_send(c.group_id.as_deref()))
+        {
+            return self.dispatcher_refused(d);
+        }
+        self.actors.dispatchers[i].failures = 0;
+        let results = {
+            let conn = &self.conns.broker;
+            let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
+            let mut out = Vec::with_capacity(batch.len());
+            for c in &batch {
+                out.push(
+                    super::broker::enqueue(
+                        &tx,
+                        self.clock.now,
+                        self.spec.settings.dedup_window_ms,
+                        &c.message_id,
+                        c.order_id,
+                        &c.body,
+                        c.group_id.as_deref(),
+                    )
+                    .ctx(actor, "publish")?,
+                );
+            }
+            tx.commit().ctx(Actor::Broker, "commit publish")?;
+            out
+        };
+        let mut dropped = 0;
+        for (c, seq) in batch.iter().zip(&results) {
+            if let Some(seq) = seq {
+                self.ledger.metrics.published += 1;
+                self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
+            } else {
+                dropped += 1;
+                self.ledger.metrics.prevented_duplicates += 1;
+                self.note(Fact::Prevented {
+                    message_id: c.message_id.clone(),
+                    guard: Guard::BrokerDedup,
+                });
+            }
+        }
+        let enqueued = batch.len() - dropped;
+        self.wake_consumers(self.clock.now + 1, enqueued);
+        self.lab_note_published(d, &batch);
+        // Every message of the batch, for the record (one publish operation each).
+        let ids = batch
+            .iter()
+            .map(|c| c.message_id.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if self.script.armed.take(Fault::DispatcherCrashAfterPublish) {
+            let restart = self.clock.now + self.spec.scenario.setup.restart_ms;
+            let lease_end = self.clock.now + self.spec.scenario.setup.lease_ms;
+            self.actors.dispatchers[i].batch.clear();
+            self.actors.dispatchers[i].down_until = restart;
+            self.schedule(restart, Action::DispatcherRestart(d));
+            self.schedule(lease_end, Action::LeaseExpiry);
+            let st = &mut self.ledger.stages;
+            st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+            return Ok(Event::new(
+                actor,
+                Stage::Dispatcher,
+                EventKind::DispatcherCrashedAfterPublish,
+            )
+            .maybe_message(first.as_deref())
+            .sql(self.publish_sql())
+            .outcome(Outcome::Failed)
+            .args(vec![enqueued.to_string(), lease_end.to_string(), ids]));
+        }
+        self.schedule(self.clock.now + 1, Action::DispatcherMark(d));
+        let caption = if dropped > 0 {
+            EventKind::PublishedDedup
+        } else {
+            EventKind::Published
+        };
+        Ok(Event::new(actor, Stage::Broker, caption)
+            .maybe_message(first.as_deref())
+            .sql(self.publish_sql())
+            .args(vec![enqueued.to_string(), dropped.to_string(), ids]))
+    }
+
+    pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {
+        let actor = Actor::Dispatcher(d);
+        let i = usize::from(d);
+        let batch = std::mem::take(&mut self.actors.dispatchers[i].batch);
+        let (marked, states) = self.mark_rows(d, &batch)?;
+        for (id, state) in &states {
+            let cells = [
+                (col::OUTBOX_PUBLISHED, &state.published),
+                (col::OUTBOX_LEASE_OWNER, &state.owner),
+                (col::OUTBOX_LEASE_UNTIL, &state.until),
+            ];
+            for (column, value) in cells {
+                self.change(RowChange::Set(Table::Outbox, *id, column, value.clone()));
+            }
+        }
+        // Only a row the mark left published leaves the outbox's backlog.
+        let ids_set: std::collections::HashSet<i64> = (states.iter())
+            .filter(|(_, st)| !st.published.is_empty())
+            .map(|(id, _)| *id)
+            .collect();
+        let before = self.ledger.unpublished.len();
+        self.ledger
+            .unpublished
+            .retain(|(_, id)| !ids_set.contains(id));
+        let removed = (before - self.ledger.unpublished.len()) as u64;
+        let st = &mut self.ledger.stages;
+        st.outbox_pending = st.outbox_pending.saturating_sub(removed);
+        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.note_outbox_lag();
+        // A learner's mark that left a row unmarked: no poll of its own (a claim that returns
+        // that row again would loop); the next order or lease expiry wakes a dispatcher.
+        let stuck = self.lab_marks() && marked < batch.len();
+        if self.outbox_may_have_work(Some(i)) && !stuck {
+            self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
+        } else {
+            self.actors.dispatchers[i].busy = false;
+        }
+        let first = batch.first().map(|c| c.message_id.clone());
+        let (caption, outcome) = if marked == batch.len() {
+            (EventKind::DispatcherMarked, Outcome::Ok)
+        } else {
+            (EventKind::DispatcherMarkLeaseLost, Outcome::Failed)
+        };
+        Ok(Event::new(actor, Stage::Outbox, caption)
+            .maybe_message(first.as_deref())
+            .sql(if self.lab_marks() {
+                LAB_PUBLISHED_SQL
+            } else {
+                MARK_SQL
+            })
+            .outcome(outcome)
+            .args(vec![marked.to_string(), batch.len().to_string()]))
+    }
+
+    pub(crate) fn dispatcher_restart(&mut self, d: u8) -> Event {
+        let i = usize::from(d);
+        self.actors.dispatchers[i].busy = false;
+        self.wake_dispatcher(self.clock.now);
+        Event::new(
+            Actor::Dispatcher(d),
+            Stage::Dispatcher,
+            EventKind::DispatcherRestarted,
+        )
+    }
+}

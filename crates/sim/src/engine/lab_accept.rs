@@ -1,0 +1,221 @@
+//! The API's hook point in a lab run: the learner's `@accept` instead of the engine's own
+//! order + outbox transaction (labs 2 and 5). The section runs on the API's connection; what it
+//! committed (the order, outbox rows) is read back and put into the picture, the ledger and the
+//! facts exactly as the built-in API does, so the dispatcher publishes the outbox rows with the
+//! engine's own SQL and moments and checkers judge the run like any run.
+//!
+//! `publish(:message_id, :body)` hands a message to the broker right after its statement,
+//! outside the transaction: during an outage it fails (the statement errors, the request
+//! fails), and a rollback does not take it back. The scenario's API timeout strikes once
+//! something is durable beyond the request (an order committed, a message published): the rest
+//! of the section does not run, an open transaction rolls back, the client retries.
+//!
+//! This file runs the section; [`committed`] reads back what it left and ends the request.
+
+mod committed;
+mod queue_kind;
+
+use std::sync::Arc;
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension};
+
+use super::{SimError, Simulation, SqlContext};
+use crate::fault::Fault;
+use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::{LabFileError, LabFileErrorKind, Section, SideEffect, TrailEntry};
+use crate::model::{Actor, Event};
+
+/// What an event of the learner's `@accept` shows in the SQL view.
+pub(crate) const LAB_ACCEPT_SQL: &[&str] = &["-- @accept (your lab file)"];
+
+const SQL_ORDER_OF_REQUEST: &str = "SELECT id FROM orders WHERE request_id = ?1";
+
+/// One request as the API received it.
+pub(crate) struct AcceptRequest {
+    /// The order number (the client's counter).
+    pub order: u32,
+    /// A client retry of an earlier request.
+    pub retry: bool,
+    pub request_id: String,
+    pub message_id: String,
+    pub customer: String,
+    pub amount_cents: i64,
+    pub body: String,
+    pub group: Option<String>,
+}
+
+/// How the section ended.
+enum End {
+    /// Every statement ran.
+    Done,
+    /// A statement failed (SQLite or a publish the broker refused): the request fails.
+    Failed {
+        text: String,
+        at: TrailEntry,
+        /// The broker refused a publish (it was down, or a FIFO queue got no group).
+        refused: bool,
+    },
+    /// The API timeout struck after something became durable: the client retries.
+    Struck,
+}
+
+fn order_of(conn: &Connection, request_id: &str) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(SQL_ORDER_OF_REQUEST)?
+        .query_row([request_id], |r| r.get(0))
+        .optional()
+}
+
+fn roll_back_open(conn: &Connection) -> rusqlite::Result<()> {
+    if conn.is_autocommit() {
+        Ok(())
+    } else {
+        conn.execute_batch("ROLLBACK")
+    }
+}
+
+impl Simulation {
+    /// Whether the lab opens `@accept` (the learner's SQL writes the orders).
+    pub(crate) fn lab_accepts(&self) -> bool {
+        self.lab
+            .as_ref()
+            .is_some_and(|l| l.sql.opens(Section::Accept))
+    }
+
+    fn accept_entry(&self, message_id: &str, line: usize, column: usize) -> TrailEntry {
+        TrailEntry {
+            at_ms: self.clock.now,
+            message_id: message_id.to_owned(),
+            instance: Actor::Api.to_string(),
+            section: Section::Accept,
+            line,
+            column,
+        }
+    }
+
+    /// `@accept` for one request, then the bookkeeping of what it committed.
+    pub(crate) fn lab_accept(&mut self, req: &AcceptRequest) -> Result<Event, SimError> {
+        let Some(lab) = &self.lab else {
+            return Err(SimError::Config("@accept outside a lab run".into()));
+        };
+        let calls = lab.api_side_effects.clone();
+        calls.open(Section::Accept);
+        let ran = self.lab_accept_section(req);
+        calls.close();
+        let (end, published) = ran?;
+        self.lab_accept_settle(req, end, &published)
+    }
+
+    /// Runs the statements; returns how the section ended and the messages it published.
+    fn lab_accept_section(
+        &mut self,
+        req: &AcceptRequest,
+    ) -> Result<(End, Vec<(String, TrailEntry)>), SimError> {
+        let actor = Actor::Api;
+        let Some(lab) = &self.lab else {
+            return Ok((End::Done, Vec::new()));
+        };
+        let sql = Arc::clone(&lab.sql);
+        let guard = lab.api_guard.clone();
+        let calls = lab.api_side_effects.clone();
+        let binds = [
+            (":order_id", Value::Integer(i64::from(req.order))),
+            (":request_id", Value::Text(req.request_id.clone())),
+            (":customer", Value::Text(req.customer.clone())),
+            (":amount_cents", Value::Integer(req.amount_cents)),
+            (":message_id", Value::Text(req.message_id.clone())),
+            (":body", Value::Text(req.body.clone())),
+            (
+                ":now_ms",
+                Value::Integer(i64::try_from(self.clock.now).unwrap_or(i64::MAX)),
+            ),
+        ];
+        let mut committed =
+            order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
+        let mut published = Vec::new();
+        for stmt in sql.statements(Section::Accept) {
+            let result = run_statement(&self.conns.api, &guard, stmt, &binds);
+            let here = self.accept_entry(&req.message_id, stmt.line, stmt.column);
+            let mut refused = None;
+            let mut sent = false;
+            // What the statement asked of the broker happened (or failed), whatever the
+            // statement did next.
+            for call in calls.take() {
+                let SideEffect::Publish { message_id, body } = call else {
+                    continue;
+                };
+                let at = self.accept_entry(&message_id, stmt.line, stmt.column);
+                if self.broker_is_down() {
+                    refused = Some(format!("publish({message_id}): the broker is unreachable"));
+                    break;
+                }
+                // publish() has no parameter for a group: where the file owns the groups,
+                // its message carries none.
+                let group = if self.lab_groups_from_file() {
+                    None
+                } else {
+                    req.group.clone()
+                };
+                self.lab_queue_for_send(group.as_deref());
+                if self.refuses_send(group.as_deref()) {
+                    let reason = self.refusal_reason();
+                    refused = Some(format!("publish({message_id}): {reason}"));
+                    break;
+                }
+                // The order the message names: the row the request wrote (inside its own
+                // transaction, too), else the number the client gave it.
+                let order_id = order_of(&self.conns.api, &req.request_id)
+                    .ctx(actor, "find the order")?
+                    .unwrap_or(i64::from(req.order));
+                self.enqueue(actor, &message_id, order_id, &body, group.as_deref())?;
+                if let Some(l) = &mut self.lab {
+                    // A published message is the request's write outside the database: the
+                    // statement a report names for what becomes of it.
+                    l.published.insert(message_id.clone());
+                    l.trail.entries.push(at.clone());
+                }
+                published.push((message_id, at));
+                sent = true;
+            }
+            let broker_refused = refused.is_some();
+            let text = match (refused, result) {
+                (_, Err(StatementError::Learner(e))) => {
+                    roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                    return Err(SimError::Lab(e));
+                }
+                (Some(text), _) => Some(text),
+                (None, Err(StatementError::Runtime(e))) => Some(e.to_string()),
+                (None, Ok(_)) => None,
+            };
+            if let Some(text) = text {
+                roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                let end = End::Failed {
+                    text,
+                    at: here,
+                    refused: broker_refused,
+                };
+                return Ok((end, published));
+            }
+            // Something durable beyond the request: the order committed, or a message out.
+            let mut durable = sent;
+            if committed.is_none() && self.conns.api.is_autocommit() {
+                committed =
+                    order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
+                durable |= committed.is_some();
+            }
+            if durable && !req.retry && self.script.armed.take(Fault::ApiTimeoutAfterCommit) {
+                roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                return Ok((End::Struck, published));
+            }
+        }
+        if !self.conns.api.is_autocommit() {
+            roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+            return Err(SimError::Lab(LabFileError {
+                line: sql.section_line(Section::Accept),
+                column: 1,
+                kind: LabFileErrorKind::OpenTransaction,
+            }));
+        }
+        Ok((End::Done, published))
+    }
+}

@@ -1,0 +1,66 @@
+//! The recorder: the live picture the UI reads, the step-back timeline, the facts of the event
+//! being executed (for the story layer) and the trace hash over every event.
+
+use sha2::{Digest, Sha256};
+
+use crate::model::Event;
+use crate::moments::Fact;
+use crate::state::{RowChange, Scalars, State};
+use crate::timeline::{Delta, Timeline};
+
+/// Everything a run leaves for its readers, event by event.
+pub(crate) struct Recorder {
+    /// The picture after the last event (tables and counters).
+    pub live: State,
+    /// Picture changes of the event being executed (they go into its delta).
+    pending: Vec<RowChange>,
+    /// Deltas and checkpoints for step back.
+    pub timeline: Timeline,
+    /// What the event being executed did, for the story layer.
+    pub facts: Vec<Fact>,
+    /// SHA-256 over the canonical event lines.
+    pub hasher: Sha256,
+    /// Events recorded so far.
+    pub events: u64,
+    /// The event queue ran dry.
+    pub finished: bool,
+}
+
+impl Default for Recorder {
+    fn default() -> Recorder {
+        Recorder {
+            live: State::default(),
+            pending: Vec::new(),
+            timeline: Timeline::new(State::default()),
+            facts: Vec::new(),
+            hasher: Sha256::new(),
+            events: 0,
+            finished: false,
+        }
+    }
+}
+
+impl Recorder {
+    /// Applies a picture change and keeps it for the event's delta.
+    pub fn change(&mut self, change: RowChange) {
+        self.live.tables.apply(&change);
+        self.pending.push(change);
+    }
+
+    /// Numbers, hashes and records `event` with the counters after it; returns it as recorded.
+    pub fn record(&mut self, mut event: Event, mut scalars: Scalars) -> Option<&Event> {
+        event.index = self.events;
+        event.at_ms = scalars.now_ms;
+        self.events += 1;
+        event.hash_into(&mut self.hasher);
+        scalars.event_index = Some(event.index);
+        self.live.scalars = scalars;
+        let delta = Delta {
+            event,
+            changes: std::mem::take(&mut self.pending),
+            scalars,
+        };
+        self.timeline.push(delta, &self.live);
+        self.timeline.last_event()
+    }
+}

@@ -1,0 +1,31 @@
+//! Labs: the learner's SQL at the engine's hook points. A lab file is plain SQL split into
+//! `-- @name` sections ([`file`]); each section has a documented list of named parameters
+//! ([`Section`], defined with the lab format in `content`); the statements run under an authorizer and a statement budget ([`guard`]);
+//! [`LabSql`] is what the engine runs ([`hooks`]) and [`runner`] checks a file over seeds,
+//! scenarios and brokers.
+
+mod breach;
+pub mod file;
+pub mod guard;
+pub mod hooks;
+pub mod lab_check;
+pub mod learner_copy;
+mod rerun;
+pub mod runner;
+pub mod side_effects;
+mod split;
+mod trail;
+mod vary;
+
+pub use breach::Breach;
+pub use content::LabSection as Section;
+pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
+pub use hooks::LabSql;
+pub use lab_check::{LabVerdict, check_lab};
+pub use rerun::{lab_simulation, rerun};
+pub use runner::{
+    CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
+    run_check_observed,
+};
+pub use side_effects::{SideEffect, SideEffects};
+pub use trail::{Trail, TrailEntry};

@@ -1,0 +1,181 @@
+//! One lab check from its content: prepare the learner's text, run the lab's scenarios ×
+//! brokers over seeds 1..K, and word the verdict. The CLI (`queuelab lab check`) and the TUI's
+//! lab screen both run this, so they print the same lines.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::runner::{CheckProgress, run_check_observed};
+use super::{CheckFailure, CheckOutcome, CheckRequest, LabFileError, LabSql};
+use crate::{BrokerKind, moments, scenario};
+use content::{Content, Lab, Lang, Strings};
+
+/// The verdict of one check.
+#[derive(Debug, Clone)]
+pub enum LabVerdict {
+    /// Every run kept the invariants.
+    Passed {
+        /// Runs made.
+        runs: u64,
+        /// Seeds 1..=seeds.
+        seeds: u64,
+    },
+    /// A seed broke an invariant.
+    Broken(Box<CheckFailure>),
+    /// The file cannot run (syntax, forbidden statement, unknown parameter, too long).
+    CannotRun(LabFileError),
+}
+
+impl LabVerdict {
+    /// Whether the lab counts as solved by this check.
+    pub fn passed(&self) -> bool {
+        matches!(self, LabVerdict::Passed { .. })
+    }
+
+    /// Why the check failed, as the room's dashboard counts it: the lab invariant or the moment
+    /// it stopped at, `broken` for an engine invariant alone, `cannot-run` for a file that does
+    /// not run; empty when it passed.
+    pub fn reason(&self) -> String {
+        match self {
+            LabVerdict::Passed { .. } => String::new(),
+            LabVerdict::CannotRun(_) => CANNOT_RUN.to_owned(),
+            // The failure the learner reads first: a moment, unless a breach led (the runner
+            // then keeps no moment).
+            LabVerdict::Broken(f) => f
+                .moment
+                .as_ref()
+                .map(|m| m.kind.as_str())
+                .or_else(|| f.breach.as_ref().map(|b| b.invariant.as_str()))
+                .unwrap_or("broken")
+                .to_owned(),
+        }
+    }
+}
+
+/// The reason of a check whose file does not run.
+pub const CANNOT_RUN: &str = "cannot-run";
+/// The reason of a check queuelab itself could not make (a folder, a missing scenario).
+pub const CHECK_ERROR: &str = "check-error";
+
+/// Checks `text` (the learner's file) for `lab` over seeds 1..=`seeds`, keeping the failing run
+/// in `work_dir` (emptied first). `progress` hears before each run. An error is queuelab's
+/// own trouble (a folder that cannot be made, a scenario that is missing), worded in English.
+pub fn check_lab(
+    content: &Content,
+    lab: &Lab,
+    text: &str,
+    seeds: u64,
+    work_dir: &Path,
+    progress: &mut dyn FnMut(CheckProgress),
+) -> Result<LabVerdict, String> {
+    let sql = match LabSql::prepare(text, &lab.sections) {
+        Ok(sql) => Arc::new(sql),
+        Err(e) => return Ok(LabVerdict::CannotRun(e)),
+    };
+    let scenarios = lab
+        .scenarios
+        .iter()
+        .map(|id| scenario::from_loaded(content, id))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let brokers: Vec<BrokerKind> = lab
+        .brokers
+        .iter()
+        .filter_map(|b| BrokerKind::parse(b))
+        .collect();
+    // The previous check's failing run is replaced by this check's.
+    let _ = std::fs::remove_dir_all(work_dir);
+    std::fs::create_dir_all(work_dir)
+        .map_err(|e| format!("cannot use {}: {e}", work_dir.display()))?;
+    let request = CheckRequest {
+        sql,
+        scenarios,
+        brokers,
+        seeds: (1, seeds),
+        charged: lab.charged,
+        poison: lab.poison,
+        work_dir,
+    };
+    let outcome = run_check_observed(&request, progress).map_err(|e| e.to_string())?;
+    Ok(match outcome {
+        CheckOutcome::Passed { runs } => LabVerdict::Passed { runs, seeds },
+        CheckOutcome::Broken(f) => LabVerdict::Broken(f),
+        CheckOutcome::CannotRun(e) => LabVerdict::CannotRun(e),
+    })
+}
+
+/// The pass line: runs, seeds, scenarios, brokers.
+pub fn passed_line(strings: &Strings, lab: &Lab, runs: u64, seeds: u64) -> String {
+    strings.fill(
+        "lab.check_passed",
+        &[
+            ("n", &lab.number.to_string()),
+            ("runs", &runs.to_string()),
+            ("seeds", &seeds.to_string()),
+            ("scenarios", &lab.scenarios.join(", ")),
+            ("brokers", &lab.brokers.join(", ")),
+        ],
+    )
+}
+
+/// The headline of a broken check: lab, seed, scenario, broker.
+pub fn broken_headline(strings: &Strings, lab: &Lab, f: &CheckFailure) -> String {
+    strings.fill(
+        "lab.check_broken",
+        &[
+            ("n", &lab.number.to_string()),
+            ("seed", &f.seed.to_string()),
+            ("scenario", &f.scenario),
+            ("broker", f.broker.as_str()),
+        ],
+    )
+}
+
+/// What a broken check says after its headline: the moment with its order, message id and
+/// cause event, the moment's story, the learner's statement (`file:line:col`), the broken
+/// invariants, a disagreement of the checkers, and where the failing run's files are.
+pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailure) -> Vec<String> {
+    let strings = &content.course(lang).strings;
+    let mut lines = Vec::new();
+    if let Some(m) = &f.moment {
+        lines.push(strings.fill(
+            "lab.check_moment",
+            &[
+                ("kind", m.kind.as_str()),
+                ("at", &moments::human_ms(lang, m.at_ms)),
+                ("order", &m.order.to_string()),
+                ("message", &m.message_id),
+                ("cause", &m.cause_event.to_string()),
+            ],
+        ));
+        lines.push(moments::render(&content.moments, lang, m));
+    }
+    if let Some(b) = &f.breach {
+        lines.push(strings.fill(
+            &b.invariant.text_key(),
+            &[("order", &b.order.to_string()), ("message", &b.message_id)],
+        ));
+    }
+    lines.push(match &f.statement {
+        Some(s) => strings.fill(
+            "lab.check_statement",
+            &[
+                ("file", file),
+                ("line", &s.line.to_string()),
+                ("column", &s.column.to_string()),
+                ("section", s.section.as_str()),
+                ("instance", &s.instance),
+            ],
+        ),
+        None => strings.get("lab.check_no_statement").to_owned(),
+    });
+    for v in &f.violations {
+        lines.push(strings.fill("lab.check_violation", &[("text", v)]));
+    }
+    if !f.checker_agrees {
+        lines.push(strings.get("lab.check_disagree").to_owned());
+    }
+    let dir = f.dir.display().to_string();
+    lines.push(strings.fill("lab.check_files", &[("dir", &dir)]));
+    lines
+}

@@ -1,0 +1,209 @@
+//! Metrics of a run, the invariant check over the run's files, and the final report.
+
+use super::model::{BrokerKind, Mode};
+use super::scenario::Expectation;
+use super::store::RunPaths;
+
+/// The runbook metrics of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Metrics {
+    /// Orders the API committed.
+    pub accepted: u64,
+    /// Messages the broker accepted from a publisher (republished copies included).
+    pub published: u64,
+    /// Receives that handed a message to a consumer.
+    pub delivered: u64,
+    /// Deliveries with a delivery count above 1, plus duplicate copies.
+    pub redeliveries: u64,
+    /// Effect rows written (the provider's charges included in two-phase runs).
+    pub effects: u64,
+    /// Effects beyond the first per order (and second charges at the provider).
+    pub duplicate_effects: u64,
+    /// Duplicates recognised and not applied (inbox, existence check, idempotency key, broker dedup).
+    pub prevented_duplicates: u64,
+    /// Messages moved to the DLQ.
+    pub dead_lettered: u64,
+    /// Accepted orders with no effect and no DLQ entry.
+    pub lost: u64,
+    /// Settles refused because the lock / visibility timeout had passed.
+    pub lock_lost: u64,
+    /// Retries (immediate, delayed, publish).
+    pub retries: u64,
+    /// Message age at the effect, 50th percentile, ms.
+    pub age_p50_ms: u64,
+    /// 95th percentile, ms.
+    pub age_p95_ms: u64,
+    /// Oldest, ms.
+    pub age_max_ms: u64,
+    /// Largest age of the oldest unpublished outbox row seen, ms.
+    pub outbox_lag_max_ms: u64,
+}
+
+/// Metric names usable in scenario expectations (same spelling as the JSON fields); one list,
+/// owned by the scenario content format.
+pub use content::scenario::METRIC_NAMES;
+
+impl Metrics {
+    /// The value of a metric by its name.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        Some(match name {
+            "accepted" => self.accepted,
+            "published" => self.published,
+            "delivered" => self.delivered,
+            "redeliveries" => self.redeliveries,
+            "effects" => self.effects,
+            "duplicate_effects" => self.duplicate_effects,
+            "prevented_duplicates" => self.prevented_duplicates,
+            "dead_lettered" => self.dead_lettered,
+            "lost" => self.lost,
+            "lock_lost" => self.lock_lost,
+            "retries" => self.retries,
+            "age_p50_ms" => self.age_p50_ms,
+            "age_p95_ms" => self.age_p95_ms,
+            "age_max_ms" => self.age_max_ms,
+            "outbox_lag_max_ms" => self.outbox_lag_max_ms,
+            _ => return None,
+        })
+    }
+
+    /// Fills the age percentiles from `ages` (unsorted).
+    pub fn set_ages(&mut self, ages: &[u32]) {
+        if ages.is_empty() {
+            return;
+        }
+        let mut v = ages.to_vec();
+        v.sort_unstable();
+        let pick = |q: usize| u64::from(v[((v.len() - 1) * q).div_ceil(100)]);
+        self.age_p50_ms = pick(50);
+        self.age_p95_ms = pick(95);
+        self.age_max_ms = u64::from(v[v.len() - 1]);
+    }
+}
+
+pub use super::invariants::{InvariantCheck, check_invariants, out_of_order, reason_fits_body};
+
+/// The outcome of a finished run (what `sim --json` prints).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    /// Scenario id.
+    pub scenario: String,
+    /// Mode.
+    pub mode: Mode,
+    /// Broker profile.
+    pub broker: BrokerKind,
+    /// Seed.
+    pub seed: u64,
+    /// Orders the client sent.
+    pub messages: u32,
+    /// Final metrics (lost and duplicate effects from the files).
+    pub metrics: Metrics,
+    /// Invariant verdict.
+    pub invariants: InvariantCheck,
+    /// SHA-256 over the canonical event lines, hex.
+    pub trace_hash: String,
+    /// Number of events.
+    pub events: u64,
+    /// Virtual duration, ms.
+    pub duration_ms: u64,
+    /// The run's files.
+    pub paths: RunPaths,
+}
+
+impl RunReport {
+    /// The JSON object of SPEC 5 (`sim --json`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        map.insert("scenario".into(), self.scenario.clone().into());
+        map.insert("mode".into(), self.mode.as_str().into());
+        map.insert("broker".into(), self.broker.as_str().into());
+        map.insert("seed".into(), self.seed.into());
+        map.insert("messages".into(), self.messages.into());
+        for name in METRIC_NAMES {
+            map.insert(name.into(), self.metrics.get(name).unwrap_or(0).into());
+        }
+        map.insert("invariants_ok".into(), self.invariants.ok().into());
+        map.insert(
+            "violations".into(),
+            self.invariants.violations.clone().into(),
+        );
+        map.insert("trace_hash".into(), self.trace_hash.clone().into());
+        map.insert("events".into(), self.events.into());
+        map.insert("duration_ms".into(), self.duration_ms.into());
+        map.insert(
+            "run_dir".into(),
+            self.paths.dir.display().to_string().into(),
+        );
+        map.insert(
+            "service_db".into(),
+            self.paths.service_db.display().to_string().into(),
+        );
+        map.insert(
+            "broker_db".into(),
+            self.paths.broker_db.display().to_string().into(),
+        );
+        map.insert(
+            "provider_db".into(),
+            self.paths.provider_db.display().to_string().into(),
+        );
+        serde_json::Value::Object(map)
+    }
+
+    /// Checks this report against a scenario expectation; returns the mismatches.
+    pub fn mismatches(&self, expect: &Expectation) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(want) = expect.invariants_ok
+            && want != self.invariants.ok()
+        {
+            out.push(format!(
+                "invariants_ok = {} (expected {want}); violations: {:?}",
+                self.invariants.ok(),
+                self.invariants.violations
+            ));
+        }
+        for (name, min) in &expect.min {
+            let v = self.metrics.get(name).unwrap_or(0);
+            if v < *min {
+                out.push(format!("{name} = {v} (expected at least {min})"));
+            }
+        }
+        for (name, max) in &expect.max {
+            let v = self.metrics.get(name).unwrap_or(0);
+            if v > *max {
+                out.push(format!("{name} = {v} (expected at most {max})"));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_of_a_small_sample() {
+        let mut m = Metrics::default();
+        m.set_ages(&[5, 1, 4, 2, 3]);
+        assert_eq!((m.age_p50_ms, m.age_p95_ms, m.age_max_ms), (3, 5, 5));
+    }
+
+    #[test]
+    fn a_schema_error_fits_only_its_own_schema_version() {
+        let poison = "unsupported schema version v2 (poison message)";
+        assert!(reason_fits_body(poison, "v2|7|100|0|-"));
+        assert!(!reason_fits_body(poison, "v1|8|100|0|-"));
+        assert!(reason_fits_body(
+            "lock expired on every delivery",
+            "v1|8|100|0|-"
+        ));
+        assert!(!reason_fits_body("blob missing", "v1|8|100|0|-"));
+    }
+
+    #[test]
+    fn every_metric_name_resolves() {
+        let m = Metrics::default();
+        for n in METRIC_NAMES {
+            assert_eq!(m.get(n), Some(0), "{n}");
+        }
+    }
+}
