@@ -9,6 +9,12 @@ use tables::{
 };
 pub use tables::{WORKSHOP, WORKSHOP_HELP};
 
+/// The key that follows the instructor's banner (`pace`). The keys live here, not with the
+/// banner, so the tables below import nothing from the screens that use them.
+pub const FOLLOW_KEY: char = 'F';
+/// The key that puts the banner away without following it.
+pub const DISMISS_KEY: char = 'X';
+
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {

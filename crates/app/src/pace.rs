@@ -1,18 +1,15 @@
 //! The instructor's pacing on the trainee's side: the newest command shows as a banner in the
 //! status row; one key follows it (opens the chapter, the scenario in its mode, or the chapter
-//! of a revealed decision or of one the room votes on again); nothing is ever opened without that key. A command is shown once:
-//! ids only grow, and one not newer than the last seen is ignored.
+//! of a revealed decision or of one the room votes on again); nothing is ever opened without
+//! that key. A command is shown once: ids only grow, and one not newer than the last seen is
+//! ignored.
 
+use super::keymap::{DISMISS_KEY, FOLLOW_KEY};
 use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
 use domain::workshop::{Pace, PaceKind};
 use sim::model::Mode;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The key that follows the banner.
-pub const FOLLOW_KEY: char = 'F';
-/// The key that puts the banner away without following it.
-pub const DISMISS_KEY: char = 'X';
 
 /// A pacing command as the trainee receives it, with the room's answers when it reveals a
 /// decision.
@@ -111,7 +108,7 @@ pub fn banner(session: &Session) -> Option<String> {
             s.fill("pace.open_scenario", &[("title", title), ("mode", mode)])
         }
         PaceKind::RevealDecision { decision } => {
-            let d = course.decisions.iter().find(|d| &d.id == decision)?;
+            let d = course.decision(decision)?;
             let first = shares(d, notice.distribution.as_ref());
             match &notice.second_distribution {
                 Some(second) => s.fill(
@@ -126,7 +123,7 @@ pub fn banner(session: &Session) -> Option<String> {
             }
         }
         PaceKind::SecondVote { decision } => {
-            let d = course.decisions.iter().find(|d| &d.id == decision)?;
+            let d = course.decision(decision)?;
             s.fill("pace.second_vote", &[("title", &d.title)])
         }
     };

@@ -254,13 +254,13 @@ pub const WORKSHOP_HELP: &[Binding] = &[STUCK];
 pub const WORKSHOP: &[Binding] = &[
     STUCK,
     b(
-        &[C(crate::pace::FOLLOW_KEY)],
+        &[C(super::FOLLOW_KEY)],
         A::FollowPace,
         "key.follow_pace",
         false,
     ),
     b(
-        &[C(crate::pace::DISMISS_KEY)],
+        &[C(super::DISMISS_KEY)],
         A::DismissPace,
         "key.dismiss_pace",
         false,
