@@ -187,11 +187,7 @@ fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
         return Vec::new();
     };
     let number = session.content.labs.get(s.lab).map_or(0, |lab| lab.number);
-    let lab = super::simulator::LabRun {
-        lab_id: s.lab_id.clone(),
-        number,
-        text: failed.text,
-    };
+    let lab = super::simulator::LabRun::new(s.lab_id.clone(), number, failed.text);
     super::simulator::lab_run::open(session, lab, &failed.scenario, failed.broker, failed.seed)
 }
 

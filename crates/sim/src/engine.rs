@@ -33,6 +33,7 @@ mod lab_consumer;
 pub use lab_captions::LAB_CAPTIONS;
 mod lab_dispatch;
 mod lab_effects;
+mod lab_marker;
 mod outbox;
 mod parts;
 mod payload;
@@ -51,6 +52,7 @@ mod view;
 
 pub(crate) use config::SqlContext;
 pub use config::{RunConfig, SimError};
+pub use lab_marker::marked_section;
 pub use view::DlqEntry;
 
 pub(crate) use action::{Action, ConsumerState, DispatcherState};

@@ -68,11 +68,11 @@ fn broken_run_of(content: &content::Content, number: u32) -> RunSpec {
         mode: Mode::Naive,
         broker: BrokerKind::parse(&fails.broker).expect("a broker"),
         seed: fails.seed,
-        lab: Some(app::simulator::LabRun {
-            lab_id: lab.id.clone(),
-            number: lab.number,
-            text: lab.start.clone(),
-        }),
+        lab: Some(app::simulator::LabRun::new(
+            lab.id.clone(),
+            lab.number,
+            lab.start.clone(),
+        )),
     }
 }
 
@@ -143,7 +143,11 @@ fn a_lab_file_that_does_not_prepare_is_a_failed_start_not_a_panic() {
     let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
     let mut spec = broken_lab_run(&content);
     if let Some(lab) = spec.lab.as_mut() {
-        lab.text = "-- @handle\nINSERT INTO nowhere VALUES (;\n".into();
+        *lab = app::simulator::LabRun::new(
+            lab.lab_id.clone(),
+            lab.number,
+            "-- @handle\nINSERT INTO nowhere VALUES (;\n".into(),
+        );
     }
     let mut driver = SimDriver::without_stamp(base.path(), content);
     let replies = driver.handle(SimCommand::Start { run: 1, spec });

@@ -1,29 +1,18 @@
-//! The SQL view of a lab's run: an event of a hook point the learner's file filled carries
-//! only a marker (`-- @handle (your lab file)`); below it go that section's statements from
-//! the file as it was checked, each with its `line:column`, so the learner reads their own
-//! code beside the step it ran at.
+//! The SQL view of a lab's run: an event at a hook point the learner's file filled carries no
+//! SQL of the engine's own; below it go that section's statements from the file as it was
+//! checked, each with its `line:column`, so the learner reads their own code beside the step it
+//! ran at.
 
 use app::simulator::LabRun;
-use sim::lab::{LabFile, Section};
-
-/// The marker the engine writes for a section of the learner's file.
-const MARKER: &str = "(your lab file)";
 
 /// `line:column  statement` for each statement of the section an event's `sql` marks, from
 /// `lab`'s file; nothing for an event of the engine's own SQL or a file that does not parse.
 pub fn statements(lab: &LabRun, sql: &[&str]) -> Vec<String> {
-    let Some(name) = sql
-        .first()
-        .filter(|first| first.contains(MARKER))
-        .and_then(|first| first.strip_prefix("-- @"))
-        .and_then(|rest| rest.split_whitespace().next())
-    else {
+    let Some(section) = sim::engine::marked_section(sql) else {
         return Vec::new();
     };
-    let (Some(section), Ok(file)) = (Section::parse(name), LabFile::parse(&lab.text)) else {
-        return Vec::new();
-    };
-    file.section(section)
+    lab.file
+        .section(section)
         .map(|text| {
             text.statements
                 .iter()
@@ -44,11 +33,11 @@ mod tests {
 
     #[test]
     fn a_marked_event_shows_its_sections_statements_with_their_lines() {
-        let lab = LabRun {
-            lab_id: "01".into(),
-            number: 1,
-            text: "-- @schema\nCREATE TABLE t (x);\n-- @handle\nBEGIN IMMEDIATE;\n  INSERT INTO effects (order_id)\n      VALUES (:order_id);\nCOMMIT;\n".into(),
-        };
+        let lab = LabRun::new(
+            "01".into(),
+            1,
+            "-- @schema\nCREATE TABLE t (x);\n-- @handle\nBEGIN IMMEDIATE;\n  INSERT INTO effects (order_id)\n      VALUES (:order_id);\nCOMMIT;\n".into(),
+        );
         let shown = statements(&lab, &["-- @handle (your lab file)"]);
         assert_eq!(
             shown,
@@ -66,10 +55,7 @@ mod tests {
             statements(&lab, &["-- @accept (your lab file)"]).is_empty(),
             "not in the file"
         );
-        let broken = LabRun {
-            text: "SELECT 1;".into(),
-            ..lab
-        };
+        let broken = LabRun::new("01".into(), 1, "SELECT 1;".into());
         assert!(statements(&broken, &["-- @handle (your lab file)"]).is_empty());
     }
 }

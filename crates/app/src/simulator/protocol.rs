@@ -1,6 +1,7 @@
 //! What the simulator screen asks of the engine thread, and what comes back. Plain data: the
 //! pure core never holds a `Simulation` (it owns SQLite connections).
 
+use sim::lab::LabFile;
 use sim::{BrokerKind, DlqEntry, Event, Fault, Mode, Moment, RunReport, Snapshot};
 
 /// The settings that pick a run.
@@ -28,6 +29,22 @@ pub struct LabRun {
     pub number: u32,
     /// The file's text at the check.
     pub text: String,
+    /// That text parsed, once, for the views (empty when it does not parse: such a file fails
+    /// to start and runs no statement).
+    pub file: LabFile,
+}
+
+impl LabRun {
+    /// The run of `text` for lab `lab_id` (number `number`).
+    pub fn new(lab_id: String, number: u32, text: String) -> LabRun {
+        let file = LabFile::parse(&text).unwrap_or_default();
+        LabRun {
+            lab_id,
+            number,
+            text,
+            file,
+        }
+    }
 }
 
 /// A command to the simulator thread. `run` tags every command and reply so that replies to

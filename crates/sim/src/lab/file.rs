@@ -9,7 +9,7 @@ use content::LabSection as Section;
 use content::{Lang, Strings, problem_position};
 
 /// One SQL statement of a section, where it starts in the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Statement {
     /// The statement's text without its `;`.
     pub sql: String,
@@ -20,7 +20,7 @@ pub struct Statement {
 }
 
 /// One `-- @name` section and its statements.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SectionText {
     /// Which hook point.
     pub section: Section,
@@ -31,7 +31,7 @@ pub struct SectionText {
 }
 
 /// A parsed lab file.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct LabFile {
     /// The sections in file order (each name at most once).
     pub sections: Vec<SectionText>,
