@@ -8,6 +8,31 @@ use crate::support::{free_port, run};
 #[allow(dead_code)]
 pub(crate) mod pty;
 
+/// `queuelab host` with its dashboard in a 200x50 pseudo-terminal, in English, on loopback at
+/// `port`, named `name`, with `env` set; returned once the empty room shows.
+pub(crate) fn start_dashboard(
+    data: &std::path::Path,
+    port: u16,
+    name: &str,
+    env: &[(&str, &str)],
+) -> pty::Session {
+    let port = port.to_string();
+    let args = [
+        "--lang",
+        "en",
+        "host",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        &port,
+        "--name",
+        name,
+    ];
+    let host = pty::Session::start_with_env(data, &args, env, 200, 50);
+    host.wait_for("0 of 0 in the room · 0 stuck");
+    host
+}
+
 /// The join URL on the Join section (wide enough that it is one line).
 fn join_url(screen: &str) -> Option<String> {
     screen
@@ -19,24 +44,7 @@ fn join_url(screen: &str) -> Option<String> {
 #[test]
 fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let port = free_port().to_string();
-    let mut host = pty::Session::start(
-        &dir.path().join("host"),
-        &[
-            "--lang",
-            "en",
-            "host",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            &port,
-            "--name",
-            "Room 7",
-        ],
-        200,
-        50,
-    );
-    host.wait_for("0 of 0 in the room · 0 stuck");
+    let mut host = start_dashboard(&dir.path().join("host"), free_port(), "Room 7", &[]);
     // The header names the session and the day it started.
     let header = host.screen();
     let dated = header.lines().next().is_some_and(|line| {

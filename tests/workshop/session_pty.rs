@@ -5,6 +5,7 @@
 //! joining again as the same row.
 
 use crate::host_pty::pty::Session;
+use crate::host_pty::start_dashboard;
 use crate::support::{free_port, free_udp_port};
 use queuelab::content::{ContentSource, Lang, load};
 use queuelab::services::discovery::PORT_ENV;
@@ -46,25 +47,13 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         .expect("the decision's chapter");
     let dir = tempfile::tempdir().expect("tempdir");
     let mdns = free_udp_port().to_string();
-    let port = free_port().to_string();
-    let mut host = Session::start_with_env(
+    let port = free_port();
+    let mut host = start_dashboard(
         &dir.path().join("host"),
-        &[
-            "--lang",
-            "en",
-            "host",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            &port,
-            "--name",
-            "Room 9",
-        ],
+        port,
+        "Room 9",
         &[(PORT_ENV, &mdns)],
-        200,
-        50,
     );
-    host.wait_for("0 of 0 in the room · 0 stuck");
     host.send("3");
     host.wait_for("Check digits");
     let join_screen = host.screen();
