@@ -155,6 +155,9 @@ fn a_save_from_any_editor_is_checked_again_without_a_key_and_solved_survives_a_r
     // `s` plays that run in the simulator with the file as it was checked; q comes back.
     s.send("s");
     s.wait_for("Lab 1: your file");
+    // The run's files show once the engine has started it; a key before that finds the
+    // simulator still waiting for the engine.
+    s.wait_for("Run files (sqlite3)");
     s.send("]");
     s.wait_for("Moment 1/");
     s.send("q");
