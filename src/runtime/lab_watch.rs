@@ -10,6 +10,12 @@ use std::time::{Duration, SystemTime};
 /// How often the file is looked at while the lab thread has nothing else to do.
 pub const WATCH_EVERY: Duration = Duration::from_millis(500);
 
+/// How long the lab thread waits for a request before it looks at the watched file: `None`, no
+/// wake-up at all, until a lab's file is opened (an idle Home must not tick; SPEC 6).
+pub fn next_look(watch: Option<&Watch>) -> Option<Duration> {
+    watch.map(|_| WATCH_EVERY)
+}
+
 /// What identifies one saved version of a file: a save changes its modification time or its
 /// size (a file that cannot be read has none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +64,14 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_thread_sleeps_until_a_lab_file_is_opened_and_looks_every_half_second_after() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(next_look(None), None);
+        let watch = Watch::new("01".into(), dir.path().join("01.sql"));
+        assert_eq!(next_look(Some(&watch)), Some(WATCH_EVERY));
+    }
 
     #[test]
     fn a_save_is_seen_once_and_a_missing_file_is_no_save() {

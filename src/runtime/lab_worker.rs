@@ -2,7 +2,7 @@
 //! loop, telling the UI before each run ("checking seed k/n") and at the end. Keys keep
 //! working meanwhile; a check is never cut short (the store records every check).
 
-use super::lab_watch::{WATCH_EVERY, Watch};
+use super::lab_watch::{Watch, next_look};
 use app::Msg;
 use app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
 use content::{Content, Lab, Lang};
@@ -77,7 +77,13 @@ fn serve(
 ) {
     let mut watch: Option<Watch> = None;
     loop {
-        let request = match inbox.recv_timeout(WATCH_EVERY) {
+        let next = match next_look(watch.as_ref()) {
+            Some(every) => inbox.recv_timeout(every),
+            None => inbox
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        let request = match next {
             Ok(request) => request,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Some(w) = watch.as_mut()
