@@ -7,18 +7,28 @@
 # Nothing is cloned from the network: the repositories are cloned from local checkouts, and the
 # crates are fetched from Cargo's registry before any clock starts.
 #
-# usage: scripts/build-times.sh RUSTLINGS_CHECKOUT [EARLIER_REVISION]
+# It measures committed revisions (HEAD, not changes in the working tree). Three release target
+# directories take several GB under $TMPDIR (default /tmp).
+#
+# usage: scripts/build-times.sh RUSTLINGS_GIT_CHECKOUT [EARLIER_REVISION]
 set -euo pipefail
+shopt -s inherit_errexit
+# EPOCHREALTIME is written with the locale's decimal separator.
+export LC_ALL=C
 
-usage="usage: scripts/build-times.sh RUSTLINGS_CHECKOUT [EARLIER_REVISION]"
-rustlings="${1:?$usage}"
+usage="usage: scripts/build-times.sh RUSTLINGS_GIT_CHECKOUT [EARLIER_REVISION]"
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
+  echo "$usage" >&2
+  exit 2
+fi
+rustlings="$1"
 earlier="${2:-}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 tail_of="$repo/scripts/timings-tail.py"
 view_file="src/ui/home.rs"
 
-if ! [ -f "$rustlings/Cargo.toml" ]; then
-  echo "build-times: no Cargo.toml in $rustlings (give the path of a rustlings checkout)" >&2
+if ! [ -f "$rustlings/Cargo.toml" ] || ! git -C "$rustlings" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+  echo "build-times: $rustlings is no git checkout with a Cargo.toml (give the path of a rustlings clone)" >&2
   exit 2
 fi
 if [ -n "$earlier" ] && ! git -C "$repo" rev-parse --verify -q "$earlier^{commit}" >/dev/null; then
@@ -26,8 +36,11 @@ if [ -n "$earlier" ] && ! git -C "$repo" rev-parse --verify -q "$earlier^{commit
   exit 2
 fi
 
-# Settings from the caller's shell would make the builds differ from a fresh clone's.
-unset CARGO_TARGET_DIR CARGO_INCREMENTAL CARGO_BUILD_JOBS RUSTFLAGS CARGO_PROFILE_RELEASE_CODEGEN_UNITS
+# Settings from the caller's shell would make the builds differ from a fresh clone's (a
+# compiler cache would make a "clean" build a cached one). Settings in ~/.cargo/config.toml
+# still apply: keep it free of rustflags, linkers and wrappers when measuring.
+unset CARGO_TARGET_DIR CARGO_INCREMENTAL CARGO_BUILD_JOBS RUSTFLAGS CARGO_ENCODED_RUSTFLAGS \
+  RUSTC_WRAPPER CARGO_BUILD_RUSTC_WRAPPER CARGO_PROFILE_RELEASE_CODEGEN_UNITS
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -39,16 +52,28 @@ clone() {
   (cd "$work/$1" && cargo fetch --locked -q)
 }
 
+# cargo_build NAME ARGS...: a release build of $work/NAME; its output goes to $work/NAME.log,
+# whose end is shown when the build fails.
+cargo_build() {
+  local name="$1"
+  shift
+  if ! (cd "$work/$name" && CARGO_TARGET_DIR="$work/target-$name" cargo build --release --locked "$@" >>"$work/$name.log" 2>&1); then
+    echo "build-times: the build of $name failed:" >&2
+    tail -n 20 "$work/$name.log" >&2
+    return 1
+  fi
+}
+
 # build NAME: seconds of a clean release build of $work/NAME into an empty target directory.
 build() {
   local start end
   start=$EPOCHREALTIME
-  (cd "$work/$1" && CARGO_TARGET_DIR="$work/target-$1" cargo build --release --locked --timings -q 2>/dev/null)
+  cargo_build "$1" --timings
   end=$EPOCHREALTIME
   python3 -c "print(f'{$end - $start:.1f}')"
 }
 
-# tail NAME: "total  last-dependency  tail" from the build's timings report.
+# tail_after_dependencies NAME: "total  last-dependency  tail" from the build's timings report.
 tail_after_dependencies() {
   local packages
   packages=$(cd "$work/$1" && cargo metadata --no-deps --locked --format-version 1 |
@@ -60,9 +85,13 @@ tail_after_dependencies() {
 # rebuild NAME: seconds of the release rebuild after touching the view file.
 rebuild() {
   local start end
+  if ! [ -f "$work/$1/$view_file" ]; then
+    echo "build-times: $1 has no $view_file to touch" >&2
+    return 1
+  fi
   touch "$work/$1/$view_file"
   start=$EPOCHREALTIME
-  (cd "$work/$1" && CARGO_TARGET_DIR="$work/target-$1" cargo build --release --locked -q 2>/dev/null)
+  cargo_build "$1"
   end=$EPOCHREALTIME
   python3 -c "print(f'{$end - $start:.1f}')"
 }
@@ -80,15 +109,17 @@ names+=(after)
 
 echo "machine: $(nproc) cores, $(rustc --version)"
 rustlings_s=$(build rustlings)
-echo "clean release build, rustlings ($(git -C "$work/rustlings" rev-parse --short HEAD 2>/dev/null || echo copy)): $rustlings_s s"
+echo "clean release build, rustlings ($(git -C "$work/rustlings" rev-parse --short HEAD)): $rustlings_s s"
 declare -A label=([before]="queuelab ${earlier_rev} (before)" [after]="queuelab $head_rev")
 for name in "${names[@]}"; do
   seconds=$(build "$name")
-  read -r total last_dep tail_s < <(tail_after_dependencies "$name")
+  times=$(tail_after_dependencies "$name")
+  read -r total last_dep tail_s <<<"$times"
   ratio=$(python3 -c "print(f'{$seconds / $rustlings_s:.1f}')")
   echo "clean release build, ${label[$name]}: $seconds s = ${ratio}x rustlings;" \
     "timings: last dependency done at $last_dep s of $total s, tail after it $tail_s s"
 done
 for name in "${names[@]}"; do
-  echo "release rebuild after touching $view_file, ${label[$name]}: $(rebuild "$name") s"
+  seconds=$(rebuild "$name")
+  echo "release rebuild after touching $view_file, ${label[$name]}: $seconds s"
 done

@@ -14,9 +14,17 @@ import sys
 
 
 def units_of(html):
-    start = html.index("const UNIT_DATA = ") + len("const UNIT_DATA = ")
-    end = html.index("];", start) + 1
-    return json.loads(html[start:end])
+    """The report's list of compiled units (Cargo writes it into the page as JavaScript)."""
+    marker = "const UNIT_DATA = "
+    try:
+        start = html.index(marker) + len(marker)
+        end = html.index("];", start) + 1
+        units = json.loads(html[start:end])
+    except ValueError:
+        units = None
+    if not units:
+        sys.exit("timings-tail: no unit list in this report (another Cargo's timings format?)")
+    return units
 
 
 def main():
@@ -26,8 +34,9 @@ def main():
         units = units_of(f.read())
     own = set(sys.argv[2:])
     ends = [(u["name"] in own, u["start"] + u["duration"]) for u in units]
-    total = max(end for _, end in ends)
-    last_dependency = max((end for is_own, end in ends if not is_own), default=0.0)
+    # Rounded first, so the three figures add up as printed.
+    total = round(max(end for _, end in ends), 1)
+    last_dependency = round(max((end for is_own, end in ends if not is_own), default=0.0), 1)
     print(f"{total:.1f}\t{last_dependency:.1f}\t{total - last_dependency:.1f}")
 
 
