@@ -1,9 +1,9 @@
 //! Links the `queuelab` binary with packed relative relocations (`DT_RELR`) where the linker and
 //! the C library support them (GNU ld 2.38 or lld 15 and glibc 2.36 on, as on Debian 12).
 //!
-//! At every start the loader writes the binary's ~37,000 relative relocations into place
-//! (SPEC 6, start-up budget). As a table of 24-byte entries their list alone is about 880 KB
-//! that the loader reads through; packed it is about 8 KB. Where the probe fails, or the
+//! At every start the loader writes the binary's ~34,000 relative relocations into place
+//! (SPEC 6, start-up budget). As a table of 24-byte entries their list alone is about 830 KB
+//! that the loader reads through; packed it is about 7 KB. Where the probe fails, or the
 //! build is for another target than the machine it runs on, nothing changes.
 
 #[path = "build/relr_probe.rs"]
