@@ -1,95 +1,79 @@
-//! The binary's relative relocations are packed (`DT_RELR`) exactly when the build script's probe
-//! said the linker and the loader can do it, and the probe says no where they cannot.
+//! The binary's relative relocations are packed (`DT_RELR`) exactly when the build script's
+//! probe said the linker and the loader can do it, and the probe says no where they cannot.
 
 #[path = "../build/relr_probe.rs"]
 mod relr_probe;
 
-use std::path::Path;
+use relr_probe::{FLAG, Rustc, has_relr, packs};
 
-/// `DT_RELR` in an ELF dynamic section.
-const DT_RELR: u64 = 36;
-/// `PT_DYNAMIC` in a program header.
-const PT_DYNAMIC: u32 = 2;
+/// Whether the build script packed the binary's relocations.
+const PACKED: bool = matches!(env!("QUEUELAB_RELOCS").as_bytes(), b"packed");
 
-fn u16_at(bytes: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes(bytes[at..at + 2].try_into().expect("two bytes"))
-}
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
-}
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+fn binary() -> Vec<u8> {
+    std::fs::read(env!("CARGO_BIN_EXE_queuelab")).expect("the built binary")
 }
 
-/// The tags of a little-endian ELF64 file's dynamic section.
-fn dynamic_tags(elf: &[u8]) -> Vec<u64> {
-    assert_eq!(&elf[..6], b"\x7fELF\x02\x01", "a little-endian ELF64 file");
-    let (table, entry_size, entries) = (
-        u64_at(elf, 0x20) as usize,
-        usize::from(u16_at(elf, 0x36)),
-        usize::from(u16_at(elf, 0x38)),
-    );
-    let dynamic = (0..entries)
-        .map(|i| table + i * entry_size)
-        .find(|&header| u32_at(elf, header) == PT_DYNAMIC)
-        .expect("a dynamically linked program");
-    let (start, size) = (
-        u64_at(elf, dynamic + 8) as usize,
-        u64_at(elf, dynamic + 32) as usize,
-    );
-    (start..start + size)
-        .step_by(16)
-        .map(|entry| u64_at(elf, entry))
-        .take_while(|&tag| tag != 0)
-        .collect()
+/// The rustc on the PATH, for this machine's own target.
+fn host_rustc_target() -> String {
+    let out = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc names its host")
+        .to_owned()
 }
 
 #[test]
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn the_binary_is_packed_as_the_probe_decided() {
-    let elf = std::fs::read(env!("CARGO_BIN_EXE_queuelab")).expect("the built binary");
-    let packed = dynamic_tags(&elf).contains(&DT_RELR);
-    assert_eq!(packed, env!("QUEUELAB_RELOCS") == "packed");
-    // With the default linker, the probe here answers as it did in the build script.
-    let dir = tempfile::tempdir().expect("tempdir");
-    assert_eq!(relr_probe::packs("cc", dir.path()), packed);
-    // A packed binary starts: the loader applied its relocations.
+fn the_binary_is_packed_as_the_build_script_decided_and_starts() {
+    assert_eq!(has_relr(&binary()), PACKED);
     let version = std::process::Command::new(env!("CARGO_BIN_EXE_queuelab"))
         .arg("--version")
         .output()
         .expect("runs");
-    assert!(version.status.success());
+    assert!(version.status.success(), "a packed binary starts");
 }
 
-#[test]
-fn the_probe_says_no_without_a_linker() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    assert!(!relr_probe::packs(
-        &dir.path().join("no-such-cc").display().to_string(),
-        dir.path()
-    ));
-}
-
-/// A linker driver that hands `ld` a `-z` keyword it does not know, as a GNU ld older than
-/// 2.38 sees `pack-relative-relocs`: ld only warns and links unpacked, and the probe must
-/// not take that for a yes.
+/// The real flag gets the build script's answer, and a `-z` keyword the linker does not know
+/// (as a GNU ld older than 2.38 sees `pack-relative-relocs`: it only warns and links
+/// unpacked) gets a no from the same probe.
 #[test]
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn the_probe_says_no_when_the_linker_only_warns() {
+fn the_probe_says_yes_to_the_flag_as_the_build_did_and_no_to_a_flag_the_linker_ignores() {
+    let target = host_rustc_target();
+    let rustc = Rustc {
+        program: "rustc",
+        target: &target,
+        flags: &[],
+    };
     let dir = tempfile::tempdir().expect("tempdir");
-    let driver = dir.path().join("old-cc");
-    write_executable(
-        &driver,
-        "#!/bin/sh\nfor a; do shift; case $a in -Wl,-z,pack-relative-relocs) a=-Wl,-z,no-such-keyword;; esac; set -- \"$@\" \"$a\"; done\nexec cc \"$@\"\n",
-    );
-    assert!(!relr_probe::packs(
-        &driver.display().to_string(),
-        dir.path()
-    ));
+    assert_eq!(packs(&rustc, FLAG, dir.path()), PACKED);
+    assert!(!packs(&rustc, "-Wl,-z,no-such-keyword", dir.path()));
+    // A flag the linker knows that packs nothing: linked and run, but no table.
+    assert!(!packs(&rustc, "-Wl,-z,now", dir.path()));
 }
 
-fn write_executable(path: &Path, script: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, script).expect("write the driver");
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+#[test]
+fn the_probe_says_no_without_a_compiler() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("no-such-rustc").display().to_string();
+    let rustc = Rustc {
+        program: &missing,
+        target: "x86_64-unknown-linux-gnu",
+        flags: &[],
+    };
+    assert!(!packs(&rustc, FLAG, dir.path()));
+}
+
+#[test]
+fn a_file_that_is_no_complete_elf_program_has_no_table() {
+    let elf = binary();
+    assert!(!has_relr(b""));
+    assert!(!has_relr(b"#!/bin/sh\n"));
+    assert!(!has_relr(&elf[..64]));
+    let mut big_endian = elf.clone();
+    big_endian[5] = 2;
+    assert!(!has_relr(&big_endian));
 }
