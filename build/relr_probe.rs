@@ -75,14 +75,14 @@ pub fn has_relr(elf: &[u8]) -> bool {
         return false;
     };
     let dynamic = (0..usize::from(entries))
-        .map(|i| table + i * usize::from(entry_size))
+        .map(|i| table.saturating_add(i * usize::from(entry_size)))
         .find(|&header| u32_at(header) == Some(PT_DYNAMIC));
     let Some(dynamic) = dynamic else {
         return false;
     };
     let (Some(start), Some(size)) = (
-        u64_at(dynamic + 8).and_then(as_usize),
-        u64_at(dynamic + 32).and_then(as_usize),
+        u64_at(dynamic.saturating_add(8)).and_then(as_usize),
+        u64_at(dynamic.saturating_add(32)).and_then(as_usize),
     ) else {
         return false;
     };

@@ -76,4 +76,8 @@ fn a_file_that_is_no_complete_elf_program_has_no_table() {
     let mut big_endian = elf.clone();
     big_endian[5] = 2;
     assert!(!has_relr(&big_endian));
+    // Program headers said to lie at the end of the address space: no table, no overflow.
+    let mut far = elf.clone();
+    far[0x20..0x28].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(!has_relr(&far));
 }
