@@ -167,18 +167,28 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     let mut chars = word.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
-    text.char_indices().map(|(i, _)| i).find(|&i| {
-        let mut here = text[i..].chars();
-        let starts = here
-            .next()
-            .is_some_and(|c| c == first || c.to_lowercase().eq(first.to_lowercase()))
-            && here.as_str().starts_with(rest);
-        starts
-            && text[..i]
+    // A plain substring search for the word without its first letter finds the few candidates;
+    // only there is the first letter compared without case. Comparing the case of every
+    // position of every line made `queuelab check` spend most of its time here.
+    let mut from = 0;
+    while let Some(found) = text.get(from..)?.find(rest) {
+        let after_first = from + found;
+        if let Some(c) = text[..after_first].chars().next_back()
+            && (c == first || c.to_lowercase().eq(first.to_lowercase()))
+        {
+            let start = after_first - c.len_utf8();
+            let joined = text[..start]
                 .chars()
                 .next_back()
-                .is_none_or(|c| !(c.is_alphanumeric() || "-_./".contains(c)))
-    })
+                .is_some_and(|b| b.is_alphanumeric() || "-_./".contains(b));
+            if !joined {
+                return Some(start);
+            }
+        }
+        // The next candidate may overlap this one: go on one character further.
+        from = after_first + text[after_first..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
 }
 
 #[cfg(test)]
@@ -223,5 +233,25 @@ rejected = ["Konsument"]
         let found = scan(mixed, Some("de"));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].line, 4);
+    }
+
+    #[test]
+    fn find_word_takes_the_first_free_start_after_joined_and_overlapping_ones() {
+        // Joined to the word before: skipped; the free one after it counts.
+        assert_eq!(
+            find_word("DLQ-Konsument und Konsument", "Konsument"),
+            Some(18)
+        );
+        // "aa" after the space has no "a" before it; the "aa" that overlaps it has.
+        assert_eq!(find_word(" aaa", "aaa"), Some(1));
+        assert_eq!(find_word("-ab ab", "ab"), Some(4));
+        // Only the first letter may differ in case, also outside ASCII.
+        assert_eq!(find_word("die Überlast", "überlast"), Some(4));
+        assert_eq!(find_word("die ÜBERLAST", "überlast"), None);
+        // One letter, at the very end, and nothing found.
+        assert_eq!(find_word("x y", "y"), Some(2));
+        assert_eq!(find_word("xy", "y"), None);
+        assert_eq!(find_word("", "y"), None);
+        assert_eq!(find_word("text", ""), None);
     }
 }
