@@ -39,9 +39,12 @@ fn main() {
     if packed {
         println!("cargo::rustc-link-arg-bins={}", relr_probe::FLAG);
     }
-    // The test that reads the binary's dynamic section knows what to expect.
+    // The test that reads the binary's dynamic section knows what to expect, and probes again
+    // with the compiler and target this build used.
     println!(
         "cargo::rustc-env=QUEUELAB_RELOCS={}",
         if packed { "packed" } else { "plain" }
     );
+    println!("cargo::rustc-env=QUEUELAB_BUILD_RUSTC={}", rustc.program);
+    println!("cargo::rustc-env=QUEUELAB_BUILD_TARGET={target}");
 }

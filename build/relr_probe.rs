@@ -55,40 +55,38 @@ pub fn packs(rustc: &Rustc, link_flag: &str, dir: &Path) -> bool {
 /// Whether a little-endian ELF64 file's dynamic section has a `DT_RELR` entry. Anything else,
 /// a truncated file included, answers false.
 pub fn has_relr(elf: &[u8]) -> bool {
-    const PT_DYNAMIC: u32 = 2;
-    const DT_RELR: u64 = 36;
-    let bytes = |at: usize, n: usize| elf.get(at..at.checked_add(n)?);
-    let u16_at = |at| bytes(at, 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
-    let u32_at = |at| bytes(at, 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let u64_at = |at| {
-        bytes(at, 8)
-            .and_then(|b| b.try_into().ok())
-            .map(u64::from_le_bytes)
+    const PT_DYNAMIC: usize = 2;
+    const DT_RELR: usize = 36;
+    // The little-endian unsigned number of `n` bytes at `at`, if the file has them and it
+    // fits in a usize.
+    let number = |at: usize, n: usize| {
+        let bytes = elf.get(at..at.checked_add(n)?)?;
+        let value = bytes.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b));
+        usize::try_from(value).ok()
     };
-    let as_usize = |v: u64| usize::try_from(v).ok();
     if elf.get(..6) != Some(b"\x7fELF\x02\x01".as_slice()) {
         return false;
     }
     let (Some(table), Some(entry_size), Some(entries)) =
-        (u64_at(0x20).and_then(as_usize), u16_at(0x36), u16_at(0x38))
+        (number(0x20, 8), number(0x36, 2), number(0x38, 2))
     else {
         return false;
     };
-    let dynamic = (0..usize::from(entries))
-        .map(|i| table.saturating_add(i * usize::from(entry_size)))
-        .find(|&header| u32_at(header) == Some(PT_DYNAMIC));
+    let dynamic = (0..entries)
+        .map(|i| table.saturating_add(i.saturating_mul(entry_size)))
+        .find(|&header| number(header, 4) == Some(PT_DYNAMIC));
     let Some(dynamic) = dynamic else {
         return false;
     };
     let (Some(start), Some(size)) = (
-        u64_at(dynamic.saturating_add(8)).and_then(as_usize),
-        u64_at(dynamic.saturating_add(32)).and_then(as_usize),
+        number(dynamic.saturating_add(8), 8),
+        number(dynamic.saturating_add(32), 8),
     ) else {
         return false;
     };
     (start..start.saturating_add(size))
         .step_by(16)
-        .map_while(u64_at)
+        .map_while(|at| number(at, 8))
         .take_while(|&tag| tag != 0)
         .any(|tag| tag == DT_RELR)
 }
