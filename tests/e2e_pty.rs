@@ -64,6 +64,20 @@ fn pressing_n_through_every_chapter_marks_none_read() {
     assert_eq!(read, 0, "n is not reading");
 }
 
+/// A key typed before the workshop reads its terminal is answered, not left behind. The
+/// terminal reader's first look (setting crossterm up) used to read such a key into crossterm's
+/// queue and then wait for more bytes, so the key was answered only with the next one: under
+/// load, a learner's first key after a start did nothing.
+#[test]
+fn a_key_typed_while_the_workshop_starts_is_answered() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
+    s.type_ahead("l");
+    s.wait_for("You write the SQL");
+    s.send("\x03");
+    assert!(s.wait_exit());
+}
+
 #[test]
 fn german_home_and_resume_in_the_reader() {
     let data = tempfile::tempdir().expect("tempdir");

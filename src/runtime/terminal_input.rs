@@ -97,8 +97,15 @@ fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
             return Ok(Input::HungUp);
         }
         // crossterm sets its reader up on the first call; a terminal it cannot open is an
-        // error here rather than a panic later.
-        crossterm::event::poll(Duration::ZERO).map_err(|e| e.to_string())?;
+        // error here rather than a panic later. That first call also reads the keys typed
+        // while the workshop started (Home is drawn before this thread runs): they are in
+        // crossterm's queue now and the terminal shows no bytes for them, so they go out
+        // before the first wait.
+        if crossterm::event::poll(Duration::ZERO).map_err(|e| e.to_string())?
+            && let Some(ended) = pass_on(&terminal, sender)?
+        {
+            return Ok(ended);
+        }
         loop {
             if wait(&terminal, None)? == Waiting::HungUp {
                 return Ok(Input::HungUp);
@@ -111,27 +118,34 @@ fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
                 Waiting::Nothing => continue,
                 Waiting::Bytes => {}
             }
-            // One read may leave more parsed events inside crossterm than the terminal shows
-            // bytes for: take them all, asking the terminal first each time so that crossterm
-            // never reads from a terminal that has hung up meanwhile.
-            loop {
-                let event = crossterm::event::read().map_err(|e| e.to_string())?;
-                if sender.send(Input::Event(event)).is_err() {
-                    return Ok(Input::HungUp);
-                }
-                match wait(&terminal, Some(Duration::ZERO))? {
-                    Waiting::HungUp => return Ok(Input::HungUp),
-                    Waiting::Bytes => {}
-                    Waiting::Nothing => {
-                        if !crossterm::event::poll(Duration::ZERO).map_err(|e| e.to_string())? {
-                            break;
-                        }
-                    }
-                }
+            if let Some(ended) = pass_on(&terminal, sender)? {
+                return Ok(ended);
             }
         }
     })();
     let _ = sender.send(outcome.unwrap_or_else(Input::Failed));
+}
+
+/// Sends every event crossterm has or can read now. One read may leave more parsed events
+/// inside crossterm than the terminal shows bytes for: take them all, asking the terminal
+/// first each time so that crossterm never reads from a terminal that has hung up meanwhile.
+/// Returns how the reading ended, or `None` to wait for more bytes.
+fn pass_on(terminal: &OwnedFd, sender: &UnboundedSender<Input>) -> Result<Option<Input>, String> {
+    loop {
+        let event = crossterm::event::read().map_err(|e| e.to_string())?;
+        if sender.send(Input::Event(event)).is_err() {
+            return Ok(Some(Input::HungUp));
+        }
+        match wait(terminal, Some(Duration::ZERO))? {
+            Waiting::HungUp => return Ok(Some(Input::HungUp)),
+            Waiting::Bytes => {}
+            Waiting::Nothing => {
+                if !crossterm::event::poll(Duration::ZERO).map_err(|e| e.to_string())? {
+                    return Ok(None);
+                }
+            }
+        }
+    }
 }
 
 /// The terminal crossterm reads: standard input when it is one, `/dev/tty` otherwise.

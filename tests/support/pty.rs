@@ -195,6 +195,13 @@ impl Session {
         panic!("timed out waiting for {text:?}; screen:\n{}", self.screen());
     }
 
+    /// Types keys at once, without waiting for a frame: as a learner types ahead while the
+    /// program is still starting (the terminal keeps them until the program reads).
+    pub fn type_ahead(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).expect("write keys");
+        self.writer.flush().expect("flush");
+    }
+
     /// Types keys (raw bytes: "\r" is Enter, "\x1b" is Esc) and waits until the program has
     /// answered by drawing, so the next keys arrive as their own event (an Esc directly
     /// followed by a letter would read as Alt+letter).
