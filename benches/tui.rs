@@ -4,6 +4,11 @@
 //! - idle: CPU time and context switches (wake-ups) over 10 s on Home and in the reader;
 //! - memory: peak resident set (`VmHWM`) after a scripted session.
 //!
+//! With `QUEUELAB_BENCH_AGAINST=PATH` (a queuelab binary built from another revision, e.g. by
+//! `cargo build --release` in a clone of it), the start-up figures also sample that program in
+//! the same turns and print both against each other: two builds compared in one run, which a
+//! busy phase moves alike.
+//!
 //! Linux only (reads /proc). Not part of `cargo test`.
 
 #[path = "../tests/support/pty.rs"]
@@ -76,19 +81,51 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// Medians of queuelab's and the floor's start-up, sampled in turns (floor, queuelab, floor,
-/// ...) so that a machine getting busier or quieter moves both alike. `warm` reuses one data
-/// folder (a returning learner); otherwise every sample starts with a new one (first start).
-fn start_up(queuelab: Start, floor: Start, warm: bool) -> (Duration, Duration) {
-    let shared = tempfile::tempdir().expect("tempdir");
-    let (mut ours, mut base) = (Vec::new(), Vec::new());
+/// Medians of start-up, sampled in turns (floor, queuelab, the other queuelab if any, floor,
+/// ...) so that a machine getting busier or quieter moves all alike: queuelab's, the floor's
+/// and the other's. `warm` reuses one data folder per queuelab (a returning learner);
+/// otherwise every sample starts with a new one (first start).
+fn start_up(
+    queuelab: Start,
+    floor: Start,
+    other: Option<Start>,
+    warm: bool,
+) -> (Duration, Duration, Option<Duration>) {
+    let (shared, shared_other) = (tempdir(), tempdir());
+    let (mut ours, mut base, mut theirs) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        let fresh = tempfile::tempdir().expect("tempdir");
-        let data = if warm { &shared } else { &fresh };
-        base.push(sample(floor, fresh.path(), "minimal frame ready"));
+        let (fresh, fresh_other) = (tempdir(), tempdir());
+        let (data, data_other) = if warm {
+            (&shared, &shared_other)
+        } else {
+            (&fresh, &fresh_other)
+        };
+        base.push(sample(floor, tempdir().path(), "minimal frame ready"));
         ours.push(sample(queuelab, data.path(), "Start with chapter 1"));
+        if let Some(other) = other {
+            theirs.push(sample(other, data_other.path(), "Start with chapter 1"));
+        }
     }
-    (median(ours), median(base))
+    let theirs = (!theirs.is_empty()).then(|| median(theirs));
+    (median(ours), median(base), theirs)
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("tempdir")
+}
+
+/// The program named by `QUEUELAB_BENCH_AGAINST`, copied beside the others (see
+/// `build_programs`), or `None` when the variable is not set.
+fn other_program(dir: &Path) -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var_os("QUEUELAB_BENCH_AGAINST")?);
+    let to = dir.join("queuelab-against");
+    if let Err(e) = std::fs::copy(&path, &to) {
+        panic!(
+            "QUEUELAB_BENCH_AGAINST={}: cannot copy it: {e}",
+            path.display()
+        );
+    }
+    Some(to)
 }
 
 fn proc_ticks(pid: u32) -> u64 {
@@ -166,23 +203,48 @@ fn main() {
     // Beside the build, not in /tmp: that may be a memory file system, or mounted noexec.
     let programs = tempfile::tempdir_in(release_dir()).expect("tempdir");
     let (floor, queuelab) = build_programs(programs.path());
+    let against = other_program(programs.path());
     let minimal = |data: &Path| pty::Session::start_program(&floor, data, &[], 80, 24);
-    let with_flags =
-        |data: &Path| pty::Session::start_program(&queuelab, data, &["--lang", "en"], 80, 24);
-    let no_arguments = |home: &Path| pty::Session::start_bare(&queuelab, home, 80, 24);
-    let starts: [(&str, Start); 2] = [
-        ("queuelab --data-dir DIR --lang en", &with_flags),
-        ("queuelab", &no_arguments),
+    let with_flags = |program: &Path| {
+        let program = program.to_owned();
+        move |data: &Path| pty::Session::start_program(&program, data, &["--lang", "en"], 80, 24)
+    };
+    let no_arguments = |program: &Path| {
+        let program = program.to_owned();
+        move |home: &Path| pty::Session::start_bare(&program, home, 80, 24)
+    };
+    let (ours_flags, ours_bare) = (with_flags(&queuelab), no_arguments(&queuelab));
+    let theirs = against.as_deref().map(|p| (with_flags(p), no_arguments(p)));
+    let starts: [(&str, Start, Option<Start>); 2] = [
+        (
+            "queuelab --data-dir DIR --lang en",
+            &ours_flags,
+            theirs.as_ref().map(|t| &t.0 as Start),
+        ),
+        (
+            "queuelab",
+            &ours_bare,
+            theirs.as_ref().map(|t| &t.1 as Start),
+        ),
     ];
-    for (command, start) in starts {
+    for (command, start, other) in starts {
         for (label, warm) in [("first start", false), ("later start", true)] {
-            let (ours, base) = start_up(start, &minimal, warm);
+            let (ours, base, theirs) = start_up(start, &minimal, other, warm);
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
             println!(
                 "start-up to first frame, `{command}`, {label} (medians of {RUNS}): {:.2} ms, minimal ratatui {:.2} ms, ratio {:.2}  [bar: <= 1.30]",
-                ours.as_secs_f64() * 1000.0,
-                base.as_secs_f64() * 1000.0,
+                ms(ours),
+                ms(base),
                 ours.as_secs_f64() / base.as_secs_f64()
             );
+            if let Some(theirs) = theirs {
+                println!(
+                    "    the same turns, QUEUELAB_BENCH_AGAINST: {:.2} ms, ratio {:.2}; this build {:+.1}% against it",
+                    ms(theirs),
+                    theirs.as_secs_f64() / base.as_secs_f64(),
+                    (ours.as_secs_f64() / theirs.as_secs_f64() - 1.0) * 100.0
+                );
+            }
         }
     }
 
