@@ -58,6 +58,36 @@ fn sigterm_and_sighup_give_back_a_cooked_terminal_with_mouse_reporting_off() {
     }
 }
 
+/// Home is drawn before the runtime handles signals (`runtime/early_signals.rs`): a SIGTERM in
+/// that window is caught on the main thread and the workshop saves and leaves as for any other.
+/// `QUEUELAB_DEBUG_SLOW_SETUP` holds the set-up thread back 3 s before it builds the runtime
+/// (which also opens the log), so the signal lands in the window every time.
+#[test]
+fn a_sigterm_before_the_runtime_handles_signals_still_restores_the_terminal() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let log = data.path().join("queuelab.log");
+    let mut s = Session::start_with_env(
+        data.path(),
+        &["--lang", "en"],
+        &[("QUEUELAB_DEBUG_SLOW_SETUP", "1")],
+        80,
+        24,
+    );
+    s.wait_for("Start with chapter 1");
+    assert!(
+        !log.exists(),
+        "Home is drawn while the set-up thread still waits, before the log is opened"
+    );
+    s.signal("TERM");
+    assert!(s.wait_exit(), "SIGTERM ends cleanly");
+    assert_restored(&s, "SIGTERM before the runtime");
+    let log = std::fs::read_to_string(&log).expect("the log");
+    assert!(
+        log.contains("SIGTERM: saving and leaving"),
+        "the caught signal is handled as one the runtime reports: {log}"
+    );
+}
+
 #[test]
 fn a_panic_restores_the_terminal_then_prints_its_message_and_fails() {
     let data = tempfile::tempdir().expect("tempdir");

@@ -2,6 +2,7 @@
 //! after something changed (no timers while idle).
 
 use super::convert::to_msg;
+use super::early_signals::EarlySignals;
 use super::executor::Executor;
 use super::lab_worker::LabWorker;
 use super::loop_setup::{LoopSetup, Signals};
@@ -35,6 +36,7 @@ pub fn run(
             Ok(_) => Err("cannot start the event loop".to_owned()),
         };
     }
+    let early = setup.early_signals();
     let (guard, mut terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let first_frame = first_frame(&mut terminal, &mut app);
@@ -54,7 +56,7 @@ pub fn run(
         ready.runtime.block_on(event_loop(
             app,
             terminal,
-            ready.signals,
+            (ready.signals, early),
             ready.shared_folder,
             (paths, config),
         ))
@@ -76,7 +78,7 @@ fn first_frame(terminal: &mut Tui, app: &mut App) -> Result<(), String> {
 async fn event_loop(
     mut app: App,
     mut terminal: Tui,
-    signals: Signals,
+    (signals, early): (Signals, Option<EarlySignals>),
     shared_folder: bool,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
@@ -141,6 +143,13 @@ async fn event_loop(
     };
     let mut last_tick = tokio::time::Instant::now();
     let mut store_failure = None;
+    // A signal that came before the runtime handled it (`early_signals.rs`): the same as one
+    // it reports below.
+    if let Some(signal) = early.as_ref().and_then(EarlySignals::caught) {
+        log::info(&format!("{signal}: saving and leaving"));
+        let effects = app.quit();
+        executor.run(effects);
+    }
     while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
         // armed and the loop sleeps until a key, a signal or a result arrives.

@@ -2,8 +2,10 @@
 //! while the main thread reads the config and the strings, enters the terminal and draws Home:
 //! the runtime, the signal handlers, the data folder and the log. None of them is needed for
 //! the first frame, and on a machine with a second core the learner sees Home that much
-//! sooner (SPEC 6, start-up budget).
+//! sooner (SPEC 6, start-up budget). A signal that comes before the runtime handles it is
+//! caught on the main thread (`early_signals.rs`).
 
+use super::early_signals::EarlySignals;
 use services::Paths;
 use services::log;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -13,8 +15,12 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 /// The set-up under way.
 pub struct LoopSetup {
     thread: JoinHandle<Result<Ready, String>>,
-    /// One message once SIGTERM, SIGHUP and SIGINT are handled, or why they could not be.
+    /// One message once SIGTERM, SIGHUP and SIGINT are handled by the runtime, or why they
+    /// could not be.
     handled: Receiver<Result<(), String>>,
+    /// The three signals caught on the main thread until then, unless that could not be
+    /// installed (`early_signals.rs`).
+    early: Option<EarlySignals>,
 }
 
 /// The finished set-up.
@@ -35,19 +41,39 @@ pub(super) struct Signals {
 impl LoopSetup {
     /// Starts the set-up for the data folder and log in `paths`.
     pub fn start(paths: Paths) -> Result<LoopSetup, String> {
+        // Before the set-up thread: the catch must be installed before any other thread.
+        let early = match EarlySignals::catch() {
+            Ok(early) => Some(early),
+            Err(e) => {
+                // Then the terminal waits for the runtime's handlers (`signals_handled`).
+                log::warn(&format!("cannot catch signals early: {e}"));
+                None
+            }
+        };
         let (report, handled) = channel();
         let thread = std::thread::Builder::new()
             .name("loop-setup".into())
             .spawn(move || Ready::build(&paths, &report))
             .map_err(|e| format!("cannot start the event loop: {e}"))?;
-        Ok(LoopSetup { thread, handled })
+        Ok(LoopSetup {
+            thread,
+            handled,
+            early,
+        })
     }
 
-    /// Blocks until the signals that end the workshop are handled. The terminal may be entered
-    /// only then: a SIGTERM that found no handler would end the program with the terminal raw.
-    /// On failure the set-up has ended; [`LoopSetup::finish`] says why.
+    /// Whether the signals that end the workshop are handled, so that the terminal may be
+    /// entered: a SIGTERM that found no handler would end the program with the terminal raw.
+    /// They are from the start when the early catch is installed (the event loop then looks at
+    /// what it caught); otherwise this blocks until the runtime handles them. On failure the
+    /// set-up has ended; [`LoopSetup::finish`] says why.
     pub(super) fn signals_handled(&self) -> bool {
-        matches!(self.handled.recv(), Ok(Ok(())))
+        self.early.is_some() || matches!(self.handled.recv(), Ok(Ok(())))
+    }
+
+    /// What the early catch noted, for the event loop to look at when it starts.
+    pub(super) fn early_signals(&self) -> Option<EarlySignals> {
+        self.early.clone()
     }
 
     /// Waits for the rest of the set-up. A panic on its thread goes on in this one, after
@@ -65,6 +91,7 @@ impl LoopSetup {
 
 impl Ready {
     fn build(paths: &Paths, handled: &Sender<Result<(), String>>) -> Result<Ready, String> {
+        super::debug_slow_setup::before_runtime();
         let started = Ready::runtime_and_signals();
         let _ = handled.send(started.as_ref().map(drop).map_err(Clone::clone));
         let (runtime, signals) = started?;
