@@ -60,8 +60,8 @@ fn sigterm_and_sighup_give_back_a_cooked_terminal_with_mouse_reporting_off() {
 
 /// Home is drawn before the runtime handles signals (`runtime/early_signals.rs`): a SIGTERM in
 /// that window is caught on the main thread and the workshop saves and leaves as for any other.
-/// `QUEUELAB_DEBUG_SLOW_SETUP` holds the set-up thread back 3 s before it builds the runtime
-/// (which also opens the log), so the signal lands in the window every time.
+/// `QUEUELAB_DEBUG_SLOW_SETUP` holds the set-up after the first frame back 3 s before it builds
+/// the runtime (and then opens the log), so the signal lands in the window every time.
 #[test]
 fn a_sigterm_before_the_runtime_handles_signals_still_restores_the_terminal() {
     let data = tempfile::tempdir().expect("tempdir");
@@ -76,7 +76,7 @@ fn a_sigterm_before_the_runtime_handles_signals_still_restores_the_terminal() {
     s.wait_for("Start with chapter 1");
     assert!(
         !log.exists(),
-        "Home is drawn while the set-up thread still waits, before the log is opened"
+        "Home is drawn before the set-up (which opens the log)"
     );
     s.signal("TERM");
     assert!(s.wait_exit(), "SIGTERM ends cleanly");
@@ -126,8 +126,8 @@ fn a_panic_restores_the_terminal_then_prints_its_message_and_fails() {
         usize::from(cursor_row) > row,
         "the cursor stays below the message (row {cursor_row}, message on row {row}): {tail:?}"
     );
-    // The log is opened beside the first frame; the trigger fires once that set-up has joined,
-    // so the panic reaches the file.
+    // The log is opened after the first frame; the trigger fires once that set-up is done, so
+    // the panic reaches the file.
     let log = std::fs::read_to_string(data.path().join("queuelab.log")).expect("the log");
     assert!(
         log.lines()
@@ -147,7 +147,7 @@ fn without_the_debug_variable_there_is_no_panic() {
     assert_restored(&s, "quit");
 }
 
-/// The data folder is made beside the first frame (`runtime::event_loop::run`): one that
+/// The data folder is made after the first frame (`runtime::event_loop::run`): one that
 /// cannot be made ends the workshop right after that frame, with the terminal given back and
 /// the reason on the main screen.
 #[test]

@@ -16,7 +16,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let source = super::content_source(cli);
     let paths = super::paths(cli)?;
-    // Runtime, signal handlers, data folder and log: on their own thread from here on.
+    // The signals that end the workshop are caught from here on; the runtime, the data folder
+    // and the log are set up after the first frame.
     let setup = crate::runtime::LoopSetup::start(paths.clone()).map_err(Failure::new)?;
     let config = super::config(&paths)?;
     // The first frame waits for neither the other language's content nor the progress store

@@ -1,8 +1,8 @@
-//! The signals that end the workshop (SIGTERM, SIGHUP, SIGINT), caught from the first moment
-//! on the main thread, so the terminal can be entered and Home drawn without waiting for the
-//! event loop's runtime: building that runtime and its signal driver on the set-up thread
-//! (`loop_setup.rs`) took longer than the main thread needs to reach the first frame, which
-//! then waited for it (a median of 0.16 ms in 30 starts, about 5% of the start-up).
+//! The signals that end the workshop (SIGTERM, SIGHUP, SIGINT), caught from the first moment,
+//! so the terminal can be entered and Home drawn before the event loop's runtime and its
+//! signal driver exist (`loop_setup.rs` builds them after the first frame). When a thread built
+//! them beside the first frame, the main thread waited for them before entering the terminal:
+//! a median of 0.16 ms in 30 starts, about 5% of the start-up.
 //!
 //! A signal caught here is only noted; the event loop looks at the note when it starts and
 //! then saves and leaves as it does for a signal the runtime reports. The runtime installs its

@@ -2,7 +2,6 @@
 //! after something changed (no timers while idle).
 
 use super::convert::to_msg;
-use super::early_signals::EarlySignals;
 use super::executor::Executor;
 use super::lab_worker::LabWorker;
 use super::loop_setup::{LoopSetup, Signals};
@@ -20,28 +19,21 @@ use services::{Config, Paths};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Runs the workshop until the learner quits or a signal ends it. `setup` was started as
-/// early as the paths were known; the progress store opens on its thread after the first
-/// frame, and what it holds arrives as a message.
+/// Runs the workshop until the learner quits or a signal ends it. `setup` has caught the
+/// signals that end it since the paths were known; the rest of it, and then the progress store
+/// on its thread, follow the first frame (what the store holds arrives as a message).
 pub fn run(
     mut app: App,
     mouse: bool,
     setup: LoopSetup,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
-    if !setup.signals_handled() {
-        // The set-up has ended; its result says why.
-        return match setup.finish(|| ()) {
-            Err(reason) => Err(reason),
-            Ok(_) => Err("cannot start the event loop".to_owned()),
-        };
-    }
-    let early = setup.early_signals();
     let (guard, mut terminal) =
         TerminalGuard::enter(mouse).map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let first_frame = first_frame(&mut terminal, &mut app);
-    // A data folder that cannot be made ends the workshop right after that frame.
-    let result = setup.finish(super::terminal::restore).and_then(|ready| {
+    // The rest of the set-up comes after that frame. A data folder that cannot be made ends
+    // the workshop right after it.
+    let result = setup.finish().and_then(|ready| {
         log::info(&format!(
             "start: lang={} data_dir={}",
             app.session.lang,
@@ -51,12 +43,12 @@ pub fn run(
             release(terminal);
             return Err(reason);
         }
-        // After the set-up has joined, so the log that receives the panic is open.
+        // After the set-up, so the log that receives the panic is open.
         super::debug_panic::after_first_frame();
         ready.runtime.block_on(event_loop(
             app,
             terminal,
-            (ready.signals, early),
+            ready.signals,
             ready.shared_folder,
             (paths, config),
         ))
@@ -78,7 +70,7 @@ fn first_frame(terminal: &mut Tui, app: &mut App) -> Result<(), String> {
 async fn event_loop(
     mut app: App,
     mut terminal: Tui,
-    (signals, early): (Signals, Option<EarlySignals>),
+    signals: Signals,
     shared_folder: bool,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
@@ -86,6 +78,7 @@ async fn event_loop(
         mut terminate,
         mut hangup,
         mut interrupt,
+        early,
     } = signals;
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
@@ -145,7 +138,7 @@ async fn event_loop(
     let mut store_failure = None;
     // A signal that came before the runtime handled it (`early_signals.rs`): the same as one
     // it reports below.
-    if let Some(signal) = early.as_ref().and_then(EarlySignals::caught) {
+    if let Some(signal) = early.caught() {
         log::info(&format!("{signal}: saving and leaving"));
         let effects = app.quit();
         executor.run(effects);
