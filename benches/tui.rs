@@ -177,7 +177,7 @@ fn vm_hwm_kb(pid: u32) -> u64 {
 }
 
 fn idle(program: &Path, keys: &str, wait: &str, label: &str) {
-    let data = tempfile::tempdir().expect("tempdir");
+    let data = tempdir();
     let mut s = pty::Session::start_program(program, data.path(), &["--lang", "en"], 100, 30);
     s.wait_for("Start with chapter 1");
     if !keys.is_empty() {
@@ -251,7 +251,7 @@ fn main() {
     idle(&queuelab, "", "Start with chapter 1", "home");
     idle(&queuelab, "\r", "Chapter 1 of 16", "reader");
 
-    let data = tempfile::tempdir().expect("tempdir");
+    let data = tempdir();
     let mut s = pty::Session::start_program(&queuelab, data.path(), &["--lang", "en"], 120, 40);
     s.wait_for("Start with chapter 1");
     s.send("2");

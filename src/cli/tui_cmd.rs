@@ -18,7 +18,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let paths = super::paths(cli)?;
     // The signals that end the workshop are caught from here on; the runtime, the data folder
     // and the log are set up after the first frame.
-    let setup = crate::runtime::LoopSetup::start(paths.clone()).map_err(Failure::new)?;
+    let setup = crate::runtime::LoopSetup::start().map_err(Failure::new)?;
     let config = super::config(&paths)?;
     // The first frame waits for neither the other language's content nor the progress store
     // (integrity check, migrations): the store opens on its thread and its contents arrive

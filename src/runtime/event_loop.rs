@@ -33,7 +33,7 @@ pub fn run(
     let first_frame = first_frame(&mut terminal, &mut app);
     // The rest of the set-up comes after that frame. A data folder that cannot be made ends
     // the workshop right after it.
-    let result = setup.finish().and_then(|ready| {
+    let result = setup.finish(&paths).and_then(|ready| {
         log::info(&format!(
             "start: lang={} data_dir={}",
             app.session.lang,
@@ -139,9 +139,7 @@ async fn event_loop(
     // A signal that came before the runtime handled it (`early_signals.rs`): the same as one
     // it reports below.
     if let Some(signal) = early.caught() {
-        log::info(&format!("{signal}: saving and leaving"));
-        let effects = app.quit();
-        executor.run(effects);
+        save_and_leave(&mut app, &mut executor, signal);
     }
     while outcome.is_ok() && !app.session.quitting {
         // Frame ticks exist only while the simulator plays; otherwise this branch is never
@@ -160,7 +158,7 @@ async fn event_loop(
         let msg = tokio::select! {
             input = input.next() => match input {
                 Input::Event(event) => to_msg(&event),
-                Input::HungUp => { log::info("the terminal hung up: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
+                Input::HungUp => { save_and_leave(&mut app, &mut executor, "the terminal hung up"); break }
                 Input::Failed(e) => {
                     outcome = Err(format!("reading the terminal failed: {e}"));
                     None
@@ -173,9 +171,9 @@ async fn event_loop(
                 last_tick = now;
                 Some(Msg::Tick { elapsed_ms: elapsed })
             }
-            _ = terminate.recv() => { log::info("SIGTERM: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
-            _ = hangup.recv() => { log::info("SIGHUP: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
-            _ = interrupt.recv() => { log::info("SIGINT: saving and leaving"); let effects = app.quit(); executor.run(effects); break }
+            _ = terminate.recv() => { save_and_leave(&mut app, &mut executor, "SIGTERM"); break }
+            _ = hangup.recv() => { save_and_leave(&mut app, &mut executor, "SIGHUP"); break }
+            _ = interrupt.recv() => { save_and_leave(&mut app, &mut executor, "SIGINT"); break }
         };
         if let Some(msg) = msg {
             if let Msg::StoreFailed(reason) = &msg {
@@ -201,6 +199,13 @@ async fn event_loop(
     let unsaved = executor.finish();
     release(terminal);
     store_failure.or(unsaved).map_or(outcome, Err)
+}
+
+/// Ends the workshop for `why` (a signal, a hung-up terminal): saves, as quitting does.
+fn save_and_leave(app: &mut App, executor: &mut Executor, why: &str) {
+    log::info(&format!("{why}: saving and leaving"));
+    let effects = app.quit();
+    executor.run(effects);
 }
 
 /// Lets go of the terminal without a write that could panic. ratatui's `Terminal` shows the

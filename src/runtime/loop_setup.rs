@@ -13,7 +13,6 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 
 /// The set-up still to do once Home is drawn.
 pub struct LoopSetup {
-    paths: Paths,
     early: EarlySignals,
 }
 
@@ -36,17 +35,16 @@ pub(super) struct Signals {
 
 impl LoopSetup {
     /// Catches the signals that end the workshop from now on (call it before any other thread
-    /// starts, see [`EarlySignals::catch`]) and keeps `paths` for the rest of the set-up. The
-    /// terminal may be entered only afterwards: a SIGTERM that found no handler would end the
-    /// program with the terminal raw.
-    pub fn start(paths: Paths) -> Result<LoopSetup, String> {
+    /// starts, see [`EarlySignals::catch`]). The terminal may be entered only afterwards: a
+    /// SIGTERM that found no handler would end the program with the terminal raw.
+    pub fn start() -> Result<LoopSetup, String> {
         let early = EarlySignals::catch().map_err(|e| format!("cannot listen for signals: {e}"))?;
-        Ok(LoopSetup { paths, early })
+        Ok(LoopSetup { early })
     }
 
-    /// The rest of the set-up: the runtime and its signal streams, the data folder, the log
-    /// (lines logged before are kept and written then).
-    pub(super) fn finish(self) -> Result<Ready, String> {
+    /// The rest of the set-up: the runtime and its signal streams, the data folder and the log
+    /// in `paths` (lines logged before are kept and written then).
+    pub(super) fn finish(self, paths: &Paths) -> Result<Ready, String> {
         super::debug_slow_setup::before_runtime();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -63,8 +61,8 @@ impl LoopSetup {
                 early: self.early,
             }
         };
-        let shared = self.paths.ensure_data_dir()?;
-        let _ = log::init(&self.paths.log_file());
+        let shared = paths.ensure_data_dir()?;
+        let _ = log::init(&paths.log_file());
         if let Some(warning) = &shared {
             log::warn(warning);
         }
