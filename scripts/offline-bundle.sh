@@ -34,8 +34,14 @@ cd "$work/queuelab"
 {
   echo
   echo "# Added by scripts/offline-bundle.sh: build from vendor/ without any network."
-  cargo vendor --locked --quiet vendor
+  cargo vendor --locked vendor 2>"$work/vendor.log" || { cat "$work/vendor.log" >&2; exit 1; }
 } >>.cargo/config.toml
+# Without the snippet the bundle would look for crates.io and fail in the room: say so here.
+grep -q 'directory = "vendor"' .cargo/config.toml || {
+  echo "cargo vendor printed no configuration; see $work/vendor.log" >&2
+  trap - EXIT
+  exit 1
+}
 
 tar -czf "$archive" -C "$work" queuelab
 echo "wrote $archive ($(du -h "$archive" | cut -f1))"
