@@ -10,5 +10,6 @@ pub use services;
 pub use sim;
 
 pub mod cli;
+mod platform;
 pub mod runtime;
 pub mod ui;

@@ -4,7 +4,6 @@ mod convert;
 pub mod dashboard_loop;
 mod debug_panic;
 mod debug_slow_setup;
-mod early_signals;
 mod event_loop;
 mod executor;
 mod lab_editor;

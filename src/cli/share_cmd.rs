@@ -1,6 +1,7 @@
 //! `queuelab share`: serves the phone map on the LAN until Ctrl+C, printing its URL and QR code.
 
 use super::{Cli, Failure};
+use crate::platform::signals::StopSignals;
 use content::Strings;
 use domain::qr::QrMatrix;
 use domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
@@ -122,8 +123,7 @@ fn say(text: impl std::fmt::Display) {
 /// an early Ctrl+C still ends the command cleanly instead of killing it.
 pub(super) struct StopSignal {
     runtime: tokio::runtime::Runtime,
-    #[cfg(unix)]
-    signals: [tokio::signal::unix::Signal; 2],
+    signals: StopSignals,
 }
 
 impl StopSignal {
@@ -133,39 +133,19 @@ impl StopSignal {
             .enable_io()
             .build()
             .map_err(fail)?;
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
+        let signals = {
             let _context = runtime.enter();
-            let signals = [
-                signal(SignalKind::interrupt()).map_err(fail)?,
-                signal(SignalKind::terminate()).map_err(fail)?,
-            ];
-            Ok(StopSignal { runtime, signals })
-        }
-        #[cfg(not(unix))]
-        Ok(StopSignal { runtime })
+            StopSignals::listen().map_err(fail)?
+        };
+        Ok(StopSignal { runtime, signals })
     }
 
     /// Blocks until one of the signals arrives.
-    #[cfg(unix)]
     pub(super) fn wait(self) {
         let StopSignal {
             runtime,
-            signals: [mut int, mut term],
+            mut signals,
         } = self;
-        runtime.block_on(async {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-        });
-    }
-
-    /// Blocks until Ctrl+C.
-    #[cfg(not(unix))]
-    pub(super) fn wait(self) {
-        // If the handler cannot be installed there is nothing to wait for; stop right away.
-        let _ = self.runtime.block_on(tokio::signal::ctrl_c());
+        runtime.block_on(signals.next());
     }
 }

@@ -1,8 +1,8 @@
 //! The signals that end the workshop (SIGTERM, SIGHUP, SIGINT), caught from the first moment,
 //! so the terminal can be entered and Home drawn before the event loop's runtime and its
-//! signal driver exist (`loop_setup.rs` builds them after the first frame). When a thread built
-//! them beside the first frame, the main thread waited for them before entering the terminal:
-//! a median of 0.16 ms in 30 starts, about 5% of the start-up.
+//! signal driver exist (`runtime/loop_setup.rs` builds them after the first frame). When a
+//! thread built them beside the first frame, the main thread waited for them before entering
+//! the terminal: a median of 0.16 ms in 30 starts, about 5% of the start-up.
 //!
 //! A signal caught here is only noted; the event loop looks at the note when it starts and
 //! then saves and leaves as it does for a signal the runtime reports. The runtime installs its
@@ -18,7 +18,7 @@ const SIGNALS: [(i32, &str); 3] = [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SI
 
 /// What was caught since [`EarlySignals::catch`].
 #[derive(Clone)]
-pub(super) struct EarlySignals {
+pub(crate) struct EarlySignals {
     caught: Arc<AtomicUsize>,
 }
 
@@ -26,7 +26,7 @@ impl EarlySignals {
     /// Installs the catch for the three signals. Call it before any other thread starts: the
     /// registry installs its process-wide handler race-free only then (its documentation,
     /// "Race condition").
-    pub(super) fn catch() -> std::io::Result<EarlySignals> {
+    pub(crate) fn catch() -> std::io::Result<EarlySignals> {
         let caught = Arc::new(AtomicUsize::new(0));
         for (place, (signal, _)) in SIGNALS.iter().enumerate() {
             signal_hook::flag::register_usize(*signal, caught.clone(), place + 1)?;
@@ -36,7 +36,7 @@ impl EarlySignals {
 
     /// The name of a signal caught since [`EarlySignals::catch`] (the last when several
     /// came), if any.
-    pub(super) fn caught(&self) -> Option<&'static str> {
+    pub(crate) fn caught(&self) -> Option<&'static str> {
         let noted = self.caught.load(Ordering::SeqCst);
         SIGNALS.get(noted.checked_sub(1)?).map(|(_, name)| *name)
     }

@@ -5,13 +5,13 @@
 use super::convert::to_msg;
 use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
+use crate::platform::signals::EndSignals;
 use app::Msg;
 use app::dashboard::{DashEffect, DashMsg, Dashboard};
 use services::host::HostState;
 use services::log;
 use services::store::now_ms;
 use std::time::Duration;
-use tokio::signal::unix::{SignalKind, signal};
 
 /// How often the summary is read again (ages in "last seen" tick with it).
 const REFRESH: Duration = Duration::from_secs(1);
@@ -34,9 +34,7 @@ async fn dashboard_loop(
     state: &HostState,
     mut terminal: Tui,
 ) -> Result<(), String> {
-    let mut terminate = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
-    let mut hangup = signal(SignalKind::hangup()).map_err(|e| e.to_string())?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
+    let mut ending = EndSignals::listen().map_err(|e| e.to_string())?;
     let mut input = TerminalInput::start()?;
     let mut refresh = tokio::time::interval(REFRESH);
     refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -57,9 +55,7 @@ async fn dashboard_loop(
                 Input::Failed(e) => return Err(format!("reading the terminal failed: {e}")),
             },
             _ = refresh.tick() => Some(refreshed(state)),
-            _ = terminate.recv() => { log::info("SIGTERM: stopping the session"); break }
-            _ = hangup.recv() => { log::info("SIGHUP: stopping the session"); break }
-            _ = interrupt.recv() => { log::info("SIGINT: stopping the session"); break }
+            signal = ending.next() => { log::info(&format!("{signal}: stopping the session")); break }
         };
         let Some(msg) = msg else { continue };
         for effect in dash.update(msg) {

@@ -74,12 +74,7 @@ async fn event_loop(
     shared_folder: bool,
     (paths, config): (Paths, Config),
 ) -> Result<(), String> {
-    let Signals {
-        mut terminate,
-        mut hangup,
-        mut interrupt,
-        early,
-    } = signals;
+    let Signals { mut ending, early } = signals;
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let runs = paths.data_dir.join("sim-runs");
     let content = app.session.content.clone();
@@ -136,8 +131,8 @@ async fn event_loop(
     };
     let mut last_tick = tokio::time::Instant::now();
     let mut store_failure = None;
-    // A signal that came before the runtime handled it (`early_signals.rs`): the same as one
-    // it reports below.
+    // A signal that came before the runtime handled it (`platform/early_signals.rs`): the same
+    // as one it reports below.
     if let Some(signal) = early.caught() {
         save_and_leave(&mut app, &mut executor, signal);
     }
@@ -171,9 +166,7 @@ async fn event_loop(
                 last_tick = now;
                 Some(Msg::Tick { elapsed_ms: elapsed })
             }
-            _ = terminate.recv() => { save_and_leave(&mut app, &mut executor, "SIGTERM"); break }
-            _ = hangup.recv() => { save_and_leave(&mut app, &mut executor, "SIGHUP"); break }
-            _ = interrupt.recv() => { save_and_leave(&mut app, &mut executor, "SIGINT"); break }
+            signal = ending.next() => { save_and_leave(&mut app, &mut executor, signal); break }
         };
         if let Some(msg) = msg {
             if let Msg::StoreFailed(reason) = &msg {

@@ -1,15 +1,15 @@
 //! What the event loop needs besides the terminal and the app: the runtime, the signal
 //! handlers, the data folder and the log. None of them is needed for the first frame, so they
 //! are set up right after it, on the main thread; until the runtime handles the signals that
-//! end the workshop, they are caught early (`early_signals.rs`). On a thread of its own, the
-//! set-up made the first frame later, not sooner: the thread's start and its page faults beside
-//! the main thread's cost more than the work it took off (SPEC 6, start-up budget; README,
-//! "Benchmarks").
+//! end the workshop, they are caught early (`platform/early_signals.rs`). On a thread of its
+//! own, the set-up made the first frame later, not sooner: the thread's start and its page
+//! faults beside the main thread's cost more than the work it took off (SPEC 6, start-up
+//! budget; README, "Benchmarks").
 
-use super::early_signals::EarlySignals;
+use crate::platform::early_signals::EarlySignals;
+use crate::platform::signals::EndSignals;
 use services::Paths;
 use services::log;
-use tokio::signal::unix::{Signal, SignalKind, signal};
 
 /// The set-up still to do once Home is drawn.
 pub struct LoopSetup {
@@ -26,10 +26,8 @@ pub(super) struct Ready {
 
 /// SIGTERM, SIGHUP and SIGINT: each saves and leaves.
 pub(super) struct Signals {
-    pub(super) terminate: Signal,
-    pub(super) hangup: Signal,
-    pub(super) interrupt: Signal,
-    /// What came before the three above were listened to.
+    pub(super) ending: EndSignals,
+    /// What came before `ending` listened.
     pub(super) early: EarlySignals,
 }
 
@@ -53,11 +51,9 @@ impl LoopSetup {
         // Signal streams belong to the runtime they were made in.
         let signals = {
             let _context = runtime.enter();
-            let listen = |kind| signal(kind).map_err(|e| format!("cannot listen for signals: {e}"));
             Signals {
-                terminate: listen(SignalKind::terminate())?,
-                hangup: listen(SignalKind::hangup())?,
-                interrupt: listen(SignalKind::interrupt())?,
+                ending: EndSignals::listen()
+                    .map_err(|e| format!("cannot listen for signals: {e}"))?,
                 early: self.early,
             }
         };

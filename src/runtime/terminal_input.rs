@@ -4,19 +4,19 @@
 //! thread, and crossterm 0.29's reader retries a read that returns nothing or fails — as every
 //! read does once the terminal has hung up (a closed window, a dropped SSH connection) — in a
 //! loop that never returns (`event/source/unix/mio.rs`, `try_read`). The event loop froze
-//! there, spinning, and never saw the SIGHUP that comes with the close. Here a thread waits with
-//! `poll(2)` on the terminal itself, which reports a hang-up as such (POLLHUP), and asks
-//! crossterm to read only while bytes are waiting. A resize brings no bytes, so SIGWINCH is
-//! listened for beside the thread. While an editor has the terminal (a lab file), the reader is
-//! held off, so the editor's keys stay the editor's.
+//! there, spinning, and never saw the SIGHUP that comes with the close. Here a thread waits on
+//! the terminal itself for bytes or a hang-up (`platform/terminal_wait.rs`: `poll(2)`, or
+//! `select(2)` where `poll(2)` refuses terminals, as on macOS), and asks crossterm to read only
+//! while bytes are waiting. A hang-up ends the thread, so nothing spins, and the workshop
+//! leaves even when no SIGHUP comes. A resize brings no bytes, so SIGWINCH is listened for
+//! beside the thread. While an editor has the terminal (a lab file), the reader is held off,
+//! so the editor's keys stay the editor's.
 
+use crate::platform::signals::Resizes;
+use crate::platform::terminal_wait::{TerminalWait, Waiting};
 use crossterm::event::Event;
-use rustix::event::{PollFd, PollFlags, Timespec};
-use std::io::IsTerminal;
-use std::os::fd::{AsFd, OwnedFd};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
-use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// What the terminal said.
@@ -32,7 +32,7 @@ pub enum Input {
 /// The reader thread's events and the resize signal.
 pub struct TerminalInput {
     events: UnboundedReceiver<Input>,
-    resized: Signal,
+    resized: Resizes,
     /// Held by whoever has lent the terminal out; the reader reads only while it is free.
     lent: Arc<Mutex<()>>,
 }
@@ -41,14 +41,17 @@ impl TerminalInput {
     /// Starts reading. Call it inside the runtime that will await `next` (the signal
     /// belongs to it).
     pub fn start() -> Result<TerminalInput, String> {
-        let resized = signal(SignalKind::window_change())
-            .map_err(|e| format!("cannot listen for resizes: {e}"))?;
+        let resized = Resizes::listen().map_err(|e| format!("cannot listen for resizes: {e}"))?;
+        // Opened here, before the thread: a terminal that cannot be waited on ends the start
+        // with its reason.
+        let terminal =
+            TerminalWait::open().map_err(|e| format!("cannot wait for the terminal: {e}"))?;
         let (sender, events) = unbounded_channel();
         let lent = Arc::new(Mutex::new(()));
         let gate = Arc::clone(&lent);
         std::thread::Builder::new()
             .name("terminal-input".into())
-            .spawn(move || read_terminal(&sender, &gate))
+            .spawn(move || read_terminal(terminal, &sender, &gate))
             .map_err(|e| format!("cannot start the terminal reader: {e}"))?;
         Ok(TerminalInput {
             events,
@@ -70,7 +73,7 @@ impl TerminalInput {
                 input = self.events.recv() => {
                     return input.unwrap_or_else(|| Input::Failed("the terminal reader stopped".to_owned()));
                 }
-                _ = self.resized.recv() => {
+                () = self.resized.next() => {
                     if let Ok((width, height)) = crossterm::terminal::size() {
                         return Input::Event(Event::Resize(width, height));
                     }
@@ -80,20 +83,11 @@ impl TerminalInput {
     }
 }
 
-/// What `poll(2)` saw on the terminal.
-#[derive(Debug, PartialEq, Eq)]
-enum Waiting {
-    Bytes,
-    Nothing,
-    HungUp,
-}
-
 /// The thread: waits for bytes, lets crossterm turn them into events, and ends on a hang-up,
 /// an error, or when nobody listens any more.
-fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
+fn read_terminal(mut terminal: TerminalWait, sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
     let outcome = (|| -> Result<Input, String> {
-        let terminal = open_terminal().map_err(|e| e.to_string())?;
-        if wait(&terminal, Some(Duration::ZERO))? == Waiting::HungUp {
+        if terminal.wait(Some(Duration::ZERO))? == Waiting::HungUp {
             return Ok(Input::HungUp);
         }
         // crossterm sets its reader up on the first call; a terminal it cannot open is an
@@ -102,23 +96,25 @@ fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
         // crossterm's queue now and the terminal shows no bytes for them, so they go out
         // before the first wait.
         if crossterm::event::poll(Duration::ZERO).map_err(|e| e.to_string())?
-            && let Some(ended) = pass_on(&terminal, sender)?
+            && let Some(ended) = pass_on(&mut terminal, sender)?
         {
             return Ok(ended);
         }
         loop {
-            if wait(&terminal, None)? == Waiting::HungUp {
-                return Ok(Input::HungUp);
-            }
+            // Only a wake-up: while the terminal is lent out, its borrower may read the bytes
+            // that woke this wait, and a `select(2)` wait would then see a readable terminal
+            // with nothing waiting, its sign of a hang-up (`platform/terminal_wait.rs`). A
+            // hung-up terminal stays so, and the look below, with the terminal back, sees it.
+            terminal.wait(None)?;
             // Bytes typed while the terminal is lent out are the borrower's: wait for it to be
             // given back, then look again (the borrower has read them by then).
             let _free = lent.lock().unwrap_or_else(PoisonError::into_inner);
-            match wait(&terminal, Some(Duration::ZERO))? {
+            match terminal.wait(Some(Duration::ZERO))? {
                 Waiting::HungUp => return Ok(Input::HungUp),
                 Waiting::Nothing => continue,
                 Waiting::Bytes => {}
             }
-            if let Some(ended) = pass_on(&terminal, sender)? {
+            if let Some(ended) = pass_on(&mut terminal, sender)? {
                 return Ok(ended);
             }
         }
@@ -130,13 +126,16 @@ fn read_terminal(sender: &UnboundedSender<Input>, lent: &Mutex<()>) {
 /// inside crossterm than the terminal shows bytes for: take them all, asking the terminal
 /// first each time so that crossterm never reads from a terminal that has hung up meanwhile.
 /// Returns how the reading ended, or `None` to wait for more bytes.
-fn pass_on(terminal: &OwnedFd, sender: &UnboundedSender<Input>) -> Result<Option<Input>, String> {
+fn pass_on(
+    terminal: &mut TerminalWait,
+    sender: &UnboundedSender<Input>,
+) -> Result<Option<Input>, String> {
     loop {
         let event = crossterm::event::read().map_err(|e| e.to_string())?;
         if sender.send(Input::Event(event)).is_err() {
             return Ok(Some(Input::HungUp));
         }
-        match wait(terminal, Some(Duration::ZERO))? {
+        match terminal.wait(Some(Duration::ZERO))? {
             Waiting::HungUp => return Ok(Some(Input::HungUp)),
             Waiting::Bytes => {}
             Waiting::Nothing => {
@@ -145,72 +144,5 @@ fn pass_on(terminal: &OwnedFd, sender: &UnboundedSender<Input>) -> Result<Option
                 }
             }
         }
-    }
-}
-
-/// The terminal crossterm reads: standard input when it is one, `/dev/tty` otherwise.
-fn open_terminal() -> std::io::Result<OwnedFd> {
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        stdin.as_fd().try_clone_to_owned()
-    } else {
-        Ok(std::fs::File::open("/dev/tty")?.into())
-    }
-}
-
-/// Waits up to `timeout` (forever with `None`) for bytes or a hang-up.
-fn wait(terminal: &OwnedFd, timeout: Option<Duration>) -> Result<Waiting, String> {
-    let timeout = timeout.map(|t| Timespec {
-        tv_sec: t.as_secs() as i64,
-        tv_nsec: i64::from(t.subsec_nanos()),
-    });
-    loop {
-        let mut fds = [PollFd::new(terminal, PollFlags::IN)];
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(_) => {
-                let seen = fds[0].revents();
-                return Ok(
-                    if seen.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
-                        Waiting::HungUp
-                    } else if seen.contains(PollFlags::IN) {
-                        Waiting::Bytes
-                    } else {
-                        Waiting::Nothing
-                    },
-                );
-            }
-            Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(format!("waiting for the terminal failed: {e}")),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    /// A pseudo-terminal pair from the test's own process: the slave end is what the reader
-    /// polls, the master is the window.
-    fn pty() -> (std::fs::File, OwnedFd) {
-        let pair = nix::pty::openpty(None, None).expect("openpty");
-        (std::fs::File::from(pair.master), pair.slave)
-    }
-
-    #[test]
-    fn waiting_bytes_are_seen_and_an_idle_terminal_is_not_hung_up() {
-        let (mut master, slave) = pty();
-        assert_eq!(wait(&slave, Some(Duration::ZERO)), Ok(Waiting::Nothing));
-        // A line: the fresh pseudo-terminal is in canonical mode (the app switches to raw mode).
-        master.write_all(b"x\n").expect("type");
-        assert_eq!(wait(&slave, None), Ok(Waiting::Bytes));
-    }
-
-    #[test]
-    fn a_closed_window_is_a_hang_up_not_bytes() {
-        let (master, slave) = pty();
-        drop(master);
-        // Forever would hang the test if the hang-up were not reported.
-        assert_eq!(wait(&slave, None), Ok(Waiting::HungUp));
     }
 }
