@@ -9,6 +9,7 @@ pub mod http;
 pub mod log;
 pub mod mail;
 pub mod paths;
+mod platform;
 pub mod share;
 pub mod store;
 pub mod tls;

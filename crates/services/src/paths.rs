@@ -82,8 +82,7 @@ impl Paths {
         }
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        crate::platform::private_folders(&mut builder);
         builder.create(dir).map_err(fail)?;
         Ok(None)
     }
@@ -92,23 +91,12 @@ impl Paths {
 /// Files in the data folder that hold personal data (address, answers, codes' key, mails).
 pub const PERSONAL_FILES: &str = "progress.db, otp.key, mail/, reports/, queuelab.log";
 
-#[cfg(unix)]
 fn shared_folder_warning(dir: &Path) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(dir).ok()?.permissions().mode();
-    // Group or others may list or read it.
-    (mode & 0o055 != 0).then(|| {
-        format!(
-            "warning: other users of this computer can read {} (mode {:o}); {PERSONAL_FILES} there hold your e-mail address and answers. Use a private folder (chmod 700) or another --data-dir.",
-            dir.display(),
-            mode & 0o777
-        )
-    })
-}
-
-#[cfg(not(unix))]
-fn shared_folder_warning(_dir: &Path) -> Option<String> {
-    None
+    let mode = crate::platform::readable_by_others(dir)?;
+    Some(format!(
+        "warning: other users of this computer can read {} (mode {mode:o}); {PERSONAL_FILES} there hold your e-mail address and answers. Use a private folder (chmod 700) or another --data-dir.",
+        dir.display(),
+    ))
 }
 
 #[cfg(test)]

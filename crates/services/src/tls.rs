@@ -56,8 +56,7 @@ impl Identity {
                 let tmp = file.with_extension("tmp");
                 let mut options = std::fs::OpenOptions::new();
                 options.write(true).create(true).truncate(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                crate::platform::private_file(&mut options);
                 options
                     .open(&tmp)
                     .and_then(|mut f| {

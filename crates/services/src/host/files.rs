@@ -17,18 +17,13 @@ pub fn create_private(path: &Path) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    crate::platform::private_file(&mut options);
     options.open(path).map_err(fail)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        for suffix in ["", "-wal", "-shm"] {
-            let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
-            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(fail(e)),
-                _ => {}
-            }
+    for suffix in ["", "-wal", "-shm"] {
+        let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
+        match crate::platform::make_private(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(fail(e)),
+            _ => {}
         }
     }
     Ok(())

@@ -16,19 +16,8 @@ pub fn load_or_create_key(path: &Path) -> Result<Vec<u8>, MailError> {
     };
     match std::fs::File::open(path) {
         Ok(mut file) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let mode = file
-                    .metadata()
-                    .map_err(|e| fail(e.to_string()))?
-                    .permissions()
-                    .mode();
-                if mode & 0o077 != 0 {
-                    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-                        .map_err(|e| fail(format!("cannot restrict permissions to 0600: {e}")))?;
-                }
-            }
+            crate::platform::make_private(path)
+                .map_err(|e| fail(format!("cannot restrict permissions to 0600: {e}")))?;
             let mut key = Vec::new();
             file.read_to_end(&mut key)
                 .map_err(|e| fail(e.to_string()))?;
@@ -56,8 +45,7 @@ fn create(path: &Path) -> Result<Vec<u8>, String> {
     let mut options = std::fs::OpenOptions::new();
     // create_new: two processes starting at once must not overwrite each other's key.
     options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    crate::platform::private_file(&mut options);
     match options.open(path) {
         Ok(mut file) => {
             file.write_all(&key).map_err(|e| e.to_string())?;

@@ -91,8 +91,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    crate::platform::private_file(&mut options);
     let mut file = options.open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
