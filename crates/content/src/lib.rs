@@ -1,6 +1,15 @@
 //! Course content as data: lessons, decisions, ordering game, reference, quiz, UI strings,
 //! simulator scenarios and labs, loaded from the embedded copy or from a folder and validated.
 
+// queuelab runs on Unix: Linux and macOS, and Windows through WSL, which is a Linux. A native
+// Windows build would fail in a wall of errors about terminals, signals and file modes in the
+// crates above (`src/platform.rs`, `crates/services/src/platform.rs`); this crate is the lowest,
+// so its one message comes first and says what to do instead.
+#[cfg(not(unix))]
+compile_error!(
+    "queuelab builds on Linux and macOS only. On Windows, build and run it inside WSL (Windows Subsystem for Linux): docs/src/platforms.md, \"Windows: WSL\", says how, step by step."
+);
+
 mod captions;
 mod chapter;
 mod decision;
