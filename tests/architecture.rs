@@ -1,7 +1,8 @@
 //! Guards the boundaries of ARCHITECTURE.md that the compiler does not see. The layer order is
 //! the crates' (`crates/`): a crate can only import the crates its manifest lists. What stays
-//! here: the pure layers' manifests list no terminal, async runtime or mailer, and every UI
-//! string key used in the pure layers and the views exists in both languages.
+//! here: the pure layers' manifests list no terminal, async runtime or mailer, every UI
+//! string key used in the pure layers and the views exists in both languages, and what only
+//! Unix has is named in one platform module per crate.
 
 use std::path::{Path, PathBuf};
 
@@ -74,6 +75,92 @@ fn the_boundary_check_can_fail() {
             .iter()
             .any(|d| FORBIDDEN.contains(&d.as_str()))
     );
+}
+
+/// Names of what only Unix has. Outside the platform modules they may appear in tests only.
+const UNIX_ONLY: [&str; 8] = [
+    "std::os::unix",
+    "std::os::fd",
+    "tokio::signal::unix",
+    "rustix::",
+    "signal_hook",
+    "nix::",
+    "cfg(unix)",
+    "cfg(not(unix))",
+];
+
+/// The platform modules: the one place per crate for what only Unix has.
+fn is_platform_module(path: &Path) -> bool {
+    let relative = path.strip_prefix(root()).unwrap_or(path);
+    relative.starts_with("src/platform")
+        || relative.starts_with("src/platform.rs")
+        || relative
+            .file_name()
+            .is_some_and(|name| name == "platform.rs")
+}
+
+/// What a source file names of [`UNIX_ONLY`] before its tests (`#[cfg(test)]` on, or a test
+/// module that is Unix-only itself).
+fn unix_names_outside_tests(source: &str) -> Vec<&'static str> {
+    let code = ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|marker| source.find(marker))
+        .min()
+        .map_or(source, |at| &source[..at]);
+    UNIX_ONLY
+        .into_iter()
+        .filter(|name| names(code, name))
+        .collect()
+}
+
+/// Whether `code` names `name` as a word of its own (`nix::` is not in `unix::`).
+fn names(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+#[test]
+fn only_the_platform_modules_name_what_only_unix_has() {
+    let mut files = layer_files("src");
+    for name in std::fs::read_dir(root().join("crates"))
+        .expect("crates")
+        .flatten()
+    {
+        rust_files(&name.path().join("src"), &mut files);
+    }
+    let mut offences = Vec::new();
+    for file in files.iter().filter(|f| !is_platform_module(f)) {
+        let source = std::fs::read_to_string(file).expect("readable source");
+        for name in unix_names_outside_tests(&source) {
+            offences.push(format!("{}: {name}", file.display()));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "move these into a platform module: {offences:#?}"
+    );
+}
+
+#[test]
+fn the_platform_check_can_fail() {
+    // The shapes the check must see, and a test module it must leave alone.
+    let offending = "use tokio::signal::unix::signal;\nfn f() {}\n";
+    assert_eq!(unix_names_outside_tests(offending), ["tokio::signal::unix"]);
+    let gated = "#[cfg(unix)]\nfn f() {}\n";
+    assert_eq!(unix_names_outside_tests(gated), ["cfg(unix)"]);
+    let in_tests =
+        "fn f() {}\n#[cfg(test)]\nmod tests { use std::os::unix::fs::PermissionsExt; }\n";
+    assert!(unix_names_outside_tests(in_tests).is_empty());
+    assert!(!is_platform_module(
+        &root().join("src/runtime/terminal_input.rs")
+    ));
+    assert!(is_platform_module(
+        &root().join("src/platform/terminal_wait.rs")
+    ));
 }
 
 #[test]

@@ -67,15 +67,27 @@ fn pressing_n_through_every_chapter_marks_none_read() {
 /// A key typed before the workshop reads its terminal is answered, not left behind. The
 /// terminal reader's first look (setting crossterm up) used to read such a key into crossterm's
 /// queue and then wait for more bytes, so the key was answered only with the next one: under
-/// load, a learner's first key after a start did nothing.
+/// load, a learner's first key after a start did nothing. Under both terminal waits (`poll(2)`
+/// and macOS's `select(2)`): the start, the keys after it, and Ctrl+C.
 #[test]
 fn a_key_typed_while_the_workshop_starts_is_answered() {
-    let data = tempfile::tempdir().expect("tempdir");
-    let mut s = Session::start(data.path(), &["--lang", "en"], 80, 24);
-    s.type_ahead("l");
-    s.wait_for("You write the SQL");
-    s.send("\x03");
-    assert!(s.wait_exit());
+    for (wait, env) in pty::WAITS {
+        let data = tempfile::tempdir().expect("tempdir");
+        let mut s = Session::start_with_env(data.path(), &["--lang", "en"], env, 80, 24);
+        s.type_ahead("l");
+        s.wait_for("You write the SQL");
+        s.send("q");
+        s.wait_for("Start with chapter 1");
+        s.send("\r");
+        s.wait_for("Chapter 1 of 16");
+        s.send("n");
+        s.wait_for("Chapter 2 of 16");
+        s.send("\x03");
+        assert!(
+            s.wait_exit(),
+            "the {wait} wait: Ctrl+C ends the workshop cleanly"
+        );
+    }
 }
 
 #[test]

@@ -2,7 +2,12 @@
 //! `$EDITOR` (a script that writes a file), the check runs when it returns, and the screen
 //! shows the failure with the learner's `file:line` or the pass; the solved state survives a
 //! restart. A save from any other editor is seen and checked again without a key. Without any
-//! editor the learner is told what to set.
+//! editor the learner is told what to set. The hand-over runs under both terminal waits: the
+//! wrong file with macOS's `select(2)` wait and an editor that reads keys from the terminal
+//! (queuelab must neither read them nor take the editor's reading for a hang-up), the
+//! solution with `poll(2)`.
+
+#![cfg(unix)] // the editor is a shell script, made executable with a Unix file mode
 
 #[path = "support/pty.rs"]
 #[allow(dead_code)] // shared helper; these tests do not read the raw output
@@ -20,8 +25,25 @@ const CHECK_WAIT: Duration = Duration::from_mins(10);
 
 /// An "editor" that replaces the file it is given with `source`.
 fn editor_script(dir: &Path, source: &str) -> PathBuf {
+    write_script(dir, &format!("#!/bin/sh\ncp '{source}' \"$1\"\n"))
+}
+
+/// An "editor" that first reads a line typed at the terminal (into `typed` in `dir`), then
+/// replaces the file it is given with `source`.
+fn reading_editor_script(dir: &Path, source: &str) -> PathBuf {
+    let typed = dir.join("typed");
+    write_script(
+        dir,
+        &format!(
+            "#!/bin/sh\nprintf 'editor> '\nIFS= read -r line\nprintf '%s' \"$line\" > '{}'\ncp '{source}' \"$1\"\n",
+            typed.display()
+        ),
+    )
+}
+
+fn write_script(dir: &Path, text: &str) -> PathBuf {
     let script = dir.join("editor.sh");
-    std::fs::write(&script, format!("#!/bin/sh\ncp '{source}' \"$1\"\n")).expect("script");
+    std::fs::write(&script, text).expect("script");
     let mut perms = std::fs::metadata(&script).expect("meta").permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&script, perms).expect("chmod");
@@ -29,13 +51,20 @@ fn editor_script(dir: &Path, source: &str) -> PathBuf {
 }
 
 fn start(data: &Path, lang: &str, editor: &str, cols: u16, rows: u16) -> Session {
-    Session::start_with_env(
-        data,
-        &["--lang", lang],
-        &[("VISUAL", ""), ("EDITOR", editor)],
-        cols,
-        rows,
-    )
+    start_waiting(data, lang, editor, &[], (cols, rows))
+}
+
+/// Starts with `wait` (`pty::WAITS`) added to the environment.
+fn start_waiting(
+    data: &Path,
+    lang: &str,
+    editor: &str,
+    wait: &[(&str, &str)],
+    (cols, rows): (u16, u16),
+) -> Session {
+    let mut env = vec![("VISUAL", ""), ("EDITOR", editor)];
+    env.extend_from_slice(wait);
+    Session::start_with_env(data, &["--lang", lang], &env, cols, rows)
 }
 
 fn wait_long(s: &Session, text: &str) {
@@ -61,12 +90,16 @@ fn a_wrong_file_from_the_editor_fails_with_its_file_and_line() {
     let data = tempfile::tempdir().expect("tempdir");
     let tools = tempfile::tempdir().expect("tempdir");
     let wrong = format!("{LAB_DIR}/wrong/marker-in-second-transaction.sql");
-    let script = editor_script(tools.path(), &wrong);
-    let mut s = start(data.path(), "en", &script.display().to_string(), 100, 30);
+    let script = reading_editor_script(tools.path(), &wrong);
+    let editor = script.display().to_string();
+    let mut s = start_waiting(data.path(), "en", &editor, pty::SELECT_WAIT, (100, 30));
     s.wait_for("l labs");
     open_lab_one(&mut s, "You write the SQL");
     s.wait_for("Not checked yet");
     s.send("e");
+    s.wait_for("editor> ");
+    // Keys that would leave the lab screen, were they queuelab's.
+    s.send("qq\r");
     // Back in the workshop's screen, the check runs on its own ("check on save").
     wait_long(&s, "Broken: the first seed that breaks");
     assert!(s.in_alternate_screen());
@@ -75,6 +108,11 @@ fn a_wrong_file_from_the_editor_fails_with_its_file_and_line() {
         std::fs::read_to_string(&copy).expect("copy"),
         std::fs::read_to_string(&wrong).expect("wrong"),
         "the editor wrote the learner's copy"
+    );
+    let typed = std::fs::read_to_string(tools.path().join("typed")).expect("the editor read");
+    assert_eq!(
+        typed, "qq",
+        "the keys typed in the editor were the editor's"
     );
     let screen = s.screen().replace('\n', "");
     let at = screen.find("your statement: ").expect("statement line");

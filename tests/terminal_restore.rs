@@ -3,6 +3,8 @@
 //! outlives the program), and the output ends with mouse reporting off and the alternate screen
 //! left. A panic exits non-zero and prints its message on the main screen, after the restore.
 
+#![cfg(unix)] // termios and signals are Unix's
+
 #[path = "support/pty.rs"]
 #[allow(dead_code)] // shared helper; this test needs only part of it
 mod pty;
@@ -58,7 +60,7 @@ fn sigterm_and_sighup_give_back_a_cooked_terminal_with_mouse_reporting_off() {
     }
 }
 
-/// Home is drawn before the runtime handles signals (`runtime/early_signals.rs`): a SIGTERM in
+/// Home is drawn before the runtime handles signals (`platform/early_signals.rs`): a SIGTERM in
 /// that window is caught on the main thread and the workshop saves and leaves as for any other.
 /// `QUEUELAB_DEBUG_SLOW_SETUP` holds the set-up after the first frame back 3 s before it builds
 /// the runtime (and then opens the log), so the signal lands in the window every time.

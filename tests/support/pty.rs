@@ -15,6 +15,17 @@ const QUIET: Duration = Duration::from_millis(30);
 /// Longest wait for that silence (an animation never falls silent).
 const QUIET_MAX: Duration = Duration::from_millis(300);
 
+/// The environment that makes queuelab wait on its terminal with `select(2)`, as it does on
+/// macOS, where `poll(2)` refuses terminals (`src/platform/terminal_wait.rs`). Without it,
+/// Linux waits with `poll(2)`. Tests that run under both waits take their names from here.
+pub const WAITS: [(&str, &[(&str, &str)]); 2] = [
+    ("poll", &[]),
+    ("select", &[("QUEUELAB_DEBUG_TERMINAL_WAIT", "select")]),
+];
+/// The `select(2)` wait alone, for a test that covers the macOS wait while its twin covers
+/// `poll(2)`.
+pub const SELECT_WAIT: &[(&str, &str)] = WAITS[1].1;
+
 /// A running queuelab in a pseudo-terminal.
 pub struct Session {
     parser: Arc<Mutex<vt100::Parser>>,
@@ -164,6 +175,7 @@ impl Session {
     /// The pseudo-terminal's line-discipline flags now. Master and slave share one termios, and
     /// the master stays open after the program exits, so this shows the mode it left behind:
     /// cooked mode has ICANON and ECHO set, raw mode has both cleared.
+    #[cfg(unix)]
     pub fn local_flags(&self) -> nix::sys::termios::LocalFlags {
         self.master
             .get_termios()

@@ -41,10 +41,12 @@ fn join_url(screen: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// With macOS's terminal wait (`select(2)`); the other dashboard tests run with `poll(2)`.
 #[test]
 fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut host = start_dashboard(&dir.path().join("host"), free_port(), "Room 7", &[]);
+    let data = dir.path().join("host");
+    let mut host = start_dashboard(&data, free_port(), "Room 7", pty::SELECT_WAIT);
     // The header names the session and the day it started.
     let header = host.screen();
     let dated = header.lines().next().is_some_and(|line| {

@@ -5,6 +5,7 @@
 mod dashboard;
 mod discovery;
 mod feedback_setting;
+#[cfg(unix)] // owner-only files are Unix file modes
 mod host_files;
 mod host_pty;
 mod hostile_connections;
