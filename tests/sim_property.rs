@@ -167,7 +167,7 @@ fn two_thousand_safe_schedules_keep_the_invariants_and_naive_doubles_effects() {
     assert_naive_duplicates(runs, duplicated);
 }
 
-/// The long run of the README: `cargo test --release --test sim_property -- --ignored`.
+/// The long run, 10,000 schedules: `cargo test --release --test sim_property -- --ignored`.
 #[test]
 #[ignore = "10,000 schedules; run in release: cargo test --release --test sim_property -- --ignored"]
 fn ten_thousand_safe_schedules_keep_the_invariants() {
