@@ -6,7 +6,8 @@ use queuelab::sim::{BrokerKind, Fault, Mode, RunConfig, Simulation};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// Faults the generator draws from (blob faults only matter with claim-check on).
+/// Faults the generator draws from (blob faults only matter with claim-check on). Its length is
+/// the number of fault kinds: a new fault in `Fault::MENU` changes it here too.
 const FAULTS: [Fault; 10] = Fault::MENU;
 
 /// A random small system with a random fault schedule.
