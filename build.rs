@@ -2,11 +2,11 @@
 //! the C library support them (glibc 2.36 or later, with GNU ld 2.38 or lld 15 or later, as on
 //! Debian 12; rustc's own lld is one).
 //!
-//! At every start the loader writes the binary's ~34,000 relative relocations into place
-//! (SPEC 6, start-up budget). As a table of 24-byte entries their list alone is about 830 KB
-//! that the loader reads through; packed it is about 7 KB. A packed binary needs that C library
-//! or a newer one to start, as any program built on a machine needs that machine's. Where the
-//! probe fails, on targets other than linux-gnu, or when cross-compiling, nothing changes.
+//! At every start, before the first frame, the loader writes the binary's ~34,000 relative
+//! relocations into place. As a table of 24-byte entries their list alone is about 830 KB that the
+//! loader reads through; packed it is about 7 KB. A packed binary needs that C library or a newer
+//! one to start, as any program built on a machine needs that machine's. Where the probe fails, on
+//! targets other than linux-gnu, or when cross-compiling, nothing changes.
 
 #[path = "build/relr_probe.rs"]
 mod relr_probe;

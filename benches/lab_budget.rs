@@ -1,4 +1,4 @@
-//! Lab budgets of SPEC 8, each against a floor measured in the same process:
+//! Lab budgets, each against a floor measured in the same process:
 //! 1. a correct file's full check (each lab's solution over its default seeds): budget <= 5 s;
 //! 2. a broken file's first failure (each lab's starting file): budget <= 1 s;
 //! 3. time per run of the learner's SQL (lab 1's solution) against the same scenario, seed and

@@ -1,4 +1,4 @@
-//! Simulator budgets of SPEC 6, each against a floor measured in the same process:
+//! Simulator budgets, each against a floor measured in the same process:
 //! 1. engine throughput on `chaos` with 10,000 messages vs the same number and shape of bare
 //!    SQLite transactions (budget: engine >= 50% of the floor; target >= 70%);
 //! 2. `state_at` at random earlier events of a 10,000-event run (budget: <= 50 ms);

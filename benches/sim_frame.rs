@@ -1,5 +1,5 @@
-//! Simulator screen budget (SPEC 6: animation <= 5% of one core at 30 frames/s; no wake-ups
-//! while idle). Prints:
+//! Simulator screen budget (animation <= 5% of one core at 30 frames/s; no wake-ups while idle).
+//! Prints:
 //! - the mean render time of one simulator frame at 200x60 (mid-run, playing, all tabs), with
 //!   the floor of a minimal one-paragraph ratatui frame measured in the same run, and the share
 //!   of one core that 30 such frames per second cost;

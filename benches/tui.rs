@@ -1,5 +1,5 @@
-//! Measures the TUI against the bars of SPEC section 6, each against a floor measured in the
-//! same run, and prints the figures (`cargo bench --bench tui`):
+//! Measures the TUI against its bars, each against a floor measured in the same run, and prints the
+//! figures (`cargo bench --bench tui`):
 //! - start-up: process start to the first complete frame, vs a minimal ratatui program;
 //! - idle: CPU time and context switches (wake-ups) over 10 s on Home and in the reader;
 //! - memory: peak resident set (`VmHWM`) after a scripted session.

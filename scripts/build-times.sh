@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build times for README "Benchmarks", measured in one sitting on this machine:
+# Build times for the book's Performance chapter, measured in one sitting on this machine:
 #   - a clean `cargo build --release --locked` (empty target directory, fresh clone) of rustlings,
 #     of an earlier revision of queuelab if one is named, and of this repository's HEAD;
 #   - for each queuelab build, the tail of `cargo build --timings` after the last dependency;

@@ -83,12 +83,12 @@ struct WorkshopStart {
 }
 
 impl Cli {
-    /// This process's command line. Opening the workshop, the usual start, costs the least:
-    /// without arguments nothing is parsed, and with options only they are parsed by a command
-    /// that has nothing else. Building the whole command tree (every subcommand, each with a
-    /// copy of the options) costs about a fifth of a millisecond of cold code and fresh memory,
-    /// a tenth of the start-up budget (SPEC 6). Anything else (a subcommand, `--help`,
-    /// `--version`, a mistake) goes to the whole tree, which gives the answer or the message.
+    /// This process's command line. Opening the workshop, the usual start, costs the least: without
+    /// arguments nothing is parsed, and with options only they are parsed by a command that has
+    /// nothing else. Building the whole command tree (every subcommand, each with a copy of the
+    /// options) costs about a fifth of a millisecond of cold code and fresh memory, a noticeable
+    /// share of what the first frame may cost. Anything else (a subcommand, `--help`, `--version`,
+    /// a mistake) goes to the whole tree, which gives the answer or the message.
     pub fn from_env() -> Cli {
         if std::env::args_os().len() <= 1 {
             return Cli::default();
@@ -254,7 +254,7 @@ fn parse_lang(value: &str) -> Result<Lang, String> {
     Lang::from_code(value).ok_or_else(|| format!("unknown language {value:?}; use de or en"))
 }
 
-/// Exit code for usage errors and "cannot run here" (SPEC: non-zero with a one-line reason).
+/// Exit code for usage errors and "cannot run here"; the reason is one line on stderr.
 pub const EXIT_USAGE: u8 = 2;
 
 /// A failure that ends the command with a one-line reason on stderr.

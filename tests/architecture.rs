@@ -1,8 +1,9 @@
-//! Guards the boundaries of ARCHITECTURE.md that the compiler does not see. The layer order is
-//! the crates' (`crates/`): a crate can only import the crates its manifest lists. What stays
-//! here: the pure layers' manifests list no terminal, async runtime or mailer, every UI
-//! string key used in the pure layers and the views exists in both languages, and what only
-//! Unix has is named in one platform module per crate.
+//! Guards the boundaries that the book's architecture chapter (`docs/src/architecture.md`)
+//! states and the compiler does not see. The layer order is the crates' (`crates/`): a crate can
+//! only import the crates its manifest lists. What stays here: the pure layers' manifests list
+//! no terminal, async runtime or mailer; every UI string key used in the pure layers and the
+//! views exists in both languages; what only Unix has is named in one platform module per crate;
+//! and every file the chapter's "where to change what" table names exists.
 
 use std::path::{Path, PathBuf};
 
@@ -197,4 +198,62 @@ fn every_string_key_used_by_the_ui_is_defined() {
         missing.is_empty(),
         "keys used but not in content::strings::KEYS: {missing:#?}"
     );
+}
+
+/// The architecture chapter of the book; its "where to change what" table sits between these
+/// markers.
+const CHAPTER: &str = "docs/src/architecture.md";
+const TABLE_BEGIN: &str = "<!-- where-to-change: begin -->";
+const TABLE_END: &str = "<!-- where-to-change: end -->";
+
+/// The repository paths a Markdown table names: every code span without spaces that contains a
+/// `/` or ends in a file extension the repository uses.
+fn named_paths(table: &str) -> Vec<String> {
+    table
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| !span.contains(' '))
+        .filter(|span| {
+            span.contains('/')
+                || [".rs", ".toml", ".md", ".sql"]
+                    .iter()
+                    .any(|ext| span.ends_with(ext))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The paths of `table` that do not exist under `root`.
+fn missing_paths(root: &Path, table: &str) -> Vec<String> {
+    named_paths(table)
+        .into_iter()
+        .filter(|path| !root.join(path).exists())
+        .collect()
+}
+
+#[test]
+fn every_file_the_where_to_change_table_names_exists() {
+    let chapter = std::fs::read_to_string(root().join(CHAPTER)).expect("the chapter is readable");
+    let begin = chapter.find(TABLE_BEGIN).expect("the table's begin marker");
+    let end = chapter.find(TABLE_END).expect("the table's end marker");
+    let table = &chapter[begin..end];
+    assert!(
+        named_paths(table).len() >= 20,
+        "the table names files: {:?}",
+        named_paths(table)
+    );
+    let missing = missing_paths(root(), table);
+    assert!(
+        missing.is_empty(),
+        "{CHAPTER} names files that do not exist (rename them there too): {missing:#?}"
+    );
+}
+
+#[test]
+fn the_where_to_change_check_can_fail() {
+    // A renamed file, read with the same rule, so the test above is not vacuous; a command in a
+    // code span is no path.
+    let table = "| a screen | `crates/app/src/screen.rs`, `src/ui/gone.rs`, `cargo run -- check` |";
+    assert_eq!(missing_paths(root(), table), ["src/ui/gone.rs"]);
 }

@@ -216,7 +216,7 @@ fn progress_export_and_import_speak_the_chosen_language() {
     );
 }
 
-/// Issue 14, item 10: a 1 MB line on stdin in a plain mode ends with a clear message, exit 1.
+/// A 1 MB line on stdin in a plain mode ends with a clear message, exit 1.
 #[test]
 fn an_endless_stdin_line_is_refused() {
     use std::io::Write;

@@ -1,6 +1,5 @@
-//! Issue 14, item 1: many `report --plain` processes typing codes at once against one data
-//! folder get five wrong tries together, not five each; after that even the right code is
-//! refused (the code is locked).
+//! Many `report --plain` processes typing codes at once against one data folder get five wrong
+//! tries together, not five each; after that even the right code is refused (the code is locked).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

@@ -1,18 +1,18 @@
-//! The chapters state two operating rules the same way in both languages (issue 29): how a
-//! message is replayed from the dead-letter queue, and what happens to a poison message. The
-//! quiz, the decisions and the simulator's texts must agree with these rules, so the chapters
-//! are their reference. The test reads the lesson files from disk, as an author edits them.
+//! The chapters state two operating rules the same way in both languages: how a message is replayed
+//! from the dead-letter queue, and what happens to a poison message. The quiz, the decisions and
+//! the simulator's texts must agree with these rules, so the chapters are their reference. The test
+//! reads the lesson files from disk, as an author edits them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 // A test crate root looks for modules beside it, so the path names the `course_rules/` folder.
-#[path = "course_rules/fourth_review.rs"]
-mod fourth_review;
-#[path = "course_rules/second_review.rs"]
-mod second_review;
-#[path = "course_rules/third_review.rs"]
-mod third_review;
+#[path = "course_rules/inbox_retention_and_samples.rs"]
+mod inbox_retention_and_samples;
+#[path = "course_rules/moments_options_and_brokers.rs"]
+mod moments_options_and_brokers;
+#[path = "course_rules/sends_and_duplicates.rs"]
+mod sends_and_duplicates;
 
 /// One rule: a section of a chapter must contain every group; a group is satisfied when any
 /// of its phrases occurs (case-insensitive, whitespace collapsed).
@@ -116,10 +116,10 @@ const FORBIDDEN: &[(&str, &str)] = &[
         "de",
         "kopie ein (`scheduledenqueuetime`) und schließt das original mit complete ab",
     ),
-    // A lost lock is no transient error to retry: stop, do not settle, count it (issue 29 M1).
+    // A lost lock is no transient error to retry: stop, do not settle, count it.
     ("en", "lock lost | transient"),
     ("de", "lock verloren | vorübergehend"),
-    // A row that is only `claimed` is not done; "known id: settle" ignored the claim (M2).
+    // A row that is only `claimed` is not done; "known id: settle" ignored the claim.
     ("en", "a known id: settle and stop"),
     ("de", "bekannte id: abschließen und aufhören"),
     // SQS moves a message to the DLQ without a reason.
@@ -130,33 +130,33 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("de", "| lock lost | `lock_lost` | `lost-ack` |"),
     ("en", "in `lost-ack`, and with the fault"),
     ("de", "in `lost-ack` und mit dem fehler"),
-    // ServiceBusProcessor abandons a message whose handler throws (M1 of the second review).
+    // ServiceBusProcessor abandons a message whose handler throws.
     ("en", "any other exception leaves the message unsettled"),
     ("de", "jede andere exception lässt die nachricht offen"),
-    // `retries` counts failed deliveries, a permanent error's first one too (M3).
+    // `retries` counts failed deliveries, a permanent error's first one too.
     ("en", "retries{permanent} > 0"),
     ("de", "retries{permanent} > 0"),
-    // The counter also counts copies the broker's duplicate detection dropped (M2).
+    // The counter also counts copies the broker's duplicate detection dropped.
     ("en", "this counts deliveries that the inbox recognised"),
     (
         "de",
         "dieser zähler erfasst zustellungen, die die inbox erkannt",
     ),
-    // Azure.Messaging.ServiceBus calls it `LockedUntil` (L3).
+    // Azure.Messaging.ServiceBus calls it `LockedUntil`.
     ("en", "lockeduntilutc"),
     ("de", "lockeduntilutc"),
-    // An external effect before the consumer's only commit is what chapter 9 calls unsafe (M6).
+    // An external effect before the consumer's only commit is what chapter 9 calls unsafe.
     ("en", "effect card charged"),
     ("de", "effect card charged"),
-    // Without high-throughput mode the FIFO quota is per queue, not per partition (L5).
+    // Without high-throughput mode the FIFO quota is per queue, not per partition.
     ("en", "per api action and partition"),
     ("de", "je api-aktion und partition"),
 ];
 
-/// The broker's own id must never reach the inbox: SQS gives every send a new one, and a
-/// replayed or scheduled Service Bus copy may carry a new `MessageId` (chapter 12). A handler
-/// call or an inbox row built from the received message's id instead of the envelope's is
-/// the error issue 29 (H1) found in chapters 4 and 9.
+/// The broker's own id must never reach the inbox: SQS gives every send a new one, and a replayed
+/// or scheduled Service Bus copy may carry a new `MessageId` (chapter 12). A handler call or an
+/// inbox row built from the received message's id instead of the envelope's is the error: a
+/// redelivery under a new broker id then passes the inbox as a new message.
 const BROKER_IDS: &[&str] = &[
     "msg.messageid",
     "m.messageid",
@@ -460,8 +460,8 @@ fn no_chapter_repeats_a_retracted_statement() {
     }
 }
 
-/// The checker must not pass on the wording the course used before issue 29: a replay step
-/// that names only the inbox, and a poison paragraph without the SQS practice.
+/// The checker must not pass on wording that breaks the rules: a replay step that names only the
+/// inbox, and a poison paragraph without the SQS practice.
 #[test]
 fn the_rule_check_rejects_the_old_wording() {
     let old_replay = "## Triage\n\n3. **Replay a few first.** Send five messages back, not\n   \
@@ -556,7 +556,7 @@ fn the_poison_dlq_scenario_states_the_chapters_rules_in_both_languages() {
             "nicht mehr erkennt",
             "geschäftsschlüssel",
             "bleiben in der dlq",
-            // SQS assigns its own MessageId; its FIFO dedup key is another field (M4)
+            // SQS assigns its own MessageId; its FIFO dedup key is another field
             "new broker messageids",
             "neuen broker-message-ids",
         ] {

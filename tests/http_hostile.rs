@@ -1,6 +1,6 @@
-//! Hostile HTTP clients against the map server on 127.0.0.1 (issue 14, item 4): a client that
-//! pipelines and never reads, a huge header, many slow connections, idle keep-alive connections.
-//! Each test is about what the server does (serve others, refuse, close), never about how fast.
+//! Hostile HTTP clients against the map server on 127.0.0.1: a client that pipelines and never
+//! reads, a huge header, many slow connections, idle keep-alive connections. Each test is about
+//! what the server does (serve others, refuse, close), never about how fast.
 
 use queuelab::services::http::Limits;
 use queuelab::services::share::ShareServer;

@@ -1,5 +1,5 @@
-//! Issue 14, item 3: a progress.db another process holds locked is busy, not damaged. Commands
-//! exit non-zero with a clear message and leave the file where it is, with everything in it.
+//! A progress.db another process holds locked is busy, not damaged. Commands exit non-zero with a
+//! clear message and leave the file where it is, with everything in it.
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,6 +1,6 @@
 //! Seeded fuzzing of every parser of outside input and random key storms through the whole UI:
 //! no panic, whatever comes in. `QUEUELAB_FUZZ_CASES` raises the number of cases per parser
-//! (the default keeps `cargo test` quick; the README's benchmark section records a 100,000 run).
+//! (the default keeps `cargo test` quick; the book's Performance chapter records a 100,000 run).
 
 #[path = "robustness/storms.rs"]
 mod storms;

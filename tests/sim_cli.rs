@@ -49,7 +49,7 @@ fn list_names_all_fifteen_scenarios_with_a_description() {
     let out = queuelab(data.path(), &["sim", "--list"]);
     assert!(out.status.success());
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
-    // The ids of SPEC section 2 (CLI contract), in menu order.
+    // The scenario ids scripts rely on, in menu order.
     let contract = [
         "happy-path",
         "broker-outage",

@@ -1,7 +1,7 @@
-//! What a dead letter keeps and when a message becomes one (issue 23, SPEC §2): a message
-//! replayed from the DLQ rejoins its customer's session / message group; a missing or altered
-//! claim-check blob is a permanent error that goes to the DLQ at its first delivery; the
-//! sweeper keeps inbox rows as long as the course computes.
+//! What a dead letter keeps and when a message becomes one: a message replayed from the DLQ rejoins
+//! its customer's session / message group; a missing or altered claim-check blob is a permanent
+//! error that goes to the DLQ at its first delivery; the sweeper keeps inbox rows as long as the
+//! course computes.
 
 #[path = "support/sim_run.rs"]
 mod sim_run;

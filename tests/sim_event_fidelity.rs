@@ -1,5 +1,5 @@
-//! Events are true to what ran (issue 17, "Captions are true to the mode"): every provider
-//! charge is its own event, and an event's SQL is the SQL that ran.
+//! Events are true to what ran: every provider charge is its own event, and an event's SQL is the
+//! SQL that ran.
 
 #[path = "support/sim_run.rs"]
 mod sim_run;

@@ -1,8 +1,8 @@
-//! The flow map a newcomer can read (issue 17): message tokens on the arrows carry their order
-//! number and a redelivery comes back marked; boxes say what their numbers mean or fall back
-//! to numbers with a legend; at 60x18 a narrow box shows its short title ("Disp."), never a
-//! cut one; the scenario and fault menus use the full width. Snapshots at 80x24 German and
-//! 100x30 English (60x18 in both); `--ascii` with `NO_COLOR` keeps it all readable as text.
+//! The flow map a newcomer can read: message tokens on the arrows carry their order number and a
+//! redelivery comes back marked; boxes say what their numbers mean or fall back to numbers with a
+//! legend; at 60x18 a narrow box shows its short title ("Disp."), never a cut one; the scenario and
+//! fault menus use the full width. Snapshots at 80x24 German and 100x30 English (60x18 in both);
+//! `--ascii` with `NO_COLOR` keeps it all readable as text.
 
 #[path = "support/sim_harness.rs"]
 mod harness;

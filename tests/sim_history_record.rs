@@ -1,7 +1,7 @@
-//! `--history` records every operation (issue 23): the early complete of the
-//! settle-before-commit pitfall, every message of a publish batch, the queue seq and lock token
-//! of each receive, accepted orders of the publish-in-request pitfall; and the checker matches
-//! effect rows to performed effect operations by count.
+//! `--history` records every operation: the early complete of the settle-before-commit pitfall,
+//! every message of a publish batch, the queue seq and lock token of each receive, accepted orders
+//! of the publish-in-request pitfall; and the checker matches effect rows to performed effect
+//! operations by count.
 
 #[path = "support/sim_run.rs"]
 mod sim_run;

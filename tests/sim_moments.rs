@@ -1,5 +1,5 @@
-//! The `moments` contract (SPEC 5, issue 17): over every scenario × mode × broker on several
-//! seeds, the moment counts equal the run's metrics and every moment names an earlier cause.
+//! The `moments` contract: over every scenario × mode × broker on several seeds, the moment counts
+//! equal the run's metrics and every moment names an earlier cause.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! `queuelab sim --json` carries the `moments` array and `--transcript` prints each moment's
-//! explanation right after the event that made it visible (SPEC 5).
+//! explanation right after the event that made it visible.
 
 #[path = "support/cli.rs"]
 mod cli;

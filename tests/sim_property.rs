@@ -6,7 +6,8 @@ use queuelab::sim::{BrokerKind, Fault, Mode, RunConfig, Simulation};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// Faults the generator draws from (blob faults only matter with claim-check on).
+/// Faults the generator draws from (blob faults only matter with claim-check on). Its length is
+/// the number of fault kinds: a new fault in `Fault::MENU` changes it here too.
 const FAULTS: [Fault; 10] = Fault::MENU;
 
 /// A random small system with a random fault schedule.
@@ -167,7 +168,7 @@ fn two_thousand_safe_schedules_keep_the_invariants_and_naive_doubles_effects() {
     assert_naive_duplicates(runs, duplicated);
 }
 
-/// The long run of the README: `cargo test --release --test sim_property -- --ignored`.
+/// The long run, 10,000 schedules: `cargo test --release --test sim_property -- --ignored`.
 #[test]
 #[ignore = "10,000 schedules; run in release: cargo test --release --test sim_property -- --ignored"]
 fn ten_thousand_safe_schedules_keep_the_invariants() {

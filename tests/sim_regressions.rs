@@ -1,4 +1,4 @@
-//! Regression tests for engine defects found in review (issue 12).
+//! Regression tests for engine defects: each run that once went wrong, kept so it stays right.
 
 use queuelab::sim::scenario::{self, ScriptAction, ScriptStep};
 use queuelab::sim::{BrokerKind, EventKind, Fault, Mode, RunConfig, Simulation};

@@ -1,7 +1,7 @@
-//! Nothing is cut at 80 columns (issue 26, items 10 and 11): at 80x24 in German and 100x30 in
-//! English the simulator shows the selected event's whole caption (story panel or event log),
-//! every moment's whole explanation with its keys, and the selected event's SQL wrapped; where
-//! the log cannot hold it all, its first row says where the event's line starts.
+//! Nothing is cut at 80 columns: at 80x24 in German and 100x30 in English the simulator shows the
+//! selected event's whole caption (story panel or event log), every moment's whole explanation with
+//! its keys, and the selected event's SQL wrapped; where the log cannot hold it all, its first row
+//! says where the event's line starts.
 
 #[path = "support/sim_harness.rs"]
 mod harness;

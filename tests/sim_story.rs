@@ -1,6 +1,6 @@
-//! The simulator tells its story (issue 17): the story panel at a duplicate in `lost-ack` naive
-//! and at a prevented duplicate in `twin-consumers` safe, in both languages at 80x24 and
-//! 100x30; `--ascii` frames without box-drawing or block characters.
+//! The simulator tells its story: the story panel at a duplicate in `lost-ack` naive and at a
+//! prevented duplicate in `twin-consumers` safe, in both languages at 80x24 and 100x30; `--ascii`
+//! frames without box-drawing or block characters.
 
 #[path = "support/sim_harness.rs"]
 mod harness;

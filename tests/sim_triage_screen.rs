@@ -83,8 +83,8 @@ fn replay_while_paused_shows_the_drop_at_once_and_n_sends_new_ids() {
     assert!(sim(&h).timeline.total > total, "events were appended");
     assert_eq!(last_kind(&h), Some(EventKind::ReplayDroppedDuplicate));
     assert!(sim(&h).triage.fix_sent);
-    // The resubmit tool saw a "successful" send and completed the DLQ entries: the three
-    // copies duplicate detection dropped are lost, not left in the DLQ (SPEC §2).
+    // The resubmit tool saw a "successful" send and completed the DLQ entries: the three copies
+    // duplicate detection dropped are lost, not left in the DLQ.
     assert_eq!(
         sim(&h).triage.dlq.len(),
         1,

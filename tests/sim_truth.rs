@@ -1,7 +1,7 @@
-//! The simulator never teaches a falsehood (issue 23): every scenario × mode × broker runs on
-//! several seeds, and each caption and moment is checked against the run's events and files
-//! (`support/truth.rs`). The checker itself must catch a deliberately wrong caption, a wrong
-//! duration and a wrong count, or its silence proves nothing.
+//! The simulator never teaches a falsehood: every scenario × mode × broker runs on several seeds,
+//! and each caption and moment is checked against the run's events and files (`support/truth.rs`).
+//! The checker itself must catch a deliberately wrong caption, a wrong duration and a wrong count,
+//! or its silence proves nothing.
 
 #[path = "support/truth.rs"]
 mod truth;
@@ -15,7 +15,7 @@ use queuelab::sim::{BrokerKind, EventKind, Mode};
 use truth::{Skip, falsehoods, run};
 
 /// Every check is on: the engine announces "reachable again" only after the last overlapping
-/// outage (issue 23 item 8), so the overlapping-outage check holds.
+/// outage, so the overlapping-outage check holds.
 const SKIP: Skip = Skip {
     overlapping_outage: false,
 };

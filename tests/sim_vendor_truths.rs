@@ -1,5 +1,5 @@
-//! The vendor truths of SPEC §2 the engine must keep (issue 23): who dead-letters with which
-//! reason, what a delivery count means, what a DLQ replay does, what FIFO and an outage do.
+//! The vendor truths the engine must keep: who dead-letters with which reason, what a delivery
+//! count means, what a DLQ replay does, what FIFO and an outage do.
 
 #[path = "support/sim_run.rs"]
 mod sim_run;

@@ -171,7 +171,7 @@ fn assert_first_pass_saved(data: &Path) {
         .expect("integrity check");
     assert_eq!(check, "ok");
     for (sql, want) in [
-        // Jumping to the end with G is not reading (issue 13): no read mark.
+        // Jumping to the end with G is not reading: no read mark.
         (
             "SELECT count(*) FROM chapter_read WHERE chapter_id = 'friday-incident'",
             0,
@@ -222,7 +222,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     let steps = &content.course(Lang::En).ordering.steps;
     let mut s = start(data.path(), &config);
 
-    // Jump to the end of chapter 1: that alone is not reading it (issue 13).
+    // Jump to the end of chapter 1: that alone is not reading it.
     s.wait_for("Start with chapter 1");
     s.send("2");
     s.wait_for("[new]");

@@ -1,5 +1,5 @@
-//! Compiles the UI strings (`assets/strings/LANG.toml`) into tables sorted by key, so the first frame
-//! looks its words up without parsing TOML at every start (SPEC 6, start-up budget).
+//! Compiles the UI strings (`assets/strings/LANG.toml`) into tables sorted by key, so the first
+//! frame looks its words up without parsing TOML at every start.
 //!
 //! The TOML files stay the one source: `queuelab check` and the tests validate them as before,
 //! and a test checks that each table equals its parsed file. A file this script cannot read

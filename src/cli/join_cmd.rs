@@ -17,7 +17,8 @@ macro_rules! say {
 }
 pub(super) use say;
 
-/// How long a short command may spend delivering what waits (SPEC: at most 2 s).
+/// How long a short command may spend delivering what waits: a line command must end soon even when
+/// the host cannot be reached, and what is left goes with the next run.
 const FLUSH_MS: u64 = 2_000;
 
 /// `queuelab join [CODE | HOST:PORT CODE | URL] [--name NAME] [--check-digits DIGITS]`.

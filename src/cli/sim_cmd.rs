@@ -1,4 +1,4 @@
-//! `queuelab sim`: list the scenarios or run one headless (SPEC 5).
+//! `queuelab sim`: list the scenarios or run one headless.
 
 use std::fs;
 use std::io::Write;

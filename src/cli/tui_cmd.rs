@@ -6,7 +6,8 @@ use domain::Progress;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-/// The message for a non-interactive start (SPEC 5: exit 2 and name the other commands).
+/// The message for a non-interactive start, which exits 2: it names the commands that need no
+/// terminal.
 pub const NOT_A_TERMINAL: &str = "the workshop needs an interactive terminal. Non-interactive commands: queuelab check, queuelab reset --yes, queuelab progress export|import FILE, queuelab quiz --plain, queuelab report --plain, queuelab mail status|retry, queuelab sim --list|--scenario ID, queuelab export map --out DIR, queuelab share (see queuelab --help)";
 
 /// Starts the TUI after checking there is a terminal to draw on.

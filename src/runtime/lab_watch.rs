@@ -11,7 +11,8 @@ use std::time::{Duration, SystemTime};
 pub const WATCH_EVERY: Duration = Duration::from_millis(500);
 
 /// How long the lab thread waits for a request before it looks at the watched file: `None`, no
-/// wake-up at all, until a lab's file is opened (an idle Home must not tick; SPEC 6).
+/// wake-up at all, until a lab's file is opened (an idle workshop wakes up for nothing, and Home is
+/// idle).
 pub fn next_look(watch: Option<&Watch>) -> Option<Duration> {
     watch.map(|_| WATCH_EVERY)
 }

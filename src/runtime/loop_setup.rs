@@ -1,10 +1,10 @@
-//! What the event loop needs besides the terminal and the app: the runtime, the signal
-//! handlers, the data folder and the log. None of them is needed for the first frame, so they
-//! are set up right after it, on the main thread; until the runtime handles the signals that
-//! end the workshop, they are caught early (`platform/early_signals.rs`). On a thread of its
-//! own, the set-up made the first frame later, not sooner: the thread's start and its page
-//! faults beside the main thread's cost more than the work it took off (SPEC 6, start-up
-//! budget; README, "Benchmarks").
+//! What the event loop needs besides the terminal and the app: the runtime, the signal handlers,
+//! the data folder and the log. None of them is needed for the first frame, so they are set up
+//! right after it, on the main thread; until the runtime handles the signals that end the workshop,
+//! they are caught early (`platform/early_signals.rs`). On a thread of its own, the set-up made the
+//! first frame later, not sooner: the thread's start and its page faults beside the main thread's
+//! cost more than the work it took off (the first frame may take at most 1.3x a minimal ratatui
+//! program's; the book's Performance chapter has the figures).
 
 use crate::platform::early_signals::EarlySignals;
 use crate::platform::signals::EndSignals;

@@ -201,9 +201,9 @@ fn wrong_codes_lock_and_a_new_code_does_not_unlock() {
     assert!(matches!(verdict, Verdict::Locked { .. }), "{verdict:?}");
 }
 
-/// Issue 14, item 11: a 5xx fails at once with the server's reason (no eight retries over an hour
-/// and a half) and `mail retry` sends it once the cause is fixed; a TLS failure and a timeout
-/// are named as such, not as "connection failure".
+/// A 5xx fails at once with the server's reason (no eight retries over an hour and a half) and
+/// `mail retry` sends it once the cause is fixed; a TLS failure and a timeout are named as such,
+/// not as "connection failure".
 #[test]
 fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
     let mut fx = queued_report();

@@ -1,5 +1,5 @@
-//! Issue 26, item 12: a real server's refusal reaches a German learner as a German sentence
-//! that quotes the server's own words; the raw reason stays in the outbox row (and the log).
+//! A real server's refusal reaches a German learner as a German sentence that quotes the server's
+//! own words; the raw reason stays in the outbox row (and the log).
 
 use super::fixture;
 use super::server::{Mode, Smtp, dead_port};

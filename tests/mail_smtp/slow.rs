@@ -1,6 +1,6 @@
-//! Issue 14, item 5: a server that answers one byte at a time. The per-read timeout never fires,
-//! so only the overall send deadline (shorter than the outbox lease) ends the first send. A
-//! second dispatcher that finds the lease expired then sends, and the server gets one report.
+//! A server that answers one byte at a time. The per-read timeout never fires, so only the overall
+//! send deadline (shorter than the outbox lease) ends the first send. A second dispatcher that
+//! finds the lease expired then sends, and the server gets one report.
 
 use super::{LEARNER, code_in, fixture};
 use queuelab::domain::otp::Verdict;

@@ -1,8 +1,8 @@
-//! The truth checker of the simulator's texts (issue 23): one finished run — its events, its
-//! moments, its files — and every caption and moment checked against them. Each duration a
-//! caption states must equal the interval the events record, each claim ("went to someone
-//! else", "reachable again") must hold in the history, each time and count a moment names must
-//! be on record (an event, the inbox row, the DLQ entry).
+//! The truth checker of the simulator's texts: one finished run — its events, its moments, its
+//! files — and every caption and moment checked against them. Each duration a caption states must
+//! equal the interval the events record, each claim ("went to someone else", "reachable again")
+//! must hold in the history, each time and count a moment names must be on record (an event, the
+//! inbox row, the DLQ entry).
 
 #![allow(dead_code)] // each test file uses a different part
 
@@ -100,8 +100,8 @@ pub fn play(mut sim: Simulation, what: String, mut operator: impl FnMut(&mut Sim
 /// Which checks to skip: the ones whose engine side is fixed on another branch.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Skip {
-    /// "The broker is reachable again" while an overlapping outage still runs (issue 23
-    /// item 8, fixed in the engine).
+    /// "The broker is reachable again" while an overlapping outage still runs (the engine says it
+    /// only when the last overlapping outage ends).
     pub overlapping_outage: bool,
 }
 

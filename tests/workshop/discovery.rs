@@ -1,8 +1,8 @@
-//! Joining with the code alone (issue 25): hosts advertise their sessions by DNS-SD on the
-//! LAN (here on loopback, on a multicast DNS port of the test's own), `queuelab join CODE` finds
-//! the one whose host takes the code, shows its check digits and joins; a code no host takes, a
-//! network without sessions and a host started with `--no-discovery` are refusals with the
-//! reason, a non-zero exit and nothing recorded.
+//! Joining with the code alone: hosts advertise their sessions by DNS-SD on the LAN (here on
+//! loopback, on a multicast DNS port of the test's own), `queuelab join CODE` finds the one whose
+//! host takes the code, shows its check digits and joins; a code no host takes, a network without
+//! sessions and a host started with `--no-discovery` are refusals with the reason, a non-zero exit
+//! and nothing recorded.
 
 use crate::support::{Host, command_in, free_port, free_udp_port};
 use queuelab::services::discovery::PORT_ENV;

@@ -1,6 +1,6 @@
-//! The host's files (issue 24, items 9 and 14): the databases are owner-only, a folder other
-//! users can read gets a warning that names the host's files, and a second host on the same
-//! folder is refused with a clear message.
+//! The host's files: the databases are owner-only, a folder other users can read gets a warning
+//! that names the host's files, and a second host on the same folder is refused with a clear
+//! message.
 
 use crate::support::{Host, command, free_port};
 use std::os::unix::fs::PermissionsExt;

@@ -1,8 +1,7 @@
-//! Connection slots taken without the join code (issue 24, item 7): 150 idle TCP connections,
-//! then 140 connections that drip a body, while an honest trainee's six requests are made beside
-//! them with the trainee's own delivery deadline. The tests assert that every honest request
-//! succeeds and that the dripping connections are closed by the host; they assert nothing about
-//! speed.
+//! Connection slots taken without the join code: 150 idle TCP connections, then 140 connections
+//! that drip a body, while an honest trainee's six requests are made beside them with the trainee's
+//! own delivery deadline. The tests assert that every honest request succeeds and that the dripping
+//! connections are closed by the host; they assert nothing about speed.
 
 use crate::support::{Host, free_port};
 use queuelab::domain::workshop::JoinUrl;

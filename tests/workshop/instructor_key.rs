@@ -1,5 +1,5 @@
-//! `host status` and `host pace` take the instructor key from a file or the environment, so it
-//! need not stand on a command line that `ps` shows to every user (issue 24, item 10).
+//! `host status` and `host pace` take the instructor key from a file or the environment, so it need
+//! not stand on a command line that `ps` shows to every user.
 
 use crate::support::{Host, command, free_port};
 

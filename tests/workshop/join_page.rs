@@ -1,6 +1,6 @@
 //! The QR code on the projector encodes the join URL; a phone that opens it gets a page from the
-//! host (how to join, the check digits, the quick reference) in the session's language, not an
-//! API error (issue 25). Fetched with curl, a real HTTP client that knows nothing of queuelab.
+//! host (how to join, the check digits, the quick reference) in the session's language, not an API
+//! error. Fetched with curl, a real HTTP client that knows nothing of queuelab.
 
 use crate::support::{Host, free_port};
 use std::process::Command;

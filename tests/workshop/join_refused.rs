@@ -1,7 +1,7 @@
-//! Joining is checked with the host before anything is recorded (issue 25): a wrong code,
-//! another host's certificate or nothing at the address is refused at join time with a non-zero
-//! exit and the reason in the learner's language; `HOST:PORT CODE` shows the check digits of the
-//! certificate the trainee's connection saw and joins only when they are confirmed.
+//! Joining is checked with the host before anything is recorded: a wrong code, another host's
+//! certificate or nothing at the address is refused at join time with a non-zero exit and the
+//! reason in the learner's language; `HOST:PORT CODE` shows the check digits of the certificate the
+//! trainee's connection saw and joins only when they are confirmed.
 
 use crate::support::{Host, free_port, run};
 use std::process::{Command, Stdio};

@@ -1,5 +1,5 @@
-//! `queuelab host kick NAME|ID` (issue 24, item 8): the instructor removes a trainee from a
-//! running session; the key comes from the environment as for `host status`.
+//! `queuelab host kick NAME|ID`: the instructor removes a trainee from a running session; the key
+//! comes from the environment as for `host status`.
 
 use crate::support::{Host, command, free_port, run};
 

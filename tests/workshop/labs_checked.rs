@@ -1,6 +1,6 @@
-//! A joined trainee's lab checks reach the host (issue 27): `queuelab lab check` records the
-//! check and hands it over before it exits; the host's summary shows the lab solved for the
-//! trainee and, per lab, where those who have not solved it stand.
+//! A joined trainee's lab checks reach the host: `queuelab lab check` records the check and hands
+//! it over before it exits; the host's summary shows the lab solved for the trainee and, per lab,
+//! where those who have not solved it stand.
 
 use crate::support::{Host, free_port, run};
 use std::path::Path;

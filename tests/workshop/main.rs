@@ -49,8 +49,8 @@ fn trainee(
 ) -> Expected {
     let name = format!("Trainee {i:02}");
     let data = dir.join(format!("t{i:02}"));
-    // Joining is checked with the host (issue 25): while the host is down for its restart a
-    // join is refused after its deadline, and the trainee, as a person would, tries again.
+    // Joining is checked with the host: while the host is down for its restart a join is refused
+    // after its deadline, and the trainee, as a person would, tries again.
     let mut out = run(&data, &["join", url, "--name", &name], "");
     for _ in 0..10 {
         if out.status.success()

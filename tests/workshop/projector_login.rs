@@ -1,6 +1,6 @@
 //! The projector page's key lives in a cookie after one login, never in a URL that is projected,
-//! logged or kept in a history (issue 25). Driven with curl and its cookie jar, a real HTTP client
-//! that knows nothing of queuelab.
+//! logged or kept in a history. Driven with curl and its cookie jar, a real HTTP client that knows
+//! nothing of queuelab.
 
 use crate::support::{Host, free_port};
 use std::path::Path;

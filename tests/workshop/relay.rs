@@ -1,6 +1,6 @@
-//! The host's mail relay under faults (issue 24): an SMTP server that is down and comes up, a
-//! slow one, one trainee asking for many codes, an attacker guessing a victim's code, a host
-//! without mail settings. Trainees register over real TLS connections with an empty batch.
+//! The host's mail relay under faults: an SMTP server that is down and comes up, a slow one, one
+//! trainee asking for many codes, an attacker guessing a victim's code, a host without mail
+//! settings. Trainees register over real TLS connections with an empty batch.
 
 use crate::mail::server::{self, Smtp};
 use crate::support::{Host, command, free_port, run};

@@ -1,7 +1,6 @@
-//! A restart replays the stored events one row at a time (issue 24, item 8): a host whose
-//! database holds 300,000 events starts without holding them all in memory. The audit saw a
-//! host with 405k events replay them into 67 MB; a host that streams them stays near its
-//! empty-session size.
+//! A restart replays the stored events one row at a time: a host whose database holds 300,000
+//! events starts without holding them all in memory. The audit saw a host with 405k events replay
+//! them into 67 MB; a host that streams them stays near its empty-session size.
 
 use crate::support::{Host, free_port};
 

@@ -1,7 +1,7 @@
-//! The session's language everywhere (issue 25): a host started with `--lang de` serves the
-//! projector page in German with titles instead of ids and the stuck trainees as a count;
-//! `host export` without `--lang` writes the German summary the session was held in; `join`
-//! answers a German learner in German, refusals and status lines alike.
+//! The session's language everywhere: a host started with `--lang de` serves the projector page in
+//! German with titles instead of ids and the stuck trainees as a count; `host export` without
+//! `--lang` writes the German summary the session was held in; `join` answers a German learner in
+//! German, refusals and status lines alike.
 
 use crate::support::{Host, command_in, free_port, run};
 use queuelab::domain::workshop::JoinUrl;

@@ -1,8 +1,7 @@
-//! A whole workshop session in real pseudo-terminals (issue 25's "done when"): the host's
-//! dashboard, two trainee TUIs — Ada joins with the code alone (DNS-SD), Bob types HOST:PORT
-//! CODE after a wrong host and a wrong code were refused with his text kept — a vote with
-//! feedback held, a second vote, the reveal, a stuck signal acknowledged, and Ada leaving and
-//! joining again as the same row.
+//! A whole workshop session in real pseudo-terminals: the host's dashboard, two trainee TUIs — Ada
+//! joins with the code alone (DNS-SD), Bob types HOST:PORT CODE after a wrong host and a wrong code
+//! were refused with his text kept — a vote with feedback held, a second vote, the reveal, a stuck
+//! signal acknowledged, and Ada leaving and joining again as the same row.
 
 use crate::host_pty::pty::Session;
 use crate::host_pty::start_dashboard;

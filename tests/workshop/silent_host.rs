@@ -56,7 +56,7 @@ fn join_and_stuck_give_up_at_their_deadline_on_a_host_that_never_answers_tls() {
     let (port, _holder) = silent_listener();
     let url = silent_url(port).to_string();
     let dir = tempfile::tempdir().expect("tempdir");
-    // Delivery takes 2 s at most (README); a debug binary on a loaded machine needs seconds
+    // A line command delivers for 2 s at most; a debug binary on a loaded machine needs seconds
     // more to start. Before the one deadline both commands waited until killed.
     let limit = Duration::from_mins(1);
     let (out, _) = run_bounded(dir.path(), &["join", &url, "--name", "Ada"], limit);

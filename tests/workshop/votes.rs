@@ -1,8 +1,8 @@
-//! Honest votes (issue 25): the room counts each trainee's first answer to a decision, a later
-//! change (the TUI lets a learner change after the feedback) does not move the distribution,
-//! options nobody chose are there with 0, and `decide --plain` continues where the trainee
-//! stopped without overwriting an answer. A second vote is counted apart from the first, first
-//! answer of the round, and reaches the poll, the status and the export.
+//! Honest votes: the room counts each trainee's first answer to a decision, a later change (the TUI
+//! lets a learner change after the feedback) does not move the distribution, options nobody chose
+//! are there with 0, and `decide --plain` continues where the trainee stopped without overwriting
+//! an answer. A second vote is counted apart from the first, first answer of the round, and reaches
+//! the poll, the status and the export.
 
 use crate::support::{Host, free_port, run};
 use queuelab::content::{ContentSource, Lang};

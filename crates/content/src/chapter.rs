@@ -57,7 +57,8 @@ impl Chapter {
     }
 }
 
-/// Reading speed the "read" rule assumes (issue 13: 200 words per minute).
+/// Reading speed the "read" rule assumes: a chapter counts as read after a fifth of its words at
+/// this speed, and only once it was scrolled to the end.
 pub const READING_WORDS_PER_MINUTE: usize = 200;
 /// A chapter counts as read only after at least this share (1/N) of its reading time.
 pub const MIN_READING_SHARE: usize = 5;

@@ -32,7 +32,7 @@ pub struct Decision {
     pub id_line: usize,
 }
 
-/// Fewest options a card offers (SPEC 5: three or more, so guessing is not a coin toss).
+/// Fewest options a card offers: three or more, so guessing is not a coin toss.
 pub const OPTIONS_MIN: usize = 3;
 /// Most options a card offers (answered with keys 1-4).
 pub const OPTIONS_MAX: usize = 4;

@@ -80,7 +80,7 @@ impl Content {
         })
     }
 
-    /// The one-line summary `queuelab check` prints for `lang` (SPEC section 5).
+    /// The one-line summary `queuelab check` prints for `lang`.
     pub fn summary(&self, lang: Lang) -> String {
         let c = self.course(lang);
         format!(

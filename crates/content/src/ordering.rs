@@ -5,7 +5,7 @@ use super::toml_file::{self, check_ids, check_text, check_version};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// How many cards the game has (SPEC 1.3).
+/// How many cards the game has.
 pub const STEP_COUNT: usize = 7;
 
 /// The game's texts and its steps in the correct order.

@@ -8,7 +8,7 @@ use super::{Lang, Problem};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// Questions per attempt (SPEC 1.5): one drawn per topic.
+/// Questions per attempt: one drawn per topic.
 pub const QUESTION_COUNT: usize = 10;
 /// The smallest question bank the quiz accepts.
 pub const BANK_MIN: usize = 30;

@@ -7,9 +7,9 @@ use super::toml_file::{self, at, check_ids, check_text, check_version};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// Required number of checklist questions (SPEC 1.1, chapter 15).
+/// Required number of checklist questions (chapter 15's checklist).
 pub const CHECKLIST_COUNT: usize = 10;
-/// Required number of runbook signals (SPEC 1.1, chapter 13).
+/// Required number of runbook signals (chapter 13's runbook).
 pub const RUNBOOK_COUNT: usize = 6;
 /// The level ids, in order.
 pub const LEVEL_IDS: [&str; 3] = ["beginner", "practitioner", "senior"];

@@ -1,6 +1,6 @@
-//! E-mail address checks of SPEC 3, each rejection with its own message. The services layer
-//! runs lettre's parser after these (the domain may not import lettre); these checks come
-//! first because they can say precisely what is wrong.
+//! E-mail address checks, each rejection with its own message. The services layer runs lettre's
+//! parser after these (the domain may not import lettre); these checks come first because they can
+//! say precisely what is wrong.
 
 /// Longest address SMTP accepts (RFC 5321 path limit minus the angle brackets).
 pub const MAX_LEN: usize = 254;

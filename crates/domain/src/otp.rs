@@ -1,6 +1,6 @@
-//! The one-time code that confirms the report address (SPEC 3): six digits from a CSPRNG,
-//! stored only as an HMAC-SHA256 tag, valid ten minutes, single use, five wrong tries per hour
-//! lock it, a new code after 60 s at the earliest and at most five per hour per address.
+//! The one-time code that confirms the report address: six digits from a CSPRNG, stored only as an
+//! HMAC-SHA256 tag, valid ten minutes, single use, five wrong tries per hour lock it, a new code
+//! after 60 s at the earliest and at most five per hour per address.
 //!
 //! Pure: time comes in as Unix seconds, randomness as a CSPRNG, the key as bytes; the store
 //! keeps the history and the key file lives in the services layer.

@@ -1,5 +1,5 @@
-//! The personal report of SPEC 1.6: one list of blocks rendered twice, as plain text and as
-//! HTML, so both parts always say the same. Every dynamic text is escaped in the HTML.
+//! The personal report: one list of blocks rendered twice, as plain text and as HTML, so both parts
+//! always say the same. Every dynamic text is escaped in the HTML.
 
 mod progress;
 mod render;

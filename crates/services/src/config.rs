@@ -1,5 +1,5 @@
-//! The workshop config (TOML, SPEC section 4). Unknown keys and bad values are errors that name
-//! the key and the file.
+//! The workshop config (TOML). Unknown keys and bad values are errors that name the key and the
+//! file.
 
 use content::Lang;
 use serde::Deserialize;

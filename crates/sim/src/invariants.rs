@@ -1,6 +1,6 @@
-//! The engine's invariant check over the run's files (SPEC 2): every accepted order has
-//! exactly one effect or an open DLQ entry, nothing is lost, no effect without its order, no
-//! second charge, no unverified payload, DLQ reasons fit their message, per-customer order.
+//! The engine's invariant check over the run's files: every accepted order has exactly one effect
+//! or an open DLQ entry, nothing is lost, no effect without its order, no second charge, no
+//! unverified payload, DLQ reasons fit their message, per-customer order.
 
 use std::collections::HashMap;
 
@@ -35,9 +35,9 @@ fn sql_err(file: &str, e: &rusqlite::Error) -> String {
     format!("invariant check could not read {file}: {e}")
 }
 
-/// Checks the SPEC invariants on the files: every accepted order has exactly one effect or
-/// sits in the DLQ with a reason; nothing accepted is lost; no effect without its order; no
-/// second charge at the provider; no effect from an unverified claim-check payload.
+/// Checks the run's invariants on the files: every accepted order has exactly one effect or sits in
+/// the DLQ with a reason; nothing accepted is lost; no effect without its order; no second charge
+/// at the provider; no effect from an unverified claim-check payload.
 pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantCheck, String> {
     let svc = Connection::open(&paths.service_db).map_err(|e| sql_err("service.db", &e))?;
     let broker = Connection::open(&paths.broker_db).map_err(|e| sql_err("broker.db", &e))?;

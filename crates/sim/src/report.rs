@@ -110,7 +110,7 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    /// The JSON object of SPEC 5 (`sim --json`).
+    /// The JSON object `sim --json` prints: metrics, invariants, trace hash and moments.
     pub fn to_json(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();
         map.insert("scenario".into(), self.scenario.clone().into());

@@ -245,8 +245,8 @@ fn a_too_long_name_is_refused_with_a_message_and_the_name_field_focused() {
     assert_eq!(text, app.session.strings().get("report.name_too_long"));
 }
 
-/// Issue 26, item 12: "a code is on its way" stands once after `r` asks for a new one, and a
-/// raw SMTP error reaches the German screen as a German sentence quoting the server.
+/// "a code is on its way" stands once after `r` asks for a new one, and a raw SMTP error reaches
+/// the German screen as a German sentence quoting the server.
 #[test]
 fn a_new_code_is_announced_once_and_a_server_refusal_in_the_learners_language() {
     let mut app = app();

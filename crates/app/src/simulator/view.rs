@@ -149,7 +149,7 @@ pub struct Signal {
     pub millis: bool,
 }
 
-/// The six runbook signals (SPEC chapter 13) plus the effect counters they protect.
+/// The six runbook signals of chapter 13 plus the effect counters they protect.
 pub const SIGNALS: [Signal; 9] = [
     Signal {
         key: "metric.age_p50",

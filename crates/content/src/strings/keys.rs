@@ -133,7 +133,7 @@ const MORE: &[&str] = &[
     "simulator.tab_log",
     "simulator.tab_metrics",
     "simulator.tab_tables",
-    // --- polish (issue 15 / 13) ---
+    // --- paging in the reader and lists ---
     "key.page_down",
     "key.page_up",
     "key.top",

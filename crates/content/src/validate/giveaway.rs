@@ -1,6 +1,6 @@
-//! The learner predicts before the course explains (SPEC 1.2): a decision card must come
-//! before any text that teaches its answer. Each card lists the words that give its right
-//! option away (`reveals` in `decisions.toml`); none of them may appear
+//! The learner predicts before the course explains: a decision card must come before any text that
+//! teaches its answer. Each card lists the words that give its right option away (`reveals` in
+//! `decisions.toml`); none of them may appear
 //! - in any chapter title or summary, because the chapter list shows them all from the start;
 //! - in the card's own situation or instruction;
 //! - in the ordering game, which the home menu opens before any card;

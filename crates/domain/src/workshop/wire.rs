@@ -86,8 +86,8 @@ pub struct ReportSubmit {
     pub address: String,
     /// The code as typed.
     pub typed: String,
-    /// The report as the trainee's screen shows it. The host reads only its language: the
-    /// mail it relays is composed from the host's own stored events (issue 24, item 6).
+    /// The report as the trainee's screen shows it. The host reads only its language: the mail it
+    /// relays is composed from the host's own stored events.
     pub report: crate::report::Report,
 }
 

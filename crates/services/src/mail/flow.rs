@@ -1,5 +1,5 @@
-//! The confirmation flow of SPEC 1.6 as services: validate the address, issue a code and queue
-//! its mail, check a typed code and queue the report. Both the plain CLI and the TUI use it.
+//! The report's confirmation flow as services: validate the address, issue a code and queue its
+//! mail, check a typed code and queue the report. Both the plain CLI and the TUI use it.
 
 use super::MailError;
 use super::compose::{CODE_PLACEHOLDER, new_message_id};
@@ -27,7 +27,7 @@ pub struct ReportFlow {
     pub instructor_cc: Option<String>,
 }
 
-/// SPEC 3 address validation: the specific checks, then lettre's parser.
+/// Address validation: the specific checks, each with its own message, then lettre's parser.
 pub fn validate_address(input: &str) -> Result<String, AddressError> {
     let checked = address::validate(input)?;
     checked

@@ -1,4 +1,5 @@
-//! Saves the report locally (the offline fallback SPEC 1.6 asks for), as text and HTML.
+//! Saves the report locally (the fallback when no mail can go out: the report is never only in a
+//! mail), as text and HTML.
 
 use super::MailError;
 use crate::store::{Store, StoreError};

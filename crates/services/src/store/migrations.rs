@@ -69,9 +69,9 @@ const MIGRATIONS: &[&str] = &[
         body TEXT NOT NULL, created_ms INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
         next_attempt_ms INTEGER NOT NULL, delivered_ms INTEGER, last_error TEXT);
      CREATE INDEX workshop_outbox_due ON workshop_outbox (delivered_ms, next_attempt_ms);",
-    // 5: decision 4 (`dlq-37`) no longer offers `purge` (issue 29). A saved `purge` matched no
-    // option: the card showed the decision unanswered while the home screen counted it answered.
-    // Forget that one answer so both agree and the learner answers the card again.
+    // 5: decision 4 (`dlq-37`) no longer offers `purge`. A saved `purge` matched no option: the
+    // card showed the decision unanswered while the home screen counted it answered. Forget that
+    // one answer so both agree and the learner answers the card again.
     "DELETE FROM decision_answer WHERE decision_id = 'dlq-37' AND option_id = 'purge';",
     // 6: labs: checks run per lab and when one first passed.
     "CREATE TABLE lab_result (lab_id TEXT PRIMARY KEY, attempts INTEGER NOT NULL DEFAULT 0,

@@ -1,5 +1,5 @@
-//! The mail outbox table (SPEC 3): every mail is a row written in the same transaction as the
-//! state that asks for it; the dispatcher moves rows from queued to sent or failed.
+//! The mail outbox table: every mail is a row written in the same transaction as the state that
+//! asks for it; the dispatcher moves rows from queued to sent or failed.
 
 use super::{Store, StoreError};
 use domain::outbox::{MailKind, MailStatus};

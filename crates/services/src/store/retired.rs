@@ -9,9 +9,9 @@ use rusqlite::{Connection, params};
 
 /// (decision id, retired option id).
 pub const RETIRED_ANSWERS: &[(&str, &str)] = &[
-    // Decision 4 dropped its straw man (issue 29).
+    // Decision 4 dropped its straw man.
     ("dlq-37", "purge"),
-    // Decisions 1 and 2: options no simulator run could show (issue 29, third review).
+    // Decisions 1 and 2: options no simulator run could show.
     ("broker-down", "publish-first"),
     ("large-pdf", "split-chunks"),
 ];

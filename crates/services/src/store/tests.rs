@@ -178,8 +178,8 @@ fn ordering_record_and_scenarios_survive_reopen_and_clear_removes_them() {
     assert_eq!(store.load().expect("load"), copy);
 }
 
-/// Issue 14, item 9: after "clear results" the address is in neither the database nor its WAL
-/// while the store is still open, and copies of damaged stores are listed and deleted too.
+/// After "clear results" the address is in neither the database nor its WAL while the store is
+/// still open, and copies of damaged stores are listed and deleted too.
 #[test]
 fn clear_truncates_the_wal_and_deletes_damaged_copies() {
     use domain::outbox::MailKind;
@@ -229,8 +229,8 @@ fn clear_truncates_the_wal_and_deletes_damaged_copies() {
     );
 }
 
-/// Issue 14, item 9: Settings' "delete damaged copies" removes exactly the
-/// `progress.damaged-*.db` files (with their WAL files) and nothing else in the data folder.
+/// Settings' "delete damaged copies" removes exactly the `progress.damaged-*.db` files (with their
+/// WAL files) and nothing else in the data folder.
 #[test]
 fn deleting_damaged_copies_leaves_every_other_file() {
     let dir = tempfile::tempdir().expect("tempdir");

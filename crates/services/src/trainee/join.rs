@@ -86,8 +86,8 @@ const ADDRESS_MS: u64 = 1_500;
 /// Finds the session on the LAN whose host takes `code` (`queuelab join CODE`): browses DNS-SD
 /// and asks each session found, at the first of its addresses that answers, whether it takes
 /// the code; a network may hold several sessions. The learner still confirms the check digits:
-/// an advertisement proves nothing (the code is no secret from the room; see the README's
-/// threat model).
+/// an advertisement proves nothing (the code is no secret from the room, so anyone in it can
+/// advertise a session that takes it).
 pub fn find(code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
     let search = (Instant::now() + Duration::from_millis(FIND_MS)).min(deadline);
     let mut refusal = JoinRefusal::NotFound;

@@ -202,9 +202,9 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
     assert!(app.session.workshop.is_none(), "never shown as joined");
 }
 
-/// Issue 26, item 12: a mistyped code is named before the name is asked, in the learner's
-/// language, with the typed line kept; a well-formed code the host does not know is refused
-/// before the name too; after a refusal at the join the name comes back.
+/// A mistyped code is named before the name is asked, in the learner's language, with the typed
+/// line kept; a well-formed code the host does not know is refused before the name too; after a
+/// refusal at the join the name comes back.
 #[test]
 fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refusal() {
     let mut app = test_app(Lang::De, 80, 24);

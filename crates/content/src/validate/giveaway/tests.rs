@@ -124,8 +124,8 @@ fn the_card_must_not_name_its_own_answer() {
     assert!(problems[0].message.contains("instruction"), "{problems:#?}");
 }
 
-/// The ordering game's label "Consumer + Inbox" named decision 3's answer on a card anyone
-/// can open from the home menu (issue 29, third review); every field the game shows counts.
+/// The ordering game's label "Consumer + Inbox" named decision 3's answer on a card anyone can open
+/// from the home menu; every field the game shows counts.
 #[test]
 fn the_ordering_game_must_not_name_an_answer() {
     for (lang, label, text) in [

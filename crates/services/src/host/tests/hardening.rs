@@ -1,5 +1,5 @@
-//! Issue 24, items 11 and 13: ids in one normal form, names that hide nothing and are unique
-//! in the room, stuck texts cleaned at the door, event ids unique per trainee.
+//! Ids in one normal form, names that hide nothing and are unique in the room, stuck texts cleaned
+//! at the door, event ids unique per trainee.
 
 use super::*;
 

@@ -153,7 +153,7 @@ fn issue_accept_retry_and_clear() {
     );
 }
 
-/// Issue 14, item 6: codes to many different addresses stop at the limit for all addresses.
+/// Codes to many different addresses stop at the limit for all addresses.
 #[test]
 fn codes_across_all_addresses_are_limited_per_hour() {
     use domain::otp::{MAX_CODES_PER_WINDOW_ALL, WINDOW_SECS};

@@ -1,6 +1,6 @@
-//! Issue 14, item 2: an import replaces exactly what the file carries. The code lock, the rate
-//! limits and the mail outbox survive; quiz results travel in version 2 and stay with version 1;
-//! unknown ids and oversized files are refused before anything changes.
+//! An import replaces exactly what the file carries. The code lock, the rate limits and the mail
+//! outbox survive; quiz results travel in version 2 and stay with version 1; unknown ids and
+//! oversized files are refused before anything changes.
 
 use super::*;
 use crate::store::{NewCode, NewMail};

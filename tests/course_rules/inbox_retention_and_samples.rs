@@ -1,12 +1,11 @@
-//! The rules from the second expert review of issue 29: inbox retention counts the replayed
-//! copy, a thrown exception is abandoned, the inbox shortcut and the dispatcher sample are
-//! safe, no answer comes before its card, and the scenario and runbook texts say what the
-//! brokers and the simulator do.
+//! Inbox retention counts the replayed copy, a thrown exception is abandoned, the inbox shortcut
+//! and the dispatcher sample are safe, no answer comes before its card, and the scenario and
+//! runbook texts say what the brokers and the simulator do.
 
 use super::*;
 
 /// Inbox retention must outlast every copy: the source queue, the DLQ wait and the replayed
-/// copy's second life in the source queue (H1 of the second review), worked with real days.
+/// copy's second life in the source queue, worked with real days.
 const RETENTION_EN: Rule = Rule {
     name: "inbox retention (en)",
     chapter: "10-inbox-deep-dive.md",
@@ -35,8 +34,8 @@ const RETENTION_DE: Rule = Rule {
     ],
 };
 
-/// A handler that throws gets its message abandoned by `ServiceBusProcessor` (M1): the chapter
-/// says so and shows a real delay for transient errors.
+/// A handler that throws gets its message abandoned by `ServiceBusProcessor`: the chapter says so
+/// and shows a real delay for transient errors.
 const THROWN_EN: Rule = Rule {
     name: "thrown exception (en)",
     chapter: "10-inbox-deep-dive.md",
@@ -96,7 +95,7 @@ pub(super) fn csharp_blocks(text: &str) -> Vec<String> {
 }
 
 /// The inbox look-ups of the code samples that settle on any row: a row that is only
-/// `claimed` is not done (L2 of the second review), so the shortcut must ask for `ProcessedAt`.
+/// `claimed` is not done, so the shortcut must ask for `ProcessedAt`.
 fn shortcuts_ignoring_the_claim(text: &str) -> Vec<String> {
     csharp_blocks(text)
         .into_iter()
@@ -124,7 +123,7 @@ fn the_inbox_shortcut_settles_only_processed_rows() {
 }
 
 /// Chapter 8 says a failed send leaves the row unmarked and the loop goes on; its dispatcher
-/// sample must catch the failure per row instead of ending the loop (L4).
+/// sample must catch the failure per row instead of ending the loop.
 #[test]
 fn the_dispatcher_sample_survives_a_failed_send() {
     for lang in ["en", "de"] {
@@ -155,9 +154,8 @@ fn the_dispatcher_sample_survives_a_failed_send() {
     }
 }
 
-/// Chapter 9 asks what to do with the second delivery and answers only after decision 3's
-/// card (M5); chapter 10 leaves "the replay may wait for a fix" to chapter 12, after
-/// decision 4's card (L6).
+/// Chapter 9 asks what to do with the second delivery and answers only after decision 3's card;
+/// chapter 10 leaves "the replay may wait for a fix" to chapter 12, after decision 4's card.
 #[test]
 fn no_answer_comes_before_its_card() {
     for (lang, answer) in [
@@ -192,7 +190,7 @@ fn no_answer_comes_before_its_card() {
     }
 }
 
-/// The scenario texts name both brokers' mechanisms (L1) and the full inbox retention (H1).
+/// The scenario texts name both brokers' mechanisms and the full inbox retention.
 #[test]
 fn scenario_lessons_state_retention_and_redelivery_for_both_brokers() {
     assert_groups(
@@ -217,8 +215,8 @@ fn scenario_lessons_state_retention_and_redelivery_for_both_brokers() {
     );
 }
 
-/// The runbook labels say what the simulator counts: `retries` is every failed delivery (M3),
-/// `prevented_duplicates` includes copies the broker's duplicate detection dropped (M2).
+/// The runbook labels say what the simulator counts: `retries` is every failed delivery,
+/// `prevented_duplicates` includes copies the broker's duplicate detection dropped.
 #[test]
 fn runbook_labels_say_what_the_metrics_count() {
     for (lang, failed, dropped) in [

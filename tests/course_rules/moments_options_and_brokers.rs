@@ -1,10 +1,9 @@
-//! The rules from the third review of issue 29: the simulator's moments say what the metrics
-//! count and what each broker keys on, every decision option says what its "see it happen" run
-//! shows, the quiz's next steps point at the scenario that shows them, sessions and DLQs are
-//! described per broker, a replay takes a new broker id, SQLite's index messages, the transient
-//! retry and the dispatcher's log are told as they are.
+//! The simulator's moments say what the metrics count and what each broker keys on, every decision
+//! option says what its "see it happen" run shows, the quiz's next steps point at the scenario that
+//! shows them, sessions and DLQs are described per broker, a replay takes a new broker id, SQLite's
+//! index messages, the transient retry and the dispatcher's log are told as they are.
 
-use super::second_review::csharp_blocks;
+use super::inbox_retention_and_samples::csharp_blocks;
 use super::*;
 
 /// `file` under the crate root, parsed as TOML.
@@ -68,8 +67,8 @@ fn course_texts(lang: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Item 1: the marker-only moment is not counted as a prevented duplicate (the engine counts it
-/// as a duplicate effect), so its text must not call it a recognised duplicate.
+/// The marker-only moment is not counted as a prevented duplicate (the engine counts it as a
+/// duplicate effect), so its text must not call it a recognised duplicate.
 #[test]
 fn the_marker_only_moment_says_nothing_was_prevented() {
     let en = moment("en", "moment.prevented-duplicate.marker-only");
@@ -96,8 +95,8 @@ fn the_marker_only_moment_says_nothing_was_prevented() {
     );
 }
 
-/// Item 10: broker duplicate detection keys on the `MessageId` on Service Bus and on the
-/// `MessageDeduplicationId` on SQS FIFO; item 6: the FIFO interval is a fixed 5 minutes.
+/// Broker duplicate detection keys on the `MessageId` on Service Bus and on the
+/// `MessageDeduplicationId` on SQS FIFO; the FIFO interval is a fixed 5 minutes.
 #[test]
 fn the_broker_dedup_moment_names_each_brokers_key_and_window() {
     for lang in ["en", "de"] {
@@ -115,8 +114,8 @@ fn the_broker_dedup_moment_names_each_brokers_key_and_window() {
     }
 }
 
-/// Item 6: wherever the course states the dedup windows, SQS FIFO's is a fixed 5 minutes and
-/// Service Bus's is one you configure.
+/// Wherever the course states the dedup windows, SQS FIFO's is a fixed 5 minutes and Service Bus's
+/// is one you configure.
 #[test]
 fn the_dedup_windows_are_stated_per_broker() {
     let rules: [(&str, &str, &[&[&str]]); 4] = [
@@ -158,10 +157,10 @@ fn the_dedup_windows_are_stated_per_broker() {
     }
 }
 
-/// Item 2: a decision's "see it happen" plays one run per mode, so every wrong option must say
-/// what that run shows. Decision 1's pitfall run commits the order first and then publishes
-/// from the request (an option that publishes first showed the opposite); decision 2's puts the
-/// payload in the message body (an option with chunks under the limit showed a size error).
+/// A decision's "see it happen" plays one run per mode, so every wrong option must say what that
+/// run shows. Decision 1's pitfall run commits the order first and then publishes from the request
+/// (an option that publishes first showed the opposite); decision 2's puts the payload in the
+/// message body (an option with chunks under the limit showed a size error).
 #[test]
 fn every_wrong_option_says_what_its_run_shows() {
     for (lang, pointer, commit_first, in_body) in [
@@ -265,9 +264,9 @@ fn next_steps(lang: &str) -> Vec<String> {
         .collect()
 }
 
-/// Item 3: a next step about lock duration or visibility timeout pointed at `backlog`. Every
-/// next step names only scenarios that exist, the step about the lock names `lock-renewal`,
-/// and the German step names the same scenarios and chapters as the English one.
+/// A next step about lock duration or visibility timeout must not point at `backlog`. Every next
+/// step names only scenarios that exist, the step about the lock names `lock-renewal`, and the
+/// German step names the same scenarios and chapters as the English one.
 #[test]
 fn the_quiz_next_steps_point_at_the_right_runs() {
     let (en, de) = (next_steps("en"), next_steps("de"));
@@ -291,8 +290,8 @@ fn the_quiz_next_steps_point_at_the_right_runs() {
     );
 }
 
-/// Item 4: a session is locked to one consumer at a time; that it is also handled one message
-/// after another holds while `MaxConcurrentCallsPerSession` stays at its default of 1.
+/// A session is locked to one consumer at a time; that it is also handled one message after another
+/// holds while `MaxConcurrentCallsPerSession` stays at its default of 1.
 #[test]
 fn sessions_are_described_with_their_concurrency_setting() {
     assert_groups(
@@ -326,9 +325,9 @@ fn sessions_are_described_with_their_concurrency_setting() {
     }
 }
 
-/// Item 5: Service Bus keeps the delivery count and the dead-letter reason on the message; SQS
-/// has no dead-letter call, its redrive records no reason, and a consumer may send the message
-/// to the DLQ itself. The moments and the glossary say so per broker.
+/// Service Bus keeps the delivery count and the dead-letter reason on the message; SQS has no
+/// dead-letter call, its redrive records no reason, and a consumer may send the message to the DLQ
+/// itself. The moments and the glossary say so per broker.
 #[test]
 fn dead_lettering_is_described_per_broker() {
     let asb = moment("en", "moment.dead-lettered");
@@ -367,8 +366,8 @@ fn dead_lettering_is_described_per_broker() {
     );
 }
 
-/// Item 7: a replay takes a new broker `MessageId` (SQS FIFO: a new `MessageDeduplicationId`
-/// too); "may take" left the reader to guess.
+/// A replay takes a new broker `MessageId` (SQS FIFO: a new `MessageDeduplicationId` too); "may
+/// take" left the reader to guess.
 #[test]
 fn a_replay_takes_a_new_broker_id_everywhere() {
     for lang in ["en", "de"] {
@@ -391,7 +390,7 @@ fn a_replay_takes_a_new_broker_id_everywhere() {
     ));
 }
 
-/// Item 8: SQLite names the index in a unique violation only for an index on expressions.
+/// SQLite names the index in a unique violation only for an index on expressions.
 #[test]
 fn sqlite_names_only_an_index_on_expressions() {
     for lang in ["en", "de"] {
@@ -415,8 +414,8 @@ fn uncounted_retries(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Item 9: a scheduled copy starts again at `DeliveryCount` 1, so a transient retry by copy
-/// needs its own attempt counter and a last attempt that dead-letters.
+/// A scheduled copy starts again at `DeliveryCount` 1, so a transient retry by copy needs its own
+/// attempt counter and a last attempt that dead-letters.
 #[test]
 fn a_retry_by_scheduled_copy_counts_its_attempts() {
     for lang in ["en", "de"] {
@@ -432,8 +431,8 @@ fn a_retry_by_scheduled_copy_counts_its_attempts() {
     assert_eq!(uncounted_retries(old).len(), 1);
 }
 
-/// Item 11: a failed mark means the row was sent and goes out again; the dispatcher sample's
-/// log tells that apart from a failed send, and the prose does not promise the old order.
+/// A failed mark means the row was sent and goes out again; the dispatcher sample's log tells that
+/// apart from a failed send, and the prose does not promise the old order.
 #[test]
 fn the_dispatcher_log_says_whether_the_send_or_the_mark_failed() {
     for lang in ["en", "de"] {

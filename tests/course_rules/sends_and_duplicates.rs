@@ -1,9 +1,8 @@
-//! The rules from the fourth review of issue 29: one send is bounded below the dispatcher's
-//! lease (the clients retry a send themselves), a broker never rejects a duplicate send (it
-//! drops the copy), a Service Bus window of days can still drop a late replay, and change data
-//! capture in SQL Server publishes nothing by itself.
+//! One send is bounded below the dispatcher's lease (the clients retry a send themselves), a broker
+//! never rejects a duplicate send (it drops the copy), a Service Bus window of days can still drop
+//! a late replay, and change data capture in SQL Server publishes nothing by itself.
 
-use super::third_review::chapter;
+use super::moments_options_and_brokers::chapter;
 use super::*;
 
 fn quiz(lang: &str) -> String {
