@@ -12,6 +12,7 @@ pub mod lab_check;
 pub mod learner_copy;
 mod rerun;
 pub mod runner;
+pub mod runs_lock;
 pub mod side_effects;
 mod split;
 mod trail;

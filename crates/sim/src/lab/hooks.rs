@@ -95,7 +95,7 @@ fn run_with<T>(
         let mut rows = prepared.raw_query();
         read(&mut rows)
     })();
-    let finding = guard.finding();
+    let finding = result.as_ref().err().and_then(|e| guard.finding_for(e));
     guard.stop();
     result.map_err(|e: rusqlite::Error| match finding {
         Some(kind) => StatementError::Learner(located(stmt, 0, kind)),
@@ -146,6 +146,7 @@ impl LabSql {
                 }
             }
         }
+        file.requires(opened, text)?;
         Ok(LabSql {
             file,
             opened: opened.to_vec(),
