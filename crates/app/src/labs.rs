@@ -283,6 +283,21 @@ pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String
     }
 }
 
+/// The learner's copy was deleted while its screen is open: said, with the way back (`r`
+/// restores the starting file; saving a file there again checks it). Nothing is recreated.
+pub fn file_gone(s: &LabState, session: &mut Session) {
+    let text = session
+        .strings()
+        .fill("labs.file_gone", &[("file", &s.file)]);
+    session.notify(text, true);
+}
+
+/// The check waits for another check of this lab on the same data folder.
+pub fn waiting(session: &mut Session) {
+    let text = session.strings().get("labs.check_waiting").to_owned();
+    session.notify(text, false);
+}
+
 /// The starting file is back (or could not be written).
 pub fn was_reset(s: &mut LabState, session: &mut Session, result: Result<(), String>) {
     match result {
