@@ -289,6 +289,7 @@ fn report_of(
                     broker: f.broker,
                     seed: f.seed,
                     text: text.to_owned(),
+                    statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
                 }),
             }
         }

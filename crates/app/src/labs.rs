@@ -188,7 +188,13 @@ fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
     };
     let number = session.content.labs.get(s.lab).map_or(0, |lab| lab.number);
     let lab = super::simulator::LabRun::new(s.lab_id.clone(), number, failed.text);
-    super::simulator::lab_run::open(session, lab, &failed.scenario, failed.broker, failed.seed)
+    let at = super::simulator::lab_run::Broke {
+        scenario: &failed.scenario,
+        broker: failed.broker,
+        seed: failed.seed,
+        statement: failed.statement,
+    };
+    super::simulator::lab_run::open(session, lab, &at)
 }
 
 fn page(session: &Session) -> u16 {
