@@ -312,3 +312,31 @@ fn a_check_waits_for_the_running_one_and_says_so() {
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("lab 1 passed"));
 }
+
+#[test]
+fn the_broken_invariants_are_said_in_german() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let start = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/labs/01-idempotent-consumer/start.sql"
+    );
+    let out = queuelab(
+        data.path(),
+        &[
+            "--lang", "de", "lab", "check", "1", "--file", start, "--seeds", "1",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let broken: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("Invariante verletzt: "))
+        .collect();
+    assert!(!broken.is_empty(), "{stdout}");
+    for line in broken {
+        assert!(line.contains("Auftrag "), "{line}");
+        for english in ["order ", "effects", " lost", "message "] {
+            assert!(!line.contains(english), "{line}");
+        }
+    }
+}

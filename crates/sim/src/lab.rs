@@ -17,6 +17,7 @@ pub mod side_effects;
 mod split;
 mod trail;
 mod vary;
+pub mod violation_words;
 
 pub use breach::Breach;
 pub use content::LabSection as Section;
