@@ -340,3 +340,36 @@ fn the_broken_invariants_are_said_in_german() {
         }
     }
 }
+
+#[test]
+fn a_claim_returning_gigabytes_of_rows_is_stopped_at_its_statement() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let file = data.path().join("claim.sql");
+    std::fs::write(
+        &file,
+        "-- @claim\nSELECT id, message_id, order_id, randomblob(1000000) AS body, group_id\n\
+         FROM outbox, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
+         WHERE i < 3000) SELECT i FROM n)\nWHERE published_ms IS NULL;\n\n\
+         -- @published\nUPDATE outbox SET published_ms = :now_ms WHERE id = :outbox_id;\n",
+    )
+    .expect("write");
+    let shown = file.display().to_string();
+    let out = queuelab(
+        data.path(),
+        &[
+            "--lang", "en", "lab", "check", "3", "--file", &shown, "--seeds", "1",
+        ],
+    );
+    let c = Checked {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        file,
+    };
+    assert_cannot_run(
+        &c,
+        2,
+        1,
+        "the rows of this statement hold more than the 4.0 MB the engine reads",
+    );
+}

@@ -22,6 +22,7 @@ pub const LAB_KEYS: &[&str] = &[
     "lab.err_value_too_big",
     "lab.err_database_full",
     "lab.err_out_of_memory",
+    "lab.err_result_too_big",
     "lab.err_engine_object",
     "lab.err_in_engine_sql_trigger",
     "lab.err_in_engine_sql",

@@ -119,6 +119,11 @@ pub enum LabFileErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// The rows a statement returned hold more than the engine reads (bytes).
+    ResultTooBig {
+        /// The limit.
+        limit: usize,
+    },
     /// A drop of the engine's own table, index or trigger (`DROP TABLE outbox`).
     EngineObject(String),
     /// The file's trigger (or other schema) made the engine's own SQL fail.
@@ -227,6 +232,9 @@ impl LabFileError {
             }
             K::OutOfMemory { limit } => {
                 strings.fill("lab.err_out_of_memory", &[("limit", &human_bytes(*limit))])
+            }
+            K::ResultTooBig { limit } => {
+                strings.fill("lab.err_result_too_big", &[("limit", &human_bytes(*limit))])
             }
             K::EngineObject(what) => strings.fill("lab.err_engine_object", &[("what", what)]),
             K::InEngineSql { trigger, cause } => {

@@ -211,6 +211,14 @@ impl Guard {
             .unwrap_or_default()
     }
 
+    /// Takes `kind` as the finding of the running statement (a limit the engine holds it to
+    /// while reading its rows).
+    pub fn found(&self, kind: LabFileErrorKind) {
+        if let Ok(mut slot) = self.shared.refused.lock() {
+            slot.get_or_insert(kind);
+        }
+    }
+
     /// Whether the guard or a limit caused the failure `e` of learner SQL, and how to name it
     /// for the learner.
     pub fn finding_for(&self, e: &rusqlite::Error) -> Option<LabFileErrorKind> {

@@ -4,9 +4,11 @@
 //! `randomblob(900000000)` takes most of a gigabyte and two `zeroblob`s write gigabytes to disk.
 
 use rusqlite::limits::Limit;
+use rusqlite::types::Value;
 use rusqlite::{Connection, ErrorCode};
 
 use super::super::file::LabFileErrorKind;
+use super::Guard;
 
 /// The longest string or blob (and table row) a statement may make, in bytes. A message body
 /// is a few hundred bytes; a megabyte leaves room for anything a handler honestly stores.
@@ -23,6 +25,11 @@ pub const MAX_DATABASE_BYTES: usize = 32 * 1024 * 1024;
 pub const HARD_HEAP_BYTES: usize = 160 * 1024 * 1024;
 /// Above this SQLite gives back cache memory first.
 const SOFT_HEAP_BYTES: usize = 64 * 1024 * 1024;
+/// The most a statement's rows may hold when the engine reads them all (a `@claim`'s batch):
+/// they leave SQLite's heap for queuelab's own memory, where no SQLite limit holds.
+pub const MAX_RESULT_BYTES: usize = 4 * 1024 * 1024;
+/// What one value costs at least in a read result, whatever its length.
+const VALUE_OVERHEAD_BYTES: usize = 16;
 /// The page size the maximum page count is reckoned in (SQLite's default).
 const PAGE_BYTES: usize = 4096;
 
@@ -40,6 +47,37 @@ pub(super) fn apply(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "hard_heap_limit", as_i64(HARD_HEAP_BYTES))?;
     conn.pragma_update(None, "soft_heap_limit", as_i64(SOFT_HEAP_BYTES))?;
     Ok(())
+}
+
+/// The bytes of the rows read so far from one statement.
+#[derive(Debug, Default)]
+pub struct ResultSize {
+    bytes: usize,
+}
+
+impl ResultSize {
+    /// Counts one more row; past [`MAX_RESULT_BYTES`] the guard takes the finding and the
+    /// read ends with an error.
+    pub fn add(&mut self, row: &[Value], guard: &Guard) -> rusqlite::Result<()> {
+        for value in row {
+            let len = match value {
+                Value::Text(t) => t.len(),
+                Value::Blob(b) => b.len(),
+                _ => 0,
+            };
+            self.bytes = self.bytes.saturating_add(len.max(VALUE_OVERHEAD_BYTES));
+        }
+        if self.bytes <= MAX_RESULT_BYTES {
+            return Ok(());
+        }
+        guard.found(LabFileErrorKind::ResultTooBig {
+            limit: MAX_RESULT_BYTES,
+        });
+        Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_TOOBIG),
+            Some("the rows read exceed the limit".into()),
+        ))
+    }
 }
 
 fn as_i64(n: usize) -> i64 {
