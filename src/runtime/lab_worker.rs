@@ -213,7 +213,7 @@ fn check(
             );
         }
         Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            let gone = strings.fill("labs.file_gone", &[("file", &shown)]);
+            let gone = strings.fill("labs.file_gone_check", &[("file", &shown)]);
             return (lab_check::CHECK_ERROR.to_owned(), failed(gone));
         }
         Err(e) => {
@@ -375,10 +375,10 @@ mod tests {
             };
             assert!(!passed);
             assert_eq!(report.kind, LabReportKind::Failed);
-            let words = content
-                .course(lang)
-                .strings
-                .fill("labs.file_gone", &[("file", &file.display().to_string())]);
+            let words = content.course(lang).strings.fill(
+                "labs.file_gone_check",
+                &[("file", &file.display().to_string())],
+            );
             assert_eq!(report.lines, vec![words]);
             assert!(!file.exists(), "the starting file was not written");
         }

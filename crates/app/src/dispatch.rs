@@ -177,15 +177,15 @@ impl App {
                 _ => Vec::new(),
             },
             Msg::LabFileGone { lab_id } => {
-                if let Screen::Lab(state) = &mut self.screen
+                if let Screen::Lab(state) = &self.screen
                     && state.lab_id == lab_id
                 {
-                    labs::file_gone(state, session);
+                    labs::file_gone(session);
                 }
                 Vec::new()
             }
             Msg::LabWaiting { lab_id } => {
-                if let Screen::Lab(state) = &mut self.screen
+                if let Screen::Lab(state) = &self.screen
                     && state.lab_id == lab_id
                 {
                     labs::waiting(session);

@@ -289,12 +289,11 @@ pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String
     }
 }
 
-/// The learner's copy was deleted while its screen is open: said, with the way back (`r`
-/// restores the starting file; saving a file there again checks it). Nothing is recreated.
-pub fn file_gone(s: &LabState, session: &mut Session) {
-    let text = session
-        .strings()
-        .fill("labs.file_gone", &[("file", &s.file)]);
+/// The learner's copy was deleted while its screen is open: said on the status line (the
+/// screen shows the file's path), with the way back: `r` restores the starting file, a save
+/// there checks it again. Nothing is recreated.
+pub fn file_gone(session: &mut Session) {
+    let text = session.strings().get("labs.file_gone").to_owned();
     session.notify(text, true);
 }
 

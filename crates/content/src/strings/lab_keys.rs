@@ -73,6 +73,7 @@ pub const LAB_KEYS: &[&str] = &[
     "labs.file_failed",
     "labs.no_editor",
     "labs.file_gone",
+    "labs.file_gone_check",
     "labs.check_waiting",
     "key.labs",
     "key.number_labs",
