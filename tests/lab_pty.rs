@@ -190,14 +190,13 @@ fn a_save_from_any_editor_is_checked_again_without_a_key_and_solved_survives_a_r
         "{}",
         s.screen()
     );
-    // `s` plays that run in the simulator with the file as it was checked; q comes back.
+    // `s` plays that run in the simulator with the file as it was checked, paused at the
+    // learner's statement the report named; q comes back.
     s.send("s");
     s.wait_for("Lab 1: your file");
-    // The run's files show once the engine has started it; a key before that finds the
-    // simulator still waiting for the engine.
-    s.wait_for("Run files (sqlite3)");
+    s.wait_for("Consumer ran your @handle");
     s.send("]");
-    s.wait_for("Moment 1/");
+    s.wait_for("Moment ");
     s.send("q");
     s.wait_for("Your file:");
     // The fix, saved the same way, passes.

@@ -54,6 +54,7 @@ fn report(lang: Lang, text: &str, seeds: u64) -> LabReport {
                 broker: f.broker,
                 seed: f.seed,
                 text: text.to_owned(),
+                statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
             };
             (LabReportKind::Broken, lines, Some(run))
         }

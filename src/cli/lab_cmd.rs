@@ -2,13 +2,17 @@
 //! (made from the starting file on first use), checked over seeds × scenarios × brokers.
 //! Exit 0 pass, 1 a seed broke an invariant, 2 the file cannot run.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::args::LabAction;
 use super::lines::Session;
 use super::{Cli, EXIT_USAGE, Failure};
 use content::{Lab, Strings};
-use sim::lab::{CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy};
+use sim::lab::file::{self as lab_file, ReadError};
+use sim::lab::{
+    CheckFailure, LabFileError, LabVerdict, check_lab, lab_check, learner_copy, runs_lock,
+};
 
 /// Runs `queuelab lab ...`.
 pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
@@ -106,14 +110,35 @@ fn check(
         Some(f) => f.to_path_buf(),
         None => ensure_copy(&session.paths.data_dir, lab)?,
     };
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
     let shown = path.display().to_string();
+    let text = match lab_file::read(&path) {
+        Ok(text) => text,
+        Err(ReadError::Io(e)) => {
+            return Err(Failure::usage(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+        Err(ReadError::File(e)) => {
+            record(session, lab, &LabVerdict::CannotRun(e.clone()))?;
+            return Err(cannot_run(session, &shown, &e, json));
+        }
+    };
     let work_dir = learner_copy::runs_dir(&session.paths.data_dir, lab);
+    let strings = session.content.course(session.lang).strings.clone();
+    let _runs = runs_lock::lock_runs(&work_dir, || {
+        let n = lab.number.to_string();
+        // Not eprintln!: it panics when stderr is closed.
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            strings.fill("lab.check_waiting", &[("n", &n)])
+        );
+    })
+    .map_err(Failure::new)?;
     let verdict = check_lab(&session.content, lab, &text, seeds, &work_dir, &mut |_| {})
         .map_err(Failure::new)?;
     record(session, lab, &verdict)?;
-    let strings = session.content.course(session.lang).strings.clone();
     match verdict {
         LabVerdict::Passed { runs, seeds } => {
             if json {

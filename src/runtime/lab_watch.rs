@@ -53,13 +53,29 @@ impl Watch {
         self.seen = Stamp::of(&self.path);
     }
 
-    /// Whether the file was saved since it was last seen; it is seen now either way.
-    pub fn saved_since(&mut self) -> bool {
+    /// What happened to the file since it was last seen; it is seen now either way.
+    pub fn change(&mut self) -> Change {
         let now = Stamp::of(&self.path);
-        let saved = now != self.seen && now.0.is_some();
+        let change = match (self.seen.0, now.0) {
+            _ if now == self.seen => Change::None,
+            (Some(_), None) => Change::Gone,
+            (_, Some(_)) => Change::Saved,
+            (None, None) => Change::None,
+        };
         self.seen = now;
-        saved
+        change
     }
+}
+
+/// What happened to a watched file between two looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing.
+    None,
+    /// It was saved (written, or made again after it was gone).
+    Saved,
+    /// It was deleted (or moved away).
+    Gone,
 }
 
 #[cfg(test)]
@@ -80,10 +96,10 @@ mod tests {
         let path = dir.path().join("01.sql");
         std::fs::write(&path, "-- @handle\n").expect("write");
         let mut watch = Watch::new("01".into(), path.clone());
-        assert!(!watch.saved_since(), "nothing changed");
+        assert_ne!(watch.change(), Change::Saved, "nothing changed");
         std::fs::write(&path, "-- @handle\nSELECT 1;\n").expect("save");
-        assert!(watch.saved_since(), "a save of another size");
-        assert!(!watch.saved_since(), "seen once");
+        assert_eq!(watch.change(), Change::Saved, "a save of another size");
+        assert_ne!(watch.change(), Change::Saved, "seen once");
         // Same size, a later modification time.
         let later = SystemTime::now() + Duration::from_secs(5);
         std::fs::write(&path, "-- @handle\nSELECT 2;\n").expect("save");
@@ -92,12 +108,13 @@ mod tests {
             .open(&path)
             .and_then(|f| f.set_modified(later))
             .expect("touch");
-        assert!(watch.saved_since(), "same size, newer time");
+        assert_eq!(watch.change(), Change::Saved, "same size, newer time");
         std::fs::remove_file(&path).expect("remove");
-        assert!(!watch.saved_since(), "a deleted file checks nothing");
+        assert_eq!(watch.change(), Change::Gone, "a deleted file is said");
+        assert_eq!(watch.change(), Change::None, "once");
         std::fs::write(&path, "-- @handle\n").expect("write");
-        assert!(watch.saved_since(), "written again");
+        assert_eq!(watch.change(), Change::Saved, "written again");
         watch.seen_now();
-        assert!(!watch.saved_since());
+        assert_eq!(watch.change(), Change::None);
     }
 }

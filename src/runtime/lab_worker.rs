@@ -2,12 +2,13 @@
 //! loop, telling the UI before each run ("checking seed k/n") and at the end. Keys keep
 //! working meanwhile; a check is never cut short (the store records every check).
 
-use super::lab_watch::{Watch, next_look};
+use super::lab_watch::{Change, Watch, next_look};
 use app::Msg;
 use app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
 use content::{Content, Lab, Lang};
 use services::log;
-use sim::lab::{LabVerdict, check_lab, lab_check, learner_copy};
+use sim::lab::file::{self as lab_file, ReadError};
+use sim::lab::{LabVerdict, check_lab, lab_check, learner_copy, runs_lock};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
@@ -86,11 +87,17 @@ fn serve(
         let request = match next {
             Ok(request) => request,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(w) = watch.as_mut()
-                    && w.saved_since()
-                {
+                if let Some(w) = watch.as_mut() {
                     let lab_id = w.lab_id.clone();
-                    let _ = replies.send(Msg::LabFileSaved { lab_id });
+                    match w.change() {
+                        Change::None => {}
+                        Change::Saved => {
+                            let _ = replies.send(Msg::LabFileSaved { lab_id });
+                        }
+                        Change::Gone => {
+                            let _ = replies.send(Msg::LabFileGone { lab_id });
+                        }
+                    }
                 }
                 continue;
             }
@@ -191,20 +198,35 @@ fn check(
     lang: Lang,
     replies: &UnboundedSender<Msg>,
 ) -> (String, LabReport) {
-    let file = match learner_copy::ensure_copy(data_dir, lab) {
-        Ok(file) => file,
-        Err(reason) => return (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
-    };
-    let text = match std::fs::read_to_string(&file) {
+    let strings = &content.course(lang).strings;
+    // The copy is made when the lab opens; a copy gone since is said, never silently replaced
+    // by the starting file.
+    let file = learner_copy::copy_path(data_dir, lab);
+    let shown = file.display().to_string();
+    let text = match lab_file::read(&file) {
         Ok(text) => text,
+        Err(ReadError::File(e)) => {
+            let verdict = LabVerdict::CannotRun(e);
+            return (
+                verdict.reason(),
+                report_of(content, lab, lang, &shown, "", &verdict),
+            );
+        }
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            let gone = strings.fill("labs.file_gone_check", &[("file", &shown)]);
+            return (lab_check::CHECK_ERROR.to_owned(), failed(gone));
+        }
         Err(e) => {
+            let e = match e {
+                ReadError::Io(e) => e.to_string(),
+                ReadError::File(e) => e.to_string(),
+            };
             return (
                 lab_check::CHECK_ERROR.to_owned(),
-                failed(format!("cannot read {}: {e}", file.display())),
+                failed(format!("cannot read {shown}: {e}")),
             );
         }
     };
-    let shown = file.display().to_string();
     let mut progress = |p: sim::lab::CheckProgress| {
         let _ = replies.send(Msg::LabProgress {
             lab_id: lab.id.clone(),
@@ -217,12 +239,35 @@ fn check(
         });
     };
     let work_dir = learner_copy::runs_dir(data_dir, lab);
+    let lock = runs_lock::lock_runs(&work_dir, || {
+        let _ = replies.send(Msg::LabWaiting {
+            lab_id: lab.id.clone(),
+        });
+    });
+    let _runs = match lock {
+        Ok(lock) => lock,
+        Err(reason) => return (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
+    };
     let verdict = match check_lab(content, lab, &text, lab.seeds, &work_dir, &mut progress) {
         Ok(verdict) => verdict,
         Err(reason) => return (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
     };
+    let report = report_of(content, lab, lang, &shown, &text, &verdict);
+    (verdict.reason(), report)
+}
+
+/// The lab screen's report of a verdict, worded as `queuelab lab check` prints it (`text`: the
+/// file as checked, for the simulator's look at a broken run).
+fn report_of(
+    content: &Content,
+    lab: &Lab,
+    lang: Lang,
+    shown: &str,
+    text: &str,
+    verdict: &LabVerdict,
+) -> LabReport {
     let strings = &content.course(lang).strings;
-    let report = match &verdict {
+    match verdict {
         LabVerdict::Passed { runs, seeds } => LabReport {
             kind: LabReportKind::Passed,
             lines: vec![lab_check::passed_line(strings, lab, *runs, *seeds)],
@@ -230,12 +275,12 @@ fn check(
         },
         LabVerdict::CannotRun(e) => LabReport {
             kind: LabReportKind::CannotRun,
-            lines: vec![e.render(&shown, strings)],
+            lines: vec![e.render(shown, strings)],
             failed_run: None,
         },
         LabVerdict::Broken(f) => {
             let mut lines = vec![lab_check::broken_headline(strings, lab, f)];
-            lines.extend(lab_check::broken_details(content, lang, &shown, f));
+            lines.extend(lab_check::broken_details(content, lang, shown, f));
             LabReport {
                 kind: LabReportKind::Broken,
                 lines,
@@ -243,12 +288,12 @@ fn check(
                     scenario: f.scenario.clone(),
                     broker: f.broker,
                     seed: f.seed,
-                    text: text.clone(),
+                    text: text.to_owned(),
+                    statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
                 }),
             }
         }
-    };
-    (verdict.reason(), report)
+    }
 }
 
 #[cfg(test)]
@@ -274,6 +319,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let content = content();
         let lab_id = content.labs[0].id.clone();
+        let (opened, _) = run(
+            dir.path(),
+            &content,
+            LabRequest::Open {
+                lab_id: lab_id.clone(),
+            },
+        );
+        assert_eq!(opened, vec![Msg::LabOpened(Ok(()))]);
         let (answers, progress) = run(
             dir.path(),
             &content,
@@ -295,6 +348,65 @@ mod tests {
         let at = format!("{}:", file.display());
         assert!(
             report.lines.iter().any(|l| l.contains(&at)),
+            "{:?}",
+            report.lines
+        );
+    }
+
+    #[test]
+    fn a_deleted_file_is_said_and_never_replaced_by_the_starting_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content();
+        let lab = &content.labs[0];
+        let file = learner_copy::copy_path(dir.path(), lab);
+        learner_copy::write_atomically(&file, "-- @handle\nSELECT 1;\n").expect("write");
+        std::fs::remove_file(&file).expect("deleted while the screen is open");
+        for lang in [Lang::En, Lang::De] {
+            let (answers, _) = run(
+                dir.path(),
+                &content,
+                LabRequest::Check {
+                    lab_id: lab.id.clone(),
+                    lang,
+                },
+            );
+            let Msg::LabChecked { report, passed, .. } = &answers[0] else {
+                panic!("{answers:?}")
+            };
+            assert!(!passed);
+            assert_eq!(report.kind, LabReportKind::Failed);
+            let words = content.course(lang).strings.fill(
+                "labs.file_gone_check",
+                &[("file", &file.display().to_string())],
+            );
+            assert_eq!(report.lines, vec![words]);
+            assert!(!file.exists(), "the starting file was not written");
+        }
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_cannot_run_at_its_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content();
+        let lab = &content.labs[0];
+        let file = learner_copy::copy_path(dir.path(), lab);
+        std::fs::create_dir_all(file.parent().expect("folder")).expect("folder");
+        std::fs::write(&file, b"-- @handle\nSELECT 'caf\xE9';\n").expect("write");
+        let (answers, _) = run(
+            dir.path(),
+            &content,
+            LabRequest::Check {
+                lab_id: lab.id.clone(),
+                lang: Lang::En,
+            },
+        );
+        let Msg::LabChecked { report, reason, .. } = &answers[0] else {
+            panic!("{answers:?}")
+        };
+        assert_eq!(report.kind, LabReportKind::CannotRun);
+        assert_eq!(reason, lab_check::CANNOT_RUN);
+        assert!(
+            report.lines[0].starts_with(&format!("{}:2:12: byte 0xE9", file.display())),
             "{:?}",
             report.lines
         );

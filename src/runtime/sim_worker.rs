@@ -57,6 +57,7 @@ impl SimDriver {
             SimCommand::Start { run, .. }
             | SimCommand::Step { run, .. }
             | SimCommand::StepToMoment { run, .. }
+            | SimCommand::StepToStatement { run, .. }
             | SimCommand::View { run, .. }
             | SimCommand::ToEnd { run }
             | SimCommand::Inject { run, .. }
@@ -132,6 +133,15 @@ impl SimDriver {
             SimCommand::StepToMoment { run, max } => {
                 let r = self.run(run)?;
                 let stepped = r.step(u64::from(max), true)?;
+                vec![advanced(run, &r.sim, stepped)?]
+            }
+            SimCommand::StepToStatement {
+                run,
+                at_ms,
+                section,
+            } => {
+                let r = self.run(run)?;
+                let stepped = r.step_to_statement(at_ms, section)?;
                 vec![advanced(run, &r.sim, stepped)?]
             }
             SimCommand::ToEnd { run } => {

@@ -176,6 +176,22 @@ impl App {
                 Screen::Lab(state) if state.lab_id == lab_id => labs::recheck(state, session),
                 _ => Vec::new(),
             },
+            Msg::LabFileGone { lab_id } => {
+                if let Screen::Lab(state) = &self.screen
+                    && state.lab_id == lab_id
+                {
+                    labs::file_gone(session);
+                }
+                Vec::new()
+            }
+            Msg::LabWaiting { lab_id } => {
+                if let Screen::Lab(state) = &self.screen
+                    && state.lab_id == lab_id
+                {
+                    labs::waiting(session);
+                }
+                Vec::new()
+            }
             Msg::LabReset { lab_id, result } => {
                 if let Screen::Lab(state) = &mut self.screen
                     && state.lab_id == lab_id

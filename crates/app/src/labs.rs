@@ -188,7 +188,13 @@ fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
     };
     let number = session.content.labs.get(s.lab).map_or(0, |lab| lab.number);
     let lab = super::simulator::LabRun::new(s.lab_id.clone(), number, failed.text);
-    super::simulator::lab_run::open(session, lab, &failed.scenario, failed.broker, failed.seed)
+    let at = super::simulator::lab_run::Broke {
+        scenario: &failed.scenario,
+        broker: failed.broker,
+        seed: failed.seed,
+        statement: failed.statement,
+    };
+    super::simulator::lab_run::open(session, lab, &at)
 }
 
 fn page(session: &Session) -> u16 {
@@ -281,6 +287,20 @@ pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String
             Vec::new()
         }
     }
+}
+
+/// The learner's copy was deleted while its screen is open: said on the status line (the
+/// screen shows the file's path), with the way back: `r` restores the starting file, a save
+/// there checks it again. Nothing is recreated.
+pub fn file_gone(session: &mut Session) {
+    let text = session.strings().get("labs.file_gone").to_owned();
+    session.notify(text, true);
+}
+
+/// The check waits for another check of this lab on the same data folder.
+pub fn waiting(session: &mut Session) {
+    let text = session.strings().get("labs.check_waiting").to_owned();
+    session.notify(text, false);
 }
 
 /// The starting file is back (or could not be written).

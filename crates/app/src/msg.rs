@@ -126,6 +126,17 @@ pub enum Msg {
         /// The lab's id.
         lab_id: String,
     },
+    /// The learner's copy of a lab file was deleted (or moved away) while its screen is open.
+    LabFileGone {
+        /// The lab's id.
+        lab_id: String,
+    },
+    /// A lab check waits for another check of the same lab on the same data folder (a
+    /// `queuelab lab check` in another terminal).
+    LabWaiting {
+        /// The lab's id.
+        lab_id: String,
+    },
     /// A lab check moved on.
     LabProgress {
         /// The lab's id.

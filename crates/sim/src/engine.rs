@@ -326,7 +326,9 @@ impl Simulation {
                 return Ok(None);
             };
             self.recorder.facts.clear();
-            let Some(mut event) = self.execute(action)? else {
+            let executed = self.execute(action);
+            self.lab_fault_in_engine_sql(executed.as_ref().err())?;
+            let Some(mut event) = executed? else {
                 continue;
             };
             // The caption speaks the run's broker's words (one place decides, for every event),
@@ -343,6 +345,18 @@ impl Simulation {
                 ages_len: self.ledger.ages.len(),
             };
             return Ok(self.recorder.record(event, scalars));
+        }
+    }
+
+    /// In a lab run: the file's trigger that ran the engine's own SQL of this step over its
+    /// budget or past a size limit, as the file's error at the trigger's line.
+    fn lab_fault_in_engine_sql(&self, error: Option<&SimError>) -> Result<(), SimError> {
+        match &self.lab {
+            Some(lab) => match crate::lab::guard::engine_sql_finding(&lab.sql, error) {
+                Some(e) => Err(SimError::Lab(e)),
+                None => Ok(()),
+            },
+            None => Ok(()),
         }
     }
 

@@ -12,10 +12,12 @@ pub mod lab_check;
 pub mod learner_copy;
 mod rerun;
 pub mod runner;
+pub mod runs_lock;
 pub mod side_effects;
 mod split;
 mod trail;
 mod vary;
+pub mod violation_words;
 
 pub use breach::Breach;
 pub use content::LabSection as Section;

@@ -1,6 +1,7 @@
 //! One run on the simulator thread: the simulation, its story (moments) and the faults the
 //! learner injected (so that the compare view can replay them).
 
+use sim::lab::Section;
 use sim::{Event, Fault, Moment, SimError, Simulation, Story};
 
 /// Most events executed while waiting for a DLQ replay to run (it is due at once).
@@ -62,6 +63,34 @@ impl Run {
         }
         if self.sim.is_finished() {
             out.moments.extend(self.story.finish());
+        }
+        if out.events.len() > EVENTS_PER_REPLY {
+            out.events.drain(..out.events.len() - EVENTS_PER_REPLY);
+        }
+        Ok(out)
+    }
+
+    /// Executes events up to the first that runs the learner's `section` at `at_ms` or later
+    /// (its SQL names the section), or the first after `at_ms` when none at that time does.
+    pub fn step_to_statement(&mut self, at_ms: u64, section: Section) -> Result<Stepped, SimError> {
+        let header = format!("-- @{}", section.as_str());
+        let mut out = Stepped::default();
+        loop {
+            let stepped = self.step(1, false)?;
+            let Some(event) = stepped.events.last() else {
+                out.moments.extend(stepped.moments);
+                break;
+            };
+            let runs_it = event.sql.first().is_some_and(|l| l.starts_with(&header));
+            let there = (event.at_ms >= at_ms && runs_it) || event.at_ms > at_ms;
+            out.moments.extend(stepped.moments);
+            out.events.extend(stepped.events);
+            if out.events.len() > EVENTS_PER_REPLY * 2 {
+                out.events.drain(..EVENTS_PER_REPLY);
+            }
+            if there {
+                break;
+            }
         }
         if out.events.len() > EVENTS_PER_REPLY {
             out.events.drain(..out.events.len() - EVENTS_PER_REPLY);

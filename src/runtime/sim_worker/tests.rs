@@ -178,3 +178,54 @@ fn a_lab_claim_is_captioned_as_the_learners_not_as_the_engines_lease() {
         "{captions:?}"
     );
 }
+
+#[test]
+fn a_labs_broken_run_opens_at_the_learners_statement_the_report_names() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
+    let lab = content
+        .labs
+        .iter()
+        .find(|l| l.number == 3)
+        .expect("lab 3")
+        .clone();
+    let runs = tempfile::tempdir().expect("tempdir");
+    let verdict = sim::lab::check_lab(&content, &lab, &lab.start, 1, runs.path(), &mut |_| {})
+        .expect("the check runs");
+    let sim::lab::LabVerdict::Broken(failure) = verdict else {
+        panic!("the starting file breaks: {verdict:?}")
+    };
+    let statement = failure
+        .statement
+        .clone()
+        .expect("the report names a statement");
+    let spec = RunSpec {
+        scenario: failure.scenario.clone(),
+        mode: Mode::Safe,
+        broker: failure.broker,
+        seed: failure.seed,
+        lab: Some(app::simulator::LabRun::new(
+            lab.id.clone(),
+            lab.number,
+            lab.start.clone(),
+        )),
+    };
+    let mut driver = SimDriver::without_stamp(base.path(), Arc::clone(&content));
+    driver.handle(SimCommand::Start { run: 1, spec });
+    let replies = driver.handle(SimCommand::StepToStatement {
+        run: 1,
+        at_ms: statement.at_ms,
+        section: statement.section,
+    });
+    let [SimReply::Advanced { events, .. }] = &replies[..] else {
+        panic!("advanced: {replies:?}")
+    };
+    let last = events.last().expect("events ran");
+    assert_eq!(last.at_ms, statement.at_ms, "{last:?}");
+    let header = format!("-- @{}", statement.section.as_str());
+    assert!(
+        last.sql.first().is_some_and(|l| l.starts_with(&header)),
+        "the learner's {header} is the event shown: {last:?}"
+    );
+    assert!(events.iter().all(|e| e.at_ms <= statement.at_ms));
+}

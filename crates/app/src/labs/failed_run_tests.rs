@@ -9,6 +9,10 @@ use content::Lang;
 use sim::{BrokerKind, Mode};
 
 fn broken(app: &mut App, text: &str) {
+    broken_at(app, text, None);
+}
+
+fn broken_at(app: &mut App, text: &str, statement: Option<(u64, sim::lab::Section)>) {
     let lab_id = app.session.content.labs[0].id.clone();
     app.update(Msg::LabChecked {
         lab_id,
@@ -22,6 +26,7 @@ fn broken(app: &mut App, text: &str) {
                 broker: BrokerKind::Sqs,
                 seed: 3,
                 text: text.into(),
+                statement,
             }),
         },
     });
@@ -77,4 +82,69 @@ fn s_opens_the_broken_run_with_the_checked_file_and_keeps_it_there() {
         assert_eq!((spec.seed, spec.lab.is_some()), (4, true));
         assert!(app.session.progress.simulator.is_none(), "not remembered");
     }
+}
+
+#[test]
+fn s_opens_at_the_statement_the_report_names() {
+    let mut app = test_app(Lang::En, 100, 30);
+    chars(&mut app, "l");
+    key(&mut app, KeyCode::Enter);
+    broken_at(
+        &mut app,
+        "-- @handle\nSELECT 1;\n",
+        Some((4_250, sim::lab::Section::Handle)),
+    );
+    let effects = chars(&mut app, "s");
+    let commands: Vec<&SimCommand> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Sim(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let [SimCommand::Start { run, .. }, step] = commands[..] else {
+        panic!("start, then step to the statement: {commands:?}")
+    };
+    assert_eq!(
+        step,
+        &SimCommand::StepToStatement {
+            run: *run,
+            at_ms: 4_250,
+            section: sim::lab::Section::Handle,
+        }
+    );
+    // The start's reply does not end the wait: a step key now would run past the statement.
+    let head = || {
+        Box::new(sim::Snapshot {
+            scalars: sim::state::Scalars::default(),
+            metrics: sim::Metrics::default(),
+            tokens: Vec::new(),
+            last_event: None,
+            tables: sim::Tables::default(),
+        })
+    };
+    let run = *run;
+    app.update(Msg::Sim(crate::simulator::SimReply::Started {
+        run,
+        dir: "/runs/x".into(),
+        consumers: 2,
+        head: head(),
+        expected_events: 195,
+    }));
+    let pending = |app: &App| match &app.screen {
+        Screen::Simulator(sim) => sim.timeline.pending,
+        _ => panic!("the simulator"),
+    };
+    assert!(pending(&app), "still stepping to the statement");
+    app.update(Msg::Sim(crate::simulator::SimReply::Advanced {
+        run,
+        head: head(),
+        events: Vec::new(),
+        total: 40,
+        finished: false,
+        dlq: Vec::new(),
+        report: None,
+        moments: Vec::new(),
+    }));
+    assert!(!pending(&app), "at the statement");
 }

@@ -76,4 +76,7 @@ pub struct FailedRun {
     pub seed: u64,
     /// The learner's file at the check.
     pub text: String,
+    /// Where the run broke: the virtual time and section of the learner's statement the
+    /// report names (the simulator opens there); none when the report names none.
+    pub statement: Option<(u64, sim::lab::Section)>,
 }

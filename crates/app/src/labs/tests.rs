@@ -329,3 +329,44 @@ fn messages_for_another_lab_change_nothing() {
         .is_empty()
     );
 }
+
+#[test]
+fn a_deleted_file_is_said_with_the_way_back_in_both_languages() {
+    for lang in [Lang::En, Lang::De] {
+        let mut app = test_app(lang, 100, 30);
+        open_lab_one(&mut app);
+        let id = lab_id(&app);
+        assert!(app.update(Msg::LabFileGone { lab_id: id }).is_empty());
+        let status = app.session.status.clone().expect("status");
+        assert!(status.error, "{}", status.text);
+        let way_back = match lang {
+            Lang::En => "r restores the starting file",
+            Lang::De => "r holt die Startdatei zurück",
+        };
+        assert!(status.text.contains(way_back), "{}", status.text);
+        // Another lab's file is no news here.
+        app.session.status = None;
+        app.update(Msg::LabFileGone {
+            lab_id: "02-other".into(),
+        });
+        assert!(app.session.status.is_none());
+    }
+}
+
+#[test]
+fn a_check_that_waits_for_another_says_so() {
+    let mut app = test_app(Lang::En, 100, 30);
+    open_lab_one(&mut app);
+    chars(&mut app, "c");
+    let id = lab_id(&app);
+    app.update(Msg::LabWaiting { lab_id: id });
+    let status = app.session.status.clone().expect("status");
+    assert!(
+        status
+            .text
+            .starts_with("Waiting for another check of this lab"),
+        "{}",
+        status.text
+    );
+    assert!(matches!(lab(&app).check, CheckState::Running(_)));
+}

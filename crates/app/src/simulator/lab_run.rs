@@ -4,27 +4,43 @@
 //! would swap it for another program — the mode, the compare view, another scenario — is
 //! refused with a word; broker, seed, faults and stepping work as in any run.
 
-use super::protocol::LabRun;
+use super::protocol::{LabRun, SimCommand};
 use super::{SimState, playback};
 use crate::keymap::Action;
 use crate::{Effect, Screen, Session};
+use sim::lab::Section;
 use sim::{BrokerKind, Mode};
 
-/// Opens the simulator on `lab`'s run of `scenario` on `broker` with `seed`, paused before
-/// the first event.
-pub fn open(
-    session: &mut Session,
-    lab: LabRun,
-    scenario: &str,
-    broker: BrokerKind,
-    seed: u64,
-) -> Vec<Effect> {
-    let mut state = Box::new(SimState::new(scenario));
+/// Where a lab check's run broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Broke<'a> {
+    /// Scenario id.
+    pub scenario: &'a str,
+    /// Broker profile.
+    pub broker: BrokerKind,
+    /// Seed.
+    pub seed: u64,
+    /// The virtual time and section of the learner's statement the report names.
+    pub statement: Option<(u64, Section)>,
+}
+
+/// Opens the simulator on `lab`'s run where it broke, paused at the learner's statement the
+/// report names (the SQL view shows it), or before the first event when it names none.
+pub fn open(session: &mut Session, lab: LabRun, at: &Broke<'_>) -> Vec<Effect> {
+    let mut state = Box::new(SimState::new(at.scenario));
     state.settings.mode = Mode::Safe;
-    state.settings.broker = broker;
-    state.settings.seed = seed;
+    state.settings.broker = at.broker;
+    state.settings.seed = at.seed;
     state.settings.lab = Some(lab);
-    let effects = playback::restart(&mut state);
+    let mut effects = playback::restart(&mut state);
+    if let Some((at_ms, section)) = at.statement {
+        state.timeline.opening_at_statement = Some(at_ms);
+        effects.push(Effect::Sim(SimCommand::StepToStatement {
+            run: state.timeline.run,
+            at_ms,
+            section,
+        }));
+    }
     session.push(Screen::Simulator(state));
     effects
 }

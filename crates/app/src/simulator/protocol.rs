@@ -73,6 +73,16 @@ pub enum SimCommand {
         /// Most events to execute.
         max: u32,
     },
+    /// Execute events up to the first that runs the learner's `section` at `at_ms` or later
+    /// (that one included): a lab check's broken run opens at the statement its report names.
+    StepToStatement {
+        /// Run tag.
+        run: u64,
+        /// Virtual time of the statement, ms.
+        at_ms: u64,
+        /// Its section.
+        section: sim::lab::Section,
+    },
     /// The picture right after event `index` (step back / forward in history).
     View {
         /// Run tag.

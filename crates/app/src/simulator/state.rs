@@ -114,6 +114,9 @@ pub struct Timeline {
     pub phase_ms: u32,
     /// A command is out and its reply not yet in.
     pub pending: bool,
+    /// A lab's broken run steps to the learner's statement at this virtual time (ms) right
+    /// after its start: the start's reply does not end the wait, the step's does.
+    pub opening_at_statement: Option<u64>,
     /// Step keys pressed while a command was out, still to take (positive forward, negative
     /// back): every press is one step, however fast they come.
     pub queued_steps: i32,
@@ -186,6 +189,7 @@ impl SimState {
                 playing: false,
                 phase_ms: 0,
                 pending: false,
+                opening_at_statement: None,
                 queued_steps: 0,
                 head: None,
                 total: 0,

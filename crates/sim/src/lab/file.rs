@@ -3,7 +3,10 @@
 //! message in the learner's language).
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
+use super::guard::limits::{MAX_FILE_BYTES, MAX_STATEMENT_BYTES, human_bytes};
 use super::split;
 use content::LabSection as Section;
 use content::{Lang, Strings, problem_position};
@@ -82,6 +85,54 @@ pub enum LabFileErrorKind {
     /// `@claim` returned the same outbox row (this message id) again and again: the
     /// dispatcher would publish it for ever.
     ClaimedTooOften(String),
+    /// A section the lab needs is missing or holds no statement (the engine would run nothing
+    /// there, and the check would only report the orders that got lost).
+    MissingSection(Section),
+    /// The file is larger than a lab file may be (bytes).
+    FileTooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// One statement is longer than a statement may be (bytes).
+    StatementTooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The file is not UTF-8 text: the byte that is not.
+    NotUtf8(u8),
+    /// A string or blob grew past the limit (bytes).
+    ValueTooBig {
+        /// The limit.
+        limit: usize,
+    },
+    /// The database grew past the limit (bytes).
+    DatabaseFull {
+        /// The limit.
+        limit: usize,
+    },
+    /// SQLite's memory ran out at the limit (bytes).
+    OutOfMemory {
+        /// The limit.
+        limit: usize,
+    },
+    /// The rows a statement returned hold more than the engine reads (bytes).
+    ResultTooBig {
+        /// The limit.
+        limit: usize,
+    },
+    /// A drop of the engine's own table, index or trigger (`DROP TABLE outbox`).
+    EngineObject(String),
+    /// The file's trigger (or other schema) made the engine's own SQL fail.
+    InEngineSql {
+        /// The trigger that was running, when SQLite named one.
+        trigger: Option<String>,
+        /// What went wrong there.
+        cause: Box<LabFileErrorKind>,
+    },
 }
 
 /// A located lab-file error.
@@ -126,7 +177,16 @@ impl LabFileError {
             ),
             K::Sql(text) => strings.fill("lab.err_sql", &[("error", text)]),
             K::Forbidden(what) => strings.fill("lab.err_forbidden", &[("what", what)]),
-            K::TooLong => strings.get("lab.err_too_long").to_owned(),
+            K::TooLong => strings.fill(
+                "lab.err_too_long",
+                &[
+                    (
+                        "steps",
+                        &(super::guard::STEPS_PER_STATEMENT / 1_000_000).to_string(),
+                    ),
+                    ("seconds", &super::guard::STATEMENT_SECONDS.to_string()),
+                ],
+            ),
             K::OpenTransaction => strings.get("lab.err_open_transaction").to_owned(),
             K::FunctionNotHere {
                 name,
@@ -143,6 +203,54 @@ impl LabFileError {
             K::NoOrder => strings.get("lab.err_no_order").to_owned(),
             K::ClaimedTooOften(message) => {
                 strings.fill("lab.err_claimed_too_often", &[("message", message)])
+            }
+            K::MissingSection(section) => {
+                strings.fill("lab.err_missing_section", &[("name", section.as_str())])
+            }
+            K::FileTooLarge { size, limit } => strings.fill(
+                "lab.err_file_too_large",
+                &[
+                    ("size", &human_bytes(*size)),
+                    ("limit", &human_bytes(*limit)),
+                ],
+            ),
+            K::StatementTooLarge { size, limit } => strings.fill(
+                "lab.err_statement_too_large",
+                &[
+                    ("size", &human_bytes(*size)),
+                    ("limit", &human_bytes(*limit)),
+                ],
+            ),
+            K::NotUtf8(byte) => {
+                strings.fill("lab.err_not_utf8", &[("byte", &format!("{byte:02X}"))])
+            }
+            K::ValueTooBig { limit } => {
+                strings.fill("lab.err_value_too_big", &[("limit", &human_bytes(*limit))])
+            }
+            K::DatabaseFull { limit } => {
+                strings.fill("lab.err_database_full", &[("limit", &human_bytes(*limit))])
+            }
+            K::OutOfMemory { limit } => {
+                strings.fill("lab.err_out_of_memory", &[("limit", &human_bytes(*limit))])
+            }
+            K::ResultTooBig { limit } => {
+                strings.fill("lab.err_result_too_big", &[("limit", &human_bytes(*limit))])
+            }
+            K::EngineObject(what) => strings.fill("lab.err_engine_object", &[("what", what)]),
+            K::InEngineSql { trigger, cause } => {
+                let cause = LabFileError {
+                    line: self.line,
+                    column: self.column,
+                    kind: (**cause).clone(),
+                }
+                .message(strings);
+                match trigger {
+                    Some(name) => strings.fill(
+                        "lab.err_in_engine_sql_trigger",
+                        &[("trigger", name), ("cause", &cause)],
+                    ),
+                    None => strings.fill("lab.err_in_engine_sql", &[("cause", &cause)]),
+                }
             }
             K::ClaimShape(column) => strings.fill(
                 "lab.err_claim_shape",
@@ -200,6 +308,16 @@ impl LabFile {
     /// Parses a lab file: sections, statements and their positions. Parameters and SQL are
     /// checked later, against a database ([`super::hooks::LabSql::prepare`]).
     pub fn parse(text: &str) -> Result<LabFile, LabFileError> {
+        if text.len() > MAX_FILE_BYTES {
+            return Err(LabFileError {
+                line: 1,
+                column: 1,
+                kind: LabFileErrorKind::FileTooLarge {
+                    size: text.len(),
+                    limit: MAX_FILE_BYTES,
+                },
+            });
+        }
         let mut sections: Vec<SectionText> = Vec::new();
         // (section, header line, byte offset where its body starts)
         let mut open: Option<(Section, usize, usize)> = None;
@@ -253,6 +371,27 @@ impl LabFile {
         self.sections.iter().find(|t| t.section == s)
     }
 
+    /// Refuses a file without a statement in a section the lab needs (`@handle`, `@accept`,
+    /// `@claim`): the engine would run nothing there. Named at the section's header, or at
+    /// the end of the file when the section is missing.
+    pub fn requires(&self, opened: &[Section], text: &str) -> Result<(), LabFileError> {
+        let needed = opened.iter().find(|s| {
+            matches!(s, Section::Handle | Section::Accept | Section::Claim)
+                && self.section(**s).is_none_or(|t| t.statements.is_empty())
+        });
+        let Some(&section) = needed else {
+            return Ok(());
+        };
+        let line = self
+            .section(section)
+            .map_or_else(|| text.lines().count().max(1), |t| t.line);
+        Err(LabFileError {
+            line,
+            column: 1,
+            kind: LabFileErrorKind::MissingSection(section),
+        })
+    }
+
     /// Refuses a section the lab does not open (named at its header line).
     pub fn only(&self, opened: &[Section]) -> Result<(), LabFileError> {
         match self.sections.iter().find(|s| !opened.contains(&s.section)) {
@@ -264,6 +403,51 @@ impl LabFile {
             None => Ok(()),
         }
     }
+}
+
+/// Why a lab file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file system refused (missing file, no permission).
+    Io(std::io::Error),
+    /// The file is too large or not UTF-8: the learner's to fix, at its position.
+    File(LabFileError),
+}
+
+/// Reads a lab file: refused, without reading it whole, when it is larger than a lab file may
+/// be; a byte that is not UTF-8 is named at its line and column.
+pub fn read(path: &Path) -> Result<String, ReadError> {
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let too_large = |size: usize| {
+        ReadError::File(LabFileError {
+            line: 1,
+            column: 1,
+            kind: LabFileErrorKind::FileTooLarge {
+                size,
+                limit: MAX_FILE_BYTES,
+            },
+        })
+    };
+    let size = file.metadata().map_err(ReadError::Io)?.len();
+    let size = usize::try_from(size).unwrap_or(usize::MAX);
+    if size > MAX_FILE_BYTES {
+        return Err(too_large(size));
+    }
+    // The file may grow between the look and the read: read one byte past the limit at most.
+    let mut bytes = Vec::with_capacity(size);
+    let limit = u64::try_from(MAX_FILE_BYTES + 1).unwrap_or(u64::MAX);
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len()));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = String::from_utf8_lossy(&bytes[..good]);
+        ReadError::File(at(&before, good, LabFileErrorKind::NotUtf8(bytes[good])))
+    })
 }
 
 fn at(text: &str, offset: usize, kind: LabFileErrorKind) -> LabFileError {
@@ -286,6 +470,16 @@ fn section_text(
             text,
             start + extra.offset,
             LabFileErrorKind::TooManyStatements(section),
+        ));
+    }
+    if let Some(long) = pieces.iter().find(|p| p.text.len() > MAX_STATEMENT_BYTES) {
+        return Err(at(
+            text,
+            start + long.offset,
+            LabFileErrorKind::StatementTooLarge {
+                size: long.text.len(),
+                limit: MAX_STATEMENT_BYTES,
+            },
         ));
     }
     let statements = pieces

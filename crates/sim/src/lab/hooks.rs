@@ -10,6 +10,7 @@ use rusqlite::types::Value;
 
 use super::file::{LabFile, LabFileError, LabFileErrorKind, Statement};
 use super::guard::Guard;
+use super::guard::limits::ResultSize;
 use super::side_effects::SideEffects;
 use crate::store::SERVICE_SQL;
 use content::LabSection as Section;
@@ -64,12 +65,13 @@ pub(crate) fn query_statement(
             .map(|s| s.column_names().map(str::to_owned).collect())
             .unwrap_or_default();
         let mut out = Vec::new();
+        let mut size = ResultSize::default();
         while let Some(row) = rows.next()? {
-            out.push(
-                (0..columns.len())
-                    .map(|i| row.get::<_, Value>(i))
-                    .collect::<rusqlite::Result<Vec<_>>>()?,
-            );
+            let values = (0..columns.len())
+                .map(|i| row.get::<_, Value>(i))
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            size.add(&values, guard)?;
+            out.push(values);
         }
         Ok(Returned { columns, rows: out })
     })
@@ -95,7 +97,7 @@ fn run_with<T>(
         let mut rows = prepared.raw_query();
         read(&mut rows)
     })();
-    let finding = guard.finding();
+    let finding = result.as_ref().err().and_then(|e| guard.finding_for(e));
     guard.stop();
     result.map_err(|e: rusqlite::Error| match finding {
         Some(kind) => StatementError::Learner(located(stmt, 0, kind)),
@@ -146,6 +148,7 @@ impl LabSql {
                 }
             }
         }
+        file.requires(opened, text)?;
         Ok(LabSql {
             file,
             opened: opened.to_vec(),

@@ -170,7 +170,8 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
         None => strings.get("lab.check_no_statement").to_owned(),
     });
     for v in &f.violations {
-        lines.push(strings.fill("lab.check_violation", &[("text", v)]));
+        let said = super::violation_words::say(strings, v);
+        lines.push(strings.fill("lab.check_violation", &[("text", &said)]));
     }
     if !f.checker_agrees {
         lines.push(strings.get("lab.check_disagree").to_owned());

@@ -24,7 +24,7 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             expected_events,
             ..
         } => {
-            s.timeline.pending = false;
+            s.timeline.pending = s.timeline.opening_at_statement.is_some();
             s.timeline.expected_events = expected_events;
             s.timeline.dir = Some(dir);
             s.timeline.consumers = consumers;
@@ -41,6 +41,7 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             ..
         } => {
             s.timeline.pending = false;
+            s.timeline.opening_at_statement = None;
             if !moments.is_empty() && s.settings.pause_at_moments {
                 // Pause at moments: the presenter's clicker (`.`) continues.
                 s.timeline.playing = false;
@@ -86,6 +87,7 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
         }
         SimReply::Failed { .. } => {
             s.timeline.pending = false;
+            s.timeline.opening_at_statement = None;
             s.timeline.playing = false;
             s.timeline.queued_steps = 0;
             if s.compare == Some(Compare::Running) {

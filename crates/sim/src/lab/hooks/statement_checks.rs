@@ -28,9 +28,9 @@ pub(super) fn located(stmt: &Statement, offset: usize, kind: LabFileErrorKind) -
 }
 
 /// The error of a statement that failed while `guard` watched: the guard's finding when it
-/// caused the failure, else SQLite's message at SQLite's offset.
+/// or a size limit caused the failure, else SQLite's message at SQLite's offset.
 pub(super) fn learner_error(stmt: &Statement, guard: &Guard, e: &rusqlite::Error) -> LabFileError {
-    if let Some(kind) = guard.finding() {
+    if let Some(kind) = guard.finding_for(e) {
         return located(stmt, 0, kind);
     }
     match e {
