@@ -292,7 +292,9 @@ fn the_quiz_next_steps_point_at_the_right_runs() {
 }
 
 /// Item 4: a session is locked to one consumer at a time; that it is also handled one message
-/// after another holds while `MaxConcurrentCallsPerSession` stays at its default of 1.
+/// after another holds while `MaxConcurrentCallsPerSession` stays at its default of 1. An SQS
+/// FIFO receive returns as many messages of one group as it can, so the order holds only while
+/// one received batch is handled one message after another.
 #[test]
 fn sessions_are_described_with_their_concurrency_setting() {
     assert_groups(
@@ -301,7 +303,8 @@ fn sessions_are_described_with_their_concurrency_setting() {
         &[
             &["one consumer at a time locks the session"],
             &["`maxconcurrentcallspersession` at its default of 1"],
-            &["has been received and not yet deleted, the queue returns no later message"],
+            &["returns as many messages of one group as it can"],
+            &["handed to parallel tasks run out of order"],
         ],
     );
     assert_groups(
@@ -310,7 +313,8 @@ fn sessions_are_described_with_their_concurrency_setting() {
         &[
             &["jeweils ein consumer sperrt die session"],
             &["`maxconcurrentcallspersession` auf dem standardwert 1"],
-            &["empfangen und noch nicht gelöscht ist, gibt die queue keine spätere nachricht"],
+            &["liefert so viele nachrichten einer gruppe wie möglich"],
+            &["auf parallele tasks verteilt, laufen durcheinander"],
         ],
     );
     for lang in ["en", "de"] {
