@@ -13,6 +13,9 @@ use toml::Spanned;
 pub struct Glossary {
     /// The terms, in file order.
     pub terms: Vec<Term>,
+    /// Words that claim no exception exists ("never", "nur"), lowercase, with their
+    /// inflections: on a quiz or decision option they are a cue to the answer.
+    pub absolute_words: Vec<String>,
 }
 
 /// One concept: the word the course uses and the words it does not.
@@ -32,6 +35,8 @@ pub struct Term {
 #[serde(deny_unknown_fields)]
 struct File {
     format_version: Spanned<u32>,
+    #[serde(default)]
+    absolute_words: Vec<Spanned<String>>,
     #[serde(default)]
     term: Vec<RawTerm>,
 }
@@ -82,7 +87,30 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Glossary {
             }
         }
     }
+    for word in &file.absolute_words {
+        check_text(path, text, "absolute word", word, problems);
+        if word
+            .get_ref()
+            .chars()
+            .any(|c| !c.is_alphanumeric() || c.is_uppercase())
+        {
+            problems.push(at(
+                path,
+                text,
+                word,
+                format!(
+                    "absolute word {:?} must be one lowercase word",
+                    word.get_ref()
+                ),
+            ));
+        }
+    }
     Glossary {
+        absolute_words: file
+            .absolute_words
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
         terms: file
             .term
             .into_iter()
@@ -163,7 +191,7 @@ fn blank_code_spans(line: &str) -> String {
 /// taken for the German "Dead-Letter Queue". A longer word with the same start counts, so
 /// "Konsument" also finds "Konsumenten"; a word joined by `-`, `_`, `.` or `/` to the one before
 /// is part of an identifier or compound and does not count.
-fn find_word(text: &str, word: &str) -> Option<usize> {
+pub(crate) fn find_word(text: &str, word: &str) -> Option<usize> {
     let mut chars = word.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
