@@ -149,9 +149,15 @@ impl Glossary {
                 continue;
             }
             let prose = blank_code_spans(line);
+            // A split verb's tail often wraps onto the next line ("schreibt den Auftrag\nfest").
+            let next = text
+                .lines()
+                .nth(index + 1)
+                .map(blank_code_spans)
+                .unwrap_or_default();
             for term in &self.terms {
                 for word in &term.rejected {
-                    if let Some(column) = find_word(&prose, word) {
+                    if let Some(column) = find_rejected(&prose, &next, word) {
                         out.push(Problem {
                             path: path.to_owned(),
                             line: index + 1,
@@ -166,6 +172,27 @@ impl Glossary {
             }
         }
     }
+}
+
+/// Separates the two parts of a rejected split verb: "schreibt … fest".
+const SPLIT: &str = " … ";
+
+/// Where `word` starts in `line`. A split verb ("schreibt … fest") counts when its tail stands
+/// as a whole word later in the same sentence, on this line or the next.
+fn find_rejected(line: &str, next: &str, word: &str) -> Option<usize> {
+    let Some((head, tail)) = word.split_once(SPLIT) else {
+        return find_word(line, word);
+    };
+    let start = find_word(line, head)?;
+    let after = format!("{} {next}", &line[start + head.len()..]);
+    let sentence = after
+        .split(['.', '!', '?', ';', ':'])
+        .next()
+        .unwrap_or_default();
+    sentence
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| w == tail)
+        .then_some(start)
 }
 
 /// Replaces the text between backticks with spaces, keeping byte offsets.
@@ -252,6 +279,25 @@ rejected = ["Konsument"]
             found[0].message,
             "\"Konsument\" is a rejected synonym; the glossary term is \"Consumer\""
         );
+    }
+
+    #[test]
+    fn finds_a_split_verb_within_its_sentence_also_across_a_line_break() {
+        let glossary = Glossary {
+            terms: vec![Term {
+                id: "commit".into(),
+                term: "committen".into(),
+                meaning: "m".into(),
+                rejected: vec!["schreibt … fest".into()],
+            }],
+            absolute_words: Vec::new(),
+        };
+        let mut found = Vec::new();
+        let text = "Die API schreibt den Auftrag fest.\nSie schreibt den Auftrag\nfest, dann sendet sie.\nSie schreibt. Fest steht: nichts.\nschreibt festlich";
+        glossary.scan("x.md", text, None, &mut found);
+        let lines: Vec<usize> = found.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2], "{found:?}");
+        assert_eq!(found[0].column, 9);
     }
 
     #[test]
