@@ -13,6 +13,8 @@ mod fourth_review;
 mod second_review;
 #[path = "course_rules/third_review.rs"]
 mod third_review;
+#[path = "course_rules/vendor_facts.rs"]
+mod vendor_facts;
 
 /// One rule: a section of a chapter must contain every group; a group is satisfied when any
 /// of its phrases occurs (case-insensitive, whitespace collapsed).
