@@ -122,8 +122,8 @@ fn no_unanswered_card_shares_its_screen_with_its_answer() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// The check itself: a card with the flow widget drawn under it (as chapter 3 once showed it)
-/// is caught, while the same card with the right option naming the answer is not.
+/// The check itself: a card with the flow widget drawn under it is caught, while the same card
+/// with the right option naming the answer is not.
 #[test]
 fn a_widget_under_the_card_is_caught_and_the_options_are_not() {
     let reveals = vec!["outbox".to_owned(), "dispatcher".to_owned()];

@@ -1,4 +1,4 @@
-//! Facts the vendor documentation states and the course once had wrong: the AWS SDK's retry
+//! Facts the vendor documentation states, held in the course's own words: the AWS SDK's retry
 //! count per mode, the SQS FIFO batch and its visibility clock, the FIFO DLQ's deduplication
 //! id, the Base64 size of an SQS body, timestamps that restart on copies, the lock as the
 //! consumer's claim, the ordering game's honest promise and the claim's wait branch in code.
