@@ -2,9 +2,13 @@
 //! (a quiz question or a decision card) is read the way a test-wise learner reads it:
 //! - the wrong options share an opening or a closing of at least [`AFFIX_WORDS_MIN`] words that
 //!   the right option lacks, so the odd one out is the answer;
+//! - the wrong options share a phrase of at least [`AFFIX_WORDS_MIN`] words anywhere in their
+//!   text ("after the commit") that the right option lacks: the same odd one out, mid-sentence;
 //! - a glossary term (the course's own word for a concept) appears in the right option and
 //!   nowhere else in the item, so the option "in the course's words" is the answer;
 //! - absolute words ("never", "nur") stand only on the wrong options, or only on the right one;
+//! - the right option is more than [`RIGHT_LENGTH_MAX_PERCENT`] percent as long as the longest
+//!   wrong one: the answer that needs a sentence more stands out before it is read;
 //! - on a decision card the right option is the strictly longest (the quiz holds the same cue
 //!   to a share of its bank).
 //!
@@ -16,6 +20,11 @@ use crate::{Course, Lang, Problem};
 /// Words an opening or closing shared by every wrong option must have to count as a cue. Two
 /// words ("the order", "die 37") recur by chance; three ("commit the order, ...") are a pattern.
 pub const AFFIX_WORDS_MIN: usize = 3;
+
+/// How long (percent of the longest wrong option, in characters) a right option may be. A
+/// careful author keeps the answer within a quarter of the longest distractor; an answer half
+/// again as long, with its reason and named APIs, is spotted without being understood.
+pub const RIGHT_LENGTH_MAX_PERCENT: usize = 125;
 
 /// One multiple-choice item, whichever file it comes from.
 pub struct Item<'a> {
@@ -79,6 +88,7 @@ pub fn check(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
 
 /// The affix, glossary-term and absolute-word cues of one item.
 pub fn check_item(item: &Item<'_>, terms: &[&str], absolutes: &[&str], out: &mut Vec<Problem>) {
+    let before = out.len();
     for (side, shared) in [
         ("open", shared_affix(item, false)),
         ("close", shared_affix(item, true)),
@@ -92,6 +102,25 @@ pub fn check_item(item: &Item<'_>, terms: &[&str], absolutes: &[&str], out: &mut
                 ),
             ));
         }
+    }
+    let affix_reported = out.len() > before;
+    if let Some(phrase) = shared_phrase(item).filter(|_| !affix_reported) {
+        out.push(Problem::file(
+            &item.path,
+            format!(
+                "{}: every wrong option and not the right one contains {phrase:?}; vary the wrong options or let the right one say it too",
+                item.name
+            ),
+        ));
+    }
+    if let Some((right, wrong)) = right_stands_out_by_length(item) {
+        out.push(Problem::file(
+            &item.path,
+            format!(
+                "{}: the right option has {right} characters, more than {RIGHT_LENGTH_MAX_PERCENT}% of the longest wrong one ({wrong}); shorten it or give a wrong option the same detail",
+                item.name
+            ),
+        ));
     }
     for term in terms_only_in_the_answer(item, terms) {
         out.push(Problem::file(
@@ -172,6 +201,47 @@ pub fn shared_affix(item: &Item<'_>, closing: bool) -> Option<String> {
         shared.reverse();
     }
     Some(shared.join(" "))
+}
+
+/// The longest phrase of at least [`AFFIX_WORDS_MIN`] consecutive words that every wrong option
+/// contains somewhere and no right option contains. Needs two wrong options, like
+/// [`shared_affix`].
+pub fn shared_phrase(item: &Item<'_>) -> Option<String> {
+    if item.wrong.len() < 2 || item.right.is_empty() {
+        return None;
+    }
+    let wrong: Vec<Vec<String>> = item.wrong.iter().map(|t| words(t)).collect();
+    let right: Vec<Vec<String>> = item.right.iter().map(|t| words(t)).collect();
+    let is_cue = |phrase: &[String]| {
+        wrong.iter().all(|w| contains_run(w, phrase))
+            && !right.iter().any(|r| contains_run(r, phrase))
+    };
+    let first = &wrong[0];
+    let mut best: Option<&[String]> = None;
+    for start in 0..first.len().saturating_sub(AFFIX_WORDS_MIN - 1) {
+        let mut end = start + AFFIX_WORDS_MIN;
+        while end <= first.len() && is_cue(&first[start..end]) {
+            end += 1;
+        }
+        let found = &first[start..end - 1];
+        if found.len() >= AFFIX_WORDS_MIN && best.is_none_or(|b| found.len() > b.len()) {
+            best = Some(found);
+        }
+    }
+    best.map(|b| b.join(" "))
+}
+
+/// Whether `run` occurs as consecutive words in `text`.
+fn contains_run(text: &[String], run: &[String]) -> bool {
+    text.windows(run.len()).any(|w| w == run)
+}
+
+/// The lengths (right, longest wrong) when a right option is longer than
+/// [`RIGHT_LENGTH_MAX_PERCENT`] of the longest wrong option.
+pub fn right_stands_out_by_length(item: &Item<'_>) -> Option<(usize, usize)> {
+    let longest = |texts: &[&str]| texts.iter().map(|t| t.chars().count()).max();
+    let (right, wrong) = (longest(&item.right)?, longest(&item.wrong)?);
+    (right * 100 > wrong * RIGHT_LENGTH_MAX_PERCENT).then_some((right, wrong))
 }
 
 /// Glossary terms in a right option that neither a wrong option nor the stem uses.

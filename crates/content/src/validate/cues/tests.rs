@@ -82,8 +82,8 @@ fn a_course_term_only_in_the_right_option_is_caught() {
         "The same message arrives twice. What does the consumer do?",
         "Record the id in the inbox with the credit; skip if it is there.",
         &[
-            "Run the handler again.",
-            "Skip credits of the same amount today.",
+            "Run the handler again and book the credit as for any delivery.",
+            "Skip credits of the same amount today, then settle the message.",
         ],
     );
     let found = problems(&cued, &terms, &[]);
@@ -109,7 +109,7 @@ fn absolutes_on_one_side_only_are_caught() {
     let wrong_side = item(
         "?",
         "Lease the rows first.",
-        &["It never fails.", "Send them twice."],
+        &["It never fails.", "Send the rows twice."],
     );
     let found = problems(&wrong_side, &[], &absolutes);
     assert_eq!(found.len(), 1, "{found:?}");
@@ -147,4 +147,82 @@ fn the_longest_right_option_on_a_card_is_caught() {
         &mut out,
     );
     assert!(out.is_empty());
+}
+
+#[test]
+fn a_phrase_every_wrong_option_shares_mid_sentence_is_caught() {
+    let cued = item(
+        "The broker is down. How does the API hand an order on?",
+        "Store the message as a row in the same commit; a worker publishes it.",
+        &[
+            "Publish inside the request after the Commit, retrying with backoff.",
+            "Publish in the same request after the commit and log a failure.",
+            "Put the message in a retry queue after the commit; a job drains it.",
+        ],
+    );
+    assert_eq!(shared_phrase(&cued).as_deref(), Some("after the commit"));
+    let found = problems(&cued, &[], &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("contains \"after the commit\""),
+        "{found:?}"
+    );
+    // The right option saying it too: no odd one out.
+    let right_too = item(
+        cued.stem[0],
+        "After the commit is taken with an outbox row, a worker publishes it.",
+        &cued.wrong,
+    );
+    assert_eq!(shared_phrase(&right_too), None);
+    // Shared by two wrong options of three is no pattern of the wrong side.
+    let two_of_three = item(
+        cued.stem[0],
+        cued.right[0],
+        &[cued.wrong[0], cued.wrong[1], "Keep it in memory."],
+    );
+    assert_eq!(shared_phrase(&two_of_three), None);
+    // Two shared words are chance.
+    let two_words = item(
+        "?",
+        "Group them by reason.",
+        &["Replay the 37 now.", "Raise the limit; the 37 wait."],
+    );
+    assert_eq!(shared_phrase(&two_words), None);
+    // A shared opening is reported once, by the affix rule.
+    let opening = item(
+        "?",
+        "Write an outbox row in the same commit.",
+        &[
+            "Commit the order, then publish it.",
+            "Commit the order and log a failure.",
+        ],
+    );
+    let found = problems(&opening, &[], &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("open with"), "{found:?}");
+}
+
+#[test]
+fn a_right_option_far_longer_than_every_wrong_one_is_caught() {
+    let cued = item(
+        "The provider is down for an hour. What do you do?",
+        "Let a circuit breaker open and pause receiving (StopProcessingAsync, or stop calling ReceiveMessage) until a trial call succeeds.",
+        &[
+            "Raise MaxDeliveryCount to 1,000 so that messages do not reach the DLQ.",
+            "Let the retries run; replay whatever lands in the DLQ afterwards.",
+            "Add more immediate retries to the handler so each gets through.",
+        ],
+    );
+    assert_eq!(right_stands_out_by_length(&cued), Some((129, 70)));
+    let found = problems(&cued, &[], &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("129 characters"), "{found:?}");
+    // Within a quarter of the longest wrong option: a careful author's spread.
+    let balanced = item(
+        cued.stem[0],
+        "Let a circuit breaker open and stop receiving until a trial call succeeds.",
+        &cued.wrong,
+    );
+    assert_eq!(right_stands_out_by_length(&balanced), None);
+    assert!(problems(&balanced, &[], &[]).is_empty());
 }
