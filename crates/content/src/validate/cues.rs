@@ -9,6 +9,8 @@
 //! - absolute words ("never", "nur") stand only on the wrong options, or only on the right one;
 //! - the right option is more than [`RIGHT_LENGTH_MAX_PERCENT`] percent as long as the longest
 //!   wrong one: the answer that needs a sentence more stands out before it is read;
+//! - a quiz option repeats [`ECHO_WORDS_MIN`] words in a row of a decision card's option: the
+//!   trainee recognises the card's verdict instead of recalling the idea;
 //! - on a decision card the right option is the strictly longest (the quiz holds the same cue
 //!   to a share of its bank).
 //!
@@ -25,6 +27,10 @@ pub const AFFIX_WORDS_MIN: usize = 3;
 /// careful author keeps the answer within a quarter of the longest distractor; an answer half
 /// again as long, with its reason and named APIs, is spotted without being understood.
 pub const RIGHT_LENGTH_MAX_PERCENT: usize = 125;
+
+/// Consecutive words a quiz option may share with a decision option before it reads as the same
+/// sentence. Five ("the message as a row") are a shared idea; six are a copied line.
+pub const ECHO_WORDS_MIN: usize = 6;
 
 /// One multiple-choice item, whichever file it comes from.
 pub struct Item<'a> {
@@ -69,6 +75,7 @@ pub fn check(lang: Lang, course: &Course, problems: &mut Vec<Problem>) {
         check_longest(&item, problems);
         items.push(item);
     }
+    check_echoes(lang, course, problems);
     let terms: Vec<&str> = course
         .glossary
         .terms
@@ -242,6 +249,35 @@ pub fn right_stands_out_by_length(item: &Item<'_>) -> Option<(usize, usize)> {
     let longest = |texts: &[&str]| texts.iter().map(|t| t.chars().count()).max();
     let (right, wrong) = (longest(&item.right)?, longest(&item.wrong)?);
     (right * 100 > wrong * RIGHT_LENGTH_MAX_PERCENT).then_some((right, wrong))
+}
+
+/// Quiz options that repeat a decision option's words.
+fn check_echoes(lang: Lang, course: &Course, out: &mut Vec<Problem>) {
+    for q in &course.quiz.questions {
+        for option in &q.options {
+            for d in &course.decisions {
+                for card_option in &d.options {
+                    if let Some(run) = echo(&option.text, &card_option.text) {
+                        out.push(Problem::file(
+                            &format!("quiz/{lang}/quiz.toml"),
+                            format!(
+                                "question {:?} option {:?} repeats decision {:?} option {:?} ({run:?}); say it in the question's own words",
+                                q.id, option.id, d.id, card_option.id
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first run of [`ECHO_WORDS_MIN`] words that `text` shares with `other`.
+pub fn echo(text: &str, other: &str) -> Option<String> {
+    let (text, other) = (words(text), words(other));
+    text.windows(ECHO_WORDS_MIN)
+        .find(|run| contains_run(&other, run))
+        .map(|run| run.join(" "))
 }
 
 /// Glossary terms in a right option that neither a wrong option nor the stem uses.

@@ -226,3 +226,32 @@ fn a_right_option_far_longer_than_every_wrong_one_is_caught() {
     assert_eq!(right_stands_out_by_length(&balanced), None);
     assert!(problems(&balanced, &[], &[]).is_empty());
 }
+
+#[test]
+fn a_quiz_option_copied_from_a_decision_option_is_caught() {
+    let card = "A SAS or presigned URL for reading, valid for 15 minutes; the worker downloads it.";
+    assert_eq!(
+        echo(
+            "With a SAS or presigned URL for reading, valid for 15 minutes, in the message.",
+            card
+        )
+        .as_deref(),
+        Some("a sas or presigned url for")
+    );
+    // The same idea in the question's own words.
+    assert_eq!(
+        echo(
+            "With a read link that the producer signs and puts in the message.",
+            card
+        ),
+        None
+    );
+    // Five shared words are a shared idea, not a copied line.
+    assert_eq!(
+        echo(
+            "Commit the message as a row with the order.",
+            "Store the message as a row in the same commit."
+        ),
+        None
+    );
+}
