@@ -120,6 +120,11 @@ fn every_scenario_mode_and_broker_meets_its_expectations_on_seeds_1_to_20() {
             c.broker.as_str(),
         )
     });
+    println!(
+        "{} cells x 20 seeds = {} runs",
+        results.len(),
+        results.len() * 20
+    );
     let mut failed = Vec::new();
     for c in &results {
         let line = format!(

@@ -74,8 +74,9 @@ fn captions_and_moments_are_true_on_representative_seeds() {
     check_matrix(&[1, 13], &[1]);
 }
 
-/// The whole matrix of the issue: seeds 1-20, 1,680 runs (29 minutes on two busy cores, half
-/// of it claim-check writing its blobs; `cargo test --test sim_truth -- --ignored`).
+/// The whole matrix: every scenario, mode and broker on seeds 1-20, so scenarios x 3 x 2 x 20
+/// runs (it prints the count; about half an hour on two busy cores, half of it claim-check
+/// writing its blobs; `cargo test --test sim_truth -- --ignored`).
 #[test]
 #[ignore = "the full seeds matrix takes about half an hour; cargo test runs a representative part"]
 fn captions_and_moments_are_true_on_seeds_1_to_20() {

@@ -118,7 +118,7 @@ fn assert_report_content(report: &Received, data: &Path) {
         format!("Quiz: {score} of 10, level "),
         "Solved (attempts: 1, wrong picks: 0).".to_owned(),
         "- Happy path (happy-path)".to_owned(),
-        "- Decision 2: not answered".to_owned(),
+        "- Decision 2: An 18 MB contract: not answered".to_owned(),
     ] {
         assert!(text.contains(&line), "{line:?} in the report:\n{text}");
     }

@@ -134,7 +134,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     }
     // After the discussion: a second vote. Ada answers again, Bob keeps his.
     host.send("w1\r");
-    host.wait_for("Second vote opened: Decision 1.");
+    host.wait_for("Second vote opened: Decision 1: The broker is down.");
     for tui in [&mut ada, &mut bob] {
         tui.wait_for("second vote on Decision 1");
         tui.wait_for("· Second vote");

@@ -270,6 +270,12 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
             }
             Block::Directive { directive, .. } => {
                 widgets::directive(directive, ctx, max, &mut next_target, &mut lines);
+                if let Directive::Decision(id) = directive
+                    && !ctx.progress.decisions.contains_key(id)
+                {
+                    veil_after_card(ctx, max, &mut lines);
+                    break;
+                }
             }
         }
         if lines.len() > start {
@@ -278,6 +284,19 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
     }
     apply_focus_gutter(&mut lines, ctx);
     lines
+}
+
+/// The learner predicts before the course explains: below an unanswered card the chapter
+/// goes on to teach its answer, so none of it is drawn (on any screen size) until the card is
+/// answered; one line says so instead.
+fn veil_after_card(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
+    lines.push(DocLine::blank());
+    let notice = vec![(ctx.strings().get("reader.after_card").to_owned(), Tone::Dim)];
+    lines.extend(
+        wrap::wrap(&notice, max, &[], &[])
+            .into_iter()
+            .map(DocLine::new),
+    );
 }
 
 /// Prefixes every line with the gutter; the focused part gets a marker there.

@@ -106,7 +106,8 @@ fn arrive(session: &mut Session, index: usize) -> Option<(ReaderState, Vec<Effec
         reading_ms: 0,
     };
     state.scroll = clamp_scroll(&state, session);
-    state.end_seen = max_scroll(lines(session, &state).len(), session.size) == 0;
+    state.end_seen = max_scroll(lines(session, &state).len(), session.size) == 0
+        && !awaits_answer(session, &state);
     let effects = vec![session.record(Fact::Position {
         chapter: id,
         scroll: state.scroll,
@@ -195,7 +196,7 @@ pub fn min_reading_ms(words: usize) -> u64 {
 /// Marks the chapter read once the learner scrolled its last line on screen and spent at least
 /// [`min_reading_ms`] on it (issue: pressing `n` fifteen times must not read fifteen chapters).
 fn mark_read_if_done(state: &ReaderState, session: &mut Session) -> Vec<Effect> {
-    if !state.end_seen {
+    if !state.end_seen || awaits_answer(session, state) {
         return Vec::new();
     }
     let needed = needed_reading_ms(session, state);
@@ -241,11 +242,24 @@ pub fn scroll_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> 
     Vec::new()
 }
 
+/// Whether the open chapter holds a card not answered yet: the chapter then stops below the
+/// card, so its last line on screen is not the chapter's end.
+fn awaits_answer(session: &Session, state: &ReaderState) -> bool {
+    session
+        .course()
+        .chapters
+        .get(state.chapter)
+        .is_some_and(|c| {
+            c.decision_ids()
+                .any(|(id, _)| !session.progress.decisions.contains_key(id))
+        })
+}
+
 /// The learner scrolls: when the last line comes on screen the end counts as seen.
 fn read_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> Vec<Effect> {
     let mut effects = scroll_by(state, session, delta);
     let total = lines(session, state).len();
-    if state.scroll >= max_scroll(total, session.size) {
+    if state.scroll >= max_scroll(total, session.size) && !awaits_answer(session, state) {
         state.end_seen = true;
     }
     effects.extend(mark_read_if_done(state, session));

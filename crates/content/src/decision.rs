@@ -58,6 +58,14 @@ pub struct DecisionOption {
 }
 
 impl Decision {
+    /// The title's part before ": " ("Decision 3" of "Decision 3: The same message again"),
+    /// for narrow places that name the card next to other facts.
+    pub fn short_title(&self) -> &str {
+        self.title
+            .split_once(": ")
+            .map_or(self.title.as_str(), |(short, _)| short)
+    }
+
     /// The option with this id.
     pub fn option(&self, id: &str) -> Option<&DecisionOption> {
         self.options.iter().find(|o| o.id == id)

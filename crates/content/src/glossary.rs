@@ -13,6 +13,9 @@ use toml::Spanned;
 pub struct Glossary {
     /// The terms, in file order.
     pub terms: Vec<Term>,
+    /// Words that claim no exception exists ("never", "nur"), lowercase, with their
+    /// inflections: on a quiz or decision option they are a cue to the answer.
+    pub absolute_words: Vec<String>,
 }
 
 /// One concept: the word the course uses and the words it does not.
@@ -32,6 +35,8 @@ pub struct Term {
 #[serde(deny_unknown_fields)]
 struct File {
     format_version: Spanned<u32>,
+    #[serde(default)]
+    absolute_words: Vec<Spanned<String>>,
     #[serde(default)]
     term: Vec<RawTerm>,
 }
@@ -82,7 +87,30 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Glossary {
             }
         }
     }
+    for word in &file.absolute_words {
+        check_text(path, text, "absolute word", word, problems);
+        if word
+            .get_ref()
+            .chars()
+            .any(|c| !c.is_alphanumeric() || c.is_uppercase())
+        {
+            problems.push(at(
+                path,
+                text,
+                word,
+                format!(
+                    "absolute word {:?} must be one lowercase word",
+                    word.get_ref()
+                ),
+            ));
+        }
+    }
     Glossary {
+        absolute_words: file
+            .absolute_words
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
         terms: file
             .term
             .into_iter()
@@ -121,9 +149,15 @@ impl Glossary {
                 continue;
             }
             let prose = blank_code_spans(line);
+            // A split verb's tail often wraps onto the next line ("schreibt den Auftrag\nfest").
+            let next = text
+                .lines()
+                .nth(index + 1)
+                .map(blank_code_spans)
+                .unwrap_or_default();
             for term in &self.terms {
                 for word in &term.rejected {
-                    if let Some(column) = find_word(&prose, word) {
+                    if let Some(column) = find_rejected(&prose, &next, word) {
                         out.push(Problem {
                             path: path.to_owned(),
                             line: index + 1,
@@ -138,6 +172,27 @@ impl Glossary {
             }
         }
     }
+}
+
+/// Separates the two parts of a rejected split verb: "schreibt … fest".
+const SPLIT: &str = " … ";
+
+/// Where `word` starts in `line`. A split verb ("schreibt … fest") counts when its tail stands
+/// as a whole word later in the same sentence, on this line or the next.
+fn find_rejected(line: &str, next: &str, word: &str) -> Option<usize> {
+    let Some((head, tail)) = word.split_once(SPLIT) else {
+        return find_word(line, word);
+    };
+    let start = find_word(line, head)?;
+    let after = format!("{} {next}", &line[start + head.len()..]);
+    let sentence = after
+        .split(['.', '!', '?', ';', ':'])
+        .next()
+        .unwrap_or_default();
+    sentence
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| w == tail)
+        .then_some(start)
 }
 
 /// Replaces the text between backticks with spaces, keeping byte offsets.
@@ -163,7 +218,7 @@ fn blank_code_spans(line: &str) -> String {
 /// taken for the German "Dead-Letter Queue". A longer word with the same start counts, so
 /// "Konsument" also finds "Konsumenten"; a word joined by `-`, `_`, `.` or `/` to the one before
 /// is part of an identifier or compound and does not count.
-fn find_word(text: &str, word: &str) -> Option<usize> {
+pub(crate) fn find_word(text: &str, word: &str) -> Option<usize> {
     let mut chars = word.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
@@ -224,6 +279,25 @@ rejected = ["Konsument"]
             found[0].message,
             "\"Konsument\" is a rejected synonym; the glossary term is \"Consumer\""
         );
+    }
+
+    #[test]
+    fn finds_a_split_verb_within_its_sentence_also_across_a_line_break() {
+        let glossary = Glossary {
+            terms: vec![Term {
+                id: "commit".into(),
+                term: "committen".into(),
+                meaning: "m".into(),
+                rejected: vec!["schreibt … fest".into()],
+            }],
+            absolute_words: Vec::new(),
+        };
+        let mut found = Vec::new();
+        let text = "Die API schreibt den Auftrag fest.\nSie schreibt den Auftrag\nfest, dann sendet sie.\nSie schreibt. Fest steht: nichts.\nschreibt festlich";
+        glossary.scan("x.md", text, None, &mut found);
+        let lines: Vec<usize> = found.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2], "{found:?}");
+        assert_eq!(found[0].column, 9);
     }
 
     #[test]

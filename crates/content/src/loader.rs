@@ -254,7 +254,7 @@ fn load_course(
     }
     let path = format!("quiz/{lang}/quiz.toml");
     if let Some(text) = read(&path, problems) {
-        course.quiz = quiz::parse(&path, lang, &text, problems);
+        course.quiz = quiz::parse(&path, &text, problems);
     }
     let path = format!("assets/strings/{lang}.toml");
     if let Some(text) = read(&path, problems) {
@@ -301,14 +301,8 @@ pub fn parse_one(path: &str, text: &str) -> Vec<Problem> {
         scenario::parse(path, name, text, &mut problems);
     } else if path.starts_with("assets/strings/") {
         strings::parse(path, text, &mut problems);
-    } else if let Some(folder) = path.strip_prefix("quiz/") {
-        // quiz/LANG/quiz.toml; an unknown folder is read as English, the fallback language.
-        let lang = folder
-            .split('/')
-            .next()
-            .and_then(Lang::from_code)
-            .unwrap_or_default();
-        quiz::parse(path, lang, text, &mut problems);
+    } else if path.starts_with("quiz/") {
+        quiz::parse(path, text, &mut problems);
     } else {
         match name {
             "decisions.toml" => drop(decision::parse(path, text, &mut problems)),

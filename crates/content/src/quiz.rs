@@ -3,8 +3,8 @@
 mod cues;
 mod pairs;
 
+use super::Problem;
 use super::toml_file::{self, at, check_duplicate_options, check_ids, check_text, check_version};
-use super::{Lang, Problem};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -136,8 +136,8 @@ struct RawOption {
     why: Spanned<String>,
 }
 
-/// Parses and checks one quiz file, written in `lang` (the absolute-word cue is per language).
-pub fn parse(path: &str, lang: Lang, text: &str, problems: &mut Vec<Problem>) -> Quiz {
+/// Parses and checks one quiz file.
+pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Quiz {
     let file: File = match toml_file::parse(path, text) {
         Ok(f) => f,
         Err(p) => {
@@ -157,7 +157,6 @@ pub fn parse(path: &str, lang: Lang, text: &str, problems: &mut Vec<Problem>) ->
     check_bank(path, &file.question, problems);
     cues::check_longest(path, &file.question, problems);
     cues::check_positions(path, &file.question, problems);
-    cues::check_absolute_words(path, lang, &file.question, problems);
     pairs::check(path, text, &file.question, problems);
     for q in &file.question {
         check_question(path, text, q, problems);

@@ -5,6 +5,7 @@ use super::doc::{Block, Directive};
 use super::{Content, Course, Lang, Problem};
 use std::collections::BTreeSet;
 
+mod cues;
 mod giveaway;
 
 /// Runs every cross-file check and appends what it finds.
@@ -64,6 +65,7 @@ fn check_course(
         }
     }
     giveaway::check(lang, course, problems);
+    cues::check(lang, course, problems);
     let path = format!("lessons/{lang}/decisions.toml");
     for decision in &course.decisions {
         if !scenarios.contains(decision.scenario.as_str()) {

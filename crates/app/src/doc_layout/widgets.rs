@@ -40,15 +40,36 @@ fn add_companion(lines: &mut Vec<DocLine>, wrapped: Vec<Vec<Span>>) {
     }));
 }
 
-/// A card title: `── Title ──────`.
+/// A card title: `── Title ──────`; a title too long for the width ends in an ellipsis.
 fn title_line(title: &str, max: usize, ascii: bool) -> Vec<Span> {
     let rule = if ascii { '-' } else { '─' };
+    let title = fit(title, max.saturating_sub(4), ascii);
     let head = format!("{rule}{rule} {title} ");
     let fill = max.saturating_sub(super::wrap::width(&head)).min(40);
     vec![
         span(head, Tone::Subheading),
         span(rule.to_string().repeat(fill), Tone::Border),
     ]
+}
+
+/// `text` cut to `room` cells, ending in an ellipsis when cut.
+fn fit(text: &str, room: usize, ascii: bool) -> String {
+    if super::wrap::width(text) <= room {
+        return text.to_owned();
+    }
+    let ellipsis = if ascii { "..." } else { "…" };
+    let mut out = String::new();
+    for c in text.chars() {
+        if super::wrap::width(&out)
+            + super::wrap::width(&c.to_string())
+            + super::wrap::width(ellipsis)
+            > room
+        {
+            break;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_owned() + ellipsis
 }
 
 /// Lays out one directive.

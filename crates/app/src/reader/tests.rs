@@ -133,3 +133,30 @@ fn s_opens_the_scenario_the_chapter_names() {
     assert_eq!(started.as_deref(), Some("lost-ack"), "{effects:?}");
     assert!(matches!(app.screen, Screen::Simulator(_)));
 }
+
+#[test]
+fn a_chapter_with_an_unanswered_card_is_not_read_until_the_card_is() {
+    let mut app = app(Lang::En);
+    chars(&mut app, "2");
+    chars(&mut app, "3");
+    key(&mut app, KeyCode::Enter);
+    let read = |effects: &[Effect]| {
+        saved(effects)
+            .iter()
+            .any(|f| matches!(f, Fact::ChapterRead(id) if id == "flow-map"))
+    };
+    // The chapter stops below the card: its last line on screen is not the chapter's end.
+    let mut effects = key(&mut app, KeyCode::End);
+    for _ in 0..600 {
+        effects.extend(app.update(Msg::Tick { elapsed_ms: 1_000 }));
+    }
+    assert!(!read(&effects), "{effects:?}");
+    // Answered, the rest of the chapter appears and has to be read to its end.
+    let mut effects = chars(&mut app, "2");
+    assert!(app.session.progress.decisions.contains_key("broker-down"));
+    effects.extend(app.update(Msg::Tick { elapsed_ms: 1_000 }));
+    assert!(!read(&effects), "{effects:?}");
+    effects.extend(key(&mut app, KeyCode::End));
+    effects.extend(app.update(Msg::Tick { elapsed_ms: 1_000 }));
+    assert!(read(&effects), "{effects:?}");
+}

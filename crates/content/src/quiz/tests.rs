@@ -1,7 +1,6 @@
 //! Levels, the answer-giveaway cues and the same-fact pairs, checked on small quiz files.
 
 use super::*;
-use crate::Lang;
 use std::fmt::Write;
 
 fn quiz_with_levels(mins: [u32; 3]) -> Quiz {
@@ -61,62 +60,7 @@ fn quiz_file(questions: &[QuestionSpec<'_>]) -> String {
     text
 }
 
-/// The problems of `text` whose message contains `needle`.
-fn problems_with(lang: Lang, text: &str, needle: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    parse("quiz/xx/quiz.toml", lang, text, &mut problems);
-    problems
-        .into_iter()
-        .filter(|p| p.message.contains(needle))
-        .map(|p| p.to_string())
-        .collect()
-}
-
 const PLAIN: &[(&str, bool)] = &[("Lease the rows first", true), ("Send them twice", false)];
-
-#[test]
-fn absolute_words_on_wrong_options_are_reported_with_the_options_to_reword() {
-    let cued: &[(&str, bool)] = &[("Lease the rows first", true), ("It never fails", false)];
-    let text = quiz_file(&[
-        ("q0", "sqs", "", cued),
-        ("q1", "sqs", "", PLAIN),
-        ("q2", "sqs", "", cued),
-    ]);
-    let found = problems_with(Lang::En, &text, "absolute words");
-    assert_eq!(
-        found,
-        vec![
-            "quiz/xx/quiz.toml:1:1: absolute words (always, never, only, all, none, nothing, nobody, no) are in 2 of 3 wrong options (67%) and 0 of 3 right ones (0%); the shares may differ by at most 10 points, or the words give the answer away (reword some of: q0/o1, q2/o1)"
-        ]
-    );
-}
-
-#[test]
-fn absolute_words_on_right_options_are_a_cue_too() {
-    let cued: &[(&str, bool)] = &[("Nur mit Lease", true), ("Zweimal senden", false)];
-    let text = quiz_file(&[("q0", "sqs", "", cued), ("q1", "sqs", "", PLAIN)]);
-    let found = problems_with(Lang::De, &text, "absolute words");
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(
-        found[0].contains("are in 0 of 2 wrong options (0%) and 1 of 2 right ones (50%)"),
-        "{found:?}"
-    );
-    assert!(found[0].ends_with("(reword some of: q0/o0)"), "{found:?}");
-    // The same file in English: "Nur" is no English absolute word.
-    assert!(problems_with(Lang::En, &text, "absolute words").is_empty());
-}
-
-#[test]
-fn absolute_words_spread_evenly_give_nothing_away() {
-    let right_cued: &[(&str, bool)] = &[("Always lease first", true), ("Send twice", false)];
-    let wrong_cued: &[(&str, bool)] = &[("Lease first", true), ("Never send", false)];
-    let text = quiz_file(&[
-        ("q0", "sqs", "", right_cued),
-        ("q1", "sqs", "", wrong_cued),
-        ("q2", "sqs", "", PLAIN),
-    ]);
-    assert!(problems_with(Lang::En, &text, "absolute words").is_empty());
-}
 
 #[test]
 fn shares_fact_with_must_name_another_topic_s_question() {
@@ -131,7 +75,7 @@ fn shares_fact_with_must_name_another_topic_s_question() {
         ("c", "sqs", "shares_fact_with = [\"a\"]", PLAIN),
     ]);
     let mut problems = Vec::new();
-    parse("q.toml", Lang::En, &text, &mut problems);
+    parse("q.toml", &text, &mut problems);
     let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
     let line = text
         .lines()
@@ -167,7 +111,7 @@ fn shares_fact_with_is_kept_for_the_draw() {
         ("c", "sqs", "", PLAIN),
     ]);
     let mut problems = Vec::new();
-    let quiz = parse("q.toml", Lang::En, &text, &mut problems);
+    let quiz = parse("q.toml", &text, &mut problems);
     assert_eq!(quiz.questions[0].shares_fact_with, vec!["c".to_owned()]);
     assert!(quiz.questions[1].shares_fact_with.is_empty());
 }
@@ -189,7 +133,7 @@ fn right_answers_must_not_cluster_on_one_authored_position() {
         .map(|(id, o)| (id.as_str(), "retry", "", o.as_slice()))
         .collect();
     let mut problems = Vec::new();
-    parse("q.toml", Lang::En, &quiz_file(&spread), &mut problems);
+    parse("q.toml", &quiz_file(&spread), &mut problems);
     assert!(
         !problems.iter().any(|p| p.message.contains("position")),
         "{problems:?}"
@@ -209,7 +153,7 @@ fn right_answers_must_not_cluster_on_one_authored_position() {
         })
         .collect();
     let mut problems = Vec::new();
-    parse("q.toml", Lang::En, &quiz_file(&clustered), &mut problems);
+    parse("q.toml", &quiz_file(&clustered), &mut problems);
     let hits: Vec<_> = problems
         .iter()
         .filter(|p| p.message.contains("position"))

@@ -141,6 +141,7 @@ const MORE: &[&str] = &[
     "key.tab_prev",
     "key.tabs_prev",
     "reader.help_title",
+    "reader.after_card",
     "home.help_title",
     "quiz.picked_right",
     "quiz.picked_wrong",

@@ -62,7 +62,7 @@ fn belongs(session: &Session, id: &str) -> String {
             .map_or_else(String::new, |c| c.number.to_string());
         return s.fill(
             "simulator.belongs_decision",
-            &[("decision", &d.title), ("n", &chapter)],
+            &[("decision", d.short_title()), ("n", &chapter)],
         );
     }
     course
