@@ -101,7 +101,10 @@ fn the_docs_count_the_shipped_scenarios() {
             );
         }
     }
-    assert!(named > 0, "neither the README nor the book names a scenario count");
+    assert!(
+        named > 0,
+        "neither the README nor the book names a scenario count"
+    );
 }
 
 #[test]
@@ -117,7 +120,10 @@ fn the_docs_count_the_matrix_runs() {
             }
         }
     }
-    assert!(named > 0, "neither the README nor the book gives the matrix's run count");
+    assert!(
+        named > 0,
+        "neither the README nor the book gives the matrix's run count"
+    );
 }
 
 #[test]
