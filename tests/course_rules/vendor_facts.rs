@@ -1,7 +1,9 @@
 //! Facts the vendor documentation states, held in the course's own words: the AWS SDK's retry
 //! count per mode, the SQS FIFO batch and its visibility clock, the FIFO DLQ's deduplication
 //! id, the Base64 size of an SQS body, timestamps that restart on copies, the lock as the
-//! consumer's claim, the ordering game's honest promise and the claim's wait branch in code.
+//! consumer's claim, the ordering game's honest promise and the claim's wait branch in code;
+//! a Service Bus processor paused from outside its handler and kept alive past its start, an
+//! idempotency key scoped to its caller, and retry layers counted in attempts.
 
 use super::second_review::csharp_blocks;
 use super::third_review::chapter;
@@ -106,6 +108,92 @@ fn chapter_9_shows_the_claims_wait_branch_in_code() {
         assert!(
             !settles_any_violation,
             "{lang}: a sample completes on any unique violation"
+        );
+    }
+}
+
+#[test]
+fn the_processor_is_paused_from_outside_its_handler() {
+    // StopProcessingAsync awaits the running handlers: called from one, it waits for itself.
+    for (lang, chapter_says, quiz_says) in [
+        (
+            "en",
+            [
+                "a background task that watches the breaker",
+                "never the handler itself",
+            ],
+            "never the handler itself",
+        ),
+        (
+            "de",
+            [
+                "ein hintergrund-task, der den breaker beobachtet",
+                "nie der handler selbst",
+            ],
+            "nie der handler selbst",
+        ),
+    ] {
+        let text = chapter(lang, "12-retry-dlq.md");
+        for phrase in chapter_says {
+            assert!(text.contains(phrase), "ch. 12 ({lang}) lacks {phrase:?}");
+        }
+        assert!(file(&format!("quiz/{lang}/quiz.toml")).contains(quiz_says));
+    }
+}
+
+#[test]
+fn the_processor_sample_waits_before_its_scope_disposes_it() {
+    for lang in ["en", "de"] {
+        assert!(
+            chapter(lang, "04-technology.md").contains("await task.delay(timeout.infinite, ct); }"),
+            "ch. 4 ({lang}) leaves the processor's scope right after starting it"
+        );
+    }
+}
+
+#[test]
+fn a_request_id_is_unique_per_customer_and_compared_on_reuse() {
+    for (lang, compare) in [
+        ("en", "compare the request's content with the stored order"),
+        (
+            "de",
+            "vergleiche außerdem den inhalt der anfrage mit dem gespeicherten auftrag",
+        ),
+    ] {
+        let text = chapter(lang, "02-mental-model.md");
+        assert!(
+            text.contains("on orders (customer_id, request_id);"),
+            "ch. 2 ({lang})"
+        );
+        assert!(!text.contains("on orders (request_id);"), "ch. 2 ({lang})");
+        assert!(text.contains(compare), "ch. 2 ({lang}) lacks {compare:?}");
+    }
+}
+
+#[test]
+fn retry_layers_multiply_attempts_not_retries() {
+    // 3 × 3 × 10 = 90 holds for attempts; 3 retries would be 4 attempts each.
+    for (lang, chapter_says, quiz_says, old) in [
+        (
+            "en",
+            "with 3 immediate attempts per delivery",
+            "3 tries per call × 3 immediate attempts per delivery × 10 deliveries = 90",
+            "3 immediate retries",
+        ),
+        (
+            "de",
+            "mit 3 sofortigen versuchen pro zustellung",
+            "3 versuche pro aufruf × 3 sofortige versuche pro zustellung × 10 zustellungen = 90",
+            "3 sofortigen retries",
+        ),
+    ] {
+        let text = chapter(lang, "12-retry-dlq.md");
+        let quiz = file(&format!("quiz/{lang}/quiz.toml"));
+        assert!(text.contains(chapter_says), "ch. 12 ({lang})");
+        assert!(quiz.contains(quiz_says), "quiz ({lang})");
+        assert!(
+            !text.contains(old) && !quiz.contains(old),
+            "{lang} says {old:?}"
         );
     }
 }

@@ -181,7 +181,7 @@ const SPLIT: &str = " … ";
 /// as a whole word later in the same sentence, on this line or the next.
 fn find_rejected(line: &str, next: &str, word: &str) -> Option<usize> {
     let Some((head, tail)) = word.split_once(SPLIT) else {
-        return find_word(line, word);
+        return find_word(line, word).or_else(|| find_across_break(line, next, word));
     };
     let start = find_word(line, head)?;
     let after = format!("{} {next}", &line[start + head.len()..]);
@@ -193,6 +193,18 @@ fn find_rejected(line: &str, next: &str, word: &str) -> Option<usize> {
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .any(|w| w == tail)
         .then_some(start)
+}
+
+/// Where a rejected phrase of several words ("Redrive Policy") starts when it wraps from the end
+/// of `line` onto `next`. It counts on the line where it starts; a phrase wholly on the next line
+/// is that line's finding.
+fn find_across_break(line: &str, next: &str, word: &str) -> Option<usize> {
+    if !word.contains(' ') {
+        return None;
+    }
+    let line = line.trim_end();
+    let joined = format!("{line} {}", next.trim_start());
+    find_word(&joined, word).filter(|&start| start < line.len())
 }
 
 /// Replaces the text between backticks with spaces, keeping byte offsets.
@@ -298,6 +310,25 @@ rejected = ["Konsument"]
         let lines: Vec<usize> = found.iter().map(|p| p.line).collect();
         assert_eq!(lines, [1, 2], "{found:?}");
         assert_eq!(found[0].column, 9);
+    }
+
+    #[test]
+    fn finds_a_phrase_of_several_words_split_across_a_line_break_once() {
+        let glossary = Glossary {
+            terms: vec![Term {
+                id: "redrive-policy".into(),
+                term: "Redrive-Policy".into(),
+                meaning: "m".into(),
+                rejected: vec!["Redrive Policy".into()],
+            }],
+            absolute_words: Vec::new(),
+        };
+        let mut found = Vec::new();
+        let text = "aus der Redrive\n   Policy dort\nRedrive\nPolicy Redrive Policy\nRedrive-Policy\nRedrive\nPolitik";
+        glossary.scan("x.md", text, None, &mut found);
+        let at: Vec<(usize, usize)> = found.iter().map(|p| (p.line, p.column)).collect();
+        // Line 3 starts one phrase and line 4 holds a whole one: each is found once.
+        assert_eq!(at, [(1, 9), (3, 1), (4, 8)], "{found:?}");
     }
 
     #[test]
