@@ -177,6 +177,7 @@ fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
         projector_url: "https://192.168.1.20:8740/dashboard".into(),
         key: KEY.into(),
         discovery: Some("Resilience workshop, room 2".into()),
+        check_digits: "4821 0937 5516".into(),
     };
     let mut dash = Dashboard::new(content(), lang, access, false);
     dash.update(DashMsg::Resized { width, height });

@@ -51,6 +51,8 @@ pub struct Access {
     pub key: String,
     /// The name the session is advertised under on the LAN (DNS-SD); None when it is not.
     pub discovery: Option<String>,
+    /// The check digits of the host's certificate in this session, derived once at start.
+    pub check_digits: String,
 }
 
 /// What the dashboard receives.

@@ -104,7 +104,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         }
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(
-            format!(" {}", domain::workshop::check_digits(&url.fingerprint)),
+            format!(" {}", dash.access.check_digits),
             theme.tone(Tone::Bold),
         ));
         out.push(Line::raw(""));

@@ -153,6 +153,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "join.refused_certificate",
     "join.refused_code",
     "join.refused_not_found",
+    "join.refused_too_many",
+    "join.next_session",
     "join.refused_unconfirmed",
     "join.refused_host",
     "join.refused_local",
