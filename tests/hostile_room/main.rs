@@ -2,6 +2,7 @@
 //! test's own discovery port under the real join code, floods of registrations from several
 //! loopback addresses, and control characters in every field a trainee sends.
 
+mod control_chars;
 mod fake_advertisement;
 #[path = "../workshop/support.rs"]
 #[allow(dead_code)]

@@ -9,6 +9,7 @@ pub mod pace;
 pub mod place;
 pub mod refusal;
 pub mod room_texts;
+pub mod screens;
 pub mod summary;
 pub mod wire;
 

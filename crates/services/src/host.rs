@@ -147,10 +147,14 @@ impl HostState {
         let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
         let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
-            .map_err(fail)?;
+        db.replay_trainees(|id, trainee_name| {
+            summary.name(id, &names::clean_stored_name(trainee_name));
+        })
+        .map_err(fail)?;
+        db.replay_events(|trainee, event| {
+            summary.apply(trainee, &names::cleaned(event), &catalog);
+        })
+        .map_err(fail)?;
         db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
             .map_err(fail)?;
         let paces = db.paces().map_err(fail)?;

@@ -6,10 +6,10 @@ use super::db::TraineeCheck;
 use super::login;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
+use domain::workshop::check_name;
 use domain::workshop::wire::{
     BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
 };
-use domain::workshop::{EventKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
@@ -326,10 +326,8 @@ impl HostState {
         let mut rejected = Vec::new();
         let mut valid = Vec::new();
         for mut event in batch.events {
-            // Stuck words reach the dashboard and the exports: no control characters.
-            if let EventKind::Stuck { text, .. } = &mut event.kind {
-                *text = names::clean_text(text);
-            }
+            // What the trainee wrote reaches the dashboard, the status and the exports.
+            names::clean_event(&mut event);
             match self.catalog.validate(&event) {
                 Ok(()) => valid.push(event),
                 Err(reason) => rejected.push(Rejected {

@@ -51,6 +51,40 @@ pub fn clean_text(text: &str) -> String {
         .collect()
 }
 
+/// What a trainee sent in an event, made safe once, where it enters the host (and again when a
+/// continued session reads rows an older version stored): free text without control or hidden
+/// characters, a stuck signal's screen one of the known screens. Every other string of an event
+/// is an id the catalogue checks against the content.
+pub fn clean_event(event: &mut domain::workshop::Event) {
+    if let domain::workshop::EventKind::Stuck { screen, text } = &mut event.kind {
+        *text = clean_text(text);
+        domain::workshop::screens::known_screen(screen).clone_into(screen);
+    }
+}
+
+/// `event` as [`clean_event`] leaves it, copied only when there is free text in it (a session's
+/// start replays every stored event through here).
+pub fn cleaned(event: &domain::workshop::Event) -> std::borrow::Cow<'_, domain::workshop::Event> {
+    if matches!(event.kind, domain::workshop::EventKind::Stuck { .. }) {
+        let mut copy = event.clone();
+        clean_event(&mut copy);
+        std::borrow::Cow::Owned(copy)
+    } else {
+        std::borrow::Cow::Borrowed(event)
+    }
+}
+
+/// A name read from the session's database, as safe as one the host takes today (an older
+/// version stored names with hidden characters).
+pub fn clean_stored_name(name: &str) -> String {
+    let clean = clean_text(name).trim().to_owned();
+    if clean.is_empty() {
+        "?".to_owned()
+    } else {
+        clean
+    }
+}
+
 /// `name`, or `name (2)`, `name (3)`, … so that it differs from every name in `taken`
 /// (compared without case).
 pub fn unique_name(name: &str, taken: &[String]) -> String {

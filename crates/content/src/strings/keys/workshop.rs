@@ -64,6 +64,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "room.screen_labs",
     "room.screen_settings",
     "room.screen_command_line",
+    "room.screen_other",
     "projector.title",
     "projector.answered",
     "projector.hidden",
