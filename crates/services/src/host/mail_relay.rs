@@ -117,7 +117,7 @@ fn room_limits(
 
 /// The issue times of the codes that were not their trainee's first in the window.
 fn repeats(recent: &[(String, i64)]) -> Vec<i64> {
-    let mut by_trainee: std::collections::BTreeMap<&str, Vec<i64>> = Default::default();
+    let mut by_trainee = std::collections::BTreeMap::<&str, Vec<i64>>::new();
     for (key, at) in recent {
         let trainee = key.split_once('/').map_or(key.as_str(), |(t, _)| t);
         by_trainee.entry(trainee).or_default().push(*at);
