@@ -4,6 +4,7 @@
 
 mod control_chars;
 mod fake_advertisement;
+mod flood;
 #[path = "../workshop/support.rs"]
 #[allow(dead_code)]
 mod support;

@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
+mod door;
 mod instructor;
 mod relay;
 
@@ -119,6 +120,9 @@ impl HostState {
     pub fn route(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
         if req.body.len() > MAX_BODY {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
+        }
+        if let Some(reply) = self.door_route(req, now_ms) {
+            return reply;
         }
         match (req.method, req.path) {
             ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
@@ -300,6 +304,10 @@ impl HostState {
         match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
+                // A known trainee (its token) comes back through `Known` above, never here.
+                _ if self.locked() => {
+                    return ApiResponse::text(403, &self.refusal("workshop.room_locked", None));
+                }
                 _ if !lock(&self.registrations).allow(peer, now_ms) => {
                     return ApiResponse::text(
                         429,

@@ -316,35 +316,41 @@ mod tests {
                 .map(|i| (key.to_owned(), now - 100 + i as i64))
                 .collect()
         };
-        // One trainee's five codes stop that trainee, not a neighbour.
+        // One trainee's five codes stop that trainee (for that address and any other), not a
+        // neighbour.
         let recent = codes("aa/x@example.org", 5);
         assert!(matches!(
-            room_limits(&recent, "aa", "y@example.org", 120, now),
+            room_limits(&recent, "aa", "x@example.org", 120, now),
             Err(IssueDenied::HourlyLimit { .. })
+        ));
+        assert!(matches!(
+            room_limits(&recent, "aa", "y@example.org", 120, now),
+            Err(IssueDenied::OtherAddress { .. })
         ));
         assert_eq!(
             room_limits(&recent, "bb", "y@example.org", 120, now),
             Ok(())
         );
-        // Five codes to one address from several trainees stop a sixth trainee for it.
+        // Five codes to one address from several trainees do not stop a sixth trainee for it.
         let mut recent = codes("aa/x@example.org", 2);
         recent.extend(codes("bb/x@example.org", 3));
-        assert!(matches!(
-            room_limits(&recent, "cc", "X@Example.org", 120, now),
-            Err(IssueDenied::HourlyLimit { .. })
-        ));
         assert_eq!(
-            room_limits(&recent, "cc", "z@example.org", 120, now),
+            room_limits(&recent, "cc", "X@Example.org", 120, now),
             Ok(())
         );
-        // The room's limit counts everyone; the wait ends when the oldest counting code ages out.
+        // The room's limit counts repeats; the wait ends when the oldest counting one ages out.
         let recent: Vec<(String, i64)> = (0..4)
-            .flat_map(|t| codes(&format!("t{t}/a{t}@example.org"), 1))
+            .flat_map(|t| codes(&format!("t{t}/a{t}@example.org"), 2))
             .collect();
         assert_eq!(
             room_limits(&recent, "t9", "n@example.org", 4, now),
+            Ok(()),
+            "a first code"
+        );
+        assert_eq!(
+            room_limits(&recent, "t0", "a0@example.org", 4, now),
             Err(IssueDenied::RoomLimit {
-                wait_secs: WINDOW_SECS - 100
+                wait_secs: WINDOW_SECS - 99
             })
         );
     }

@@ -130,6 +130,9 @@ pub struct SummaryView {
     /// Lab id -> who solved it and where the others stand; only labs somebody checked.
     #[serde(default)]
     pub labs: BTreeMap<String, LabRoom>,
+    /// Whether new trainees may join, and how fast they came lately.
+    #[serde(default)]
+    pub door: super::door::Door,
 }
 
 /// How recently the host must have heard from a trainee's client for the trainee to count as
