@@ -16,6 +16,7 @@ use subtle::ConstantTimeEq;
 
 mod door;
 mod instructor;
+mod own;
 mod relay;
 
 /// Largest request body the host reads (a full batch of events fits with room to spare).
@@ -194,7 +195,16 @@ impl HostState {
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
-        if let Err(denied) = self.join_code(req) {
+        // `CODE:TOKEN`: a trainee's own poll carries its token after the join code.
+        let (code, token) = match req.bearer.and_then(|b| b.split_once(':')) {
+            Some((code, token)) => (Some(code), Some(token)),
+            None => (req.bearer, None),
+        };
+        let code_only = ApiRequest {
+            bearer: code,
+            ..*req
+        };
+        if let Err(denied) = self.join_code(&code_only) {
             return denied;
         }
         let after = req
@@ -207,6 +217,13 @@ impl HostState {
             .query
             .split('&')
             .find_map(|p| p.strip_prefix("trainee="));
+        // What concerns one trainee (their stuck signal, their second votes, their presence) is
+        // only for that trainee's own client.
+        if let Some(trainee) = trainee
+            && !self.owns(trainee, token)
+        {
+            return ApiResponse::text(403, "these answers belong to another trainee");
+        }
         match after.parse::<u64>() {
             Ok(after) => {
                 let mut reply = self.paces_after(after);
@@ -336,6 +353,7 @@ impl HostState {
         for mut event in batch.events {
             // What the trainee wrote reaches the dashboard, the status and the exports.
             names::clean_event(&mut event);
+            names::clamp_time(&mut event, now_ms);
             match self.catalog.validate(&event) {
                 Ok(()) => valid.push(event),
                 Err(reason) => rejected.push(Rejected {

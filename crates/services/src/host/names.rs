@@ -62,6 +62,21 @@ pub fn clean_event(event: &mut domain::workshop::Event) {
     }
 }
 
+/// How far before its arrival an event's own time may lie: a trainee's client that was cut off
+/// delivers late, but a session lasts a day.
+const MAX_EVENT_AGE_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The event's time, which the trainee's clock supplied, held to the host's clock: never in the
+/// future, never more than a day before it arrived; a stuck signal's time is when the host
+/// learnt of it, so no trainee can put themselves first or last in the stuck list.
+pub fn clamp_time(event: &mut domain::workshop::Event, now_ms: i64) {
+    event.at_ms = if matches!(event.kind, domain::workshop::EventKind::Stuck { .. }) {
+        now_ms
+    } else {
+        event.at_ms.clamp(now_ms - MAX_EVENT_AGE_MS, now_ms)
+    };
+}
+
 /// `event` as [`clean_event`] leaves it, copied only when there is free text in it (a session's
 /// start replays every stored event through here).
 pub fn cleaned(event: &domain::workshop::Event) -> std::borrow::Cow<'_, domain::workshop::Event> {

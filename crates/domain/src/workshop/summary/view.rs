@@ -28,7 +28,8 @@ pub struct QuizTally {
 /// One trainee in the JSON summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraineeView {
-    /// The trainee's id (random, chosen by the trainee).
+    /// The trainee's id (random, chosen by the trainee); left out of the export files.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
     /// Display name.
     pub name: String,
