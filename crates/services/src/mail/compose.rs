@@ -40,10 +40,10 @@ fn with_subject(
     subject: &str,
 ) -> lettre::message::MessageBuilder {
     use lettre::message::header::{HeaderName, HeaderValue};
+    const NAME: &str = "Subject";
     if !subject.contains("=?") {
         return builder.subject(subject);
     }
-    const NAME: &str = "Subject";
     let mut encoded = String::new();
     let written = {
         let mut writer = email_encoding::headers::writer::EmailWriter::new(
