@@ -169,8 +169,9 @@ fn summary(lang: Lang) -> SummaryView {
             ),
         ]
         .into(),
-        // A quiet, open room: the door shows nothing.
+        // A quiet, open room with no look-alike names: the door shows nothing.
         door: Door::default(),
+        lookalikes: Vec::new(),
     }
 }
 
@@ -357,6 +358,7 @@ fn the_door_during_a_flood_at_80x24_in_german_and_100x30_in_english() {
         let mut dash = dashboard(lang, width, height);
         let mut flooded = summary(lang);
         flooded.door = Door::new(true, 312, 300);
+        flooded.lookalikes = vec![vec!["Alice".to_owned(), "\u{410}lice".to_owned()]];
         dash.update(DashMsg::Refreshed {
             summary: Box::new(flooded),
             now_ms: NOW_MS,

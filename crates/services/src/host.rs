@@ -325,6 +325,8 @@ impl HostState {
         // The relay's store answers on its own lock; a failure there leaves the counts out.
         view.relay = self.relay.as_ref().and_then(|relay| relay.counts().ok());
         view.door = self.door(now_ms());
+        let names: Vec<&str> = view.trainees.iter().map(|t| t.name.as_str()).collect();
+        view.lookalikes = names::lookalikes(&names);
         let [de, en] = &self.labels;
         view.options = match self.lang {
             Lang::De => de.clone(),

@@ -100,6 +100,27 @@ pub fn clean_stored_name(name: &str) -> String {
     }
 }
 
+/// Groups of names in the room that look alike though they differ ("Alice" in Latin letters
+/// and "Аlice" with a Cyrillic A): Unicode's confusable skeletons (UTS 39), compared without
+/// case. Each group holds two or more names, in the order given.
+pub fn lookalikes(names: &[&str]) -> Vec<Vec<String>> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for name in names {
+        let skeleton: String = unicode_security::skeleton(&name.to_lowercase()).collect();
+        let skeleton = skeleton.to_lowercase();
+        match groups.iter_mut().find(|(s, _)| *s == skeleton) {
+            Some((_, group)) if !group.iter().any(|n| n == name) => group.push((*name).to_owned()),
+            Some(_) => {}
+            None => groups.push((skeleton, vec![(*name).to_owned()])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, group)| group.len() > 1)
+        .map(|(_, group)| group)
+        .collect()
+}
+
 /// `name`, or `name (2)`, `name (3)`, … so that it differs from every name in `taken`
 /// (compared without case).
 pub fn unique_name(name: &str, taken: &[String]) -> String {

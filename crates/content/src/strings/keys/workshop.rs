@@ -35,6 +35,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "dash.door_burst",
     "dash.door_locked",
     "dash.door_keys",
+    "dash.lookalikes",
     "dash.ask_remove_row",
     "dash.ask_ack",
     "dash.list_chapters",

@@ -134,6 +134,9 @@ pub struct SummaryView {
     /// Whether new trainees may join, and how fast they came lately.
     #[serde(default)]
     pub door: super::door::Door,
+    /// Groups of trainee names that look alike though they differ (flagged for the instructor).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lookalikes: Vec<Vec<String>>,
 }
 
 /// How recently the host must have heard from a trainee's client for the trainee to count as

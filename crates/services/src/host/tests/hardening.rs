@@ -411,3 +411,25 @@ fn event_times_are_held_to_the_hosts_clock() {
     let seen = b.map(|t| t.last_seen_ms).expect("trainee b");
     assert!(seen >= 1 - 24 * 60 * 60 * 1000, "{seen}");
 }
+
+#[test]
+fn look_alike_names_are_flagged_in_the_summary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    for (trainee, name) in [
+        ("a", "Alice"),
+        ("b", "\u{410}lice"),
+        ("c", "Bob"),
+        ("d", "Carol"),
+    ] {
+        let mut registration = batch(&state, trainee, Vec::new());
+        registration.name = name.to_owned();
+        receipt(&post(&state, &registration));
+    }
+    assert_eq!(
+        view(&state).lookalikes,
+        [vec!["Alice".to_owned(), "\u{410}lice".to_owned()]],
+        "the Cyrillic A next to the Latin one"
+    );
+}
