@@ -5,6 +5,7 @@
 mod control_chars;
 mod fake_advertisement;
 mod flood;
+mod idle_connections;
 #[path = "../workshop/support.rs"]
 #[allow(dead_code)]
 mod support;
