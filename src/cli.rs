@@ -5,6 +5,7 @@ mod check_cmd;
 mod decide_cmd;
 mod export_cmd;
 mod host_cmd;
+mod host_door;
 mod host_key;
 mod host_pace;
 mod host_serve;

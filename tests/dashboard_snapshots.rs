@@ -9,6 +9,7 @@ mod support;
 use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::content::Lang;
+use queuelab::domain::workshop::summary::door::Door;
 use queuelab::domain::workshop::summary::{
     LabRoom, OrderingTally, Place, QuizTally, RelayCounts, TraineeView,
 };
@@ -168,6 +169,9 @@ fn summary(lang: Lang) -> SummaryView {
             ),
         ]
         .into(),
+        // A quiet, open room with no look-alike names: the door shows nothing.
+        door: Door::default(),
+        lookalikes: Vec::new(),
     }
 }
 
@@ -177,6 +181,7 @@ fn dashboard(lang: Lang, width: u16, height: u16) -> Dashboard {
         projector_url: "https://192.168.1.20:8740/dashboard".into(),
         key: KEY.into(),
         discovery: Some("Resilience workshop, room 2".into()),
+        check_digits: "4821 0937 5516".into(),
     };
     let mut dash = Dashboard::new(content(), lang, access, false);
     dash.update(DashMsg::Resized { width, height });
@@ -342,4 +347,22 @@ fn a_hidden_decision_with_a_second_vote_keeps_its_state_whole_at_80_columns() {
         text.lines().any(|l| l.trim_end().ends_with(&hidden)),
         "the state stands whole: {text}"
     );
+}
+
+#[test]
+fn the_door_during_a_flood_at_80x24_in_german_and_100x30_in_english() {
+    for (lang, width, height, name) in [
+        (Lang::De, 80, 24, "dashboard_de_80x24_door"),
+        (Lang::En, 100, 30, "dashboard_en_100x30_door"),
+    ] {
+        let mut dash = dashboard(lang, width, height);
+        let mut flooded = summary(lang);
+        flooded.door = Door::new(true, 312, 300);
+        flooded.lookalikes = vec![vec!["Alice".to_owned(), "\u{410}lice".to_owned()]];
+        dash.update(DashMsg::Refreshed {
+            summary: Box::new(flooded),
+            now_ms: NOW_MS,
+        });
+        insta::assert_snapshot!(name, screen(&dash));
+    }
 }

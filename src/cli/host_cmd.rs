@@ -15,7 +15,20 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     match &args.action {
         Some(HostAction::Status { url, key, json }) => status(cli, url, &key.resolve()?, *json),
         Some(HostAction::Export { out }) => export(cli, out),
-        Some(HostAction::Kick { url, key, who }) => kick(url, &key.resolve()?, who),
+        Some(HostAction::Kick {
+            url,
+            key,
+            who,
+            silent,
+            yes,
+        }) => match who {
+            Some(who) if !*silent => kick(url, &key.resolve()?, who),
+            _ => super::host_door::kick_silent(url, &key.resolve()?, *yes),
+        },
+        Some(HostAction::Lock { url, key }) => super::host_door::lock(url, &key.resolve()?, true),
+        Some(HostAction::Unlock { url, key }) => {
+            super::host_door::lock(url, &key.resolve()?, false)
+        }
         Some(HostAction::Pace { url, key, what }) => {
             super::host_pace::run(cli, url, &key.resolve()?, what)
         }

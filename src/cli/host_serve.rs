@@ -114,17 +114,21 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         code: state.code.clone(),
         fingerprint: identity.fingerprint(),
     };
+    // Derived once: each derivation costs about 0.1 s by design (see `check_digits`).
+    let digits =
+        check_digits(&url.fingerprint, &url.code).map_err(|e| Failure::new(e.to_string()))?;
     // Held until the session stops; dropping it says goodbye on the network.
     let advertised = advertise(args, &state.name, bind, &url);
     state.set_projector_join(projector::JoinLines {
         url: url.clone(),
         discovery: advertised.as_ref().map(|a| a.name.clone()),
+        digits: digits.clone(),
     });
     state.set_join_page(services::export::room_html(
         content.course(lang),
         lang,
         &format!("queuelab join {} --name NAME", url.short_line()),
-        &check_digits(&url.fingerprint),
+        &digits,
     ));
     let projector = format!(
         "https://{}{}",
@@ -138,6 +142,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             projector_url: projector,
             key: state.key.clone(),
             discovery: advertised.as_ref().map(|a| a.name.clone()),
+            check_digits: digits.clone(),
         };
         let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
         dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -161,7 +166,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     }
     say!("join: {url}");
     say!("join short: {}", url.short_line());
-    say!("check digits: {}", check_digits(&url.fingerprint));
+    say!("check digits: {digits}");
     say!(
         "discovery: {}",
         advertised

@@ -56,13 +56,7 @@ pub fn run_join(
                 observed.url
             }
             JoinTarget::Code { code } => {
-                let found = join::find(&code, deadline).map_err(refused)?;
-                say!(
-                    "{}",
-                    strings.fill("join.found_at", &[("address", &found.url.authority())])
-                );
-                confirm_digits(&found.digits, digits, &strings).map_err(refused)?;
-                found.url
+                find_confirmed(&code, digits, &strings).map_err(refused)?
             }
         };
         let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
@@ -120,6 +114,33 @@ pub fn run_join(
         say!("{}", line("join.status_unreachable", "reason", &error));
     }
     Ok(())
+}
+
+/// Finds the session that takes `code` whose check digits the learner confirms: after a "no"
+/// (or other `--check-digits`) the search goes on to the next session that takes the code, so a
+/// fake advertisement that answers first does not block the real one.
+fn find_confirmed(
+    code: &str,
+    typed: Option<&str>,
+    strings: &content::Strings,
+) -> Result<domain::workshop::JoinUrl, JoinRefusal> {
+    let mut declined = Vec::new();
+    loop {
+        // Each search has its own time: the learner's answers do not eat into it.
+        let found = join::find(code, &declined, deadline_in(join::JOIN_MS))?;
+        say!(
+            "{}",
+            strings.fill("join.found_at", &[("address", &found.url.authority())])
+        );
+        match confirm_digits(&found.digits, typed, strings) {
+            Ok(()) => return Ok(found.url),
+            Err(JoinRefusal::NotConfirmed { .. }) => {
+                say!("{}", strings.get("join.next_session"));
+                declined.push(found.url.fingerprint);
+            }
+            Err(other) => return Err(other),
+        }
+    }
 }
 
 /// Shows the check digits of the certificate seen and takes the learner's word that the

@@ -7,6 +7,7 @@ use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
 use crate::platform::signals::EndSignals;
 use app::Msg;
+use app::dashboard::door::DoorAction;
 use app::dashboard::{DashEffect, DashMsg, Dashboard};
 use services::host::HostState;
 use services::log;
@@ -84,6 +85,10 @@ async fn dashboard_loop(
                     };
                     dash.update(DashMsg::RowRemoved(done));
                 }
+                DashEffect::Door(action) => {
+                    let done = door(state, action, dash.strings());
+                    dash.update(DashMsg::DoorDone(done));
+                }
                 DashEffect::Acknowledge(who) => {
                     let done = match state.acknowledge(&who) {
                         Ok(Some(name)) => Ok(name),
@@ -122,5 +127,22 @@ fn refreshed(state: &HostState) -> DashMsg {
             log::warn(&format!("dashboard: {e}"));
             DashMsg::PaceDone(Err(e))
         }
+    }
+}
+
+/// Carries out a door action from the dashboard; what to say in the footer.
+fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<String, String> {
+    match action {
+        DoorAction::Lock(locked) => state.set_locked(locked).map(|()| {
+            s.get(if locked {
+                "dash.locked_done"
+            } else {
+                "dash.unlocked_done"
+            })
+            .to_owned()
+        }),
+        DoorAction::RemoveSilent => state
+            .remove_silent(now_ms())
+            .map(|r| s.fill("dash.silent_removed", &[("n", &r.n.to_string())])),
     }
 }

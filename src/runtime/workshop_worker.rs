@@ -232,8 +232,8 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
             join::observe(&host, port, &code, deadline_in(join::JOIN_MS))
                 .map(|seen| (seen.url.to_string(), seen.digits)),
         ),
-        WorkshopRequest::Find { code } => Msg::WorkshopObserved(
-            join::find(&code, deadline_in(join::JOIN_MS))
+        WorkshopRequest::Find { code, declined } => Msg::WorkshopObserved(
+            join::find(&code, &declined, deadline_in(join::JOIN_MS))
                 .map(|seen| (seen.url.to_string(), seen.digits)),
         ),
         WorkshopRequest::Hello { url } => Msg::WorkshopGreeted((|| {

@@ -3,6 +3,7 @@
 //! outcome. It borrows the dashboard state and draws; nothing here changes state.
 
 mod answers;
+mod door;
 mod join;
 mod pace_list;
 mod room;

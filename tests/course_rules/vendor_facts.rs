@@ -5,8 +5,8 @@
 //! a Service Bus processor paused from outside its handler and kept alive past its start, an
 //! idempotency key scoped to its caller, and retry layers counted in attempts.
 
-use super::second_review::csharp_blocks;
-use super::third_review::chapter;
+use super::inbox_retention_and_samples::csharp_blocks;
+use super::moments_options_and_brokers::chapter;
 use super::*;
 
 fn file(path: &str) -> String {

@@ -149,7 +149,8 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     assert!(!tui.screen().contains("Your name"), "{}", tui.screen());
     tui.send("\x1b");
     // A well-formed short code this host never issued: the digits are compared first (the code
-    // goes only to a confirmed host), then the host refuses it, still before the name.
+    // goes only to a confirmed host); they follow the code, so confirming them anyway, the host
+    // refuses the code, still before the name.
     let other_code = {
         let (address, code) = host.short.split_once(' ').expect("HOST:PORT CODE");
         let last = if code.ends_with('A') { "B" } else { "A" };
@@ -158,7 +159,13 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     tui.send("w");
     tui.send(&other_code);
     tui.send("\r");
-    tui.wait_for(&format!("Check digits of this host: {}", host.digits));
+    let typo_digits = {
+        let url = queuelab::domain::workshop::JoinUrl::parse(&host.url).expect("url");
+        let code = other_code.split(' ').nth(1).expect("code");
+        queuelab::domain::workshop::check_digits(&url.fingerprint, code).expect("digits")
+    };
+    assert_ne!(typo_digits, host.digits, "another code, other digits");
+    tui.wait_for(&format!("Check digits of this host: {typo_digits}"));
     tui.send("y");
     tui.wait_for("wrong join code");
     assert!(!tui.screen().contains("Your name"), "{}", tui.screen());

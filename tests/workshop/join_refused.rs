@@ -36,24 +36,32 @@ fn a_wrong_code_is_refused_and_nothing_is_recorded() {
     assert!(stderr(&out).contains("wrong join code"), "{}", stderr(&out));
     assert!(!stdout(&out).contains("Joined"), "{}", stdout(&out));
     not_joined(&data);
-    // The short form with a wrong code: the digits are confirmed, the code still refused.
+    // The short form with a wrong code: the digits follow the code, so the projector's digits
+    // do not match; the digits this code gives, confirmed, and the host refuses the code.
     let address = host.short.split(' ').next().expect("address");
-    let out = run(
-        &data,
-        &[
-            "join",
-            address,
-            "WRONG22",
-            "--name",
-            "Ada",
-            "--check-digits",
-            &host.digits,
-        ],
-        "",
-    );
-    assert!(!out.status.success(), "{out:?}");
-    assert!(stderr(&out).contains("wrong join code"), "{}", stderr(&out));
-    not_joined(&data);
+    let typo_digits =
+        queuelab::domain::workshop::check_digits(&url.fingerprint, "WRONG22").expect("digits");
+    for (digits, reason) in [
+        (host.digits.as_str(), "were not confirmed"),
+        (typo_digits.as_str(), "wrong join code"),
+    ] {
+        let out = run(
+            &data,
+            &[
+                "join",
+                address,
+                "WRONG22",
+                "--name",
+                "Ada",
+                "--check-digits",
+                digits,
+            ],
+            "",
+        );
+        assert!(!out.status.success(), "{out:?}");
+        assert!(stderr(&out).contains(reason), "{}", stderr(&out));
+        not_joined(&data);
+    }
 }
 
 #[test]
@@ -64,7 +72,7 @@ fn host_port_code_joins_in_about_twenty_characters_after_the_digits_are_confirme
     assert!((6..=8).contains(&code.len()), "{code}");
     assert!(!code.contains(['0', 'O', '1', 'I', 'L']), "{code}");
     assert!(host.short.len() <= 24, "{}", host.short);
-    assert_eq!(host.digits.len(), 9, "{}", host.digits);
+    assert_eq!(host.digits.len(), 14, "{}", host.digits);
     // On a terminal the learner answers y; here the answer comes on stdin.
     let data = dir.path().join("t1");
     let out = run(
@@ -120,10 +128,15 @@ fn another_host_shows_other_digits_and_is_refused() {
     let (address, _) = impostor.short.split_once(' ').expect("short");
     let (_, code) = host.short.split_once(' ').expect("short");
     let data = dir.path().join("t");
-    // Not confirmed on stdin: refused, and the digits shown are the impostor's.
+    // Not confirmed on stdin: refused, and the digits shown are the impostor's certificate's
+    // with this code.
     let out = run(&data, &["join", address, code, "--name", "Ada"], "n\n");
     assert!(!out.status.success(), "{out:?}");
-    assert!(stdout(&out).contains(&impostor.digits), "{}", stdout(&out));
+    let impostor_fp = queuelab::domain::workshop::JoinUrl::parse(&impostor.url)
+        .expect("url")
+        .fingerprint;
+    let shown = queuelab::domain::workshop::check_digits(&impostor_fp, code).expect("digits");
+    assert!(stdout(&out).contains(&shown), "{}", stdout(&out));
     assert!(
         stderr(&out).contains("were not confirmed"),
         "{}",

@@ -123,9 +123,31 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
         );
     }
 
-    // Twenty trainees guess at once for one address: the host counts every try.
+    // Twenty trainees guess at once for one address: the host counts every try. Bob asks from
+    // a client of his own (a trainee's codes go to one address an hour).
     let url = JoinUrl::parse(&host.url).expect("url");
-    let caller = read_caller(&trainee, &url);
+    let caller = serde_json::json!({
+        "code": url.code, "trainee": "b".repeat(32), "token": "token-of-bob-0123456789",
+    });
+    // Bob finished the quiz (one question answered right), so the host has a report to send.
+    let content =
+        queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
+    let question = &content.course(queuelab::content::Lang::En).quiz.questions[0];
+    let right: Vec<&str> = question
+        .options
+        .iter()
+        .filter(|o| o.correct)
+        .map(|o| o.id.as_str())
+        .collect();
+    let registration = serde_json::json!({
+        "code": url.code, "trainee": caller["trainee"], "token": caller["token"],
+        "name": "Bob", "events": [
+            {"id": "answer-1", "n": 1, "at_ms": 1, "kind": "quiz-answer", "attempt": 1,
+             "question": question.id, "options": right},
+            {"id": "score-1", "n": 2, "at_ms": 2, "kind": "quiz-score", "attempt": 1, "score": 1},
+        ],
+    });
+    post(&url, "/api/events", &registration);
     let ask = serde_json::json!({"caller": caller, "address": "bob@example.org", "lang": "en"});
     let reply = post(&url, "/api/report/code", &ask);
     assert_eq!(reply["key"], "report.code_sent", "{reply}");
@@ -173,18 +195,6 @@ fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Valu
         request(url, "POST", path, None, &bytes, deadline_in(30_000)).expect("host answers");
     assert_eq!(reply.status, 200, "{}", reply.text());
     serde_json::from_slice(&reply.body).expect("json reply")
-}
-
-fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
-    let conn = rusqlite::Connection::open(trainee.join("progress.db")).expect("db");
-    let (id, token): (String, String) = conn
-        .query_row(
-            "SELECT trainee_id, token FROM workshop_membership",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .expect("membership");
-    serde_json::json!({"code": url.code, "trainee": id, "token": token})
 }
 
 #[test]

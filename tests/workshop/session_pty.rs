@@ -59,7 +59,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     let code = after(&join_screen, " queuelab join ")
         .unwrap_or_else(|| panic!("the code alone, the session is advertised: {join_screen}"))
         .to_owned();
-    // The check digits stand on the line under their label, in two groups of four.
+    // The check digits stand on the line under their label, in three groups of four.
     let digits = join_screen
         .lines()
         .skip_while(|l| !l.contains("Check digits (trainees compare them)"))
@@ -72,15 +72,16 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         })
         .expect("the check digits")
         .to_owned();
-    assert_eq!(digits.len(), 9, "{join_screen}");
+    assert_eq!(digits.len(), 14, "{join_screen}");
 
     // Ada: the code alone, found on the network.
     let mut ada = trainee(&dir.path().join("ada"), &mdns);
     ada.wait_for("workshop");
     join(&mut ada, &code, &digits, "Ada");
 
-    // Bob: first a host where nothing listens, then a code this host never issued; each is
-    // refused with the reason and his text stays for the next try.
+    // Bob: first a host where nothing listens, then a code this host never issued (its digits
+    // are not the projector's); each is refused with the reason and his text stays for the
+    // next try.
     let mut bob = trainee(&dir.path().join("bob"), &mdns);
     bob.wait_for("workshop");
     let nobody = format!("127.0.0.1:{} {code}", free_port());
@@ -99,9 +100,11 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     bob.send("w");
     bob.send(&wrong);
     bob.send("\r");
-    bob.wait_for(&format!("Check digits of this host: {digits}"));
-    bob.send("y");
-    bob.wait_for("wrong join code");
+    // The digits follow the code: a mistyped code shows other digits than the projector's.
+    bob.wait_for("Check digits of this host: ");
+    assert!(!bob.screen().contains(&digits), "{}", bob.screen());
+    bob.send("n");
+    bob.wait_for("were not confirmed");
     assert!(
         bob.screen().contains(&format!("> {wrong}")),
         "{}",

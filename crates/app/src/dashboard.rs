@@ -2,6 +2,7 @@
 //! `GET /api/summary` serves) comes in as a message with the time, keys switch sections, scroll
 //! and type pacing commands; what must happen outside comes back as effects.
 
+pub mod door;
 pub mod prompt;
 
 use super::input::{Key, KeyCode};
@@ -51,6 +52,8 @@ pub struct Access {
     pub key: String,
     /// The name the session is advertised under on the LAN (DNS-SD); None when it is not.
     pub discovery: Option<String>,
+    /// The check digits of the host's certificate in this session, derived once at start.
+    pub check_digits: String,
 }
 
 /// What the dashboard receives.
@@ -80,6 +83,8 @@ pub enum DashMsg {
     RowRemoved(Result<String, String>),
     /// A stuck signal was acknowledged (Ok with the trainee's name) or not (Err with why).
     Acknowledged(Result<String, String>),
+    /// A door action was done (Ok with what to say) or not (Err with the reason).
+    DoorDone(Result<String, String>),
 }
 
 /// What the dashboard asks the host to do.
@@ -93,6 +98,8 @@ pub enum DashEffect {
     RemoveRow(String),
     /// Acknowledge the stuck signal of the trainee with this name or id.
     Acknowledge(String),
+    /// Lock or unlock the room, or remove the silent trainees.
+    Door(door::DoorAction),
 }
 
 /// The dashboard's state.
@@ -191,9 +198,11 @@ impl Dashboard {
             DashMsg::PaceDone(Err(reason))
             | DashMsg::Kicked(Err(reason))
             | DashMsg::RowRemoved(Err(reason))
-            | DashMsg::Acknowledged(Err(reason)) => {
+            | DashMsg::Acknowledged(Err(reason))
+            | DashMsg::DoorDone(Err(reason)) => {
                 self.note = Some((reason, true));
             }
+            DashMsg::DoorDone(Ok(text)) => self.note = Some((text, false)),
             DashMsg::Acknowledged(Ok(name)) => {
                 self.note = Some((self.strings().fill("dash.acked", &[("name", &name)]), false));
             }
@@ -228,6 +237,9 @@ impl Dashboard {
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
                     self.prompt = None;
+                    if let Some(effects) = self.door_submitted(kind) {
+                        return effects;
+                    }
                     // These take a trainee's name, not a pacing command.
                     let named = match kind {
                         PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
@@ -279,6 +291,7 @@ impl Dashboard {
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
+            KeyCode::Char(c @ ('L' | 'S')) => return self.door_key(c),
             KeyCode::Char('v') => {
                 self.key = match self.key {
                     KeyVisibility::Hidden => KeyVisibility::Shown,

@@ -218,6 +218,8 @@ pub enum WorkshopRequest {
     Find {
         /// The join code.
         code: String,
+        /// Fingerprints of sessions whose digits the learner declined in this join.
+        declined: Vec<String>,
     },
     /// Ask the host of a pinned join URL whether it takes the code; nothing is recorded
     /// (answered with `Msg::WorkshopGreeted`).

@@ -97,6 +97,9 @@ pub enum IssueDenied {
     RoomLimit { wait_secs: i64 },
     /// Five wrong tries within the hour.
     Locked { wait_secs: i64 },
+    /// A workshop host sends one trainee's codes to one address within the hour; this trainee
+    /// asked for another address already.
+    OtherAddress { wait_secs: i64 },
 }
 
 /// The limit across all addresses: `issued` are the issue times of every code (any order).
@@ -144,6 +147,7 @@ impl IssueDenied {
             IssueDenied::MachineLimit { .. } => "otp.machine_limit",
             IssueDenied::RoomLimit { .. } => "otp.room_limit",
             IssueDenied::Locked { .. } => "otp.locked",
+            IssueDenied::OtherAddress { .. } => "otp.other_address",
         }
     }
 
@@ -154,7 +158,8 @@ impl IssueDenied {
             | IssueDenied::HourlyLimit { wait_secs }
             | IssueDenied::MachineLimit { wait_secs }
             | IssueDenied::RoomLimit { wait_secs }
-            | IssueDenied::Locked { wait_secs } => wait_secs,
+            | IssueDenied::Locked { wait_secs }
+            | IssueDenied::OtherAddress { wait_secs } => wait_secs,
         }
     }
 }

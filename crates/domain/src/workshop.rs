@@ -9,11 +9,12 @@ pub mod pace;
 pub mod place;
 pub mod refusal;
 pub mod room_texts;
+pub mod screens;
 pub mod summary;
 pub mod wire;
 
 pub use catalog::Catalog;
-pub use check_digits::{check_digits, same_digits};
+pub use check_digits::{DigitsError, check_digits, same_digits};
 pub use join_url::{JoinTarget, JoinUrl, JoinUrlError};
 pub use pace::{Pace, PaceKind};
 pub use refusal::JoinRefusal;

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod db;
+mod door;
 pub mod export;
 pub mod files;
 pub mod limits;
@@ -22,6 +23,7 @@ use content::{Content, Lang};
 use db::HostDb;
 use domain::workshop::summary::OptionLabel;
 use domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
+pub use door::SilentRemoved;
 use limits::RateLimits;
 pub use moderation::Kicked;
 use pacing::{revealed, second_votes};
@@ -54,7 +56,11 @@ fn now_ms() -> i64 {
 
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
-const REFUSALS: [&str; 2] = ["workshop.relay_no_mail", "workshop.name_hidden_chars"];
+const REFUSALS: [&str; 3] = [
+    "workshop.relay_no_mail",
+    "workshop.name_hidden_chars",
+    "workshop.room_locked",
+];
 
 /// A running session's state, shared by every request.
 pub struct HostState {
@@ -89,6 +95,22 @@ pub struct HostState {
     started_ms: i64,
     /// Trainees see right/wrong only after the reveal (the session setting).
     hold_feedback: bool,
+    /// No new trainees may join (see `door`).
+    door_locked: std::sync::atomic::AtomicBool,
+}
+
+/// The summary of what the database holds: names, events and acknowledgements, cleaned as the
+/// host's door cleans them (rows an older version stored may not be).
+fn rebuilt_summary(db: &HostDb, catalog: &Catalog) -> rusqlite::Result<Summary> {
+    let mut summary = Summary::default();
+    db.replay_trainees(|id, trainee_name| {
+        summary.name(id, &names::clean_stored_name(trainee_name));
+    })?;
+    db.replay_events(|trainee, event| {
+        summary.apply(trainee, &names::cleaned(event), catalog);
+    })?;
+    db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))?;
+    Ok(summary)
 }
 
 fn random_text(len: usize) -> String {
@@ -146,13 +168,8 @@ impl HostState {
         // Held unless the session was started with immediate feedback.
         let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
-        let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
-            .map_err(fail)?;
-        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
-            .map_err(fail)?;
+        let summary = rebuilt_summary(&db, &catalog).map_err(fail)?;
+        let door_locked = std::sync::atomic::AtomicBool::new(db.locked().map_err(fail)?);
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
@@ -186,6 +203,7 @@ impl HostState {
             stored_lang,
             started_ms,
             hold_feedback,
+            door_locked,
         })
     }
 
@@ -306,6 +324,9 @@ impl HostState {
         view.second_votes = lock(&self.summary).second_distributions(&self.catalog, &opened);
         // The relay's store answers on its own lock; a failure there leaves the counts out.
         view.relay = self.relay.as_ref().and_then(|relay| relay.counts().ok());
+        view.door = self.door(now_ms());
+        let names: Vec<&str> = view.trainees.iter().map(|t| t.name.as_str()).collect();
+        view.lookalikes = names::lookalikes(&names);
         let [de, en] = &self.labels;
         view.options = match self.lang {
             Lang::De => de.clone(),

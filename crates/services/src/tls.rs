@@ -1,7 +1,10 @@
 //! TLS for workshop sessions without a certificate authority: the host makes a self-signed
 //! certificate once and keeps it in its data folder (a restart keeps the fingerprint that the
 //! trainees pinned); the trainee accepts exactly the certificate whose SHA-256 fingerprint the
-//! join URL carries, and still checks the handshake signature with it.
+//! join URL carries, and still checks the handshake signature with it. Every certificate a
+//! trainee accepts, pinned or only observed for its check digits, must carry a valid signature
+//! by its own key: without that, an attacker could vary any bytes of a certificate (a serial
+//! number) to search for matching check digits without signing anything.
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
@@ -147,6 +150,31 @@ fn client_config(verifier: Pinned) -> Result<Arc<ClientConfig>, String> {
     Ok(Arc::new(config))
 }
 
+/// Checks that `cert` is signed by its own key (it is its own trust anchor) and valid at `now`.
+fn self_signed(
+    cert: &CertificateDer<'_>,
+    algorithms: WebPkiSupportedAlgorithms,
+    now: UnixTime,
+) -> Result<(), rustls::Error> {
+    let refused = |_: webpki::Error| {
+        rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature)
+    };
+    let anchor = webpki::anchor_from_trusted_cert(cert).map_err(refused)?;
+    let end_entity = webpki::EndEntityCert::try_from(cert).map_err(refused)?;
+    end_entity
+        .verify_for_usage(
+            algorithms.all,
+            &[anchor],
+            &[],
+            now,
+            webpki::KeyUsage::server_auth(),
+            None,
+            None,
+        )
+        .map(|_| ())
+        .map_err(refused)
+}
+
 /// Accepts the one pinned certificate (any, when observing); everything else is refused.
 #[derive(Debug)]
 struct Pinned {
@@ -163,9 +191,10 @@ impl ServerCertVerifier for Pinned {
         _intermediates: &[CertificateDer<'_>],
         _server_name: &ServerName<'_>,
         _ocsp_response: &[u8],
-        _now: UnixTime,
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
         // The name does not matter: the fingerprint from the join URL identifies the host.
+        self_signed(end_entity, self.algorithms, now)?;
         let seen = fingerprint(end_entity);
         let matches = self.fingerprint.as_ref().is_none_or(|pin| *pin == seen);
         *self
@@ -205,3 +234,6 @@ impl ServerCertVerifier for Pinned {
         self.algorithms.supported_schemes()
     }
 }
+
+#[cfg(test)]
+mod tests;

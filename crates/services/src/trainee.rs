@@ -99,7 +99,8 @@ fn send(
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
 }
 
-/// Asks the host for the pacing commands after `after` (the join code is the credential).
+/// Asks the host for the pacing commands after `after` (the join code is the credential, the
+/// trainee's token for what concerns this trainee).
 pub fn poll_paces(
     member: &Membership,
     after: u64,
@@ -107,15 +108,10 @@ pub fn poll_paces(
 ) -> Result<domain::workshop::pace::PaceReply, String> {
     // The trainee's id asks whether the instructor saw its stuck signal.
     let path = format!("/api/pace?after={after}&trainee={}", member.trainee_id);
-    let reply = client::request(
-        &member.url,
-        "GET",
-        &path,
-        Some(&member.url.code),
-        b"",
-        deadline,
-    )?
-    .accepted("host")?;
+    // The token after the join code: the host answers about this trainee to its own client.
+    let bearer = format!("{}:{}", member.url.code, member.token);
+    let reply = client::request(&member.url, "GET", &path, Some(&bearer), b"", deadline)?
+        .accepted("host")?;
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's pacing answer is not readable: {e}"))
 }

@@ -65,7 +65,39 @@ pub enum HostAction {
         #[command(flatten)]
         key: KeyArgs,
         /// The trainee's name as `host status` shows it (any case), or their id.
-        who: String,
+        #[arg(required_unless_present = "silent", conflicts_with = "silent")]
+        who: Option<String>,
+        /// Remove every trainee who never sent an event (registered, maybe polled, nothing
+        /// else: a flood of fake registrations). Shows how many first and asks y/n.
+        #[arg(long)]
+        silent: bool,
+        /// With --silent: do not ask, remove them.
+        #[arg(long, requires = "silent")]
+        yes: bool,
+    },
+    /// Close a running session to new trainees (a flood of registrations): they are refused
+    /// with the reason, while every trainee already in the room, and a known trainee's client
+    /// coming back, goes on. The lock survives a restart of the host.
+    ///
+    /// The instructor key comes from --key-file FILE or the environment variable
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
+    Lock {
+        /// The join URL the host printed.
+        #[arg(long)]
+        url: String,
+        #[command(flatten)]
+        key: KeyArgs,
+    },
+    /// Open a locked session to new trainees again.
+    ///
+    /// The instructor key comes from --key-file FILE or the environment variable
+    /// `QUEUELAB_INSTRUCTOR_KEY`.
+    Unlock {
+        /// The join URL the host printed.
+        #[arg(long)]
+        url: String,
+        #[command(flatten)]
+        key: KeyArgs,
     },
     /// Write summary.csv, summary.html and summary.json of the session in the data folder
     /// (names only, no e-mail addresses).

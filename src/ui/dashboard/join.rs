@@ -104,7 +104,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         }
         out.push(title(s.get("dash.check_digits"), theme));
         out.push(Line::styled(
-            format!(" {}", domain::workshop::check_digits(&url.fingerprint)),
+            format!(" {}", dash.access.check_digits),
             theme.tone(Tone::Bold),
         ));
         out.push(Line::raw(""));
@@ -139,7 +139,7 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 }
 
 /// Greedy word wrap (a word longer than a line gets a line of its own).
-fn words(text: &str, max: usize) -> Vec<String> {
+pub(super) fn words(text: &str, max: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {

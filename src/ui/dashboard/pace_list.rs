@@ -69,7 +69,10 @@ pub fn lines(
                 out.push(Line::from(row(i + 1, &format!("{} · {chapter}", d.title))));
             }
         }
-        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => return None,
+        PromptKind::Kick
+        | PromptKind::RemoveRow
+        | PromptKind::Acknowledge
+        | PromptKind::RemoveSilent => return None,
     }
     Some(out)
 }

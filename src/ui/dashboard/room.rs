@@ -26,7 +26,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     let s = dash.strings();
     let course = dash.course();
     let view = &dash.summary;
-    let mut out = Vec::new();
+    let mut out = super::door::lines(dash, theme, width);
     let mut stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
     // Newest first: the one who just asked is the one to look at.
     stuck.sort_by_key(|t| std::cmp::Reverse(t.stuck_since_ms));

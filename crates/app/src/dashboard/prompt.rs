@@ -28,6 +28,8 @@ pub enum PromptKind {
     RemoveRow,
     /// "I have seen NAME's stuck signal".
     Acknowledge,
+    /// "remove every trainee who never sent an event" (Enter confirms, nothing to type).
+    RemoveSilent,
 }
 
 impl PromptKind {
@@ -41,6 +43,7 @@ impl PromptKind {
             PromptKind::Kick => "dash.ask_kick",
             PromptKind::RemoveRow => "dash.ask_remove_row",
             PromptKind::Acknowledge => "dash.ask_ack",
+            PromptKind::RemoveSilent => "dash.ask_remove_silent",
         }
     }
 }
@@ -138,9 +141,10 @@ pub fn parse(
             })
         }
         // A name is no pacing command: the dashboard sends it as a removal instead.
-        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
-            Err(("dash.bad_number", text.to_owned()))
-        }
+        PromptKind::Kick
+        | PromptKind::RemoveRow
+        | PromptKind::Acknowledge
+        | PromptKind::RemoveSilent => Err(("dash.bad_number", text.to_owned())),
     }
 }
 

@@ -9,6 +9,7 @@ fn dash() -> Dashboard {
         projector_url: "https://127.0.0.1:8740/dashboard".into(),
         key: "K".into(),
         discovery: None,
+        check_digits: "1234 5678 9012".into(),
     };
     let mut d = Dashboard::new(content(), Lang::En, access, false);
     d.update(DashMsg::Resized {

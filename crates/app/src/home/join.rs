@@ -52,6 +52,9 @@ pub struct JoinForm {
     pub typed: String,
     /// The name typed before, offered again after a refusal.
     pub name: String,
+    /// Certificates of sessions found by the code whose digits the learner said no to: the
+    /// search goes on past them.
+    pub declined: Vec<String>,
 }
 
 impl JoinForm {
@@ -62,6 +65,7 @@ impl JoinForm {
             error: None,
             typed: String::new(),
             name: String::new(),
+            declined: Vec::new(),
         }
     }
 
@@ -74,6 +78,7 @@ impl JoinForm {
             error: Some(reason),
             typed,
             name,
+            declined: Vec::new(),
         }
     }
 
@@ -138,6 +143,20 @@ pub fn on_key(
                 )
             }
             KeyCode::Char(_) | KeyCode::Enter => {
+                // Found by the code alone: another session may take it (a fake one may have
+                // answered first), so the search goes on past this certificate.
+                if let Ok(JoinTarget::Code { code }) = JoinTarget::parse(&form.typed)
+                    && let Ok(seen) = domain::workshop::JoinUrl::parse(&url)
+                {
+                    form.declined.push(seen.fingerprint);
+                    form.step = JoinStep::Waiting;
+                    form.error = Some(session.strings().get("join.next_session").to_owned());
+                    let declined = form.declined.clone();
+                    return (
+                        Some(form),
+                        vec![Effect::Workshop(WorkshopRequest::Find { code, declined })],
+                    );
+                }
                 let reason = JoinRefusal::NotConfirmed { digits }.message(session.strings());
                 (
                     Some(JoinForm::refused(form.typed, form.name, reason)),
@@ -180,6 +199,7 @@ fn submit(
                     form.typed = typed;
                     form.step = JoinStep::Waiting;
                     form.error = None;
+                    form.declined.clear();
                     let request = match target {
                         JoinTarget::Url(url) => WorkshopRequest::Hello {
                             url: url.to_string(),
@@ -187,7 +207,10 @@ fn submit(
                         JoinTarget::Short { host, port, code } => {
                             WorkshopRequest::Observe { host, port, code }
                         }
-                        JoinTarget::Code { code } => WorkshopRequest::Find { code },
+                        JoinTarget::Code { code } => WorkshopRequest::Find {
+                            code,
+                            declined: Vec::new(),
+                        },
                     };
                     return (Some(form), vec![Effect::Workshop(request)]);
                 }
@@ -288,6 +311,7 @@ pub fn observed(
             error: None,
             typed: current.typed,
             name: current.name,
+            declined: current.declined,
         },
         Err(refusal) => current.refuse(&refusal, session),
     });
@@ -313,6 +337,7 @@ pub fn greeted(
             error: None,
             typed: current.typed,
             name: current.name,
+            declined: current.declined,
         },
         Err(refusal) => current.refuse(&refusal, session),
     });

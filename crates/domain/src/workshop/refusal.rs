@@ -14,6 +14,11 @@ pub enum JoinRefusal {
     },
     /// Looking on the LAN for a session found none (or none that takes the code's host).
     NotFound,
+    /// The learner declined the check digits of as many sessions as one join shows.
+    TooManySessions {
+        /// How many were shown.
+        n: usize,
+    },
     /// Something answered, with another certificate than the join URL's fingerprint.
     WrongCertificate {
         /// `HOST:PORT`.
@@ -46,6 +51,7 @@ impl JoinRefusal {
             JoinRefusal::WrongCertificate { .. } => "join.refused_certificate",
             JoinRefusal::WrongCode => "join.refused_code",
             JoinRefusal::NotFound => "join.refused_not_found",
+            JoinRefusal::TooManySessions { .. } => "join.refused_too_many",
             JoinRefusal::NotConfirmed { .. } => "join.refused_unconfirmed",
             JoinRefusal::Host { .. } => "join.refused_host",
             JoinRefusal::Local { .. } => "join.refused_local",
@@ -60,6 +66,7 @@ impl JoinRefusal {
             }
             JoinRefusal::WrongCertificate { address } => vec![("address", address.clone())],
             JoinRefusal::WrongCode | JoinRefusal::NotFound => Vec::new(),
+            JoinRefusal::TooManySessions { n } => vec![("n", n.to_string())],
             JoinRefusal::NotConfirmed { digits } => vec![("digits", digits.clone())],
             JoinRefusal::Host { reason } | JoinRefusal::Local { reason } => {
                 vec![("reason", reason.clone())]

@@ -167,22 +167,9 @@ impl RoomTexts {
 
     /// A screen name a stuck signal carries (the trainee's screen kind in lower case, or
     /// `command-line` from `queuelab stuck`) as its title; a name this version does not know
-    /// stays as sent.
+    /// reads as "another screen", never as sent.
     pub fn screen(&self, name: &str) -> String {
-        let key = match name {
-            "home" => "room.screen_home",
-            "chapters" => "room.screen_chapters",
-            "reader" => "room.screen_reader",
-            "ordering" => "room.screen_ordering",
-            "simulator" => "room.screen_simulator",
-            "quiz" => "room.screen_quiz",
-            "report" => "room.screen_report",
-            "map" => "room.screen_map",
-            "lablist" | "lab" => "room.screen_labs",
-            "settings" => "room.screen_settings",
-            "command-line" => "room.screen_command_line",
-            _ => return name.to_owned(),
-        };
+        let key = super::screens::screen_title_key(name);
         self.strings.get(key).to_owned()
     }
 }

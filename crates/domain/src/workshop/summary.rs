@@ -3,6 +3,7 @@
 //! sequence number, is the vote; a later change never replaces it), so redelivered or reordered
 //! events give the same summary.
 
+pub mod door;
 mod view;
 
 pub use super::place::Place;

@@ -218,8 +218,9 @@ fn the_room_shows_where_a_trainee_is_by_title_in_the_session_language() {
         view.trainees[0].stuck_screen.as_deref(),
         Some("Chapter reader")
     );
-    // A name this version does not know stays as sent rather than vanishing.
-    assert_eq!(en.screen("tomorrow-screen"), "tomorrow-screen");
+    // A name this version does not know reads as "another screen", never as sent (the host
+    // keeps only known screen names; no text of a trainee's choosing travels as a screen).
+    assert_eq!(en.screen("tomorrow-screen"), "another screen");
 }
 
 #[test]

@@ -6,15 +6,17 @@ use super::db::TraineeCheck;
 use super::login;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
+use domain::workshop::check_name;
 use domain::workshop::wire::{
     BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
 };
-use domain::workshop::{EventKind, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
+mod door;
 mod instructor;
+mod own;
 mod relay;
 
 /// Largest request body the host reads (a full batch of events fits with room to spare).
@@ -120,6 +122,9 @@ impl HostState {
         if req.body.len() > MAX_BODY {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
+        if let Some(reply) = self.door_route(req, now_ms) {
+            return reply;
+        }
         match (req.method, req.path) {
             ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
             ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
@@ -190,7 +195,16 @@ impl HostState {
     /// `GET /api/pace?after=N`, authorised by the join code as bearer token: the commands after
     /// the trainee's newest and the decisions revealed.
     fn pace_poll(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
-        if let Err(denied) = self.join_code(req) {
+        // `CODE:TOKEN`: a trainee's own poll carries its token after the join code.
+        let (code, token) = match req.bearer.and_then(|b| b.split_once(':')) {
+            Some((code, token)) => (Some(code), Some(token)),
+            None => (req.bearer, None),
+        };
+        let code_only = ApiRequest {
+            bearer: code,
+            ..*req
+        };
+        if let Err(denied) = self.join_code(&code_only) {
             return denied;
         }
         let after = req
@@ -203,6 +217,13 @@ impl HostState {
             .query
             .split('&')
             .find_map(|p| p.strip_prefix("trainee="));
+        // What concerns one trainee (their stuck signal, their second votes, their presence) is
+        // only for that trainee's own client.
+        if let Some(trainee) = trainee
+            && !self.owns(trainee, token)
+        {
+            return ApiResponse::text(403, "these answers belong to another trainee");
+        }
         match after.parse::<u64>() {
             Ok(after) => {
                 let mut reply = self.paces_after(after);
@@ -300,6 +321,10 @@ impl HostState {
         match db.check_trainee(&trainee, &hash) {
             Ok(TraineeCheck::Known) => {}
             Ok(TraineeCheck::New) => match db.trainee_count() {
+                // A known trainee (its token) comes back through `Known` above, never here.
+                _ if self.locked() => {
+                    return ApiResponse::text(403, &self.refusal("workshop.room_locked", None));
+                }
                 _ if !lock(&self.registrations).allow(peer, now_ms) => {
                     return ApiResponse::text(
                         429,
@@ -326,10 +351,9 @@ impl HostState {
         let mut rejected = Vec::new();
         let mut valid = Vec::new();
         for mut event in batch.events {
-            // Stuck words reach the dashboard and the exports: no control characters.
-            if let EventKind::Stuck { text, .. } = &mut event.kind {
-                *text = names::clean_text(text);
-            }
+            // What the trainee wrote reaches the dashboard, the status and the exports.
+            names::clean_event(&mut event);
+            names::clamp_time(&mut event, now_ms);
             match self.catalog.validate(&event) {
                 Ok(()) => valid.push(event),
                 Err(reason) => rejected.push(Rejected {

@@ -7,6 +7,7 @@ use domain::workshop::{Event, Pace, PaceKind, wire::Rejected};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 
+mod door;
 mod migrations;
 use migrations::MIGRATIONS;
 

@@ -320,7 +320,13 @@ pub fn write_all(
     dir: &Path,
 ) -> Result<Vec<std::path::PathBuf>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let json = serde_json::to_string_pretty(view).map_err(|e| e.to_string())?;
+    // Names only: a trainee's id is a credential half, and a file travels further than the
+    // instructor's screen.
+    let mut anonymous = view.clone();
+    for t in &mut anonymous.trainees {
+        t.id.clear();
+    }
+    let json = serde_json::to_string_pretty(&anonymous).map_err(|e| e.to_string())?;
     let title = texts
         .strings
         .fill("export.title", &[("session", &view.session)]);

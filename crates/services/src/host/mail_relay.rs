@@ -55,7 +55,16 @@ fn code_key(trainee: &str, address: &str) -> String {
     )
 }
 
-/// The limits across codes: the room, the trainee (all addresses), the address (all trainees).
+/// The limits across codes, fair to every trainee: `recent` holds (trainee/address key, issue
+/// time) of every code the relay issued in the window.
+/// - A trainee's first code in the hour is never refused for what others asked; only repeat
+///   requests share the room's pool (`room_limit` repeats an hour), so fake trainees asking
+///   again and again cannot spend the codes of the ones who have not asked yet.
+/// - A trainee sends codes to one address an hour: a fake trainee can mail a stranger at most
+///   once or five times, not one address after another.
+/// - The per-address limit counts this trainee's codes to this address only, so fake trainees
+///   asking for Alice's address cannot lock Alice out.
+/// - And at most [`CODES_PER_TRAINEE`] codes per trainee an hour.
 fn room_limits(
     recent: &[(String, i64)],
     trainee: &str,
@@ -67,32 +76,59 @@ fn room_limits(
         (matching.len() >= limit).then(|| {
             let mut times = matching;
             times.sort_unstable();
-            times[times.len() - limit] + WINDOW_SECS - now
+            // No code at all (a limit of 0) waits the whole window.
+            times
+                .len()
+                .checked_sub(limit)
+                .and_then(|i| times.get(i))
+                .map_or(WINDOW_SECS, |oldest| oldest + WINDOW_SECS - now)
         })
     };
-    let all: Vec<i64> = recent.iter().map(|(_, at)| *at).collect();
-    if let Some(wait_secs) = wait(all, room_limit) {
-        return Err(IssueDenied::RoomLimit { wait_secs });
-    }
     let prefix = format!("{trainee}/");
-    let mine: Vec<i64> = recent
+    let this_key = code_key(trainee, address);
+    let mine: Vec<&(String, i64)> = recent
         .iter()
         .filter(|(key, _)| key.starts_with(&prefix))
-        .map(|(_, at)| *at)
         .collect();
-    if let Some(wait_secs) = wait(mine, CODES_PER_TRAINEE) {
+    if let Some(other) = mine
+        .iter()
+        .filter(|(key, _)| *key != this_key)
+        .map(|(_, at)| *at)
+        .max()
+    {
+        return Err(IssueDenied::OtherAddress {
+            wait_secs: other + WINDOW_SECS - now,
+        });
+    }
+    let to_address: Vec<i64> = mine.iter().map(|(_, at)| *at).collect();
+    if let Some(wait_secs) = wait(
+        to_address.clone(),
+        MAX_CODES_PER_WINDOW.min(CODES_PER_TRAINEE),
+    ) {
         return Err(IssueDenied::HourlyLimit { wait_secs });
     }
-    let suffix = format!("/{}", address_key(address));
-    let to_address: Vec<i64> = recent
-        .iter()
-        .filter(|(key, _)| key.ends_with(&suffix))
-        .map(|(_, at)| *at)
-        .collect();
-    if let Some(wait_secs) = wait(to_address, MAX_CODES_PER_WINDOW) {
-        return Err(IssueDenied::HourlyLimit { wait_secs });
+    if !to_address.is_empty()
+        && let Some(wait_secs) = wait(repeats(recent), room_limit)
+    {
+        return Err(IssueDenied::RoomLimit { wait_secs });
     }
     Ok(())
+}
+
+/// The issue times of the codes that were not their trainee's first in the window.
+fn repeats(recent: &[(String, i64)]) -> Vec<i64> {
+    let mut by_trainee = std::collections::BTreeMap::<&str, Vec<i64>>::new();
+    for (key, at) in recent {
+        let trainee = key.split_once('/').map_or(key.as_str(), |(t, _)| t);
+        by_trainee.entry(trainee).or_default().push(*at);
+    }
+    by_trainee
+        .into_values()
+        .flat_map(|mut times| {
+            times.sort_unstable();
+            times.into_iter().skip(1)
+        })
+        .collect()
 }
 
 impl MailRelay {
@@ -280,36 +316,94 @@ mod tests {
                 .map(|i| (key.to_owned(), now - 100 + i as i64))
                 .collect()
         };
-        // One trainee's five codes stop that trainee, not a neighbour.
+        // One trainee's five codes stop that trainee (for that address and any other), not a
+        // neighbour.
         let recent = codes("aa/x@example.org", 5);
         assert!(matches!(
-            room_limits(&recent, "aa", "y@example.org", 120, now),
+            room_limits(&recent, "aa", "x@example.org", 120, now),
             Err(IssueDenied::HourlyLimit { .. })
+        ));
+        assert!(matches!(
+            room_limits(&recent, "aa", "y@example.org", 120, now),
+            Err(IssueDenied::OtherAddress { .. })
         ));
         assert_eq!(
             room_limits(&recent, "bb", "y@example.org", 120, now),
             Ok(())
         );
-        // Five codes to one address from several trainees stop a sixth trainee for it.
+        // Five codes to one address from several trainees do not stop a sixth trainee for it.
         let mut recent = codes("aa/x@example.org", 2);
         recent.extend(codes("bb/x@example.org", 3));
-        assert!(matches!(
-            room_limits(&recent, "cc", "X@Example.org", 120, now),
-            Err(IssueDenied::HourlyLimit { .. })
-        ));
         assert_eq!(
-            room_limits(&recent, "cc", "z@example.org", 120, now),
+            room_limits(&recent, "cc", "X@Example.org", 120, now),
             Ok(())
         );
-        // The room's limit counts everyone; the wait ends when the oldest counting code ages out.
+        // The room's limit counts repeats; the wait ends when the oldest counting one ages out.
         let recent: Vec<(String, i64)> = (0..4)
-            .flat_map(|t| codes(&format!("t{t}/a{t}@example.org"), 1))
+            .flat_map(|t| codes(&format!("t{t}/a{t}@example.org"), 2))
             .collect();
         assert_eq!(
             room_limits(&recent, "t9", "n@example.org", 4, now),
+            Ok(()),
+            "a first code"
+        );
+        assert_eq!(
+            room_limits(&recent, "t0", "a0@example.org", 4, now),
             Err(IssueDenied::RoomLimit {
-                wait_secs: WINDOW_SECS - 100
+                wait_secs: WINDOW_SECS - 99
             })
         );
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    const NOW: i64 = 1_000_000;
+
+    fn key(trainee: usize, address: &str) -> String {
+        code_key(&format!("{trainee:032x}"), address)
+    }
+
+    fn ask(recent: &[(String, i64)], trainee: usize, address: &str) -> Result<(), IssueDenied> {
+        room_limits(recent, &format!("{trainee:032x}"), address, 2, NOW)
+    }
+
+    #[test]
+    fn a_first_code_is_never_refused_for_others_and_repeats_share_the_pool() {
+        // Forty trainees asked once each, and two of them again: the pool of 2 repeats is used.
+        let mut recent: Vec<(String, i64)> = (0..40)
+            .map(|t| (key(t, &format!("t{t}@example.org")), NOW - 100))
+            .collect();
+        recent.push((key(0, "t0@example.org"), NOW - 50));
+        recent.push((key(1, "t1@example.org"), NOW - 40));
+        assert_eq!(ask(&recent, 99, "new@example.org"), Ok(()), "a first code");
+        assert!(matches!(
+            ask(&recent, 2, "t2@example.org"),
+            Err(IssueDenied::RoomLimit { .. })
+        ));
+    }
+
+    #[test]
+    fn one_address_per_trainee_and_the_address_limit_counts_per_trainee() {
+        // Five fake trainees asked for Alice's address; Alice's own first code goes out.
+        let recent: Vec<(String, i64)> = (0..5)
+            .map(|t| (key(t, "alice@example.org"), NOW - 10))
+            .collect();
+        assert_eq!(ask(&recent, 7, "alice@example.org"), Ok(()));
+        // A fake trainee cannot go on to another address.
+        assert!(matches!(
+            ask(&recent, 0, "bob@example.org"),
+            Err(IssueDenied::OtherAddress { wait_secs }) if wait_secs == WINDOW_SECS - 10
+        ));
+        // Five codes of one trainee to one address: the hourly limit.
+        let mine: Vec<(String, i64)> = (0..5)
+            .map(|i| (key(3, "c@example.org"), NOW - 100 + i))
+            .collect();
+        assert!(matches!(
+            room_limits(&mine, &format!("{:032x}", 3), "c@example.org", 100, NOW),
+            Err(IssueDenied::HourlyLimit { .. })
+        ));
     }
 }

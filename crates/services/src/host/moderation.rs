@@ -2,7 +2,6 @@
 //! acknowledging a stuck signal. Each changes the database and the summary together.
 
 use super::{HostState, lock, names};
-use domain::workshop::Summary;
 
 /// A trainee the instructor removed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -38,14 +37,7 @@ impl HostState {
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
         // exactly what is stored, distributions included.
-        let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
-            .map_err(fail)?;
-        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
-            .map_err(fail)?;
-        *lock(&self.summary) = summary;
+        *lock(&self.summary) = super::rebuilt_summary(&db, &self.catalog).map_err(fail)?;
         Ok(Some(Kicked { id, name, events }))
     }
 

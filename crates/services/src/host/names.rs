@@ -51,6 +51,76 @@ pub fn clean_text(text: &str) -> String {
         .collect()
 }
 
+/// What a trainee sent in an event, made safe once, where it enters the host (and again when a
+/// continued session reads rows an older version stored): free text without control or hidden
+/// characters, a stuck signal's screen one of the known screens. Every other string of an event
+/// is an id the catalogue checks against the content.
+pub fn clean_event(event: &mut domain::workshop::Event) {
+    if let domain::workshop::EventKind::Stuck { screen, text } = &mut event.kind {
+        *text = clean_text(text);
+        domain::workshop::screens::known_screen(screen).clone_into(screen);
+    }
+}
+
+/// How far before its arrival an event's own time may lie: a trainee's client that was cut off
+/// delivers late, but a session lasts a day.
+const MAX_EVENT_AGE_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The event's time, which the trainee's clock supplied, held to the host's clock: never in the
+/// future, never more than a day before it arrived; a stuck signal's time is when the host
+/// learnt of it, so no trainee can put themselves first or last in the stuck list.
+pub fn clamp_time(event: &mut domain::workshop::Event, now_ms: i64) {
+    event.at_ms = if matches!(event.kind, domain::workshop::EventKind::Stuck { .. }) {
+        now_ms
+    } else {
+        event.at_ms.clamp(now_ms - MAX_EVENT_AGE_MS, now_ms)
+    };
+}
+
+/// `event` as [`clean_event`] leaves it, copied only when there is free text in it (a session's
+/// start replays every stored event through here).
+pub fn cleaned(event: &domain::workshop::Event) -> std::borrow::Cow<'_, domain::workshop::Event> {
+    if matches!(event.kind, domain::workshop::EventKind::Stuck { .. }) {
+        let mut copy = event.clone();
+        clean_event(&mut copy);
+        std::borrow::Cow::Owned(copy)
+    } else {
+        std::borrow::Cow::Borrowed(event)
+    }
+}
+
+/// A name read from the session's database, as safe as one the host takes today (an older
+/// version stored names with hidden characters).
+pub fn clean_stored_name(name: &str) -> String {
+    let clean = clean_text(name).trim().to_owned();
+    if clean.is_empty() {
+        "?".to_owned()
+    } else {
+        clean
+    }
+}
+
+/// Groups of names in the room that look alike though they differ ("Alice" in Latin letters
+/// and "Аlice" with a Cyrillic A): Unicode's confusable skeletons (UTS 39), compared without
+/// case. Each group holds two or more names, in the order given.
+pub fn lookalikes(names: &[&str]) -> Vec<Vec<String>> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for name in names {
+        let skeleton: String = unicode_security::skeleton(&name.to_lowercase()).collect();
+        let skeleton = skeleton.to_lowercase();
+        match groups.iter_mut().find(|(s, _)| *s == skeleton) {
+            Some((_, group)) if !group.iter().any(|n| n == name) => group.push((*name).to_owned()),
+            Some(_) => {}
+            None => groups.push((skeleton, vec![(*name).to_owned()])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, group)| group.len() > 1)
+        .map(|(_, group)| group)
+        .collect()
+}
+
 /// `name`, or `name (2)`, `name (3)`, … so that it differs from every name in `taken`
 /// (compared without case).
 pub fn unique_name(name: &str, taken: &[String]) -> String {

@@ -5,7 +5,7 @@
 
 use super::export::{BarRow, bar_rows, decision_rows, paired_bar_rows};
 use domain::html::escape_html as esc;
-use domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView, check_digits};
+use domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView};
 use std::fmt::Write as _;
 
 /// Seconds between reloads of the projector page.
@@ -35,7 +35,7 @@ fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
         esc(s.get("dash.join_line")),
         esc(&join.url.join_command(join.discovery.is_some())),
         esc(s.get("dash.check_digits")),
-        esc(&check_digits(&join.url.fingerprint))
+        esc(&join.digits)
     );
     if let Some(name) = &join.discovery {
         let short = join.url.short_line();
@@ -81,6 +81,8 @@ pub struct JoinLines {
     pub url: JoinUrl,
     /// The name the session is advertised under on the LAN; None when it is not.
     pub discovery: Option<String>,
+    /// The certificate's check digits in this session, derived once at start.
+    pub digits: String,
 }
 
 /// The projector page of `view` in the language of `texts`, with `join` under the header once

@@ -31,6 +31,40 @@ pub fn new_message_id(from: &Mailbox) -> String {
     format!("<{id:032x}.queuelab@{}>", from.email.domain())
 }
 
+/// `builder` with the subject as text. lettre writes an all-ASCII word as it stands, so a
+/// subject with a trainee's name such as `=?utf-8?b?...?=` would be decoded by mail programs
+/// into text the trainee chose to hide; such a subject is encoded whole (RFC 2047), and every
+/// `=?` in it reaches the reader as typed.
+fn with_subject(
+    builder: lettre::message::MessageBuilder,
+    subject: &str,
+) -> lettre::message::MessageBuilder {
+    use lettre::message::header::{HeaderName, HeaderValue};
+    const NAME: &str = "Subject";
+    if !subject.contains("=?") {
+        return builder.subject(subject);
+    }
+    let mut encoded = String::new();
+    let written = {
+        let mut writer = email_encoding::headers::writer::EmailWriter::new(
+            &mut encoded,
+            NAME.len() + 2,
+            0,
+            false,
+        );
+        email_encoding::headers::rfc2047::encode(subject, &mut writer)
+    };
+    if written.is_err() {
+        // Writing into a String cannot fail; were it to, a subject without `=?` is safe.
+        return builder.subject(subject.replace("=?", "= ?"));
+    }
+    builder.raw_header(HeaderValue::dangerous_new_pre_encoded(
+        HeaderName::new_from_ascii_str(NAME),
+        subject.to_owned(),
+        encoded,
+    ))
+}
+
 /// The lettre message for an outbox row. For a code mail `code` fills the placeholder; a code
 /// mail without its code is refused (it would mail the placeholder).
 pub fn build_message(
@@ -44,10 +78,8 @@ pub fn build_message(
         .parse()
         .map_err(|e| format!("recipient address rejected by the mail library: {e}"))?;
     let date = UNIX_EPOCH + Duration::from_secs(mail.created_at.max(0) as u64);
-    let mut builder = Message::builder()
-        .from(from.clone())
-        .to(to)
-        .subject(mail.mail.subject.clone())
+    let builder = Message::builder().from(from.clone()).to(to);
+    let mut builder = with_subject(builder, &mail.mail.subject)
         .message_id(Some(mail.mail.message_id.clone()))
         .date(date)
         .user_agent(format!("queuelab {}", env!("CARGO_PKG_VERSION")));
@@ -71,4 +103,65 @@ pub fn build_message(
         None => builder.singlepart(SinglePart::plain(text)),
     };
     built.map_err(|e| format!("cannot build the mail: {e}"))
+}
+
+#[cfg(test)]
+mod subject_tests {
+    use super::*;
+
+    fn formatted(subject: &str) -> String {
+        let message = with_subject(
+            Message::builder()
+                .from("lab@example.org".parse().expect("from"))
+                .to("ada@example.org".parse().expect("to")),
+            subject,
+        )
+        .body(String::from("x"))
+        .expect("message");
+        String::from_utf8(message.formatted()).expect("ascii")
+    }
+
+    #[test]
+    fn an_encoded_word_typed_in_a_name_reaches_the_reader_as_typed() {
+        let typed = "Report of =?utf-8?b?QWRtaW4gKHZlcmlmaWVkKQ==?= (queuelab)";
+        let mail = formatted(typed);
+        let header = mail
+            .lines()
+            .skip_while(|l| !l.starts_with("Subject:"))
+            .take_while(|l| l.starts_with("Subject:") || l.starts_with(' '))
+            .collect::<String>();
+        assert!(!header.contains("QWRtaW4gKHZlcmlmaWVkKQ=="), "{header}");
+        // Decoding what is sent gives back exactly what was typed.
+        let decoded: String = header
+            .trim_start_matches("Subject:")
+            .split_whitespace()
+            .map(|word| {
+                let b64 = word
+                    .strip_prefix("=?utf-8?b?")
+                    .and_then(|w| w.strip_suffix("?="))
+                    .expect("an encoded word");
+                decode_base64(b64)
+            })
+            .collect();
+        assert_eq!(decoded, typed);
+        // A plain subject stays as lettre writes it.
+        assert!(formatted("Report of Ada").contains("Subject: Report of Ada"));
+    }
+
+    fn decode_base64(text: &str) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut bits = 0u32;
+        let mut n = 0;
+        let mut out = Vec::new();
+        for c in text.bytes().filter(|c| *c != b'=') {
+            let v = ALPHABET.iter().position(|a| *a == c).expect("base64") as u32;
+            bits = (bits << 6) | v;
+            n += 6;
+            if n >= 8 {
+                n -= 8;
+                out.push((bits >> n) as u8);
+            }
+        }
+        String::from_utf8(out).expect("utf-8")
+    }
 }

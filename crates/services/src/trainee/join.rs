@@ -59,6 +59,16 @@ pub fn observe(
     code: &str,
     deadline: Instant,
 ) -> Result<Observed, JoinRefusal> {
+    with_digits(certificate_url(host, port, code, deadline)?)
+}
+
+/// The join URL of `host:port` pinned to the certificate it shows (nothing is sent to it).
+fn certificate_url(
+    host: &str,
+    port: u16,
+    code: &str,
+    deadline: Instant,
+) -> Result<JoinUrl, JoinRefusal> {
     let fingerprint = with_retries(deadline, || {
         client::observe_certificate(host, port, deadline)
     })
@@ -66,44 +76,60 @@ pub fn observe(
         address: domain::workshop::join_url::authority(host, port),
         detail: e.to_string(),
     })?;
-    let digits = check_digits(&fingerprint);
-    Ok(Observed {
-        url: JoinUrl {
-            host: host.to_owned(),
-            port,
-            code: code.to_owned(),
-            fingerprint,
-        },
-        digits,
+    Ok(JoinUrl {
+        host: host.to_owned(),
+        port,
+        code: code.to_owned(),
+        fingerprint,
     })
+}
+
+/// `url` with the check digits of its certificate: one key derivation (about 0.1 s by design).
+fn with_digits(url: JoinUrl) -> Result<Observed, JoinRefusal> {
+    let digits = check_digits(&url.fingerprint, &url.code).map_err(|e| JoinRefusal::Local {
+        reason: e.to_string(),
+    })?;
+    Ok(Observed { url, digits })
 }
 
 /// How long `queuelab join CODE` browses the LAN for sessions.
 pub const FIND_MS: u64 = 3_000;
 /// How long one advertised address may take to show its certificate.
 const ADDRESS_MS: u64 = 1_500;
+/// Most sessions one join shows check digits for: each costs a key derivation, and a device
+/// advertising fake sessions must not make a join take minutes. Past these, the learner types
+/// `HOST:PORT CODE` from the projector.
+pub const MAX_SESSIONS_SHOWN: usize = 5;
 
-/// Finds the session on the LAN whose host takes `code` (`queuelab join CODE`): browses DNS-SD
-/// and asks each session found, at the first of its addresses that answers, whether it takes
-/// the code; a network may hold several sessions. The learner still confirms the check digits:
-/// an advertisement proves nothing (the code is no secret from the room, so anyone in it can
-/// advertise a session that takes it).
-pub fn find(code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+/// Finds a session on the LAN whose host takes `code` (`queuelab join CODE`), other than the
+/// certificates in `declined` (sessions whose digits the learner already said are not the
+/// projector's): browses DNS-SD and asks each session found, at the first of its addresses that
+/// answers, whether it takes the code; a network may hold several sessions, and a fake one may
+/// answer first. The learner still confirms the check digits: an advertisement proves nothing
+/// (the code is no secret from the room, so anyone in it can advertise a session that takes it).
+pub fn find(code: &str, declined: &[String], deadline: Instant) -> Result<Observed, JoinRefusal> {
+    if declined.len() >= MAX_SESSIONS_SHOWN {
+        return Err(JoinRefusal::TooManySessions {
+            n: MAX_SESSIONS_SHOWN,
+        });
+    }
     let search = (Instant::now() + Duration::from_millis(FIND_MS)).min(deadline);
     let mut refusal = JoinRefusal::NotFound;
     let mut chosen = None;
     let mut asked: Vec<discovery::Found> = Vec::new();
+    let mut seen: Vec<String> = declined.to_vec();
     let browsed = discovery::browse(search, |session| {
         // A session is resolved again as more addresses arrive: each is asked once.
         if asked.contains(session) {
             return false;
         }
         asked.push(session.clone());
-        match ask(session, code, deadline) {
-            Ok(seen) => {
-                chosen = Some(seen);
+        match ask(session, code, &mut seen, deadline) {
+            Ok(Some(found)) => {
+                chosen = Some(found);
                 true
             }
+            Ok(None) => false,
             Err(e) => {
                 refusal = e;
                 false
@@ -114,17 +140,35 @@ pub fn find(code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
         // No multicast socket: the same as a network that hides the host.
         crate::log::warn(&format!("looking for a workshop session: {reason}"));
     }
-    chosen.ok_or(refusal)
+    let found = match chosen {
+        Some(found) => found,
+        // Sessions took the code, but the learner declined each one's digits.
+        None if !declined.is_empty() && matches!(refusal, JoinRefusal::NotFound) => {
+            return Err(JoinRefusal::TooManySessions { n: declined.len() });
+        }
+        None => return Err(refusal),
+    };
+    with_digits(found)
 }
 
 /// Learns the certificate of `session` at the first address that answers and asks it whether
-/// it takes `code`.
-fn ask(session: &discovery::Found, code: &str, deadline: Instant) -> Result<Observed, JoinRefusal> {
+/// it takes `code`. `None` for a certificate in `seen` (declined, or met at another address):
+/// no digits are derived twice. The certificate asked about joins `seen`.
+fn ask(
+    session: &discovery::Found,
+    code: &str,
+    seen: &mut Vec<String>,
+    deadline: Instant,
+) -> Result<Option<JoinUrl>, JoinRefusal> {
     let mut refusal = JoinRefusal::NotFound;
     for address in &session.addresses {
         let each = (Instant::now() + Duration::from_millis(ADDRESS_MS)).min(deadline);
-        match observe(&address.to_string(), session.port, code, each) {
-            Ok(seen) => return hello(&seen.url, deadline).map(|_| seen),
+        match certificate_url(&address.to_string(), session.port, code, each) {
+            Ok(url) if seen.contains(&url.fingerprint) => return Ok(None),
+            Ok(url) => {
+                seen.push(url.fingerprint.clone());
+                return hello(&url, deadline).map(|_| Some(url));
+            }
             Err(e) => refusal = e,
         }
     }
@@ -203,3 +247,22 @@ pub fn join(
 pub const REFUSED: &str = "the host answered 4";
 /// How long the registration after a successful hello may take.
 const DELIVERY_MS: u64 = 5_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_join_derives_digits_for_at_most_five_sessions() {
+        let declined: Vec<String> = (0..MAX_SESSIONS_SHOWN)
+            .map(|i| format!("{i:064x}"))
+            .collect();
+        assert_eq!(
+            find("K7Q2M9X", &declined, client::deadline_in(JOIN_MS)),
+            Err(JoinRefusal::TooManySessions {
+                n: MAX_SESSIONS_SHOWN
+            }),
+            "fake advertisements cannot make a join derive without end"
+        );
+    }
+}

@@ -52,7 +52,8 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     assert_eq!(
         key(&mut app, KeyCode::Enter),
         [Effect::Workshop(WorkshopRequest::Find {
-            code: "K7Q2M9X".into()
+            code: "K7Q2M9X".into(),
+            declined: Vec::new(),
         })]
     );
     app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
@@ -303,4 +304,47 @@ fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refus
         Some("Anna"),
         "the name typed before is offered again"
     );
+}
+
+#[test]
+fn a_code_alone_goes_on_to_the_next_session_after_no_and_stops_when_none_is_left() {
+    let mut app = test_app(Lang::En, 80, 24);
+    chars(&mut app, "w");
+    chars(&mut app, "k7q2m9x");
+    key(&mut app, KeyCode::Enter);
+    // A fake session answered first: its digits are not the projector's.
+    app.update(Msg::WorkshopObserved(Ok((
+        URL.into(),
+        "9475 1595 2265".into(),
+    ))));
+    let effects = chars(&mut app, "n");
+    let fake = URL.rsplit("fp=").next().expect("fingerprint").to_owned();
+    assert_eq!(
+        effects,
+        [Effect::Workshop(WorkshopRequest::Find {
+            code: "K7Q2M9X".into(),
+            declined: vec![fake.clone()],
+        })],
+        "the search goes on past the declined certificate"
+    );
+    let f = form(&app).expect("still open");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("looking for another session")),
+        "{f:?}"
+    );
+    // No other session takes the code: the reason names the fallback, the code kept.
+    app.update(Msg::WorkshopObserved(Err(JoinRefusal::TooManySessions {
+        n: 1,
+    })));
+    let f = form(&app).expect("still open");
+    assert_eq!(f.input, "k7q2m9x");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("HOST:PORT CODE")),
+        "{f:?}"
+    );
+    assert!(f.declined.is_empty(), "a new search starts afresh");
 }

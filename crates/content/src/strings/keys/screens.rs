@@ -202,6 +202,7 @@ pub const SCREENS: &[&str] = &[
     "otp.hourly_limit",
     "otp.machine_limit",
     "otp.room_limit",
+    "otp.other_address",
     "otp.tries_left",
     "otp.resend_in",
     "otp.resend_now",

@@ -28,7 +28,8 @@ pub struct QuizTally {
 /// One trainee in the JSON summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraineeView {
-    /// The trainee's id (random, chosen by the trainee).
+    /// The trainee's id (random, chosen by the trainee); left out of the export files.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
     /// Display name.
     pub name: String,
@@ -130,6 +131,12 @@ pub struct SummaryView {
     /// Lab id -> who solved it and where the others stand; only labs somebody checked.
     #[serde(default)]
     pub labs: BTreeMap<String, LabRoom>,
+    /// Whether new trainees may join, and how fast they came lately.
+    #[serde(default)]
+    pub door: super::door::Door,
+    /// Groups of trainee names that look alike though they differ (flagged for the instructor).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lookalikes: Vec<Vec<String>>,
 }
 
 /// How recently the host must have heard from a trainee's client for the trainee to count as

@@ -294,8 +294,8 @@ fn a_stuck_signal_shows_since_when_is_acknowledged_for_the_trainee_and_clears_wh
     };
     let poll = |state: &HostState, trainee: &str| -> domain::workshop::pace::PaceReply {
         let query = format!("after=0&trainee={trainee}");
-        let code = state.code.clone();
-        let reply = call(state, "GET", "/api/pace", &query, Some(&code), b"");
+        let bearer = format!("{}:{}", state.code, batch(state, "c", Vec::new()).token);
+        let reply = call(state, "GET", "/api/pace", &query, Some(&bearer), b"");
         serde_json::from_slice(&reply.body).expect("pace reply")
     };
     let id = "c".repeat(32);
@@ -311,11 +311,16 @@ fn a_stuck_signal_shows_since_when_is_acknowledged_for_the_trainee_and_clears_wh
     assert_eq!(poll(&state, &id).stuck, None);
     let mut signal = stuck("s1", "lock token?");
     signal.n = 2;
+    // "Stuck since 1970": the host's clock decides when a stuck signal began.
     signal.at_ms = 1_000;
     receipt(&post(&state, &batch(&state, "c", vec![signal])));
     let t = view(&state).trainees.remove(0);
     assert!(t.stuck && !t.stuck_acknowledged);
-    assert_eq!(t.stuck_since_ms, Some(1_000));
+    assert_eq!(
+        t.stuck_since_ms,
+        Some(1),
+        "the host's clock at arrival (1 ms in `post`)"
+    );
     assert_eq!(poll(&state, &id).stuck, Some(false), "stuck, not yet seen");
     assert_eq!(ack(&state, "Trainee c", None).status, 401);
     assert_eq!(ack(&state, "nobody", Some(&state.key)).status, 404);
@@ -345,4 +350,86 @@ fn a_stuck_signal_shows_since_when_is_acknowledged_for_the_trainee_and_clears_wh
     again.n = 4;
     receipt(&post(&state, &batch(&state, "c", vec![again])));
     assert_eq!(poll(&state, &id).stuck, Some(false));
+}
+
+#[test]
+fn another_trainees_pace_answers_need_that_trainees_token() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let mut signal = stuck("s1", "help");
+    signal.n = 1;
+    receipt(&post(&state, &batch(&state, "c", vec![signal])));
+    let id = "c".repeat(32);
+    let query = format!("after=0&trainee={id}");
+    // The join code alone (anyone in the room), or a wrong token: refused, nothing said.
+    for bearer in [
+        state.code.clone(),
+        format!("{}:wrong-token-0000000", state.code),
+    ] {
+        let reply = call(&state, "GET", "/api/pace", &query, Some(&bearer), b"");
+        assert_eq!(reply.status, 403, "{bearer}");
+        assert!(!String::from_utf8_lossy(&reply.body).contains("stuck"));
+    }
+    // Without a trainee, the join code still reads the room's pacing.
+    let reply = call(
+        &state,
+        "GET",
+        "/api/pace",
+        "after=0",
+        Some(&state.code),
+        b"",
+    );
+    assert_eq!(reply.status, 200);
+    // The trainee's own client, with its token.
+    let own = format!("{}:{}", state.code, batch(&state, "c", Vec::new()).token);
+    let reply = call(&state, "GET", "/api/pace", &query, Some(&own), b"");
+    assert_eq!(reply.status, 200);
+    let pace: domain::workshop::pace::PaceReply =
+        serde_json::from_slice(&reply.body).expect("pace reply");
+    assert_eq!(pace.stuck, Some(false));
+}
+
+#[test]
+fn event_times_are_held_to_the_hosts_clock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let mut future = decision(&content, "e1", 1);
+    future.at_ms = i64::MAX / 2;
+    receipt(&post(&state, &batch(&state, "a", vec![future])));
+    // `post` hands the host a clock of 1 ms.
+    assert_eq!(view(&state).trainees.remove(0).last_seen_ms, 1);
+    // Long before the session: held to a day before arrival.
+    let mut ancient = decision(&content, "e2", 2);
+    ancient.at_ms = -1_000_000_000_000;
+    receipt(&post(&state, &batch(&state, "b", vec![ancient])));
+    let b = view(&state)
+        .trainees
+        .into_iter()
+        .find(|t| t.name == "Trainee b");
+    let seen = b.map(|t| t.last_seen_ms).expect("trainee b");
+    assert!(seen >= 1 - 24 * 60 * 60 * 1000, "{seen}");
+}
+
+#[test]
+fn look_alike_names_are_flagged_in_the_summary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    for (trainee, name) in [
+        ("a", "Alice"),
+        ("b", "\u{410}lice"),
+        ("c", "Bob"),
+        ("d", "Carol"),
+    ] {
+        let mut registration = batch(&state, trainee, Vec::new());
+        registration.name = name.to_owned();
+        receipt(&post(&state, &registration));
+    }
+    assert_eq!(
+        view(&state).lookalikes,
+        [vec!["Alice".to_owned(), "\u{410}lice".to_owned()]],
+        "the Cyrillic A next to the Latin one"
+    );
 }
