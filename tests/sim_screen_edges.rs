@@ -40,8 +40,8 @@ fn every_caption_and_moment_is_whole_at_80x24_de_and_100x30_en() {
         h.keys("$^");
         let total = sim(&h).timeline.total;
         let keys = match lang {
-            Lang::De => "] nächster p Halt: an",
-            Lang::En => "] next p stop: on",
+            Lang::De => "[ ] voriger/nächster p Halt: an",
+            Lang::En => "[ ] prev/next p stop: on",
         };
         let mut moments_seen = 0;
         for _ in 0..total {

@@ -182,6 +182,7 @@ pub(super) const SIMULATOR: &[Binding] = &[
     b(&[C('f')], A::ToggleFixed, "key.cause_fixed", false),
     b(&[C('w')], A::JumpToCause, "key.why", true),
     b(&[C(']')], A::NextMoment, "key.next_moment", false),
+    b(&[C('[')], A::PrevMoment, "key.prev_moment", false),
     b(
         &[C('p')],
         A::TogglePauseAtMoments,

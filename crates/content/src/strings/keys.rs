@@ -236,6 +236,7 @@ const MORE: &[&str] = &[
     "simulator.story_off",
     "key.why",
     "key.next_moment",
+    "key.prev_moment",
     "key.pause_moments",
     "key.full_log",
     "key.sql",
