@@ -121,6 +121,7 @@ const MORE: &[&str] = &[
     "simulator.no_run",
     "simulator.not_started",
     "simulator.path",
+    "simulator.path_at_head",
     "simulator.paused",
     "simulator.picker_keys",
     "simulator.playing",
