@@ -314,9 +314,9 @@ impl App {
     }
 
     /// Saves what the current screen must keep (the reading position) before it goes.
-    fn leave_screen(&self) -> Vec<Effect> {
+    fn leave_screen(&mut self) -> Vec<Effect> {
         match &self.screen {
-            Screen::Reader(state) => reader::position_effect(&self.session, state)
+            Screen::Reader(state) => reader::position_effect(&mut self.session, state)
                 .into_iter()
                 .collect(),
             Screen::Simulator(state) => simulator::leave(state),

@@ -133,3 +133,33 @@ fn s_opens_the_scenario_the_chapter_names() {
     assert_eq!(started.as_deref(), Some("lost-ack"), "{effects:?}");
     assert!(matches!(app.screen, Screen::Simulator(_)));
 }
+
+/// Leaving a chapter with `n` before its reading time is up tells the learner it does not
+/// count as read yet, and the progress knows it was begun (the list shows "started").
+#[test]
+fn leaving_early_with_n_warns_and_the_chapter_counts_as_begun() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::End);
+    app.update(Msg::Tick { elapsed_ms: 3_000 });
+    app.update(Msg::Key(crate::input::Key::char('n')));
+    let status = app.session.status.clone().expect("a notice");
+    assert!(
+        status.text.contains("noch nicht als gelesen") && status.text.contains("Lesezeit 3 von"),
+        "{}",
+        status.text
+    );
+    assert!(
+        !app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
+    assert!(
+        app.session
+            .progress
+            .positions
+            .contains_key("friday-incident"),
+        "begun"
+    );
+}
