@@ -340,6 +340,8 @@ impl App {
             Screen::Reader(state) if reader::needs_ticks(state, &self.session) => {
                 Some(READING_TICK_MS)
             }
+            // The wait for a new code counts down on the report screen.
+            Screen::Report(state) if state.wait.is_some() => Some(report::WAIT_TICK_MS),
             // A first digit in the chapter list waits for a second one only so long.
             Screen::Chapters(state) if chapters::needs_ticks(state) => {
                 Some(chapters::PENDING_TICK_MS)

@@ -201,6 +201,7 @@ pub const SCREENS: &[&str] = &[
     "otp.locked",
     "otp.no_code",
     "otp.cooldown",
+    "otp.cooldown_over",
     "otp.hourly_limit",
     "otp.machine_limit",
     "otp.room_limit",
