@@ -40,7 +40,10 @@ pub use msg::{
     CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
     ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
 };
-pub use ordering::{Feedback, OrderingState};
+pub use ordering::{
+    Feedback, OrderingState, summary_area as ordering_summary_area,
+    summary_lines as ordering_summary_lines,
+};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
 pub use report::{ReportPhase, ReportState};
