@@ -1,5 +1,6 @@
 //! Rendering only: every view borrows the `App` and draws; nothing here changes state or does IO.
 
+mod ascii;
 mod chapters;
 mod chrome;
 pub mod dashboard;
@@ -22,6 +23,13 @@ use ratatui::layout::Rect;
 
 /// Draws the whole UI for the current state.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    draw_screen(frame, app);
+    if app.session.options.ascii {
+        ascii::fold(frame.buffer_mut());
+    }
+}
+
+fn draw_screen(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
     let theme = theme::Theme::new(app.session.options.no_color);
     if layout::too_small(area.width, area.height) {

@@ -20,7 +20,7 @@ fn jumping_to_the_end_is_not_reading_and_existing_read_marks_stay() {
     s.send("G");
     s.wait_for("100%");
     s.send("q");
-    s.wait_for(" 1  [new]");
+    s.wait_for(" 1  [started]");
     s.send("q");
     s.wait_for("Chapters read: 0/16");
     s.send("q");

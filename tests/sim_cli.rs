@@ -189,6 +189,10 @@ fn out_dir_is_used_and_never_reused() {
             && dir.join("broker.db").exists()
             && dir.join("blobs").is_dir()
     );
+    assert!(
+        !dir.join("INCOMPLETE.txt").exists(),
+        "a finished run carries no mark"
+    );
     let again = queuelab(
         data.path(),
         &["sim", "--scenario", "happy-path", "--out", dir_s],
@@ -253,4 +257,88 @@ fn bad_input_exits_2_with_one_line() {
         !data.path().join("sim-runs").exists(),
         "failed runs leave no run directory behind"
     );
+}
+
+#[test]
+fn list_with_a_scenario_lists_that_scenario_alone() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = queuelab(data.path(), &["sim", "--list", "--scenario", "lost-ack"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("lost-ack  "), "{lines:?}");
+    let unknown = queuelab(data.path(), &["sim", "--list", "--scenario", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = text(&unknown.stderr);
+    assert!(
+        err.contains("unknown scenario") && err.contains("lost-ack"),
+        "{err}"
+    );
+}
+
+/// A count too large for any number is out of range like any other, and the message names
+/// the limit.
+#[test]
+fn too_many_messages_is_out_of_range_with_the_limit() {
+    let data = tempfile::tempdir().expect("tempdir");
+    for n in ["4294967296", "5000000000", "99999999999999999999999"] {
+        let out = queuelab(
+            data.path(),
+            &["sim", "--scenario", "chaos", "--messages", n],
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("out of range") && err.contains("1000000"),
+            "{n}: {err}"
+        );
+    }
+    let words = queuelab(
+        data.path(),
+        &["sim", "--scenario", "chaos", "--messages", "ten"],
+    );
+    assert!(text(&words.stderr).contains("not a whole number"));
+}
+
+/// A run stopped by SIGTERM leaves its folder marked as incomplete.
+#[test]
+fn a_run_stopped_by_sigterm_leaves_its_folder_marked_incomplete() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let dir = data.path().join("stopped");
+    let mut child = cli::command(
+        data.path(),
+        &[
+            "sim",
+            "--scenario",
+            "backlog",
+            "--messages",
+            "1000000",
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ],
+    )
+    .stdin(std::process::Stdio::null())
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .expect("the binary runs");
+    // The mark is written before the first step; the run of a million orders is far from
+    // its end then.
+    while !dir.join("INCOMPLETE.txt").exists() {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the run ended before it was stopped"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("it ends");
+    assert!(!status.success(), "stopped, not finished");
+    assert!(dir.join("service.db").exists());
+    let mark = std::fs::read_to_string(dir.join("INCOMPLETE.txt")).expect("the mark stays");
+    assert!(mark.contains("did not reach its end"), "{mark}");
 }

@@ -94,7 +94,12 @@ fn dedup_statements_show_only_when_duplicate_detection_is_on() {
         let (events, _) = run("dedup-window", Mode::Safe, broker, 1);
         let published: Vec<_> = events
             .iter()
-            .filter(|e| matches!(e.kind, EventKind::Published | EventKind::PublishedDedup))
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Published | EventKind::PublishedDedup | EventKind::PublishedRetried
+                )
+            })
             .collect();
         assert!(!published.is_empty());
         assert!(

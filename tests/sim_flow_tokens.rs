@@ -83,6 +83,11 @@ fn ascii_and_no_color_tokens_and_legend_read_as_text() {
         .filter(|c| ('\u{2500}'..='\u{259F}').contains(c))
         .collect();
     assert!(drawing.is_empty(), "{drawing:?} in\n{screen}");
+    let typographic: Vec<char> = screen
+        .chars()
+        .filter(|c| matches!(c, '·' | '–' | '—' | '…' | '×' | '→'))
+        .collect();
+    assert!(typographic.is_empty(), "{typographic:?} in\n{screen}");
 }
 
 #[test]

@@ -205,3 +205,34 @@ fn the_json_counts_match_the_files() {
     assert_eq!(unique, 1, "safe mode has the UNIQUE inbox index");
     assert_eq!((safe.metrics.duplicate_effects, safe.metrics.lost), (0, 0));
 }
+
+/// Every duplicate the inbox recognised has its `duplicate` receipt: without a broker's
+/// duplicate detection or a provider's key in play, the metric is exactly those rows.
+#[test]
+fn prevented_duplicates_are_the_inboxs_duplicate_receipts() {
+    for (mode, broker) in [
+        (Mode::Safe, BrokerKind::Asb),
+        (Mode::Safe, BrokerKind::Sqs),
+        (Mode::Naive, BrokerKind::Asb),
+    ] {
+        let (r, _d) = run("twin-consumers", mode, broker, 1);
+        let svc = rusqlite::Connection::open(&r.paths.service_db).expect("open service.db");
+        let receipts = |outcome: &str| -> u64 {
+            svc.query_row(
+                "SELECT COUNT(*) FROM receipts WHERE outcome = ?1",
+                [outcome],
+                |row| row.get::<_, i64>(0),
+            )
+            .expect("count") as u64
+        };
+        assert_eq!(
+            receipts("duplicate"),
+            r.metrics.prevented_duplicates,
+            "{mode:?} {broker:?}"
+        );
+        if mode == Mode::Safe {
+            assert!(r.metrics.prevented_duplicates > 0, "{broker:?}");
+            assert_eq!(receipts("applied"), r.metrics.effects, "{broker:?}");
+        }
+    }
+}

@@ -40,8 +40,8 @@ fn every_caption_and_moment_is_whole_at_80x24_de_and_100x30_en() {
         h.keys("$^");
         let total = sim(&h).timeline.total;
         let keys = match lang {
-            Lang::De => "] nächster p Halt: an",
-            Lang::En => "] next p stop: on",
+            Lang::De => "[ ] voriger/nächster p Halt: an",
+            Lang::En => "[ ] prev/next p stop: on",
         };
         let mut moments_seen = 0;
         for _ in 0..total {
@@ -135,5 +135,28 @@ fn snapshots_of_long_captions_and_sql() {
         insta::assert_snapshot!(format!("sim_edges_end_{lang}_{w}x{hgt}"), h.screen());
         h.keys("^]>s");
         insta::assert_snapshot!(format!("sim_edges_sql_{lang}_{w}x{hgt}"), h.screen());
+    }
+}
+
+/// Stepped back, the screen shows an earlier event than the run's files hold: the files line
+/// says which event they hold. At the head it names the folder alone.
+#[test]
+fn the_files_line_says_which_event_the_files_hold_after_stepping_back() {
+    for (lang, w, hgt, said) in [(Lang::De, 80, 24, "Stand"), (Lang::En, 100, 30, "as of")] {
+        let mut h = open(lang, w, hgt, "happy-path", Options::default());
+        h.keys("G");
+        let total = sim(&h).timeline.total;
+        assert!(
+            !h.screen().contains(said),
+            "{lang}: at the head\n{}",
+            h.screen()
+        );
+        h.keys("<<");
+        let screen = words(&h.screen());
+        assert!(
+            screen.contains(&format!("{said} #{total}")),
+            "{lang} {w}x{hgt}:\n{}",
+            h.screen()
+        );
     }
 }

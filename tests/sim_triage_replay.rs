@@ -103,6 +103,20 @@ fn same_id_replay_is_dropped_and_lost_inside_the_window_and_a_new_id_gets_throug
             .collect();
         assert_eq!(left, ["msg-000004", "msg-000005"], "{broker:?}");
         assert!(!queued_ids(&s).iter().any(|id| id.starts_with("msg-000002")));
+        // The SQL panel shows what ran: the lookup, no queue insert, no dedup write.
+        assert!(
+            dropped.sql.iter().any(|q| q.contains("FROM dedup")),
+            "{:?}",
+            dropped.sql
+        );
+        assert!(
+            !dropped
+                .sql
+                .iter()
+                .any(|q| q.contains("INSERT INTO queue") || q.contains("INSERT INTO dedup")),
+            "{broker:?}: {:?}",
+            dropped.sql
+        );
 
         s.replay_dlq_with_new_ids(2);
         let sent = replay_event(&mut s, &mut story);
@@ -159,7 +173,8 @@ fn without_duplicate_detection_a_same_id_replay_is_enqueued() {
     replay_event(&mut s, &mut story);
     let e = replay_event(&mut s, &mut story);
     assert_eq!(e.kind, EventKind::DlqReplayed);
-    assert_eq!(e.args, ["2", "2"]);
+    // sent, batch size, and for the record the message id of each copy sent
+    assert_eq!(e.args, ["2", "2", "msg-000002 msg-000003"]);
     assert_eq!(s.dlq().expect("dlq").len(), 2);
     assert!(queued_ids(&s).contains(&"msg-000002".to_owned()));
 }

@@ -345,3 +345,89 @@ fn the_new_id_replay_moment_says_the_envelope_keeps_the_inbox_id() {
         assert!(text.contains(keeps) && !text.contains(retracted), "{text}");
     }
 }
+
+/// The lock a moment names is the one of the delivery it speaks of: a later delivery's lock
+/// (another consumer's, or the next receive's) is another time. These runs named one before.
+#[test]
+fn a_moment_names_the_lock_of_its_own_delivery() {
+    let (captions, texts) = texts();
+    let cases = [
+        ("chaos", Mode::Safe, BrokerKind::Asb, 4),
+        ("chaos", Mode::Safe, BrokerKind::Sqs, 4),
+        ("chaos", Mode::Safe, BrokerKind::Sqs, 11),
+        ("lock-renewal", Mode::Pitfall, BrokerKind::Asb, 14),
+    ];
+    for (id, mode, broker, seed) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let r = run(id, mode, broker, seed, dir.path());
+        let found = falsehoods(&r, &captions, &texts, SKIP);
+        assert!(found.is_empty(), "{found:#?}");
+    }
+}
+
+/// A moment that names another delivery's lock is caught: the lock-lost moment of
+/// `lock-renewal` pitfall on seed 14 given the time of consumer-B's later lock.
+#[test]
+fn a_lock_of_another_delivery_is_caught() {
+    let (captions, texts) = texts();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut r = run(
+        "lock-renewal",
+        Mode::Pitfall,
+        BrokerKind::Asb,
+        14,
+        dir.path(),
+    );
+    let lost = r
+        .moments
+        .iter()
+        .position(|m| {
+            m.text == "moment.lock-lost.check" && m.message_id == "msg-000001" && m.event > 40
+        })
+        .expect("consumer-A's lock-lost moment");
+    let later_end = r
+        .events
+        .iter()
+        .find(|e| {
+            e.kind == EventKind::LockExpired
+                && e.message_id.as_deref() == Some("msg-000001")
+                && e.index > 40
+                && e.index < r.moments[lost].event
+        })
+        .expect("the later delivery's lock end")
+        .at_ms;
+    assert!(falsehoods(&r, &captions, &texts, SKIP).is_empty());
+    r.moments[lost].args[4] = Arg::Ms(later_end);
+    let caught = falsehoods(&r, &captions, &texts, SKIP);
+    assert!(
+        caught.iter().any(|f| f.contains("'s delivery")),
+        "{caught:#?}"
+    );
+}
+
+/// A refused ChangeMessageVisibility is a refused release for a retry, not a settle: the
+/// history records an abandon and the moment names the call.
+#[test]
+fn a_refused_visibility_change_is_told_as_what_it_is() {
+    let (captions, texts) = texts();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run("chaos", Mode::Naive, BrokerKind::Sqs, 6, dir.path());
+    assert!(falsehoods(&r, &captions, &texts, SKIP).is_empty());
+    let refused = r
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::LockLost && e.message_id.as_deref() == Some("msg-000091"))
+        .expect("the refused call");
+    let ops = queuelab::sim::history::operations(refused);
+    assert_eq!(ops[1].f, "abandon", "{ops:?}");
+    let m = r
+        .moments
+        .iter()
+        .find(|m| m.event == refused.index && m.kind == moments::MomentKind::LockLost)
+        .expect("its moment");
+    let shown = moments::render(&texts, content::Lang::En, m);
+    assert!(
+        shown.contains("ChangeMessageVisibility") && !shown.contains("tried to settle"),
+        "{shown}"
+    );
+}

@@ -231,7 +231,7 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
     s.send("G");
     s.wait_for("100%");
     s.send("q");
-    s.wait_for(" 1  [new]");
+    s.wait_for(" 1  [started]");
 
     // Decision 1 sits in chapter 3; its right answer is option 2 (the outbox).
     s.send("3\r");

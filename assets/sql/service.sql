@@ -52,6 +52,6 @@ CREATE TABLE IF NOT EXISTS receipts (
     id            INTEGER PRIMARY KEY,
     message_id    TEXT    NOT NULL,
     instance      TEXT    NOT NULL,
-    outcome       TEXT    NOT NULL,           -- applied | duplicate | dead-lettered
+    outcome       TEXT    NOT NULL,           -- applied (with its effect) | duplicate (recognised by the inbox, not applied)
     at_ms         INTEGER NOT NULL
 );

@@ -98,7 +98,7 @@ pub fn take<R: BufRead, W: Write>(
         )?;
         explain(lines, s, question, &attempt, correct)?;
     }
-    summary(lines, s, &attempt, quiz)
+    summary(lines, &course, &attempt)
 }
 
 /// Right or wrong, the right answer, the explanation and why each wrong option is wrong.
@@ -135,10 +135,10 @@ fn explain<R: BufRead, W: Write>(
 
 fn summary<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
-    s: &Strings,
+    course: &content::Course,
     attempt: &Attempt,
-    quiz: &content::Quiz,
 ) -> Result<(), Failure> {
+    let (quiz, s) = (&course.quiz, &course.strings);
     let score = attempt.score(quiz);
     lines.say("")?;
     lines.say(&s.fill(
@@ -151,7 +151,8 @@ fn summary<R: BufRead, W: Write>(
     if let Some(level) = score.level {
         lines.say(&s.fill("quiz.level", &[("level", &level.name)]))?;
         lines.say(s.get("quiz.next_steps"))?;
-        for step in &level.next_steps {
+        // The report's list, from the same source.
+        for step in domain::report::next_steps_for(course, attempt) {
             lines.say(&format!("- {step}"))?;
         }
     }

@@ -75,7 +75,7 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
         ))
     })?;
     if args.list {
-        return list(&content, lang);
+        return list(&content, lang, args.scenario.as_deref());
     }
     let Some(id) = args.scenario.as_deref() else {
         return Err(Failure::usage(
@@ -109,20 +109,7 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
     })?;
     let messages = match args.messages.as_deref() {
         None => None,
-        Some(text) => match text.parse::<u32>() {
-            Ok(0) => return Err(Failure::usage("--messages must be at least 1")),
-            Ok(n) if n > MAX_MESSAGES => {
-                return Err(Failure::usage(format!(
-                    "--messages {n} is too many (at most {MAX_MESSAGES})"
-                )));
-            }
-            Ok(n) => Some(n),
-            Err(_) => {
-                return Err(Failure::usage(format!(
-                    "--messages {text:?} is not a whole number"
-                )));
-            }
-        },
+        Some(text) => Some(parse_messages(text)?),
     };
     if let Some(file) = args.history.as_deref().filter(|f| f.exists()) {
         return Err(Failure::usage(format!(
@@ -145,20 +132,47 @@ pub fn run(cli: &Cli, args: &SimArgs) -> Result<(), Failure> {
     }
 }
 
-fn list(content: &content::Content, lang: Lang) -> Result<(), Failure> {
-    let width = content
+/// The scenario ids with their one-line descriptions; with `only`, that scenario's line alone.
+fn list(content: &content::Content, lang: Lang, only: Option<&str>) -> Result<(), Failure> {
+    let shown: Vec<&content::scenario::Scenario> = content
         .scenarios
         .iter()
-        .map(|s| s.id.len())
-        .max()
-        .unwrap_or(0);
+        .filter(|s| only.is_none_or(|id| s.id == id))
+        .collect();
+    if let (Some(id), true) = (only, shown.is_empty()) {
+        let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
+        return Err(Failure::usage(format!(
+            "unknown scenario {id:?}; known: {}",
+            known.join(", ")
+        )));
+    }
+    let width = shown.iter().map(|s| s.id.len()).max().unwrap_or(0);
     let mut out = std::io::stdout().lock();
-    for s in &content.scenarios {
+    for s in shown {
         let id = &s.id;
         let summary = s.text(lang).map_or("", |t| t.summary.as_str());
         super::out::to(&mut out, format_args!("{id:width$}  {summary}"))?;
     }
     Ok(())
+}
+
+/// `--messages N`: a whole number from 1 to [`MAX_MESSAGES`]. A number too large for any
+/// count is out of range like any other, not "not a number".
+fn parse_messages(text: &str) -> Result<u32, Failure> {
+    let too_many = || {
+        Failure::usage(format!(
+            "--messages {text} is out of range (at most {MAX_MESSAGES})"
+        ))
+    };
+    match text.parse::<u32>() {
+        Ok(0) => Err(Failure::usage("--messages must be at least 1")),
+        Ok(n) if n > MAX_MESSAGES => Err(too_many()),
+        Ok(n) => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(too_many()),
+        Err(_) => Err(Failure::usage(format!(
+            "--messages {text:?} is not a whole number (1 to {MAX_MESSAGES})"
+        ))),
+    }
 }
 
 /// The run directory: `--out DIR`, or a fresh numbered folder under the data directory.
@@ -217,6 +231,8 @@ fn execute(
     let captions = &content.captions;
     let strings = &content.course(lang).strings;
     let mut sim = Simulation::new(config)?;
+    // Stays only when the run never reaches its end (a signal, a crash): the folder says so.
+    let unfinished = sim::store::IncompleteMark::set(&sim.paths().dir)?;
     let ordered = sim.scenario().setup.groups > 0;
     let mut story = Story::for_run(&sim);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -260,6 +276,7 @@ fn execute(
     }
     let moments = story.into_moments();
     let report = sim.report()?;
+    unfinished.clear()?;
     if let Some(r) = record {
         r.finish()?;
     }

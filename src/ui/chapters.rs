@@ -40,6 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
     // The status column is as wide as the longest label in this language ("[entschieden]").
     let status_w = [
         "chapters.status_new",
+        "chapters.status_started",
         "chapters.status_read",
         "chapters.status_decided",
     ]
@@ -102,7 +103,7 @@ fn title_note(app: &App, state: &ChaptersState) -> String {
     }
 }
 
-/// "new", "read" or "decided" (read and every decision in it answered).
+/// "new", "started", "read" or "decided" (read and every decision in it answered).
 fn status_label<'a>(app: &'a App, chapter: &Chapter) -> &'a str {
     let s = app.session.strings();
     let mut decisions = chapter.decision_ids().peekable();
@@ -115,6 +116,11 @@ fn status_label<'a>(app: &'a App, chapter: &Chapter) -> &'a str {
         s.get("chapters.status_decided")
     } else if app.session.progress.chapters_read.contains(&chapter.id) {
         s.get("chapters.status_read")
+    } else if app.session.progress.positions.contains_key(&chapter.id)
+        || app.session.progress.last_chapter.as_ref() == Some(&chapter.id)
+    {
+        // Opened, but not read to its end with its reading time.
+        s.get("chapters.status_started")
     } else {
         s.get("chapters.status_new")
     }

@@ -52,17 +52,23 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         clip(frame, Rect::new(0, body.y, body.width, 2)),
     );
     let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
-    let rest = Rect::new(
-        2,
-        cards.y,
-        body.width.saturating_sub(4),
-        (body.y + body.height).saturating_sub(cards.y + 1),
-    );
+    let rest = rect(app::ordering_summary_area(&app.session));
     if state.game.is_solved() {
-        frame.render_widget(
-            Paragraph::new(summary(app, theme)).wrap(Wrap { trim: false }),
-            clip(frame, rest),
-        );
+        // Laid out by the app, which also stops the scrolling at the last line.
+        let lines: Vec<Line<'_>> =
+            app::ordering_summary_lines(&app.session, usize::from(rest.width))
+                .into_iter()
+                .skip(usize::from(state.scroll))
+                .map(|line| {
+                    Line::from(
+                        line.spans
+                            .into_iter()
+                            .map(|span| Span::styled(span.text, theme.tone(span.tone)))
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+        frame.render_widget(Paragraph::new(lines), clip(frame, rest));
         return;
     }
     let check = if app.session.options.ascii {
@@ -108,6 +114,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         .collect();
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(cards)));
     let mut below: Vec<Line<'_>> = Vec::new();
+    // The card at the cursor in full: the list cuts long texts to one row.
+    if let Some(card) = state
+        .game
+        .deck()
+        .get(state.cursor)
+        .filter(|_| state.game.place_of(state.cursor).is_none())
+        .map(|step| &game.steps[*step])
+    {
+        below.push(Line::from(vec![
+            Span::styled(format!("{}: ", card.label), theme.tone(Tone::Bold)),
+            Span::raw(card.text.clone()),
+        ]));
+    }
     match state.feedback {
         Some(Feedback::Missing(step)) => below.push(Line::styled(
             s.fill("ordering.missing", &[("hint", &game.steps[step].hint)]),
@@ -139,21 +158,4 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
             ),
         ),
     );
-}
-
-fn summary<'a>(app: &'a App, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.session.strings();
-    let game = &app.session.course().ordering;
-    let mut lines = vec![Line::styled(game.solved.clone(), theme.tone(Tone::Good))];
-    for (i, step) in game.steps.iter().enumerate() {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("{}. {}: ", i + 1, step.label),
-                theme.tone(Tone::Bold),
-            ),
-            Span::raw(step.reason.clone()),
-        ]));
-    }
-    lines.push(Line::styled(s.get("ordering.again"), theme.dim()));
-    lines
 }

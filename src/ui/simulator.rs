@@ -24,13 +24,19 @@ use ratatui::widgets::Paragraph;
 /// Draws the simulator screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
     let mut areas = layout::simulator(app.session.size.0, app.session.size.1);
-    let path = run_path(app, state, &mut areas);
+    // The compare view names the files of its own two runs: the live run's line would name a
+    // third folder, so its row goes to the view.
+    let path = if state.compare.is_some() {
+        Vec::new()
+    } else {
+        run_path(app, state, &mut areas)
+    };
     let narration = narration_lines(app, state, theme, areas.caption.height);
     let cut = caption_room::grow_caption(state, &narration, &mut areas);
     info(frame, app, state, theme, areas.info);
     if let Some(compare) = &state.compare {
         let area = layout::Area {
-            height: (areas.content.y + areas.content.height).saturating_sub(areas.map.y),
+            height: (areas.path.y + areas.path.height).saturating_sub(areas.map.y),
             ..areas.map
         };
         panels::compare(frame, app, compare, theme, area);
@@ -60,7 +66,12 @@ fn run_path(app: &App, state: &SimState, areas: &mut layout::SimAreas) -> Vec<St
     let Some(dir) = state.timeline.dir.as_deref() else {
         return vec![s.get("simulator.no_run").to_owned()];
     };
-    let full = s.fill("simulator.path", &[("dir", dir)]);
+    // Stepped back, the screen shows an earlier event than the files hold: say which.
+    let (key, head) = match state.timeline.cursor {
+        Some(_) => ("simulator.path_at_head", state.timeline.total.to_string()),
+        None => ("simulator.path", String::new()),
+    };
+    let full = s.fill(key, &[("dir", dir), ("head", &head)]);
     let width = usize::from(areas.path.width);
     let lines = break_path(&full, width);
     if lines.len() > 1 && areas.content.height > caption_room::MIN_TAB_ROWS {
@@ -75,7 +86,7 @@ fn run_path(app: &App, state: &SimState, areas: &mut layout::SimAreas) -> Vec<St
         return vec![full];
     }
     let keep: String = dir.chars().skip(over + 1).collect();
-    vec![s.fill("simulator.path", &[("dir", &format!("…{keep}"))])]
+    vec![s.fill(key, &[("dir", &format!("…{keep}")), ("head", &head)])]
 }
 
 /// `text` in rows of `width`, broken after the last `/` (or space) that fits; the second row

@@ -55,6 +55,7 @@ impl App {
             Msg::ResultsCleared(Ok(())) => {
                 session.quiz = QuizRecord::default();
                 session.report_status = None;
+                session.report_name = None;
                 // The store deleted the damaged copies with the rest.
                 session.damaged.clear();
                 let text = session.strings().get("settings.cleared").to_owned();
@@ -65,6 +66,7 @@ impl App {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
                 Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
                 Screen::Chapters(state) => chapters::on_tick(state, elapsed_ms),
+                Screen::Report(state) => report::on_tick(state, session, elapsed_ms),
                 _ => Vec::new(),
             },
             Msg::Sim(reply) => match &mut self.screen {

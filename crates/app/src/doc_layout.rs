@@ -236,14 +236,9 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
                     );
                 }
             }
-            Block::Code { lang, text } => {
-                // A language label helps with `csharp` or `sql`; plain `text` needs none.
-                if !lang.is_empty() && lang != "text" {
-                    lines.push(DocLine::new(vec![Span {
-                        text: format!("  {lang}"),
-                        tone: Tone::Dim,
-                    }]));
-                }
+            // The fence's language tag (`csharp`, `sql`) is for the author's tools: on screen it
+            // read as a stray word above the code, which shows its language itself.
+            Block::Code { text, .. } => {
                 for line in text.lines() {
                     for piece in wrap::hard_wrap(line, max.saturating_sub(2)) {
                         lines.push(DocLine::new(vec![Span {

@@ -90,6 +90,8 @@ pub enum Action {
     JumpToCause,
     /// Go to the next moment.
     NextMoment,
+    /// Go back to the moment before.
+    PrevMoment,
     /// Switch "pause at moments".
     TogglePauseAtMoments,
     /// Fold or unfold the routine events of the log.

@@ -40,7 +40,10 @@ pub use msg::{
     CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
     ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
 };
-pub use ordering::{Feedback, OrderingState};
+pub use ordering::{
+    Feedback, OrderingState, summary_area as ordering_summary_area,
+    summary_lines as ordering_summary_lines,
+};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
 pub use report::{ReportPhase, ReportState};
@@ -314,9 +317,9 @@ impl App {
     }
 
     /// Saves what the current screen must keep (the reading position) before it goes.
-    fn leave_screen(&self) -> Vec<Effect> {
+    fn leave_screen(&mut self) -> Vec<Effect> {
         match &self.screen {
-            Screen::Reader(state) => reader::position_effect(&self.session, state)
+            Screen::Reader(state) => reader::position_effect(&mut self.session, state)
                 .into_iter()
                 .collect(),
             Screen::Simulator(state) => simulator::leave(state),
@@ -340,6 +343,8 @@ impl App {
             Screen::Reader(state) if reader::needs_ticks(state, &self.session) => {
                 Some(READING_TICK_MS)
             }
+            // The wait for a new code counts down on the report screen.
+            Screen::Report(state) if state.wait.is_some() => Some(report::WAIT_TICK_MS),
             // A first digit in the chapter list waits for a second one only so long.
             Screen::Chapters(state) if chapters::needs_ticks(state) => {
                 Some(chapters::PENDING_TICK_MS)

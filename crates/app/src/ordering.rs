@@ -1,6 +1,8 @@
 //! The seven-step ordering game screen: pick the cards in order (digits, arrows + Enter,
 //! click), `r` deals a new attempt. The game itself lives in `domain::ordering`.
 
+use super::doc_layout::wrap::wrap;
+use super::doc_layout::{DocLine, Span, Tone};
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, layout};
@@ -26,6 +28,8 @@ pub struct OrderingState {
     pub feedback: Option<Feedback>,
     /// Deals on this screen so far (mixed into the seed so `r` deals anew).
     pub round: u64,
+    /// Lines the solved summary is scrolled down.
+    pub scroll: u16,
 }
 
 impl OrderingState {
@@ -40,6 +44,7 @@ impl OrderingState {
             cursor: 0,
             feedback: None,
             round,
+            scroll: 0,
         }
     }
 }
@@ -56,6 +61,10 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
 pub fn on_action(s: &mut OrderingState, session: &mut Session, action: Action) -> Vec<Effect> {
     let attempts = session.progress.ordering.attempts;
     let last = s.game.len().saturating_sub(1);
+    if s.game.is_solved() && action != Action::Restart {
+        scroll_summary(s, session, action);
+        return Vec::new();
+    }
     match action {
         Action::Up => s.cursor = s.cursor.saturating_sub(1),
         Action::Down => s.cursor = (s.cursor + 1).min(last),
@@ -72,6 +81,67 @@ pub fn on_action(s: &mut OrderingState, session: &mut Session, action: Action) -
         _ => {}
     }
     Vec::new()
+}
+
+/// The solved summary, laid out at `width`: the solved line, one paragraph per step on why it
+/// stands there, and how to play again. The screen draws these lines, and the scrolling
+/// stops at the last one.
+pub fn summary_lines(session: &Session, width: usize) -> Vec<DocLine> {
+    let game = &session.course().ordering;
+    let max = width.max(10);
+    let mut out: Vec<DocLine> = wrap(&[(game.solved.clone(), Tone::Good)], max, &[], &[])
+        .into_iter()
+        .map(DocLine::new)
+        .collect();
+    for (i, step) in game.steps.iter().enumerate() {
+        let runs = [
+            (format!("{}. {}: ", i + 1, step.label), Tone::Bold),
+            (step.reason.clone(), Tone::Text),
+        ];
+        let indent = [Span {
+            text: "   ".to_owned(),
+            tone: Tone::Text,
+        }];
+        out.extend(wrap(&runs, max, &[], &indent).into_iter().map(DocLine::new));
+    }
+    let again = session.strings().get("ordering.again").to_owned();
+    out.extend(
+        wrap(&[(again, Tone::Dim)], max, &[], &[])
+            .into_iter()
+            .map(DocLine::new),
+    );
+    out
+}
+
+/// Where the summary's lines go on screen: below the progress, above the status row.
+pub fn summary_area(session: &Session) -> layout::Area {
+    let (width, height) = session.size;
+    let body = layout::body(width, height);
+    let cards = layout::ordering_cards(width, height);
+    layout::Area {
+        x: 2,
+        y: cards.y,
+        width: body.width.saturating_sub(4),
+        height: (body.y + body.height).saturating_sub(cards.y + 1),
+    }
+}
+
+/// The arrows and page keys scroll the solved summary; it stops at its last line.
+fn scroll_summary(s: &mut OrderingState, session: &Session, action: Action) {
+    let area = summary_area(session);
+    let total = summary_lines(session, usize::from(area.width)).len();
+    let max = u16::try_from(total.saturating_sub(usize::from(area.height))).unwrap_or(u16::MAX);
+    let page = area.height.saturating_sub(1).max(1);
+    s.scroll = match action {
+        Action::Up => s.scroll.saturating_sub(1),
+        Action::Down => s.scroll.saturating_add(1),
+        Action::PageUp => s.scroll.saturating_sub(page),
+        Action::PageDown => s.scroll.saturating_add(page),
+        Action::Top => 0,
+        Action::Bottom => max,
+        _ => s.scroll,
+    }
+    .min(max);
 }
 
 /// Picks the card under the cursor and records what must be saved.

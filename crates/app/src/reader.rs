@@ -8,7 +8,7 @@ pub use search::SearchState;
 use super::doc_layout::{self, DocContext, DocLine, Target};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{Effect, Screen, Session, StoreRequest, layout};
+use super::{Effect, Screen, Session, layout};
 use domain::Fact;
 use domain::calculator::{CalcField, CalcValues};
 
@@ -166,12 +166,13 @@ pub fn open_checklist(session: &mut Session) -> Vec<Effect> {
 }
 
 /// The effect that saves the reading position of `state`.
-pub fn position_effect(session: &Session, state: &ReaderState) -> Option<Effect> {
+pub fn position_effect(session: &mut Session, state: &ReaderState) -> Option<Effect> {
     let id = session.course().chapters.get(state.chapter)?.id.clone();
-    Some(Effect::Store(StoreRequest::Save(Fact::Position {
+    // Recorded, so the chapter list knows at once that this chapter was begun.
+    Some(session.record(Fact::Position {
         chapter: id,
         scroll: state.scroll,
-    })))
+    }))
 }
 
 /// The calculator's currency when the workshop config names none: the language's (both
@@ -208,6 +209,23 @@ fn mark_read_if_done(state: &ReaderState, session: &mut Session) -> Vec<Effect> 
         return vec![session.record(Fact::ChapterRead(id))];
     }
     Vec::new()
+}
+
+/// The notice for leaving the open chapter before it counts as read (its reading time not
+/// up yet), or `None` when it is read.
+fn not_yet_read(state: &ReaderState, session: &Session) -> Option<String> {
+    let chapter = session.course().chapters.get(state.chapter)?;
+    if session.progress.chapters_read.contains(&chapter.id) {
+        return None;
+    }
+    let needed = needed_reading_ms(session, state);
+    Some(session.strings().fill(
+        "reader.left_unread",
+        &[
+            ("read", &(state.reading_ms / 1000).to_string()),
+            ("needed", &needed.div_ceil(1000).to_string()),
+        ],
+    ))
 }
 
 /// The time the open chapter must have been open before it counts as read.
@@ -291,9 +309,14 @@ pub fn on_action(state: &mut ReaderState, session: &mut Session, action: Action)
         Action::Bottom => read_by(state, session, i64::from(u32::MAX)),
         Action::NextChapter => {
             // Leaving with `n` does not mark the chapter read: only scrolling and time do.
+            // The learner is told, so the list's "started" is no surprise.
             let mut effects = Vec::new();
             if current + 1 < session.course().chapters.len() {
+                let unread = not_yet_read(state, session);
                 effects.extend(switch_chapter(state, session, current + 1));
+                if let Some(text) = unread {
+                    session.notify(text, false);
+                }
             } else {
                 let text = session.strings().get("reader.last_chapter").to_owned();
                 session.notify(text, false);

@@ -51,6 +51,46 @@ pub struct ReportState {
     pub saved_at: Option<String>,
     /// A request is on its way (input is ignored meanwhile).
     pub busy: bool,
+    /// The wait before a new code may be asked for, counting down on the screen.
+    pub wait: Option<Wait>,
+}
+
+/// A refusal that names a wait ("a new code is possible in 33 s"): its line counts down.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wait {
+    /// The string key of the line.
+    pub key: &'static str,
+    /// Time left, ms.
+    pub ms_left: u64,
+    /// The line as shown now (replaced on every second).
+    pub shown: String,
+}
+
+/// How often the countdown line is redrawn.
+pub const WAIT_TICK_MS: u32 = 250;
+
+/// Time passed: the wait line shows the seconds left, and says so once the wait is over.
+pub fn on_tick(s: &mut ReportState, session: &Session, elapsed_ms: u32) -> Vec<Effect> {
+    let Some(wait) = s.wait.as_mut() else {
+        return Vec::new();
+    };
+    wait.ms_left = wait.ms_left.saturating_sub(u64::from(elapsed_ms));
+    let text = if wait.ms_left == 0 {
+        session.strings().get("otp.cooldown_over").to_owned()
+    } else {
+        let secs = wait.ms_left.div_ceil(1000).to_string();
+        session.strings().fill(wait.key, &[("secs", &secs)])
+    };
+    if text != wait.shown {
+        if let Some(line) = s.messages.iter_mut().find(|(t, _)| *t == wait.shown) {
+            *line = (text.clone(), wait.ms_left > 0);
+        }
+        wait.shown = text;
+    }
+    if wait.ms_left == 0 {
+        s.wait = None;
+    }
+    Vec::new()
 }
 
 /// Opens the report screen (the quiz must be finished) and saves the local copy.
@@ -60,10 +100,12 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         session.notify(text, true);
         return Vec::new();
     }
+    // The name given on an earlier request is offered again.
+    let name = session.report_name.clone();
     session.push(Screen::Report(ReportState {
         phase: ReportPhase::Address,
         input: String::new(),
-        name: String::new(),
+        name: name.clone().unwrap_or_default(),
         name_focus: false,
         learner: None,
         address: String::new(),
@@ -72,10 +114,11 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         messages: Vec::new(),
         saved_at: None,
         busy: false,
+        wait: None,
     }));
     vec![Effect::Mail(MailRequest::SaveReport {
         lang: session.lang,
-        name: None,
+        name,
     })]
 }
 
@@ -172,6 +215,7 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
                             })
                         })
                         .collect();
+                    session.report_name.clone_from(&learner);
                     s.learner = learner;
                     if cc {
                         s.phase = ReportPhase::Consent;
@@ -266,6 +310,12 @@ pub fn code_requested(
         }
         Ok(CodeRequestOutcome::Denied { key, secs }) => {
             say(s, session, key, &[("secs", &secs.to_string())], true);
+            // The cooldown counts down where the learner reads it.
+            s.wait = (key == "otp.cooldown" && secs > 0).then(|| Wait {
+                key,
+                ms_left: u64::try_from(secs).unwrap_or(0) * 1000,
+                shown: session.strings().fill(key, &[("secs", &secs.to_string())]),
+            });
         }
         Ok(CodeRequestOutcome::Invalid { key }) => {
             say(s, session, key, &[], true);

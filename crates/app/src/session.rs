@@ -70,6 +70,9 @@ pub struct Session {
     pub quiz: QuizRecord,
     /// Status of the newest report mail.
     pub report_status: Option<MailStatus>,
+    /// The display name the learner gave the report, offered again on the next request
+    /// (in memory only; clearing the results forgets it).
+    pub report_name: Option<String>,
     /// The instructor address from the config (the report asks before copying it).
     pub instructor_cc: Option<String>,
     /// The calculator's starting currency from the config (None: the language's).
@@ -145,6 +148,7 @@ impl Session {
             map: MapSetup::default(),
             quiz: QuizRecord::default(),
             report_status: None,
+            report_name: None,
             instructor_cc: None,
             calc_currency: None,
             workshop: None,

@@ -188,16 +188,15 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             Vec::new()
         }
         Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
-            let page = layout::simulator(session.size.0, session.size.1)
+            let height = layout::simulator(session.size.0, session.size.1)
                 .content
-                .height
-                .saturating_sub(1)
-                .max(1);
-            scroll(s, action, page);
+                .height;
+            scroll(s, action, page_rows(s.tab, height));
             Vec::new()
         }
         Action::JumpToCause => moment_keys::why(s),
         Action::NextMoment => moment_keys::next_moment(s),
+        Action::PrevMoment => moment_keys::prev_moment(s),
         Action::TogglePauseAtMoments => moment_keys::toggle_pause(s),
         Action::ToggleFullLog => {
             s.full_log = !s.full_log;
@@ -231,6 +230,14 @@ fn remember(s: &SimState, session: &mut Session, mut effects: Vec<Effect>) -> Ve
         effects.push(session.record(Fact::SimChosen(choice)));
     }
     effects
+}
+
+/// How far a page key scrolls a tab `height` rows high: one line less than it shows, so the
+/// last line of a page is the first of the next. A scrolled table shows its title and column
+/// header pinned above its rows, two rows that a page must not skip lines for.
+pub fn page_rows(tab: Tab, height: u16) -> u16 {
+    let pinned = if tab == Tab::Tables { 2 } else { 0 };
+    height.saturating_sub(1 + pinned).max(1)
 }
 
 /// Scrolls the tab like the reader: down (and `PgDn`) shows what comes later (the DLQ tab's
@@ -335,7 +342,11 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
         _ => None,
     };
     triage::feedback(s, session, &reply);
+    let was_finished = s.timeline.finished;
     let effects = playback::on_reply(s, reply);
+    if !was_finished && s.timeline.finished {
+        clear_armed_notice(s, session);
+    }
     if let Some(reason) = failed {
         let text = session
             .strings()
@@ -343,6 +354,22 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
         session.notify(text, true);
     }
     count_run(s, session, effects)
+}
+
+/// At the end of the run the "fault armed" notice is out of date (the fault fired, or has
+/// nothing left to act on): it leaves the status line. Any other notice stays.
+fn clear_armed_notice(s: &SimState, session: &mut Session) {
+    let Some(fault) = s.timeline.last_fault else {
+        return;
+    };
+    let strings = session.strings();
+    let notice = strings.fill(
+        "simulator.fault_armed",
+        &[("fault", strings.get(picker::fault_keys(fault).0))],
+    );
+    if session.status.as_ref().is_some_and(|st| st.text == notice) {
+        session.status = None;
+    }
 }
 
 /// How often the runtime must send ticks: only while playing, never while paused or idle.

@@ -269,15 +269,34 @@ fn load_scenarios(
     scan: &mut impl FnMut(&str, &str),
 ) -> Vec<Scenario> {
     let mut scenarios = Vec::new();
-    for name in source
-        .list("assets/scenarios")
-        .into_iter()
-        .filter(|n| has_extension(n, "toml"))
-    {
+    // The menu position each file claimed first: (position -> (id, path)).
+    let mut positions: std::collections::HashMap<u32, (String, String)> =
+        std::collections::HashMap::new();
+    let mut names = source.list("assets/scenarios");
+    names.sort();
+    for name in names.into_iter().filter(|n| has_extension(n, "toml")) {
         let path = format!("assets/scenarios/{name}");
         if let Some(text) = read(source, &path, problems) {
             scan(&path, &text);
-            scenarios.extend(scenario::parse(&path, &name, &text, problems));
+            let parsed = scenario::parse(&path, &name, &text, problems);
+            if let Some(s) = &parsed {
+                if let Some((other, other_path)) = positions.get(&s.position) {
+                    let offset = text.find("position").unwrap_or(0);
+                    problems.push(Problem::at_offset(
+                        &path,
+                        &text,
+                        offset,
+                        format!(
+                            "position {} is taken by scenario {other:?} ({other_path}); \
+                             each scenario needs its own place in the menu",
+                            s.position
+                        ),
+                    ));
+                } else {
+                    positions.insert(s.position, (s.id.clone(), path.clone()));
+                }
+            }
+            scenarios.extend(parsed);
         }
     }
     scenarios.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));

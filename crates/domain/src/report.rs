@@ -239,16 +239,21 @@ pub fn build(input: &ReportInput<'_>) -> Report {
 /// The product's name as the subject strings spell it.
 const PRODUCT: &str = "queuelab";
 
-/// What to do next: one step per topic the learner got wrong (in quiz order, each topic
-/// once), so two different sets of wrong answers get different steps; the level's steps fill
-/// up to [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
 fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
-    let s = &input.course.strings;
-    let quiz = &input.course.quiz;
+    next_steps_for(input.course, input.attempt)
+}
+
+/// What to do next after `attempt`, the one list the result screen and the report both show:
+/// one step per topic the learner got wrong (in quiz order, each topic once), so two
+/// different sets of wrong answers get different steps; the level's steps fill up to
+/// [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
+pub fn next_steps_for(course: &Course, attempt: &Attempt) -> Vec<String> {
+    let s = &course.strings;
+    let quiz = &course.quiz;
     let mut topics: Vec<&str> = Vec::new();
-    for q in input.attempt.questions(quiz) {
-        let answered = !input.attempt.chosen(q).is_empty();
-        if answered && !input.attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
+    for q in attempt.questions(quiz) {
+        let answered = !attempt.chosen(q).is_empty();
+        if answered && !attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
             topics.push(q.topic.as_str());
         }
     }
@@ -261,8 +266,7 @@ fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
             (text != key).then(|| text.to_owned())
         })
         .collect();
-    let level_steps = input
-        .attempt
+    let level_steps = attempt
         .score(quiz)
         .level
         .map(|l| l.next_steps.clone())

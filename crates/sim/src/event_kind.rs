@@ -32,6 +32,9 @@ pub enum EventKind {
     Published,
     /// Dispatcher published N message(s); the broker's duplicate detection dropped N it had ...
     PublishedDedup,
+    /// Service Bus: the dispatcher's send of one message got no acknowledgement in time and
+    /// its SDK sent it again; the broker stored both sends as two messages.
+    PublishedRetried,
     /// Broker unreachable: N row(s) stay in the outbox.
     PublishFailedBrokerDown,
     /// Broker rejected a N-byte message (limit N bytes).
@@ -184,7 +187,7 @@ impl EventKind {
     }
 
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 77] = [
+    pub const ALL: [EventKind; 78] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -196,6 +199,7 @@ impl EventKind {
         EventKind::DispatcherClaimed,
         EventKind::Published,
         EventKind::PublishedDedup,
+        EventKind::PublishedRetried,
         EventKind::PublishFailedBrokerDown,
         EventKind::PublishTooLarge,
         EventKind::PublishGaveUp,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Event, EventKind, Outcome};
+use super::model::{Event, EventKind, Outcome, RefusedCall};
 
 /// One line of the history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +43,7 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::ApiDirectPublishFailed
         | K::Published
         | K::PublishedDedup
+        | K::PublishedRetried
         | K::PublishFailedBrokerDown
         | K::PublishTooLarge
         | K::PublishGaveUp
@@ -130,21 +131,76 @@ fn performed(event: &Event) -> Vec<(&'static str, Option<String>, Outcome)> {
         // A batch: one publish per message, every id named in the event's batch argument.
         // Each send succeeded for the sender (a copy duplicate detection dropped too; the
         // dispatcher crashed only after publishing).
-        K::Published | K::PublishedDedup | K::DispatcherCrashedAfterPublish => {
-            match event.args.get(BATCH_ARG) {
-                Some(ids) if !ids.is_empty() => ids
-                    .split(' ')
-                    .map(|id| (f, Some(id.to_string()), Outcome::Ok))
-                    .collect(),
-                _ => vec![one(f, Outcome::Ok)],
+        K::Published
+        | K::PublishedDedup
+        | K::PublishedRetried
+        | K::DispatcherCrashedAfterPublish => match event.args.get(BATCH_ARG) {
+            Some(ids) if !ids.is_empty() => ids
+                .split(' ')
+                .map(|id| (f, Some(id.to_string()), Outcome::Ok))
+                .collect(),
+            _ => vec![one(f, Outcome::Ok)],
+        },
+        // A replay: one send per copy, under the message id the consumer receives; the
+        // copies duplicate detection dropped are the replay's failure.
+        K::DlqReplayed
+        | K::DlqReplayedNewId
+        | K::DlqReplayedIntoGroup
+        | K::ReplayDroppedDuplicate => {
+            let ids = |i: usize| {
+                event
+                    .args
+                    .get(i)
+                    .map(|ids| {
+                        ids.split(' ')
+                            .filter(|id| !id.is_empty())
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+            };
+            let sent = ids(replay_sent_arg(event.kind));
+            let dropped = if event.kind == K::ReplayDroppedDuplicate {
+                ids(REPLAY_DROPPED_ARG)
+            } else {
+                Vec::new()
+            };
+            let ops: Vec<_> = (sent
+                .iter()
+                .map(|id| (f, Some((*id).to_string()), Outcome::Ok)))
+            .chain(
+                dropped
+                    .iter()
+                    .map(|id| (f, Some((*id).to_string()), Outcome::Failed)),
+            )
+            .collect();
+            if ops.is_empty() {
+                vec![one(f, event.outcome)]
+            } else {
+                ops
             }
         }
+        // The refused call decides the operation: a settle, an abandon (SQS: the
+        // ChangeMessageVisibility of a release) or a dead-letter.
+        K::LockLost => vec![one(RefusedCall::of(event).operation(), event.outcome)],
         _ => vec![one(f, event.outcome)],
     }
 }
 
 /// Index of the argument that lists a publish batch's message ids (space-separated).
 pub const BATCH_ARG: usize = 2;
+
+/// Index of the argument of a replay dropped by duplicate detection that lists the dropped
+/// copies' message ids.
+const REPLAY_DROPPED_ARG: usize = 5;
+
+/// Index of the argument of a replay event that lists the message ids of the copies it sent.
+fn replay_sent_arg(kind: EventKind) -> usize {
+    match kind {
+        EventKind::DlqReplayedNewId => 3,
+        EventKind::ReplayDroppedDuplicate => 6,
+        _ => 2,
+    }
+}
 
 /// The history lines of one event: an `invoke` and its completion per operation it performed
 /// (none for steps that are no client operation).

@@ -65,7 +65,7 @@ pub mod timeline;
 
 pub use engine::{DlqEntry, RunConfig, SimError, Simulation};
 pub use fault::Fault;
-pub use model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
+pub use model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, RefusedCall, Stage};
 pub use moments::{Moment, MomentKind, Story};
 pub use report::{InvariantCheck, Metrics, RunReport};
 pub use scenario::Scenario;

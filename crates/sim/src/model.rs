@@ -199,6 +199,57 @@ impl Outcome {
     }
 }
 
+/// The broker call a `lock-lost` event was refused, kept as its second argument: which call
+/// it was decides the operation the history records and the words the moment uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefusedCall {
+    /// Service Bus `Complete` (a settle).
+    Complete,
+    /// Service Bus `Abandon`.
+    Abandon,
+    /// Service Bus `DeadLetter`.
+    DeadLetter,
+    /// SQS `ChangeMessageVisibility` (the consumer's release for a retry).
+    ChangeMessageVisibility,
+}
+
+impl RefusedCall {
+    /// Index of the argument of a `lock-lost` event that names the refused call.
+    pub const ARG: usize = 1;
+
+    /// The call as the broker's SDK names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RefusedCall::Complete => "Complete",
+            RefusedCall::Abandon => "Abandon",
+            RefusedCall::DeadLetter => "DeadLetter",
+            RefusedCall::ChangeMessageVisibility => "ChangeMessageVisibility",
+        }
+    }
+
+    /// The operation a history records for it.
+    pub fn operation(self) -> &'static str {
+        match self {
+            RefusedCall::Complete => "complete",
+            RefusedCall::Abandon | RefusedCall::ChangeMessageVisibility => "abandon",
+            RefusedCall::DeadLetter => "dead-letter",
+        }
+    }
+
+    /// The call a `lock-lost` event names (a settle when it names none).
+    pub fn of(event: &Event) -> RefusedCall {
+        let named = event.args.get(Self::ARG).map(String::as_str);
+        [
+            RefusedCall::Abandon,
+            RefusedCall::DeadLetter,
+            RefusedCall::ChangeMessageVisibility,
+        ]
+        .into_iter()
+        .find(|c| Some(c.name()) == named)
+        .unwrap_or(RefusedCall::Complete)
+    }
+}
+
 /// One step of the simulation, as recorded in the trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {

@@ -19,7 +19,10 @@ pub struct Metrics {
     pub effects: u64,
     /// Effects beyond the first per order (and second charges at the provider).
     pub duplicate_effects: u64,
-    /// Duplicates recognised and not applied (inbox, existence check, idempotency key, broker dedup).
+    /// Duplicates recognised and not applied: by the inbox (its existence check or its unique
+    /// index; each is a `duplicate` row in `service.db`'s `receipts`), by the provider's
+    /// idempotency key (a known key in `provider.db`), or by the broker's duplicate detection
+    /// (a dropped send, named by its publish or replay event).
     pub prevented_duplicates: u64,
     /// Messages moved to the DLQ.
     pub dead_lettered: u64,

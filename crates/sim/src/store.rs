@@ -106,6 +106,43 @@ pub fn open(path: &Path, file: &'static str) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// The name of the file that marks a run directory whose run did not reach its end.
+pub const INCOMPLETE_FILE: &str = "INCOMPLETE.txt";
+
+/// What the mark says to whoever opens the folder.
+const INCOMPLETE_TEXT: &str = "This run did not reach its end: it was stopped (a signal, a \
+crash) while it ran. The database files hold the state at that moment, not a finished run.\n\
+Dieser Lauf ist nicht zu Ende gelaufen: Er wurde angehalten (ein Signal, ein Absturz), während \
+er lief. Die Datenbankdateien zeigen den Stand in diesem Moment, keinen fertigen Lauf.\n";
+
+/// The mark of a run in progress: written before the first step, removed once the run
+/// finished. A process stopped in between (SIGTERM, SIGKILL, a crash) leaves it behind, so the
+/// folder says that its files are incomplete without any signal handling.
+#[derive(Debug)]
+pub struct IncompleteMark {
+    file: PathBuf,
+}
+
+impl IncompleteMark {
+    /// Writes the mark into the run directory `dir`.
+    pub fn set(dir: &Path) -> Result<IncompleteMark, StoreError> {
+        let file = dir.join(INCOMPLETE_FILE);
+        fs::write(&file, INCOMPLETE_TEXT).map_err(|source| StoreError::Dir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        Ok(IncompleteMark { file })
+    }
+
+    /// The run finished: removes the mark.
+    pub fn clear(self) -> Result<(), StoreError> {
+        fs::remove_file(&self.file).map_err(|source| StoreError::Dir {
+            path: self.file.clone(),
+            source,
+        })
+    }
+}
+
 /// The first run file found in `dir` (a database, its WAL side files, or a blob), if any. A
 /// leftover `broker.db` or `provider.db` would be reused and could hide lost orders, so any of
 /// them makes the directory unusable for a new run.

@@ -68,21 +68,18 @@ pub fn compare(
                 verdict(safe.invariants.ok()),
                 verdict(naive.invariants.ok())
             )));
-            lines.push(Line::raw(""));
             lines.push(Line::styled(
                 compare_sentence(s, safe, naive),
                 theme.tone(Tone::Bold),
             ));
-            lines.push(Line::styled(
-                s.fill(
-                    "simulator.compare_paths",
-                    &[
-                        ("safe", &safe.paths.dir.display().to_string()),
-                        ("naive", &naive.paths.dir.display().to_string()),
-                    ],
-                ),
-                theme.dim(),
-            ));
+            // The two runs' own folders, each on its own row: they hold each run's end.
+            lines.push(Line::styled(s.get("simulator.compare_paths"), theme.dim()));
+            for (name, dir) in [(safe_name, &safe.paths.dir), (other, &naive.paths.dir)] {
+                lines.push(Line::styled(
+                    format!(" {name}: {}", dir.display()),
+                    theme.dim(),
+                ));
+            }
         }
     }
     frame.render_widget(

@@ -24,6 +24,7 @@ pub(super) fn is_send(k: EventKind) -> bool {
         k,
         EventKind::Published
             | EventKind::PublishedDedup
+            | EventKind::PublishedRetried
             | EventKind::DispatcherCrashedAfterPublish
             | EventKind::ApiDirectPublished
             | EventKind::DlqReplayed

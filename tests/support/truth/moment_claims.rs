@@ -60,15 +60,36 @@ pub(super) fn moment_falsehoods(run: &Run, m: &Moment, texts: &Captions, out: &m
         })
     };
     let lock_end_at = |i| ms(m, i).is_some_and(|t| event_at(t, is_lock_end));
+    // The lock of one receive (its token) ended at the time the moment names in arg `i`.
+    let lock_of_ended_at = |token: Option<&str>, i| {
+        ms(m, i).is_some_and(|t| {
+            until.iter().any(|e| {
+                e.at_ms == t && is_lock_end(e.kind) && e.args.get(2).map(String::as_str) == token
+            })
+        })
+    };
+    // The newest receive of the message by the moment's actor: its lock is the one it lost.
+    let own_token = until
+        .iter()
+        .rev()
+        .find(|e| {
+            e.message_id.as_deref() == Some(m.message_id.as_str())
+                && is_receive(e.kind)
+                && e.actor == now.actor
+        })
+        .and_then(|e| e.args.get(3))
+        .map(String::as_str);
     let effect_at = |i| ms(m, i).is_some_and(|t| event_at(t, is_effect));
     match m.text {
         "moment.redelivered.lock" => {
             let delivery: Option<u32> = text(m, 5).and_then(|d| d.parse().ok());
+            // The lock that ended is one of a receive of that delivery, not a later one's.
             let received = delivery.is_some_and(|d| {
                 until.iter().any(|e| {
                     e.message_id.as_deref() == Some(m.message_id.as_str())
                         && is_receive(e.kind)
                         && e.args.first().and_then(|a| a.parse().ok()) == Some(d)
+                        && lock_of_ended_at(e.args.get(3).map(String::as_str), 4)
                 })
             });
             if !lock_end_at(4) || !received {
@@ -78,13 +99,31 @@ pub(super) fn moment_falsehoods(run: &Run, m: &Moment, texts: &Captions, out: &m
                 ));
             }
         }
-        "moment.lock-lost" | "moment.lock-lost.check" if !lock_end_at(4) => {
-            say(format!("no lock ended at {:?}", ms(m, 4)));
-        }
-        "moment.lock-lost" | "moment.lock-lost.untimed" if now.kind != EventKind::LockLost => {
+        "moment.lock-lost" | "moment.lock-lost.check" | "moment.lock-lost.call"
+            if !lock_of_ended_at(own_token, 4) =>
+        {
             say(format!(
-                "says a settle was tried, but the event is {}",
-                now.kind
+                "no lock of {}'s delivery ({own_token:?}) ended at {:?}",
+                now.actor,
+                ms(m, 4)
+            ));
+        }
+        "moment.lock-lost.call" | "moment.lock-lost.call-untimed"
+            if now.kind != EventKind::LockLost
+                || queuelab::sim::RefusedCall::of(now) == queuelab::sim::RefusedCall::Complete =>
+        {
+            say(format!(
+                "names a refused call other than a settle, but the event is {} {:?}",
+                now.kind, now.args
+            ));
+        }
+        "moment.lock-lost" | "moment.lock-lost.untimed"
+            if now.kind != EventKind::LockLost
+                || queuelab::sim::RefusedCall::of(now) != queuelab::sim::RefusedCall::Complete =>
+        {
+            say(format!(
+                "says a settle was tried, but the event is {} {:?}",
+                now.kind, now.args
             ));
         }
         "moment.lock-lost.check" | "moment.lock-lost.check-untimed"

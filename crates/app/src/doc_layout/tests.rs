@@ -44,3 +44,45 @@ fn every_chapter_fits_its_width_in_both_languages() {
         }
     }
 }
+
+/// A code block shows its code, not its fence's language tag as a word above it.
+#[test]
+fn code_blocks_show_no_language_tag() {
+    let content = load(&ContentSource::Embedded).expect("valid content");
+    let course = content.course(Lang::En);
+    let calc = CalcValues::from_defaults(&course.reference.calculator);
+    let progress = Progress::default();
+    let ctx = DocContext {
+        course,
+        progress: &progress,
+        focus: None,
+        calc: &calc,
+        calc_edit: None,
+        calc_error: None,
+        ascii: false,
+        lang: Lang::En,
+        votes: None,
+    };
+    let mut tagged = 0;
+    for chapter in &course.chapters {
+        let tags: Vec<&str> = chapter
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                content::doc::Block::Code { lang, .. } if !lang.is_empty() => Some(lang.as_str()),
+                _ => None,
+            })
+            .collect();
+        tagged += tags.len();
+        let lines = layout(chapter, &ctx, 96);
+        for line in &lines {
+            let text = line.text();
+            assert!(
+                !tags.contains(&text.trim()),
+                "{}: a tag line {text:?}",
+                chapter.id
+            );
+        }
+    }
+    assert!(tagged > 5, "the chapters have tagged code blocks");
+}

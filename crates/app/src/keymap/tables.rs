@@ -111,6 +111,10 @@ pub(super) const SETTINGS: &[Binding] = &[
 pub(super) const ORDERING: &[Binding] = &[
     b(&[Digit], A::Number(0), "key.pick_card", true),
     MOVE,
+    b(&[Code(K::PageUp)], A::PageUp, "key.page_up", false),
+    b(&[Code(K::PageDown)], A::PageDown, "key.page_down", false),
+    b(&[Code(K::Home)], A::Top, "key.top", false),
+    b(&[Code(K::End)], A::Bottom, "key.bottom", false),
     b(&[Code(K::Enter)], A::Open, "key.pick", true),
     b(&[C('r')], A::Restart, "key.reorder", true),
     BACK,
@@ -182,6 +186,7 @@ pub(super) const SIMULATOR: &[Binding] = &[
     b(&[C('f')], A::ToggleFixed, "key.cause_fixed", false),
     b(&[C('w')], A::JumpToCause, "key.why", true),
     b(&[C(']')], A::NextMoment, "key.next_moment", false),
+    b(&[C('[')], A::PrevMoment, "key.prev_moment", false),
     b(
         &[C('p')],
         A::TogglePauseAtMoments,

@@ -114,3 +114,37 @@ fn reorder_deals_a_new_attempt_and_back_returns_home() {
     app.update(Msg::Key(Key::char('q')));
     assert!(matches!(app.screen, Screen::Home(_)));
 }
+
+/// At 80x24 in German the solved summary is longer than its room: the arrows and page keys
+/// scroll it to its last line (how to play again) and stop there.
+#[test]
+fn the_solved_summary_scrolls_to_its_last_line() {
+    let mut app = test_app(Lang::De, 80, 24);
+    app.update(Msg::Key(Key::char('4')));
+    for step in 0..7 {
+        let k = key_of(&app, step);
+        app.update(Msg::Key(Key::char(k)));
+    }
+    assert!(game(&app).game.is_solved());
+    let area = summary_area(&app.session);
+    let lines = summary_lines(&app.session, usize::from(area.width));
+    assert!(
+        lines.len() > usize::from(area.height),
+        "longer than its room: {} lines in {}",
+        lines.len(),
+        area.height
+    );
+    let max = (lines.len() - usize::from(area.height)) as u16;
+    for _ in 0..40 {
+        app.update(Msg::Key(Key::plain(KeyCode::PageDown)));
+    }
+    assert_eq!(game(&app).scroll, max, "stops at the last line");
+    app.update(Msg::Key(Key::plain(KeyCode::Up)));
+    assert_eq!(
+        game(&app).scroll,
+        max - 1,
+        "the first key back answers at once"
+    );
+    app.update(Msg::Key(Key::plain(KeyCode::Home)));
+    assert_eq!(game(&app).scroll, 0);
+}

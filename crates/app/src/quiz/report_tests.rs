@@ -285,3 +285,76 @@ fn a_new_code_is_announced_once_and_a_server_refusal_in_the_learners_language() 
     );
     assert!(!text.contains("permanent server error"), "{text}");
 }
+
+/// The finished quiz's report screen with `address` confirmed and a code asked for.
+fn at_code(name: &str) -> App {
+    let mut app = app();
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    if !name.is_empty() {
+        key(&mut app, KeyCode::Tab);
+        chars(&mut app, name);
+        key(&mut app, KeyCode::Tab);
+    }
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Enter);
+    app
+}
+
+/// "A new code is possible in 42 s" counts down while the learner waits, and says when the
+/// wait is over; the screen asks for ticks only while it counts.
+#[test]
+fn the_wait_for_a_new_code_counts_down() {
+    let mut app = at_code("");
+    app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
+        key: "otp.cooldown",
+        secs: 3,
+    })));
+    let last = |app: &App| report_state(app).messages.last().expect("a line").0.clone();
+    assert_eq!(last(&app), "A new code is possible in 3 s.");
+    assert_eq!(app.tick_interval_ms(), Some(crate::report::WAIT_TICK_MS));
+    app.update(Msg::Tick { elapsed_ms: 1_000 });
+    assert_eq!(last(&app), "A new code is possible in 2 s.");
+    app.update(Msg::Tick { elapsed_ms: 1_500 });
+    assert_eq!(last(&app), "A new code is possible in 1 s.");
+    app.update(Msg::Tick { elapsed_ms: 600 });
+    assert_eq!(last(&app), "A new code is possible now: r asks for it.");
+    assert_eq!(
+        report_state(&app).messages.len(),
+        report_state(&app)
+            .messages
+            .iter()
+            .filter(|(t, _)| !t.contains(" s."))
+            .count(),
+        "the line was replaced, not added"
+    );
+    assert_eq!(
+        app.tick_interval_ms(),
+        None,
+        "no clock once the wait is over"
+    );
+}
+
+/// The name given on the first request is there again on the next one (and goes with the
+/// local copy); clearing the results forgets it.
+#[test]
+fn the_name_is_offered_again_on_the_next_request() {
+    let mut app = at_code("Ada");
+    assert_eq!(app.session.report_name.as_deref(), Some("Ada"));
+    key(&mut app, KeyCode::Esc);
+    let effects = chars(&mut app, "m");
+    assert_eq!(report_state(&app).name, "Ada");
+    assert!(
+        effects.contains(&Effect::Mail(MailRequest::SaveReport {
+            lang: Lang::En,
+            name: Some("Ada".into())
+        })),
+        "{effects:?}"
+    );
+    app.update(Msg::ResultsCleared(Ok(())));
+    assert_eq!(app.session.report_name, None);
+}

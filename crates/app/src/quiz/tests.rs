@@ -185,3 +185,46 @@ fn a_new_attempt_says_so() {
         app.session.strings().get("quiz.attempt_started")
     );
 }
+
+/// The result screen lists the very next steps the report lists: one source for both.
+#[test]
+fn the_result_shows_the_reports_next_steps() {
+    let mut app = test_app(Lang::En, 200, 60);
+    started(&mut app);
+    let mut n = 0;
+    while app
+        .session
+        .quiz
+        .attempt
+        .as_ref()
+        .is_some_and(|a| !a.is_complete(&app.session.course().quiz))
+    {
+        answer(&mut app, n % 3 != 0);
+        key(&mut app, KeyCode::Enter);
+        n += 1;
+    }
+    assert_eq!(phase(&app), Some(QuizPhase::Result));
+    let attempt = app.session.quiz.attempt.clone().expect("attempt");
+    let steps = domain::report::next_steps_for(app.session.course(), &attempt);
+    let level_steps = attempt
+        .score(&app.session.course().quiz)
+        .level
+        .map(|l| l.next_steps.clone())
+        .unwrap_or_default();
+    assert_ne!(steps, level_steps, "wrong topics add steps of their own");
+    let Screen::Quiz(state) = &app.screen else {
+        panic!("not on the quiz");
+    };
+    let text: Vec<String> = super::text::lines(&app.session, state, 190)
+        .iter()
+        .map(|l| l.text().trim().to_owned())
+        .collect();
+    // The screen shows inline code without its backticks.
+    for step in &steps {
+        let shown = format!("- {}", step.replace('`', ""));
+        assert!(
+            text.iter().any(|l| l == &shown),
+            "{step:?} missing from the result:\n{text:#?}"
+        );
+    }
+}

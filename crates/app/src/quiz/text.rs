@@ -183,8 +183,9 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
             Tone::Subheading,
             width,
         );
-        for step in &level.next_steps {
-            para(&mut out, "- ", step, Tone::Text, width);
+        // The report's list, from the same source.
+        for step in domain::report::next_steps_for(session.course(), attempt) {
+            para(&mut out, "- ", &step, Tone::Text, width);
         }
     }
     out.push(DocLine::blank());

@@ -160,3 +160,33 @@ fn a_chapter_with_an_unanswered_card_is_not_read_until_the_card_is() {
     effects.extend(app.update(Msg::Tick { elapsed_ms: 1_000 }));
     assert!(read(&effects), "{effects:?}");
 }
+
+/// Leaving a chapter with `n` before its reading time is up tells the learner it does not
+/// count as read yet, and the progress knows it was begun (the list shows "started").
+#[test]
+fn leaving_early_with_n_warns_and_the_chapter_counts_as_begun() {
+    let mut app = app(Lang::De);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::End);
+    app.update(Msg::Tick { elapsed_ms: 3_000 });
+    app.update(Msg::Key(crate::input::Key::char('n')));
+    let status = app.session.status.clone().expect("a notice");
+    assert!(
+        status.text.contains("noch nicht als gelesen") && status.text.contains("Lesezeit 3 von"),
+        "{}",
+        status.text
+    );
+    assert!(
+        !app.session
+            .progress
+            .chapters_read
+            .contains("friday-incident")
+    );
+    assert!(
+        app.session
+            .progress
+            .positions
+            .contains_key("friday-incident"),
+        "begun"
+    );
+}

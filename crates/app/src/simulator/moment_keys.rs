@@ -1,6 +1,6 @@
 //! The story's keys: `w` jumps to the current moment's cause and back, `]` goes to the next
-//! moment (a known one in history, else the engine plays on until the next one appears), `p`
-//! switches "pause at moments".
+//! moment (a known one in history, else the engine plays on until the next one appears), `[`
+//! back to the one before, `p` switches "pause at moments".
 
 use super::SimState;
 use super::playback::{tell_engine, view};
@@ -53,6 +53,20 @@ pub fn next_moment(s: &mut SimState) -> Vec<Effect> {
         run: s.timeline.run,
         max: NEXT_MOMENT_MAX,
     })
+}
+
+/// `[`: back to the moment before the event shown (the run stays where it is).
+pub fn prev_moment(s: &mut SimState) -> Vec<Effect> {
+    if s.timeline.pending {
+        return Vec::new();
+    }
+    s.timeline.playing = false;
+    s.story.forget_jump();
+    let head = s.timeline.total.checked_sub(1);
+    match s.story.prev_before(s.shown_index(), head).map(|m| m.event) {
+        Some(prev) => view(s, prev),
+        None => Vec::new(),
+    }
 }
 
 /// `p`: pause at moments on or off.

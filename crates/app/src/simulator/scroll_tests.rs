@@ -121,3 +121,30 @@ fn tables_keep_their_title_and_header_in_view() {
     assert_eq!(body, &lines[6..], "scrolling stops at the last line");
     assert_eq!(table_window(&[], 5).1.len(), 0);
 }
+
+/// Page after page, every line of the tables is shown: the pinned title and header take two
+/// rows of each page, and the page key must not skip the rows they hid.
+#[test]
+fn page_down_in_the_tables_shows_every_row() {
+    let mut lines = vec![
+        TableLine::Title("service.db · orders".into()),
+        TableLine::Header(vec!["id"]),
+    ];
+    lines.extend((0..60).map(|i| TableLine::Row(vec![i.to_string()])));
+    let height = layout::simulator(80, 24).content.height;
+    let page = usize::from(page_rows(Tab::Tables, height));
+    let mut seen = vec![false; lines.len()];
+    let mut scroll = 0;
+    while scroll < lines.len() {
+        let (pinned, body) = table_window(&lines, scroll);
+        let room = usize::from(height) - pinned.len();
+        let start = lines.len() - body.len();
+        for i in (start..lines.len()).take(room) {
+            seen[i] = true;
+        }
+        scroll += page;
+    }
+    let missed: Vec<usize> = (0..lines.len()).filter(|i| !seen[*i]).collect();
+    assert!(missed.is_empty(), "rows never shown: {missed:?}");
+    assert_eq!(page_rows(Tab::Log, height), height - 1);
+}

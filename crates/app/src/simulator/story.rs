@@ -51,6 +51,12 @@ impl StoryState {
             .find(|m| shown.is_none_or(|s| m.event > s))
     }
 
+    /// The last moment before event `shown` (`None`: the head, event `head`).
+    pub fn prev_before(&self, shown: Option<u64>, head: Option<u64>) -> Option<&Moment> {
+        let before = shown.or(head)?;
+        self.moments.iter().rev().find(|m| m.event < before)
+    }
+
     /// The jump key: from a moment to its cause (remembering where we were), or back again.
     /// Returns the event to show (`None` inside the result = back to the head), or nothing to do.
     pub fn toggle_jump(&mut self, cursor: Option<u64>, shown: Option<u64>) -> Option<Option<u64>> {

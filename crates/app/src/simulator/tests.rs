@@ -345,3 +345,57 @@ fn a_moment_pauses_playback_and_w_jumps_to_its_cause_and_back() {
         "no later moment known: the engine plays on to the next one"
     );
 }
+
+#[test]
+fn bracket_goes_back_to_the_moment_before_the_event_shown() {
+    let (mut app, run) = opened();
+    app.update(Msg::Sim(SimReply::Advanced {
+        run,
+        head: empty_snapshot(),
+        events: Vec::new(),
+        total: 40,
+        finished: false,
+        dlq: Vec::new(),
+        report: None,
+        moments: vec![moment(10, 2), moment(25, 12), moment(39, 30)],
+    }));
+    assert_eq!(
+        ch(&mut app, '['),
+        vec![SimCommand::View { run, index: 25 }],
+        "from the head (the moment at #39 is the current one) to the one before"
+    );
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index: 25,
+        snapshot: empty_snapshot(),
+    }));
+    assert_eq!(ch(&mut app, '['), vec![SimCommand::View { run, index: 10 }]);
+    app.update(Msg::Sim(SimReply::Viewed {
+        run,
+        index: 10,
+        snapshot: empty_snapshot(),
+    }));
+    assert!(ch(&mut app, '[').is_empty(), "no moment before the first");
+    assert_eq!(
+        ch(&mut app, ']'),
+        vec![SimCommand::View { run, index: 25 }],
+        "and forward again"
+    );
+}
+
+#[test]
+fn the_fault_armed_notice_leaves_the_status_line_when_the_run_ends() {
+    let (mut app, run) = opened();
+    ch(&mut app, 'i');
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    let armed = app.session.status.clone().expect("the notice");
+    assert!(armed.text.contains("armed"), "{}", armed.text);
+    advanced(&mut app, run, 5, false);
+    assert!(
+        app.session.status.is_some(),
+        "still armed while the run goes on"
+    );
+    advanced(&mut app, run, 9, true);
+    assert_eq!(app.session.status, None, "the run ended");
+}

@@ -18,6 +18,7 @@ pub const SIM_KEYS: &[&str] = &[
     "fault.slower_than_lock_does",
     "fault.duplicate_delivery",
     "fault.duplicate_delivery_does",
+    "fault.duplicate_delivery_does_asb",
     "fault.poison",
     "fault.poison_does",
     "fault.provider_timeout",

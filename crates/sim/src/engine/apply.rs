@@ -16,7 +16,12 @@ const SAFE_SQL: &[&str] = &[
     inbox::SQL_RECEIPT_INSERT,
     "COMMIT",
 ];
-const SAFE_DUP_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "ROLLBACK"];
+const SAFE_DUP_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    "ROLLBACK",
+    inbox::SQL_RECEIPT_INSERT,
+];
 const NAIVE_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT, inbox::SQL_INBOX_INSERT];
 const NAIVE_CRASH_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT];
 const TRAP_SQL: &[&str] = &[

@@ -193,8 +193,11 @@ impl Simulation {
                 .random_bool(self.spec.scenario.setup.duplicate_rate);
         // An SQS FIFO queue introduces no duplicates (and drops a second publish inside its
         // deduplication interval): the fault has nothing to act on there.
+        // Service Bus makes no copies of its own: there the fault is a second send (see the
+        // dispatcher's publish), never a copy made at a receive.
         let forced_dup = fresh
             && !standard_dup
+            && self.spec.broker == BrokerKind::Sqs
             && !self.sqs_fifo()
             && self
                 .script
@@ -205,8 +208,7 @@ impl Simulation {
         }
         let sql = if standard_dup || forced_dup {
             // A second copy another receiver can take at once: SQS standard's occasional
-            // duplicate, or on either broker a message that was published twice (Service Bus
-            // without duplicate detection keeps both; each copy has its own lock).
+            // duplicate (at-least-once: a copy on another server of the queue).
             let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
                 .ctx(Actor::Broker, "duplicate delivery")?;
             self.ledger.metrics.redeliveries += 1;

@@ -13,6 +13,8 @@ use crate::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, 
 use crate::moments::{Fact, Guard, Loss};
 
 const CHECK_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK];
+/// The check found the row: the consumer writes its receipt of the duplicate.
+const CHECK_FOUND_SQL: &[&str] = &[inbox::SQL_INBOX_CHECK, inbox::SQL_RECEIPT_INSERT];
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const RECEIVE_SQL: &[&str] = &[super::broker::SQL_RECEIVE];
 const LOCK_CHECK_SQL: &[&str] = &[super::broker::SQL_LOCK_HELD];
@@ -127,6 +129,18 @@ impl Simulation {
             .ctx(actor, "existence check")?
         };
         if seen {
+            let check_sql = if self.lab_takes_consumer() {
+                check_sql
+            } else {
+                inbox::record_duplicate(
+                    &self.conns.consumers[usize::from(c)],
+                    &d.message_id,
+                    &Self::instance(c),
+                    self.clock.now,
+                )
+                .ctx(actor, "receipt")?;
+                CHECK_FOUND_SQL
+            };
             self.ledger.metrics.prevented_duplicates += 1;
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
@@ -221,7 +235,10 @@ impl Simulation {
                         .message(&d.message_id)
                         .sql(SETTLE_SQL)
                         .outcome(Outcome::Failed)
-                        .args(vec![super::broker::token_text(d.token)]),
+                        .args(vec![
+                            super::broker::token_text(d.token),
+                            crate::model::RefusedCall::Complete.name().to_string(),
+                        ]),
                 ));
             }
             self.picture_dequeued(d.seq);

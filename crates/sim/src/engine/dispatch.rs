@@ -3,12 +3,12 @@
 
 use rusqlite::params;
 
-use super::action::Action;
+use super::action::{Action, Claimed};
 use super::lab_dispatch::{LAB_CLAIM_SQL, LAB_PUBLISHED_SQL};
 pub(crate) use super::outbox::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
-use crate::model::{Actor, Event, EventKind, Outcome, Stage};
+use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Guard, Loss};
 use crate::state::{RowChange, Table, col};
 
@@ -40,13 +40,13 @@ impl Simulation {
         self.ledger.unpublished.len() > held
     }
 
-    /// The statements a publish runs: the duplicate-detection lookup only on a broker that
-    /// has it switched on.
-    fn publish_sql(&self) -> &'static [&'static str] {
-        if self.spec.settings.dedup_window_ms.is_some() {
-            PUBLISH_DEDUP_SQL
-        } else {
-            PUBLISH_SQL
+    /// The statements a publish ran: the duplicate-detection lookup only on a broker that
+    /// has it switched on, and nothing more when it dropped every message.
+    fn publish_sql(&self, all_dropped: bool) -> &'static [&'static str] {
+        match (self.spec.settings.dedup_window_ms, all_dropped) {
+            (None, _) => PUBLISH_SQL,
+            (Some(_), true) => PUBLISH_DROPPED_SQL,
+            (Some(_), false) => PUBLISH_DEDUP_SQL,
         }
     }
 
@@ -237,11 +237,14 @@ impl Simulation {
             return self.dispatcher_refused(d);
         }
         self.actors.dispatchers[i].failures = 0;
+        let retried = self.send_retried_in(&batch);
+        // Every send of the batch: each row once, the retried one twice.
+        let sends: Vec<&Claimed> = batch.iter().chain(retried.iter()).collect();
         let results = {
             let conn = &self.conns.broker;
             let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
-            let mut out = Vec::with_capacity(batch.len());
-            for c in &batch {
+            let mut out = Vec::with_capacity(sends.len());
+            for c in &sends {
                 out.push(
                     super::broker::enqueue(
                         &tx,
@@ -259,7 +262,7 @@ impl Simulation {
             out
         };
         let mut dropped = 0;
-        for (c, seq) in batch.iter().zip(&results) {
+        for (c, seq) in sends.iter().zip(&results) {
             if let Some(seq) = seq {
                 self.ledger.metrics.published += 1;
                 self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
@@ -272,11 +275,21 @@ impl Simulation {
                 });
             }
         }
-        let enqueued = batch.len() - dropped;
+        let enqueued = sends.len() - dropped;
+        // A retried send the broker kept is a second message of its own.
+        let kept_twice = retried
+            .as_ref()
+            .filter(|_| results.last().is_some_and(Option::is_some));
+        if let Some(c) = kept_twice {
+            self.note(Fact::SentTwice {
+                message_id: c.message_id.clone(),
+            });
+        }
         self.wake_consumers(self.clock.now + 1, enqueued);
         self.lab_note_published(d, &batch);
-        // Every message of the batch, for the record (one publish operation each).
-        let ids = batch
+        // Every send of the batch, for the record (one publish operation each: a retried
+        // message is named twice).
+        let ids = sends
             .iter()
             .map(|c| c.message_id.as_str())
             .collect::<Vec<_>>()
@@ -296,11 +309,24 @@ impl Simulation {
                 EventKind::DispatcherCrashedAfterPublish,
             )
             .maybe_message(first.as_deref())
-            .sql(self.publish_sql())
+            .sql(self.publish_sql(enqueued == 0))
             .outcome(Outcome::Failed)
             .args(vec![enqueued.to_string(), lease_end.to_string(), ids]));
         }
         self.schedule(self.clock.now + 1, Action::DispatcherMark(d));
+        if let Some(c) = kept_twice {
+            return Ok(
+                Event::new(actor, Stage::Broker, EventKind::PublishedRetried)
+                    .message(&c.message_id)
+                    .sql(self.publish_sql(enqueued == 0))
+                    .args(vec![
+                        batch.len().to_string(),
+                        dropped.to_string(),
+                        ids,
+                        c.message_id.clone(),
+                    ]),
+            );
+        }
         let caption = if dropped > 0 {
             EventKind::PublishedDedup
         } else {
@@ -308,8 +334,26 @@ impl Simulation {
         };
         Ok(Event::new(actor, Stage::Broker, caption)
             .maybe_message(first.as_deref())
-            .sql(self.publish_sql())
+            .sql(self.publish_sql(enqueued == 0))
             .args(vec![enqueued.to_string(), dropped.to_string(), ids]))
+    }
+
+    /// The "duplicate delivery" fault on Service Bus: the broker makes no copies of its own,
+    /// so a message arrives twice only when it was sent twice. The trigger fires at a send: its
+    /// first attempt got no acknowledgement in time, and the SDK sent the message again. The
+    /// first message of the batch not sent twice before is the one retried.
+    fn send_retried_in(&mut self, batch: &[Claimed]) -> Option<Claimed> {
+        if self.spec.broker != BrokerKind::Asb {
+            return None;
+        }
+        let c = batch
+            .iter()
+            .find(|c| !self.actors.broker.duplicated.contains(&c.order_id))?;
+        if !self.script.armed.take(Fault::DuplicateDelivery) {
+            return None;
+        }
+        self.actors.broker.duplicated.insert(c.order_id);
+        Some(c.clone())
     }
 
     pub(crate) fn dispatcher_mark(&mut self, d: u8) -> Result<Event, SimError> {

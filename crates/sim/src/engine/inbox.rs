@@ -126,7 +126,8 @@ pub(crate) fn insert_effect(conn: &Connection, e: &EffectRow, now: u64) -> rusql
 }
 
 /// Safe mode: marker + effect + receipt in one `BEGIN IMMEDIATE` transaction. A duplicate
-/// (2067 on the inbox columns) rolls back and reports `Duplicate`; any other error — a unique
+/// (2067 on the inbox columns) rolls back, writes its `duplicate` receipt and reports
+/// `Duplicate`; any other error — a unique
 /// violation of the effects business key included — is returned as an error.
 pub(crate) fn apply_safe(
     conn: &Connection,
@@ -139,6 +140,7 @@ pub(crate) fn apply_safe(
         Ok(id) => id,
         Err(err) if classify(&err) == Violation::InboxDuplicate => {
             tx.rollback()?;
+            record_duplicate(conn, &e.message_id, &e.instance, now)?;
             return Ok(Applied::Duplicate);
         }
         Err(err) => return Err(err),
@@ -152,6 +154,24 @@ pub(crate) fn apply_safe(
     ])?;
     tx.commit()?;
     Ok(Applied::Done(inbox_id, effect_id))
+}
+
+/// The consumer's receipt of a duplicate the inbox recognised (its existence check found the
+/// row, or the unique index refused a second one): nothing was applied. These rows are the
+/// inbox's share of the `prevented_duplicates` metric.
+pub(crate) fn record_duplicate(
+    conn: &Connection,
+    message_id: &str,
+    instance: &str,
+    now: u64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(SQL_RECEIPT_INSERT)?.execute(params![
+        message_id,
+        instance,
+        "duplicate",
+        now as i64
+    ])?;
+    Ok(())
 }
 
 /// Whether the marker of `message_id` is processed (`Some(true)`), only claimed (`Some(false)`).

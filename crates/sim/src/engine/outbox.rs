@@ -31,6 +31,9 @@ pub(crate) const PUBLISH_DEDUP_SQL: &[&str] = &[
     super::broker::SQL_ENQUEUE,
     "COMMIT",
 ];
+/// A publish whose every message duplicate detection dropped: only the lookup ran.
+pub(crate) const PUBLISH_DROPPED_SQL: &[&str] =
+    &["BEGIN IMMEDIATE", super::broker::SQL_DEDUP_SEEN, "COMMIT"];
 pub(crate) const RELEASE_SQL: &[&str] = &[SQL_RELEASE];
 pub(crate) const GIVE_UP_SQL: &[&str] = &[SQL_GIVE_UP];
 pub(crate) const MARK_SQL: &[&str] = &["BEGIN IMMEDIATE", SQL_MARK, "COMMIT"];

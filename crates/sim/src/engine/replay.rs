@@ -38,6 +38,16 @@ const REPLAY_DEDUP_SQL: &[&str] = &[
     "COMMIT",
 ];
 
+/// Every copy was dropped: only the lookup in the duplicate-detection history ran for each,
+/// and the tool completed the DLQ entry; nothing was queued or recorded as seen.
+const REPLAY_DROPPED_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    SQL_REPLAY_PICK,
+    super::broker::SQL_DEDUP_SEEN,
+    SQL_REPLAY_MARK,
+    "COMMIT",
+];
+
 /// Which broker `MessageId` a replayed copy carries (the envelope keeps its logical id either way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ReplayIds {
@@ -200,10 +210,11 @@ fn replay_event(
     ordered: bool,
     out: &Outcomes,
 ) -> Event {
-    let sql = if window.is_some() {
-        REPLAY_DEDUP_SQL
-    } else {
-        REPLAY_SQL
+    // The statements that ran: a dropped copy ran only the lookup.
+    let sql = match (window, out.sent.is_empty()) {
+        (None, _) => REPLAY_SQL,
+        (Some(_), true) => REPLAY_DROPPED_SQL,
+        (Some(_), false) => REPLAY_DEDUP_SQL,
     };
     let ev = |message: Option<&str>, kind, outcome, args| {
         Event::new(Actor::Operator, Stage::Dlq, kind)
@@ -212,6 +223,14 @@ fn replay_event(
             .outcome(outcome)
             .args(args)
     };
+    // For the record: the message id of every copy sent (the envelope's id, which the
+    // consumer receives and the inbox deduplicates on).
+    let sent_ids = out
+        .sent
+        .iter()
+        .map(|s| s.logical_id.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     if let Some((_, first, ago)) = out.dropped.first() {
         let all: Vec<&str> = out.dropped.iter().map(|(_, id, _)| id.as_str()).collect();
         return ev(
@@ -225,6 +244,7 @@ fn replay_event(
                 out.dropped.len().to_string(),
                 out.sent.len().to_string(),
                 all.join(" "),
+                sent_ids,
             ],
         );
     }
@@ -236,7 +256,7 @@ fn replay_event(
             Some(&first.message_id),
             EventKind::DlqReplayedIntoGroup,
             Outcome::Ok,
-            vec![out.sent.len().to_string(), groups.join(", ")],
+            vec![out.sent.len().to_string(), groups.join(", "), sent_ids],
         ),
         (ReplayIds::New, Some(first)) => ev(
             Some(&first.message_id),
@@ -246,13 +266,14 @@ fn replay_event(
                 first.logical_id.clone(),
                 first.message_id.clone(),
                 out.sent.len().to_string(),
+                sent_ids,
             ],
         ),
         (_, first) => ev(
             first.map(|s| s.message_id.as_str()),
             EventKind::DlqReplayed,
             Outcome::Ok,
-            vec![out.sent.len().to_string(), n.to_string()],
+            vec![out.sent.len().to_string(), n.to_string(), sent_ids],
         ),
     }
 }

@@ -7,7 +7,7 @@ use super::broker::{
 };
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
-use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
+use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, RefusedCall, Stage};
 use crate::moments::Fact;
 use crate::state::{RowChange, Table, col};
 
@@ -158,7 +158,12 @@ impl Simulation {
                     .args(vec![token_text(d.token)]),
             ))
         } else {
-            Ok(Some(self.lock_lost(c, &d, SETTLE_SQL)))
+            Ok(Some(self.lock_lost(
+                c,
+                &d,
+                RefusedCall::Complete,
+                SETTLE_SQL,
+            )))
         }
     }
 
@@ -194,7 +199,11 @@ impl Simulation {
         if !abandon(&self.conns.broker, d.seq, d.token, self.clock.now, visible)
             .ctx(actor, "abandon")?
         {
-            return Ok(Some(self.lock_lost(c, &d, ABANDON_SQL)));
+            let call = match self.spec.broker {
+                BrokerKind::Asb => RefusedCall::Abandon,
+                BrokerKind::Sqs => RefusedCall::ChangeMessageVisibility,
+            };
+            return Ok(Some(self.lock_lost(c, &d, call, ABANDON_SQL)));
         }
         if self.actors.broker.locks.remove(&d.seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
@@ -316,7 +325,12 @@ impl Simulation {
         let held = lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
             .ctx(actor, "check lock")?;
         if !held || !self.move_to_dlq(actor, d.seq, d.token, &d.message_id, &note)? {
-            return Ok(Some(self.lock_lost(c, &d, DEAD_LETTER_SQL)));
+            return Ok(Some(self.lock_lost(
+                c,
+                &d,
+                RefusedCall::DeadLetter,
+                DEAD_LETTER_SQL,
+            )));
         }
         Ok(Some(
             Event::new(actor, Stage::Dlq, EventKind::DeadLetteredByConsumer)
@@ -328,7 +342,13 @@ impl Simulation {
 
     /// The broker refused a settle, abandon or dead-letter call: the lock (receipt handle) of
     /// this delivery had run out, so this instance no longer holds the message.
-    fn lock_lost(&mut self, c: u8, d: &Delivery, sql: &'static [&'static str]) -> Event {
+    fn lock_lost(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        call: RefusedCall,
+        sql: &'static [&'static str],
+    ) -> Event {
         self.ledger.metrics.lock_lost += 1;
         self.note(Fact::LockLost {
             message_id: d.message_id.clone(),
@@ -337,7 +357,7 @@ impl Simulation {
             .message(&d.message_id)
             .sql(sql)
             .outcome(Outcome::Failed)
-            .args(vec![token_text(d.token)])
+            .args(vec![token_text(d.token), call.name().to_string()])
     }
 
     pub(crate) fn consumer_reconnect(&mut self, c: u8) -> Event {

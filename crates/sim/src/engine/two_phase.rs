@@ -18,6 +18,14 @@ const CLAIM_DUP_SQL: &[&str] = &[
     "ROLLBACK",
     inbox::SQL_INBOX_PROCESSED,
 ];
+/// The claim found a processed marker: a duplicate, and the consumer's receipt of it.
+const CLAIM_DONE_SQL: &[&str] = &[
+    "BEGIN IMMEDIATE",
+    inbox::SQL_INBOX_INSERT,
+    "ROLLBACK",
+    inbox::SQL_INBOX_PROCESSED,
+    inbox::SQL_RECEIPT_INSERT,
+];
 /// A keyed call the provider answers with its first charge (the insert found the key).
 const PROVIDER_SQL: &[&str] = &[inbox::SQL_CHARGE_KEYED, inbox::SQL_CHARGE_FIND];
 /// A call that charged.
@@ -64,6 +72,8 @@ impl Simulation {
                 let done = inbox::marker_state(conn, &d.message_id, CONSUMER_NAME)
                     .ctx(actor, "read claim")?;
                 if done == Some(true) {
+                    inbox::record_duplicate(conn, &d.message_id, &instance, self.clock.now)
+                        .ctx(actor, "receipt")?;
                     self.ledger.metrics.prevented_duplicates += 1;
                     self.note(Fact::Prevented {
                         message_id: d.message_id.clone(),
@@ -73,7 +83,7 @@ impl Simulation {
                     return Ok(
                         Event::new(actor, Stage::Consumer, EventKind::DuplicatePrevented)
                             .message(&d.message_id)
-                            .sql(CLAIM_DUP_SQL)
+                            .sql(CLAIM_DONE_SQL)
                             .args(vec![inbox::INBOX_UNIQUE_COLUMNS.into()]),
                     );
                 }

@@ -1,7 +1,7 @@
 //! Which explanation a moment gets and what fills it: the cause chain of an order, read from
 //! what the story remembers about it.
 
-use super::order_state::{Mark, OrderState, Setting};
+use super::order_state::{Mark, OrderState, Receive, Setting};
 use super::{Arg, Moment, MomentKind};
 use crate::model::{Actor, BrokerKind, Mode};
 use crate::moments::Guard;
@@ -9,7 +9,7 @@ use crate::moments::Guard;
 mod operations;
 
 pub(in crate::moments) use operations::{
-    dead_lettered, lock_lost, lost, lost_at_end, outbox_waiting, replayed,
+    LostAt, dead_lettered, lock_lost, lost, lost_at_end, outbox_waiting, replayed,
 };
 
 /// A moment before it knows its order and message.
@@ -94,27 +94,38 @@ fn receive_before(st: &OrderState, now: Mark) -> Option<Mark> {
     st.receives
         .iter()
         .rev()
-        .map(|(m, _, _)| *m)
+        .map(|r| r.at)
         .find(|m| m.index < now.index)
 }
 
 /// The newest receive by `actor` before `now`.
-fn receive_by(st: &OrderState, actor: Actor, now: Mark) -> Option<Mark> {
+fn receive_by(st: &OrderState, actor: Actor, now: Mark) -> Option<Receive> {
     st.receives
         .iter()
         .rev()
-        .find(|(m, a, _)| *a == actor && m.index <= now.index)
-        .map(|(m, _, _)| *m)
+        .find(|r| r.actor == actor && r.at.index <= now.index)
+        .copied()
 }
 
-pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: BrokerKind) -> Draft {
-    let previous = receive_before(st, now);
-    let expired = st
-        .lock_expired
-        .filter(|l| previous.is_none_or(|p| l.index > p.index));
+/// `seq`: the queue row delivered again. The lock named is the one of that row's previous
+/// delivery, never a lock of another copy or a later delivery.
+pub(super) fn redelivered(
+    st: &OrderState,
+    now: Mark,
+    seq: i64,
+    delivery: u32,
+    broker: BrokerKind,
+) -> Draft {
+    let previous_of_row = st
+        .receives
+        .iter()
+        .rev()
+        .find(|r| r.seq == seq && r.at.index < now.index);
+    let previous = previous_of_row.map(|r| r.at).or(receive_before(st, now));
+    let expired = previous_of_row.and_then(|r| Some((r.lock_expired?, r.delivery)));
     let n = Arg::Text(delivery.to_string());
     match expired {
-        Some(l) => Draft::new(
+        Some((l, expired_delivery)) => Draft::new(
             MomentKind::Redelivered,
             st,
             now,
@@ -126,7 +137,7 @@ pub(super) fn redelivered(st: &OrderState, now: Mark, delivery: u32, broker: Bro
                 n,
                 lock_term(broker),
                 Arg::Ms(l.ms()),
-                Arg::Text(st.lock_expired_delivery.to_string()),
+                Arg::Text(expired_delivery.to_string()),
             ],
         ),
         None => Draft::new(
@@ -173,6 +184,18 @@ pub(super) fn copied(st: &OrderState, now: Mark) -> Draft {
     )
 }
 
+/// A message the producer sent twice: the broker holds two messages with one id.
+pub(super) fn sent_twice(st: &OrderState, now: Mark) -> Draft {
+    Draft::new(
+        MomentKind::Redelivered,
+        st,
+        now,
+        &[],
+        "moment.redelivered.sent-twice",
+        vec![order(st), message(st)],
+    )
+}
+
 pub(super) fn duplicate_effect(
     st: &OrderState,
     now: Mark,
@@ -214,7 +237,7 @@ pub(super) fn duplicate_effect(
     } else if let Some((_, retention)) = swept.filter(|(m, _)| m.index > first.index) {
         let args = vec![order(st), at_first, Arg::Ms(retention)];
         ("moment.duplicate-effect.swept", args)
-    } else if receive_by(st, actor, now).is_some_and(|r| r.index < first.index) {
+    } else if receive_by(st, actor, now).is_some_and(|r| r.at.index < first.index) {
         let args = vec![
             order(st),
             at_first,
@@ -256,7 +279,7 @@ pub(super) fn prevented(
     let first_receive = st
         .receives
         .iter()
-        .map(|(m, _, _)| *m)
+        .map(|r| r.at)
         .find(|m| m.index < now.index);
     // The time the text names: when the inbox row (or the charge) that recognised the
     // duplicate was written.
@@ -276,8 +299,8 @@ pub(super) fn prevented(
             .receives
             .iter()
             .rev()
-            .find(|(m, _, _)| m.index < now.index)
-            .map_or(actor, |(_, a, _)| *a),
+            .find(|r| r.at.index < now.index)
+            .map_or(actor, |r| r.actor),
         other => other,
     };
     let who = Arg::Text(caller.to_string());

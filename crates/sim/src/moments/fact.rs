@@ -64,6 +64,12 @@ pub enum Fact {
         /// The message.
         message_id: String,
     },
+    /// The message was sent twice (a producer's retry after a lost acknowledgement) and the
+    /// broker kept both sends as two messages.
+    SentTwice {
+        /// The message.
+        message_id: String,
+    },
     /// An effect row was written.
     Effect {
         /// Order id.

@@ -31,8 +31,16 @@ impl Mark {
     }
 }
 
-/// One receive of an order's message: when, who, and its delivery count.
-pub(super) type Receive = (Mark, Actor, u32);
+/// One receive of an order's message: when, who, from which queue row, its delivery count,
+/// and when the lock of this very delivery ran out (a later delivery's lock is another one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Receive {
+    pub at: Mark,
+    pub actor: Actor,
+    pub seq: i64,
+    pub delivery: u32,
+    pub lock_expired: Option<Mark>,
+}
 
 /// What the story remembers about one order.
 #[derive(Debug, Clone, Default)]
@@ -99,6 +107,15 @@ impl OrderState {
         let mut all = std::mem::take(&mut self.receives).into_vec();
         all.push(receive);
         self.receives = all.into_boxed_slice();
+    }
+
+    /// Records that the lock of the newest delivery from queue row `seq` ran out at `at`.
+    pub fn lock_ran_out(&mut self, seq: i64, at: Mark) {
+        if let Some(r) = self.receives.iter_mut().rev().find(|r| r.seq == seq) {
+            r.lock_expired = Some(at);
+            self.lock_expired = Some(at);
+            self.lock_expired_delivery = r.delivery;
+        }
     }
 }
 

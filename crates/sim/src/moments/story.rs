@@ -3,9 +3,9 @@
 
 use super::explain;
 use super::order_book::OrderBook;
-use super::order_state::{Mark, OrderState, Setting};
+use super::order_state::{Mark, OrderState, Receive, Setting};
 use super::{Fact, Guard, Loss, Moment, OUTBOX_WAITING_MS};
-use crate::model::{BrokerKind, Event, EventKind, Mode, Pitfall};
+use crate::model::{BrokerKind, Event, EventKind, Mode, Pitfall, RefusedCall};
 
 /// Derives moments from a run's events; feed it every event in order with
 /// [`Story::observe`] and call [`Story::finish`] once the run has ended.
@@ -114,9 +114,15 @@ impl Story {
                 let broker = self.setting.broker;
                 let moment = {
                     let st = self.state(order, message_id);
-                    let m =
-                        (*delivery > 1).then(|| explain::redelivered(st, now, *delivery, broker));
-                    st.received((now, actor, *delivery));
+                    let m = (*delivery > 1)
+                        .then(|| explain::redelivered(st, now, *seq, *delivery, broker));
+                    st.received(Receive {
+                        at: now,
+                        actor,
+                        seq: *seq,
+                        delivery: *delivery,
+                        lock_expired: None,
+                    });
                     m
                 };
                 if let Some(m) = moment {
@@ -125,6 +131,9 @@ impl Story {
             }
             Fact::Copied { message_id } => {
                 self.with(message_id, |_, st| Some(explain::copied(st, now)));
+            }
+            Fact::SentTwice { message_id } => {
+                self.with(message_id, |_, st| Some(explain::sent_twice(st, now)));
             }
             Fact::Effect { order, message_id } => {
                 let marker_only = all.iter().any(|f| {
@@ -186,11 +195,10 @@ impl Story {
                 }
             }
             Fact::LockExpired { seq } => {
-                if let Some((order, delivery)) = self.orders.row(*seq)
+                if let Some((order, _)) = self.orders.row(*seq)
                     && let Some(st) = self.orders.get_mut(order)
                 {
-                    st.lock_expired = Some(now);
-                    st.lock_expired_delivery = delivery;
+                    st.lock_ran_out(*seq, now);
                 }
             }
             // Only the marker was refused: the credit was committed already, so nothing was
@@ -220,10 +228,15 @@ impl Story {
             }
             Fact::LockLost { message_id } => {
                 let setting = self.setting;
-                // The careful consumer's own check tried no settle.
-                let settle_tried = event.kind != EventKind::LockCheckFailed;
+                // The careful consumer's own check tried no call; a refused call is named
+                // as the consumer made it.
+                let at = match (event.kind, RefusedCall::of(event)) {
+                    (EventKind::LockCheckFailed, _) => explain::LostAt::Check,
+                    (_, RefusedCall::Complete) => explain::LostAt::Settle,
+                    (_, call) => explain::LostAt::Call(call.name()),
+                };
                 self.with(message_id, |_, st| {
-                    Some(explain::lock_lost(st, now, actor, setting, settle_tried))
+                    Some(explain::lock_lost(st, now, actor, setting, at))
                 });
             }
             Fact::Lost { message_id, loss } => {
@@ -295,7 +308,7 @@ impl Story {
             .receives
             .iter()
             .rev()
-            .map(|(m, _, _)| *m)
+            .map(|r| r.at)
             .find(|m| m.index < now.index)
             .or(previous.accepted);
         let Some(st) = self.orders.get(later) else {

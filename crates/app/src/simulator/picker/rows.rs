@@ -121,7 +121,11 @@ pub fn fault_rows(session: &Session, s: &SimState) -> Vec<FaultRow> {
     Fault::MENU
         .iter()
         .map(|fault| {
-            let (name, does) = fault_keys(*fault);
+            let (name, mut does) = fault_keys(*fault);
+            // Service Bus makes no copies of its own: there the fault is a second send.
+            if *fault == Fault::DuplicateDelivery && s.settings.broker == sim::BrokerKind::Asb {
+                does = "fault.duplicate_delivery_does_asb";
+            }
             FaultRow {
                 fault: *fault,
                 name: strings.get(name).to_owned(),
@@ -164,6 +168,11 @@ pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<&'static
             (false, "fault.blocked_no_provider")
         }
         Fault::DispatcherCrashAfterPublish => (
+            to_accept || stages.outbox_pending + stages.dispatching > 0,
+            "fault.blocked_nothing_to_publish",
+        ),
+        // On Service Bus the duplicate is a retried send: it needs a send still to come.
+        Fault::DuplicateDelivery if s.settings.broker == sim::BrokerKind::Asb => (
             to_accept || stages.outbox_pending + stages.dispatching > 0,
             "fault.blocked_nothing_to_publish",
         ),

@@ -45,6 +45,8 @@ impl Simulation {
                 .args(vec![
                     message_id.clone().unwrap_or_else(|| format!("#{seq}")),
                     held_ms.to_string(),
+                    // For the record: whose lock it was (the receive's token / handle).
+                    super::token_text(token),
                 ]),
         )
     }

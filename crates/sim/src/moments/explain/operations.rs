@@ -36,25 +36,35 @@ pub(in crate::moments) fn dead_lettered(
         MomentKind::DeadLettered,
         st,
         now,
-        &[st.receives.first().map(|(m, _, _)| *m)],
+        &[st.receives.first().map(|r| r.at)],
         text,
         args,
     )
 }
 
-/// `settle_tried`: false when the careful consumer's own lock check found the lock gone
-/// before it committed (no settle was sent).
+/// What the consumer was doing when it found its lock gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::moments) enum LostAt {
+    /// The careful consumer's own lock check before its commit: no call was refused.
+    Check,
+    /// Its settle (complete) was refused.
+    Settle,
+    /// Another broker call on the delivery was refused (`Abandon`, `DeadLetter`,
+    /// `ChangeMessageVisibility`), named as the consumer made it.
+    Call(&'static str),
+}
+
+/// The lock named is the one of this consumer's own delivery: a later delivery's lock
+/// belongs to another receive.
 pub(in crate::moments) fn lock_lost(
     st: &OrderState,
     now: Mark,
     actor: Actor,
     setting: Setting,
-    settle_tried: bool,
+    at: LostAt,
 ) -> Draft {
     let mine = receive_by(st, actor, now);
-    let expired = st
-        .lock_expired
-        .filter(|l| mine.is_none_or(|r| l.index > r.index));
+    let expired = mine.and_then(|r| r.lock_expired);
     let mut args = vec![
         order(st),
         message(st),
@@ -62,24 +72,29 @@ pub(in crate::moments) fn lock_lost(
         lock_term(setting.broker),
     ];
     // A time is named only when the expiry is on record (it can fall in the same millisecond,
-    // after the refused settle).
-    let text = match (settle_tried, expired) {
-        (true, Some(l)) => {
-            args.push(Arg::Ms(l.ms()));
-            "moment.lock-lost"
+    // after the refused call).
+    if let Some(l) = expired {
+        args.push(Arg::Ms(l.ms()));
+    }
+    let text = match (at, expired.is_some()) {
+        (LostAt::Settle, true) => "moment.lock-lost",
+        (LostAt::Settle, false) => "moment.lock-lost.untimed",
+        (LostAt::Check, true) => "moment.lock-lost.check",
+        (LostAt::Check, false) => "moment.lock-lost.check-untimed",
+        (LostAt::Call(call), timed) => {
+            args.push(Arg::Text(call.to_string()));
+            if timed {
+                "moment.lock-lost.call"
+            } else {
+                "moment.lock-lost.call-untimed"
+            }
         }
-        (false, Some(l)) => {
-            args.push(Arg::Ms(l.ms()));
-            "moment.lock-lost.check"
-        }
-        (true, None) => "moment.lock-lost.untimed",
-        (false, None) => "moment.lock-lost.check-untimed",
     };
     Draft::new(
         MomentKind::LockLost,
         st,
         now,
-        &[expired.or(mine)],
+        &[expired.or(mine.map(|r| r.at))],
         text,
         args,
     )
