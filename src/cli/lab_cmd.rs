@@ -115,15 +115,24 @@ fn check(
     record(session, lab, &verdict)?;
     let strings = session.content.course(session.lang).strings.clone();
     match verdict {
-        LabVerdict::Passed { runs, seeds } => {
+        LabVerdict::Passed {
+            runs,
+            seeds,
+            coverage,
+        } => {
             if json {
                 let value = serde_json::json!({
                     "lab": lab.number, "id": lab.id, "file": shown,
                     "status": "passed", "runs": runs, "seeds": seeds,
+                    "coverage": {
+                        "crash_points": coverage.points, "crash_points_struck": coverage.points_hit,
+                        "gaps": coverage.gaps, "gaps_struck": coverage.gaps_hit,
+                    },
                 });
                 return super::out::line(value);
             }
-            super::out::line(lab_check::passed_line(&strings, lab, runs, seeds))
+            super::out::line(lab_check::passed_line(&strings, lab, runs, seeds))?;
+            super::out::line(lab_check::coverage_line(&strings, &coverage))
         }
         LabVerdict::CannotRun(e) => Err(cannot_run(session, &shown, &e, json)),
         LabVerdict::Broken(f) => broken(session, &strings, lab, &shown, &f, json),

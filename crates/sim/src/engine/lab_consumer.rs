@@ -8,6 +8,7 @@
 //! This file holds the lab run's state and `@check`; `@handle`'s statement loop and the
 //! read-back of what it wrote have files of their own below.
 
+mod compete;
 mod handle;
 mod picture;
 
@@ -22,6 +23,7 @@ use super::payload::Failure;
 use super::{CONSUMER_NAME, Conns, SimError, Simulation, SqlContext};
 use crate::lab::guard::Guard;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::probe::ProbeState;
 use crate::lab::{
     Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffects, Trail, TrailEntry,
 };
@@ -77,6 +79,14 @@ pub(crate) struct LabRun {
     /// The highest effect and inbox row ids already in the picture.
     seen_effect: i64,
     seen_marker: i64,
+    /// What this run does at the learner's statement boundaries, and what it reached.
+    pub(crate) probe: ProbeState,
+    /// The guard on the spare connection a competitor runs on (a twin consumer, the client's
+    /// concurrent retry, a second dispatcher's claim): its own connection, so `changes()` and
+    /// `last_insert_rowid()` of the actor it interrupts stay the actor's.
+    pub(super) spare_guard: Guard,
+    /// The side-effect functions on the spare connection.
+    pub(super) spare_side_effects: SideEffects,
 }
 
 impl LabRun {
@@ -105,8 +115,10 @@ impl LabRun {
             .collect::<Result<Vec<_>, _>>()
             .ctx(Actor::Dispatcher(0), "install lab guard")?;
         let claimed_at = vec![0; dispatch_guards.len()];
-        let schema_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
-        sql.apply_schema(&conns.sweeper, &schema_guard)?;
+        let spare_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
+        let spare_side_effects =
+            SideEffects::install(&conns.sweeper).ctx(actor, "install lab functions")?;
+        sql.apply_schema(&conns.sweeper, &spare_guard)?;
         Ok(LabRun {
             sql,
             guards,
@@ -128,6 +140,9 @@ impl LabRun {
             claimed_at,
             contested: Vec::new(),
             claims_per_row: std::collections::HashMap::new(),
+            probe: ProbeState::default(),
+            spare_guard,
+            spare_side_effects,
         })
     }
 }
