@@ -68,24 +68,6 @@ fn the_reference_solution_passes_every_seed_of_the_check() {
     }
 }
 
-/// Each wrong answer fails on some seed of the default check with the harm it stands for.
-#[test]
-fn each_plausible_wrong_answer_fails() {
-    let lab = lab(5);
-    let names = [
-        ("group-per-order.sql", "out-of-order"),
-        ("skip-out-of-sequence.sql", "lost-order"),
-    ];
-    assert_eq!(lab.wrong.len(), names.len());
-    for (name, harm) in names {
-        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
-        let f = broken(name, check(&lab, text));
-        assert_eq!(failed_as(&f), harm, "{name}");
-        assert!(f.statement.is_some(), "{name}: the statement is named");
-        assert!(f.checker_agrees, "{name}: {:?}", f.violations);
-    }
-}
-
 /// One group for every message keeps each customer in order too (the chapter's "single
 /// lane": slower, not wrong), so the check passes it.
 #[test]
@@ -138,11 +120,4 @@ fn a_row_without_a_group_on_an_ordered_queue_is_given_up() {
         assert_eq!(failed_as(&f), "lost-order", "{}", broker.as_str());
         assert!(f.checker_agrees, "{:?}", f.violations);
     }
-}
-
-/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
-#[test]
-#[ignore = "a census for the lab's README, not a check"]
-fn census() {
-    support::census(&lab(5));
 }

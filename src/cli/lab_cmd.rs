@@ -1,4 +1,4 @@
-//! `queuelab lab list | check N | reset N | path N`: the learner's lab files in the data folder
+//! `queuelab lab list | check N | census N | reset N | path N`: the learner's lab files in the data folder
 //! (made from the starting file on first use), checked over seeds × scenarios × brokers.
 //! Exit 0 pass, 1 a seed broke an invariant, 2 the file cannot run.
 
@@ -19,6 +19,10 @@ pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
             let lab = find(&session, *n)?.clone();
             let file = ensure_copy(&session.paths.data_dir, &lab)?;
             super::out::line(file.display())
+        }
+        LabAction::Census { n } => {
+            let lab = find(&session, *n)?.clone();
+            super::lab_census::census(&session, &lab)
         }
         LabAction::Reset { n } => {
             let lab = find(&session, *n)?.clone();

@@ -10,6 +10,7 @@ pub mod guard;
 pub mod hooks;
 pub mod lab_check;
 pub mod learner_copy;
+pub mod ledger;
 pub mod probe;
 mod rerun;
 pub mod runner;

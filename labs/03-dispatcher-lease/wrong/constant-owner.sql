@@ -2,7 +2,6 @@
 -- Every dispatcher writes the same owner ('taken'), so a mark cannot tell whose lease it is:
 -- a dispatcher marks a row another one has taken over.
 -- @claim
--- one writer at a time, so a second dispatcher's claim sees this lease and skips the rows.
 UPDATE outbox
 SET lease_owner = 'taken',
     lease_until_ms = :now_ms + :lease_ms,

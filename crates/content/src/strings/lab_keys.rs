@@ -37,6 +37,8 @@ pub const LAB_KEYS: &[&str] = &[
     "lab.check_violation",
     "lab.check_disagree",
     "lab.check_files",
+    "lab.census_header",
+    "lab.census_surprises",
     "lab.reset_done",
     "labs.title",
     "labs.list_intro",

@@ -23,6 +23,7 @@ use super::payload::Failure;
 use super::{CONSUMER_NAME, Conns, SimError, Simulation, SqlContext};
 use crate::lab::guard::Guard;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::ledger;
 use crate::lab::probe::ProbeState;
 use crate::lab::{
     Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffects, Trail, TrailEntry,
@@ -115,6 +116,13 @@ impl LabRun {
             .collect::<Result<Vec<_>, _>>()
             .ctx(Actor::Dispatcher(0), "install lab guard")?;
         let claimed_at = vec![0; dispatch_guards.len()];
+        // The engine's record of effects, on every connection learner SQL runs on.
+        let learner_conns = (conns.consumers.iter())
+            .chain(&conns.dispatchers)
+            .chain([&conns.api, &conns.sweeper]);
+        for conn in learner_conns {
+            ledger::install(conn).ctx(actor, "install the effect ledger")?;
+        }
         let spare_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         let spare_side_effects =
             SideEffects::install(&conns.sweeper).ctx(actor, "install lab functions")?;
@@ -216,9 +224,14 @@ impl Simulation {
             return Ok(None);
         };
         let calls = lab.side_effects[usize::from(c)].clone();
+        let conn = &self.conns.consumers[usize::from(c)];
+        let amount = payload.as_ref().ok().map(|p| p.1);
+        ledger::set_delivery(conn, &d.message_id, amount).ctx(Actor::Consumer(c), "delivery")?;
         calls.open(Section::Handle);
         let result = self.lab_handle(c, d, payload, &calls);
         calls.close();
+        let conn = &self.conns.consumers[usize::from(c)];
+        ledger::clear_delivery(conn).ctx(Actor::Consumer(c), "delivery")?;
         result
     }
 }

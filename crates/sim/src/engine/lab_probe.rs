@@ -41,8 +41,7 @@ impl Boundary {
 /// Whether `stmt` may write to the database (SQLite's own answer; `BEGIN` and `COMMIT` count
 /// as read-only here, a `COMMIT` is recognised by the transaction it ends).
 fn writes(conn: &Connection, stmt: &Statement) -> bool {
-    conn.prepare_cached(&stmt.sql)
-        .is_ok_and(|s| !s.readonly())
+    conn.prepare_cached(&stmt.sql).is_ok_and(|s| !s.readonly())
 }
 
 impl Simulation {

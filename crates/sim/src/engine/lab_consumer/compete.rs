@@ -11,10 +11,11 @@ use super::super::action::Delivery;
 use super::super::{SimError, Simulation, SqlContext};
 use super::{int, roll_back_open, text};
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::ledger;
 use crate::lab::{Section, SideEffect, TrailEntry};
 use crate::model::Actor;
 
-const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effects";
+const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
 
 impl Simulation {
     /// The twin of consumer `c` handles delivery `d` (the next delivery of the same message)
@@ -63,9 +64,15 @@ impl Simulation {
         if found {
             return Ok(());
         }
+        let amount = match binds.iter().find(|(n, _)| *n == ":amount_cents") {
+            Some((_, Value::Integer(n))) => Some(*n),
+            _ => None,
+        };
+        ledger::set_delivery(&self.conns.sweeper, &d.message_id, amount).ctx(actor, "delivery")?;
         calls.open(Section::Handle);
         let result = self.lab_twin_handle(twin, d, &binds);
         calls.close();
+        ledger::clear_delivery(&self.conns.sweeper).ctx(actor, "delivery")?;
         roll_back_open(&self.conns.sweeper).ctx(actor, "roll back")?;
         result?;
         self.lab_picture(c, created)?;

@@ -16,13 +16,15 @@ use super::super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use super::{LAB_HANDLE_SQL, int, roll_back_open, text};
 use crate::fault::Fault;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::ledger;
 use crate::lab::probe::Strike;
 use crate::lab::{LabFileError, LabFileErrorKind, Section, SideEffect, SideEffects};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Guard as FactGuard};
 use content::LabInvariant;
 
-const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effects";
+/// The newest entry of the engine's ledger: a statement that moved it wrote an effect.
+const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
 
 fn is_unique_violation(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.extended_code == SQLITE_CONSTRAINT_UNIQUE)
@@ -86,9 +88,15 @@ impl Simulation {
             // What the statement asked of the world outside happened, whatever it did next.
             for call in calls.take() {
                 match call {
-                    SideEffect::Charge { key, amount } => {
+                    SideEffect::Charge {
+                        key,
+                        amount: charged,
+                    } => {
                         boundary.acted = true;
-                        if self.lab_charge(&d, key.as_deref(), amount, here.clone())? {
+                        if amount != Some(charged) {
+                            self.breach(LabInvariant::EffectUnlikeMessage, &d, here.clone());
+                        }
+                        if self.lab_charge(&d, key.as_deref(), charged, here.clone())? {
                             roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                             self.lab_picture(c, created)?;
                             let text = "provider timed out after performing the charge";
@@ -141,6 +149,11 @@ impl Simulation {
             }
             let now_max = max_effect(&self.conns.consumers[i])?;
             if now_max > before {
+                if ledger::unlike_delivery(&self.conns.consumers[i], before)
+                    .ctx(actor, "read the ledger")?
+                {
+                    self.breach(LabInvariant::EffectUnlikeMessage, &d, here.clone());
+                }
                 before = now_max;
                 wrote_effect = true;
                 if let Some(l) = &mut self.lab {
