@@ -11,6 +11,7 @@ pub mod hooks;
 pub mod lab_check;
 pub mod learner_copy;
 pub mod ledger;
+pub mod mutants;
 pub mod probe;
 mod rerun;
 pub mod runner;
