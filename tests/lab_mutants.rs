@@ -1,7 +1,7 @@
 //! Each lab's reference solution, mutated: drop a `BEGIN`/`COMMIT` pair, swap two neighbouring
 //! statements, drop a `UNIQUE` index, drop one conjunct of a `WHERE`. Every mutant must fail
 //! the lab's default check (broken, or a file that cannot run), or be listed as equivalent with
-//! its reason in the lab's `mutants.md` (a line `- \`ID\`: reason`). A listed mutant that fails
+//! its reason in the lab's `mutants.md` (a line starting with a dash and the mutant's id in backticks). A listed mutant that fails
 //! is an error too: the list says only what is true. Run with `--nocapture` for the table.
 
 #[path = "support/lab.rs"]
@@ -33,7 +33,7 @@ fn every_mutant_of_each_reference_solution_fails_or_is_listed_as_equivalent() {
     let content = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
         .expect("content loads");
     let mut wrong = Vec::new();
-    for lab in content.labs.iter() {
+    for lab in &content.labs {
         let file = LabFile::parse(&lab.solution).expect("the solution parses");
         let listed = equivalents(&lab.id);
         for m in mutants(&file) {

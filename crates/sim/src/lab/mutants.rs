@@ -34,7 +34,9 @@ fn starts_with_word(sql: &str, word: &str) -> bool {
 fn render(file: &LabFile, edit: &dyn Fn(usize, usize, &str) -> Option<String>) -> String {
     let mut out = String::new();
     for (s, section) in file.sections.iter().enumerate() {
-        out.push_str(&format!("-- @{}\n", section.section.as_str()));
+        out.push_str("-- @");
+        out.push_str(section.section.as_str());
+        out.push('\n');
         for (i, stmt) in section.statements.iter().enumerate() {
             if let Some(sql) = edit(s, i, &stmt.sql) {
                 out.push_str(&sql);
@@ -61,8 +63,8 @@ fn conjuncts(sql: &str) -> Vec<(usize, usize)> {
                 .get(i + w.len())
                 .is_none_or(|c| !c.is_ascii_alphanumeric() && *c != b'_')
     };
-    for i in 0..bytes.len() {
-        match bytes[i] {
+    for (i, &byte) in bytes.iter().enumerate() {
+        match byte {
             b'\'' => in_text = !in_text,
             _ if in_text => {}
             b'(' => depth += 1,
