@@ -75,7 +75,7 @@ fn main() {
         let solution = Arc::new(LabSql::prepare(&lab.solution, &lab.sections).expect("solution"));
         let start = Arc::new(LabSql::prepare(&lab.start, &lab.sections).expect("start"));
         let (full, outcome) = check(solution, lab, lab.seeds);
-        let CheckOutcome::Passed { runs } = outcome else {
+        let CheckOutcome::Passed { runs, .. } = outcome else {
             panic!("lab {n}: the solution must pass");
         };
         println!(

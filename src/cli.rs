@@ -10,6 +10,7 @@ mod host_key;
 mod host_pace;
 mod host_serve;
 mod join_cmd;
+mod lab_census;
 mod lab_cmd;
 mod lines;
 mod mail_cmd;

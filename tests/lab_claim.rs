@@ -58,27 +58,8 @@ fn the_starting_file_lets_two_dispatchers_send_one_row_on_its_named_seed() {
 fn the_reference_solution_passes_every_seed_of_the_check() {
     let lab = lab(3);
     match check(&lab, &lab.solution) {
-        CheckOutcome::Passed { runs } => assert_eq!(runs, lab.seeds * 6),
+        CheckOutcome::Passed { runs, .. } => assert_eq!(runs, lab.seeds * 6),
         other => panic!("solution must pass: {other:?}"),
-    }
-}
-
-/// Each wrong answer fails on some seed of the default check with the harm it stands for.
-#[test]
-fn each_plausible_wrong_answer_fails() {
-    let lab = lab(3);
-    let names = [
-        ("lease-never-checked.sql", "two-dispatchers-one-row"),
-        ("lease-without-expiry.sql", "outbox-row-stuck"),
-    ];
-    assert_eq!(lab.wrong.len(), names.len());
-    for (name, harm) in names {
-        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
-        let f = broken(name, check(&lab, text));
-        assert_eq!(failed_as(&f), harm, "{name}");
-        let statement = f.statement.as_ref().expect("the statement is named");
-        assert_eq!(statement.section, Section::Claim, "{name}");
-        assert!(f.checker_agrees, "{name}: {:?}", f.violations);
     }
 }
 
@@ -164,11 +145,4 @@ fn a_claim_that_returns_published_rows_ends_the_run() {
         matches!(e.kind, LabFileErrorKind::ClaimedTooOften(_)),
         "{e}"
     );
-}
-
-/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
-#[test]
-#[ignore = "a census for the lab's README, not a check"]
-fn census() {
-    support::census(&lab(3));
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use queuelab::sim::lab::{CheckOutcome, LabSql, Section};
 use queuelab::sim::{BrokerKind, Mode, MomentKind, RunConfig, Simulation, scenario};
-use support::{broken, check, failed_as, lab, start_failure};
+use support::{check, failed_as, lab, start_failure};
 
 #[test]
 fn lab_four_ships_complete_in_both_languages() {
@@ -50,32 +50,8 @@ fn the_starting_file_charges_twice_on_its_named_seed() {
 fn the_reference_solution_passes_every_seed_of_the_check() {
     let lab = lab(4);
     match check(&lab, &lab.solution) {
-        CheckOutcome::Passed { runs } => assert_eq!(runs, lab.seeds * 6),
+        CheckOutcome::Passed { runs, .. } => assert_eq!(runs, lab.seeds * 6),
         other => panic!("solution must pass: {other:?}"),
-    }
-}
-
-#[test]
-fn each_plausible_wrong_answer_fails() {
-    let lab = lab(4);
-    let expected = [
-        ("charge-after-commit.sql", "charge-missing"),
-        (
-            "key-from-a-fresh-guid.sql",
-            MomentKind::DuplicateEffect.as_str(),
-        ),
-        (
-            "key-from-the-delivery-count.sql",
-            MomentKind::DuplicateEffect.as_str(),
-        ),
-    ];
-    assert_eq!(lab.wrong.len(), expected.len());
-    for (name, kind) in expected {
-        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
-        let f = broken(name, check(&lab, text));
-        assert_eq!(failed_as(&f), kind, "{name}: {:?}", f.violations);
-        assert!(f.statement.is_some(), "{name}: the statement is named");
-        assert!(f.checker_agrees, "{name}");
     }
 }
 
@@ -114,11 +90,4 @@ fn a_charge_survives_the_rollback_and_a_known_key_is_not_charged_again() {
     assert_eq!((charges, orders), (10, 10));
     let report = sim.report().expect("report");
     assert!(report.invariants.ok(), "{:?}", report.invariants.violations);
-}
-
-/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
-#[test]
-#[ignore = "a census for the lab's README, not a check"]
-fn census() {
-    support::census(&lab(4));
 }

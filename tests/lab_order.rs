@@ -63,26 +63,8 @@ fn the_starting_file_breaks_order_on_both_brokers() {
 fn the_reference_solution_passes_every_seed_of_the_check() {
     let lab = lab(5);
     match check(&lab, &lab.solution) {
-        CheckOutcome::Passed { runs } => assert_eq!(runs, lab.seeds * 2),
+        CheckOutcome::Passed { runs, .. } => assert_eq!(runs, lab.seeds * 2),
         other => panic!("solution must pass: {other:?}"),
-    }
-}
-
-/// Each wrong answer fails on some seed of the default check with the harm it stands for.
-#[test]
-fn each_plausible_wrong_answer_fails() {
-    let lab = lab(5);
-    let names = [
-        ("group-per-order.sql", "out-of-order"),
-        ("skip-out-of-sequence.sql", "lost-order"),
-    ];
-    assert_eq!(lab.wrong.len(), names.len());
-    for (name, harm) in names {
-        let text = &lab.wrong.iter().find(|(n, _)| n == name).expect(name).1;
-        let f = broken(name, check(&lab, text));
-        assert_eq!(failed_as(&f), harm, "{name}");
-        assert!(f.statement.is_some(), "{name}: the statement is named");
-        assert!(f.checker_agrees, "{name}: {:?}", f.violations);
     }
 }
 
@@ -138,11 +120,4 @@ fn a_row_without_a_group_on_an_ordered_queue_is_given_up() {
         assert_eq!(failed_as(&f), "lost-order", "{}", broker.as_str());
         assert!(f.checker_agrees, "{:?}", f.violations);
     }
-}
-
-/// Prints, per file, on how many seeds it fails (run with `--ignored --nocapture`).
-#[test]
-#[ignore = "a census for the lab's README, not a check"]
-fn census() {
-    support::census(&lab(5));
 }

@@ -36,7 +36,7 @@ fn report(lang: Lang, text: &str, seeds: u64) -> LabReport {
     let verdict = check_lab(&content, &lab, text, seeds, dir.path(), &mut |_| {}).expect("check");
     let strings = &content.course(lang).strings;
     let (kind, lines, failed_run) = match &verdict {
-        LabVerdict::Passed { runs, seeds } => (
+        LabVerdict::Passed { runs, seeds, .. } => (
             LabReportKind::Passed,
             vec![lab_check::passed_line(strings, &lab, *runs, *seeds)],
             None,

@@ -1,4 +1,4 @@
-//! `queuelab lab list | check N | reset N | path N`: the learner's lab files in the data folder
+//! `queuelab lab list | check N | census N | reset N | path N`: the learner's lab files in the data folder
 //! (made from the starting file on first use), checked over seeds × scenarios × brokers.
 //! Exit 0 pass, 1 a seed broke an invariant, 2 the file cannot run.
 
@@ -23,6 +23,10 @@ pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
             let lab = find(&session, *n)?.clone();
             let file = ensure_copy(&session.paths.data_dir, &lab)?;
             super::out::line(file.display())
+        }
+        LabAction::Census { n } => {
+            let lab = find(&session, *n)?.clone();
+            super::lab_census::census(&session, &lab)
         }
         LabAction::Reset { n } => {
             let lab = find(&session, *n)?.clone();
@@ -140,15 +144,24 @@ fn check(
         .map_err(Failure::new)?;
     record(session, lab, &verdict)?;
     match verdict {
-        LabVerdict::Passed { runs, seeds } => {
+        LabVerdict::Passed {
+            runs,
+            seeds,
+            coverage,
+        } => {
             if json {
                 let value = serde_json::json!({
                     "lab": lab.number, "id": lab.id, "file": shown,
                     "status": "passed", "runs": runs, "seeds": seeds,
+                    "coverage": {
+                        "crash_points": coverage.points, "crash_points_struck": coverage.points_hit,
+                        "gaps": coverage.gaps, "gaps_struck": coverage.gaps_hit,
+                    },
                 });
                 return super::out::line(value);
             }
-            super::out::line(lab_check::passed_line(&strings, lab, runs, seeds))
+            super::out::line(lab_check::passed_line(&strings, lab, runs, seeds))?;
+            super::out::line(lab_check::coverage_line(&strings, &coverage))
         }
         LabVerdict::CannotRun(e) => Err(cannot_run(session, &shown, &e, json)),
         LabVerdict::Broken(f) => broken(session, &strings, lab, &shown, &f, json),

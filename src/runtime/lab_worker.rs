@@ -268,9 +268,16 @@ fn report_of(
 ) -> LabReport {
     let strings = &content.course(lang).strings;
     match verdict {
-        LabVerdict::Passed { runs, seeds } => LabReport {
+        LabVerdict::Passed {
+            runs,
+            seeds,
+            coverage,
+        } => LabReport {
             kind: LabReportKind::Passed,
-            lines: vec![lab_check::passed_line(strings, lab, *runs, *seeds)],
+            lines: vec![
+                lab_check::passed_line(strings, lab, *runs, *seeds),
+                lab_check::coverage_line(strings, coverage),
+            ],
             failed_run: None,
         },
         LabVerdict::CannotRun(e) => LabReport {

@@ -79,8 +79,29 @@ pub struct Lab {
     pub start: String,
     /// The reference solution.
     pub solution: String,
-    /// Plausible wrong answers: (file name, text).
+    /// Plausible wrong answers: (file name, text); each names what it must fail with in its
+    /// first line ([`expected_failure`]).
     pub wrong: Vec<(String, String)>,
+    /// Correct variants beside the reference solution (other table designs, other SQL):
+    /// (file name, text); each must pass.
+    pub right: Vec<(String, String)>,
+}
+
+/// What a wrong answer must fail with: the name in its first line `-- expect: NAME` (a moment
+/// such as `duplicate-effect` or a lab invariant).
+pub fn expected_failure(text: &str) -> Option<&str> {
+    let first = text.lines().next()?.trim();
+    let name = first
+        .strip_prefix("--")?
+        .trim()
+        .strip_prefix("expect:")?
+        .trim();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether `name` is a failure a lab check can report: a harm moment or a lab invariant.
+pub fn is_failure_name(name: &str) -> bool {
+    HARM_MOMENTS.contains(&name) || LabInvariant::parse(name).is_some()
 }
 
 impl Lab {
@@ -320,7 +341,21 @@ fn load_one(
     for name in source.list(&format!("{dir}/wrong")) {
         let rel = format!("{dir}/wrong/{name}");
         if let Some(t) = read(source, &rel, problems) {
+            match expected_failure(&t) {
+                Some(expect) if is_failure_name(expect) => {}
+                _ => problems.push(Problem::file(
+                    &rel,
+                    "a wrong answer starts with the line `-- expect: NAME`, NAME a moment \
+                     (duplicate-effect, lost-order, out-of-order) or a lab invariant",
+                )),
+            }
             wrong.push((name, t));
+        }
+    }
+    let mut right = Vec::new();
+    for name in source.list(&format!("{dir}/right")) {
+        if let Some(t) = read(source, &format!("{dir}/right/{name}"), problems) {
+            right.push((name, t));
         }
     }
     if wrong.is_empty() {
@@ -349,6 +384,7 @@ fn load_one(
         start: start?,
         solution: solution?,
         wrong,
+        right,
     })
 }
 

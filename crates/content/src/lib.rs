@@ -38,7 +38,8 @@ pub use doc::{Block, Directive, Inline, InlineStyle};
 pub use glossary::{Glossary, Term as GlossaryTerm};
 pub use labs::{
     HINT_LEVELS as LAB_HINT_LEVELS, Known as LabsKnown, Lab, LabInvariant,
-    MAX_SEEDS as LAB_MAX_SEEDS, Section as LabSection, StartFails, load as load_labs,
+    MAX_SEEDS as LAB_MAX_SEEDS, Section as LabSection, StartFails, expected_failure,
+    is_failure_name, load as load_labs,
 };
 pub use lang::Lang;
 pub use loader::{Content, Course, load, load_shown, parse_one};

@@ -92,7 +92,11 @@ pub fn check(
     let effects: Vec<(i64, i64, String, bool)> = rows(
         &svc,
         "service.db",
-        "SELECT id, order_id, message_id, payload_ok FROM effects ORDER BY id",
+        // A lab run's effects are the engine's ledger (the learner's table may be rewritten).
+        &format!(
+            "SELECT id, order_id, message_id, payload_ok FROM {} ORDER BY id",
+            crate::lab::ledger::effects_source(&svc)
+        ),
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0)),
     )?;
     let processed: BTreeSet<String> = rows(

@@ -34,6 +34,7 @@ pub use lab_captions::LAB_CAPTIONS;
 mod lab_dispatch;
 mod lab_effects;
 mod lab_marker;
+mod lab_probe;
 mod outbox;
 mod parts;
 mod payload;

@@ -51,10 +51,12 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
             .map_err(|e| sql_err(file, &e))
     };
     let orders = counts(&svc, "service.db", "SELECT id, 0 FROM orders")?;
+    // A lab run counts from the engine's ledger: the learner's tables are theirs to rewrite.
+    let source = crate::lab::ledger::effects_source(&svc);
     let effects = counts(
         &svc,
         "service.db",
-        "SELECT order_id, COUNT(*) FROM effects GROUP BY order_id",
+        &format!("SELECT order_id, COUNT(*) FROM {source} GROUP BY order_id"),
     )?;
     let charges = counts(
         &provider,
@@ -93,7 +95,7 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
     };
     let unverified: i64 = svc
         .query_row(
-            "SELECT COUNT(*) FROM effects WHERE payload_ok = 0",
+            &format!("SELECT COUNT(*) FROM {source} WHERE payload_ok = 0"),
             [],
             |r| r.get(0),
         )
@@ -203,12 +205,13 @@ pub fn out_of_order<S: std::hash::BuildHasher>(
     svc: &Connection,
     dead_lettered: &std::collections::HashSet<i64, S>,
 ) -> Result<Vec<OutOfOrder>, String> {
+    let source = crate::lab::ledger::effects_source(svc);
     let mut stmt = svc
-        .prepare(
-            "SELECT o.customer, e.order_id FROM effects e JOIN orders o ON o.id = e.order_id \
-             WHERE e.id = (SELECT MIN(id) FROM effects f WHERE f.order_id = e.order_id) \
-             ORDER BY e.id",
-        )
+        .prepare(&format!(
+            "SELECT o.customer, e.order_id FROM {source} e JOIN orders o ON o.id = e.order_id \
+             WHERE e.id = (SELECT MIN(id) FROM {source} f WHERE f.order_id = e.order_id) \
+             ORDER BY e.id"
+        ))
         .map_err(|e| sql_err("service.db", &e))?;
     let rows = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))

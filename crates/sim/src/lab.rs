@@ -10,6 +10,9 @@ pub mod guard;
 pub mod hooks;
 pub mod lab_check;
 pub mod learner_copy;
+pub mod ledger;
+pub mod mutants;
+pub mod probe;
 mod rerun;
 pub mod runner;
 pub mod runs_lock;
@@ -23,10 +26,10 @@ pub use breach::Breach;
 pub use content::LabSection as Section;
 pub use file::{LabFile, LabFileError, LabFileErrorKind, SectionText, Statement};
 pub use hooks::LabSql;
-pub use lab_check::{LabVerdict, check_lab};
+pub use lab_check::{LabVerdict, check_lab, coverage_line};
 pub use rerun::{lab_simulation, rerun};
 pub use runner::{
-    CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, run_check,
+    CheckOutcome, CheckProgress, CheckRequest, Failure as CheckFailure, Struck, run_check,
     run_check_observed,
 };
 pub use side_effects::{SideEffect, SideEffects};

@@ -1,3 +1,4 @@
+-- expect: duplicate-effect
 -- @schema
 CREATE UNIQUE INDEX inbox_message_instance ON inbox (message_id, instance);
 

@@ -1,3 +1,4 @@
+-- expect: lost-order
 -- @accept
 BEGIN IMMEDIATE;
 

@@ -1,3 +1,4 @@
+-- expect: published-without-order
 -- @accept
 BEGIN IMMEDIATE;
 

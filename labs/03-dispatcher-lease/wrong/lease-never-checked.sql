@@ -1,3 +1,4 @@
+-- expect: two-dispatchers-one-row
 -- @claim
 -- Write who has the rows and until when, so the table shows which dispatcher sends what.
 UPDATE outbox

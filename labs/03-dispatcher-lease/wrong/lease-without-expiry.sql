@@ -1,3 +1,4 @@
+-- expect: outbox-row-stuck
 -- @claim
 -- The row names its dispatcher: nobody else takes a row that has an owner.
 UPDATE outbox

@@ -1,3 +1,4 @@
+-- expect: out-of-order
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 

@@ -1,3 +1,4 @@
+-- expect: dead-letter-without-reason
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 

@@ -1,3 +1,4 @@
+-- expect: lost-order
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 

@@ -26,6 +26,14 @@ pub enum LabAction {
         #[arg(long)]
         json: bool,
     },
+    /// Check every file the lab ships (start, solution, right/, wrong/) and print a table: file,
+    /// result, first broken seed, moment, and what a wrong answer expects.
+    ///
+    /// Exit 0 when each file fails or passes as it should, 1 otherwise.
+    Census {
+        /// The lab's number.
+        n: u32,
+    },
     /// Restore the starting file in your copy.
     Reset {
         /// The lab's number.

@@ -27,11 +27,15 @@ pub enum LabInvariant {
     /// At the end of the run an outbox row is still not marked published: its lease has no
     /// end, so after its dispatcher crashed no other dispatcher may claim it again.
     OutboxRowStuck,
+    /// The engine's record shows an effect or a charge that is not what the message says: a
+    /// credit for a body the consumer could not read, or an amount other than the order's.
+    /// What a message is belongs to the engine, never to a column the handler fills.
+    EffectUnlikeMessage,
 }
 
 impl LabInvariant {
     /// Every invariant.
-    pub const ALL: [LabInvariant; 7] = [
+    pub const ALL: [LabInvariant; 8] = [
         LabInvariant::PoisonRetried,
         LabInvariant::HealthyDeadLettered,
         LabInvariant::DeadLetterWithoutReason,
@@ -39,6 +43,7 @@ impl LabInvariant {
         LabInvariant::PublishedWithoutOrder,
         LabInvariant::TwoDispatchersOneRow,
         LabInvariant::OutboxRowStuck,
+        LabInvariant::EffectUnlikeMessage,
     ];
 
     /// The name (in `lab.toml`, `--json` and the strings key).
@@ -51,6 +56,7 @@ impl LabInvariant {
             LabInvariant::PublishedWithoutOrder => "published-without-order",
             LabInvariant::TwoDispatchersOneRow => "two-dispatchers-one-row",
             LabInvariant::OutboxRowStuck => "outbox-row-stuck",
+            LabInvariant::EffectUnlikeMessage => "effect-unlike-message",
         }
     }
 

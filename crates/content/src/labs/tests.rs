@@ -31,7 +31,10 @@ fn problems_of(toml: &str, skip: &[&str]) -> (Vec<Lab>, Vec<String>) {
         ("brief.en.md", "# Lab"),
         ("start.sql", "-- @handle\nSELECT 1;"),
         ("solution.sql", "-- @handle\nSELECT 1;"),
-        ("wrong/a.sql", "-- @handle\nSELECT 2;"),
+        (
+            "wrong/a.sql",
+            "-- expect: duplicate-effect\n-- @handle\nSELECT 2;",
+        ),
     ];
     for (name, text) in files {
         if !skip.contains(&name) {

@@ -20,9 +20,11 @@ use std::sync::Arc;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension};
 
+use super::lab_probe::Boundary;
 use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::probe::Strike;
 use crate::lab::{LabFileError, LabFileErrorKind, Section, SideEffect, TrailEntry};
 use crate::model::{Actor, Event};
 
@@ -32,6 +34,7 @@ pub(crate) const LAB_ACCEPT_SQL: &[&str] = &["-- @accept (your lab file)"];
 const SQL_ORDER_OF_REQUEST: &str = "SELECT id FROM orders WHERE request_id = ?1";
 
 /// One request as the API received it.
+#[derive(Clone)]
 pub(crate) struct AcceptRequest {
     /// The order number (the client's counter).
     pub order: u32,
@@ -58,6 +61,14 @@ enum End {
     },
     /// The API timeout struck after something became durable: the client retries.
     Struck,
+    /// The API crashed right after a durable point (a statement-level fault): the rest did
+    /// not run; the client retries when `client_retry` is set.
+    Crashed {
+        /// The statement the crash came right after.
+        at: TrailEntry,
+        /// The client sends the request again.
+        client_retry: bool,
+    },
 }
 
 fn order_of(conn: &Connection, request_id: &str) -> rusqlite::Result<Option<i64>> {
@@ -100,24 +111,61 @@ impl Simulation {
         };
         let calls = lab.api_side_effects.clone();
         calls.open(Section::Accept);
-        let ran = self.lab_accept_section(req);
+        let ran = self.lab_accept_section(req, false);
         calls.close();
         let (end, published) = ran?;
         self.lab_accept_settle(req, end, &published)
     }
 
-    /// Runs the statements; returns how the section ended and the messages it published.
+    /// The API's connection, or the spare one the client's concurrent retry runs on.
+    fn accept_conn(&self, competitor: bool) -> &Connection {
+        if competitor {
+            &self.conns.sweeper
+        } else {
+            &self.conns.api
+        }
+    }
+
+    /// The client's concurrent retry of `req`, in a gap of the first attempt: the same request
+    /// runs the whole `@accept` on a connection of its own, then the first attempt goes on.
+    fn lab_accept_competitor(&mut self, req: &AcceptRequest) -> Result<(), SimError> {
+        let Some(lab) = &self.lab else {
+            return Ok(());
+        };
+        let calls = lab.spare_side_effects.clone();
+        let retry = AcceptRequest {
+            retry: true,
+            ..req.clone()
+        };
+        // The same request: it touches the order row of the first attempt.
+        self.lab_competitor_touched();
+        calls.open(Section::Accept);
+        let ran = self.lab_accept_section(&retry, true);
+        calls.close();
+        roll_back_open(&self.conns.sweeper).ctx(Actor::Api, "roll back")?;
+        // How the retry ended is the client's business; what it committed and published is
+        // read back with the first attempt's.
+        ran.map(|_| ())
+    }
+
+    /// Runs the statements (on the spare connection for the client's concurrent retry);
+    /// returns how the section ended and the messages it published.
+    #[allow(clippy::too_many_lines)] // one statement loop with each of its exits
     fn lab_accept_section(
         &mut self,
         req: &AcceptRequest,
+        competitor: bool,
     ) -> Result<(End, Vec<(String, TrailEntry)>), SimError> {
         let actor = Actor::Api;
         let Some(lab) = &self.lab else {
             return Ok((End::Done, Vec::new()));
         };
         let sql = Arc::clone(&lab.sql);
-        let guard = lab.api_guard.clone();
-        let calls = lab.api_side_effects.clone();
+        let (guard, calls) = if competitor {
+            (lab.spare_guard.clone(), lab.spare_side_effects.clone())
+        } else {
+            (lab.api_guard.clone(), lab.api_side_effects.clone())
+        };
         let binds = [
             (":order_id", Value::Integer(i64::from(req.order))),
             (":request_id", Value::Text(req.request_id.clone())),
@@ -131,10 +179,13 @@ impl Simulation {
             ),
         ];
         let mut committed =
-            order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
+            order_of(self.accept_conn(competitor), &req.request_id).ctx(actor, "find the order")?;
         let mut published = Vec::new();
-        for stmt in sql.statements(Section::Accept) {
-            let result = run_statement(&self.conns.api, &guard, stmt, &binds);
+        let statements = sql.statements(Section::Accept);
+        for (index, stmt) in statements.iter().enumerate() {
+            let mut boundary =
+                Boundary::before(self.accept_conn(competitor), index, statements.len());
+            let result = run_statement(self.accept_conn(competitor), &guard, stmt, &binds);
             let here = self.accept_entry(&req.message_id, stmt.line, stmt.column);
             let mut refused = None;
             let mut sent = false;
@@ -164,7 +215,7 @@ impl Simulation {
                 }
                 // The order the message names: the row the request wrote (inside its own
                 // transaction, too), else the number the client gave it.
-                let order_id = order_of(&self.conns.api, &req.request_id)
+                let order_id = order_of(self.accept_conn(competitor), &req.request_id)
                     .ctx(actor, "find the order")?
                     .unwrap_or(i64::from(req.order));
                 self.enqueue(actor, &message_id, order_id, &body, group.as_deref())?;
@@ -176,11 +227,12 @@ impl Simulation {
                 }
                 published.push((message_id, at));
                 sent = true;
+                boundary.acted = true;
             }
             let broker_refused = refused.is_some();
             let text = match (refused, result) {
                 (_, Err(StatementError::Learner(e))) => {
-                    roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                    roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
                     return Err(SimError::Lab(e));
                 }
                 (Some(text), _) => Some(text),
@@ -188,7 +240,7 @@ impl Simulation {
                 (None, Ok(_)) => None,
             };
             if let Some(text) = text {
-                roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
                 let end = End::Failed {
                     text,
                     at: here,
@@ -198,18 +250,36 @@ impl Simulation {
             }
             // Something durable beyond the request: the order committed, or a message out.
             let mut durable = sent;
-            if committed.is_none() && self.conns.api.is_autocommit() {
-                committed =
-                    order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
+            if committed.is_none() && self.accept_conn(competitor).is_autocommit() {
+                committed = order_of(self.accept_conn(competitor), &req.request_id)
+                    .ctx(actor, "find the order")?;
                 durable |= committed.is_some();
             }
             if durable && !req.retry && self.script.armed.take(Fault::ApiTimeoutAfterCommit) {
-                roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
                 return Ok((End::Struck, published));
             }
+            if competitor {
+                continue;
+            }
+            let kinds = boundary.after(&self.conns.api, stmt);
+            match self.lab_boundary(Section::Accept, index, kinds) {
+                None => {}
+                Some(Strike::Crash { client_retry }) => {
+                    roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+                    return Ok((
+                        End::Crashed {
+                            at: here,
+                            client_retry,
+                        },
+                        published,
+                    ));
+                }
+                Some(Strike::Compete) => self.lab_accept_competitor(req)?,
+            }
         }
-        if !self.conns.api.is_autocommit() {
-            roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
+        if !self.accept_conn(competitor).is_autocommit() {
+            roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
             return Err(SimError::Lab(LabFileError {
                 line: sql.section_line(Section::Accept),
                 column: 1,

@@ -8,6 +8,7 @@
 //! This file holds the lab run's state and `@check`; `@handle`'s statement loop and the
 //! read-back of what it wrote have files of their own below.
 
+mod compete;
 mod handle;
 mod picture;
 
@@ -22,6 +23,8 @@ use super::payload::Failure;
 use super::{CONSUMER_NAME, Conns, SimError, Simulation, SqlContext};
 use crate::lab::guard::Guard;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::ledger;
+use crate::lab::probe::ProbeState;
 use crate::lab::{
     Breach, LabFileError, LabFileErrorKind, LabSql, Section, SideEffects, Trail, TrailEntry,
 };
@@ -77,6 +80,14 @@ pub(crate) struct LabRun {
     /// The highest effect and inbox row ids already in the picture.
     seen_effect: i64,
     seen_marker: i64,
+    /// What this run does at the learner's statement boundaries, and what it reached.
+    pub(crate) probe: ProbeState,
+    /// The guard on the spare connection a competitor runs on (a twin consumer, the client's
+    /// concurrent retry, a second dispatcher's claim): its own connection, so `changes()` and
+    /// `last_insert_rowid()` of the actor it interrupts stay the actor's.
+    pub(super) spare_guard: Guard,
+    /// The side-effect functions on the spare connection.
+    pub(super) spare_side_effects: SideEffects,
 }
 
 impl LabRun {
@@ -105,8 +116,17 @@ impl LabRun {
             .collect::<Result<Vec<_>, _>>()
             .ctx(Actor::Dispatcher(0), "install lab guard")?;
         let claimed_at = vec![0; dispatch_guards.len()];
-        let schema_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
-        sql.apply_schema(&conns.sweeper, &schema_guard)?;
+        // The engine's record of effects, on every connection learner SQL runs on.
+        let learner_conns = (conns.consumers.iter())
+            .chain(&conns.dispatchers)
+            .chain([&conns.api, &conns.sweeper]);
+        for conn in learner_conns {
+            ledger::install(conn).ctx(actor, "install the effect ledger")?;
+        }
+        let spare_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
+        let spare_side_effects =
+            SideEffects::install(&conns.sweeper).ctx(actor, "install lab functions")?;
+        sql.apply_schema(&conns.sweeper, &spare_guard)?;
         Ok(LabRun {
             sql,
             guards,
@@ -128,6 +148,9 @@ impl LabRun {
             claimed_at,
             contested: Vec::new(),
             claims_per_row: std::collections::HashMap::new(),
+            probe: ProbeState::default(),
+            spare_guard,
+            spare_side_effects,
         })
     }
 }
@@ -201,9 +224,14 @@ impl Simulation {
             return Ok(None);
         };
         let calls = lab.side_effects[usize::from(c)].clone();
+        let conn = &self.conns.consumers[usize::from(c)];
+        let amount = payload.as_ref().ok().map(|p| p.1);
+        ledger::set_delivery(conn, &d.message_id, amount).ctx(Actor::Consumer(c), "delivery")?;
         calls.open(Section::Handle);
         let result = self.lab_handle(c, d, payload, &calls);
         calls.close();
+        let conn = &self.conns.consumers[usize::from(c)];
+        ledger::clear_delivery(conn).ctx(Actor::Consumer(c), "delivery")?;
         result
     }
 }

@@ -15,12 +15,15 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension};
 
 use super::action::Claimed;
+use super::lab_probe::Boundary;
 use super::outbox::{claim, mark, owner};
 use super::{SimError, Simulation, SqlContext};
 use crate::lab::hooks::{Returned, StatementError, query_statement, run_statement};
+use crate::lab::probe::Strike;
 use crate::lab::{LabFileError, LabFileErrorKind, Section, Statement, TrailEntry};
 use crate::model::Actor;
 
+mod rival;
 mod watch;
 
 /// What an event of the learner's `@claim` shows in the SQL view.
@@ -199,15 +202,28 @@ impl Simulation {
             (":lease_ms", int(lease_ms)),
             (":batch", Value::Integer(i64::from(batch))),
         ];
-        let conn = &self.conns.dispatchers[i];
         let mut last = None;
-        for stmt in sql.statements(Section::Claim) {
+        let mut rival = Vec::new();
+        let statements = sql.statements(Section::Claim);
+        for (index, stmt) in statements.iter().enumerate() {
+            let conn = &self.conns.dispatchers[i];
+            let boundary = Boundary::before(conn, index, statements.len());
             match query_statement(conn, &guard, stmt, &binds) {
                 Ok(r) if r.columns.is_empty() => {}
                 Ok(r) => last = Some((stmt, r)),
                 Err(e) => return Err(end_of_section(conn, 0, Some(cannot_run(stmt, e)))),
             }
+            let kinds = boundary.after(&self.conns.dispatchers[i], stmt);
+            match self.lab_boundary(Section::Claim, index, kinds) {
+                None => {}
+                Some(Strike::Crash { .. }) => {
+                    self.lab_dispatcher_crash(d);
+                    return Ok(Vec::new());
+                }
+                Some(Strike::Compete) => rival = self.lab_rival_claim(d, lease_ms, batch)?,
+            }
         }
+        let conn = &self.conns.dispatchers[i];
         if !conn.is_autocommit() {
             return Err(end_of_section(conn, sql.section_line(Section::Claim), None));
         }
@@ -227,6 +243,7 @@ impl Simulation {
             rows.push((c, state));
         }
         self.note_claim(d, lease_ms, stmt, &rows);
+        self.note_rival(d, Section::Claim, stmt, &rows, &rival);
         Ok(rows)
     }
 
@@ -265,10 +282,12 @@ impl Simulation {
                 (":message_id", Value::Text(c.message_id.clone())),
                 (":now_ms", int(now)),
             ];
-            let conn = &self.conns.dispatchers[i];
             // The statement after which the row first reads as published wrote the mark.
             let mut wrote = None;
-            for stmt in sql.statements(Section::Published) {
+            let statements = sql.statements(Section::Published);
+            for (index, stmt) in statements.iter().enumerate() {
+                let conn = &self.conns.dispatchers[i];
+                let boundary = Boundary::before(conn, index, statements.len());
                 if let Err(e) = run_statement(conn, &guard, stmt, &binds) {
                     return Err(end_of_section(conn, 0, Some(cannot_run(stmt, e))));
                 }
@@ -280,7 +299,27 @@ impl Simulation {
                 {
                     wrote = Some(stmt);
                 }
+                let kinds = boundary.after(&self.conns.dispatchers[i], stmt);
+                match self.lab_boundary(Section::Published, index, kinds) {
+                    None => {}
+                    Some(Strike::Crash { .. }) => {
+                        self.lab_dispatcher_crash(d);
+                        let state = row_state(&self.conns.dispatchers[i], c.id)
+                            .ctx(actor, "read the marked row")?;
+                        out.push((c.id, state));
+                        return Ok(self.marked_so_far(out));
+                    }
+                    Some(Strike::Compete) => {
+                        let rival = self.lab_rival_claim(d, 0, u32::MAX)?;
+                        let held = [(c.clone(), RowState::default())];
+                        self.note_rival(d, Section::Published, stmt, &held, &rival);
+                        // Published already: the rival's copy is a second publish of a row
+                        // the first dispatcher still holds.
+                        self.lab_note_published(d, std::slice::from_ref(c));
+                    }
+                }
             }
+            let conn = &self.conns.dispatchers[i];
             if !conn.is_autocommit() {
                 return Err(end_of_section(
                     conn,
@@ -297,10 +336,16 @@ impl Simulation {
             }
             out.push((c.id, state));
         }
+        Ok(self.marked_so_far(out))
+    }
+
+    /// How many of `out` are marked, with `out`.
+    #[allow(clippy::unused_self)] // beside the marks it counts
+    fn marked_so_far(&self, out: Vec<(i64, RowState)>) -> (usize, Vec<(i64, RowState)>) {
         let marked = out
             .iter()
             .filter(|(_, st)| !st.published.is_empty())
             .count();
-        Ok((marked, out))
+        (marked, out)
     }
 }

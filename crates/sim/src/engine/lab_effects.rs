@@ -87,7 +87,7 @@ impl Simulation {
             .conns
             .sweeper
             .prepare(
-                "SELECT order_id, MIN(message_id) FROM effects GROUP BY order_id ORDER BY MIN(id)",
+                "SELECT order_id, MIN(message_id) FROM effect_ledger GROUP BY order_id ORDER BY MIN(id)",
             )
             .and_then(|mut st| st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
             .ctx(Actor::Consumer(0), "read the effects")?;

@@ -97,6 +97,10 @@ pub struct Guard {
 
 /// What an authorizer answers for one action of learner SQL: `Some(why)` refuses it.
 fn refusal(ctx: &AuthContext<'_>) -> Option<LabFileErrorKind> {
+    // The engine's record of effects is out of the learner's reach (its own rules).
+    if let Some(what) = super::ledger::refusal(ctx) {
+        return Some(LabFileErrorKind::Forbidden(what));
+    }
     if let Some(db) = ctx.database_name
         && db != "main"
         && db != "temp"

@@ -120,6 +120,7 @@ impl LabSql {
         };
         let mut conn = Connection::open_in_memory().map_err(scratch_error)?;
         conn.execute_batch(SERVICE_SQL).map_err(scratch_error)?;
+        super::ledger::install(&conn).map_err(scratch_error)?;
         let guard = Guard::install(&mut conn).map_err(scratch_error)?;
         // The side-effect functions exist (so calls prepare); a call outside the section that
         // offers it is refused below, at its place.

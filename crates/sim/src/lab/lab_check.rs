@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::runner::{CheckProgress, run_check_observed};
-use super::{CheckFailure, CheckOutcome, CheckRequest, LabFileError, LabSql};
+use super::probe::{Coverage, Probe};
+use super::runner::{CheckProgress, Struck, run_check_observed};
+use super::{CheckFailure, CheckOutcome, CheckRequest, LabFileError, LabSql, Section};
 use crate::{BrokerKind, moments, scenario};
 use content::{Content, Lab, Lang, Strings};
 
@@ -19,6 +20,8 @@ pub enum LabVerdict {
         runs: u64,
         /// Seeds 1..=seeds.
         seeds: u64,
+        /// The targeted runs of the statement-level faults.
+        coverage: Coverage,
     },
     /// A seed broke an invariant.
     Broken(Box<CheckFailure>),
@@ -98,7 +101,11 @@ pub fn check_lab(
     };
     let outcome = run_check_observed(&request, progress).map_err(|e| e.to_string())?;
     Ok(match outcome {
-        CheckOutcome::Passed { runs } => LabVerdict::Passed { runs, seeds },
+        CheckOutcome::Passed { runs, coverage } => LabVerdict::Passed {
+            runs,
+            seeds,
+            coverage,
+        },
         CheckOutcome::Broken(f) => LabVerdict::Broken(f),
         CheckOutcome::CannotRun(e) => LabVerdict::CannotRun(e),
     })
@@ -114,6 +121,48 @@ pub fn passed_line(strings: &Strings, lab: &Lab, runs: u64, seeds: u64) -> Strin
             ("seeds", &seeds.to_string()),
             ("scenarios", &lab.scenarios.join(", ")),
             ("brokers", &lab.brokers.join(", ")),
+        ],
+    )
+}
+
+/// What the statement-level faults covered: crash points and gaps, each struck out of made.
+pub fn coverage_line(strings: &Strings, c: &Coverage) -> String {
+    strings.fill(
+        "lab.check_coverage",
+        &[
+            ("points_hit", &c.points_hit.to_string()),
+            ("points", &c.points.to_string()),
+            ("gaps_hit", &c.gaps_hit.to_string()),
+            ("gaps", &c.gaps.to_string()),
+        ],
+    )
+}
+
+/// The statement-level fault a broken run was aimed at, at the learner's `file:line:col`.
+fn struck_line(strings: &Strings, file: &str, s: &Struck) -> String {
+    let (key, site) = match s.probe {
+        Probe::Discover => return String::new(),
+        Probe::Crash {
+            site,
+            client_retry: true,
+        } => ("lab.check_struck_crash_retry", site),
+        Probe::Crash { site, .. } => ("lab.check_struck_crash", site),
+        Probe::Compete { site } => ("lab.check_struck_gap", site),
+    };
+    let who = match site.section {
+        Section::Accept => "api",
+        Section::Claim | Section::Published => "dispatcher",
+        _ => "consumer",
+    };
+    strings.fill(
+        key,
+        &[
+            ("file", file),
+            ("line", &s.line.to_string()),
+            ("column", &s.column.to_string()),
+            ("section", site.section.as_str()),
+            ("actor", strings.get(&format!("lab.actor.{who}"))),
+            ("competitor", strings.get(&format!("lab.competitor.{who}"))),
         ],
     )
 }
@@ -169,6 +218,9 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
         ),
         None => strings.get("lab.check_no_statement").to_owned(),
     });
+    if let Some(s) = &f.struck {
+        lines.push(struck_line(strings, file, s));
+    }
     for v in &f.violations {
         let said = super::violation_words::say(strings, v);
         lines.push(strings.fill("lab.check_violation", &[("text", &said)]));

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::probe::{Coverage, Probe, Reached, targets};
 use super::rerun::lab_simulation;
 use super::{Breach, LabSql, TrailEntry};
 use crate::moments::{Moment, MomentKind, Story};
@@ -57,8 +58,21 @@ pub struct Failure {
     pub statement: Option<TrailEntry>,
     /// Whether the independent checker found the same verdict.
     pub checker_agrees: bool,
+    /// The statement-level fault the run was aimed at, when a targeted run broke the file.
+    pub struck: Option<Struck>,
     /// The run's files.
     pub dir: PathBuf,
+}
+
+/// A targeted run's fault, at the learner's statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Struck {
+    /// The fault (a crash after a durable point, a competitor in a gap).
+    pub probe: Probe,
+    /// The line of the statement the fault came right after.
+    pub line: usize,
+    /// Its column.
+    pub column: usize,
 }
 
 /// The result of a check.
@@ -66,8 +80,10 @@ pub struct Failure {
 pub enum CheckOutcome {
     /// Every run kept the invariants.
     Passed {
-        /// Runs made.
+        /// Runs made over the seeds (the targeted runs are counted in `coverage`).
         runs: u64,
+        /// The targeted runs: every durable point crashed at, every gap given a competitor.
+        coverage: Coverage,
     },
     /// A run broke an invariant (or the checkers disagreed).
     Broken(Box<Failure>),
@@ -109,6 +125,7 @@ pub fn run_check_observed(
     let per_seed = (request.scenarios.len() * request.brokers.len()) as u64;
     let seed_count = request.seeds.1.saturating_sub(request.seeds.0) + 1;
     let mut runs = 0;
+    let mut coverage = Coverage::default();
     for seed in request.seeds.0..=request.seeds.1 {
         for scenario in &request.scenarios {
             for &broker in &request.brokers {
@@ -119,21 +136,64 @@ pub fn run_check_observed(
                     runs_total: per_seed * seed_count,
                 });
                 runs += 1;
-                let dir =
-                    request
-                        .work_dir
-                        .join(format!("{}-{}-{seed}", scenario.id, broker.as_str()));
-                match run_one(request, scenario, broker, seed, &dir)? {
-                    Ok(()) => {
-                        // Best effort: a leftover folder only costs disk in a temporary place.
-                        let _ = std::fs::remove_dir_all(&dir);
-                    }
+                let run = Run {
+                    scenario,
+                    broker,
+                    seed,
+                };
+                let reached = match run_in(request, &run, Probe::Discover, "")? {
+                    Ok(pass) => pass.reached,
                     Err(outcome) => return Ok(outcome),
+                };
+                // The first seed's run of each scenario × broker finds the points and gaps;
+                // one run per point and per gap covers them, whatever the later seeds draw.
+                if seed != request.seeds.0 {
+                    continue;
+                }
+                for (n, probe) in targets(&reached).into_iter().enumerate() {
+                    match run_in(request, &run, probe, &format!("-probe{n}"))? {
+                        Ok(pass) => coverage.count(probe, pass.landed),
+                        Err(outcome) => return Ok(outcome),
+                    }
                 }
             }
         }
     }
-    Ok(CheckOutcome::Passed { runs })
+    Ok(CheckOutcome::Passed { runs, coverage })
+}
+
+/// One scenario × broker × seed.
+struct Run<'a> {
+    scenario: &'a Scenario,
+    broker: BrokerKind,
+    seed: u64,
+}
+
+/// What a run that kept the invariants tells the check.
+struct Pass {
+    reached: Reached,
+    landed: bool,
+}
+
+/// Runs `run` with `probe` in a folder of its own (removed when it passes).
+fn run_in(
+    request: &CheckRequest<'_>,
+    run: &Run<'_>,
+    probe: Probe,
+    suffix: &str,
+) -> Result<Result<Pass, CheckOutcome>, SimError> {
+    let dir = request.work_dir.join(format!(
+        "{}-{}-{}{suffix}",
+        run.scenario.id,
+        run.broker.as_str(),
+        run.seed
+    ));
+    let result = run_one(request, run.scenario, run.broker, run.seed, &dir, probe)?;
+    if result.is_ok() {
+        // Best effort: a leftover folder only costs disk in a temporary place.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Ok(result)
 }
 
 fn run_one(
@@ -142,7 +202,8 @@ fn run_one(
     broker: BrokerKind,
     seed: u64,
     dir: &Path,
-) -> Result<Result<(), CheckOutcome>, SimError> {
+    probe: Probe,
+) -> Result<Result<Pass, CheckOutcome>, SimError> {
     let sql = Arc::clone(&request.sql);
     let mut sim = match lab_simulation(
         sql,
@@ -156,6 +217,7 @@ fn run_one(
         Err(SimError::Lab(e)) => return Ok(Err(CheckOutcome::CannotRun(e))),
         Err(e) => return Err(e),
     };
+    sim.lab_set_probe(probe);
     let ordered = sim.scenario().setup.groups > 0;
     let mut story = Story::for_run(&sim);
     loop {
@@ -179,8 +241,13 @@ fn run_one(
     let engine_ok = report.invariants.ok();
     let breaches = sim.lab_breaches();
     if engine_ok && verdict.ok() && breaches.is_empty() {
-        return Ok(Ok(()));
+        let state = sim.lab_probe().cloned().unwrap_or_default();
+        return Ok(Ok(Pass {
+            reached: state.reached().clone(),
+            landed: state.landed(),
+        }));
     }
+    let struck = struck_at(&request.sql, probe);
     let harm = story.moments().iter().find(|m| is_harm(m.kind));
     let cause = breaches.iter().find(|b| b.invariant.causes_later_harm());
     let (moment, breach) = match (harm, cause) {
@@ -210,6 +277,21 @@ fn run_one(
         breach,
         statement,
         checker_agrees: engine_ok == verdict.ok(),
+        struck,
         dir: dir.to_path_buf(),
     }))))
+}
+
+/// The learner's statement a targeted probe strikes after.
+fn struck_at(sql: &LabSql, probe: Probe) -> Option<Struck> {
+    let site = match probe {
+        Probe::Discover => return None,
+        Probe::Crash { site, .. } | Probe::Compete { site } => site,
+    };
+    let stmt = sql.statements(site.section).get(site.index)?;
+    Some(Struck {
+        probe,
+        line: stmt.line,
+        column: stmt.column,
+    })
 }

@@ -106,7 +106,17 @@ impl Simulation {
             req.request_id.clone(),
             order_id.map_or_else(String::new, |id| id.to_string()),
         ];
-        if let End::Struck = end {
+        // The client sends the request again after a timeout, and after a crash where the
+        // probe says so.
+        let retried = matches!(
+            end,
+            End::Struck
+                | End::Crashed {
+                    client_retry: true,
+                    ..
+                }
+        );
+        if retried {
             let again = self.clock.now + self.spec.scenario.setup.client_retry_ms;
             self.schedule(
                 again,
@@ -116,7 +126,7 @@ impl Simulation {
                 },
             );
         }
-        if let (End::Struck, Some(_)) = (&end, order_id) {
+        if let (true, Some(_)) = (retried, order_id) {
             return Ok(
                 Event::new(actor, Stage::Api, EventKind::ApiTimeoutAfterCommit)
                     .message(&req.message_id)
@@ -127,7 +137,7 @@ impl Simulation {
         }
         // Unless the client retries (struck), the request is over: an order saved without an outbox row and
         // without its message sent will never take effect.
-        if let (Some(id), false) = (order_id, matches!(end, End::Struck)) {
+        if let (Some(id), false) = (order_id, retried) {
             let has_row = self
                 .conns
                 .api
@@ -141,7 +151,7 @@ impl Simulation {
             if !has_row && !sent && !self.ledger_knows_lost(&req.message_id) {
                 self.ledger.metrics.lost += 1;
                 // The statement where the request ended names the loss in the report.
-                let at = if let End::Failed { at, .. } = &end {
+                let at = if let End::Failed { at, .. } | End::Crashed { at, .. } = &end {
                     at.clone()
                 } else {
                     let line = self
@@ -168,6 +178,15 @@ impl Simulation {
             }
         }
         match end {
+            End::Crashed { at, .. } => {
+                let mut args = args;
+                args.push(format!("line {}: the API crashed", at.line));
+                Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
+                    .message(&req.message_id)
+                    .sql(LAB_ACCEPT_SQL)
+                    .outcome(Outcome::Unknown)
+                    .args(args))
+            }
             End::Struck => {
                 // Struck before any order was saved: the client retries all the same.
                 let mut args = args;

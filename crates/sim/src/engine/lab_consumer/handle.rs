@@ -10,17 +10,21 @@ use rusqlite::types::Value;
 
 use super::super::action::{Action, Delivery};
 use super::super::inbox::SQLITE_CONSTRAINT_UNIQUE;
+use super::super::lab_probe::Boundary;
 use super::super::payload::Failure;
 use super::super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use super::{LAB_HANDLE_SQL, int, roll_back_open, text};
 use crate::fault::Fault;
 use crate::lab::hooks::{StatementError, run_statement};
+use crate::lab::ledger;
+use crate::lab::probe::Strike;
 use crate::lab::{LabFileError, LabFileErrorKind, Section, SideEffect, SideEffects};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Guard as FactGuard};
 use content::LabInvariant;
 
-const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effects";
+/// The newest entry of the engine's ledger: a statement that moved it wrote an effect.
+const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
 
 fn is_unique_violation(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.extended_code == SQLITE_CONSTRAINT_UNIQUE)
@@ -71,19 +75,28 @@ impl Simulation {
         let mut before = max_effect(&self.conns.consumers[i])?;
         let mut wrote_effect = false;
         let mut last = None;
-        for stmt in sql.statements(Section::Handle) {
+        let statements = sql.statements(Section::Handle);
+        for (index, stmt) in statements.iter().enumerate() {
             let guard = match &self.lab {
                 Some(l) => l.guards[i].clone(),
                 None => return Ok(None),
             };
+            let mut boundary = Boundary::before(&self.conns.consumers[i], index, statements.len());
             let result = run_statement(&self.conns.consumers[i], &guard, stmt, &binds);
             let here = self.trail_entry(c, &d, stmt);
             last = Some(here.clone());
             // What the statement asked of the world outside happened, whatever it did next.
             for call in calls.take() {
                 match call {
-                    SideEffect::Charge { key, amount } => {
-                        if self.lab_charge(&d, key.as_deref(), amount, here.clone())? {
+                    SideEffect::Charge {
+                        key,
+                        amount: charged,
+                    } => {
+                        boundary.acted = true;
+                        if amount != Some(charged) {
+                            self.breach(LabInvariant::EffectUnlikeMessage, &d, here.clone());
+                        }
+                        if self.lab_charge(&d, key.as_deref(), charged, here.clone())? {
                             roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                             self.lab_picture(c, created)?;
                             let text = "provider timed out after performing the charge";
@@ -136,6 +149,11 @@ impl Simulation {
             }
             let now_max = max_effect(&self.conns.consumers[i])?;
             if now_max > before {
+                if ledger::unlike_delivery(&self.conns.consumers[i], before)
+                    .ctx(actor, "read the ledger")?
+                {
+                    self.breach(LabInvariant::EffectUnlikeMessage, &d, here.clone());
+                }
                 before = now_max;
                 wrote_effect = true;
                 if let Some(l) = &mut self.lab {
@@ -158,6 +176,25 @@ impl Simulation {
                     EventKind::NaiveEffectThenConnectionLost
                 };
                 return Ok(Some(self.lose_connection(c, &d, kind, LAB_HANDLE_SQL)));
+            }
+            let kinds = boundary.after(&self.conns.consumers[i], stmt);
+            match self.lab_boundary(Section::Handle, index, kinds) {
+                None => {}
+                Some(Strike::Crash { .. }) => {
+                    // A point inside a transaction (right after a charge) loses what is open.
+                    roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                    let (_, markers) = self.lab_picture(c, created)?;
+                    let kind = if markers > 0 {
+                        EventKind::AppliedThenConnectionLost
+                    } else {
+                        EventKind::NaiveEffectThenConnectionLost
+                    };
+                    return Ok(Some(self.lose_connection(c, &d, kind, LAB_HANDLE_SQL)));
+                }
+                Some(Strike::Compete) => {
+                    self.lab_compete_consumer(c, &d, &binds, created)?;
+                    before = max_effect(&self.conns.consumers[i])?;
+                }
             }
         }
         if !self.conns.consumers[i].is_autocommit() {

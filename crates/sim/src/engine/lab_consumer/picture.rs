@@ -6,7 +6,10 @@ use super::super::inbox::EffectRow;
 use super::super::{SimError, Simulation, SqlContext};
 use crate::model::Actor;
 
-const SQL_NEW_EFFECTS: &str = "SELECT id, business_key, order_id, message_id, instance FROM effects WHERE id > ?1 ORDER BY id";
+/// The ledger's entries since the last look (what the learner's statements inserted into
+/// `effects`, whatever they deleted or rewrote afterwards).
+const SQL_NEW_EFFECTS: &str = "SELECT id, business_key, order_id, message_id, instance, effect_id \
+     FROM effect_ledger WHERE id > ?1 ORDER BY id";
 const SQL_NEW_MARKERS: &str = "SELECT id, message_id, instance, processed_ms IS NOT NULL \
      FROM inbox WHERE id > ?1 ORDER BY id";
 
@@ -20,12 +23,14 @@ impl Simulation {
             None => return Ok((0, 0)),
         };
         let conn = &self.conns.consumers[usize::from(c)];
-        let effects: Vec<(i64, EffectRow)> = conn
+        // (ledger entry, effects row id, the row as written)
+        let effects: Vec<(i64, i64, EffectRow)> = conn
             .prepare_cached(SQL_NEW_EFFECTS)
             .and_then(|mut st| {
                 st.query_map([seen_effect], |r| {
                     Ok((
                         r.get(0)?,
+                        r.get(5)?,
                         EffectRow {
                             business_key: r.get(1)?,
                             order_id: r.get(2)?,
@@ -56,10 +61,10 @@ impl Simulation {
                 l.seen_marker = l.seen_marker.max(id);
             }
         }
-        for (id, e) in effects {
+        for (entry, id, e) in effects {
             self.picture_effect(&e, id, created);
             if let Some(l) = &mut self.lab {
-                l.seen_effect = l.seen_effect.max(id);
+                l.seen_effect = l.seen_effect.max(entry);
             }
         }
         Ok(counts)

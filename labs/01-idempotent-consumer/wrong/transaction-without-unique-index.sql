@@ -1,0 +1,21 @@
+-- expect: duplicate-effect
+-- Both rows in one transaction, but nothing unique: two consumers that both found no inbox row
+-- both commit.
+-- @schema
+CREATE INDEX inbox_message_consumer ON inbox (message_id, consumer);
+
+-- @check
+SELECT 1 FROM inbox
+ WHERE message_id = :message_id AND consumer = :consumer AND processed_ms IS NOT NULL;
+
+-- @handle
+BEGIN IMMEDIATE;
+
+INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms)
+VALUES (:message_id, :consumer, :instance, :now_ms, :now_ms);
+
+INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
+                     applied_ms, instance)
+VALUES (:business_key, :order_id, :message_id, 'credit', :amount_cents, 1, :now_ms, :instance);
+
+COMMIT;

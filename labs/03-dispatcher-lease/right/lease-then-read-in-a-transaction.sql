@@ -1,0 +1,31 @@
+-- Lease first, then read back the rows with this lease, in one transaction: no other
+-- dispatcher runs between the two.
+-- @claim
+BEGIN IMMEDIATE;
+
+UPDATE outbox
+SET lease_owner = :dispatcher,
+    lease_until_ms = :now_ms + :lease_ms,
+    attempts = attempts + 1
+WHERE id IN (
+    SELECT id FROM outbox
+    WHERE published_ms IS NULL
+      AND failed_reason IS NULL
+      AND (lease_until_ms IS NULL OR lease_until_ms <= :now_ms)
+    ORDER BY id
+    LIMIT :batch);
+
+SELECT id, message_id, order_id, body, group_id FROM outbox
+ WHERE lease_owner = :dispatcher AND lease_until_ms = :now_ms + :lease_ms
+   AND published_ms IS NULL
+ ORDER BY id;
+
+COMMIT;
+
+-- @published
+UPDATE outbox
+SET published_ms = :now_ms,
+    lease_owner = NULL,
+    lease_until_ms = NULL
+WHERE id = :outbox_id
+  AND lease_owner = :dispatcher;

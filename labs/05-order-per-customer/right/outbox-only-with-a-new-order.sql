@@ -1,0 +1,28 @@
+-- The outbox row only when this request inserted the order (changes()); the customer is the group.
+-- @schema
+CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
+
+-- @accept
+BEGIN IMMEDIATE;
+
+INSERT INTO orders (request_id, customer, amount_cents, created_ms)
+VALUES (:request_id, :customer, :amount_cents, :now_ms)
+ON CONFLICT (request_id) DO NOTHING;
+
+INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
+SELECT :message_id, id, :body, customer, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
+
+COMMIT;
+
+-- @handle
+BEGIN IMMEDIATE;
+
+INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms)
+VALUES (:message_id, :consumer, :instance, :now_ms, :now_ms);
+
+INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
+                     applied_ms, instance)
+VALUES (:business_key, :order_id, :message_id, 'credit', :amount_cents, 1, :now_ms, :instance);
+
+COMMIT;

@@ -1,0 +1,15 @@
+-- The effect row is its own inbox (a unique index on its message id); a body no retry can read
+-- goes to the DLQ at once, decided in a CASE.
+-- @schema
+CREATE UNIQUE INDEX effects_message ON effects (message_id);
+
+-- @check
+SELECT 1 FROM effects WHERE message_id = :message_id;
+
+-- @handle
+SELECT CASE WHEN :payload_error IS NOT NULL
+            THEN dead_letter('UnsupportedSchemaVersion: ' || :payload_error) END;
+
+INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
+                     applied_ms, instance)
+VALUES (:business_key, :order_id, :message_id, 'credit', :amount_cents, 1, :now_ms, :instance);
