@@ -116,6 +116,9 @@ impl LabRun {
             .collect::<Result<Vec<_>, _>>()
             .ctx(Actor::Dispatcher(0), "install lab guard")?;
         let claimed_at = vec![0; dispatch_guards.len()];
+        // Every guard first: setting a connection's limits moves its temporary store into
+        // memory, which drops the temporary tables it held.
+        let spare_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         // The engine's record of effects, on every connection learner SQL runs on.
         let learner_conns = (conns.consumers.iter())
             .chain(&conns.dispatchers)
@@ -123,7 +126,6 @@ impl LabRun {
         for conn in learner_conns {
             ledger::install(conn).ctx(actor, "install the effect ledger")?;
         }
-        let spare_guard = Guard::install(&mut conns.sweeper).ctx(actor, "install lab guard")?;
         let spare_side_effects =
             SideEffects::install(&conns.sweeper).ctx(actor, "install lab functions")?;
         sql.apply_schema(&conns.sweeper, &spare_guard)?;

@@ -120,8 +120,10 @@ impl LabSql {
         };
         let mut conn = Connection::open_in_memory().map_err(scratch_error)?;
         conn.execute_batch(SERVICE_SQL).map_err(scratch_error)?;
-        super::ledger::install(&conn).map_err(scratch_error)?;
+        // The guard first: its limits move the temporary store into memory, which drops the
+        // temporary tables the ledger keeps.
         let guard = Guard::install(&mut conn).map_err(scratch_error)?;
+        super::ledger::install(&conn).map_err(scratch_error)?;
         // The side-effect functions exist (so calls prepare); a call outside the section that
         // offers it is refused below, at its place.
         SideEffects::install(&conn).map_err(scratch_error)?;

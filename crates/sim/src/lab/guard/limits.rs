@@ -34,7 +34,8 @@ const VALUE_OVERHEAD_BYTES: usize = 16;
 const PAGE_BYTES: usize = 4096;
 
 /// Sets the limits on `conn`. Temporary tables and sort files live in memory, so the heap
-/// limit bounds them rather than the disk.
+/// limit bounds them rather than the disk. Changing the temporary store drops every temporary
+/// table, so this comes before anything is created in `temp`.
 pub(super) fn apply(conn: &Connection) -> rusqlite::Result<()> {
     conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, as_i32(MAX_VALUE_BYTES))?;
     conn.set_limit(Limit::SQLITE_LIMIT_SQL_LENGTH, as_i32(MAX_STATEMENT_BYTES))?;
