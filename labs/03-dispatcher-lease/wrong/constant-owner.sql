@@ -1,4 +1,4 @@
--- expect: lost-order
+-- expect: outbox-row-stuck
 -- Every dispatcher writes the same owner ('taken'), so a mark cannot tell whose lease it is:
 -- a dispatcher marks a row another one has taken over.
 -- @claim
