@@ -65,6 +65,12 @@ pub fn run_join(
             }
         };
         let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
+        // The language chosen when joining stays the trainee's for decide, quiz and join.
+        if let Some(lang) = cli.globals.lang {
+            store
+                .save(&domain::Fact::LanguageChosen(lang))
+                .map_err(|e| Failure::new(e.to_string()))?;
+        }
         say!(
             "{}",
             strings.fill(

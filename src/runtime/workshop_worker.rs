@@ -65,12 +65,7 @@ impl Pacing {
                 return Polled::default();
             }
         };
-        let votes = RoomVotes {
-            held: reply.hold_feedback,
-            revealed: reply.revealed.iter().cloned().collect(),
-            second_open: reply.second_votes.iter().cloned().collect(),
-            second_given: reply.second_given.iter().cloned().collect(),
-        };
+        let votes = RoomVotes::from(&reply);
         // Sent only when it changed: the screen redraws on every message.
         let votes = (self.votes.as_ref() != Some(&votes)).then(|| {
             self.votes = Some(votes.clone());

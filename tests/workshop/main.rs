@@ -3,6 +3,7 @@
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
 mod dashboard;
+mod decide_plain;
 mod discovery;
 mod feedback_setting;
 mod host_files;

@@ -7,6 +7,7 @@
 use super::keymap::{DISMISS_KEY, FOLLOW_KEY};
 use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
+use domain::workshop::pace::PaceReply;
 use domain::workshop::{Pace, PaceKind};
 use sim::model::Mode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +36,19 @@ pub struct RoomVotes {
     /// Decision ids whose second vote this trainee gave (counted by the host, or answered here
     /// since).
     pub second_given: BTreeSet<String>,
+}
+
+impl From<&PaceReply> for RoomVotes {
+    /// The room as one pacing answer of the host tells it (the TUI's poll and the command
+    /// line read it alike).
+    fn from(reply: &PaceReply) -> Self {
+        RoomVotes {
+            held: reply.hold_feedback,
+            revealed: reply.revealed.iter().cloned().collect(),
+            second_open: reply.second_votes.iter().cloned().collect(),
+            second_given: reply.second_given.iter().cloned().collect(),
+        }
+    }
 }
 
 impl RoomVotes {
