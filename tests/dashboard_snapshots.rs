@@ -343,3 +343,53 @@ fn a_hidden_decision_with_a_second_vote_keeps_its_state_whole_at_80_columns() {
         "the state stands whole: {text}"
     );
 }
+
+#[test]
+fn before_the_reveal_the_answers_section_shows_options_only_and_p_shows_a_private_view() {
+    let c = content();
+    for (lang, width, height) in [(Lang::De, 80, 24), (Lang::En, 100, 30)] {
+        let mut hidden_room = summary(lang);
+        hidden_room.revealed.clear();
+        let mut dash = dashboard(lang, width, height);
+        dash.update(DashMsg::Refreshed {
+            summary: Box::new(hidden_room),
+            now_ms: NOW_MS,
+        });
+        keys(&mut dash, "2");
+        let s = &c.course(lang).strings;
+        let first = &c.course(lang).decisions[0];
+        let whole = screen(&dash);
+        // The decisions part (the quiz's share correct below names no right option).
+        let quiz_title = s.get("dash.quiz_title");
+        let projected = whole
+            .split(quiz_title)
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        // Every option by its number, none marked, no bar, no count.
+        assert!(projected.contains("   1  "), "{lang:?}: {projected}");
+        for mark in ['*', '█', '▌', '#'] {
+            assert!(
+                !projected.contains(mark),
+                "{lang:?} shows {mark}: {projected}"
+            );
+        }
+        let option = &first.options[1].text;
+        let prefix: String = option.chars().take(20).collect();
+        assert!(projected.contains(&prefix), "{lang:?}: {projected}");
+        assert!(
+            !projected.contains(s.get("dash.private_view")),
+            "{projected}"
+        );
+        keys(&mut dash, "p");
+        let private = screen(&dash);
+        let banner: String = s.get("dash.private_view").chars().take(30).collect();
+        assert!(private.contains(&banner), "{lang:?}: {private}");
+        assert!(
+            private.contains('*'),
+            "{lang:?} the right option: {private}"
+        );
+        keys(&mut dash, "p");
+        assert_eq!(screen(&dash), whole, "{lang:?}: p ends it");
+    }
+}

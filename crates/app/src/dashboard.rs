@@ -128,6 +128,19 @@ pub struct Dashboard {
     pub quitting: bool,
     /// Whether the instructor key is on screen (`v`).
     pub key: KeyVisibility,
+    /// Whether the answers section is projectable or the instructor's private view (`p`).
+    pub view: AnswersView,
+}
+
+/// Who may see the answers section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AnswersView {
+    /// Fit for the projector: a decision not yet revealed shows its options only.
+    #[default]
+    Projectable,
+    /// The instructor alone: the right option and the counts before the reveal, with a line
+    /// that says the view is not for the projector.
+    Private,
 }
 
 /// The instructor key on the dashboard: hidden by default, because any section, the join
@@ -160,7 +173,14 @@ impl Dashboard {
             no_color: false,
             quitting: false,
             key: KeyVisibility::Hidden,
+            view: AnswersView::Projectable,
         }
+    }
+
+    /// Whether the answers section may show the right option and the counts of `decision`:
+    /// once the room saw them, or in the private view.
+    pub fn answers_shown(&self, decision: &str) -> bool {
+        self.view == AnswersView::Private || self.summary.revealed.iter().any(|d| d == decision)
     }
 
     /// Whether the instructor key is shown (in the header and on the join section).
@@ -279,6 +299,12 @@ impl Dashboard {
             KeyCode::Char('x') => self.ask(PromptKind::Kick),
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
+            KeyCode::Char('p') => {
+                self.view = match self.view {
+                    AnswersView::Projectable => AnswersView::Private,
+                    AnswersView::Private => AnswersView::Projectable,
+                };
+            }
             KeyCode::Char('v') => {
                 self.key = match self.key {
                     KeyVisibility::Hidden => KeyVisibility::Shown,

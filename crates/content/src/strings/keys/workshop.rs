@@ -108,6 +108,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "dash.decisions_title",
     "dash.hidden",
     "dash.revealed",
+    "dash.private_view",
+    "dash.hidden_private",
     "dash.answers_n",
     "dash.answers_both",
     "dash.first_vote",
