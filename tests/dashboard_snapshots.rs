@@ -45,6 +45,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_text: None,
         last_seen_ms: NOW_MS - 42_000,
         last_contact_ms: NOW_MS - 5_000,
+        left: false,
         stuck_since_ms: None,
         stuck_acknowledged: false,
         screen: None,
@@ -80,7 +81,7 @@ fn summary(lang: Lang) -> SummaryView {
         ],
         (10, 9),
     );
-    // Ada closed her laptop two hours ago: joined, but no longer in the room.
+    // Ada closed her laptop two hours ago: in the room (she did not leave), but not active.
     ada.last_seen_ms = NOW_MS - 7_200_000;
     ada.last_contact_ms = NOW_MS - 7_200_000;
     let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
@@ -168,6 +169,7 @@ fn summary(lang: Lang) -> SummaryView {
             ),
         ]
         .into(),
+        now_ms: NOW_MS,
     }
 }
 

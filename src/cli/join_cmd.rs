@@ -167,12 +167,9 @@ fn confirm_digits(
 pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
     let strings = session.course().strings.clone();
-    // Try to hand over what waits before the membership (and its outbox) ends.
-    flush(&mut session.store);
-    let left = session
-        .store
-        .leave()
-        .map_err(|e| Failure::new(e.to_string()))?;
+    // What waits and the leave itself go to the host before the membership (and its
+    // outbox) ends.
+    let left = trainee::leave(&mut session.store, deadline_in(FLUSH_MS)).map_err(Failure::new)?;
     say!(
         "{}",
         strings.get(if left {

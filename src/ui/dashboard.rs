@@ -91,17 +91,12 @@ fn row(area: Rect, y: u16) -> Rect {
 fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let s = dash.strings();
     let stuck = dash.summary.trainees.iter().filter(|t| t.stuck).count();
-    let present = dash
-        .summary
-        .trainees
-        .iter()
-        .filter(|t| t.in_room(dash.now_ms))
-        .count();
+    let (in_room, active) = dash.summary.presence_counts(dash.summary.now_ms);
     let counts = s.fill(
         "dash.header",
         &[
-            ("present", &present.to_string()),
-            ("trainees", &dash.summary.trainees.len().to_string()),
+            ("in_room", &in_room.to_string()),
+            ("active", &active.to_string()),
             ("stuck", &stuck.to_string()),
         ],
     );

@@ -29,7 +29,7 @@ pub(crate) fn start_dashboard(
         name,
     ];
     let host = pty::Session::start_with_env(data, &args, env, 200, 50);
-    host.wait_for("0 of 0 in the room · 0 stuck");
+    host.wait_for("0 in the room · 0 active · 0 stuck");
     host
 }
 
@@ -65,7 +65,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
-    host.wait_for("1 of 1 in the room · 0 stuck");
+    host.wait_for("1 in the room · 1 active · 0 stuck");
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");

@@ -117,7 +117,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         "Bob",
     );
     host.send("1");
-    host.wait_for("2 of 2 in the room · 0 stuck");
+    host.wait_for("2 in the room · 2 active · 0 stuck");
 
     // The instructor sends the room to the decision's chapter; both vote, feedback held.
     host.send(&format!("c{chapter}\r"));
@@ -172,7 +172,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     ada.send("y");
     ada.wait_for("Left the workshop");
     join(&mut ada, &code, &digits, "Ada");
-    host.wait_for("2 of 2 in the room · 1 stuck");
+    host.wait_for("2 in the room · 2 active · 1 stuck");
     let room = host.screen();
     assert_eq!(room.matches("Ada").count(), 1, "one row for Ada: {room}");
     for mut tui in [ada, bob] {

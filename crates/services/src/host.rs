@@ -146,13 +146,7 @@ impl HostState {
         // Held unless the session was started with immediate feedback.
         let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
-        let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &catalog))
-            .map_err(fail)?;
-        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
-            .map_err(fail)?;
+        let summary = db.summary(&catalog).map_err(fail)?;
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
             db: Mutex::new(db),
@@ -297,6 +291,7 @@ impl HostState {
         let mut view =
             lock(&self.summary).view(&self.name, events, duplicates, &self.catalog, self.texts());
         view.date = domain::report::iso_date(self.started_ms / 1000);
+        view.now_ms = now_ms();
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         let opened = second_votes(&paces);

@@ -99,6 +99,20 @@ fn send(
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
 }
 
+/// Leaves the session: tells the host (the room no longer counts the trainee), hands over
+/// what waits until `deadline`, then ends the membership and its outbox. True when there was
+/// a membership to end. Whatever the host did not receive by then stays unsaid: the trainee
+/// is gone here either way.
+pub fn leave(store: &mut Store, deadline: Instant) -> Result<bool, String> {
+    if store.membership().map_err(|e| e.to_string())?.is_some() {
+        store
+            .queue_event(&domain::workshop::EventKind::Left)
+            .map_err(|e| e.to_string())?;
+        let _ = deliver(store, deadline, true);
+    }
+    store.leave().map_err(|e| e.to_string())
+}
+
 /// Asks the host for the pacing commands after `after` (the join code is the credential).
 pub fn poll_paces(
     member: &Membership,

@@ -209,9 +209,8 @@ impl HostState {
                 reply.stuck = trainee.and_then(|t| self.stuck_state(t));
                 if let Some(trainee) = trainee {
                     reply.second_given = self.second_given(trainee, &reply.second_votes);
-                    // A poll says the trainee's client is open: the room counts them.
-                    let id = names::normal_id(trainee);
-                    lock(&self.summary).touch(&id, now_ms);
+                    // A poll says the trainee's client is open: they count as active.
+                    self.heard_from(&names::normal_id(trainee), now_ms);
                 }
                 ApiResponse::json(&reply)
             }
@@ -373,7 +372,9 @@ impl HostState {
         for event in &stored.new {
             summary.apply(&trainee, event, &self.catalog);
         }
-        summary.touch(&trainee, now_ms);
+        if summary.touch(&trainee, now_ms) && db.note_contact(&trainee, now_ms).is_ok() {
+            summary.contact_stored(&trainee, now_ms);
+        }
         drop(summary);
         drop(db);
         rejected.extend(stored.rejected);
@@ -383,6 +384,20 @@ impl HostState {
             duplicates: stored.duplicates,
             rejected,
         })
+    }
+}
+
+impl HostState {
+    /// Notes a contact from the trainee's client, stored when the stored one is old enough
+    /// (the database lock is taken after the summary's is released, in the order the
+    /// delivery path takes them).
+    fn heard_from(&self, trainee: &str, now_ms: i64) {
+        if !lock(&self.summary).touch(trainee, now_ms) {
+            return;
+        }
+        if lock(&self.db).note_contact(trainee, now_ms).is_ok() {
+            lock(&self.summary).contact_stored(trainee, now_ms);
+        }
     }
 }
 

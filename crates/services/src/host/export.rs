@@ -36,7 +36,7 @@ fn csv(field: &str) -> String {
 pub fn trainees_csv(view: &SummaryView) -> String {
     let decisions: Vec<&String> = view.decisions.keys().collect();
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence",
     );
     // A second vote's column follows only for the decisions the instructor opened one on.
     let seconds: Vec<&String> = view.second_votes.keys().collect();
@@ -52,7 +52,7 @@ pub fn trainees_csv(view: &SummaryView) -> String {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
@@ -64,7 +64,8 @@ pub fn trainees_csv(view: &SummaryView) -> String {
             csv(&t.labs_solved.join(" ")),
             t.stuck,
             csv(t.screen.as_deref().unwrap_or("")),
-            utc_minute(t.last_seen_ms)
+            utc_minute(t.last_seen_ms),
+            t.presence(view.now_ms).id()
         );
         let columns = decisions
             .iter()
@@ -305,7 +306,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
             t.labs_solved.len(),
             esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
-            esc(&domain::workshop::summary::utc_minute(t.last_seen_ms)),
+            esc(s.get(t.presence(view.now_ms).key())),
             if t.stuck { s.get("export.yes") } else { "" }
         );
     }

@@ -2,7 +2,6 @@
 //! acknowledging a stuck signal. Each changes the database and the summary together.
 
 use super::{HostState, lock, names};
-use domain::workshop::Summary;
 
 /// A trainee the instructor removed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -37,15 +36,14 @@ impl HostState {
             return Ok(None);
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
-        // exactly what is stored, distributions included.
-        let mut summary = Summary::default();
-        db.replay_trainees(|id, trainee_name| summary.name(id, trainee_name))
-            .map_err(fail)?;
-        db.replay_events(|trainee, event| summary.apply(trainee, event, &self.catalog))
-            .map_err(fail)?;
-        db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))
-            .map_err(fail)?;
-        *lock(&self.summary) = summary;
+        // exactly what is stored, distributions included; every other trainee keeps the
+        // contact heard since it was last stored.
+        let mut summary = db.summary(&self.catalog).map_err(fail)?;
+        let mut old = lock(&self.summary);
+        for (trainee, at_ms) in old.contacts() {
+            summary.touch(&trainee, at_ms);
+        }
+        *old = summary;
         Ok(Some(Kicked { id, name, events }))
     }
 

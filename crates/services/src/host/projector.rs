@@ -88,7 +88,9 @@ pub struct JoinLines {
 pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> String {
     let s = &texts.strings;
     let title = s.fill("projector.title", &[("session", &view.session)]);
-    let n = view.trainees.len() as u32;
+    // "n of m answered" counts, as m, the trainees in the room: a trainee who left is no
+    // longer expected to vote.
+    let n = view.presence_counts(view.now_ms).0 as u32;
     let stuck = view.trainees.iter().filter(|t| t.stuck).count();
     let mut out = format!(
         "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\">\

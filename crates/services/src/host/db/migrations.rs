@@ -24,4 +24,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // acknowledgement survives a restart and the trainee can be told.
     "CREATE TABLE stuck_ack (trainee_id TEXT PRIMARY KEY REFERENCES trainee (id) ON DELETE CASCADE,
          stuck_n INTEGER NOT NULL);",
+    // 6: when the host last heard from each trainee's client, so a restart or a rebuilt
+    // summary still knows who is active.
+    "ALTER TABLE trainee ADD COLUMN contact_ms INTEGER NOT NULL DEFAULT 0;",
 ];
