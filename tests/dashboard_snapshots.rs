@@ -395,3 +395,19 @@ fn before_the_reveal_the_answers_section_shows_options_only_and_p_shows_a_privat
         assert_eq!(screen(&dash), whole, "{lang:?}: p ends it");
     }
 }
+
+#[test]
+fn the_prompts_that_take_a_trainee_list_the_rows_by_number_and_follow_the_arrows() {
+    let mut dash = dashboard(Lang::De, 80, 24);
+    keys(&mut dash, "a");
+    let list = screen(&dash);
+    assert!(list.contains(" 1. Ada Lovelace · im Raum"), "{list}");
+    assert!(list.contains(" 2. Bob · aktiv · STECKT FEST"), "{list}");
+    assert!(
+        list.contains("Nummer, Namensanfang oder ↑↓ und Enter\n"),
+        "{list}"
+    );
+    keys(&mut dash, "↓↓");
+    let moved = screen(&dash);
+    assert!(moved.contains(" > 2. Bob"), "{moved}");
+}

@@ -73,7 +73,7 @@ fn body_lines(dash: &Dashboard, theme: &Theme, width: u16) -> Vec<Line<'static>>
     if let Some(list) = dash
         .prompt
         .as_ref()
-        .and_then(|p| pace_list::lines(dash, p.kind, theme, width))
+        .map(|p| pace_list::lines(dash, p.kind, theme, width))
     {
         return list;
     }

@@ -2,6 +2,7 @@
 //! `GET /api/summary` serves) comes in as a message with the time, keys switch sections, scroll
 //! and type pacing commands; what must happen outside comes back as effects.
 
+pub mod pick;
 pub mod prompt;
 
 use super::input::{Key, KeyCode};
@@ -238,6 +239,20 @@ impl Dashboard {
             self.quitting = true;
             return Vec::new();
         }
+        if let Some(prompt) = &mut self.prompt
+            && prompt.kind.takes_trainee()
+            && matches!(key.code, KeyCode::Up | KeyCode::Down)
+        {
+            let last = self.summary.trainees.len().checked_sub(1);
+            prompt.cursor = match (key.code, prompt.cursor, last) {
+                (_, _, None) => None,
+                (KeyCode::Up, None | Some(0), Some(last)) => Some(last),
+                (KeyCode::Up, Some(i), _) => Some(i - 1),
+                (_, Some(i), Some(last)) if i < last => Some(i + 1),
+                _ => Some(0),
+            };
+            return Vec::new();
+        }
         if let Some(prompt) = &mut self.prompt {
             return match prompt.on_key(key) {
                 prompt::Outcome::Typing => Vec::new(),
@@ -247,22 +262,10 @@ impl Dashboard {
                 }
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
-                    self.prompt = None;
-                    // These take a trainee's name, not a pacing command.
-                    let named = match kind {
-                        PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
-                        PromptKind::RemoveRow => Some(DashEffect::RemoveRow(text.clone())),
-                        PromptKind::Acknowledge => Some(DashEffect::Acknowledge(text.clone())),
-                        _ => None,
-                    };
-                    if let Some(effect) = named {
-                        self.note = None;
-                        return if text.is_empty() {
-                            Vec::new()
-                        } else {
-                            vec![effect]
-                        };
+                    if kind.takes_trainee() {
+                        return self.submit_trainee(kind, &text);
                     }
+                    self.prompt = None;
                     match prompt::parse(kind, &text, &self.content) {
                         Ok(pace) => {
                             self.note = None;
@@ -314,6 +317,40 @@ impl Dashboard {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Enter in a prompt that takes a trainee: the row chosen with the arrows when nothing was
+    /// typed, else the row the number, id or start of a name picks. A start that fits several
+    /// keeps the prompt open and names them; text that picks nobody goes to the host as typed
+    /// (it may know an id the summary does not show yet) and the host's answer says so.
+    fn submit_trainee(&mut self, kind: PromptKind, text: &str) -> Vec<DashEffect> {
+        let cursor = self.prompt.as_ref().and_then(|p| p.cursor);
+        let chosen = match (text.is_empty(), cursor) {
+            (true, Some(i)) => self.summary.trainees.get(i).map(|t| t.id.clone()),
+            (true, None) => None,
+            (false, _) => match pick::pick(&self.summary.trainees, text) {
+                pick::Picked::One(t) => Some(t.id.clone()),
+                pick::Picked::Several(fits) => {
+                    let names: Vec<&str> = fits.iter().map(|t| t.name.as_str()).collect();
+                    let note = self
+                        .strings()
+                        .fill("dash.pick_several", &[("names", &names.join(", "))]);
+                    self.note = Some((note, true));
+                    return Vec::new();
+                }
+                pick::Picked::Nobody => Some(text.to_owned()),
+            },
+        };
+        self.prompt = None;
+        self.note = None;
+        let Some(who) = chosen else {
+            return Vec::new();
+        };
+        vec![match kind {
+            PromptKind::Kick => DashEffect::Kick(who),
+            PromptKind::RemoveRow => DashEffect::RemoveRow(who),
+            _ => DashEffect::Acknowledge(who),
+        }]
     }
 
     /// The footer's confirmation of a sent command, with numbers and titles as the room sees

@@ -27,6 +27,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "dash.ask_kick",
     "dash.ask_remove_row",
     "dash.ask_ack",
+    "dash.pick_several",
+    "dash.list_trainees",
     "dash.list_chapters",
     "dash.list_scenarios",
     "dash.list_modes",
