@@ -78,7 +78,8 @@ pub fn run_join(
                 &[
                     ("session", &joined.session),
                     ("address", &url.authority()),
-                    ("name", &name)
+                    // The name the room shows: "Ada (2)" when another Ada came first.
+                    ("name", joined.delivery.name.as_deref().unwrap_or(&name))
                 ]
             )
         );
@@ -104,7 +105,8 @@ pub fn run_join(
         "{}",
         line("join.status_host", "address", &member.url.authority())
     );
-    say!("{}", line("join.status_name", "name", &member.name));
+    let shown = delivery.name.as_deref().unwrap_or(&member.name);
+    say!("{}", line("join.status_name", "name", shown));
     let (delivered, pending) = (delivery.delivered.to_string(), delivery.pending.to_string());
     say!("{}", line("join.status_delivered", "n", &delivered));
     say!("{}", line("join.status_waiting", "n", &pending));

@@ -126,3 +126,39 @@ fn in_the_room_and_active_agree_everywhere_and_survive_a_restart() {
     let html = std::fs::read_to_string(out_dir.join("summary.html")).expect("html");
     assert!(html.contains("<th>Presence</th>"), "{html}");
 }
+
+#[test]
+fn a_trainee_is_told_the_name_the_room_shows_and_a_rejoin_renames_the_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = Host::start(&dir.path().join("host"), free_port(), &[]);
+    let (first, second) = (dir.path().join("ada1"), dir.path().join("ada2"));
+    join(&first, &host.url, "Ada");
+    let out = run(&second, &["join", &host.url, "--name", "Ada"], "");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("as Ada (2)."), "{said}");
+    let out = run(&second, &["join"], "");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Ada (2)"),
+        "the status names the room's name too"
+    );
+    // The second Ada leaves and comes back under her full name: one row, renamed.
+    assert!(run(&second, &["leave"], "").status.success());
+    let out = run(&second, &["join", &host.url, "--name", "Ada Lovelace"], "");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("as Ada Lovelace."),
+        "{out:?}"
+    );
+    let view = host.status(dir.path());
+    let names: Vec<&str> = view["trainees"]
+        .as_array()
+        .expect("trainees")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Ada", "Ada Lovelace"], "{view}");
+    // The first Ada renames herself without leaving.
+    join(&first, &host.url, "Ada Byron");
+    let view = host.status(dir.path());
+    assert_eq!(view["trainees"][0]["name"], "Ada Byron", "{view}");
+    assert_eq!(view["trainees"].as_array().map(Vec::len), Some(2), "{view}");
+}

@@ -22,6 +22,8 @@ pub struct Delivery {
     pub error: Option<String>,
     /// The session name the host reported.
     pub session: Option<String>,
+    /// The name the room shows for the trainee, as the host last said.
+    pub name: Option<String>,
     /// Whether a request went to the host in this run (false when nothing was due): only
     /// then do `error` and `session` say whether the host is reachable now.
     pub attempted: bool,
@@ -68,6 +70,9 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
                         .map_err(|e| e.to_string())?;
                 }
                 out.session = Some(reply.session);
+                if reply.name.is_some() {
+                    out.name = reply.name;
+                }
             }
             Err(e) => {
                 store.mark_failed(&ids, &e).map_err(|e| e.to_string())?;

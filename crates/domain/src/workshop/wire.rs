@@ -50,6 +50,10 @@ pub struct BatchReply {
     pub duplicates: u32,
     /// Events refused (they are never retried).
     pub rejected: Vec<Rejected>,
+    /// The name the room shows for this trainee: the one sent, or `Ada (2)` when another Ada
+    /// was there first. An older host sends none.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// Who is asking, for the mail relay: the join code and the trainee's own credentials.

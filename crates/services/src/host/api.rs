@@ -383,6 +383,7 @@ impl HostState {
             stored: stored.new.len() as u32,
             duplicates: stored.duplicates,
             rejected,
+            name: Some(stored.name.clone()),
         })
     }
 }
