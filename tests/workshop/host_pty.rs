@@ -118,7 +118,7 @@ fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
         "followed, the banner is gone"
     );
     pace(&["reveal", "1"]);
-    tui.wait_for("revealed, the room: [1] 0");
+    tui.wait_for("room [1] 0");
     tui.send("X");
     assert!(!tui.screen().contains("Instructor:"), "dismissed");
     tui.send("q");
@@ -170,7 +170,7 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     tui.wait_for("Session “Room 1” takes this code.");
     tui.wait_for("Your name");
     tui.send("Ute\r");
-    tui.wait_for("Joined the workshop");
+    tui.wait_for("You joined the workshop");
     tui.wait_for("Workshop: Room 1");
     let status = host.status(&dir.path().join("instructor"));
     assert_eq!(status["trainees"][0]["name"], "Ute", "{status}");

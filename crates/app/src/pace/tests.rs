@@ -340,7 +340,10 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
             ..open
         }));
         let text = banner(&app.session).expect("a banner");
-        assert!(text.contains("[1] 2") && text.contains("[2] 2"), "{text}");
+        assert!(
+            text.contains("[1] 2→0") && text.contains("[2] 0→2"),
+            "{text}"
+        );
         let card = reader_text(&app);
         assert!(!card.contains(saved), "{card}");
         let verdict = if d.options[1].correct {
