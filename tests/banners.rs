@@ -22,16 +22,15 @@ fn bottom(text: &str) -> String {
     rows[rows.len().saturating_sub(3)..].join("\n")
 }
 
+/// Option id -> trainees.
+type Counts = BTreeMap<String, u32>;
+
 /// Every pacing command the room can get, the reveal with both rounds' numbers.
-fn notices() -> Vec<(
-    PaceKind,
-    Option<BTreeMap<String, u32>>,
-    Option<BTreeMap<String, u32>>,
-)> {
+fn notices() -> Vec<(PaceKind, Option<Counts>, Option<Counts>)> {
     let c = content();
     let course = c.course(Lang::De);
     let d = &course.decisions[0];
-    let counts = |n: [u32; 4]| -> BTreeMap<String, u32> {
+    let counts = |n: [u32; 4]| -> Counts {
         d.options
             .iter()
             .zip(n)
