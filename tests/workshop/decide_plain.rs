@@ -36,6 +36,10 @@ fn pace(host: &Host, data: &Path, what: &str, k: &str) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A sentence in the instructor's language, never the wire format.
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("{\""), "{said}");
+    assert!(said.contains("Decision 1"), "{said}");
 }
 
 #[test]

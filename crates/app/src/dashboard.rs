@@ -356,45 +356,7 @@ impl Dashboard {
     /// The footer's confirmation of a sent command, with numbers and titles as the room sees
     /// them.
     pub fn describe(&self, pace: &PaceKind) -> String {
-        let course = self.course();
-        let s = self.strings();
-        let numbered = |i: Option<usize>, title: Option<&str>, id: &str| {
-            (
-                i.map_or_else(|| "?".to_owned(), |i| (i + 1).to_string()),
-                title.unwrap_or(id).to_owned(),
-            )
-        };
-        match pace {
-            PaceKind::OpenChapter { chapter } => {
-                let i = course.chapters.iter().position(|c| &c.id == chapter);
-                let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
-                s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
-            }
-            PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
-                // Decision titles carry their number ("Decision 2").
-                let title = course
-                    .decisions
-                    .iter()
-                    .find(|d| &d.id == decision)
-                    .map_or(decision.as_str(), |d| d.title.as_str());
-                let key = if matches!(pace, PaceKind::SecondVote { .. }) {
-                    "dash.pace_second_vote"
-                } else {
-                    "dash.pace_reveal"
-                };
-                s.fill(key, &[("title", title)])
-            }
-            PaceKind::OpenScenario { scenario, mode } => {
-                let title = self
-                    .content
-                    .scenarios
-                    .iter()
-                    .find(|sc| &sc.id == scenario)
-                    .and_then(|sc| sc.text.get(&self.lang))
-                    .map_or(scenario.as_str(), |t| t.title.as_str());
-                s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
-            }
-        }
+        describe(&self.content, self.lang, pace)
     }
 
     fn ask(&mut self, kind: PromptKind) {
@@ -454,6 +416,49 @@ impl Dashboard {
     /// Stores the clamped offset, so Up after scrolling past the end moves at once.
     pub fn clamp_to(&mut self, lines: usize) {
         self.scroll = u16::try_from(self.clamped_scroll(lines)).unwrap_or(u16::MAX);
+    }
+}
+
+/// A sent pacing command as a sentence in `lang`, with numbers and titles as the room sees
+/// them (the dashboard's footer, `host pace`).
+pub fn describe(content: &Content, lang: Lang, pace: &PaceKind) -> String {
+    let course = content.course(lang);
+    let s = &course.strings;
+    let numbered = |i: Option<usize>, title: Option<&str>, id: &str| {
+        (
+            i.map_or_else(|| "?".to_owned(), |i| (i + 1).to_string()),
+            title.unwrap_or(id).to_owned(),
+        )
+    };
+    match pace {
+        PaceKind::OpenChapter { chapter } => {
+            let i = course.chapters.iter().position(|c| &c.id == chapter);
+            let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
+            s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
+        }
+        PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
+            // Decision titles carry their number ("Decision 2").
+            let title = course
+                .decisions
+                .iter()
+                .find(|d| &d.id == decision)
+                .map_or(decision.as_str(), |d| d.title.as_str());
+            let key = if matches!(pace, PaceKind::SecondVote { .. }) {
+                "dash.pace_second_vote"
+            } else {
+                "dash.pace_reveal"
+            };
+            s.fill(key, &[("title", title)])
+        }
+        PaceKind::OpenScenario { scenario, mode } => {
+            let title = content
+                .scenarios
+                .iter()
+                .find(|sc| &sc.id == scenario)
+                .and_then(|sc| sc.text.get(&lang))
+                .map_or(scenario.as_str(), |t| t.title.as_str());
+            s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
+        }
     }
 }
 
