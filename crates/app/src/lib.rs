@@ -292,6 +292,18 @@ impl App {
                 Vec::new()
             }
             Nav::Back => self.back(),
+            Nav::OverHome(screen) => {
+                let effects = self.leave_screen();
+                let below = std::mem::replace(&mut self.screen, *screen);
+                // The bottom of the history is Home; what stood between goes.
+                let home = if self.history.is_empty() {
+                    below
+                } else {
+                    self.history.swap_remove(0)
+                };
+                self.history = vec![home];
+                effects
+            }
         }
     }
 

@@ -148,8 +148,15 @@ pub fn banner(session: &Session) -> Option<String> {
     Some(s.fill("pace.banner", &args))
 }
 
-/// Follows the banner's command (the one key); the banner goes away.
+/// Follows the banner's command (the one key); the banner goes away. The screen it opens
+/// stands directly above Home, whatever was open before.
 pub fn follow(session: &mut Session) -> Vec<Effect> {
+    let effects = open_followed(session);
+    session.open_over_home();
+    effects
+}
+
+fn open_followed(session: &mut Session) -> Vec<Effect> {
     let Some(notice) = session.pace.take() else {
         return Vec::new();
     };
