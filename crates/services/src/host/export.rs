@@ -32,21 +32,30 @@ fn csv(field: &str) -> String {
     }
 }
 
-/// The per-trainee CSV.
-pub fn trainees_csv(view: &SummaryView) -> String {
-    let decisions: Vec<&String> = view.decisions.keys().collect();
+/// The per-trainee CSV; the decision columns in the course's order, headed by their number
+/// and title in the language of `texts` ("decision 1: Order API", then "second vote 1: …").
+pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
+    let decisions = texts.in_decision_order(view.decisions.keys());
+    let number = |d: &str| {
+        decisions
+            .iter()
+            .position(|x| *x == d)
+            .map_or_else(|| "?".to_owned(), |i| (i + 1).to_string())
+    };
     let mut out = String::from(
         "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence",
     );
     // A second vote's column follows only for the decisions the instructor opened one on.
-    let seconds: Vec<&String> = view.second_votes.keys().collect();
+    let seconds = texts.in_decision_order(view.second_votes.keys());
     for d in &decisions {
         out.push(',');
-        out.push_str(&csv(&format!("decision:{d}")));
+        let title = texts.decision(d).title;
+        out.push_str(&csv(&format!("decision {}: {title}", number(d))));
     }
     for d in &seconds {
         out.push(',');
-        out.push_str(&csv(&format!("second_vote:{d}")));
+        let title = texts.decision(d).title;
+        out.push_str(&csv(&format!("second vote {}: {title}", number(d))));
     }
     out.push('\n');
     for t in &view.trainees {
@@ -69,11 +78,11 @@ pub fn trainees_csv(view: &SummaryView) -> String {
         );
         let columns = decisions
             .iter()
-            .map(|d| (d, &t.decisions))
-            .chain(seconds.iter().map(|d| (d, &t.second_votes)));
+            .map(|d| (*d, &t.decisions))
+            .chain(seconds.iter().map(|d| (*d, &t.second_votes)));
         for (d, votes) in columns {
             out.push(',');
-            let chosen = votes.get(*d).map(|o| option_label(view, d, o));
+            let chosen = votes.get(d).map(|o| option_label(view, d, o));
             out.push_str(&csv(chosen.as_deref().unwrap_or("")));
         }
         out.push('\n');
@@ -326,7 +335,7 @@ pub fn write_all(
         .strings
         .fill("export.title", &[("session", &view.session)]);
     let files = [
-        ("summary.csv", trainees_csv(view)),
+        ("summary.csv", trainees_csv(view, texts)),
         ("summary.html", page(&title, view, texts)),
         ("summary.json", json),
     ];

@@ -67,9 +67,9 @@ fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
     );
     assert!(export.contains("<td>2. Claim check</td>"), "{export}");
     assert!(
-        trainees_csv(&view).contains(",2. Claim check\n"),
+        trainees_csv(&view, &texts(Lang::En)).contains(",2. Claim check\n"),
         "{}",
-        trainees_csv(&view)
+        trainees_csv(&view, &texts(Lang::En))
     );
 }
 
@@ -105,7 +105,7 @@ fn the_export_names_the_labs_each_trainee_solved() {
         labs_solved: vec!["01-inbox".into(), "02-outbox".into()],
         ..TraineeView::default()
     });
-    let csv = trainees_csv(&view);
+    let csv = trainees_csv(&view, &texts(Lang::De));
     let (head, row) = csv.split_once('\n').expect("two lines");
     let column = head.split(',').position(|c| c == "labs_solved");
     assert_eq!(
