@@ -142,16 +142,43 @@ fn unmarked(rows: Vec<(String, u32, u32)>) -> Vec<BarRow> {
 /// A table of bars, each with "value/total · share %" (the share rounded to a whole percent).
 pub(super) fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("<table class=\"chart\">");
-    for row in rows {
+    for (row, share) in rows.iter().zip(shares(rows)) {
         let _ = write!(
             out,
             "<tr{}>{}{}</tr>",
             right_class(row),
             label_cell(row),
-            bar_cell(row, 300)
+            bar_cell(row, share, 300)
         );
     }
     out.push_str("</table>");
+}
+
+/// Whole percents of the rows: for a distribution (every row of one total) by the largest
+/// remainder, so they add up to 100; otherwise each rounded alone.
+pub(super) fn shares(rows: &[BarRow]) -> Vec<u32> {
+    let total = rows.first().map_or(0, |r| r.2);
+    if total == 0 || rows.iter().any(|r| r.2 != total) {
+        return rows
+            .iter()
+            .map(|r| (r.1 * 200 + r.2).checked_div(2 * r.2).unwrap_or(0))
+            .collect();
+    }
+    let exact: Vec<u64> = rows.iter().map(|r| u64::from(r.1) * 100).collect();
+    let total = u64::from(total);
+    let mut out: Vec<u32> = exact.iter().map(|e| (e / total) as u32).collect();
+    let given: u32 = out.iter().sum();
+    let counted: u64 = rows.iter().map(|r| u64::from(r.1)).sum();
+    // Only a distribution whose rows add up to its total has 100 to hand out.
+    if counted == total {
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        // Largest remainder first; ties to the earlier option.
+        order.sort_by_key(|&i| std::cmp::Reverse(exact[i] % total));
+        for &i in order.iter().take(100_u32.saturating_sub(given) as usize) {
+            out[i] += 1;
+        }
+    }
+    out
 }
 
 /// Two rounds of one decision side by side: a row per option with the first round's bar and
@@ -168,14 +195,18 @@ pub(super) fn paired_bar_rows(
         esc(heads[0]),
         esc(heads[1])
     );
-    for (row, other) in first.iter().zip(second) {
+    let rows = first
+        .iter()
+        .zip(second)
+        .zip(shares(first).into_iter().zip(shares(second)));
+    for ((row, other), (share, other_share)) in rows {
         let _ = write!(
             out,
             "<tr{}>{}{}{}</tr>",
             right_class(row),
             label_cell(row),
-            bar_cell(row, 150),
-            bar_cell(other, 150)
+            bar_cell(row, share, 150),
+            bar_cell(other, other_share, 150)
         );
     }
     out.push_str("</table>");
@@ -193,13 +224,9 @@ fn label_cell((label, _, _, right): &BarRow) -> String {
     format!("<td>{}{mark}</td>", esc(label))
 }
 
-/// The bar cell, `max_px` wide at 100 %.
-fn bar_cell((_, value, total, _): &BarRow, max_px: u32) -> String {
-    let (width, share) = if *total == 0 {
-        (0, 0)
-    } else {
-        (value * max_px / total, (value * 200 + total) / (2 * total))
-    };
+/// The bar cell, `max_px` wide at 100 %, with its whole-percent `share`.
+fn bar_cell((_, value, total, _): &BarRow, share: u32, max_px: u32) -> String {
+    let width = (value * max_px).checked_div(*total).unwrap_or(0);
     format!(
         "<td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total} · {share} %</td>"
     )

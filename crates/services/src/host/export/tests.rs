@@ -120,3 +120,29 @@ fn the_export_names_the_labs_each_trainee_solved() {
         "{export}"
     );
 }
+
+#[test]
+fn a_distributions_percents_add_up_to_100_by_the_largest_remainder() {
+    use super::shares;
+    let rows = |values: &[u32]| -> Vec<super::BarRow> {
+        let total = values.iter().sum();
+        values
+            .iter()
+            .map(|v| (String::new(), *v, total, false))
+            .collect()
+    };
+    // 3 + 3 + 1 + 1 of 8: 37.5, 37.5, 12.5, 12.5 would round to 38 + 38 + 13 + 13 = 102.
+    let got = shares(&rows(&[3, 3, 1, 1]));
+    assert_eq!(got.iter().sum::<u32>(), 100, "{got:?}");
+    assert_eq!(
+        got,
+        [38, 38, 12, 12],
+        "equal remainders: the earlier options"
+    );
+    assert_eq!(shares(&rows(&[1, 1, 1])), [34, 33, 33]);
+    assert_eq!(shares(&rows(&[0, 0])), [0, 0], "nobody answered");
+    assert_eq!(shares(&rows(&[2, 0, 0, 0])), [100, 0, 0, 0]);
+    // Rows of their own totals (the quiz's hard questions) are each rounded alone.
+    let own = vec![(String::new(), 1, 3, false), (String::new(), 1, 2, false)];
+    assert_eq!(shares(&own), [33, 50]);
+}
