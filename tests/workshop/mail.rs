@@ -16,7 +16,7 @@ pub(crate) mod server;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
+pub(crate) fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
     let deadline = Instant::now() + WAIT;
     while smtp.received().len() < n && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
@@ -26,7 +26,7 @@ fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
     got
 }
 
-fn code_in(mail: &server::Received) -> String {
+pub(crate) fn code_in(mail: &server::Received) -> String {
     let start = mail.data.find("report: ").expect("code line") + "report: ".len();
     mail.data[start..].chars().take(6).collect()
 }
@@ -233,6 +233,11 @@ fn the_tui_report_of_a_joined_trainee_goes_through_the_host() {
 /// A loopback SMTP server and a headless host under `root/host` whose config (the only one
 /// holding mail settings) points at it.
 fn host_with_mail(root: &std::path::Path) -> (server::Smtp, Host) {
+    host_with_config(root, "")
+}
+
+/// [`host_with_mail`] with more lines at the end of the host's config (`extra`).
+pub(crate) fn host_with_config(root: &std::path::Path, extra: &str) -> (server::Smtp, Host) {
     let smtp = server::Smtp::start();
     let host_data = root.join("host");
     std::fs::create_dir_all(&host_data).expect("host dir");
@@ -240,7 +245,7 @@ fn host_with_mail(root: &std::path::Path) -> (server::Smtp, Host) {
     std::fs::write(
         &config,
         format!(
-            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
+            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n{extra}",
             smtp.port
         ),
     )

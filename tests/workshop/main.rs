@@ -9,6 +9,7 @@ mod feedback_setting;
 mod host_files;
 mod host_pty;
 mod hostile_connections;
+mod instructor_copy;
 mod instructor_key;
 mod join_page;
 mod join_refused;

@@ -109,9 +109,9 @@ impl MailRelay {
                 .map_err(|e| e.to_string())?,
             vault: vault.clone(),
             from: from.clone(),
-            // A copy to the instructor needs the trainee's consent on screen; the relay does
-            // not ask for it, so it sends none.
-            instructor_cc: None,
+            // The address comes from this config alone; a report carries it as a copy only
+            // when the trainee agreed (`ReportSubmit::instructor_copy`).
+            instructor_cc: config.workshop.instructor_cc.clone(),
         };
         let transport =
             mail::from_config(&config.mail, &data_dir.join("mail")).map_err(|e| e.to_string())?;
@@ -176,6 +176,7 @@ impl MailRelay {
             Ok(mail_id) => MailReply {
                 key: "report.code_sent".into(),
                 sent: self.hand_over(mail_id),
+                copy_offered: self.flow.instructor_cc.is_some(),
                 ..MailReply::default()
             },
             Err(denied) => MailReply {
@@ -223,7 +224,7 @@ impl MailRelay {
                 &key,
                 &req.typed,
                 now_secs(),
-                false,
+                req.instructor_copy,
                 &report,
             )
             .map_err(|e| (500, e.to_string()))?;

@@ -266,6 +266,7 @@ pub const SCREENS: &[&str] = &[
     "report.code_prompt",
     "report.cc_prompt",
     "report.cc_hint",
+    "report.cc_prompt_host",
     "report.queued",
     "report.sent",
     "report.eof",

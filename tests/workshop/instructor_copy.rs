@@ -1,0 +1,149 @@
+//! The copy for the instructor through the host: the address is in the host's config only; a
+//! joined trainee's `report --plain` is asked for consent and the report goes to the instructor
+//! exactly once with it, and not at all without it.
+
+use crate::mail::{code_in, host_with_config, server, wait_for_mails};
+use crate::support::{command, run};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const INSTRUCTOR: &str = "coach@example.org";
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A host whose config names the instructor, and Ada joined with a finished quiz.
+fn joined(root: &Path) -> (server::Smtp, crate::support::Host, std::path::PathBuf) {
+    let extra = format!("\n[workshop]\ninstructor_cc = \"{INSTRUCTOR}\"\n");
+    let (smtp, host) = host_with_config(root, &extra);
+    let trainee = root.join("trainee");
+    let out = run(&trainee, &["join", &host.url, "--name", "Ada"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success());
+    (smtp, host, trainee)
+}
+
+/// `report --plain` with its input open and its output lines on a channel.
+fn report(trainee: &Path) -> (Child, ChildStdin, mpsc::Receiver<String>) {
+    let mut child = command(trainee, &["report", "--plain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("report runs");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        // Prompts end without a newline: split on the prompt's final space as well.
+        let mut reader = BufReader::new(stdout);
+        let mut buf = Vec::new();
+        while reader.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
+            let _ = tx.send(String::from_utf8_lossy(&buf).into_owned());
+            buf.clear();
+        }
+    });
+    (child, stdin, rx)
+}
+
+/// Waits for a line containing `text`; every line seen up to it.
+fn expect(rx: &mpsc::Receiver<String>, text: &str) -> Vec<String> {
+    let deadline = Instant::now() + WAIT;
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            let found = line.contains(text);
+            seen.push(line);
+            if found {
+                return seen;
+            }
+        }
+    }
+    panic!("no line with {text:?}; saw:\n{}", seen.join(""));
+}
+
+/// Runs the report flow answering the consent question with `answer`; the mails received.
+fn report_with_consent(smtp: &server::Smtp, trainee: &Path, answer: &str) -> Vec<server::Received> {
+    let (mut child, mut stdin, rx) = report(trainee);
+    writeln!(stdin, "ada@example.org").expect("write");
+    expect(&rx, "A 6-digit code is on its way to ada@example.org");
+    let code = code_in(&wait_for_mails(smtp, 1)[0]);
+    // The question names no address: the trainee's machine never learns it.
+    writeln!(stdin, "{answer}").expect("write");
+    writeln!(stdin, "{code}").expect("write");
+    let seen = expect(&rx, "Report sent to ada@example.org.");
+    let all = seen.concat();
+    assert!(
+        all.contains("a copy goes there only if you agree")
+            && all.contains("Also send a copy to this workshop's instructor? (y/n)")
+            && !all.contains(INSTRUCTOR),
+        "{all}"
+    );
+    drop(stdin);
+    assert!(child.wait().expect("ends").success());
+    wait_for_mails(smtp, 2)
+}
+
+/// The envelopes that went to the instructor.
+fn to_instructor(mails: &[server::Received]) -> Vec<&server::Received> {
+    mails
+        .iter()
+        .filter(|m| m.to.iter().any(|to| to == INSTRUCTOR))
+        .collect()
+}
+
+#[test]
+fn a_joined_trainee_who_agrees_sends_the_instructor_exactly_one_copy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (smtp, _host, trainee) = joined(dir.path());
+    let mails = report_with_consent(&smtp, &trainee, "y");
+    let copies = to_instructor(&mails);
+    assert_eq!(
+        copies.len(),
+        1,
+        "{:?}",
+        mails.iter().map(|m| &m.to).collect::<Vec<_>>()
+    );
+    assert!(copies[0].to.iter().any(|to| to == "ada@example.org"));
+    assert!(
+        copies[0].data.contains(&format!("Cc: {INSTRUCTOR}")),
+        "{}",
+        copies[0].data
+    );
+    assert!(
+        copies[0].data.contains("queuelab report of Ada"),
+        "{}",
+        copies[0].data
+    );
+    // The code mail never goes to the instructor.
+    assert_eq!(mails[0].to, ["ada@example.org"]);
+    // Running the flow again right away meets the host's cooldown: the first report's copy
+    // stays the only one.
+    let (mut child, mut stdin, rx) = report(&trainee);
+    writeln!(stdin, "ada@example.org").expect("write");
+    expect(&rx, "A new code is possible in");
+    drop(stdin);
+    let _ = child.wait();
+    let after = smtp.received();
+    assert_eq!(to_instructor(&after).len(), 1, "{}", after.len());
+}
+
+#[test]
+fn a_joined_trainee_who_declines_sends_the_instructor_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (smtp, _host, trainee) = joined(dir.path());
+    let mails = report_with_consent(&smtp, &trainee, "n");
+    assert!(
+        to_instructor(&mails).is_empty(),
+        "{:?}",
+        mails.iter().map(|m| &m.to).collect::<Vec<_>>()
+    );
+    assert_eq!(mails[1].to, ["ada@example.org"]);
+    assert!(!mails[1].data.contains(INSTRUCTOR), "{}", mails[1].data);
+}
