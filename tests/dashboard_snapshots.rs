@@ -51,6 +51,7 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         screen: None,
         level: None,
         labs_solved: Vec::new(),
+        instructor_copy: None,
         second_votes: BTreeMap::new(),
     }
 }

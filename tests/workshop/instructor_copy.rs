@@ -90,6 +90,32 @@ fn report_with_consent(smtp: &server::Smtp, trainee: &Path, answer: &str) -> Vec
     wait_for_mails(smtp, 2)
 }
 
+/// The export's instructor-copy cell for Ada in the CSV, and the HTML and JSON files, after
+/// the host stopped (the answer comes from the host's database).
+fn exported(root: &Path, host: crate::support::Host) -> (String, String, String) {
+    host.kill();
+    let out_dir = root.join("export");
+    let out = run(
+        &root.join("host"),
+        &["host", "export", "--out", out_dir.to_str().expect("utf8")],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).expect("export file");
+    let csv = read("summary.csv");
+    let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
+    let column = header
+        .iter()
+        .position(|h| *h == "instructor_copy")
+        .expect("an instructor_copy column");
+    let ada = csv
+        .lines()
+        .find(|l| l.starts_with("Ada,"))
+        .expect("Ada's row");
+    let cell = ada.split(',').nth(column).expect("the cell").to_owned();
+    (cell, read("summary.html"), read("summary.json"))
+}
+
 /// The envelopes that went to the instructor.
 fn to_instructor(mails: &[server::Received]) -> Vec<&server::Received> {
     mails
@@ -101,7 +127,7 @@ fn to_instructor(mails: &[server::Received]) -> Vec<&server::Received> {
 #[test]
 fn a_joined_trainee_who_agrees_sends_the_instructor_exactly_one_copy() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (smtp, _host, trainee) = joined(dir.path());
+    let (smtp, host, trainee) = joined(dir.path());
     let mails = report_with_consent(&smtp, &trainee, "y");
     let copies = to_instructor(&mails);
     assert_eq!(
@@ -132,12 +158,17 @@ fn a_joined_trainee_who_agrees_sends_the_instructor_exactly_one_copy() {
     let _ = child.wait();
     let after = smtp.received();
     assert_eq!(to_instructor(&after).len(), 1, "{}", after.len());
+    let (cell, html, json) = exported(dir.path(), host);
+    assert_eq!(cell, "yes");
+    assert!(html.contains("<th>Copy to instructor</th>"), "{html}");
+    assert!(json.contains("\"instructor_copy\": true"), "{json}");
+    assert!(!html.contains(INSTRUCTOR) && !json.contains(INSTRUCTOR));
 }
 
 #[test]
 fn a_joined_trainee_who_declines_sends_the_instructor_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (smtp, _host, trainee) = joined(dir.path());
+    let (smtp, host, trainee) = joined(dir.path());
     let mails = report_with_consent(&smtp, &trainee, "n");
     assert!(
         to_instructor(&mails).is_empty(),
@@ -146,4 +177,7 @@ fn a_joined_trainee_who_declines_sends_the_instructor_nothing() {
     );
     assert_eq!(mails[1].to, ["ada@example.org"]);
     assert!(!mails[1].data.contains(INSTRUCTOR), "{}", mails[1].data);
+    let (cell, _, json) = exported(dir.path(), host);
+    assert_eq!(cell, "no");
+    assert!(json.contains("\"instructor_copy\": false"), "{json}");
 }

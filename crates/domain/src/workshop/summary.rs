@@ -32,6 +32,9 @@ struct Trainee {
     solved_n: u64,
     /// Sequence number of the newest stuck signal the instructor acknowledged.
     acknowledged_n: u64,
+    /// The trainee's answer to the instructor-copy question of their newest relayed report
+    /// (None: no report went through the host, or its config names no instructor).
+    instructor_copy: Option<bool>,
     last_seen_ms: i64,
     /// When the host last heard from the trainee's client (host clock, ms): a delivery or a
     /// pacing poll.
@@ -219,6 +222,13 @@ impl Summary {
         }
     }
 
+    /// Notes the trainee's answer to the instructor-copy question of a relayed report.
+    pub fn instructor_copy(&mut self, trainee: &str, consent: bool) {
+        if let Some(t) = self.trainees.get_mut(trainee) {
+            t.instructor_copy = Some(consent);
+        }
+    }
+
     /// Whether the trainee has an open stuck signal (Some) and the instructor acknowledged it.
     pub fn stuck_state(&self, trainee: &str) -> Option<bool> {
         let t = self.trainees.get(trainee)?;
@@ -345,6 +355,7 @@ impl Summary {
                     .filter(|(_, c)| c.solved)
                     .map(|(lab, _)| lab.clone())
                     .collect(),
+                instructor_copy: t.instructor_copy,
             });
         }
         view.trainees

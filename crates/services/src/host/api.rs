@@ -131,7 +131,11 @@ impl HostState {
                         .trainee_record(&trainee)
                         .map_err(|e| (500, format!("host database: {e}")))?
                         .unwrap_or_default();
-                    relay.submit(submit, &self.name, record)
+                    let reply = relay.submit(submit, &self.name, record)?;
+                    if reply.key == "otp.accepted" && relay.offers_copy() {
+                        self.note_instructor_copy(&trainee, submit.instructor_copy);
+                    }
+                    Ok(reply)
                 })
             }
             ("GET", "/api/summary") => match self.instructor(req) {

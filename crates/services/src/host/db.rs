@@ -313,6 +313,32 @@ impl HostDb {
             .map(drop)
     }
 
+    /// Stores the trainee's answer to the instructor-copy question of a relayed report.
+    pub fn note_instructor_copy(&self, trainee: &str, consent: bool) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "UPDATE trainee SET instructor_copy = ?2 WHERE id = ?1",
+                params![trainee, consent],
+            )
+            .map(drop)
+    }
+
+    /// Hands every stored instructor-copy answer (trainee id, consent) to `answer`.
+    pub fn replay_instructor_copies(
+        &self,
+        mut answer: impl FnMut(&str, bool),
+    ) -> rusqlite::Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, instructor_copy FROM trainee
+             WHERE removed_ms IS NULL AND instructor_copy IS NOT NULL",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            answer(row.get_ref(0)?.as_str()?, row.get(1)?);
+        }
+        Ok(())
+    }
+
     /// Hands every stored contact time (trainee id, host ms) to `contact`.
     pub fn replay_contacts(&self, mut contact: impl FnMut(&str, i64)) -> rusqlite::Result<()> {
         let mut stmt = self.conn.prepare(
@@ -333,6 +359,9 @@ impl HostDb {
         self.replay_events(|trainee, event| summary.apply(trainee, event, catalog))?;
         self.replay_acks(|trainee, n| summary.acknowledge(trainee, n))?;
         self.replay_contacts(|trainee, at_ms| summary.contact_stored(trainee, at_ms))?;
+        self.replay_instructor_copies(|trainee, consent| {
+            summary.instructor_copy(trainee, consent);
+        })?;
         Ok(summary)
     }
 

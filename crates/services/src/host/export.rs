@@ -32,6 +32,15 @@ fn csv(field: &str) -> String {
     }
 }
 
+/// An instructor-copy answer for the CSV: yes, no, or empty when nobody was asked.
+fn yes_no(answer: Option<bool>) -> &'static str {
+    match answer {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "",
+    }
+}
+
 /// The per-trainee CSV; the decision columns in the course's order, headed by their number
 /// and title in the language of `texts` ("decision 1: Order API", then "second vote 1: …").
 pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
@@ -43,7 +52,7 @@ pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
             .map_or_else(|| "?".to_owned(), |i| (i + 1).to_string())
     };
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence,instructor_copy",
     );
     // A second vote's column follows only for the decisions the instructor opened one on.
     let seconds = texts.in_decision_order(view.second_votes.keys());
@@ -61,7 +70,7 @@ pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
@@ -74,7 +83,8 @@ pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
             t.stuck,
             csv(t.screen.as_deref().unwrap_or("")),
             utc_minute(t.last_seen_ms),
-            t.presence(view.now_ms).id()
+            t.presence(view.now_ms).id(),
+            yes_no(t.instructor_copy)
         );
         let columns = decisions
             .iter()
@@ -326,6 +336,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
         "dash.col_screen",
         "dash.col_seen",
         "host.status_stuck",
+        "export.col_instructor_copy",
     ] {
         let _ = write!(out, "<th>{}</th>", esc(s.get(key)));
     }
@@ -333,7 +344,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&t.name),
             t.chapters_read,
             t.decisions.len(),
@@ -343,7 +354,12 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
             esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
             esc(s.get(t.presence(view.now_ms).key())),
-            if t.stuck { s.get("export.yes") } else { "" }
+            if t.stuck { s.get("export.yes") } else { "" },
+            match t.instructor_copy {
+                Some(true) => s.get("export.yes"),
+                Some(false) => s.get("export.no"),
+                None => "",
+            }
         );
     }
     out.push_str("</table>");

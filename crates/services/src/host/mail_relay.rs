@@ -129,6 +129,11 @@ impl MailRelay {
         })
     }
 
+    /// Whether the host's config names an instructor to copy reports to.
+    pub fn offers_copy(&self) -> bool {
+        self.flow.instructor_cc.is_some()
+    }
+
     /// The relay's mails by status (for the dashboard and `host status`; no addresses).
     pub fn counts(&self) -> Result<RelayCounts, String> {
         let mails = lock(&self.store).mails().map_err(|e| e.to_string())?;
@@ -176,7 +181,7 @@ impl MailRelay {
             Ok(mail_id) => MailReply {
                 key: "report.code_sent".into(),
                 sent: self.hand_over(mail_id),
-                copy_offered: self.flow.instructor_cc.is_some(),
+                copy_offered: self.offers_copy(),
                 ..MailReply::default()
             },
             Err(denied) => MailReply {

@@ -84,6 +84,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "projector.login_wrong",
     "export.title",
     "export.yes",
+    "export.no",
+    "export.col_instructor_copy",
     "dash.relay",
     "host.status_session",
     "host.status_trainees",

@@ -80,6 +80,10 @@ pub struct TraineeView {
     /// Ids of the labs the trainee solved (a check of theirs passed).
     #[serde(default)]
     pub labs_solved: Vec<String>,
+    /// The trainee's answer to the instructor-copy question of their newest report mailed
+    /// through the host; None when none was mailed or no instructor is named.
+    #[serde(default)]
+    pub instructor_copy: Option<bool>,
 }
 
 /// One lab across the room.
