@@ -43,6 +43,9 @@ pub struct ReportState {
     pub address: String,
     /// Whether the instructor copy was agreed to.
     pub consent: bool,
+    /// The consent question is the workshop host's (asked after its first code; the code is
+    /// already on its way, and the question names no address).
+    pub host_offer: bool,
     /// Wrong tries left (after the first wrong one).
     pub remaining: usize,
     /// Lines to show under the field: (text, is error).
@@ -68,6 +71,7 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         learner: None,
         address: String::new(),
         consent: false,
+        host_offer: false,
         remaining: MAX_FAILURES,
         messages: Vec::new(),
         saved_at: None,
@@ -109,7 +113,8 @@ pub fn captures_keys(state: &ReportState) -> bool {
 /// Keys while typing: characters, Backspace, Enter, Esc (back).
 pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> Vec<Effect> {
     let lang = session.lang;
-    let cc = session.instructor_cc.is_some();
+    // Joined, the host's config alone decides whether a copy is offered.
+    let cc = session.instructor_cc.is_some() && session.workshop.is_none();
     if key.code == KeyCode::Esc {
         session.back();
         return Vec::new();
@@ -131,6 +136,9 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
         (ReportPhase::Consent, KeyCode::Char(c)) => {
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
             s.phase = ReportPhase::Code;
+            if s.host_offer {
+                return Vec::new();
+            }
             s.busy = true;
             vec![request_code(s, lang)]
         }
@@ -253,6 +261,13 @@ pub fn code_requested(
 ) {
     s.busy = false;
     match outcome {
+        Ok(CodeRequestOutcome::SentCopyOffered(delivery)) => {
+            code_requested(s, session, Ok(CodeRequestOutcome::Sent(delivery)));
+            if !s.host_offer {
+                s.host_offer = true;
+                s.phase = ReportPhase::Consent;
+            }
+        }
         Ok(CodeRequestOutcome::Sent(delivery)) => {
             let address = s.address.clone();
             say(

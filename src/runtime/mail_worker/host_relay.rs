@@ -94,11 +94,16 @@ pub fn submit(
 
 fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
     if reply.key == "report.code_sent" {
-        return Ok(CodeRequestOutcome::Sent(if reply.sent {
+        let delivery = if reply.sent {
             Delivery::Smtp
         } else {
             Delivery::Retry("the workshop host retries".to_owned())
-        }));
+        };
+        return Ok(if reply.copy_offered {
+            CodeRequestOutcome::SentCopyOffered(delivery)
+        } else {
+            CodeRequestOutcome::Sent(delivery)
+        });
     }
     match DENIED_KEYS.iter().find(|k| **k == reply.key) {
         Some(key) => Ok(CodeRequestOutcome::Denied {
