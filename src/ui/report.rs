@@ -74,7 +74,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         ]));
         lines.push(Line::styled(s.get("report.name_hint"), theme.dim()));
     } else if state.phase == ReportPhase::Consent {
-        let question = if state.host_offer {
+        let question = if state.copy_offer == app::CopyOffer::Host {
             s.get("report.cc_prompt_host").to_owned()
         } else {
             let cc = app.session.instructor_cc.clone().unwrap_or_default();

@@ -43,7 +43,7 @@ pub use msg::{
 pub use ordering::{Feedback, OrderingState};
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
-pub use report::{ReportPhase, ReportState};
+pub use report::{CopyOffer, ReportPhase, ReportState};
 pub use screen::Screen;
 pub use session::{Info, Nav, Options, Session, Status, StoredSession};
 pub use settings::SettingsState;

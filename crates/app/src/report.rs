@@ -26,6 +26,17 @@ pub enum ReportPhase {
     Done,
 }
 
+/// Who offers the copy for the instructor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CopyOffer {
+    /// This machine's config names the instructor: asked before the code is requested.
+    #[default]
+    Config,
+    /// The workshop host offers it (the address stays on the host): asked after its first
+    /// code, once, with the code already on its way.
+    Host,
+}
+
 /// The report screen's own state. The typed code is never kept here after Enter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportState {
@@ -43,9 +54,8 @@ pub struct ReportState {
     pub address: String,
     /// Whether the instructor copy was agreed to.
     pub consent: bool,
-    /// The consent question is the workshop host's (asked after its first code; the code is
-    /// already on its way, and the question names no address).
-    pub host_offer: bool,
+    /// Whose offer the consent question answers.
+    pub copy_offer: CopyOffer,
     /// Wrong tries left (after the first wrong one).
     pub remaining: usize,
     /// Lines to show under the field: (text, is error).
@@ -71,7 +81,7 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         learner: None,
         address: String::new(),
         consent: false,
-        host_offer: false,
+        copy_offer: CopyOffer::Config,
         remaining: MAX_FAILURES,
         messages: Vec::new(),
         saved_at: None,
@@ -136,7 +146,7 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
         (ReportPhase::Consent, KeyCode::Char(c)) => {
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
             s.phase = ReportPhase::Code;
-            if s.host_offer {
+            if s.copy_offer == CopyOffer::Host {
                 return Vec::new();
             }
             s.busy = true;
@@ -263,8 +273,8 @@ pub fn code_requested(
     match outcome {
         Ok(CodeRequestOutcome::SentCopyOffered(delivery)) => {
             code_requested(s, session, Ok(CodeRequestOutcome::Sent(delivery)));
-            if !s.host_offer {
-                s.host_offer = true;
+            if s.copy_offer == CopyOffer::Config {
+                s.copy_offer = CopyOffer::Host;
                 s.phase = ReportPhase::Consent;
             }
         }
