@@ -2,8 +2,9 @@
 //! joined trainee's `report --plain` is asked for consent and the report goes to the instructor
 //! exactly once with it, and not at all without it.
 
-use crate::mail::{code_in, host_with_config, server, wait_for_mails};
+use crate::mail::{code_in, host_with_config, post, read_caller, server, wait_for_mails};
 use crate::support::{command, run};
+use queuelab::domain::workshop::JoinUrl;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Stdio};
@@ -149,6 +150,14 @@ fn a_joined_trainee_who_agrees_sends_the_instructor_exactly_one_copy() {
     );
     // The code mail never goes to the instructor.
     assert_eq!(mails[0].to, ["ada@example.org"]);
+    // The same code sent again, consent and all, is used up: no second report, no second copy.
+    let url = JoinUrl::parse(&host.url).expect("url");
+    let shown = serde_json::json!({"subject": "x", "lang": "en", "blocks": []});
+    let again = serde_json::json!({
+        "caller": read_caller(&trainee, &url), "address": "ada@example.org",
+        "typed": code_in(&mails[0]), "report": shown, "instructor_copy": true,
+    });
+    assert_eq!(post(&url, "/api/report/send", &again)["key"], "otp.used");
     // Running the flow again right away meets the host's cooldown: the first report's copy
     // stays the only one.
     let (mut child, mut stdin, rx) = report(&trainee);

@@ -167,7 +167,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     assert_eq!(smtp.received().len(), 3, "no report for bob");
 }
 
-fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
     let bytes = serde_json::to_vec(body).expect("json");
     let reply =
         request(url, "POST", path, None, &bytes, deadline_in(30_000)).expect("host answers");
@@ -175,7 +175,7 @@ fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Valu
     serde_json::from_slice(&reply.body).expect("json reply")
 }
 
-fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
+pub(crate) fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
     let conn = rusqlite::Connection::open(trainee.join("progress.db")).expect("db");
     let (id, token): (String, String) = conn
         .query_row(
