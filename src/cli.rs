@@ -127,12 +127,16 @@ pub enum Command {
         plain: bool,
     },
     /// The four decisions. With --plain: each decision's situation and numbered options, one
-    /// answer line each (the option number); every answer is saved at once. A second run
-    /// continues at the first decision not answered and never overwrites an answer.
+    /// answer line each (the option number); every answer is saved at once and never
+    /// overwritten. A second run continues at the first decision not answered; `decide --plain
+    /// N` answers decision N. In a workshop it follows the room: right/wrong waits while the
+    /// instructor holds it, and an open second vote is answered as the second vote.
     Decide {
         /// Line-oriented mode for screen readers and scripts.
         #[arg(long)]
         plain: bool,
+        /// Only this decision (1-4, in the course's order).
+        number: Option<usize>,
     },
     /// Host a workshop session with a live dashboard in the terminal (join URL and QR code,
     /// trainees, stuck list, answers; c/s/r pace the room, q stops). Also `host status`,
@@ -307,7 +311,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Command::Reset { yes }) => paths(cli).and_then(|p| reset_cmd::run(&p, *yes)),
         Some(Command::Quiz { plain }) => quiz_cmd::run(cli, *plain),
         Some(Command::Report { plain, name }) => report_cmd::run(cli, *plain, name.as_deref()),
-        Some(Command::Decide { plain }) => decide_cmd::run(cli, *plain),
+        Some(Command::Decide { plain, number }) => decide_cmd::run(cli, *plain, *number),
         Some(Command::Host(args)) => host_cmd::run(cli, args),
         Some(Command::Join(args)) => join_cmd::run_join(
             cli,

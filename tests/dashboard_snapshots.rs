@@ -46,11 +46,13 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
         stuck_text: None,
         last_seen_ms: NOW_MS - 42_000,
         last_contact_ms: NOW_MS - 5_000,
+        left: false,
         stuck_since_ms: None,
         stuck_acknowledged: false,
         screen: None,
         level: None,
         labs_solved: Vec::new(),
+        instructor_copy: None,
         second_votes: BTreeMap::new(),
     }
 }
@@ -81,7 +83,7 @@ fn summary(lang: Lang) -> SummaryView {
         ],
         (10, 9),
     );
-    // Ada closed her laptop two hours ago: joined, but no longer in the room.
+    // Ada closed her laptop two hours ago: in the room (she did not leave), but not active.
     ada.last_seen_ms = NOW_MS - 7_200_000;
     ada.last_contact_ms = NOW_MS - 7_200_000;
     let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
@@ -172,6 +174,7 @@ fn summary(lang: Lang) -> SummaryView {
         // A quiet, open room with no look-alike names: the door shows nothing.
         door: Door::default(),
         lookalikes: Vec::new(),
+        now_ms: NOW_MS,
     }
 }
 
@@ -365,4 +368,70 @@ fn the_door_during_a_flood_at_80x24_in_german_and_100x30_in_english() {
         });
         insta::assert_snapshot!(name, screen(&dash));
     }
+}
+
+#[test]
+fn before_the_reveal_the_answers_section_shows_options_only_and_p_shows_a_private_view() {
+    let c = content();
+    for (lang, width, height) in [(Lang::De, 80, 24), (Lang::En, 100, 30)] {
+        let mut hidden_room = summary(lang);
+        hidden_room.revealed.clear();
+        let mut dash = dashboard(lang, width, height);
+        dash.update(DashMsg::Refreshed {
+            summary: Box::new(hidden_room),
+            now_ms: NOW_MS,
+        });
+        keys(&mut dash, "2");
+        let s = &c.course(lang).strings;
+        let first = &c.course(lang).decisions[0];
+        let whole = screen(&dash);
+        // The decisions part (the quiz's share correct below names no right option).
+        let quiz_title = s.get("dash.quiz_title");
+        let projected = whole
+            .split(quiz_title)
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        // Every option by its number, none marked, no bar, no count.
+        assert!(projected.contains("   1  "), "{lang:?}: {projected}");
+        for mark in ['*', '█', '▌', '#'] {
+            assert!(
+                !projected.contains(mark),
+                "{lang:?} shows {mark}: {projected}"
+            );
+        }
+        let option = &first.options[1].text;
+        let prefix: String = option.chars().take(20).collect();
+        assert!(projected.contains(&prefix), "{lang:?}: {projected}");
+        assert!(
+            !projected.contains(s.get("dash.private_view")),
+            "{projected}"
+        );
+        keys(&mut dash, "p");
+        let private = screen(&dash);
+        let banner: String = s.get("dash.private_view").chars().take(30).collect();
+        assert!(private.contains(&banner), "{lang:?}: {private}");
+        assert!(
+            private.contains('*'),
+            "{lang:?} the right option: {private}"
+        );
+        keys(&mut dash, "p");
+        assert_eq!(screen(&dash), whole, "{lang:?}: p ends it");
+    }
+}
+
+#[test]
+fn the_prompts_that_take_a_trainee_list_the_rows_by_number_and_follow_the_arrows() {
+    let mut dash = dashboard(Lang::De, 80, 24);
+    keys(&mut dash, "a");
+    let list = screen(&dash);
+    assert!(list.contains(" 1. Ada Lovelace · im Raum"), "{list}");
+    assert!(list.contains(" 2. Bob · aktiv · STECKT FEST"), "{list}");
+    assert!(
+        list.contains("Nummer, Namensanfang oder ↑↓ und Enter\n"),
+        "{list}"
+    );
+    keys(&mut dash, "↓↓");
+    let moved = screen(&dash);
+    assert!(moved.contains(" > 2. Bob"), "{moved}");
 }

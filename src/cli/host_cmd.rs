@@ -5,7 +5,6 @@
 use super::args::{HostAction, HostArgs};
 use super::join_cmd::say;
 use super::{Cli, Failure};
-use domain::workshop::summary::utc_minute;
 use domain::workshop::{JoinUrl, SummaryView};
 use services::host::{HostState, Kicked};
 use services::trainee::client::{deadline_in, request};
@@ -94,7 +93,18 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
         )
     );
     let n = view.trainees.len().to_string();
-    say!("{}", s.fill("host.status_trainees", &[("n", &n)]));
+    let (in_room, active) = view.presence_counts(view.now_ms);
+    say!(
+        "{}",
+        s.fill(
+            "host.status_trainees",
+            &[
+                ("n", &n),
+                ("in_room", &in_room.to_string()),
+                ("active", &active.to_string())
+            ]
+        )
+    );
     for t in &view.trainees {
         let figures = s.fill(
             "host.status_trainee",
@@ -105,7 +115,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
                 ("answered", &t.quiz.answered.to_string()),
                 ("level", t.level.as_deref().unwrap_or("-")),
                 ("screen", t.screen.as_deref().unwrap_or("-")),
-                ("seen", &utc_minute(t.last_seen_ms)),
+                ("presence", s.get(t.presence(view.now_ms).key())),
             ],
         );
         let stuck = if t.stuck {

@@ -70,10 +70,11 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
     .map_err(Failure::new)?;
     let stored: Pace = serde_json::from_slice(&reply.body)
         .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
-    say!(
-        "pace {} sent: {}",
-        stored.id,
-        serde_json::to_string(&stored.kind).unwrap_or_default()
+    let lang = super::pick_lang(
+        cli.globals.lang,
+        None,
+        super::config(&super::paths(cli)?)?.workshop.language,
     );
+    say!("{}", app::dashboard::describe(&content, lang, &stored.kind));
     Ok(())
 }

@@ -60,6 +60,12 @@ pub fn run_join(
             }
         };
         let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
+        // The language chosen when joining stays the trainee's for decide, quiz and join.
+        if let Some(lang) = cli.globals.lang {
+            store
+                .save(&domain::Fact::LanguageChosen(lang))
+                .map_err(|e| Failure::new(e.to_string()))?;
+        }
         say!(
             "{}",
             strings.fill(
@@ -67,7 +73,8 @@ pub fn run_join(
                 &[
                     ("session", &joined.session),
                     ("address", &url.authority()),
-                    ("name", &name)
+                    // The name the room shows: "Ada (2)" when another Ada came first.
+                    ("name", joined.delivery.name.as_deref().unwrap_or(&name))
                 ]
             )
         );
@@ -93,7 +100,8 @@ pub fn run_join(
         "{}",
         line("join.status_host", "address", &member.url.authority())
     );
-    say!("{}", line("join.status_name", "name", &member.name));
+    let shown = delivery.name.as_deref().unwrap_or(&member.name);
+    say!("{}", line("join.status_name", "name", shown));
     let (delivered, pending) = (delivery.delivered.to_string(), delivery.pending.to_string());
     say!("{}", line("join.status_delivered", "n", &delivered));
     say!("{}", line("join.status_waiting", "n", &pending));
@@ -183,12 +191,9 @@ fn confirm_digits(
 pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
     let mut session = Session::open(cli)?;
     let strings = session.course().strings.clone();
-    // Try to hand over what waits before the membership (and its outbox) ends.
-    flush(&mut session.store);
-    let left = session
-        .store
-        .leave()
-        .map_err(|e| Failure::new(e.to_string()))?;
+    // What waits and the leave itself go to the host before the membership (and its
+    // outbox) ends.
+    let left = trainee::leave(&mut session.store, deadline_in(FLUSH_MS)).map_err(Failure::new)?;
     say!(
         "{}",
         strings.get(if left {

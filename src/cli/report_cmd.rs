@@ -98,7 +98,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         let Some(answer) = lines.ask(&s.fill("report.cc_prompt", &[("cc", cc)]))? else {
             return eof(lines, &s);
         };
-        consent = matches!(answer.trim(), "y" | "Y" | "yes" | "j" | "J" | "ja");
+        consent = is_yes(&answer);
     }
     request(session, lines, &s, &flow, &dispatcher, &address, attempt_id)?;
     loop {
@@ -133,6 +133,11 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             _ => {}
         }
     }
+}
+
+/// A yes to a consent question, in either language.
+pub(super) fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim(), "y" | "Y" | "yes" | "j" | "J" | "ja")
 }
 
 fn remaining(verdict: Verdict) -> String {

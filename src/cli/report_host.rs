@@ -62,7 +62,9 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             Err(e) => lines.say(s.get(e.key()))?,
         }
     };
-    let ask_code = |lines: &mut Lines<R, W>| -> Result<(), Failure> {
+    // Asked once, when the host's first answer says it offers a copy to its instructor.
+    let mut consent: Option<bool> = None;
+    let ask_code = |lines: &mut Lines<R, W>, consent: &mut Option<bool>| -> Result<(), Failure> {
         let req = CodeRequest {
             caller: caller.clone(),
             address: address.clone(),
@@ -73,15 +75,18 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         if reply.done {
             return Err(Failure::new(message));
         }
+        if reply.copy_offered && consent.is_none() {
+            *consent = Some(ask_consent(lines, s)?);
+        }
         Ok(())
     };
-    ask_code(lines)?;
+    ask_code(lines, &mut consent)?;
     loop {
         let Some(line) = lines.ask(s.get("report.code_prompt"))? else {
             return lines.say(s.get("report.eof"));
         };
         if line.trim().eq_ignore_ascii_case("r") {
-            ask_code(lines)?;
+            ask_code(lines, &mut consent)?;
             continue;
         }
         let submit = ReportSubmit {
@@ -89,6 +94,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             address: address.clone(),
             typed: line,
             report: report.clone(),
+            instructor_copy: consent.unwrap_or(false),
         };
         let reply = post(member, "/api/report/send", &submit)?;
         let message = say_reply(lines, s, &reply, &address)?;
@@ -104,4 +110,15 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             return Err(Failure::new(message));
         }
     }
+}
+
+/// Whether the trainee agrees to a copy for the host's instructor (the address stays on the
+/// host). Anything but yes, and the end of input, is no.
+fn ask_consent<R: BufRead, W: Write>(
+    lines: &mut Lines<R, W>,
+    s: &Strings,
+) -> Result<bool, Failure> {
+    lines.say(s.get("report.cc_hint"))?;
+    let answer = lines.ask(s.get("report.cc_prompt_host"))?;
+    Ok(answer.is_some_and(|a| super::report_cmd::is_yes(&a)))
 }

@@ -259,7 +259,8 @@ impl Ctx {
     ) -> Result<domain::otp::Verdict, String> {
         let (_, report) = self.report(lang, name)?;
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
-            let (verdict, status) = host_relay::submit(&member, address, code.reveal(), &report)?;
+            let (verdict, status) =
+                host_relay::submit(&member, address, code.reveal(), consent, &report)?;
             // Sent after the verdict, as the local flow's dispatch reports it.
             self.host_status = status;
             return Ok(verdict);

@@ -65,12 +65,7 @@ impl Pacing {
                 return Polled::default();
             }
         };
-        let votes = RoomVotes {
-            held: reply.hold_feedback,
-            revealed: reply.revealed.iter().cloned().collect(),
-            second_open: reply.second_votes.iter().cloned().collect(),
-            second_given: reply.second_given.iter().cloned().collect(),
-        };
+        let votes = RoomVotes::from(&reply);
         // Sent only when it changed: the screen redraws on every message.
         let votes = (self.votes.as_ref() != Some(&votes)).then(|| {
             self.votes = Some(votes.clone());
@@ -244,15 +239,11 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
             Ok((url.to_string(), hello.session))
         })()),
         WorkshopRequest::Leave => {
-            // Hand over what waits first: the membership's outbox ends with it.
-            let _ = deliver(store, deadline_in(LEAVE_FLUSH_MS), true);
+            // What waits goes first, the leave last: the membership's outbox ends with it.
             Msg::WorkshopJoined(
-                store
-                    .leave()
+                services::trainee::leave(store, deadline_in(LEAVE_FLUSH_MS))
                     .map(|_| false)
-                    .map_err(|e| JoinRefusal::Local {
-                        reason: e.to_string(),
-                    }),
+                    .map_err(|reason| JoinRefusal::Local { reason }),
             )
         }
     }

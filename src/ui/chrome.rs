@@ -125,25 +125,52 @@ pub fn status(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     );
     // A fresh notice (saved, failed) wins for its moment; the instructor's banner stays until
     // followed or dismissed.
-    let Some(status) = &app.session.status else {
-        if let Some(banner) = app::pace::banner(&app.session) {
-            let text = ellipsize(&format!(" {banner}"), usize::from(area.width));
-            frame.render_widget(
-                Paragraph::new(text).style(theme.tone(app::doc_layout::Tone::Focus)),
-                clip(frame, area),
-            );
+    let (text, style) = match &app.session.status {
+        Some(status) if status.error => (status.text.clone(), theme.error()),
+        Some(status) => (status.text.clone(), theme.dim()),
+        None => match app::pace::banner(&app.session) {
+            Some(banner) => (banner, theme.tone(app::doc_layout::Tone::Focus)),
+            None => return,
+        },
+    };
+    // The key hint and the numbers come first in every such text; what does not fit on the
+    // status row takes the row above it (the body's last row) rather than being cut.
+    let lines = two_lines(&text, usize::from(area.width).saturating_sub(1));
+    let top = area.y.saturating_sub(lines.len().saturating_sub(1) as u16);
+    for (i, line) in lines.into_iter().enumerate() {
+        let row = Rect::new(area.x, top + i as u16, area.width, 1);
+        frame.render_widget(
+            Paragraph::new(format!(" {line}")).style(style),
+            clip(frame, row),
+        );
+    }
+}
+
+/// `text` broken at spaces into at most two lines of `width` characters; the second ends in
+/// "…" when even two are too few. A count stays with its option ("[4] 1", "[2] 5 ✓").
+fn two_lines(text: &str, width: usize) -> Vec<String> {
+    if text.chars().count() <= width {
+        return vec![text.to_owned()];
+    }
+    let mut first = String::new();
+    let mut rest = text;
+    for (i, _) in text.match_indices(' ') {
+        let binds = text[..i].ends_with(']') || text[i + 1..].starts_with('\u{2713}');
+        if binds {
+            continue;
         }
-        return;
-    };
-    let style = if status.error {
-        theme.error()
-    } else {
-        theme.dim()
-    };
-    frame.render_widget(
-        Paragraph::new(format!(" {}", status.text)).style(style),
-        clip(frame, area),
-    );
+        if text[..i].chars().count() > width {
+            break;
+        }
+        text[..i].clone_into(&mut first);
+        rest = text[i + 1..].trim_start();
+    }
+    if first.is_empty() {
+        // One word longer than the row: cut it, the rest follows.
+        first = text.chars().take(width).collect();
+        rest = &text[first.len()..];
+    }
+    vec![first, ellipsize(rest, width)]
 }
 
 /// The notice for terminals below the minimum size (down to 0x0).

@@ -74,7 +74,7 @@ fn body_lines(dash: &Dashboard, theme: &Theme, width: u16) -> Vec<Line<'static>>
     if let Some(list) = dash
         .prompt
         .as_ref()
-        .and_then(|p| pace_list::lines(dash, p.kind, theme, width))
+        .map(|p| pace_list::lines(dash, p.kind, theme, width))
     {
         return list;
     }
@@ -92,17 +92,12 @@ fn row(area: Rect, y: u16) -> Rect {
 fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let s = dash.strings();
     let stuck = dash.summary.trainees.iter().filter(|t| t.stuck).count();
-    let present = dash
-        .summary
-        .trainees
-        .iter()
-        .filter(|t| t.in_room(dash.now_ms))
-        .count();
+    let (in_room, active) = dash.summary.presence_counts(dash.summary.now_ms);
     let counts = s.fill(
         "dash.header",
         &[
-            ("present", &present.to_string()),
-            ("trainees", &dash.summary.trainees.len().to_string()),
+            ("in_room", &in_room.to_string()),
+            ("active", &active.to_string()),
             ("stuck", &stuck.to_string()),
         ],
     );

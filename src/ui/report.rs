@@ -74,8 +74,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         ]));
         lines.push(Line::styled(s.get("report.name_hint"), theme.dim()));
     } else if state.phase == ReportPhase::Consent {
-        let cc = app.session.instructor_cc.clone().unwrap_or_default();
-        lines.push(Line::raw(s.fill("report.cc_prompt", &[("cc", &cc)])));
+        let question = if state.copy_offer == app::CopyOffer::Host {
+            s.get("report.cc_prompt_host").to_owned()
+        } else {
+            let cc = app.session.instructor_cc.clone().unwrap_or_default();
+            s.fill("report.cc_prompt", &[("cc", &cc)])
+        };
+        lines.push(Line::raw(question));
     } else if !prompt.is_empty() {
         // The code is shown as dots: it is a secret, and screen readers need not read it out.
         let shown = if state.phase == ReportPhase::Code {

@@ -29,7 +29,7 @@ pub(crate) fn start_dashboard(
         name,
     ];
     let host = pty::Session::start_with_env(data, &args, env, 200, 50);
-    host.wait_for("0 of 0 in the room · 0 stuck");
+    host.wait_for("0 in the room · 0 active · 0 stuck");
     host
 }
 
@@ -67,7 +67,7 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     );
     assert!(out.status.success(), "{out:?}");
     host.send("1");
-    host.wait_for("1 of 1 in the room · 0 stuck");
+    host.wait_for("1 in the room · 1 active · 0 stuck");
     host.wait_for("Pia");
     let out = run(&dir.path().join("pia"), &["stuck", "the", "map"], "");
     assert!(out.status.success(), "{out:?}");
@@ -120,7 +120,7 @@ fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
         "followed, the banner is gone"
     );
     pace(&["reveal", "1"]);
-    tui.wait_for("revealed, the room: [1] 0");
+    tui.wait_for("room [1] 0");
     tui.send("X");
     assert!(!tui.screen().contains("Instructor:"), "dismissed");
     tui.send("q");
@@ -179,7 +179,7 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     tui.wait_for("Session “Room 1” takes this code.");
     tui.wait_for("Your name");
     tui.send("Ute\r");
-    tui.wait_for("Joined the workshop");
+    tui.wait_for("You joined the workshop");
     tui.wait_for("Workshop: Room 1");
     let status = host.status(&dir.path().join("instructor"));
     assert_eq!(status["trainees"][0]["name"], "Ute", "{status}");

@@ -16,7 +16,7 @@ pub(crate) mod server;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
+pub(crate) fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
     let deadline = Instant::now() + WAIT;
     while smtp.received().len() < n && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
@@ -26,7 +26,7 @@ fn wait_for_mails(smtp: &server::Smtp, n: usize) -> Vec<server::Received> {
     got
 }
 
-fn code_in(mail: &server::Received) -> String {
+pub(crate) fn code_in(mail: &server::Received) -> String {
     let start = mail.data.find("report: ").expect("code line") + "report: ".len();
     mail.data[start..].chars().take(6).collect()
 }
@@ -189,12 +189,24 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     assert_eq!(smtp.received().len(), 3, "no report for bob");
 }
 
-fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
     let bytes = serde_json::to_vec(body).expect("json");
     let reply =
         request(url, "POST", path, None, &bytes, deadline_in(30_000)).expect("host answers");
     assert_eq!(reply.status, 200, "{}", reply.text());
     serde_json::from_slice(&reply.body).expect("json reply")
+}
+
+pub(crate) fn read_caller(trainee: &std::path::Path, url: &JoinUrl) -> serde_json::Value {
+    let conn = rusqlite::Connection::open(trainee.join("progress.db")).expect("db");
+    let (id, token): (String, String) = conn
+        .query_row(
+            "SELECT trainee_id, token FROM workshop_membership",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("membership");
+    serde_json::json!({"code": url.code, "trainee": id, "token": token})
 }
 
 #[test]
@@ -243,6 +255,11 @@ fn the_tui_report_of_a_joined_trainee_goes_through_the_host() {
 /// A loopback SMTP server and a headless host under `root/host` whose config (the only one
 /// holding mail settings) points at it.
 fn host_with_mail(root: &std::path::Path) -> (server::Smtp, Host) {
+    host_with_config(root, "")
+}
+
+/// [`host_with_mail`] with more lines at the end of the host's config (`extra`).
+pub(crate) fn host_with_config(root: &std::path::Path, extra: &str) -> (server::Smtp, Host) {
     let smtp = server::Smtp::start();
     let host_data = root.join("host");
     std::fs::create_dir_all(&host_data).expect("host dir");
@@ -250,7 +267,7 @@ fn host_with_mail(root: &std::path::Path) -> (server::Smtp, Host) {
     std::fs::write(
         &config,
         format!(
-            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n",
+            "[mail]\ntransport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"Queue Lab <lab@example.org>\"\n{extra}",
             smtp.port
         ),
     )

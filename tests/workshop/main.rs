@@ -3,18 +3,21 @@
 //! killed with SIGKILL halfway and restarted on the same data folder; every fact arrives exactly once.
 
 mod dashboard;
+mod decide_plain;
 mod discovery;
 mod feedback_setting;
 #[cfg(unix)] // owner-only files are Unix file modes
 mod host_files;
 mod host_pty;
 mod hostile_connections;
+mod instructor_copy;
 mod instructor_key;
 mod join_page;
 mod join_refused;
 mod kick;
 mod labs_checked;
 mod mail;
+mod presence;
 mod projector_login;
 mod relay;
 mod replay_memory;
@@ -181,7 +184,11 @@ fn forty_trainees_every_fact_once_across_a_host_sigkill() {
     let resent = conn
         .execute("UPDATE workshop_outbox SET delivered_ms = NULL", [])
         .expect("reset");
-    assert_eq!(resent, decisions.len() + 11, "trainee 03's facts");
+    assert_eq!(
+        resent,
+        1 + decisions.len() + 11,
+        "trainee 03's join and facts"
+    );
     drop(conn);
     let out = run(&dir.path().join("t03"), &["join"], "");
     assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
@@ -217,8 +224,9 @@ fn forty_trainees_every_fact_once_across_a_host_sigkill() {
         trainees.iter().find(|t| t["stuck"] == true).expect("stuck")["stuck_text"],
         "the lock expired"
     );
-    // Every fact once: 4 decisions + 10 answers + 1 score per trainee, plus one stuck signal.
-    let expected_events = (TRAINEES * (decisions.len() + 10 + 1) + 1) as u64;
+    // Every fact once: the join, 4 decisions, 10 answers and 1 score per trainee, plus one
+    // stuck signal.
+    let expected_events = (TRAINEES * (1 + decisions.len() + 10 + 1) + 1) as u64;
     assert_eq!(view["events"], expected_events, "{view}");
     for (decision, _) in &decisions {
         let total: u64 = view["decisions"][decision]

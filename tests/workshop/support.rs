@@ -15,10 +15,16 @@ pub fn command(data: &Path, args: &[&str]) -> Command {
 
 /// The binary with a data folder in language `lang`.
 pub fn command_in(lang: &str, data: &Path, args: &[&str]) -> Command {
+    let mut cmd = command_saved_lang(data, &["--lang", lang]);
+    cmd.args(args);
+    cmd
+}
+
+/// The binary with a data folder and no `--lang`: the language is the one the trainee chose
+/// before (the locale is C).
+pub fn command_saved_lang(data: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
-    cmd.arg("--lang")
-        .arg(lang)
-        .arg("--data-dir")
+    cmd.arg("--data-dir")
         .arg(data)
         .args(args)
         .env("LANG", "C")

@@ -3,6 +3,7 @@
 //! and type pacing commands; what must happen outside comes back as effects.
 
 pub mod door;
+pub mod pick;
 pub mod prompt;
 
 use super::input::{Key, KeyCode};
@@ -135,6 +136,19 @@ pub struct Dashboard {
     pub quitting: bool,
     /// Whether the instructor key is on screen (`v`).
     pub key: KeyVisibility,
+    /// Whether the answers section is projectable or the instructor's private view (`p`).
+    pub view: AnswersView,
+}
+
+/// Who may see the answers section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AnswersView {
+    /// Fit for the projector: a decision not yet revealed shows its options only.
+    #[default]
+    Projectable,
+    /// The instructor alone: the right option and the counts before the reveal, with a line
+    /// that says the view is not for the projector.
+    Private,
 }
 
 /// The instructor key on the dashboard: hidden by default, because any section, the join
@@ -167,7 +181,14 @@ impl Dashboard {
             no_color: false,
             quitting: false,
             key: KeyVisibility::Hidden,
+            view: AnswersView::Projectable,
         }
+    }
+
+    /// Whether the answers section may show the right option and the counts of `decision`:
+    /// once the room saw them, or in the private view.
+    pub fn answers_shown(&self, decision: &str) -> bool {
+        self.view == AnswersView::Private || self.summary.revealed.iter().any(|d| d == decision)
     }
 
     /// Whether the instructor key is shown (in the header and on the join section).
@@ -227,6 +248,20 @@ impl Dashboard {
             self.quitting = true;
             return Vec::new();
         }
+        if let Some(prompt) = &mut self.prompt
+            && prompt.kind.takes_trainee()
+            && matches!(key.code, KeyCode::Up | KeyCode::Down)
+        {
+            let last = self.summary.trainees.len().checked_sub(1);
+            prompt.cursor = match (key.code, prompt.cursor, last) {
+                (_, _, None) => None,
+                (KeyCode::Up, None | Some(0), Some(last)) => Some(last),
+                (KeyCode::Up, Some(i), _) => Some(i - 1),
+                (_, Some(i), Some(last)) if i < last => Some(i + 1),
+                _ => Some(0),
+            };
+            return Vec::new();
+        }
         if let Some(prompt) = &mut self.prompt {
             return match prompt.on_key(key) {
                 prompt::Outcome::Typing => Vec::new(),
@@ -236,24 +271,12 @@ impl Dashboard {
                 }
                 prompt::Outcome::Submitted(text) => {
                     let kind = prompt.kind;
+                    if kind.takes_trainee() {
+                        return self.submit_trainee(kind, &text);
+                    }
                     self.prompt = None;
                     if let Some(effects) = self.door_submitted(kind) {
                         return effects;
-                    }
-                    // These take a trainee's name, not a pacing command.
-                    let named = match kind {
-                        PromptKind::Kick => Some(DashEffect::Kick(text.clone())),
-                        PromptKind::RemoveRow => Some(DashEffect::RemoveRow(text.clone())),
-                        PromptKind::Acknowledge => Some(DashEffect::Acknowledge(text.clone())),
-                        _ => None,
-                    };
-                    if let Some(effect) = named {
-                        self.note = None;
-                        return if text.is_empty() {
-                            Vec::new()
-                        } else {
-                            vec![effect]
-                        };
                     }
                     match prompt::parse(kind, &text, &self.content) {
                         Ok(pace) => {
@@ -292,6 +315,12 @@ impl Dashboard {
             KeyCode::Char('d') => self.ask(PromptKind::RemoveRow),
             KeyCode::Char('a') => self.ask(PromptKind::Acknowledge),
             KeyCode::Char(c @ ('L' | 'S')) => return self.door_key(c),
+            KeyCode::Char('p') => {
+                self.view = match self.view {
+                    AnswersView::Projectable => AnswersView::Private,
+                    AnswersView::Private => AnswersView::Projectable,
+                };
+            }
             KeyCode::Char('v') => {
                 self.key = match self.key {
                     KeyVisibility::Hidden => KeyVisibility::Shown,
@@ -303,48 +332,44 @@ impl Dashboard {
         Vec::new()
     }
 
+    /// Enter in a prompt that takes a trainee: the row chosen with the arrows when nothing was
+    /// typed, else the row the number, id or start of a name picks. A start that fits several
+    /// keeps the prompt open and names them; text that picks nobody goes to the host as typed
+    /// (it may know an id the summary does not show yet) and the host's answer says so.
+    fn submit_trainee(&mut self, kind: PromptKind, text: &str) -> Vec<DashEffect> {
+        let cursor = self.prompt.as_ref().and_then(|p| p.cursor);
+        let chosen = match (text.is_empty(), cursor) {
+            (true, Some(i)) => self.summary.trainees.get(i).map(|t| t.id.clone()),
+            (true, None) => None,
+            (false, _) => match pick::pick(&self.summary.trainees, text) {
+                pick::Picked::One(t) => Some(t.id.clone()),
+                pick::Picked::Several(fits) => {
+                    let names: Vec<&str> = fits.iter().map(|t| t.name.as_str()).collect();
+                    let note = self
+                        .strings()
+                        .fill("dash.pick_several", &[("names", &names.join(", "))]);
+                    self.note = Some((note, true));
+                    return Vec::new();
+                }
+                pick::Picked::Nobody => Some(text.to_owned()),
+            },
+        };
+        self.prompt = None;
+        self.note = None;
+        let Some(who) = chosen else {
+            return Vec::new();
+        };
+        vec![match kind {
+            PromptKind::Kick => DashEffect::Kick(who),
+            PromptKind::RemoveRow => DashEffect::RemoveRow(who),
+            _ => DashEffect::Acknowledge(who),
+        }]
+    }
+
     /// The footer's confirmation of a sent command, with numbers and titles as the room sees
     /// them.
     pub fn describe(&self, pace: &PaceKind) -> String {
-        let course = self.course();
-        let s = self.strings();
-        let numbered = |i: Option<usize>, title: Option<&str>, id: &str| {
-            (
-                i.map_or_else(|| "?".to_owned(), |i| (i + 1).to_string()),
-                title.unwrap_or(id).to_owned(),
-            )
-        };
-        match pace {
-            PaceKind::OpenChapter { chapter } => {
-                let i = course.chapters.iter().position(|c| &c.id == chapter);
-                let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
-                s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
-            }
-            PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
-                // Decision titles carry their number ("Decision 2").
-                let title = course
-                    .decisions
-                    .iter()
-                    .find(|d| &d.id == decision)
-                    .map_or(decision.as_str(), |d| d.title.as_str());
-                let key = if matches!(pace, PaceKind::SecondVote { .. }) {
-                    "dash.pace_second_vote"
-                } else {
-                    "dash.pace_reveal"
-                };
-                s.fill(key, &[("title", title)])
-            }
-            PaceKind::OpenScenario { scenario, mode } => {
-                let title = self
-                    .content
-                    .scenarios
-                    .iter()
-                    .find(|sc| &sc.id == scenario)
-                    .and_then(|sc| sc.text.get(&self.lang))
-                    .map_or(scenario.as_str(), |t| t.title.as_str());
-                s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
-            }
-        }
+        describe(&self.content, self.lang, pace)
     }
 
     fn ask(&mut self, kind: PromptKind) {
@@ -404,6 +429,49 @@ impl Dashboard {
     /// Stores the clamped offset, so Up after scrolling past the end moves at once.
     pub fn clamp_to(&mut self, lines: usize) {
         self.scroll = u16::try_from(self.clamped_scroll(lines)).unwrap_or(u16::MAX);
+    }
+}
+
+/// A sent pacing command as a sentence in `lang`, with numbers and titles as the room sees
+/// them (the dashboard's footer, `host pace`).
+pub fn describe(content: &Content, lang: Lang, pace: &PaceKind) -> String {
+    let course = content.course(lang);
+    let s = &course.strings;
+    let numbered = |i: Option<usize>, title: Option<&str>, id: &str| {
+        (
+            i.map_or_else(|| "?".to_owned(), |i| (i + 1).to_string()),
+            title.unwrap_or(id).to_owned(),
+        )
+    };
+    match pace {
+        PaceKind::OpenChapter { chapter } => {
+            let i = course.chapters.iter().position(|c| &c.id == chapter);
+            let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
+            s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
+        }
+        PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
+            // Decision titles carry their number ("Decision 2").
+            let title = course
+                .decisions
+                .iter()
+                .find(|d| &d.id == decision)
+                .map_or(decision.as_str(), |d| d.title.as_str());
+            let key = if matches!(pace, PaceKind::SecondVote { .. }) {
+                "dash.pace_second_vote"
+            } else {
+                "dash.pace_reveal"
+            };
+            s.fill(key, &[("title", title)])
+        }
+        PaceKind::OpenScenario { scenario, mode } => {
+            let title = content
+                .scenarios
+                .iter()
+                .find(|sc| &sc.id == scenario)
+                .and_then(|sc| sc.text.get(&lang))
+                .map_or(scenario.as_str(), |t| t.title.as_str());
+            s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
+        }
     }
 }
 

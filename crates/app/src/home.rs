@@ -71,13 +71,19 @@ pub struct HomeState {
 
 /// Whether leaving Home must ask first: only while a report waits in the mail outbox.
 pub fn must_ask_before_quit(session: &Session) -> bool {
-    session.report_status == Some(domain::outbox::MailStatus::Queued)
+    session.report_status == Some(domain::outbox::MailStatus::Queued) || session.workshop.is_some()
 }
 
-/// Asks before quitting (a queued report would be sent on the next start only).
+/// Asks before quitting: a queued report would be sent on the next start only; a joined
+/// trainee may have pressed one `q` too many on the way back from a chapter.
 pub fn ask_quit(home: &mut HomeState, session: &mut Session) {
     home.confirm_quit = true;
-    let text = session.strings().get("home.quit_confirm").to_owned();
+    let key = if session.report_status == Some(domain::outbox::MailStatus::Queued) {
+        "home.quit_confirm"
+    } else {
+        "home.quit_joined"
+    };
+    let text = session.strings().get(key).to_owned();
     session.notify(text, true);
 }
 

@@ -46,7 +46,7 @@ pub use ordering::{
 };
 pub use quiz::{QuizPhase, QuizRecord, QuizState};
 pub use reader::{ReaderState, SearchState};
-pub use report::{ReportPhase, ReportState};
+pub use report::{CopyOffer, ReportPhase, ReportState};
 pub use screen::Screen;
 pub use session::{Info, Nav, Options, Session, Status, StoredSession};
 pub use settings::SettingsState;
@@ -295,6 +295,18 @@ impl App {
                 Vec::new()
             }
             Nav::Back => self.back(),
+            Nav::OverHome(screen) => {
+                let effects = self.leave_screen();
+                let below = std::mem::replace(&mut self.screen, *screen);
+                // The bottom of the history is Home; what stood between goes.
+                let home = if self.history.is_empty() {
+                    below
+                } else {
+                    self.history.swap_remove(0)
+                };
+                self.history = vec![home];
+                effects
+            }
         }
     }
 

@@ -27,6 +27,9 @@ pub enum Delivery {
 pub enum CodeRequestOutcome {
     /// A code was issued and its mail handled as described.
     Sent(Delivery),
+    /// As `Sent`, through a workshop host that offers a copy for its instructor (its config
+    /// names one; the address stays on the host): the screen asks for consent.
+    SentCopyOffered(Delivery),
     /// No code now (cooldown, hourly limit, lock): string key and seconds to wait.
     Denied { key: &'static str, secs: i64 },
     /// The mail library refused the address (string key).

@@ -7,6 +7,7 @@
 use super::keymap::{DISMISS_KEY, FOLLOW_KEY};
 use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
+use domain::workshop::pace::PaceReply;
 use domain::workshop::{Pace, PaceKind};
 use sim::model::Mode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +36,19 @@ pub struct RoomVotes {
     /// Decision ids whose second vote this trainee gave (counted by the host, or answered here
     /// since).
     pub second_given: BTreeSet<String>,
+}
+
+impl From<&PaceReply> for RoomVotes {
+    /// The room as one pacing answer of the host tells it (the TUI's poll and the command
+    /// line read it alike).
+    fn from(reply: &PaceReply) -> Self {
+        RoomVotes {
+            held: reply.hold_feedback,
+            revealed: reply.revealed.iter().cloned().collect(),
+            second_open: reply.second_votes.iter().cloned().collect(),
+            second_given: reply.second_given.iter().cloned().collect(),
+        }
+    }
 }
 
 impl RoomVotes {
@@ -109,17 +123,19 @@ pub fn banner(session: &Session) -> Option<String> {
         }
         PaceKind::RevealDecision { decision } => {
             let d = course.decision(decision)?;
-            let first = shares(d, notice.distribution.as_ref());
+            let first = notice.distribution.as_ref();
             match &notice.second_distribution {
                 Some(second) => s.fill(
                     "pace.revealed_both",
                     &[
                         ("title", &d.title),
-                        ("first", &first),
-                        ("second", &shares(d, Some(second))),
+                        ("shares", &shares(d, first, Some(second))),
                     ],
                 ),
-                None => s.fill("pace.revealed", &[("title", &d.title), ("shares", &first)]),
+                None => s.fill(
+                    "pace.revealed",
+                    &[("title", &d.title), ("shares", &shares(d, first, None))],
+                ),
             }
         }
         PaceKind::SecondVote { decision } => {
@@ -132,8 +148,15 @@ pub fn banner(session: &Session) -> Option<String> {
     Some(s.fill("pace.banner", &args))
 }
 
-/// Follows the banner's command (the one key); the banner goes away.
+/// Follows the banner's command (the one key); the banner goes away. The screen it opens
+/// stands directly above Home, whatever was open before.
 pub fn follow(session: &mut Session) -> Vec<Effect> {
+    let effects = open_followed(session);
+    session.open_over_home();
+    effects
+}
+
+fn open_followed(session: &mut Session) -> Vec<Effect> {
     let Some(notice) = session.pace.take() else {
         return Vec::new();
     };
@@ -163,16 +186,28 @@ pub fn follow(session: &mut Session) -> Vec<Effect> {
 }
 
 /// "[1] 3 · [2] 5 ✓": each option numbered as on the trainee's card with its count, the right
-/// one marked (the reveal is when the room may know it).
-fn shares(d: &content::Decision, counts: Option<&BTreeMap<String, u32>>) -> String {
+/// one marked (the reveal is when the room may know it). With a second vote each count is
+/// followed by the second's, "[2] 5→8 ✓": how the discussion moved the room, short enough
+/// for a status row.
+fn shares(
+    d: &content::Decision,
+    first: Option<&BTreeMap<String, u32>>,
+    second: Option<&BTreeMap<String, u32>>,
+) -> String {
+    let count = |c: Option<&BTreeMap<String, u32>>, id: &str| {
+        c.and_then(|c| c.get(id)).copied().unwrap_or(0)
+    };
     let shares: Vec<String> = d
         .options
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let n = counts.and_then(|c| c.get(&o.id)).copied().unwrap_or(0);
             let mark = if o.correct { " \u{2713}" } else { "" };
-            format!("[{}] {n}{mark}", i + 1)
+            let n = count(first, &o.id);
+            match second {
+                Some(_) => format!("[{}] {n}\u{2192}{}{mark}", i + 1, count(second, &o.id)),
+                None => format!("[{}] {n}{mark}", i + 1),
+            }
         })
         .collect();
     shares.join(" · ")

@@ -26,6 +26,17 @@ pub enum ReportPhase {
     Done,
 }
 
+/// Who offers the copy for the instructor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CopyOffer {
+    /// This machine's config names the instructor: asked before the code is requested.
+    #[default]
+    Config,
+    /// The workshop host offers it (the address stays on the host): asked after its first
+    /// code, once, with the code already on its way.
+    Host,
+}
+
 /// The report screen's own state. The typed code is never kept here after Enter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportState {
@@ -43,6 +54,8 @@ pub struct ReportState {
     pub address: String,
     /// Whether the instructor copy was agreed to.
     pub consent: bool,
+    /// Whose offer the consent question answers.
+    pub copy_offer: CopyOffer,
     /// Wrong tries left (after the first wrong one).
     pub remaining: usize,
     /// Lines to show under the field: (text, is error).
@@ -110,6 +123,7 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
         learner: None,
         address: String::new(),
         consent: false,
+        copy_offer: CopyOffer::Config,
         remaining: MAX_FAILURES,
         messages: Vec::new(),
         saved_at: None,
@@ -152,7 +166,8 @@ pub fn captures_keys(state: &ReportState) -> bool {
 /// Keys while typing: characters, Backspace, Enter, Esc (back).
 pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> Vec<Effect> {
     let lang = session.lang;
-    let cc = session.instructor_cc.is_some();
+    // Joined, the host's config alone decides whether a copy is offered.
+    let cc = session.instructor_cc.is_some() && session.workshop.is_none();
     if key.code == KeyCode::Esc {
         session.back();
         return Vec::new();
@@ -174,6 +189,9 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
         (ReportPhase::Consent, KeyCode::Char(c)) => {
             s.consent = matches!(c, 'y' | 'Y' | 'j' | 'J');
             s.phase = ReportPhase::Code;
+            if s.copy_offer == CopyOffer::Host {
+                return Vec::new();
+            }
             s.busy = true;
             vec![request_code(s, lang)]
         }
@@ -297,6 +315,13 @@ pub fn code_requested(
 ) {
     s.busy = false;
     match outcome {
+        Ok(CodeRequestOutcome::SentCopyOffered(delivery)) => {
+            code_requested(s, session, Ok(CodeRequestOutcome::Sent(delivery)));
+            if s.copy_offer == CopyOffer::Config {
+                s.copy_offer = CopyOffer::Host;
+                s.phase = ReportPhase::Consent;
+            }
+        }
         Ok(CodeRequestOutcome::Sent(delivery)) => {
             let address = s.address.clone();
             say(

@@ -124,6 +124,9 @@ pub enum Nav {
     Push(Box<Screen>),
     /// Go back one screen (from Home: quit).
     Back,
+    /// Open a screen directly above Home, in place of every screen between (following the
+    /// instructor: `q` then leads back to Home, not through each screen followed before).
+    OverHome(Box<Screen>),
 }
 
 impl Session {
@@ -185,6 +188,13 @@ impl Session {
     pub fn push(&mut self, screen: Screen) {
         self.status = None;
         self.nav = Some(Nav::Push(Box::new(screen)));
+    }
+
+    /// Turns a pending "open on top" into "open directly above Home".
+    pub fn open_over_home(&mut self) {
+        if let Some(Nav::Push(screen)) = self.nav.take() {
+            self.nav = Some(Nav::OverHome(screen));
+        }
     }
 
     /// Asks to go back one screen.

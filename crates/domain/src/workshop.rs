@@ -108,6 +108,10 @@ pub enum EventKind {
     },
     /// The trainee is no longer stuck (clears every earlier stuck signal).
     Solved,
+    /// The trainee joined the session (or joined it again after leaving): in the room.
+    Joined,
+    /// The trainee left the session (`leave`): no longer in the room until they join again.
+    Left,
     /// A lab's check ran (`queuelab lab check` or the lab screen).
     LabChecked {
         /// Lab id (`02-transactional-outbox`).

@@ -99,20 +99,6 @@ pub struct HostState {
     door_locked: std::sync::atomic::AtomicBool,
 }
 
-/// The summary of what the database holds: names, events and acknowledgements, cleaned as the
-/// host's door cleans them (rows an older version stored may not be).
-fn rebuilt_summary(db: &HostDb, catalog: &Catalog) -> rusqlite::Result<Summary> {
-    let mut summary = Summary::default();
-    db.replay_trainees(|id, trainee_name| {
-        summary.name(id, &names::clean_stored_name(trainee_name));
-    })?;
-    db.replay_events(|trainee, event| {
-        summary.apply(trainee, &names::cleaned(event), catalog);
-    })?;
-    db.replay_acks(|trainee, n| summary.acknowledge(trainee, n))?;
-    Ok(summary)
-}
-
 fn random_text(len: usize) -> String {
     (0..len)
         .map(|_| {
@@ -168,7 +154,7 @@ impl HostState {
         // Held unless the session was started with immediate feedback.
         let hold_feedback = db.meta(FEEDBACK_META).map_err(fail)?.as_deref() != Some("immediate");
         let catalog = Catalog::new(content);
-        let summary = rebuilt_summary(&db, &catalog).map_err(fail)?;
+        let summary = db.summary(&catalog).map_err(fail)?;
         let door_locked = std::sync::atomic::AtomicBool::new(db.locked().map_err(fail)?);
         let paces = db.paces().map_err(fail)?;
         Ok(HostState {
@@ -315,6 +301,7 @@ impl HostState {
         let mut view =
             lock(&self.summary).view(&self.name, events, duplicates, &self.catalog, self.texts());
         view.date = domain::report::iso_date(self.started_ms / 1000);
+        view.now_ms = now_ms();
         let paces = lock(&self.paces);
         view.revealed = revealed(&paces);
         let opened = second_votes(&paces);

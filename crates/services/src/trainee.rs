@@ -22,6 +22,8 @@ pub struct Delivery {
     pub error: Option<String>,
     /// The session name the host reported.
     pub session: Option<String>,
+    /// The name the room shows for the trainee, as the host last said.
+    pub name: Option<String>,
     /// Whether a request went to the host in this run (false when nothing was due): only
     /// then do `error` and `session` say whether the host is reachable now.
     pub attempted: bool,
@@ -68,6 +70,9 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
                         .map_err(|e| e.to_string())?;
                 }
                 out.session = Some(reply.session);
+                if reply.name.is_some() {
+                    out.name = reply.name;
+                }
             }
             Err(e) => {
                 store.mark_failed(&ids, &e).map_err(|e| e.to_string())?;
@@ -97,6 +102,20 @@ fn send(
         .accepted("host")?;
     serde_json::from_slice(&reply.body)
         .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
+}
+
+/// Leaves the session: tells the host (the room no longer counts the trainee), hands over
+/// what waits until `deadline`, then ends the membership and its outbox. True when there was
+/// a membership to end. Whatever the host did not receive by then stays unsaid: the trainee
+/// is gone here either way.
+pub fn leave(store: &mut Store, deadline: Instant) -> Result<bool, String> {
+    if store.membership().map_err(|e| e.to_string())?.is_some() {
+        store
+            .queue_event(&domain::workshop::EventKind::Left)
+            .map_err(|e| e.to_string())?;
+        let _ = deliver(store, deadline, true);
+    }
+    store.leave().map_err(|e| e.to_string())
 }
 
 /// Asks the host for the pacing commands after `after` (the join code is the credential, the

@@ -56,11 +56,13 @@ pub fn request_code(
 }
 
 /// Hands the typed code and the report to the host; the verdict, and when accepted the
-/// report's new status for the screen.
+/// report's new status for the screen. `consent`: the trainee agreed to a copy for the host's
+/// instructor.
 pub fn submit(
     member: &Membership,
     address: &str,
     typed: &str,
+    consent: bool,
     report: &Report,
 ) -> Result<(Verdict, Option<Msg>), String> {
     let reply = post(
@@ -71,6 +73,7 @@ pub fn submit(
             address: address.to_owned(),
             typed: typed.to_owned(),
             report: report.clone(),
+            instructor_copy: consent,
         },
     )?;
     let verdict = verdict(&reply)?;
@@ -91,11 +94,16 @@ pub fn submit(
 
 fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
     if reply.key == "report.code_sent" {
-        return Ok(CodeRequestOutcome::Sent(if reply.sent {
+        let delivery = if reply.sent {
             Delivery::Smtp
         } else {
             Delivery::Retry("the workshop host retries".to_owned())
-        }));
+        };
+        return Ok(if reply.copy_offered {
+            CodeRequestOutcome::SentCopyOffered(delivery)
+        } else {
+            CodeRequestOutcome::Sent(delivery)
+        });
     }
     match DENIED_KEYS.iter().find(|k| **k == reply.key) {
         Some(key) => Ok(CodeRequestOutcome::Denied {
@@ -136,6 +144,7 @@ mod tests {
             wait_secs: Some(30),
             sent: true,
             done: false,
+            copy_offered: false,
         };
         assert_eq!(
             code_outcome(&reply("report.code_sent")),

@@ -25,12 +25,24 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
     let s = dash.strings();
     let view = &dash.summary;
     out.push(title(s.get("dash.decisions_title"), theme));
+    // Any section may be on the projector: the private view says so where it starts.
+    if dash.view == app::dashboard::AnswersView::Private {
+        out.push(Line::from(Span::styled(
+            format!(" {} ", s.get("dash.private_view")),
+            theme
+                .tone(Tone::Bad)
+                .add_modifier(ratatui::style::Modifier::REVERSED),
+        )));
+    }
     for d in &dash.course().decisions {
+        let shown = dash.answers_shown(&d.id);
         let counts = view.decisions.get(&d.id);
         let total: u32 = counts.map_or(0, |c| c.values().sum());
         let max = counts.and_then(|c| c.values().max().copied()).unwrap_or(0);
         let (state, tone) = if view.revealed.contains(&d.id) {
             (s.get("dash.revealed"), Tone::Good)
+        } else if shown {
+            (s.get("dash.hidden_private"), Tone::Bad)
         } else {
             (s.get("dash.hidden"), Tone::Dim)
         };
@@ -59,6 +71,16 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
         }
         // With a second vote the two bars stand side by side, each half as wide, so the
         // instructor sees at a glance how the discussion moved the room.
+        if !shown {
+            // The options stay on screen so the room can argue about "option 3"; which is
+            // right and how many chose it wait for the reveal.
+            for (j, option) in d.options.iter().enumerate() {
+                let lead = format!("   {}  ", j + 1);
+                let text = cell(&option.text, width.saturating_sub(lead.chars().count()));
+                out.push(Line::from(vec![plain(lead), dim(text, theme)]));
+            }
+            continue;
+        }
         let bar_w = if second.is_some() { BAR_W / 2 } else { BAR_W };
         if second.is_some() {
             let columns = format!(

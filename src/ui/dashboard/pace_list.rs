@@ -10,13 +10,13 @@ use app::simulator::view::mode_key;
 use ratatui::text::Line;
 use sim::Mode;
 
-/// The list for an open prompt of `kind`; None for prompts that take a name.
+/// The list for an open prompt of `kind`: what it offers by number.
 pub fn lines(
     dash: &Dashboard,
     kind: PromptKind,
     theme: &Theme,
     width: usize,
-) -> Option<Vec<Line<'static>>> {
+) -> Vec<Line<'static>> {
     let s = dash.strings();
     let course = dash.course();
     let row = |n: usize, text: &str| {
@@ -69,10 +69,45 @@ pub fn lines(
                 out.push(Line::from(row(i + 1, &format!("{} · {chapter}", d.title))));
             }
         }
-        PromptKind::Kick
-        | PromptKind::RemoveRow
-        | PromptKind::Acknowledge
-        | PromptKind::RemoveSilent => return None,
+        PromptKind::RemoveSilent => return None,
+        PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
+            trainees(dash, theme, width, &mut out);
+        }
     }
-    Some(out)
+    out
+}
+
+/// The trainees as the prompts that take one number them, the row chosen with the arrows
+/// highlighted; the stuck marked, since `a` is for them.
+fn trainees(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    out.push(title(s.get("dash.list_trainees"), theme));
+    if dash.summary.trainees.is_empty() {
+        out.push(Line::from(dim(
+            format!("   {}", s.get("dash.no_trainees")),
+            theme,
+        )));
+    }
+    let cursor = dash.prompt.as_ref().and_then(|p| p.cursor);
+    for (i, t) in dash.summary.trainees.iter().enumerate() {
+        let mut text = format!(
+            "{} · {}",
+            t.name,
+            s.get(t.presence(dash.summary.now_ms).key())
+        );
+        if t.stuck {
+            text = format!("{text} · {}", s.get("host.status_stuck"));
+        }
+        let mark = if cursor == Some(i) { '>' } else { ' ' };
+        let line = format!(
+            " {mark}{:>2}. {}",
+            i + 1,
+            ellipsize(&text, width.saturating_sub(7))
+        );
+        out.push(if cursor == Some(i) {
+            Line::styled(line, theme.selected())
+        } else {
+            Line::from(plain(line))
+        });
+    }
 }

@@ -141,13 +141,13 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             // One space always parts a long name from the figures.
             plain(format!("{} ", cell(&t.name, name_w.saturating_sub(1)))),
             plain(figures),
-            dim(cell(&ago(dash, t.last_seen_ms), SEEN_W), theme),
+            dim(cell(s.get(t.presence(view.now_ms).key()), SEEN_W), theme),
             plain(cell(t.screen.as_deref().unwrap_or("-"), screen_w)),
         ]));
     }
     labs(dash, theme, width, &mut out);
     out.push(Line::raw(""));
-    let minutes = (domain::workshop::summary::IN_ROOM_MS / 60_000).to_string();
+    let minutes = (domain::workshop::summary::ACTIVE_MS / 60_000).to_string();
     let rules = s.fill(
         "dash.room_rules",
         &[("rule", s.get("chapters.read_rule")), ("minutes", &minutes)],
@@ -234,19 +234,4 @@ fn textwrap_lines(text: &str, width: usize) -> Vec<String> {
         lines.push(current);
     }
     lines
-}
-
-/// "12 s ago", "3 min ago", "2 h ago" against the summary's clock.
-fn ago(dash: &Dashboard, at_ms: i64) -> String {
-    let s = dash.strings();
-    if at_ms <= 0 {
-        return s.get("dash.never").to_owned();
-    }
-    let secs = (dash.now_ms - at_ms).max(0) / 1000;
-    let (key, n) = match secs {
-        0..60 => ("dash.ago_s", secs),
-        60..3600 => ("dash.ago_min", secs / 60),
-        _ => ("dash.ago_h", secs / 3600),
-    };
-    s.fill(key, &[("n", &n.to_string())])
 }

@@ -33,6 +33,14 @@ pub enum PromptKind {
 }
 
 impl PromptKind {
+    /// Whether it takes a trainee (by row, number or name) rather than a pacing command.
+    pub fn takes_trainee(self) -> bool {
+        matches!(
+            self,
+            PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge
+        )
+    }
+
     /// The string key of the question shown before the input.
     pub fn label_key(self) -> &'static str {
         match self {
@@ -55,6 +63,9 @@ pub struct Prompt {
     pub kind: PromptKind,
     /// What was typed.
     pub input: String,
+    /// The trainee row chosen with the arrow keys (prompts that take a name), as an index of
+    /// the summary's trainees.
+    pub cursor: Option<usize>,
 }
 
 /// What a key did to the prompt.
@@ -74,6 +85,7 @@ impl Prompt {
         Prompt {
             kind,
             input: String::new(),
+            cursor: None,
         }
     }
 

@@ -272,3 +272,51 @@ fn a_asks_whose_stuck_signal_to_acknowledge() {
     d.update(DashMsg::Acknowledged(Err("Bob is not stuck".into())));
     assert_eq!(d.note, Some(("Bob is not stuck".into(), true)));
 }
+
+#[test]
+fn a_d_and_x_pick_a_row_by_arrows_number_or_the_start_of_a_name() {
+    use domain::workshop::summary::TraineeView;
+    let mut d = dash();
+    let row = |id: &str, name: &str| TraineeView {
+        id: id.into(),
+        name: name.into(),
+        ..TraineeView::default()
+    };
+    d.summary.trainees = vec![
+        row("a1", "Ada"),
+        row("e1", "Emil Müller"),
+        row("e2", "Emma Schulz"),
+    ];
+    typed(&mut d, "aemil");
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Acknowledge("e1".into())]
+    );
+    typed(&mut d, "dEM");
+    assert!(press(&mut d, KeyCode::Enter).is_empty(), "two fit");
+    let (note, error) = d.note.clone().expect("a note");
+    assert!(
+        error && note.contains("Emil Müller") && note.contains("Emma Schulz"),
+        "{note}"
+    );
+    assert!(d.prompt.is_some(), "the prompt stays open for more letters");
+    typed(&mut d, "ma");
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::RemoveRow("e2".into())]
+    );
+    typed(&mut d, "x3");
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Kick("e2".into())]
+    );
+    typed(&mut d, "a");
+    press(&mut d, KeyCode::Down);
+    press(&mut d, KeyCode::Down);
+    press(&mut d, KeyCode::Up);
+    assert_eq!(
+        press(&mut d, KeyCode::Enter),
+        [DashEffect::Acknowledge("a1".into())],
+        "down, down, up: the first row"
+    );
+}

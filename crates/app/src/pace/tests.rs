@@ -37,6 +37,36 @@ fn the_banner_waits_for_one_key_and_that_key_opens_the_chapter() {
 }
 
 #[test]
+fn following_replaces_the_screens_above_home_and_a_joined_q_on_home_asks() {
+    let mut app = test_app(Lang::En, 80, 24);
+    app.session.workshop = Some(crate::WorkshopLine {
+        session: "Room".into(),
+        reachable: true,
+        pending: 0,
+    });
+    for (id, chapter) in [(1, 2), (2, 2), (3, 0)] {
+        let msg = chapter_pace(&app, id, chapter);
+        app.update(msg);
+        chars(&mut app, "F");
+        assert!(matches!(app.screen, Screen::Reader(_)));
+    }
+    chars(&mut app, "q");
+    assert!(matches!(app.screen, Screen::Home(_)), "one q back to Home");
+    chars(&mut app, "q");
+    assert!(!app.session.quitting, "joined: one q too many asks");
+    let asked = app.session.status.as_ref().map(|s| s.text.clone());
+    assert!(
+        asked.is_some_and(|t| t.starts_with("y quits")),
+        "the key first"
+    );
+    chars(&mut app, "n");
+    assert!(!app.session.quitting, "any other key stays");
+    chars(&mut app, "q");
+    chars(&mut app, "y");
+    assert!(app.session.quitting);
+}
+
+#[test]
 fn a_command_seen_before_is_not_shown_again_and_x_dismisses() {
     let mut app = test_app(Lang::De, 80, 24);
     let first = chapter_pace(&app, 5, 1);
@@ -340,7 +370,10 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
             ..open
         }));
         let text = banner(&app.session).expect("a banner");
-        assert!(text.contains("[1] 2") && text.contains("[2] 2"), "{text}");
+        assert!(
+            text.contains("[1] 2→0") && text.contains("[2] 0→2"),
+            "{text}"
+        );
         let card = reader_text(&app);
         assert!(!card.contains(saved), "{card}");
         let verdict = if d.options[1].correct {

@@ -163,6 +163,54 @@ fn instructor_copy_is_asked_only_when_configured() {
 }
 
 #[test]
+fn joined_the_hosts_offer_alone_asks_for_the_instructor_copy_once() {
+    let mut app = app();
+    // The trainee's own config names someone; joined, only the host's offer counts.
+    app.session.instructor_cc = Some("someone@example.org".into());
+    app.session.workshop = Some(crate::WorkshopLine {
+        session: "Room 1".into(),
+        reachable: true,
+        pending: 0,
+    });
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    chars(&mut app, "ada@example.org");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::Mail(MailRequest::RequestCode { .. })]
+        ),
+        "no question before the host answered: {effects:?}"
+    );
+    let offered = || Msg::CodeRequested(Ok(CodeRequestOutcome::SentCopyOffered(Delivery::Smtp)));
+    app.update(offered());
+    assert_eq!(report_state(&app).phase, ReportPhase::Consent);
+    assert!(
+        chars(&mut app, "n").is_empty(),
+        "the code is already on its way"
+    );
+    assert_eq!(report_state(&app).phase, ReportPhase::Code);
+    // A new code (r) does not ask again.
+    assert!(!chars(&mut app, "r").is_empty());
+    app.update(offered());
+    assert_eq!(report_state(&app).phase, ReportPhase::Code);
+    chars(&mut app, "111111");
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        &effects[..],
+        [Effect::Mail(MailRequest::ConfirmCode {
+            consent: false,
+            ..
+        })]
+    ));
+}
+
+#[test]
 fn the_report_needs_a_finished_quiz() {
     let mut app = app();
     started(&mut app);

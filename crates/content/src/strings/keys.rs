@@ -159,6 +159,7 @@ const MORE: &[&str] = &[
     "sim.cli_files",
     "key.space_reader",
     "home.quit_confirm",
+    "home.quit_joined",
     "report.chapters_read",
     "report.learner",
     "report.subject_named",

@@ -22,7 +22,8 @@ pub enum Place {
 }
 
 impl Place {
-    /// The place an event shows, if it shows one ("solved" says nothing about where).
+    /// The place an event shows, if it shows one ("solved", "joined" and "left" say nothing
+    /// about where).
     pub(super) fn of(kind: &EventKind) -> Option<Place> {
         Some(match kind {
             EventKind::ChapterRead { chapter } => Place::Chapter(chapter.clone()),
@@ -36,7 +37,7 @@ impl Place {
             EventKind::QuizAnswer { .. } | EventKind::QuizScore { .. } => Place::Quiz,
             EventKind::Stuck { screen, .. } => Place::Screen(screen.clone()),
             EventKind::LabChecked { lab, .. } => Place::Lab(lab.clone()),
-            EventKind::Solved => return None,
+            EventKind::Solved | EventKind::Joined | EventKind::Left => return None,
         })
     }
 }

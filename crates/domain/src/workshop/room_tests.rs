@@ -71,25 +71,62 @@ fn a_second_vote_is_counted_apart_from_the_first_and_first_in_its_round() {
 }
 
 #[test]
-fn in_the_room_means_the_host_heard_from_the_client_recently() {
+fn active_means_the_host_heard_from_the_client_recently() {
     let c = catalog();
     let mut s = Summary::default();
     s.apply("t", &ev(1, EventKind::OrderingAttempt), &c);
-    s.touch("stranger", 5_000);
+    assert!(
+        !s.touch("stranger", 5_000),
+        "nothing to store for a stranger"
+    );
     assert_eq!(
         s.trainee_count(),
         1,
         "a poll with an unknown id makes no row"
     );
     let view = |s: &Summary| s.view("s", 1, 0, &c, &RoomTexts::default()).trainees[0].clone();
+    assert!(!view(&s).left, "joined: in the room before any contact");
+    assert!(!view(&s).active(5_000), "not heard from yet");
     assert!(
-        !view(&s).in_room(5_000),
-        "not heard from since the host started"
+        s.touch("t", 5_000 + summary::CONTACT_STORE_MS),
+        "first contact: store it"
     );
-    s.touch("t", 5_000);
+    s.contact_stored("t", 5_000 + summary::CONTACT_STORE_MS);
+    assert!(
+        !s.touch("t", 6_000 + summary::CONTACT_STORE_MS),
+        "a second later: the stored one is near enough"
+    );
     s.touch("t", 4_000);
     let t = view(&s);
-    assert_eq!(t.last_contact_ms, 5_000, "the newest contact counts");
-    assert!(t.in_room(5_000 + summary::IN_ROOM_MS));
-    assert!(!t.in_room(5_001 + summary::IN_ROOM_MS));
+    let seen = 6_000 + summary::CONTACT_STORE_MS;
+    assert_eq!(t.last_contact_ms, seen, "the newest contact counts");
+    assert!(t.active(seen + summary::ACTIVE_MS));
+    assert!(!t.active(seen + 1 + summary::ACTIVE_MS));
+    assert_eq!(
+        t.presence(seen + 1 + summary::ACTIVE_MS),
+        summary::Presence::InRoom
+    );
+}
+
+#[test]
+fn leaving_ends_being_in_the_room_and_joining_again_starts_it() {
+    let c = catalog();
+    let mut s = Summary::default();
+    let in_room = |s: &Summary| !s.view("s", 1, 0, &c, &RoomTexts::default()).trainees[0].left;
+    s.apply("t", &ev(1, EventKind::Joined), &c);
+    assert!(in_room(&s));
+    s.apply("t", &ev(3, EventKind::Left), &c);
+    s.touch("t", 9_000);
+    assert!(!in_room(&s), "left");
+    let view = s.view("s", 1, 0, &c, &RoomTexts::default());
+    assert!(
+        !view.trainees[0].active(9_000),
+        "a trainee who left is not active"
+    );
+    assert_eq!(view.presence_counts(9_000), (0, 0));
+    // A late "joined" from before the leave changes nothing; a newer one brings them back.
+    s.apply("t", &ev(2, EventKind::Joined), &c);
+    assert!(!in_room(&s));
+    s.apply("t", &ev(4, EventKind::Joined), &c);
+    assert!(in_room(&s));
 }

@@ -10,7 +10,7 @@ pub use super::place::Place;
 use super::{Catalog, Event, EventKind};
 use std::collections::{BTreeMap, BTreeSet};
 pub use view::{
-    IN_ROOM_MS, LabRoom, OptionLabel, OrderingTally, QuizTally, RelayCounts, SummaryView,
+    ACTIVE_MS, LabRoom, OptionLabel, OrderingTally, Presence, QuizTally, RelayCounts, SummaryView,
     TraineeView, utc_minute,
 };
 
@@ -33,10 +33,20 @@ struct Trainee {
     solved_n: u64,
     /// Sequence number of the newest stuck signal the instructor acknowledged.
     acknowledged_n: u64,
+    /// The trainee's answer to the instructor-copy question of their newest relayed report
+    /// (None: no report went through the host, or its config names no instructor).
+    instructor_copy: Option<bool>,
     last_seen_ms: i64,
     /// When the host last heard from the trainee's client (host clock, ms): a delivery or a
-    /// pacing poll. Not stored: after a restart the next poll (every few seconds) sets it.
+    /// pacing poll.
     contact_ms: i64,
+    /// The contact time the host database holds (it is written at most every
+    /// [`CONTACT_STORE_MS`], so a restart loses less than that).
+    stored_contact_ms: i64,
+    /// Sequence number of the newest "joined" and "left": whichever is newer says whether
+    /// the trainee is in the room.
+    joined_n: u64,
+    left_n: Option<u64>,
     /// Sequence number and place of the trainee's newest event that says where they are.
     place: Option<(u64, Place)>,
     /// Lab id -> its checks so far.
@@ -60,7 +70,17 @@ struct StuckSignal {
     at_ms: i64,
 }
 
+/// How much newer a contact must be than the one stored before the host writes it again: a
+/// trainee polling every few seconds costs one write a half minute, and a restart shows them
+/// active as they were.
+pub const CONTACT_STORE_MS: i64 = 30_000;
+
 impl Trainee {
+    /// In the room: joined, and not left since (removed trainees have no row at all).
+    fn in_room(&self) -> bool {
+        self.left_n.is_none_or(|left| self.joined_n > left)
+    }
+
     /// The stuck signal still open: newer than the last "solved".
     fn open_stuck(&self) -> Option<&StuckSignal> {
         self.stuck.as_ref().filter(|s| s.n > self.solved_n)
@@ -148,6 +168,8 @@ impl Summary {
                 }
             }
             EventKind::Solved => t.solved_n = t.solved_n.max(event.n),
+            EventKind::Joined => t.joined_n = t.joined_n.max(event.n),
+            EventKind::Left => t.left_n = t.left_n.max(Some(event.n)),
             EventKind::LabChecked {
                 lab,
                 passed,
@@ -163,11 +185,30 @@ impl Summary {
     }
 
     /// Notes that the trainee's client reached the host at `now_ms` (host clock); an id the
-    /// host does not know stays unknown.
-    pub fn touch(&mut self, trainee: &str, now_ms: i64) {
+    /// host does not know stays unknown. True when the host should store the contact now
+    /// (then call [`Summary::contact_stored`]).
+    pub fn touch(&mut self, trainee: &str, now_ms: i64) -> bool {
+        let Some(t) = self.trainees.get_mut(trainee) else {
+            return false;
+        };
+        t.contact_ms = t.contact_ms.max(now_ms);
+        t.contact_ms - t.stored_contact_ms >= CONTACT_STORE_MS
+    }
+
+    /// Notes a contact time the host database holds (after storing it, or read at start).
+    pub fn contact_stored(&mut self, trainee: &str, at_ms: i64) {
         if let Some(t) = self.trainees.get_mut(trainee) {
-            t.contact_ms = t.contact_ms.max(now_ms);
+            t.contact_ms = t.contact_ms.max(at_ms);
+            t.stored_contact_ms = t.stored_contact_ms.max(at_ms);
         }
+    }
+
+    /// Each trainee's newest contact (id, host ms), to carry over into a rebuilt summary.
+    pub fn contacts(&self) -> Vec<(String, i64)> {
+        self.trainees
+            .iter()
+            .map(|(id, t)| (id.clone(), t.contact_ms))
+            .collect()
     }
 
     /// The sequence number of the trainee's open stuck signal, if any.
@@ -179,6 +220,13 @@ impl Summary {
     pub fn acknowledge(&mut self, trainee: &str, n: u64) {
         if let Some(t) = self.trainees.get_mut(trainee) {
             t.acknowledged_n = t.acknowledged_n.max(n);
+        }
+    }
+
+    /// Notes the trainee's answer to the instructor-copy question of a relayed report.
+    pub fn instructor_copy(&mut self, trainee: &str, consent: bool) {
+        if let Some(t) = self.trainees.get_mut(trainee) {
+            t.instructor_copy = Some(consent);
         }
     }
 
@@ -295,6 +343,7 @@ impl Summary {
                 stuck_text: t.open_stuck().map(|s| s.text.clone()),
                 last_seen_ms: t.last_seen_ms,
                 last_contact_ms: t.contact_ms,
+                left: !t.in_room(),
                 stuck_since_ms: t.open_stuck().map(|s| s.at_ms),
                 stuck_acknowledged: t.open_stuck().is_some_and(|s| t.acknowledged_n >= s.n),
                 screen: t.place.as_ref().map(|(_, place)| texts.place(place)),
@@ -307,6 +356,7 @@ impl Summary {
                     .filter(|(_, c)| c.solved)
                     .map(|(lab, _)| lab.clone())
                     .collect(),
+                instructor_copy: t.instructor_copy,
             });
         }
         view.trainees

@@ -50,6 +50,10 @@ pub struct BatchReply {
     pub duplicates: u32,
     /// Events refused (they are never retried).
     pub rejected: Vec<Rejected>,
+    /// The name the room shows for this trainee: the one sent, or `Ada (2)` when another Ada
+    /// was there first. An older host sends none.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// Who is asking, for the mail relay: the join code and the trainee's own credentials.
@@ -89,6 +93,10 @@ pub struct ReportSubmit {
     /// The report as the trainee's screen shows it. The host reads only its language: the mail it
     /// relays is composed from the host's own stored events.
     pub report: crate::report::Report,
+    /// Whether the trainee agreed to a copy for the instructor. The host alone knows the
+    /// instructor's address; without this agreement no copy goes.
+    #[serde(default)]
+    pub instructor_copy: bool,
 }
 
 /// The host's answer to either mail request: a UI string key with its values, the same keys
@@ -105,4 +113,8 @@ pub struct MailReply {
     pub sent: bool,
     /// Whether the flow is over (report queued, or locked).
     pub done: bool,
+    /// Whether the host offers a copy to its instructor (its config names one): the trainee is
+    /// asked for consent. The address itself stays on the host.
+    #[serde(default)]
+    pub copy_offered: bool,
 }

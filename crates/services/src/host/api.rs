@@ -136,7 +136,11 @@ impl HostState {
                         .trainee_record(&trainee)
                         .map_err(|e| (500, format!("host database: {e}")))?
                         .unwrap_or_default();
-                    relay.submit(submit, &self.name, record)
+                    let reply = relay.submit(submit, &self.name, record)?;
+                    if reply.key == "otp.accepted" && relay.offers_copy() {
+                        self.note_instructor_copy(&trainee, submit.instructor_copy);
+                    }
+                    Ok(reply)
                 })
             }
             ("GET", "/api/summary") => match self.instructor(req) {
@@ -230,9 +234,8 @@ impl HostState {
                 reply.stuck = trainee.and_then(|t| self.stuck_state(t));
                 if let Some(trainee) = trainee {
                     reply.second_given = self.second_given(trainee, &reply.second_votes);
-                    // A poll says the trainee's client is open: the room counts them.
-                    let id = names::normal_id(trainee);
-                    lock(&self.summary).touch(&id, now_ms);
+                    // A poll says the trainee's client is open: they count as active.
+                    self.heard_from(&names::normal_id(trainee), now_ms);
                 }
                 ApiResponse::json(&reply)
             }
@@ -397,7 +400,9 @@ impl HostState {
         for event in &stored.new {
             summary.apply(&trainee, event, &self.catalog);
         }
-        summary.touch(&trainee, now_ms);
+        if summary.touch(&trainee, now_ms) && db.note_contact(&trainee, now_ms).is_ok() {
+            summary.contact_stored(&trainee, now_ms);
+        }
         drop(summary);
         drop(db);
         rejected.extend(stored.rejected);
@@ -406,7 +411,22 @@ impl HostState {
             stored: stored.new.len() as u32,
             duplicates: stored.duplicates,
             rejected,
+            name: Some(stored.name.clone()),
         })
+    }
+}
+
+impl HostState {
+    /// Notes a contact from the trainee's client, stored when the stored one is old enough
+    /// (the database lock is taken after the summary's is released, in the order the
+    /// delivery path takes them).
+    fn heard_from(&self, trainee: &str, now_ms: i64) {
+        if !lock(&self.summary).touch(trainee, now_ms) {
+            return;
+        }
+        if lock(&self.db).note_contact(trainee, now_ms).is_ok() {
+            lock(&self.summary).contact_stored(trainee, now_ms);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! index (SQLite extended code 2067, naming `event.trainee_id, event.event_id`), is counted as a duplicate and
 //! stored nowhere else: the course's idempotent receiver, dog-fooded.
 
-use domain::workshop::{Event, Pace, PaceKind, wire::Rejected};
+use domain::workshop::{Catalog, Event, Pace, PaceKind, Summary, wire::Rejected};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 
@@ -303,6 +303,73 @@ impl HostDb {
                 params![trainee, i64::try_from(n).unwrap_or(i64::MAX)],
             )
             .map(drop)
+    }
+
+    /// Stores when the host last heard from the trainee's client (host clock, ms); an older
+    /// time never replaces a newer one.
+    pub fn note_contact(&self, trainee: &str, at_ms: i64) -> rusqlite::Result<()> {
+        self.conn
+            .prepare_cached("UPDATE trainee SET contact_ms = max(contact_ms, ?2) WHERE id = ?1")?
+            .execute(params![trainee, at_ms])
+            .map(drop)
+    }
+
+    /// Stores the trainee's answer to the instructor-copy question of a relayed report.
+    pub fn note_instructor_copy(&self, trainee: &str, consent: bool) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "UPDATE trainee SET instructor_copy = ?2 WHERE id = ?1",
+                params![trainee, consent],
+            )
+            .map(drop)
+    }
+
+    /// Hands every stored instructor-copy answer (trainee id, consent) to `answer`.
+    pub fn replay_instructor_copies(
+        &self,
+        mut answer: impl FnMut(&str, bool),
+    ) -> rusqlite::Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, instructor_copy FROM trainee
+             WHERE removed_ms IS NULL AND instructor_copy IS NOT NULL",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            answer(row.get_ref(0)?.as_str()?, row.get(1)?);
+        }
+        Ok(())
+    }
+
+    /// Hands every stored contact time (trainee id, host ms) to `contact`.
+    pub fn replay_contacts(&self, mut contact: impl FnMut(&str, i64)) -> rusqlite::Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, contact_ms FROM trainee WHERE removed_ms IS NULL AND contact_ms > 0",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            contact(row.get_ref(0)?.as_str()?, row.get(1)?);
+        }
+        Ok(())
+    }
+
+    /// The summary of everything stored: trainees, their events, acknowledgements and
+    /// contacts (at start, and after a removal).
+    pub fn summary(&self, catalog: &Catalog) -> rusqlite::Result<Summary> {
+        let mut summary = Summary::default();
+        // Cleaned as the host's door cleans what comes in: rows an older version stored may
+        // not be.
+        self.replay_trainees(|id, trainee_name| {
+            summary.name(id, &super::names::clean_stored_name(trainee_name));
+        })?;
+        self.replay_events(|trainee, event| {
+            summary.apply(trainee, &super::names::cleaned(event), catalog);
+        })?;
+        self.replay_acks(|trainee, n| summary.acknowledge(trainee, n))?;
+        self.replay_contacts(|trainee, at_ms| summary.contact_stored(trainee, at_ms))?;
+        self.replay_instructor_copies(|trainee, consent| {
+            summary.instructor_copy(trainee, consent);
+        })?;
+        Ok(summary)
     }
 
     /// Hands every acknowledgement (trainee id, stuck signal number) to `ack`.

@@ -57,7 +57,7 @@ impl HostState {
         let mut db = lock(&self.db);
         let removed = db.remove_silent(now_ms).map_err(fail)?;
         if !removed.is_empty() {
-            *lock(&self.summary) = super::rebuilt_summary(&db, &self.catalog).map_err(fail)?;
+            *lock(&self.summary) = db.summary(&self.catalog).map_err(fail)?;
         }
         Ok(SilentRemoved {
             n: removed.len(),

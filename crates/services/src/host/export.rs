@@ -32,27 +32,45 @@ fn csv(field: &str) -> String {
     }
 }
 
-/// The per-trainee CSV.
-pub fn trainees_csv(view: &SummaryView) -> String {
-    let decisions: Vec<&String> = view.decisions.keys().collect();
+/// An instructor-copy answer for the CSV: yes, no, or empty when nobody was asked.
+fn yes_no(answer: Option<bool>) -> &'static str {
+    match answer {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "",
+    }
+}
+
+/// The per-trainee CSV; the decision columns in the course's order, headed by their number
+/// and title in the language of `texts` ("decision 1: Order API", then "second vote 1: …").
+pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
+    let decisions = texts.in_decision_order(view.decisions.keys());
+    let number = |d: &str| {
+        decisions
+            .iter()
+            .position(|x| *x == d)
+            .map_or_else(|| "?".to_owned(), |i| (i + 1).to_string())
+    };
     let mut out = String::from(
-        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc",
+        "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence,instructor_copy",
     );
     // A second vote's column follows only for the decisions the instructor opened one on.
-    let seconds: Vec<&String> = view.second_votes.keys().collect();
+    let seconds = texts.in_decision_order(view.second_votes.keys());
     for d in &decisions {
         out.push(',');
-        out.push_str(&csv(&format!("decision:{d}")));
+        let title = texts.decision(d).title;
+        out.push_str(&csv(&format!("decision {}: {title}", number(d))));
     }
     for d in &seconds {
         out.push(',');
-        out.push_str(&csv(&format!("second_vote:{d}")));
+        let title = texts.decision(d).title;
+        out.push_str(&csv(&format!("second vote {}: {title}", number(d))));
     }
     out.push('\n');
     for t in &view.trainees {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             csv(&t.name),
             t.chapters_read,
             t.quiz.answered,
@@ -64,15 +82,17 @@ pub fn trainees_csv(view: &SummaryView) -> String {
             csv(&t.labs_solved.join(" ")),
             t.stuck,
             csv(t.screen.as_deref().unwrap_or("")),
-            utc_minute(t.last_seen_ms)
+            utc_minute(t.last_seen_ms),
+            t.presence(view.now_ms).id(),
+            yes_no(t.instructor_copy)
         );
         let columns = decisions
             .iter()
-            .map(|d| (d, &t.decisions))
-            .chain(seconds.iter().map(|d| (d, &t.second_votes)));
+            .map(|d| (*d, &t.decisions))
+            .chain(seconds.iter().map(|d| (*d, &t.second_votes)));
         for (d, votes) in columns {
             out.push(',');
-            let chosen = votes.get(*d).map(|o| option_label(view, d, o));
+            let chosen = votes.get(d).map(|o| option_label(view, d, o));
             out.push_str(&csv(chosen.as_deref().unwrap_or("")));
         }
         out.push('\n');
@@ -132,16 +152,43 @@ fn unmarked(rows: Vec<(String, u32, u32)>) -> Vec<BarRow> {
 /// A table of bars, each with "value/total · share %" (the share rounded to a whole percent).
 pub(super) fn bar_rows(out: &mut String, rows: &[BarRow]) {
     out.push_str("<table class=\"chart\">");
-    for row in rows {
+    for (row, share) in rows.iter().zip(shares(rows)) {
         let _ = write!(
             out,
             "<tr{}>{}{}</tr>",
             right_class(row),
             label_cell(row),
-            bar_cell(row, 300)
+            bar_cell(row, share, 300)
         );
     }
     out.push_str("</table>");
+}
+
+/// Whole percents of the rows: for a distribution (every row of one total) by the largest
+/// remainder, so they add up to 100; otherwise each rounded alone.
+pub(super) fn shares(rows: &[BarRow]) -> Vec<u32> {
+    let total = rows.first().map_or(0, |r| r.2);
+    if total == 0 || rows.iter().any(|r| r.2 != total) {
+        return rows
+            .iter()
+            .map(|r| (r.1 * 200 + r.2).checked_div(2 * r.2).unwrap_or(0))
+            .collect();
+    }
+    let exact: Vec<u64> = rows.iter().map(|r| u64::from(r.1) * 100).collect();
+    let total = u64::from(total);
+    let mut out: Vec<u32> = exact.iter().map(|e| (e / total) as u32).collect();
+    let given: u32 = out.iter().sum();
+    let counted: u64 = rows.iter().map(|r| u64::from(r.1)).sum();
+    // Only a distribution whose rows add up to its total has 100 to hand out.
+    if counted == total {
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        // Largest remainder first; ties to the earlier option.
+        order.sort_by_key(|&i| std::cmp::Reverse(exact[i] % total));
+        for &i in order.iter().take(100_u32.saturating_sub(given) as usize) {
+            out[i] += 1;
+        }
+    }
+    out
 }
 
 /// Two rounds of one decision side by side: a row per option with the first round's bar and
@@ -158,14 +205,18 @@ pub(super) fn paired_bar_rows(
         esc(heads[0]),
         esc(heads[1])
     );
-    for (row, other) in first.iter().zip(second) {
+    let rows = first
+        .iter()
+        .zip(second)
+        .zip(shares(first).into_iter().zip(shares(second)));
+    for ((row, other), (share, other_share)) in rows {
         let _ = write!(
             out,
             "<tr{}>{}{}{}</tr>",
             right_class(row),
             label_cell(row),
-            bar_cell(row, 150),
-            bar_cell(other, 150)
+            bar_cell(row, share, 150),
+            bar_cell(other, other_share, 150)
         );
     }
     out.push_str("</table>");
@@ -183,13 +234,9 @@ fn label_cell((label, _, _, right): &BarRow) -> String {
     format!("<td>{}{mark}</td>", esc(label))
 }
 
-/// The bar cell, `max_px` wide at 100 %.
-fn bar_cell((_, value, total, _): &BarRow, max_px: u32) -> String {
-    let (width, share) = if *total == 0 {
-        (0, 0)
-    } else {
-        (value * max_px / total, (value * 200 + total) / (2 * total))
-    };
+/// The bar cell, `max_px` wide at 100 %, with its whole-percent `share`.
+fn bar_cell((_, value, total, _): &BarRow, share: u32, max_px: u32) -> String {
+    let width = (value * max_px).checked_div(*total).unwrap_or(0);
     format!(
         "<td><span class=\"bar\" style=\"width:{width}px\"></span> {value}/{total} · {share} %</td>"
     )
@@ -289,6 +336,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
         "dash.col_screen",
         "dash.col_seen",
         "host.status_stuck",
+        "export.col_instructor_copy",
     ] {
         let _ = write!(out, "<th>{}</th>", esc(s.get(key)));
     }
@@ -296,7 +344,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     for t in &view.trainees {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&t.name),
             t.chapters_read,
             t.decisions.len(),
@@ -305,8 +353,13 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
             t.labs_solved.len(),
             esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
-            esc(&domain::workshop::summary::utc_minute(t.last_seen_ms)),
-            if t.stuck { s.get("export.yes") } else { "" }
+            esc(s.get(t.presence(view.now_ms).key())),
+            if t.stuck { s.get("export.yes") } else { "" },
+            match t.instructor_copy {
+                Some(true) => s.get("export.yes"),
+                Some(false) => s.get("export.no"),
+                None => "",
+            }
         );
     }
     out.push_str("</table>");
@@ -331,7 +384,7 @@ pub fn write_all(
         .strings
         .fill("export.title", &[("session", &view.session)]);
     let files = [
-        ("summary.csv", trainees_csv(view)),
+        ("summary.csv", trainees_csv(view, texts)),
         ("summary.html", page(&title, view, texts)),
         ("summary.json", json),
     ];

@@ -145,9 +145,9 @@ impl MailRelay {
                 .map_err(|e| e.to_string())?,
             vault: vault.clone(),
             from: from.clone(),
-            // A copy to the instructor needs the trainee's consent on screen; the relay does
-            // not ask for it, so it sends none.
-            instructor_cc: None,
+            // The address comes from this config alone; a report carries it as a copy only
+            // when the trainee agreed (`ReportSubmit::instructor_copy`).
+            instructor_cc: config.workshop.instructor_cc.clone(),
         };
         let transport =
             mail::from_config(&config.mail, &data_dir.join("mail")).map_err(|e| e.to_string())?;
@@ -163,6 +163,11 @@ impl MailRelay {
             content: content.clone(),
             room_limit,
         })
+    }
+
+    /// Whether the host's config names an instructor to copy reports to.
+    pub fn offers_copy(&self) -> bool {
+        self.flow.instructor_cc.is_some()
     }
 
     /// The relay's mails by status (for the dashboard and `host status`; no addresses).
@@ -212,6 +217,7 @@ impl MailRelay {
             Ok(mail_id) => MailReply {
                 key: "report.code_sent".into(),
                 sent: self.hand_over(mail_id),
+                copy_offered: self.offers_copy(),
                 ..MailReply::default()
             },
             Err(denied) => MailReply {
@@ -259,7 +265,7 @@ impl MailRelay {
                 &key,
                 &req.typed,
                 now_secs(),
-                false,
+                req.instructor_copy,
                 &report,
             )
             .map_err(|e| (500, e.to_string()))?;

@@ -36,8 +36,14 @@ impl HostState {
             return Ok(None);
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
-        // exactly what is stored, distributions included.
-        *lock(&self.summary) = super::rebuilt_summary(&db, &self.catalog).map_err(fail)?;
+        // exactly what is stored, distributions included; every other trainee keeps the
+        // contact heard since it was last stored.
+        let mut summary = db.summary(&self.catalog).map_err(fail)?;
+        let mut old = lock(&self.summary);
+        for (trainee, at_ms) in old.contacts() {
+            summary.touch(&trainee, at_ms);
+        }
+        *old = summary;
         Ok(Some(Kicked { id, name, events }))
     }
 

@@ -15,7 +15,11 @@ const REFRESH_SECS: u32 = 5;
 const HARD_QUESTIONS: usize = 3;
 
 /// Large type for a beamer; the focus decision fills the first screen.
-const STYLE: &str = "body{font-family:sans-serif;margin:1.2rem 2rem;background:#fff;color:#111;font-size:1.45rem}
+const STYLE: &str = "html{font-size:clamp(12px,1.25vw,40px)}
+body{font-family:sans-serif;margin:1.2rem 2rem;background:#fff;color:#111;font-size:1.45rem}
+.options{font-size:1.35rem;margin:.4rem 0}.options li{margin:.2rem 0}
+.right td:first-child{border-left:.5rem solid #111;padding-left:.5rem}
+.right .bar{background:repeating-linear-gradient(45deg,#111 0 .3rem,#2a6 .3rem .6rem)}
 header{display:flex;gap:2.5rem;align-items:baseline;border-bottom:2px solid #ccc;padding-bottom:.4rem}
 header h1{font-size:1.7rem;margin:0}
 h2{font-size:1.6rem;margin:.9rem 0 .3rem}h3{font-size:1.25rem;margin:1.2rem 0 .3rem;color:#444}
@@ -90,7 +94,9 @@ pub struct JoinLines {
 pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> String {
     let s = &texts.strings;
     let title = s.fill("projector.title", &[("session", &view.session)]);
-    let n = view.trainees.len() as u32;
+    // "n of m answered" counts, as m, the trainees in the room: a trainee who left is no
+    // longer expected to vote.
+    let n = view.presence_counts(view.now_ms).0 as u32;
     let stuck = view.trainees.iter().filter(|t| t.stuck).count();
     let mut out = format!(
         "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\">\
@@ -163,6 +169,23 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
         ),
         _ if revealed => bar_rows(out, &first),
         _ => {
+            // The options while the room votes, so people can argue about "option 3"; none
+            // marked until the reveal.
+            out.push_str("<ol class=\"options\">");
+            for label in view
+                .options
+                .get(decision)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
+                let _ = write!(
+                    out,
+                    "<li value=\"{}\">{}</li>",
+                    label.number,
+                    esc(&label.text)
+                );
+            }
+            out.push_str("</ol>");
             let _ = write!(
                 out,
                 "<p class=\"hidden\">{}</p>",

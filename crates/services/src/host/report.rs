@@ -108,6 +108,8 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
         | EventKind::QuizScore { .. }
         | EventKind::Stuck { .. }
         | EventKind::Solved
+        | EventKind::Joined
+        | EventKind::Left
         // Labs are no progress fact: `compose` counts their checks itself.
         | EventKind::LabChecked { .. } => {
             return None;

@@ -221,6 +221,10 @@ pub fn join(
         .map_err(local)?
         .is_some_and(|old| old.url.code == url.code && old.url.fingerprint == url.fingerprint);
     store.join(url, name).map_err(local)?;
+    // The room counts the trainee from this event on, a rejoin after a leave included.
+    store
+        .queue_event(&domain::workshop::EventKind::Joined)
+        .map_err(local)?;
     store.set_session_name(&hello.session).map_err(local)?;
     // The registration gets its own few seconds even when the hello used most of the deadline.
     let delivery = deliver(store, client::deadline_in(DELIVERY_MS), true)

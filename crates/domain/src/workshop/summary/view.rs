@@ -56,10 +56,14 @@ pub struct TraineeView {
     pub stuck_text: Option<String>,
     /// When the trainee's newest fact was saved (Unix ms).
     pub last_seen_ms: i64,
-    /// When the host last heard from the trainee's client (host clock, Unix ms; 0: not since
-    /// the host started).
+    /// When the host last heard from the trainee's client (host clock, Unix ms; 0: never).
     #[serde(default)]
     pub last_contact_ms: i64,
+    /// The trainee left the session (`leave`) and has not joined again. A trainee who did
+    /// not leave is in the room (removed ones have no row), a command-line trainee between
+    /// two commands too.
+    #[serde(default)]
+    pub left: bool,
     /// When the open stuck signal was saved (Unix ms, trainee clock).
     #[serde(default)]
     pub stuck_since_ms: Option<i64>,
@@ -77,6 +81,10 @@ pub struct TraineeView {
     /// Ids of the labs the trainee solved (a check of theirs passed).
     #[serde(default)]
     pub labs_solved: Vec<String>,
+    /// The trainee's answer to the instructor-copy question of their newest report mailed
+    /// through the host; None when none was mailed or no instructor is named.
+    #[serde(default)]
+    pub instructor_copy: Option<bool>,
 }
 
 /// One lab across the room.
@@ -137,17 +145,73 @@ pub struct SummaryView {
     /// Groups of trainee names that look alike though they differ (flagged for the instructor).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lookalikes: Vec<Vec<String>>,
+    /// When the host built this view (host clock, Unix ms): the moment every screen judges
+    /// "active" against, so the status, the export and the dashboard agree.
+    #[serde(default)]
+    pub now_ms: i64,
 }
 
 /// How recently the host must have heard from a trainee's client for the trainee to count as
-/// in the room: a TUI asks every 3 s, so two minutes forgive a slow network and a short
-/// suspend, while someone who closed the laptop drops out of the count soon after.
-pub const IN_ROOM_MS: i64 = 120_000;
+/// active: a TUI asks every 3 s, so five minutes forgive a slow network, a short suspend and a
+/// command-line trainee between two commands, while someone who closed the laptop stops
+/// counting as active soon after.
+pub const ACTIVE_MS: i64 = 300_000;
+
+/// How a trainee is present, in the two words every screen uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// In the room and seen within [`ACTIVE_MS`].
+    Active,
+    /// In the room, not seen lately.
+    InRoom,
+    /// Left the session (their answers still count).
+    Left,
+}
+
+impl Presence {
+    /// Its id in the export's CSV (`active`, `in-the-room`, `left`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Presence::Active => "active",
+            Presence::InRoom => "in-the-room",
+            Presence::Left => "left",
+        }
+    }
+
+    /// The string key of its word ("active", "in the room", "left").
+    pub fn key(self) -> &'static str {
+        match self {
+            Presence::Active => "room.active",
+            Presence::InRoom => "room.in_room",
+            Presence::Left => "room.left",
+        }
+    }
+}
 
 impl TraineeView {
-    /// Whether the trainee counts as in the room at `now_ms` (host clock).
-    pub fn in_room(&self, now_ms: i64) -> bool {
-        self.last_contact_ms > 0 && now_ms - self.last_contact_ms <= IN_ROOM_MS
+    /// Whether the trainee is active at `now_ms` (host clock): in the room and seen lately.
+    pub fn active(&self, now_ms: i64) -> bool {
+        !self.left && self.last_contact_ms > 0 && now_ms - self.last_contact_ms <= ACTIVE_MS
+    }
+
+    /// The trainee's presence at `now_ms` (host clock).
+    pub fn presence(&self, now_ms: i64) -> Presence {
+        if self.left {
+            Presence::Left
+        } else if self.active(now_ms) {
+            Presence::Active
+        } else {
+            Presence::InRoom
+        }
+    }
+}
+
+impl SummaryView {
+    /// (in the room, active) at `now_ms`: the header's two numbers.
+    pub fn presence_counts(&self, now_ms: i64) -> (usize, usize) {
+        let in_room = self.trainees.iter().filter(|t| !t.left).count();
+        let active = self.trainees.iter().filter(|t| t.active(now_ms)).count();
+        (in_room, active)
     }
 }
 

@@ -2,8 +2,8 @@
 //! trainee's language when the host has no mail settings.
 
 use super::ApiResponse;
-use crate::host::HostState;
 use crate::host::mail_relay::MailRelay;
+use crate::host::{HostState, lock};
 use content::Lang;
 use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
 
@@ -29,6 +29,19 @@ impl HostState {
         match call(relay, &request) {
             Ok(reply) => ApiResponse::json(&reply),
             Err((status, message)) => ApiResponse::text(status, &message),
+        }
+    }
+}
+
+impl HostState {
+    /// Keeps the trainee's answer to the instructor-copy question of a report the relay
+    /// accepted, for the summary and its export (database first, so a restart keeps it).
+    pub(super) fn note_instructor_copy(&self, trainee: &str, consent: bool) {
+        if lock(&self.db)
+            .note_instructor_copy(trainee, consent)
+            .is_ok()
+        {
+            lock(&self.summary).instructor_copy(trainee, consent);
         }
     }
 }

@@ -24,4 +24,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // acknowledgement survives a restart and the trainee can be told.
     "CREATE TABLE stuck_ack (trainee_id TEXT PRIMARY KEY REFERENCES trainee (id) ON DELETE CASCADE,
          stuck_n INTEGER NOT NULL);",
+    // 6: when the host last heard from each trainee's client, so a restart or a rebuilt
+    // summary still knows who is active.
+    "ALTER TABLE trainee ADD COLUMN contact_ms INTEGER NOT NULL DEFAULT 0;",
+    // 7: the trainee's answer to the instructor-copy question of their newest report mailed
+    // through the host (NULL: none mailed), for the export.
+    "ALTER TABLE trainee ADD COLUMN instructor_copy INTEGER;",
 ];

@@ -67,9 +67,9 @@ fn options_are_numbered_with_their_text_and_zero_where_nobody_chose_them() {
     );
     assert!(export.contains("<td>2. Claim check</td>"), "{export}");
     assert!(
-        trainees_csv(&view).contains(",2. Claim check\n"),
+        trainees_csv(&view, &texts(Lang::En)).contains(",2. Claim check\n"),
         "{}",
-        trainees_csv(&view)
+        trainees_csv(&view, &texts(Lang::En))
     );
 }
 
@@ -105,7 +105,7 @@ fn the_export_names_the_labs_each_trainee_solved() {
         labs_solved: vec!["01-inbox".into(), "02-outbox".into()],
         ..TraineeView::default()
     });
-    let csv = trainees_csv(&view);
+    let csv = trainees_csv(&view, &texts(Lang::De));
     let (head, row) = csv.split_once('\n').expect("two lines");
     let column = head.split(',').position(|c| c == "labs_solved");
     assert_eq!(
@@ -119,4 +119,30 @@ fn the_export_names_the_labs_each_trainee_solved() {
         export.contains("<td>Ada</td><td>0</td><td>0</td><td>0/0</td><td>2</td>"),
         "{export}"
     );
+}
+
+#[test]
+fn a_distributions_percents_add_up_to_100_by_the_largest_remainder() {
+    use super::shares;
+    let rows = |values: &[u32]| -> Vec<super::BarRow> {
+        let total = values.iter().sum();
+        values
+            .iter()
+            .map(|v| (String::new(), *v, total, false))
+            .collect()
+    };
+    // 3 + 3 + 1 + 1 of 8: 37.5, 37.5, 12.5, 12.5 would round to 38 + 38 + 13 + 13 = 102.
+    let got = shares(&rows(&[3, 3, 1, 1]));
+    assert_eq!(got.iter().sum::<u32>(), 100, "{got:?}");
+    assert_eq!(
+        got,
+        [38, 38, 12, 12],
+        "equal remainders: the earlier options"
+    );
+    assert_eq!(shares(&rows(&[1, 1, 1])), [34, 33, 33]);
+    assert_eq!(shares(&rows(&[0, 0])), [0, 0], "nobody answered");
+    assert_eq!(shares(&rows(&[2, 0, 0, 0])), [100, 0, 0, 0]);
+    // Rows of their own totals (the quiz's hard questions) are each rounded alone.
+    let own = vec![(String::new(), 1, 3, false), (String::new(), 1, 2, false)];
+    assert_eq!(shares(&own), [33, 50]);
 }

@@ -80,6 +80,16 @@ fn before_any_reveal_the_first_decision_is_in_focus_and_its_votes_are_hidden() {
     let focus_at = html.find("id=\"focus\"").expect("focus");
     let title_at = html.find(&esc(&en.decision(first).title)).expect("title");
     assert!(title_at > focus_at, "{html}");
+    // The options are there to argue about, numbered, none marked right.
+    for label in &view.options[first] {
+        let item = format!("<li value=\"{}\">{}</li>", label.number, esc(&label.text));
+        assert!(html.contains(&item), "{item}: {html}");
+    }
+    assert!(
+        !html.contains('\u{2713}'),
+        "no right marker before the reveal: {html}"
+    );
+    assert!(!html.contains("class=\"right\""), "{html}");
 }
 
 #[test]
