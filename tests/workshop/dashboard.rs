@@ -125,7 +125,7 @@ impl<'a> Browser<'a> {
     }
 
     /// `width`x`height` as the page's viewport, whatever the headless window's frame takes
-    /// (Chrome DevTools Protocol, Emulation.setDeviceMetricsOverride).
+    /// (Chrome `DevTools` Protocol, `Emulation.setDeviceMetricsOverride`).
     fn resize(&self, (width, height): (u32, u32)) {
         self.call(
             "POST",
