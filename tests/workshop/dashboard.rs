@@ -1,11 +1,14 @@
 //! The projector page in a real headless browser: Debian's `chromium`, driven over the `WebDriver`
 //! protocol by `chromedriver` (both installed by `.ci/run`), with curl as the `WebDriver` client.
-//! The browser logs in through the form as an instructor would, the page renders the room's
-//! answers in the session's language, and a screenshot at 1280x720 per language lands in the
-//! test artefacts (`target/tmp/projector-LANG-1280x720.png`).
+//! The browser logs in through the form as an instructor would and the page renders the room
+//! in the session's language at a beamer's 1280x720 and at 1920x1080: while the room votes the
+//! options without the right one marked, after the reveal (swapped in by the page's script,
+//! without a reload) the distribution adding up to 100 %, and a QR code that zbar reads as the
+//! join URL. The screenshots land in the test artefacts
+//! (`target/tmp/projector-LANG-WIDTHxHEIGHT-STAGE.png`).
 //!
-//! Without the two programs the test says so and passes on a developer's machine; under CI
-//! (`CI` set) their absence fails it.
+//! Without the programs the test says so and passes on a developer's machine; under CI (`CI`
+//! set) their absence fails it.
 
 use crate::support::{Host, free_port, run};
 use base64::Engine as _;
@@ -17,6 +20,10 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const ZBARIMG: &str = "/usr/bin/zbarimg";
+
+/// The sizes the page is checked at: a beamer's and a full-HD screen's.
+const SIZES: [(u32, u32); 2] = [(1280, 720), (1920, 1080)];
 
 /// The `WebDriver` key of an element reference (W3C `WebDriver`, "Elements").
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -92,7 +99,7 @@ impl<'a> Browser<'a> {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--window-size=1280,720",
+            "--window-size=1920,1080",
             "--hide-scrollbars",
         ]
         .map(str::to_owned)
@@ -114,18 +121,29 @@ impl<'a> Browser<'a> {
             .as_str()
             .unwrap_or_else(|| panic!("a browser session: {answer}"))
             .to_owned();
-        let browser = Browser { driver, session };
-        // A beamer's 1280x720 as the page's viewport, whatever the headless window's frame
-        // takes (Chrome DevTools Protocol, Emulation.setDeviceMetricsOverride).
-        browser.call(
+        Browser { driver, session }
+    }
+
+    /// `width`x`height` as the page's viewport, whatever the headless window's frame takes
+    /// (Chrome `DevTools` Protocol, `Emulation.setDeviceMetricsOverride`).
+    fn resize(&self, (width, height): (u32, u32)) {
+        self.call(
             "POST",
             "/goog/cdp/execute",
             Some(&json!({
                 "cmd": "Emulation.setDeviceMetricsOverride",
-                "params": { "width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false },
+                "params": { "width": width, "height": height, "deviceScaleFactor": 1, "mobile": false },
             })),
         );
-        browser
+    }
+
+    /// The value of `expression` evaluated in the page.
+    fn eval(&self, expression: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(&json!({ "script": format!("return {expression};"), "args": [] })),
+        )
     }
 
     fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
@@ -180,9 +198,8 @@ impl Drop for Browser<'_> {
     }
 }
 
-/// Three trainees answer the decisions, one is stuck, the instructor reveals them all (the
-/// last after a second vote).
-fn fill_the_room(dir: &Path, host: &Host) {
+/// Three trainees join and answer every decision (the first vote); one says they are stuck.
+fn answer_the_room(dir: &Path, host: &Host) {
     for (i, answer) in ["1", "2", "1"].iter().enumerate() {
         let data = dir.join(format!("t{i}"));
         let out = run(
@@ -191,15 +208,21 @@ fn fill_the_room(dir: &Path, host: &Host) {
             "",
         );
         assert!(out.status.success(), "{out:?}");
-        let out = run(
-            &data,
-            &["decide", "--plain"],
-            &format!("{answer}\n").repeat(4),
-        );
-        assert!(out.status.success(), "{out:?}");
+        for decision in 1..=4 {
+            let out = run(
+                &data,
+                &["decide", "--plain", &decision.to_string()],
+                &format!("{answer}\n"),
+            );
+            assert!(out.status.success(), "{out:?}");
+        }
     }
     let out = run(&dir.join("t1"), &["stuck"], "");
     assert!(out.status.success(), "{out:?}");
+}
+
+/// The instructor reveals the decisions, the last after a second vote of two trainees.
+fn reveal_all(dir: &Path, host: &Host) {
     let pace = |what: &str, k: &str| {
         let out = run(
             &dir.join("t0"),
@@ -213,48 +236,113 @@ fn fill_the_room(dir: &Path, host: &Host) {
     for k in ["1", "2", "3"] {
         pace("reveal", k);
     }
-    // Decision 4 goes through peer instruction's second round: after the discussion two
-    // trainees answer again, then the instructor reveals both rounds.
     pace("second-vote", "4");
-    let content =
-        queuelab::content::load(&queuelab::content::ContentSource::Embedded).expect("content");
-    let d = &content.course(queuelab::content::Lang::En).decisions[3];
     for i in 0..2 {
-        let data = dir.join(format!("t{i}"));
-        let (mut store, _) =
-            queuelab::services::Store::open(&data.join("progress.db")).expect("store");
-        store
-            .save(&queuelab::domain::Fact::SecondVote {
-                decision: d.id.clone(),
-                option: d.options[1].id.clone(),
-            })
-            .expect("saved");
-        drop(store);
-        let out = run(&data, &["join"], "");
+        let out = run(
+            &dir.join(format!("t{i}")),
+            &["decide", "--plain", "4"],
+            "2\n",
+        );
         assert!(out.status.success(), "{out:?}");
     }
     pace("reveal", "4");
 }
 
+/// The whole percents of each column of the focus decision's chart ("v/t · N %" cells).
+fn percent_columns(focus: &str) -> Vec<Vec<u32>> {
+    let chart = &focus[focus.find("class=\"chart").expect("a chart")..];
+    let chart = &chart[..chart.find("</table>").expect("the chart's end")];
+    let mut columns: Vec<Vec<u32>> = Vec::new();
+    for row in chart.split("<tr").skip(1) {
+        let shares: Vec<u32> = row
+            .split(" %")
+            .filter_map(|before| before.rsplit("· ").next()?.trim().parse().ok())
+            .collect();
+        for (i, share) in shares.into_iter().enumerate() {
+            if columns.len() <= i {
+                columns.push(Vec::new());
+            }
+            columns[i].push(share);
+        }
+    }
+    columns
+}
+
+/// What zbar reads from the QR code in `png`.
+fn qr_text(png: &Path) -> String {
+    let out = Command::new(ZBARIMG)
+        .args(["--raw", "-q", "-Sdisable", "-Sqrcode.enable"])
+        .arg(png)
+        .output()
+        .expect("zbarimg runs");
+    assert!(
+        out.status.success(),
+        "zbar finds no QR code in {}: {out:?}",
+        png.display()
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// The page's source, once `done` holds for it (the script swaps the live part in about once
+/// a second; the deadline is for a loaded machine, not a speed claim).
+fn source_once(browser: &Browser<'_>, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_mins(1);
+    loop {
+        let dom = browser.text_of_page();
+        if done(&dom) {
+            return dom;
+        }
+        assert!(Instant::now() < deadline, "the page never changed: {dom}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Logs in through the form as an instructor would: the key is typed, never part of an address.
+fn log_in(browser: &Browser<'_>, authority: &str, key: &str) {
+    browser.go(&format!("https://{authority}/dashboard"));
+    let field = browser.element("#key");
+    browser.call(
+        "POST",
+        &format!("/element/{field}/value"),
+        Some(&json!({ "text": key })),
+    );
+    let button = browser.element("button[type=submit]");
+    browser.call(
+        "POST",
+        &format!("/element/{button}/click"),
+        Some(&json!({})),
+    );
+    let url = browser.call("GET", "/url", None);
+    assert_eq!(
+        url.as_str(),
+        Some(format!("https://{authority}/dashboard").as_str())
+    );
+}
+
 #[test]
-fn projector_page_logs_in_and_renders_the_room_in_headless_chromium() {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+fn projector_page_in_headless_chromium_shows_the_options_while_voting_the_reveal_live_and_a_readable_qr_code()
+ {
+    let programs = [CHROMIUM, CHROMEDRIVER, ZBARIMG];
+    if programs.iter().any(|p| !Path::new(p).exists()) {
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI installs chromium and chromium-driver (.ci/run); they are missing"
+            "CI installs chromium, chromium-driver and zbar-tools (.ci/run); one is missing"
         );
-        eprintln!("skipped: apt-get install chromium chromium-driver to run the browser test");
+        eprintln!(
+            "skipped: apt-get install chromium chromium-driver zbar-tools to run the browser test"
+        );
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let driver = Driver::start();
     let artefacts = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    for (lang, title, stuck, others, focus_title) in [
+    for (lang, title, stuck, others, first_title, focus_title) in [
         (
             "de",
             "Beamer: Room 1",
             "Stecken fest (1)",
             "Weitere Entscheidungen",
+            "Entscheidung 1",
             "Entscheidung 4",
         ),
         (
@@ -262,68 +350,94 @@ fn projector_page_logs_in_and_renders_the_room_in_headless_chromium() {
             "Projector: Room 1",
             "Stuck (1)",
             "Other decisions",
+            "Decision 1",
             "Decision 4",
         ),
     ] {
         let room = dir.path().join(lang);
         let host = Host::start_in(lang, &room.join("host"), free_port(), &[]);
-        fill_the_room(&room, &host);
+        answer_the_room(&room, &host);
         let authority = host.url.split('/').nth(2).expect("authority").to_owned();
         let browser = Browser::open(&driver, &room.join("profile"));
-        browser.go(&format!("https://{authority}/dashboard"));
-        // The login form: the key is typed, never part of an address.
-        let field = browser.element("#key");
-        browser.call(
-            "POST",
-            &format!("/element/{field}/value"),
-            Some(&json!({ "text": host.key })),
-        );
-        let button = browser.element("button[type=submit]");
-        browser.call(
-            "POST",
-            &format!("/element/{button}/click"),
-            Some(&json!({})),
-        );
-        let url = browser.call("GET", "/url", None);
-        assert_eq!(
-            url.as_str(),
-            Some(format!("https://{authority}/dashboard").as_str())
-        );
+        log_in(&browser, &authority, &host.key);
+        let shot = |size: (u32, u32), stage: &str| {
+            browser.resize(size);
+            let path = artefacts.join(format!(
+                "projector-{lang}-{}x{}-{stage}.png",
+                size.0, size.1
+            ));
+            assert_eq!(browser.screenshot(&path), size, "{}", path.display());
+            eprintln!("screenshot: {}", path.display());
+            path
+        };
+
+        // While the room votes: the first decision's options, none marked, no counts.
         let dom = browser.text_of_page();
         assert!(dom.contains(title), "{lang}: {dom}");
         assert!(dom.contains(&format!("<html lang=\"{lang}\"")), "{dom}");
         assert!(dom.contains(stuck), "{lang}: stuck as a count: {dom}");
         assert!(dom.contains(others), "{lang}: {dom}");
         assert!(!dom.contains("Trainee &lt;1&gt;"), "no stuck names: {dom}");
-        // The newest reveal (decision 4) is in focus: its options as bars, the others a line each.
+        let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
+        assert!(focus.contains(first_title), "{lang}: {focus}");
+        assert!(
+            focus.contains("<ol class=\"options\">") && focus.matches("<li").count() >= 3,
+            "{lang}: the options while voting: {focus}"
+        );
+        assert!(
+            !dom.contains("class=\"right\"") && !dom.contains('\u{2713}'),
+            "{lang}: {dom}"
+        );
+        assert!(
+            !dom.contains("class=\"bar\""),
+            "{lang}: no counts before the reveal"
+        );
+        assert!(!dom.contains(&host.key), "the key is never on the page");
+        let code = host.short.split(' ').nth(1).expect("HOST:PORT CODE");
+        assert!(
+            dom.contains(&format!("id=\"code\">{code}<"))
+                && dom.contains(&format!("queuelab join {code}</b>"))
+                && dom.contains(&host.digits),
+            "{lang}: the join box: {dom}"
+        );
+        for size in SIZES {
+            let path = shot(size, "voting");
+            assert_eq!(qr_text(&path), host.url, "{}", path.display());
+        }
+
+        // The reveal reaches the open page through its script: the page is the same document
+        // (a reload would drop the mark set here), and the right option is marked.
+        browser.eval("window.notReloaded = true");
+        reveal_all(&room, &host);
+        let dom = source_once(&browser, |dom| {
+            dom.contains("id=\"second-vote\"") && dom.contains("class=\"right\"")
+        });
+        assert_eq!(
+            browser.eval("window.notReloaded === true"),
+            Value::Bool(true)
+        );
         let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
         assert!(focus.contains(focus_title), "{lang}: {focus}");
         assert!(
-            focus.contains("id=\"second-vote\"") && focus.contains("class=\"chart paired\""),
-            "{lang}: both rounds side by side: {focus}"
+            focus.contains("class=\"chart paired\""),
+            "{lang}: both rounds: {focus}"
         );
+        let columns = percent_columns(focus);
+        assert_eq!(columns.len(), 2, "{lang}: two rounds: {focus}");
+        for column in &columns {
+            assert_eq!(
+                column.iter().sum::<u32>(),
+                100,
+                "{lang}: {columns:?} in {focus}"
+            );
+        }
         assert!(
-            dom.matches("class=\"bar\"").count() >= 3,
-            "bars drawn: {dom}"
-        );
-        assert!(
-            dom.contains("class=\"right\""),
-            "the right option marked: {dom}"
-        );
-        assert!(!dom.contains(&host.key), "the key is never on the page");
-        // How to join: the code alone (the host advertises itself) and the digits to compare.
-        let code = host.short.split(' ').nth(1).expect("HOST:PORT CODE");
-        assert!(
-            dom.contains(&format!("queuelab join {code}</b>")) && dom.contains(&host.digits),
-            "{lang}: the join line: {dom}"
-        );
-        assert!(
-            !dom.contains("<script") && !dom.contains("http://"),
+            !dom.contains("<script>") && !dom.contains("http://"),
             "self-contained: {dom}"
         );
-        let shot = artefacts.join(format!("projector-{lang}-1280x720.png"));
-        let (width, height) = browser.screenshot(&shot);
-        assert_eq!((width, height), (1280, 720), "{}", shot.display());
-        eprintln!("screenshot: {}", shot.display());
+        for size in SIZES {
+            let path = shot(size, "revealed");
+            assert_eq!(qr_text(&path), host.url, "{}", path.display());
+        }
     }
 }

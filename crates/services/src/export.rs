@@ -4,7 +4,7 @@
 mod card_page;
 pub mod html;
 mod map_page;
-mod qr_image;
+pub(crate) mod qr_image;
 
 use crate::config::{MAP_URL_RULE, is_map_url};
 use content::{Course, Lang};

@@ -5,7 +5,7 @@
 use super::db::TraineeCheck;
 use super::login;
 use super::mail_relay::MailRelay;
-use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names};
+use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names, projector};
 use domain::workshop::check_name;
 use domain::workshop::wire::{
     BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
@@ -175,6 +175,8 @@ impl HostState {
                 Err(denied) => denied,
             },
             ("GET", login::PROJECTOR_PATH) => self.projector_page(req),
+            ("GET", projector::LIVE_PATH) => self.projector_live(req),
+            ("GET", projector::SCRIPT_PATH) => HostState::projector_script(),
             ("POST", login::LOGIN_PATH) => self.login(req.body),
             (
                 _,
@@ -187,6 +189,8 @@ impl HostState {
                 | "/api/hello"
                 | "/join"
                 | login::PROJECTOR_PATH
+                | projector::LIVE_PATH
+                | projector::SCRIPT_PATH
                 | login::LOGIN_PATH,
             ) => ApiResponse::text(405, "method not allowed here"),
             _ => ApiResponse::text(

@@ -1,41 +1,79 @@
-//! The projector page (`/dashboard`): what a room sees on a 1280x720 beamer, in the session's
-//! language. One decision at a time in large type, the quiz as the few questions the room finds
-//! hard, stuck trainees as a count. No names, no key, no script, nothing fetched from elsewhere;
-//! the page reloads itself to stay current.
+//! The projector page (`/dashboard`): what a room sees on a beamer, in the session's language.
+//! One decision at a time in large type, the quiz as the few questions the room finds hard,
+//! stuck trainees as a count, and how to join: the code in large type beside a QR code of the
+//! join URL. No names, no key, nothing fetched from elsewhere. One script of the host's own
+//! ([`SCRIPT_PATH`]) swaps in the page's changing part about once a second from [`LIVE_PATH`];
+//! without script the page reloads itself.
 
 use super::export::{BarRow, bar_rows, decision_rows, paired_bar_rows};
+use crate::export::qr_image;
 use domain::html::escape_html as esc;
+use domain::qr::QrMatrix;
 use domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView};
 use std::fmt::Write as _;
 
-/// Seconds between reloads of the projector page.
+/// Seconds between reloads of the projector page in a browser that runs no script.
 const REFRESH_SECS: u32 = 5;
+
+/// Where the page's script is served: the host's own, the only script the page may run.
+pub const SCRIPT_PATH: &str = "/projector.js";
+
+/// Where the script fetches the page's changing part (as JSON `{"html": …}`): exactly what the
+/// page shows, behind the same instructor login.
+pub const LIVE_PATH: &str = "/dashboard/live";
+
+/// The script: polls [`LIVE_PATH`] and swaps the answer in.
+pub const SCRIPT: &str = include_str!("projector/live.js");
+
+/// The projector page's policy: its own script and its own fetches, inline style, nothing else
+/// (the QR code is inline SVG, so no image source either).
+pub const CSP: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// At most this many quiz questions are shown: the hardest, by share correct.
 const HARD_QUESTIONS: usize = 3;
 
-/// Large type for a beamer; the focus decision fills the first screen.
-const STYLE: &str = "html{font-size:clamp(12px,1.25vw,40px)}
-body{font-family:sans-serif;margin:1.2rem 2rem;background:#fff;color:#111;font-size:1.45rem}
-.options{font-size:1.35rem;margin:.4rem 0}.options li{margin:.2rem 0}
+/// Large type for a beamer; the focus decision fills the first screen, the join box stands to
+/// its right. Sizes follow the viewport, so 1920x1080 is filled as 1280x720 is.
+const STYLE: &str = "html{font-size:clamp(12px,1.25vw,48px)}
+body{font-family:sans-serif;margin:1rem 1.6rem;background:#fff;color:#111;font-size:1.6rem;
+display:grid;grid-template-columns:minmax(0,1fr) auto;gap:0 2rem;align-items:start}
+.options{font-size:1.5rem;margin:.4rem 0}.options li{margin:.25rem 0}
 .right td:first-child{border-left:.5rem solid #111;padding-left:.5rem}
 .right .bar{background:repeating-linear-gradient(45deg,#111 0 .3rem,#2a6 .3rem .6rem)}
-header{display:flex;gap:2.5rem;align-items:baseline;border-bottom:2px solid #ccc;padding-bottom:.4rem}
-header h1{font-size:1.7rem;margin:0}
-h2{font-size:1.6rem;margin:.9rem 0 .3rem}h3{font-size:1.25rem;margin:1.2rem 0 .3rem;color:#444}
-p{margin:.3rem 0}.situation{font-size:1.3rem}
+header{display:flex;flex-wrap:wrap;gap:0 2.5rem;align-items:baseline;border-bottom:2px solid #ccc;padding-bottom:.3rem}
+header h1{font-size:1.9rem;margin:0}header p{font-size:1.5rem}
+h2{font-size:1.9rem;margin:.7rem 0 .3rem}h3{font-size:1.35rem;margin:1rem 0 .3rem;color:#333}
+p{margin:.3rem 0}.situation{font-size:1.5rem}.answered,.hidden{font-size:1.4rem}
 table{border-collapse:collapse}td{padding:.25rem .6rem;text-align:left;vertical-align:middle}
-.bar{display:inline-block;height:1.3rem;background:#2a6;vertical-align:middle}
-.right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.15rem}
-th{text-align:left;font-size:1.1rem;color:#444;padding:0 .6rem}.paired{font-size:1.3rem}";
+.bar{display:inline-block;height:1.4rem;background:#2a6;vertical-align:middle}
+.right td:first-child{font-weight:bold}.chart td+td{white-space:nowrap}.others,.quiz{font-size:1.3rem}
+th{text-align:left;font-size:1.2rem;color:#333;padding:0 .6rem}.paired{font-size:1.45rem}
+#join{width:min(22vw,42vh);text-align:center;border:2px solid #ccc;padding:.6rem;font-size:1.25rem}
+#join .qr{display:block;width:100%;height:auto}#join p{margin:.2rem 0}
+#code{font-family:monospace;font-size:3.4rem;font-weight:bold;letter-spacing:.08em;margin:.1rem 0}
+#join-command{font-family:monospace;font-size:1.3rem}#join-fallback{font-size:1rem;overflow-wrap:anywhere}";
 
-/// How to join, in one line: the code alone when the session is advertised (the address as
-/// the fallback), else `HOST:PORT CODE`; the check digits beside it.
-fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
+/// How to join, as a box beside the decision: the code in large type, the QR code of the join
+/// URL (a phone opens the join page), the command to type, the check digits, and the address
+/// for networks that block the session's advertisement.
+fn join_box(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
     let s = &texts.strings;
+    let url = join.url.to_string();
     let _ = write!(
         out,
-        "<p id=\"join\">{}: <b>{}</b> · {}: <b>{}</b></p>",
+        "<aside id=\"join\"><p>{}</p><p id=\"code\">{}</p>",
+        esc(s.get("projector.join_code")),
+        esc(&join.url.code)
+    );
+    // A URL the host builds is far below a QR code's capacity; should one not fit, the box
+    // still names the code and the command.
+    if let Ok(matrix) = QrMatrix::encode(&url) {
+        out.push_str(&qr_image::svg(&matrix, &url, false));
+        let _ = write!(out, "<p>{}</p>", esc(s.get("projector.scan_join")));
+    }
+    let _ = write!(
+        out,
+        "<p>{}:</p><p id=\"join-command\"><b>{}</b></p><p>{}: <b>{}</b></p>",
         esc(s.get("dash.join_line")),
         esc(&join.url.join_command(join.discovery.is_some())),
         esc(s.get("dash.check_digits")),
@@ -44,12 +82,9 @@ fn join_line(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
     if let Some(name) = &join.discovery {
         let short = join.url.short_line();
         let found = s.fill("dash.join_found", &[("name", name), ("short", &short)]);
-        let _ = write!(
-            out,
-            "<p id=\"join-fallback\" class=\"others\">{}</p>",
-            esc(&found)
-        );
+        let _ = write!(out, "<p id=\"join-fallback\">{}</p>", esc(&found));
     }
+    out.push_str("</aside>");
 }
 
 /// The decision the room looks at: the one the newest pacing command revealed or opened a
@@ -89,30 +124,46 @@ pub struct JoinLines {
     pub digits: String,
 }
 
-/// The projector page of `view` in the language of `texts`, with `join` under the header once
+/// The projector page of `view` in the language of `texts`, with the join box beside it once
 /// the host knows its address.
 pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> String {
+    let title = texts
+        .strings
+        .fill("projector.title", &[("session", &view.session)]);
+    // The reload is for a browser without script only: with script, the live part is swapped
+    // in about once a second and a reload would only make the page flicker.
+    let mut out = format!(
+        "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\">\
+<noscript><meta http-equiv=\"refresh\" content=\"{REFRESH_SECS}\"></noscript>\
+<meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style>\
+<script src=\"{SCRIPT_PATH}\" defer></script></head><body><main id=\"live\" data-src=\"{LIVE_PATH}\">{}</main>",
+        texts.lang,
+        esc(&title),
+        live(view, texts),
+    );
+    if let Some(join) = join {
+        join_box(&mut out, texts, join);
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// The part of the page that changes while the room works: header, the decision in focus, the
+/// other decisions and the hard quiz questions. The page holds it, and [`LIVE_PATH`] serves it
+/// alone, so the script shows exactly what a reload would.
+pub fn live(view: &SummaryView, texts: &RoomTexts) -> String {
     let s = &texts.strings;
-    let title = s.fill("projector.title", &[("session", &view.session)]);
     // "n of m answered" counts, as m, the trainees in the room: a trainee who left is no
     // longer expected to vote.
     let n = view.presence_counts(view.now_ms).0 as u32;
     let stuck = view.trainees.iter().filter(|t| t.stuck).count();
     let mut out = format!(
-        "<!doctype html><html lang=\"{}\"><head><meta charset=\"utf-8\">\
-<meta http-equiv=\"refresh\" content=\"{REFRESH_SECS}\">\
-<meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style>\
-</head><body><header><h1>{}</h1><p id=\"trainees\">{}</p><p id=\"stuck\">{}</p></header>",
-        texts.lang,
-        esc(&title),
+        "<header><h1>{}</h1><p id=\"trainees\">{}</p><p id=\"stuck\">{}</p></header>",
         esc(&view.session),
         esc(&s.fill("dash.trainees_title", &[("n", &n.to_string())])),
         // A count only: a projected name tells the room who needs help.
         esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())])),
     );
-    if let Some(join) = join {
-        join_line(&mut out, texts, join);
-    }
     // Sorted once per render: the focus and the list of the others both read it.
     let ordered = texts.in_decision_order(view.decisions.keys());
     let focused = focus(view, &ordered);
@@ -121,7 +172,6 @@ pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> 
     }
     other_decisions(&mut out, view, texts, &ordered, focused, n);
     hard_questions(&mut out, view, texts);
-    out.push_str("</body></html>\n");
     out
 }
 

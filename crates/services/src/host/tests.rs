@@ -297,6 +297,61 @@ fn the_feedback_setting_survives_a_restart() {
 }
 
 #[test]
+fn the_projector_script_is_public_and_its_live_part_needs_the_page_s_login() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let get = |path: &str, cookie: Option<&str>| {
+        state.handle(
+            &ApiRequest {
+                method: "GET",
+                path,
+                query: "",
+                bearer: None,
+                cookie,
+                body: b"",
+                peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            },
+            7,
+        )
+    };
+    assert_eq!(get(projector::LIVE_PATH, None).status, 401);
+    assert_eq!(get(projector::LIVE_PATH, Some("stale")).status, 403);
+    let live = get(projector::LIVE_PATH, Some(&state.key));
+    assert_eq!((live.status, live.content_type), (200, "application/json"));
+    let json: serde_json::Value = serde_json::from_slice(&live.body).expect("json");
+    let view = state.summary().expect("summary");
+    assert_eq!(json["html"], projector::live(&view, state.texts()));
+    assert_eq!(
+        json.as_object().map(serde_json::Map::len),
+        Some(1),
+        "{json}"
+    );
+
+    let script = get(projector::SCRIPT_PATH, None);
+    assert_eq!(script.status, 200);
+    assert!(script.content_type.starts_with("text/javascript"));
+    assert_eq!(script.body, projector::SCRIPT.as_bytes());
+    // The page, and only the page, may run it and fetch from its own host.
+    let page = get("/dashboard", Some(&state.key));
+    assert_eq!(
+        page.headers,
+        vec![("content-security-policy", projector::CSP.to_owned())]
+    );
+    assert!(
+        get("/dashboard", None).headers.is_empty(),
+        "the login form runs no script"
+    );
+    for path in [projector::LIVE_PATH, projector::SCRIPT_PATH] {
+        assert_eq!(
+            call(&state, "POST", path, "", None, b"").status,
+            405,
+            "{path}"
+        );
+    }
+}
+
+#[test]
 fn the_projector_page_takes_the_key_from_the_login_cookie_never_from_the_query() {
     let dir = tempfile::tempdir().expect("tempdir");
     let content = content();

@@ -94,6 +94,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "projector.login_button",
     "projector.login_hint",
     "projector.login_wrong",
+    "projector.join_code",
+    "projector.scan_join",
     "export.title",
     "export.yes",
     "export.no",

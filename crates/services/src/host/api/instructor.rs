@@ -2,7 +2,7 @@
 //! kick, remove, acknowledge).
 
 use super::{ApiRequest, ApiResponse, same};
-use crate::host::{HostState, login};
+use crate::host::{HostState, login, projector};
 use domain::workshop::PaceKind;
 
 /// Why a request does not get the instructor's side of the API.
@@ -49,10 +49,15 @@ impl HostState {
     pub(super) fn projector_page(&self, req: &ApiRequest<'_>) -> ApiResponse {
         match self.instructor(req) {
             Ok(()) => match self.summary() {
-                Ok(view) => ApiResponse::html(
-                    200,
-                    crate::host::projector::page(&view, self.texts(), self.projector_join()),
-                ),
+                Ok(view) => {
+                    let mut answer = ApiResponse::html(
+                        200,
+                        projector::page(&view, self.texts(), self.projector_join()),
+                    );
+                    // Its own script and fetches: the one page of the host that runs script.
+                    answer.headers = vec![("content-security-policy", projector::CSP.to_owned())];
+                    answer
+                }
                 Err(e) => ApiResponse::text(500, &e),
             },
             Err(refusal @ KeyRefusal::Missing) => {
@@ -61,6 +66,30 @@ impl HostState {
             Err(refusal @ KeyRefusal::Wrong) => {
                 ApiResponse::html(refusal.status(), login::login_page(self.texts(), true))
             }
+        }
+    }
+
+    /// `GET /dashboard/live`: the projector page's changing part as JSON `{"html": …}`, behind
+    /// the same login as the page, so it shows nothing the page does not.
+    pub(super) fn projector_live(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        if let Err(refusal) = self.instructor(req) {
+            return refusal.response();
+        }
+        match self.summary() {
+            Ok(view) => ApiResponse::json(&serde_json::json!({
+                "html": projector::live(&view, self.texts())
+            })),
+            Err(e) => ApiResponse::text(500, &e),
+        }
+    }
+
+    /// `GET /projector.js`: the projector page's script (no secret in it, so no login).
+    pub(super) fn projector_script() -> ApiResponse {
+        ApiResponse {
+            status: 200,
+            content_type: "text/javascript; charset=utf-8",
+            body: projector::SCRIPT.as_bytes().to_vec(),
+            headers: Vec::new(),
         }
     }
 

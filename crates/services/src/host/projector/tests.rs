@@ -199,7 +199,16 @@ fn the_page_speaks_the_session_language_names_nobody_and_is_self_contained() {
     let html = page(&view, &de, None);
     assert!(html.contains("<html lang=\"de\">"), "{html}");
     assert!(html.contains("&lt;b&gt;Raum 4"), "{html}");
-    assert!(html.contains("http-equiv=\"refresh\""), "{html}");
+    // A browser without script reloads; one with script runs the host's own, nothing else.
+    assert!(
+        html.contains("<noscript><meta http-equiv=\"refresh\""),
+        "{html}"
+    );
+    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    assert!(
+        html.contains(&format!("<script src=\"{SCRIPT_PATH}\" defer></script>")),
+        "{html}"
+    );
     assert!(html.contains("Stecken fest (1)"), "{html}");
     assert!(html.contains("Weitere Entscheidungen"), "{html}");
     assert!(
@@ -218,7 +227,15 @@ fn the_page_speaks_the_session_language_names_nobody_and_is_self_contained() {
     for id in view.decisions.keys() {
         assert!(!html.contains(&format!(">{id}<")), "{id}: {html}");
     }
-    assert!(!html.contains("<script") && !html.contains("://"), "{html}");
+    assert!(!html.contains("://"), "nothing from elsewhere: {html}");
+    // The live part is the page's main element, word for word.
+    assert!(
+        html.contains(&format!(
+            "<main id=\"live\" data-src=\"{LIVE_PATH}\">{}</main>",
+            live(&view, &de)
+        )),
+        "{html}"
+    );
 }
 
 #[test]
@@ -236,8 +253,20 @@ fn the_room_reads_how_to_join_the_code_alone_when_advertised_and_never_the_key()
     let digits = join.digits.clone();
     let html = page(&view, &texts(Lang::En), Some(&join));
     assert!(
-        html.contains(&format!("Join (type this): <b>queuelab join K7Q2M9X</b> · Check digits (trainees compare them): <b>{digits}</b>")),
+        html.contains("<p>Join code</p><p id=\"code\">K7Q2M9X</p><svg class=\"qr\""),
+        "the code large, the QR code under it: {html}"
+    );
+    assert!(
+        html.contains(&format!("<p>Join (type this):</p><p id=\"join-command\"><b>queuelab join K7Q2M9X</b></p><p>Check digits (trainees compare them): <b>{digits}</b></p>")),
         "{html}"
+    );
+    // The QR code carries the whole join URL (its label is the URL, escaped), no key.
+    let svg = &html[html.find("<svg").expect("svg")..html.find("</svg>").expect("svg end")];
+    assert!(svg.contains(&esc(&join.url.to_string())), "{svg}");
+    let matrix = QrMatrix::encode(&join.url.to_string()).expect("encodes");
+    assert_eq!(
+        svg,
+        qr_image::svg(&matrix, &join.url.to_string(), false).trim_end_matches("</svg>")
     );
     assert!(
         html.contains("advertised on this network as “Room &lt;2&gt;”; where the network blocks multicast: queuelab join 192.168.1.5:8740 K7Q2M9X"),
@@ -249,5 +278,5 @@ fn the_room_reads_how_to_join_the_code_alone_when_advertised_and_never_the_key()
         html.contains("<b>queuelab join 192.168.1.5:8740 K7Q2M9X</b>"),
         "{html}"
     );
-    assert!(!html.contains("join-fallback"), "{html}");
+    assert!(!html.contains("id=\"join-fallback\""), "{html}");
 }
