@@ -180,6 +180,7 @@ fn assert_clean(outputs: &[(&str, String)], must_show: &str) {
 
 #[test]
 fn every_control_class_in_every_field_is_refused_or_cleaned_before_any_output() {
+    let _serial = super::one_attack_at_a_time();
     let dir = tempfile::tempdir().expect("tempdir");
     let data = dir.path().join("host");
     let port = free_port();

@@ -42,6 +42,7 @@ fn line_after(lines: &mpsc::Receiver<String>, prefix: &str, said: &mut String) -
 
 #[test]
 fn a_fake_session_that_answers_first_is_passed_over_after_no_and_the_real_one_joined() {
+    let _serial = super::one_attack_at_a_time();
     let dir = tempfile::tempdir().expect("tempdir");
     let mdns = free_udp_port().to_string();
     let env = [(PORT_ENV, mdns.as_str())];

@@ -99,6 +99,7 @@ fn host_cmd(host: &Host, dir: &Path, args: &[&str], input: &str) -> String {
 
 #[test]
 fn a_flood_from_ten_addresses_is_seen_locked_out_and_removed_in_one_action() {
+    let _serial = super::one_attack_at_a_time();
     let dir = tempfile::tempdir().expect("tempdir");
     let (data, port) = (dir.path().join("host"), free_port());
     let instructor = dir.path().join("instructor");
