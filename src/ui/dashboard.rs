@@ -74,7 +74,7 @@ fn body_lines(dash: &Dashboard, theme: &Theme, width: u16) -> Vec<Line<'static>>
     if let Some(list) = dash
         .prompt
         .as_ref()
-        .map(|p| pace_list::lines(dash, p.kind, theme, width))
+        .and_then(|p| pace_list::lines(dash, p.kind, theme, width))
     {
         return list;
     }

@@ -10,13 +10,14 @@ use app::simulator::view::mode_key;
 use ratatui::text::Line;
 use sim::Mode;
 
-/// The list for an open prompt of `kind`: what it offers by number.
+/// The list for an open prompt of `kind`: what it offers by number; None for a yes/no prompt,
+/// which leaves the section in view.
 pub fn lines(
     dash: &Dashboard,
     kind: PromptKind,
     theme: &Theme,
     width: usize,
-) -> Vec<Line<'static>> {
+) -> Option<Vec<Line<'static>>> {
     let s = dash.strings();
     let course = dash.course();
     let row = |n: usize, text: &str| {
@@ -74,7 +75,7 @@ pub fn lines(
             trainees(dash, theme, width, &mut out);
         }
     }
-    out
+    Some(out)
 }
 
 /// The trainees as the prompts that take one number them, the row chosen with the arrows
