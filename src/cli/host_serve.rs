@@ -63,12 +63,19 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let config = super::config(&paths)?;
     let shared = paths.ensure_data_dir().map_err(Failure::new)?;
     let _ = services::log::init(&paths.log_file());
+    // The dashboard covers the terminal: its warnings are shown inside it, in its language.
+    let dashboard =
+        !args.headless && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let mut warnings = Vec::new();
     if shared.is_some() {
-        warn(&format!(
-            "other users of this computer can read {}; {} there hold the join code, the instructor key and the trainees' addresses. Use a private folder (chmod 700) or another --data-dir.",
-            paths.data_dir.display(),
-            files::HOST_FILES
-        ));
+        warnings.push(StartWarning::SharedFolder);
+        if !dashboard {
+            warn(&format!(
+                "other users of this computer can read {}; {} there hold the join code, the instructor key and the trainees' addresses. Use a private folder (chmod 700) or another --data-dir.",
+                paths.data_dir.display(),
+                files::HOST_FILES
+            ));
+        }
     }
     // Held until the session stops: a second host on this folder would serve the same code
     // and key with a second copy of the state.
@@ -92,7 +99,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             .map_err(Failure::new)?;
     }
     if let Some(reason) = mail_relay::missing_settings(&config) {
-        warn(&format!("{reason}; they are told so when they try"));
+        warnings.push(StartWarning::NoRelay);
+        if !dashboard {
+            warn(&format!("{reason}; they are told so when they try"));
+        }
     } else {
         let relay = MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
         state = state.with_relay(relay);
@@ -135,8 +145,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         url.authority(),
         services::host::login::PROJECTOR_PATH
     );
-    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    if !args.headless && tty {
+    if dashboard {
         let access = Access {
             join_url: url.to_string(),
             projector_url: projector,
@@ -146,6 +155,13 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         };
         let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
         dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        dash.warnings = warnings
+            .iter()
+            .map(|w| w.text(dash.strings(), &paths.data_dir))
+            .collect();
+        for warning in &dash.warnings {
+            services::log::warn(warning);
+        }
         // The dashboard owns Ctrl+C and SIGTERM while it runs.
         drop(stop);
         let shown = crate::runtime::dashboard_loop::run(dash, &state);
@@ -221,6 +237,30 @@ fn advertise(
                 "{e}; the session is not advertised, trainees type HOST:PORT CODE"
             ));
             None
+        }
+    }
+}
+
+/// What the host found wrong at its start that the instructor should act on.
+enum StartWarning {
+    /// Other users of this computer can read the data folder.
+    SharedFolder,
+    /// The config has no mail settings, so reports cannot be mailed through the host.
+    NoRelay,
+}
+
+impl StartWarning {
+    /// The warning in the language of `strings`, for the dashboard.
+    fn text(&self, strings: &content::Strings, data_dir: &std::path::Path) -> String {
+        match self {
+            StartWarning::SharedFolder => strings.fill(
+                "host.warn_shared_folder",
+                &[
+                    ("path", &data_dir.display().to_string()),
+                    ("files", files::HOST_FILES),
+                ],
+            ),
+            StartWarning::NoRelay => strings.get("host.warn_no_relay").to_owned(),
         }
     }
 }

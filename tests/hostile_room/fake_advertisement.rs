@@ -2,29 +2,15 @@
 //! and advertises it on the LAN, so it answers `queuelab join CODE` first. The trainee sees its
 //! check digits, says no, and the search goes on to the real session, which it joins.
 
-use crate::support::{Host, command_in, free_port, free_udp_port};
+use crate::support::{Host, command_in, folder_with_code, free_port, free_udp_port};
 use queuelab::services::discovery::PORT_ENV;
-use queuelab::services::host::db::HostDb;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
 /// The code on the projector, which the fake copies.
 const CODE: &str = "K7Q2M9X";
-
-/// A host data folder whose session will use `code` (the attacker's host takes the code it saw).
-fn folder_with_code(dir: &Path, code: &str) {
-    std::fs::create_dir_all(dir).expect("folder");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).expect("mode");
-    }
-    let db = HostDb::open(&dir.join("host.db")).expect("host db");
-    db.set_meta("join_code", code).expect("code set");
-}
 
 /// The next line the trainee prints that starts with `prefix`, without it.
 fn line_after(lines: &mpsc::Receiver<String>, prefix: &str, said: &mut String) -> String {

@@ -90,6 +90,27 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     assert!(screen.contains(&format!("join: {url}")), "{screen}");
 }
 
+/// The dashboard covers the terminal, so a warning printed before it would be gone: a data
+/// folder other users can read is named above the room, inside the dashboard.
+#[test]
+fn a_shared_data_folder_is_warned_about_inside_the_dashboard() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("host");
+    std::fs::create_dir_all(&data).expect("dir");
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut host = start_dashboard(&data, free_port(), "Room 8", &[]);
+    host.wait_for("! Other users of this computer can read");
+    let screen = host.screen();
+    assert!(screen.contains("host.db"), "the files are named: {screen}");
+    assert!(
+        screen.contains("0 in the room · 0 active · 0 stuck"),
+        "the room is still shown below it: {screen}"
+    );
+    host.send("q");
+    assert!(host.wait_exit(), "q ends the host cleanly");
+}
+
 #[test]
 fn a_pacing_command_reaches_a_trainee_tui_as_a_banner_and_one_key_follows_it() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -148,9 +169,8 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     );
     assert!(!tui.screen().contains("Your name"), "{}", tui.screen());
     tui.send("\x1b");
-    // A well-formed short code this host never issued: the digits are compared first (the code
-    // goes only to a confirmed host); they follow the code, so confirming them anyway, the host
-    // refuses the code, still before the name.
+    // A well-formed short code this host never issued: the host is asked first, so the code is
+    // refused before any check digits or the name are asked.
     let other_code = {
         let (address, code) = host.short.split_once(' ').expect("HOST:PORT CODE");
         let last = if code.ends_with('A') { "B" } else { "A" };
@@ -159,15 +179,8 @@ fn home_joins_a_workshop_by_typing_host_port_code_and_leaves_with_the_same_key()
     tui.send("w");
     tui.send(&other_code);
     tui.send("\r");
-    let typo_digits = {
-        let url = queuelab::domain::workshop::JoinUrl::parse(&host.url).expect("url");
-        let code = other_code.split(' ').nth(1).expect("code");
-        queuelab::domain::workshop::check_digits(&url.fingerprint, code).expect("digits")
-    };
-    assert_ne!(typo_digits, host.digits, "another code, other digits");
-    tui.wait_for(&format!("Check digits of this host: {typo_digits}"));
-    tui.send("y");
     tui.wait_for("wrong join code");
+    assert!(!tui.screen().contains("Check digits"), "{}", tui.screen());
     assert!(!tui.screen().contains("Your name"), "{}", tui.screen());
     tui.send("\x1b");
     // The short line from the projector: digits compared, code taken, then the name.

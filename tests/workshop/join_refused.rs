@@ -3,7 +3,7 @@
 //! reason in the learner's language; `HOST:PORT CODE` shows the check digits of the certificate the
 //! trainee's connection saw and joins only when they are confirmed.
 
-use crate::support::{Host, free_port, run};
+use crate::support::{Host, folder_with_code, free_port, run};
 use std::process::{Command, Stdio};
 
 fn stdout(out: &std::process::Output) -> String {
@@ -36,15 +36,12 @@ fn a_wrong_code_is_refused_and_nothing_is_recorded() {
     assert!(stderr(&out).contains("wrong join code"), "{}", stderr(&out));
     assert!(!stdout(&out).contains("Joined"), "{}", stdout(&out));
     not_joined(&data);
-    // The short form with a wrong code: the digits follow the code, so the projector's digits
-    // do not match; the digits this code gives, confirmed, and the host refuses the code.
+    // The short form with a wrong code: the host is asked before any digits are shown, so the
+    // learner reads "wrong join code" whatever digits they would have confirmed.
     let address = host.short.split(' ').next().expect("address");
     let typo_digits =
         queuelab::domain::workshop::check_digits(&url.fingerprint, "WRONG22").expect("digits");
-    for (digits, reason) in [
-        (host.digits.as_str(), "were not confirmed"),
-        (typo_digits.as_str(), "wrong join code"),
-    ] {
+    for digits in [host.digits.as_str(), typo_digits.as_str()] {
         let out = run(
             &data,
             &[
@@ -57,6 +54,12 @@ fn a_wrong_code_is_refused_and_nothing_is_recorded() {
                 digits,
             ],
             "",
+        );
+        let reason = "wrong join code";
+        assert!(
+            !stdout(&out).contains(digits),
+            "no digits before the code is refused: {}",
+            stdout(&out)
         );
         assert!(!out.status.success(), "{out:?}");
         assert!(stderr(&out).contains(reason), "{}", stderr(&out));
@@ -119,14 +122,17 @@ fn host_port_code_joins_in_about_twenty_characters_after_the_digits_are_confirme
 fn another_host_shows_other_digits_and_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let host = Host::start(&dir.path().join("host"), free_port(), &[]);
-    // Another machine (another certificate) where the trainee thinks the session is.
-    let impostor = Host::start(&dir.path().join("impostor"), free_port(), &[]);
+    // Another machine (another certificate) where the trainee thinks the session is, serving
+    // the code it read off the projector, so it takes that code.
+    let (_, code) = host.short.split_once(' ').expect("short");
+    let impostor_dir = dir.path().join("impostor");
+    folder_with_code(&impostor_dir, code);
+    let impostor = Host::start(&impostor_dir, free_port(), &[]);
     assert_ne!(
         host.digits, impostor.digits,
         "another certificate, other digits"
     );
     let (address, _) = impostor.short.split_once(' ').expect("short");
-    let (_, code) = host.short.split_once(' ').expect("short");
     let data = dir.path().join("t");
     // Not confirmed on stdin: refused, and the digits shown are the impostor's certificate's
     // with this code.

@@ -191,3 +191,16 @@ impl Drop for Host {
         let _ = self.child.wait();
     }
 }
+
+/// A host data folder whose session will use `code` (an attacker's host takes
+/// the code it saw on the projector).
+pub fn folder_with_code(dir: &Path, code: &str) {
+    std::fs::create_dir_all(dir).expect("folder");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).expect("mode");
+    }
+    let db = queuelab::services::host::db::HostDb::open(&dir.join("host.db")).expect("host db");
+    db.set_meta("join_code", code).expect("code set");
+}

@@ -138,6 +138,9 @@ pub struct Dashboard {
     pub key: KeyVisibility,
     /// Whether the answers section is projectable or the instructor's private view (`p`).
     pub view: AnswersView,
+    /// What the host found wrong at start (a folder others can read, no mail relay), in the
+    /// dashboard's language: shown above the room, since the dashboard covers the terminal.
+    pub warnings: Vec<String>,
 }
 
 /// Who may see the answers section.
@@ -182,6 +185,7 @@ impl Dashboard {
             quitting: false,
             key: KeyVisibility::Hidden,
             view: AnswersView::Projectable,
+            warnings: Vec::new(),
         }
     }
 

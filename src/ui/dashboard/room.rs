@@ -26,7 +26,8 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     let s = dash.strings();
     let course = dash.course();
     let view = &dash.summary;
-    let mut out = super::door::lines(dash, theme, width);
+    let mut out = warning_lines(dash, theme, width);
+    out.extend(super::door::lines(dash, theme, width));
     let mut stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
     // Newest first: the one who just asked is the one to look at.
     stuck.sort_by_key(|t| std::cmp::Reverse(t.stuck_since_ms));
@@ -234,4 +235,22 @@ fn textwrap_lines(text: &str, width: usize) -> Vec<String> {
         lines.push(current);
     }
     lines
+}
+
+/// The host's warnings from its start, wrapped, above everything else in the room: they ask
+/// the instructor to act before trainees join.
+fn warning_lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for warning in &dash.warnings {
+        for part in super::join::words(warning, width.saturating_sub(3)) {
+            out.push(Line::from(Span::styled(
+                format!(" ! {part}"),
+                theme.tone(Tone::Bad),
+            )));
+        }
+    }
+    if !out.is_empty() {
+        out.push(Line::raw(""));
+    }
+    out
 }

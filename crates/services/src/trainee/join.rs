@@ -52,14 +52,19 @@ fn with_retries<T>(
     }
 }
 
-/// Learns the certificate of `host:port` (nothing is sent to it) and its check digits.
+/// Learns the certificate of `host:port` and its check digits, after asking the host whether
+/// it takes `code`: a mistyped code is said at once, before the learner compares digits that
+/// could never match. The code is on the projector for the whole room, so telling it to a host
+/// not yet confirmed gives nothing away; the digits still decide whether to join.
 pub fn observe(
     host: &str,
     port: u16,
     code: &str,
     deadline: Instant,
 ) -> Result<Observed, JoinRefusal> {
-    with_digits(certificate_url(host, port, code, deadline)?)
+    let url = certificate_url(host, port, code, deadline)?;
+    hello(&url, deadline)?;
+    with_digits(url)
 }
 
 /// The join URL of `host:port` pinned to the certificate it shows (nothing is sent to it).

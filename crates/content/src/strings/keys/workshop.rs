@@ -108,6 +108,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "host.status_events",
     "host.status_relay",
     "host.status_relay_off",
+    "host.warn_shared_folder",
+    "host.warn_no_relay",
     "dash.trainees_title",
     "dash.no_trainees",
     "dash.col_name",
