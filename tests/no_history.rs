@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 /// Where code lives: folders walked recursively, and single files at the root.
-const FOLDERS: [&str; 6] = ["src", "crates", "tests", "benches", "build", ".ci"];
-const ROOT_FILES: [&str; 2] = ["build.rs", "Cargo.toml"];
+const FOLDERS: [&str; 5] = ["src", "crates", "tests", "benches", ".ci"];
+const ROOT_FILES: [&str; 1] = ["Cargo.toml"];
 /// Files whose comments are read: Rust, TOML, shell and Python, and extension-less scripts.
 const EXTENSIONS: [&str; 4] = ["rs", "toml", "sh", "py"];
 /// Folders that hold output or data, not code.
