@@ -266,9 +266,9 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
             Block::Directive { directive, .. } => {
                 widgets::directive(directive, ctx, max, &mut next_target, &mut lines);
                 if let Directive::Decision(id) = directive
-                    && !ctx.progress.decisions.contains_key(id)
+                    && let Some(notice) = veiled_after(ctx.progress, ctx.votes, id)
                 {
-                    veil_after_card(ctx, max, &mut lines);
+                    veil_after_card(ctx, notice, max, &mut lines);
                     break;
                 }
             }
@@ -281,12 +281,29 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
     lines
 }
 
-/// The learner predicts before the course explains: below an unanswered card the chapter
-/// goes on to teach its answer, so none of it is drawn (on any screen size) until the card is
-/// answered; one line says so instead.
-fn veil_after_card(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
+/// Why the chapter stops below the card of decision `id`, as the key of the line that says so;
+/// None when it goes on. Below a card the chapter teaches its answer: so it waits for the
+/// learner's answer, and in a workshop that holds feedback also for the instructor's reveal,
+/// or one trainee could read the answer out to the room before the vote ends.
+pub fn veiled_after(
+    progress: &Progress,
+    votes: Option<&crate::pace::RoomVotes>,
+    id: &str,
+) -> Option<&'static str> {
+    if !progress.decisions.contains_key(id) {
+        Some("reader.after_card")
+    } else if votes.is_some_and(|votes| !votes.verdict_shown(id)) {
+        Some("reader.after_held_card")
+    } else {
+        None
+    }
+}
+
+/// Draws the line that says why the chapter stops here, instead of what follows (on any screen
+/// size).
+fn veil_after_card(ctx: &DocContext<'_>, key: &str, max: usize, lines: &mut Vec<DocLine>) {
     lines.push(DocLine::blank());
-    let notice = vec![(ctx.strings().get("reader.after_card").to_owned(), Tone::Dim)];
+    let notice = vec![(ctx.strings().get(key).to_owned(), Tone::Dim)];
     lines.extend(
         wrap::wrap(&notice, max, &[], &[])
             .into_iter()

@@ -260,17 +260,16 @@ pub fn scroll_by(state: &mut ReaderState, session: &mut Session, delta: i64) -> 
     Vec::new()
 }
 
-/// Whether the open chapter holds a card not answered yet: the chapter then stops below the
-/// card, so its last line on screen is not the chapter's end.
+/// Whether the open chapter stops below a card (not answered yet, or held until the
+/// instructor's reveal), so its last line on screen is not the chapter's end.
 fn awaits_answer(session: &Session, state: &ReaderState) -> bool {
-    session
-        .course()
-        .chapters
-        .get(state.chapter)
-        .is_some_and(|c| {
-            c.decision_ids()
-                .any(|(id, _)| !session.progress.decisions.contains_key(id))
-        })
+    let Some(chapter) = session.course().chapters.get(state.chapter) else {
+        return false;
+    };
+    let votes = session.workshop.as_ref().map(|_| &session.votes);
+    chapter
+        .decision_ids()
+        .any(|(id, _)| doc_layout::veiled_after(&session.progress, votes, id).is_some())
 }
 
 /// The learner scrolls: when the last line comes on screen the end counts as seen.

@@ -217,12 +217,21 @@ fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
             text.contains(&format!(" • {own}")),
             "the own answer is marked: {text}"
         );
+        // What the chapter says below the card explains the answer: it waits for the reveal,
+        // so nobody reads the answer out before the room has voted.
+        let held_veil = strings.get("reader.after_held_card");
+        assert!(text.contains(&held_veil[..30]), "{text}");
+        let held_lines = text.lines().count();
         let revealed = RoomVotes {
             revealed: [d].into_iter().collect(),
             ..votes
         };
         let (text, right, own) = held_card_text(lang, Some(revealed));
         assert!(text.contains(verdict), "after the reveal: {text}");
+        assert!(
+            !text.contains(&held_veil[..30]) && text.lines().count() > held_lines + 10,
+            "the chapter goes on after the reveal: {text}"
+        );
         assert!(
             text.contains(&format!(" ✓ {right}")),
             "the right option: {text}"

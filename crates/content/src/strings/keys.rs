@@ -143,6 +143,7 @@ const MORE: &[&str] = &[
     "key.tabs_prev",
     "reader.help_title",
     "reader.after_card",
+    "reader.after_held_card",
     "home.help_title",
     "quiz.picked_right",
     "quiz.picked_wrong",
