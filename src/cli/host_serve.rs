@@ -167,9 +167,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         let shown = crate::runtime::dashboard_loop::run(dash, &state);
         server.stop();
         shown.map_err(Failure::new)?;
+        // No instructor key here: the terminal may still be on the projector. A restart shows
+        // it again with `v`.
         say!("session stopped; a restart with the same --data-dir continues it");
         say!("join: {url}");
-        say!("instructor key: {}", state.key);
         return Ok(());
     }
     if !args.headless {

@@ -140,11 +140,10 @@ fn tabs(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
 }
 
 fn footer(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
-    let s = dash.strings();
     let width = usize::from(area.width);
     let line = if let Some(prompt) = &dash.prompt {
         Line::from(vec![
-            Span::styled(format!(" {} ", s.get(prompt.kind.label_key())), theme.key()),
+            Span::styled(format!(" {} ", dash.prompt_label(prompt)), theme.key()),
             Span::raw(format!("{}_", prompt.input)),
         ])
     } else if let Some((text, error)) = &dash.note {
@@ -153,10 +152,21 @@ fn footer(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
         } else {
             theme.tone(Tone::Good)
         };
-        Line::styled(
-            format!(" {}", ellipsize(text, width.saturating_sub(1))),
-            style,
-        )
+        // The whole outcome over the footer's rows (the keys come back after a few seconds).
+        let mut rows = join::words(text, width.saturating_sub(1));
+        let height = usize::from(area.height.max(1));
+        if rows.len() > height {
+            rows.truncate(height);
+            if let Some(last) = rows.last_mut() {
+                *last = ellipsize(&format!("{last} …"), width.saturating_sub(1));
+            }
+        }
+        let lines: Vec<Line<'_>> = rows
+            .into_iter()
+            .map(|row| Line::styled(format!(" {row}"), style))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
     } else {
         let rows: Vec<Line<'_>> = dash
             .key_help()

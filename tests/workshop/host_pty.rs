@@ -83,11 +83,17 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     host.send("2");
     host.wait_for("revealed to the room");
     host.send("q");
+    host.wait_for("Stop the session");
+    host.send("\r");
     assert!(host.wait_exit(), "q ends the host cleanly");
     assert!(!host.in_alternate_screen(), "the terminal is restored");
     let screen = host.screen();
     assert!(screen.contains("session stopped"), "{screen}");
     assert!(screen.contains(&format!("join: {url}")), "{screen}");
+    assert!(
+        !screen.contains("instructor key:"),
+        "the terminal may be on the projector: no key after stopping: {screen}"
+    );
 }
 
 /// The dashboard covers the terminal, so a warning printed before it would be gone: a data
@@ -108,6 +114,8 @@ fn a_shared_data_folder_is_warned_about_inside_the_dashboard() {
         "the room is still shown below it: {screen}"
     );
     host.send("q");
+    host.wait_for("Stop the session");
+    host.send("\r");
     assert!(host.wait_exit(), "q ends the host cleanly");
 }
 

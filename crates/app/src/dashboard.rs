@@ -103,6 +103,9 @@ pub enum DashEffect {
     Door(door::DoorAction),
 }
 
+/// How long an outcome stays in the footer before the keys come back (ms).
+pub const NOTE_MS: i64 = 10_000;
+
 /// The dashboard's state.
 #[derive(Debug, Clone)]
 pub struct Dashboard {
@@ -126,6 +129,9 @@ pub struct Dashboard {
     pub prompt: Option<Prompt>,
     /// The last outcome shown in the footer (text, is an error).
     pub note: Option<(String, bool)>,
+    /// When the note came (the host's clock): it gives the footer back to the keys after
+    /// `NOTE_MS`.
+    pub note_at_ms: i64,
     /// The join URL as a QR code (None if it cannot be encoded).
     pub qr: Option<QrMatrix>,
     /// `--ascii`: no half blocks.
@@ -180,6 +186,7 @@ impl Dashboard {
             size: (80, 24),
             prompt: None,
             note: None,
+            note_at_ms: 0,
             ascii,
             no_color: false,
             quitting: false,
@@ -212,6 +219,18 @@ impl Dashboard {
 
     /// Applies one message.
     pub fn update(&mut self, msg: DashMsg) -> Vec<DashEffect> {
+        let before = self.note.clone();
+        let effects = self.apply(msg);
+        if self.note.is_some() && self.note != before {
+            self.note_at_ms = self.now_ms;
+        } else if self.note.is_some() && self.now_ms - self.note_at_ms > NOTE_MS {
+            // The keys are what the instructor needs next; the outcome was read by now.
+            self.note = None;
+        }
+        effects
+    }
+
+    fn apply(&mut self, msg: DashMsg) -> Vec<DashEffect> {
         match msg {
             DashMsg::Key(key) => return self.on_key(key),
             DashMsg::Resized { width, height } => self.size = (width, height),
@@ -278,8 +297,12 @@ impl Dashboard {
                     if kind.takes_trainee() {
                         return self.submit_trainee(kind, &text);
                     }
+                    let target = prompt.target.take();
                     self.prompt = None;
                     if let Some(effects) = self.door_submitted(kind) {
+                        return effects;
+                    }
+                    if let Some(effects) = self.confirmed(kind, target) {
                         return effects;
                     }
                     match prompt::parse(kind, &text, &self.content) {
@@ -297,7 +320,7 @@ impl Dashboard {
             };
         }
         match key.code {
-            KeyCode::Char('q') => self.quitting = true,
+            KeyCode::Char('q') => self.ask(PromptKind::Quit),
             KeyCode::Char(c @ '1'..='3') => {
                 let i = usize::from(c as u8 - b'1');
                 self.show(Section::ALL[i]);
@@ -363,11 +386,50 @@ impl Dashboard {
         let Some(who) = chosen else {
             return Vec::new();
         };
-        vec![match kind {
-            PromptKind::Kick => DashEffect::Kick(who),
-            PromptKind::RemoveRow => DashEffect::RemoveRow(who),
-            _ => DashEffect::Acknowledge(who),
-        }]
+        // Removing loses answers the room may have seen counted: it asks once more, by name.
+        let confirm = match kind {
+            PromptKind::Kick => PromptKind::ConfirmKick,
+            PromptKind::RemoveRow => PromptKind::ConfirmRemoveRow,
+            _ => return vec![DashEffect::Acknowledge(who)],
+        };
+        let name = self
+            .summary
+            .trainees
+            .iter()
+            .find(|t| t.id == who)
+            .map_or_else(|| who.clone(), |t| t.name.clone());
+        let mut prompt = Prompt::new(confirm);
+        prompt.target = Some((who, name));
+        self.prompt = Some(prompt);
+        Vec::new()
+    }
+
+    /// The effect of a submitted yes/no prompt that is not the door's; None for any other.
+    fn confirmed(
+        &mut self,
+        kind: PromptKind,
+        target: Option<(String, String)>,
+    ) -> Option<Vec<DashEffect>> {
+        let effects = match (kind, target) {
+            (PromptKind::Quit, _) => {
+                self.quitting = true;
+                Vec::new()
+            }
+            (PromptKind::ConfirmKick, Some((who, _))) => vec![DashEffect::Kick(who)],
+            (PromptKind::ConfirmRemoveRow, Some((who, _))) => vec![DashEffect::RemoveRow(who)],
+            _ => return None,
+        };
+        self.note = None;
+        Some(effects)
+    }
+
+    /// The question a prompt shows, with the trainee's name where it confirms one.
+    pub fn prompt_label(&self, prompt: &Prompt) -> String {
+        let s = self.strings();
+        match &prompt.target {
+            Some((_, name)) => s.fill(prompt.kind.label_key(), &[("name", name)]),
+            None => s.get(prompt.kind.label_key()).to_owned(),
+        }
     }
 
     /// The footer's confirmation of a sent command, with numbers and titles as the room sees

@@ -70,7 +70,10 @@ pub fn lines(
                 out.push(Line::from(row(i + 1, &format!("{} · {chapter}", d.title))));
             }
         }
-        PromptKind::RemoveSilent => return None,
+        PromptKind::RemoveSilent
+        | PromptKind::Quit
+        | PromptKind::ConfirmKick
+        | PromptKind::ConfirmRemoveRow => return None,
         PromptKind::Kick | PromptKind::RemoveRow | PromptKind::Acknowledge => {
             trainees(dash, theme, width, &mut out);
         }

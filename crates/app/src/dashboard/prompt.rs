@@ -30,6 +30,12 @@ pub enum PromptKind {
     Acknowledge,
     /// "remove every trainee who never sent an event" (Enter confirms, nothing to type).
     RemoveSilent,
+    /// "stop the session" (Enter confirms): trainees cannot send until a restart.
+    Quit,
+    /// "yes, remove this trainee and refuse their client" (Enter confirms the picked row).
+    ConfirmKick,
+    /// "yes, remove this trainee's row and answers" (Enter confirms the picked row).
+    ConfirmRemoveRow,
 }
 
 impl PromptKind {
@@ -52,6 +58,9 @@ impl PromptKind {
             PromptKind::RemoveRow => "dash.ask_remove_row",
             PromptKind::Acknowledge => "dash.ask_ack",
             PromptKind::RemoveSilent => "dash.ask_remove_silent",
+            PromptKind::Quit => "dash.ask_quit",
+            PromptKind::ConfirmKick => "dash.confirm_kick",
+            PromptKind::ConfirmRemoveRow => "dash.confirm_remove_row",
         }
     }
 }
@@ -66,6 +75,8 @@ pub struct Prompt {
     /// The trainee row chosen with the arrow keys (prompts that take a name), as an index of
     /// the summary's trainees.
     pub cursor: Option<usize>,
+    /// The trainee a confirmation is about: id and name.
+    pub target: Option<(String, String)>,
 }
 
 /// What a key did to the prompt.
@@ -86,6 +97,7 @@ impl Prompt {
             kind,
             input: String::new(),
             cursor: None,
+            target: None,
         }
     }
 
@@ -156,7 +168,10 @@ pub fn parse(
         PromptKind::Kick
         | PromptKind::RemoveRow
         | PromptKind::Acknowledge
-        | PromptKind::RemoveSilent => Err(("dash.bad_number", text.to_owned())),
+        | PromptKind::RemoveSilent
+        | PromptKind::Quit
+        | PromptKind::ConfirmKick
+        | PromptKind::ConfirmRemoveRow => Err(("dash.bad_number", text.to_owned())),
     }
 }
 

@@ -29,6 +29,22 @@ fn press(d: &mut Dashboard, code: KeyCode) -> Vec<DashEffect> {
     d.update(DashMsg::Key(Key::plain(code)))
 }
 
+/// Enter on a removal prompt asks once more, by name; the second Enter removes.
+fn confirm(d: &mut Dashboard) -> Vec<DashEffect> {
+    assert!(press(d, KeyCode::Enter).is_empty(), "nothing removed yet");
+    let prompt = d.prompt.as_ref().expect("a confirmation");
+    assert!(
+        matches!(
+            prompt.kind,
+            PromptKind::ConfirmKick | PromptKind::ConfirmRemoveRow
+        ),
+        "{prompt:?}"
+    );
+    let (_, name) = prompt.target.clone().expect("the trainee asked about");
+    assert!(d.prompt_label(prompt).contains(&name), "{name}");
+    press(d, KeyCode::Enter)
+}
+
 #[test]
 fn number_keys_and_tab_switch_sections_and_reset_the_scroll() {
     let mut d = dash();
@@ -58,7 +74,45 @@ fn q_and_ctrl_c_quit_but_q_in_a_prompt_is_typed() {
     assert!(d.quitting, "Ctrl+C quits even while typing");
     let mut d = dash();
     typed(&mut d, "q");
-    assert!(d.quitting);
+    assert!(!d.quitting, "q asks first");
+    press(&mut d, KeyCode::Esc);
+    assert!(!d.quitting && d.prompt.is_none(), "Esc stays");
+    typed(&mut d, "q");
+    press(&mut d, KeyCode::Enter);
+    assert!(d.quitting, "Enter stops the session");
+}
+
+#[test]
+fn a_removal_is_asked_once_more_and_esc_keeps_the_trainee() {
+    let mut d = dash();
+    typed(&mut d, "dBob");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    assert_eq!(
+        d.prompt.as_ref().map(|p| p.kind),
+        Some(PromptKind::ConfirmRemoveRow)
+    );
+    press(&mut d, KeyCode::Esc);
+    assert!(d.prompt.is_none(), "Esc keeps Bob");
+    typed(&mut d, "xBob");
+    assert!(press(&mut d, KeyCode::Enter).is_empty());
+    press(&mut d, KeyCode::Esc);
+    assert!(d.prompt.is_none(), "Esc keeps Bob's client");
+}
+
+#[test]
+fn a_note_gives_the_footer_back_to_the_keys_after_a_while() {
+    let mut d = dash();
+    let refreshed = |now_ms| DashMsg::Refreshed {
+        summary: Box::default(),
+        now_ms,
+    };
+    d.update(refreshed(1_000));
+    d.update(DashMsg::Acknowledged(Ok("Bob".into())));
+    assert!(d.note.is_some());
+    d.update(refreshed(1_000 + NOTE_MS));
+    assert!(d.note.is_some(), "still there within NOTE_MS");
+    d.update(refreshed(2_000 + NOTE_MS));
+    assert!(d.note.is_none(), "the keys come back");
 }
 
 #[test]
@@ -182,10 +236,7 @@ fn x_asks_for_a_trainee_and_removes_them() {
         Some(PromptKind::Kick),
         "x opens the removal prompt"
     );
-    assert_eq!(
-        press(&mut d, KeyCode::Enter),
-        [DashEffect::Kick("Fake Trainee".into())]
-    );
+    assert_eq!(confirm(&mut d), [DashEffect::Kick("Fake Trainee".into())]);
     d.update(DashMsg::Kicked(Ok("Fake Trainee".into())));
     let (text, error) = d.note.clone().expect("a note");
     assert!(!error && text.contains("Fake Trainee"), "{text}");
@@ -234,16 +285,13 @@ fn d_asks_for_a_row_to_remove_and_x_for_a_trainee_to_kick() {
         d.prompt.as_ref().map(|p| p.kind),
         Some(PromptKind::RemoveRow)
     );
-    let effects = press(&mut d, KeyCode::Enter);
+    let effects = confirm(&mut d);
     assert_eq!(effects, [DashEffect::RemoveRow("Bob".into())]);
     d.update(DashMsg::RowRemoved(Ok("Bob".into())));
     let (note, error) = d.note.clone().expect("a note");
     assert!(note.contains("Bob") && !error, "{note}");
     typed(&mut d, "xBob");
-    assert_eq!(
-        press(&mut d, KeyCode::Enter),
-        [DashEffect::Kick("Bob".into())]
-    );
+    assert_eq!(confirm(&mut d), [DashEffect::Kick("Bob".into())]);
     // An empty answer sends nothing; a refusal is an error note.
     typed(&mut d, "d");
     assert!(press(&mut d, KeyCode::Enter).is_empty());
@@ -301,15 +349,9 @@ fn a_d_and_x_pick_a_row_by_arrows_number_or_the_start_of_a_name() {
     );
     assert!(d.prompt.is_some(), "the prompt stays open for more letters");
     typed(&mut d, "ma");
-    assert_eq!(
-        press(&mut d, KeyCode::Enter),
-        [DashEffect::RemoveRow("e2".into())]
-    );
+    assert_eq!(confirm(&mut d), [DashEffect::RemoveRow("e2".into())]);
     typed(&mut d, "x3");
-    assert_eq!(
-        press(&mut d, KeyCode::Enter),
-        [DashEffect::Kick("e2".into())]
-    );
+    assert_eq!(confirm(&mut d), [DashEffect::Kick("e2".into())]);
     typed(&mut d, "a");
     press(&mut d, KeyCode::Down);
     press(&mut d, KeyCode::Down);
