@@ -143,7 +143,8 @@ pub fn decide<R: BufRead, W: Write>(
         let first = answered.get(&decision.id).map(String::as_str);
         let round = Round::of(&decision.id, first.is_some(), votes);
         if round == Round::Closed {
-            lines.say(&format!("{progress}: {}", decision.title))?;
+            // The title carries the number ("Decision 1: …").
+            lines.say(&decision.title)?;
             say_closed(decision, first, votes, only.is_some(), s, lines)?;
             continue;
         }

@@ -73,6 +73,11 @@ fn the_dashboard_shows_a_trainee_who_joins_and_q_stops_the_session() {
     assert!(out.status.success(), "{out:?}");
     // Screen, since when (the minutes depend on the machine's pace), then the words.
     host.wait_for("on command line · since ");
+    // The words are the trainee's: only the private view shows them, and says it is private.
+    host.wait_for("wrote something (p shows it)");
+    assert!(!host.screen().contains("the map"), "{}", host.screen());
+    host.send("p");
+    host.wait_for("PRIVATE, not for the projector: what stuck trainees wrote");
     host.wait_for(" min: \"the map\"");
     // The instructor acknowledges it; the room shows that, and the key help lists `a`.
     host.send("aPia\r");

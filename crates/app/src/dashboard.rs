@@ -447,6 +447,8 @@ impl Dashboard {
         if self.section != section {
             self.section = section;
             self.scroll = 0;
+            // The key was asked for where it is shown; the next section may be projected.
+            self.key = KeyVisibility::Hidden;
         }
     }
 

@@ -4,8 +4,10 @@
 
 use super::{cell, dim, plain, title};
 use crate::ui::theme::Theme;
-use app::dashboard::Dashboard;
+use app::dashboard::{AnswersView, Dashboard};
 use app::doc_layout::Tone;
+use domain::workshop::summary::TraineeView;
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 /// Widths of the figure columns (name takes the rest).
@@ -41,6 +43,16 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             theme,
         )));
     }
+    // What a trainee wrote is theirs: the section may be on the projector, so the words show
+    // only in the private view, which says so.
+    let private = dash.view == AnswersView::Private;
+    let wrote = |t: &&TraineeView| t.stuck_text.as_deref().is_some_and(|w| !w.is_empty());
+    if private && stuck.iter().any(wrote) {
+        out.push(Line::from(Span::styled(
+            format!(" {} ", s.get("dash.private_room")),
+            theme.tone(Tone::Bad).add_modifier(Modifier::REVERSED),
+        )));
+    }
     for t in &stuck {
         // A title in the session's language, set by the host's summary.
         let screen = t.stuck_screen.as_deref().unwrap_or("-");
@@ -62,7 +74,11 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             text = format!("{text} · {}", s.get("dash.stuck_acked"));
         }
         if let Some(words) = t.stuck_text.as_deref().filter(|w| !w.is_empty()) {
-            text = format!("{text}: \"{words}\"");
+            text = if private {
+                format!("{text}: \"{words}\"")
+            } else {
+                format!("{text} · {}", s.get("dash.stuck_wrote"))
+            };
         }
         out.push(Line::styled(
             format!("   {}", super::ellipsize(&text, width.saturating_sub(4))),

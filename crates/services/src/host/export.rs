@@ -41,16 +41,11 @@ fn yes_no(answer: Option<bool>) -> &'static str {
     }
 }
 
-/// The per-trainee CSV; the decision columns in the course's order, headed by their number
-/// and title in the language of `texts` ("decision 1: Order API", then "second vote 1: …").
+/// The per-trainee CSV; the decision columns in the course's order, headed by their title in
+/// the language of `texts`, which carries the number ("Decision 1: The broker is down", then
+/// "Second vote: Decision 1: …").
 pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
     let decisions = texts.in_decision_order(view.decisions.keys());
-    let number = |d: &str| {
-        decisions
-            .iter()
-            .position(|x| *x == d)
-            .map_or_else(|| "?".to_owned(), |i| (i + 1).to_string())
-    };
     let mut out = String::from(
         "name,chapters_read,quiz_answered,quiz_correct,quiz_level,ordering_solved,ordering_mistakes,scenarios,labs_solved,stuck,last_step,last_seen_utc,presence,instructor_copy",
     );
@@ -58,13 +53,13 @@ pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
     let seconds = texts.in_decision_order(view.second_votes.keys());
     for d in &decisions {
         out.push(',');
-        let title = texts.decision(d).title;
-        out.push_str(&csv(&format!("decision {}: {title}", number(d))));
+        out.push_str(&csv(&texts.decision(d).title));
     }
     for d in &seconds {
         out.push(',');
         let title = texts.decision(d).title;
-        out.push_str(&csv(&format!("second vote {}: {title}", number(d))));
+        let round = texts.strings.get("dash.second_vote");
+        out.push_str(&csv(&format!("{round}: {title}")));
     }
     out.push('\n');
     for t in &view.trainees {

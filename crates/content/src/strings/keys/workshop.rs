@@ -63,6 +63,8 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "dash.stuck_on",
     "dash.stuck_since",
     "dash.stuck_acked",
+    "dash.private_room",
+    "dash.stuck_wrote",
     "room.place_chapter",
     "room.active",
     "room.in_room",
