@@ -55,6 +55,7 @@ fn report(lang: Lang, text: &str, seeds: u64) -> LabReport {
                 seed: f.seed,
                 text: text.to_owned(),
                 statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
+                probe: f.struck.map(|s| s.probe),
             };
             (LabReportKind::Broken, lines, Some(run))
         }
