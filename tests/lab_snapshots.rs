@@ -116,6 +116,24 @@ fn lab_list_with_statuses() {
     }
 }
 
+/// Lab 4's brief, at its top and where it lays out the two-phase claim.
+#[test]
+fn lab_four_brief_and_its_two_phase_claim() {
+    use queuelab::app::input::{Key, KeyCode};
+    for (lang, w, h) in SIZES {
+        let mut a = app(lang, w, h);
+        press(&mut a, "l4");
+        assert!(matches!(a.screen, Screen::Lab(_)));
+        let text = screen(&a);
+        nothing_cut(&text, w);
+        insta::assert_snapshot!(format!("lab_four_brief_{lang}_{w}x{h}"), text);
+        a.update(Msg::Key(Key::plain(KeyCode::PageDown)));
+        let text = screen(&a);
+        nothing_cut(&text, w);
+        insta::assert_snapshot!(format!("lab_four_claim_{lang}_{w}x{h}"), text);
+    }
+}
+
 #[test]
 fn lab_brief_and_a_check_under_way() {
     for (lang, w, h) in SIZES {

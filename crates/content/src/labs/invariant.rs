@@ -39,8 +39,9 @@ pub enum LabInvariant {
     /// effect: the claim of a consumer that crashed never expired, so no later delivery could
     /// take it over.
     ClaimNeverExpires,
-    /// A second delivery took over a claim while the consumer that holds it was still at work
-    /// (younger than the scenario's claim lease): two deliveries call the provider in parallel.
+    /// A second delivery took over or ignored a claim while the consumer that holds it was
+    /// still at work (younger than the scenario's claim lease): two deliveries call the
+    /// provider in parallel.
     LiveClaimTakenOver,
 }
 

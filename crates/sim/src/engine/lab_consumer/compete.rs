@@ -126,7 +126,8 @@ impl Simulation {
     /// The twin's `@handle`: each statement's charge happens, an error or a dead-letter ends
     /// it (its transaction rolls back), and every effect it writes is on the trail. A
     /// statement that takes over the first consumer's `live` claim (removes it or makes it
-    /// another's) breaks `live-claim-taken-over`.
+    /// another's), or calls the provider while that claim holds, breaks
+    /// `live-claim-taken-over`.
     fn lab_twin_handle(
         &mut self,
         twin: u8,
@@ -166,6 +167,11 @@ impl Simulation {
                         if in_tx || writes(&self.conns.sweeper, stmt) {
                             self.breach(LabInvariant::ChargeInTransaction, d, here);
                             return Ok(());
+                        }
+                        // A call while the first consumer's claim is live is a call in
+                        // parallel with it, whether the twin took the claim or ignored it.
+                        if live.take().is_some() {
+                            self.breach(LabInvariant::LiveClaimTakenOver, d, here.clone());
                         }
                         let answer = self.lab_charge(d, key.as_deref(), amount, here.clone())?;
                         if answer != ProviderAnswer::Answered {
