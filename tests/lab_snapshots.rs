@@ -55,6 +55,7 @@ fn report(lang: Lang, text: &str, seeds: u64) -> LabReport {
                 seed: f.seed,
                 text: text.to_owned(),
                 statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
+                probe: f.struck.map(|s| s.probe),
             };
             (LabReportKind::Broken, lines, Some(run))
         }
@@ -112,6 +113,24 @@ fn lab_list_with_statuses() {
         let text = screen(&a);
         nothing_cut(&text, w);
         insta::assert_snapshot!(format!("lab_list_{lang}_{w}x{h}"), text);
+    }
+}
+
+/// Lab 4's brief, at its top and where it lays out the two-phase claim.
+#[test]
+fn lab_four_brief_and_its_two_phase_claim() {
+    use queuelab::app::input::{Key, KeyCode};
+    for (lang, w, h) in SIZES {
+        let mut a = app(lang, w, h);
+        press(&mut a, "l4");
+        assert!(matches!(a.screen, Screen::Lab(_)));
+        let text = screen(&a);
+        nothing_cut(&text, w);
+        insta::assert_snapshot!(format!("lab_four_brief_{lang}_{w}x{h}"), text);
+        a.update(Msg::Key(Key::plain(KeyCode::PageDown)));
+        let text = screen(&a);
+        nothing_cut(&text, w);
+        insta::assert_snapshot!(format!("lab_four_claim_{lang}_{w}x{h}"), text);
     }
 }
 

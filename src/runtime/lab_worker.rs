@@ -297,6 +297,7 @@ fn report_of(
                     seed: f.seed,
                     text: text.to_owned(),
                     statement: f.statement.as_ref().map(|s| (s.at_ms, s.section)),
+                    probe: f.struck.map(|s| s.probe),
                 }),
             }
         }

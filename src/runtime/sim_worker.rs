@@ -239,7 +239,7 @@ impl SimDriver {
     /// learner's file, varied by the seed exactly as its check was.
     fn build(&self, spec: &RunSpec, mode: Mode, dir: PathBuf) -> Result<Simulation, SimError> {
         if let Some(lab) = &spec.lab {
-            return sim::lab::rerun(
+            let mut sim = sim::lab::rerun(
                 &self.content,
                 &lab.lab_id,
                 &lab.text,
@@ -247,7 +247,11 @@ impl SimDriver {
                 spec.broker,
                 spec.seed,
                 dir,
-            );
+            )?;
+            if let Some(probe) = lab.probe {
+                sim.lab_set_probe(probe);
+            }
+            return Ok(sim);
         }
         Simulation::new(RunConfig {
             scenario: sim::scenario::from_loaded(&self.content, &spec.scenario)?,

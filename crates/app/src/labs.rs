@@ -187,7 +187,8 @@ fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
         return Vec::new();
     };
     let number = session.content.labs.get(s.lab).map_or(0, |lab| lab.number);
-    let lab = super::simulator::LabRun::new(s.lab_id.clone(), number, failed.text);
+    let lab = super::simulator::LabRun::new(s.lab_id.clone(), number, failed.text)
+        .with_probe(failed.probe);
     let at = super::simulator::lab_run::Broke {
         scenario: &failed.scenario,
         broker: failed.broker,

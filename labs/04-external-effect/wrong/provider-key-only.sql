@@ -6,5 +6,4 @@ SELECT charge('charge-' || :message_id, :amount_cents);
 
 INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
                      applied_ms, instance)
-VALUES (:business_key || '-' || :delivery_count || '-' || :instance, :order_id, :message_id,
-        'charge', :amount_cents, 1, :now_ms, :instance);
+VALUES (:business_key, :order_id, :message_id, 'charge', :amount_cents, 1, :now_ms, :instance);

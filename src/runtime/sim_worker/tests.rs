@@ -179,6 +179,63 @@ fn a_lab_claim_is_captioned_as_the_learners_not_as_the_engines_lease() {
     );
 }
 
+/// A failing run of a targeted check plays its fault again: lab 4's claim that never expires
+/// breaks only when its consumer crashes right after committing the claim, and the replay then
+/// shows the redeliveries waiting on that claim.
+#[test]
+fn a_labs_targeted_failing_run_plays_its_fault_again() {
+    let base = tempfile::tempdir().expect("tempdir");
+    let content = Arc::new(content::load(&content::ContentSource::Embedded).expect("content"));
+    let lab = content.labs.iter().find(|l| l.number == 4).expect("lab 4");
+    let (_, text) = (lab.wrong.iter())
+        .find(|(n, _)| n == "claim-never-expires.sql")
+        .expect("the wrong answer ships");
+    let file = sim::lab::LabFile::parse(text).expect("parses");
+    let handle = file
+        .sections
+        .iter()
+        .find(|s| s.section == sim::lab::Section::Handle)
+        .expect("@handle");
+    let commit = (handle.statements.iter())
+        .position(|s| s.sql.trim().eq_ignore_ascii_case("COMMIT"))
+        .expect("the claim's commit");
+    let crash = sim::lab::probe::Probe::Crash {
+        site: sim::lab::probe::Site {
+            section: sim::lab::Section::Handle,
+            index: commit,
+        },
+        client_retry: false,
+    };
+    let mut captions = Vec::new();
+    for (run, probe) in [(1, None), (2, Some(crash))] {
+        let spec = RunSpec {
+            scenario: "lost-ack".into(),
+            mode: Mode::Safe,
+            broker: BrokerKind::Asb,
+            seed: 1,
+            lab: Some(
+                app::simulator::LabRun::new(lab.id.clone(), lab.number, text.clone())
+                    .with_probe(probe),
+            ),
+        };
+        let mut driver = SimDriver::without_stamp(base.path(), Arc::clone(&content));
+        driver.handle(SimCommand::Start { run, spec });
+        let replies = driver.handle(SimCommand::ToEnd { run });
+        let [SimReply::Advanced { events, .. }] = &replies[..] else {
+            panic!("advanced: {replies:?}")
+        };
+        let waited = events
+            .iter()
+            .any(|e| e.caption == "sim.lab.claim-in-progress");
+        captions.push(waited);
+    }
+    assert_eq!(
+        captions,
+        [false, true],
+        "only the crash leaves a claim to wait on"
+    );
+}
+
 #[test]
 fn a_labs_broken_run_opens_at_the_learners_statement_the_report_names() {
     let base = tempfile::tempdir().expect("tempdir");

@@ -27,6 +27,7 @@ fn broken_at(app: &mut App, text: &str, statement: Option<(u64, sim::lab::Sectio
                 seed: 3,
                 text: text.into(),
                 statement,
+                probe: None,
             }),
         },
     });

@@ -79,4 +79,6 @@ pub struct FailedRun {
     /// Where the run broke: the virtual time and section of the learner's statement the
     /// report names (the simulator opens there); none when the report names none.
     pub statement: Option<(u64, sim::lab::Section)>,
+    /// The statement-level fault a targeted run was aimed at, when one broke the file.
+    pub probe: Option<sim::lab::probe::Probe>,
 }

@@ -32,6 +32,9 @@ pub struct LabRun {
     /// That text parsed, once, for the views (empty when it does not parse: such a file fails
     /// to start and runs no statement).
     pub file: LabFile,
+    /// The statement-level fault the failing run was aimed at (a crash after a durable point,
+    /// a twin in a gap): the run plays it again, else it would not break.
+    pub probe: Option<sim::lab::probe::Probe>,
 }
 
 impl LabRun {
@@ -43,7 +46,15 @@ impl LabRun {
             number,
             text,
             file,
+            probe: None,
         }
+    }
+
+    /// The same run with the failing run's fault aimed again.
+    #[must_use]
+    pub fn with_probe(mut self, probe: Option<sim::lab::probe::Probe>) -> LabRun {
+        self.probe = probe;
+        self
     }
 }
 

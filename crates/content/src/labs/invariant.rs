@@ -31,11 +31,23 @@ pub enum LabInvariant {
     /// credit for a body the consumer could not read, or an amount other than the order's.
     /// What a message is belongs to the engine, never to a column the handler fills.
     EffectUnlikeMessage,
+    /// The handler called the payment provider while a transaction was open: a remote call
+    /// that holds the database's write lock for as long as the provider takes. The engine
+    /// refuses the call.
+    ChargeInTransaction,
+    /// A message found a claim that was never processed at every delivery and never took
+    /// effect: the claim of a consumer that crashed never expired, so no later delivery could
+    /// take it over.
+    ClaimNeverExpires,
+    /// A second delivery took over or ignored a claim while the consumer that holds it was
+    /// still at work (younger than the scenario's claim lease): two deliveries call the
+    /// provider in parallel.
+    LiveClaimTakenOver,
 }
 
 impl LabInvariant {
     /// Every invariant.
-    pub const ALL: [LabInvariant; 8] = [
+    pub const ALL: [LabInvariant; 11] = [
         LabInvariant::PoisonRetried,
         LabInvariant::HealthyDeadLettered,
         LabInvariant::DeadLetterWithoutReason,
@@ -44,6 +56,9 @@ impl LabInvariant {
         LabInvariant::TwoDispatchersOneRow,
         LabInvariant::OutboxRowStuck,
         LabInvariant::EffectUnlikeMessage,
+        LabInvariant::ChargeInTransaction,
+        LabInvariant::ClaimNeverExpires,
+        LabInvariant::LiveClaimTakenOver,
     ];
 
     /// The name (in `lab.toml`, `--json` and the strings key).
@@ -57,15 +72,21 @@ impl LabInvariant {
             LabInvariant::TwoDispatchersOneRow => "two-dispatchers-one-row",
             LabInvariant::OutboxRowStuck => "outbox-row-stuck",
             LabInvariant::EffectUnlikeMessage => "effect-unlike-message",
+            LabInvariant::ChargeInTransaction => "charge-in-transaction",
+            LabInvariant::ClaimNeverExpires => "claim-never-expires",
+            LabInvariant::LiveClaimTakenOver => "live-claim-taken-over",
         }
     }
 
     /// Whether harm that shows later in the same run follows from it, so that a check names
     /// it instead of that harm's moment: a message published for an order that was never
     /// saved is credited to the order SQLite gives the rolled-back order's id to next, which
-    /// then looks like a duplicate effect.
+    /// then looks like a duplicate effect; a refused charge leaves its order without an effect.
     pub fn causes_later_harm(self) -> bool {
-        matches!(self, LabInvariant::PublishedWithoutOrder)
+        matches!(
+            self,
+            LabInvariant::PublishedWithoutOrder | LabInvariant::ChargeInTransaction
+        )
     }
 
     /// The strings key of its text (`{order}` and `{message}` are filled in).

@@ -78,6 +78,21 @@ impl Section {
         }
     }
 
+    /// The named parameters a scenario sets for the designs that need them (how long a
+    /// two-phase claim holds before another delivery may take it over): bound in every run,
+    /// documented in the brief of the lab whose design uses them.
+    pub fn scenario_parameters(self) -> &'static [&'static str] {
+        match self {
+            Section::Check | Section::Handle => &[":claim_lease_ms"],
+            _ => &[],
+        }
+    }
+
+    /// Whether the engine binds the parameter `name` (with its colon) in this section.
+    pub fn binds(self, name: &str) -> bool {
+        self.parameters().contains(&name) || self.scenario_parameters().contains(&name)
+    }
+
     /// The columns the rows of the section's last statement must have: the engine reads
     /// its batch from them (`@claim`'s `RETURNING`). Empty for sections whose rows mean
     /// nothing or only "a row came back" (`@check`).

@@ -89,6 +89,15 @@ pub struct Setup {
     /// The consumer calls the external provider (two-phase claim).
     #[serde(default)]
     pub two_phase: bool,
+    /// How long a two-phase claim holds before another delivery may take it over, ms: the
+    /// lab handler's `:claim_lease_ms`. Longer than the slowest provider call, shorter than
+    /// the time the waiting deliveries cover.
+    #[serde(default = "d_claim_lease")]
+    pub claim_lease_ms: u64,
+    /// How long the payment provider keeps an idempotency key after its first call, ms: a
+    /// call with the same key after that is a new charge.
+    #[serde(default = "d_key_retention")]
+    pub provider_key_retention_ms: u64,
     /// Inbox retention, ms.
     #[serde(default = "d_retention")]
     pub retention_ms: u64,
@@ -161,6 +170,13 @@ fn d_retention() -> u64 {
     const DLQ_DAYS: u64 = 14;
     const RESERVE_DAYS: u64 = 3;
     (SOURCE_QUEUE_DAYS + DLQ_DAYS + SOURCE_QUEUE_DAYS + RESERVE_DAYS) * DAY_MS
+}
+fn d_claim_lease() -> u64 {
+    30_000
+}
+/// Stripe may prune a key once it is 24 hours old (chapter 9).
+fn d_key_retention() -> u64 {
+    24 * 3_600_000
 }
 fn d_short_retention() -> u64 {
     30_000

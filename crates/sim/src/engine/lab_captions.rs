@@ -2,19 +2,23 @@
 //! engine's own SQL ("inbox row and effect committed in one transaction", "claims rows with a
 //! lease"), which a lab file may not do; these say what ran was the learner's section.
 
-use super::lab_consumer::{LAB_CHECK_SQL, LAB_HANDLE_SQL};
+use super::lab_consumer::{
+    LAB_CHECK_SQL, LAB_HANDLE_SQL, LAB_WAIT_CLAIM_SQL, LAB_WAIT_PROVIDER_SQL,
+};
 use super::lab_dispatch::LAB_CLAIM_SQL;
 use crate::EventKind as K;
 use crate::model::Event;
 
 /// Every lab caption key (present in both languages of the captions file).
-pub const LAB_CAPTIONS: [&str; 6] = [
+pub const LAB_CAPTIONS: [&str; 8] = [
     "sim.lab.applied",
     "sim.lab.no-effect",
     "sim.lab.check-found",
     "sim.lab.check-none",
     "sim.lab.effect-then-connection-lost",
     "sim.lab.dispatcher-claimed",
+    "sim.lab.claim-in-progress",
+    "sim.lab.provider-in-progress",
 ];
 
 /// The caption of an event of the learner's `@check`, `@handle` or `@claim`, where the
@@ -30,6 +34,8 @@ pub(crate) fn lab_caption(event: &Event) -> Option<&'static str> {
         K::CheckNoneSafe | K::CheckNoneNaive if check => LAB_CAPTIONS[3],
         K::NaiveEffectThenConnectionLost if handle => LAB_CAPTIONS[4],
         K::DispatcherClaimed if claim => LAB_CAPTIONS[5],
+        K::Failed if event.sql == LAB_WAIT_CLAIM_SQL => LAB_CAPTIONS[6],
+        K::Failed if event.sql == LAB_WAIT_PROVIDER_SQL => LAB_CAPTIONS[7],
         _ => return None,
     })
 }

@@ -11,6 +11,9 @@
 mod compete;
 mod handle;
 mod picture;
+mod release;
+
+pub(crate) use release::{LAB_WAIT_CLAIM_SQL, LAB_WAIT_PROVIDER_SQL};
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -88,6 +91,12 @@ pub(crate) struct LabRun {
     pub(super) spare_guard: Guard,
     /// The side-effect functions on the spare connection.
     pub(super) spare_side_effects: SideEffects,
+    /// Set where a UNIQUE violation is a duplicate only once the ledger holds the message's
+    /// effect, and before that met a claim in progress
+    /// ([`Simulation::lab_tell_claims_from_duplicates`]): the messages that waited on one.
+    released: Option<release::Released>,
+    /// Idempotency keys the provider is still running a call for, until when.
+    pub(super) provider_busy: std::collections::HashMap<String, u64>,
 }
 
 impl LabRun {
@@ -153,6 +162,8 @@ impl LabRun {
             probe: ProbeState::default(),
             spare_guard,
             spare_side_effects,
+            released: None,
+            provider_busy: std::collections::HashMap::new(),
         })
     }
 }
@@ -193,6 +204,7 @@ impl Simulation {
             (":consumer", text(CONSUMER_NAME)),
             (":instance", text(&Simulation::instance(c))),
             (":now_ms", int(self.clock.now)),
+            (":claim_lease_ms", int(self.claim_lease_ms())),
         ];
         let mut found = false;
         for stmt in lab.sql.statements(Section::Check) {

@@ -12,6 +12,26 @@ use crate::lab::{Breach, Section, Statement, TrailEntry};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use content::LabInvariant;
 
+/// Why the engine refuses a `charge()` made while a transaction is open (the breach's text
+/// says it to the learner in their language).
+pub(crate) const CHARGE_REFUSED: &str =
+    "charge() refused: a call to the provider never runs inside an open transaction";
+
+/// The provider forgets a key it has kept longer than its retention (the charge stays).
+const SQL_FORGET_KEY: &str =
+    "UPDATE charges SET idempotency_key = NULL WHERE idempotency_key = ?1 AND performed_ms < ?2";
+
+/// What the payment provider answered a lab handler's `charge()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProviderAnswer {
+    /// Charged, or the first charge of a key it knows.
+    Answered,
+    /// It charged, and then its answer timed out.
+    TimedOut,
+    /// 409: a call with the same key is still running.
+    InProgress,
+}
+
 /// What the SQL view shows for the handler's `dead_letter` call.
 const LAB_DEAD_LETTER_SQL: &[&str] = &["-- @handle (your lab file): dead_letter(:reason)"];
 
@@ -114,27 +134,58 @@ impl Simulation {
         for (order, message_id, statement) in missing {
             self.breach_of(LabInvariant::ChargeMissing, order, &message_id, statement);
         }
-        Ok(())
+        self.lab_check_claims()
     }
 
-    /// `charge(:key, :amount)`: the provider charges (or answers a key it has seen with its
-    /// first charge). `Ok(true)` when its answer then times out, as the scenario scripts it:
-    /// the charge happened, the handler hears an error.
+    /// `charge(:key, :amount)` as a real provider answers it: 409 "in progress" while another
+    /// call with the key still runs; a key older than the scenario's retention is forgotten, so
+    /// the call charges anew; else it charges, or answers a key it has seen with its first
+    /// charge. The answer may then time out, as the scenario scripts it: the charge happened,
+    /// the handler hears an error, and the provider is still at work on the call for as long
+    /// as a call takes.
     pub(crate) fn lab_charge(
         &mut self,
         d: &Delivery,
         key: Option<&str>,
         amount: i64,
         here: TrailEntry,
-    ) -> Result<bool, SimError> {
+    ) -> Result<ProviderAnswer, SimError> {
+        let now = self.clock.now;
+        if let Some(k) = key {
+            let running = (self.lab.as_ref())
+                .and_then(|l| l.provider_busy.get(k))
+                .is_some_and(|until| now < *until);
+            if running {
+                return Ok(ProviderAnswer::InProgress);
+            }
+            let retention = self.spec.scenario.setup.provider_key_retention_ms;
+            let kept_since = now.saturating_sub(retention) as i64;
+            self.conns
+                .provider
+                .execute(SQL_FORGET_KEY, rusqlite::params![k, kept_since])
+                .ctx(Actor::Provider, "forget an old key")?;
+        }
         let (_, new) = self.provider_charge(d, key, amount)?;
         if new && let Some(l) = &mut self.lab {
             l.trail.charges.push(here);
         }
-        Ok(self
+        let timed_out = self
             .script
             .armed
-            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id))
+            .take_for(Fault::ProviderTimeoutAfterPerform, d.order_id);
+        if !timed_out {
+            return Ok(ProviderAnswer::Answered);
+        }
+        let call_ms = self.spec.scenario.setup.handling_ms.max(2);
+        if let (Some(k), Some(l)) = (key, &mut self.lab) {
+            l.provider_busy.insert(k.to_owned(), now + call_ms);
+        }
+        Ok(ProviderAnswer::TimedOut)
+    }
+
+    /// How long a claim holds before another delivery may take it over (the scenario's).
+    pub(crate) fn claim_lease_ms(&self) -> u64 {
+        self.spec.scenario.setup.claim_lease_ms
     }
 
     /// `dead_letter(:reason)`: the handler stops here and the consumer dead-letters the

@@ -38,9 +38,18 @@ impl Boundary {
     }
 }
 
+impl Boundary {
+    /// Whether `stmt`, just run on `conn`, ran inside a transaction: one open before it, or
+    /// the statement's own write transaction (a write that calls a function holds the write
+    /// lock while the function runs).
+    pub(crate) fn holds_transaction(self, conn: &Connection, stmt: &Statement) -> bool {
+        self.in_tx_before || writes(conn, stmt)
+    }
+}
+
 /// Whether `stmt` may write to the database (SQLite's own answer; `BEGIN` and `COMMIT` count
 /// as read-only here, a `COMMIT` is recognised by the transaction it ends).
-fn writes(conn: &Connection, stmt: &Statement) -> bool {
+pub(crate) fn writes(conn: &Connection, stmt: &Statement) -> bool {
     conn.prepare_cached(&stmt.sql).is_ok_and(|s| !s.readonly())
 }
 

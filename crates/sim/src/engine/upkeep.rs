@@ -43,12 +43,18 @@ impl Simulation {
             params![now.saturating_sub(self.spec.settings.retention_ms) as i64],
         )
         .ctx(actor, "retention")?;
-        let claims = ids(
-            conn,
-            SQL_SWEEP_CLAIMS,
-            params![now.saturating_sub(claim_timeout) as i64, CONSUMER_NAME],
-        )
-        .ctx(actor, "stale claims")?;
+        // Where the learner's handler claims a message before it calls the provider, a claim's
+        // expiry is the learner's job (`:claim_lease_ms`), as a lease's is above.
+        let claims = if self.lab_tells_claims_from_duplicates() {
+            Vec::new()
+        } else {
+            ids(
+                conn,
+                SQL_SWEEP_CLAIMS,
+                params![now.saturating_sub(claim_timeout) as i64, CONSUMER_NAME],
+            )
+            .ctx(actor, "stale claims")?
+        };
         // Where the learner's @claim writes the leases, their expiry is the learner's claim's
         // job: the engine clearing expired leases would recover a crashed dispatcher's rows for
         // a claim that never looks at the lease's end.

@@ -172,7 +172,14 @@ impl LabFileError {
                 &[
                     ("param", name),
                     ("name", section.as_str()),
-                    ("known", &section.parameters().join(", ")),
+                    (
+                        "known",
+                        &(section.parameters().iter())
+                            .chain(section.scenario_parameters())
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
                 ],
             ),
             K::Sql(text) => strings.fill("lab.err_sql", &[("error", text)]),

@@ -94,6 +94,16 @@ pub(crate) fn unlike_delivery(conn: &Connection, after: i64) -> rusqlite::Result
     )
 }
 
+/// Whether the ledger holds an effect taken for a delivery of `message_id` (committed: a
+/// rolled-back effect left no entry).
+pub(crate) fn holds_effect(conn: &Connection, message_id: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM effect_ledger WHERE delivered_message_id = ?1)",
+        [message_id],
+        |r| r.get(0),
+    )
+}
+
 fn is_engine_object(name: &str) -> bool {
     [LEDGER_TABLE, DELIVERY_TABLE, LEDGER_TRIGGER]
         .iter()
@@ -200,6 +210,22 @@ mod tests {
             .expect("count");
         assert_eq!(n, 2);
         assert_eq!(readable, 0, "the engine knows the body was unreadable");
+    }
+
+    #[test]
+    fn the_ledger_holds_a_message_s_effect_only_once_it_committed() {
+        let conn = service();
+        set_delivery(&conn, "m-1", Some(250)).expect("delivery");
+        conn.execute_batch("BEGIN").expect("begin");
+        conn.execute(CREDIT, ["k-1"]).expect("credit");
+        conn.execute_batch("ROLLBACK").expect("rollback");
+        assert!(!holds_effect(&conn, "m-1").expect("read"), "rolled back");
+        conn.execute(CREDIT, ["k-2"]).expect("credit");
+        assert!(holds_effect(&conn, "m-1").expect("read"));
+        assert!(
+            !holds_effect(&conn, "m-2").expect("read"),
+            "another message"
+        );
     }
 
     #[test]

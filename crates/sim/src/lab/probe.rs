@@ -28,7 +28,7 @@ pub struct Site {
 }
 
 /// What a run does at statement boundaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Probe {
     /// Nothing strikes; the points and gaps reached are recorded.
     #[default]

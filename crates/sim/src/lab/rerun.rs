@@ -11,12 +11,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The simulation of `scenario` on `broker` with `seed`, running `sql`, its files in `dir`.
+/// `poison`: the handler decides about unreadable messages; `charged`: the handler's effect is
+/// a charge, so it may claim a message before it calls the provider, and a claim in progress
+/// is told from a duplicate.
 pub fn lab_simulation(
     sql: Arc<LabSql>,
     scenario: &Scenario,
     broker: BrokerKind,
     seed: u64,
-    poison: bool,
+    (poison, charged): (bool, bool),
     dir: PathBuf,
 ) -> Result<Simulation, SimError> {
     let config = RunConfig {
@@ -30,6 +33,9 @@ pub fn lab_simulation(
     let mut sim = Simulation::with_lab(config, sql)?;
     if poison {
         sim.lab_hand_unreadable_to_handler();
+    }
+    if charged {
+        sim.lab_tell_claims_from_duplicates();
     }
     Ok(sim)
 }
@@ -52,5 +58,6 @@ pub fn rerun(
         .ok_or_else(|| SimError::Config(format!("no lab {lab_id}")))?;
     let sql = Arc::new(LabSql::prepare(text, &lab.sections).map_err(SimError::Lab)?);
     let scenario = crate::scenario::from_loaded(content, scenario_id)?;
-    lab_simulation(sql, &scenario, broker, seed, lab.poison, dir)
+    let kind = (lab.poison, lab.charged);
+    lab_simulation(sql, &scenario, broker, seed, kind, dir)
 }

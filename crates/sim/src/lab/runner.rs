@@ -210,7 +210,7 @@ fn run_one(
         scenario,
         broker,
         seed,
-        request.poison,
+        (request.poison, request.charged),
         dir.to_path_buf(),
     ) {
         Ok(sim) => sim,

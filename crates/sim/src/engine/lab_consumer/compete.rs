@@ -5,17 +5,35 @@
 
 use std::sync::Arc;
 
+use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 
 use super::super::action::Delivery;
+use super::super::lab_effects::ProviderAnswer;
+use super::super::lab_probe::writes;
 use super::super::{SimError, Simulation, SqlContext};
 use super::{int, roll_back_open, text};
 use crate::lab::hooks::{StatementError, run_statement};
 use crate::lab::ledger;
 use crate::lab::{Section, SideEffect, TrailEntry};
 use crate::model::Actor;
+use content::LabInvariant;
 
 const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
+/// A claim of an instance on a message, not processed, taken after a time.
+const SQL_LIVE_CLAIM: &str = "SELECT id, received_ms FROM inbox WHERE message_id = ?1 AND instance = ?2 \
+     AND processed_ms IS NULL AND received_ms > ?3 ORDER BY id DESC LIMIT 1";
+/// The claim is still the one its holder took: the same row, instance and time.
+const SQL_CLAIM_HELD: &str = "SELECT EXISTS (SELECT 1 FROM inbox WHERE id = ?1 AND instance = ?2 \
+     AND received_ms = ?3)";
+
+/// A claim the first consumer holds while its twin runs.
+#[derive(Debug, Clone)]
+struct LiveClaim {
+    id: i64,
+    instance: String,
+    received_ms: i64,
+}
 
 impl Simulation {
     /// The twin of consumer `c` handles delivery `d` (the next delivery of the same message)
@@ -69,8 +87,9 @@ impl Simulation {
             _ => None,
         };
         ledger::set_delivery(&self.conns.sweeper, &d.message_id, amount).ctx(actor, "delivery")?;
+        let live = self.live_claim(c, d)?;
         calls.open(Section::Handle);
-        let result = self.lab_twin_handle(twin, d, &binds);
+        let result = self.lab_twin_handle(twin, d, &binds, live);
         calls.close();
         ledger::clear_delivery(&self.conns.sweeper).ctx(actor, "delivery")?;
         roll_back_open(&self.conns.sweeper).ctx(actor, "roll back")?;
@@ -79,13 +98,42 @@ impl Simulation {
         Ok(())
     }
 
+    /// The claim consumer `c` holds on `d`'s message while the twin runs (an inbox row of
+    /// its instance, not processed, younger than the scenario's claim lease).
+    fn live_claim(&self, c: u8, d: &Delivery) -> Result<Option<LiveClaim>, SimError> {
+        if !self.lab_tells_claims_from_duplicates() {
+            return Ok(None);
+        }
+        let since = self.clock.now.saturating_sub(self.claim_lease_ms()) as i64;
+        let instance = Simulation::instance(c);
+        self.conns
+            .sweeper
+            .query_row(
+                SQL_LIVE_CLAIM,
+                rusqlite::params![d.message_id, instance, since],
+                |r| {
+                    Ok(LiveClaim {
+                        id: r.get(0)?,
+                        instance: instance.clone(),
+                        received_ms: r.get(1)?,
+                    })
+                },
+            )
+            .optional()
+            .ctx(Actor::Consumer(c), "read the claim")
+    }
+
     /// The twin's `@handle`: each statement's charge happens, an error or a dead-letter ends
-    /// it (its transaction rolls back), and every effect it writes is on the trail.
+    /// it (its transaction rolls back), and every effect it writes is on the trail. A
+    /// statement that takes over the first consumer's `live` claim (removes it or makes it
+    /// another's), or calls the provider while that claim holds, breaks
+    /// `live-claim-taken-over`.
     fn lab_twin_handle(
         &mut self,
         twin: u8,
         d: &Delivery,
         binds: &[(&str, Value)],
+        mut live: Option<LiveClaim>,
     ) -> Result<(), SimError> {
         let Some(lab) = &self.lab else {
             return Ok(());
@@ -102,6 +150,7 @@ impl Simulation {
         };
         let mut before = max_effect(self)?;
         for stmt in sql.statements(Section::Handle) {
+            let in_tx = !self.conns.sweeper.is_autocommit();
             let result = run_statement(&self.conns.sweeper, &guard, stmt, binds);
             let here = TrailEntry {
                 at_ms: self.clock.now,
@@ -114,7 +163,18 @@ impl Simulation {
             for call in calls.take() {
                 match call {
                     SideEffect::Charge { key, amount } => {
-                        if self.lab_charge(d, key.as_deref(), amount, here.clone())? {
+                        // Refused inside a transaction, as the first consumer's would be.
+                        if in_tx || writes(&self.conns.sweeper, stmt) {
+                            self.breach(LabInvariant::ChargeInTransaction, d, here);
+                            return Ok(());
+                        }
+                        // A call while the first consumer's claim is live is a call in
+                        // parallel with it, whether the twin took the claim or ignored it.
+                        if live.take().is_some() {
+                            self.breach(LabInvariant::LiveClaimTakenOver, d, here.clone());
+                        }
+                        let answer = self.lab_charge(d, key.as_deref(), amount, here.clone())?;
+                        if answer != ProviderAnswer::Answered {
                             return Ok(());
                         }
                     }
@@ -126,6 +186,19 @@ impl Simulation {
                 Ok(_) => {}
                 Err(StatementError::Learner(e)) => return Err(SimError::Lab(e)),
                 Err(StatementError::Runtime(_)) => return Ok(()),
+            }
+            if let Some(claim) = &live {
+                let held: bool = (self.conns.sweeper)
+                    .query_row(
+                        SQL_CLAIM_HELD,
+                        rusqlite::params![claim.id, claim.instance, claim.received_ms],
+                        |r| r.get(0),
+                    )
+                    .ctx(actor, "read the claim")?;
+                if !held {
+                    self.breach(LabInvariant::LiveClaimTakenOver, d, here.clone());
+                    live = None;
+                }
             }
             let now_max = max_effect(self)?;
             if now_max > before {

@@ -1,7 +1,9 @@
 //! `@handle`, statement by statement: each statement's side effects (a charge, a dead-letter
-//! call) happen first, then its result decides: a UNIQUE violation settles as a duplicate, any
-//! other SQLite error takes the failure path, a file that cannot run stops the run, and a lost
-//! connection after a durable effect leaves the message to come back.
+//! call) happen first, then its result decides: a UNIQUE violation settles as a duplicate (in a
+//! lab with two-phase claims only once the ledger holds the message's effect; a claim still in
+//! progress is released for later), any other SQLite error takes the failure path, a file that
+//! cannot run stops the run, and a lost connection after a durable effect leaves the message to
+//! come back. A charge while a transaction is open is refused.
 
 use std::sync::Arc;
 
@@ -10,9 +12,11 @@ use rusqlite::types::Value;
 
 use super::super::action::{Action, Delivery};
 use super::super::inbox::SQLITE_CONSTRAINT_UNIQUE;
+use super::super::lab_effects::{CHARGE_REFUSED, ProviderAnswer};
 use super::super::lab_probe::Boundary;
 use super::super::payload::Failure;
 use super::super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
+use super::release::Waiting;
 use super::{LAB_HANDLE_SQL, int, roll_back_open, text};
 use crate::fault::Fault;
 use crate::lab::hooks::{StatementError, run_statement};
@@ -62,6 +66,7 @@ impl Simulation {
             (":business_key", text(&business_key)),
             (":amount_cents", amount.map_or(Value::Null, int)),
             (":delivery_count", int(d.delivery_count)),
+            (":claim_lease_ms", int(self.claim_lease_ms())),
             (":schema_version", text(&schema_version)),
             (
                 ":payload_error",
@@ -92,17 +97,41 @@ impl Simulation {
                         key,
                         amount: charged,
                     } => {
+                        if boundary.holds_transaction(&self.conns.consumers[i], stmt) {
+                            // A remote call never runs under the database's write lock: the
+                            // engine refuses it, and the delivery fails.
+                            self.breach(LabInvariant::ChargeInTransaction, &d, here.clone());
+                            roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                            self.lab_picture(c, created)?;
+                            let text = format!("line {}: {CHARGE_REFUSED}", stmt.line);
+                            return Ok(Some(self.fail(c, d, text, LAB_HANDLE_SQL)));
+                        }
                         boundary.acted = true;
                         if amount != Some(charged) {
                             self.breach(LabInvariant::EffectUnlikeMessage, &d, here.clone());
                         }
-                        if self.lab_charge(&d, key.as_deref(), charged, here.clone())? {
-                            roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
-                            self.lab_picture(c, created)?;
-                            let text = "provider timed out after performing the charge";
-                            let mut ev = self.fail(c, d, text.to_string(), LAB_HANDLE_SQL);
-                            ev.outcome = Outcome::Unknown;
-                            return Ok(Some(ev));
+                        match self.lab_charge(&d, key.as_deref(), charged, here.clone())? {
+                            ProviderAnswer::Answered => {}
+                            ProviderAnswer::TimedOut => {
+                                roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                                self.lab_picture(c, created)?;
+                                let text = "provider timed out after performing the charge";
+                                let mut ev = self.fail(c, d, text.to_string(), LAB_HANDLE_SQL);
+                                ev.outcome = Outcome::Unknown;
+                                return Ok(Some(ev));
+                            }
+                            ProviderAnswer::InProgress => {
+                                // 409: another call with this key is still running. Neither a
+                                // failure nor a success: wait, like a claim in progress.
+                                roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
+                                self.lab_picture(c, created)?;
+                                return Ok(Some(self.lab_release_for_later(
+                                    c,
+                                    &d,
+                                    Waiting::ProviderInProgress,
+                                    here,
+                                )));
+                            }
                         }
                     }
                     // Refused outside @accept: the function never records it here.
@@ -124,6 +153,14 @@ impl Simulation {
                 Err(StatementError::Runtime(e)) => {
                     roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                     self.lab_picture(c, created)?;
+                    if is_unique_violation(&e) && self.lab_claim_in_progress(c, &d)? {
+                        return Ok(Some(self.lab_release_for_later(
+                            c,
+                            &d,
+                            Waiting::ClaimInProgress,
+                            here,
+                        )));
+                    }
                     if is_unique_violation(&e) {
                         self.ledger.metrics.prevented_duplicates += 1;
                         self.note(Fact::Prevented {

@@ -54,7 +54,7 @@ pub(super) fn check_parameters(
 ) -> Result<(), LabFileError> {
     for i in 1..=prepared.parameter_count() {
         let name = prepared.parameter_name(i).unwrap_or("?").to_owned();
-        if !section.parameters().contains(&name.as_str()) {
+        if !section.binds(&name) {
             // The first place the name stands on its own (`:now` is not the start of `:now_ms`).
             let offset = stmt
                 .sql

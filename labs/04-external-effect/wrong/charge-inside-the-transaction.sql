@@ -1,4 +1,6 @@
--- expect: duplicate-effect
+-- expect: charge-in-transaction
+-- The charge with a key from the message, inside the transaction that writes the inbox row and
+-- the effect: the remote call holds the database's write lock for as long as the provider takes.
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 
@@ -9,8 +11,7 @@ SELECT 1 FROM inbox
 -- @handle
 BEGIN IMMEDIATE;
 
--- A new GUID per call: unique, but a retry of the same message is a new payment.
-SELECT charge(lower(hex(randomblob(16))), :amount_cents);
+SELECT charge('charge-' || :message_id, :amount_cents);
 
 INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms)
 VALUES (:message_id, :consumer, :instance, :now_ms, :now_ms);

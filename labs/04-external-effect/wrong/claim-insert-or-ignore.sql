@@ -1,0 +1,31 @@
+-- expect: live-claim-taken-over
+-- The claim is written with INSERT OR IGNORE: a delivery that finds another's fresh claim
+-- ignores it and calls the provider in parallel with the consumer still at work.
+-- @schema
+CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
+
+-- @check
+SELECT 1 FROM inbox
+ WHERE message_id = :message_id AND consumer = :consumer AND processed_ms IS NOT NULL;
+
+-- @handle
+BEGIN IMMEDIATE;
+
+INSERT OR IGNORE INTO inbox (message_id, consumer, instance, received_ms)
+VALUES (:message_id, :consumer, :instance, :now_ms);
+
+COMMIT;
+
+SELECT charge('charge-' || :message_id, :amount_cents);
+
+BEGIN IMMEDIATE;
+
+UPDATE inbox SET processed_ms = :now_ms
+ WHERE message_id = :message_id AND consumer = :consumer AND processed_ms IS NULL;
+
+INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
+                     applied_ms, instance)
+SELECT :business_key, :order_id, :message_id, 'charge', :amount_cents, 1, :now_ms, :instance
+ WHERE changes() = 1;
+
+COMMIT;
