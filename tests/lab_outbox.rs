@@ -159,3 +159,25 @@ fn an_accept_that_refuses_every_order_cannot_run() {
         other => panic!("must not run: {other:?}"),
     }
 }
+
+/// The outbox row names the order the insert wrote, never the client's number: the run's first
+/// request reaches the API only on its retry, so the numbers part, and a row naming the client's
+/// number is refused at its statement (its order does not exist yet) before any run passes.
+#[test]
+fn an_outbox_row_naming_the_clients_number_is_refused_at_its_statement() {
+    let lab = lab(2);
+    let text = "-- @accept\nBEGIN IMMEDIATE;\n\
+                INSERT INTO orders (request_id, customer, amount_cents, created_ms)\n\
+                VALUES (:request_id, :customer, :amount_cents, :now_ms)\n\
+                ON CONFLICT (request_id) DO NOTHING;\n\
+                INSERT INTO outbox (message_id, order_id, body, created_ms)\n\
+                SELECT :message_id, :order_id, :body, :now_ms WHERE changes() = 1;\n\
+                COMMIT;\n";
+    match check(&lab, text) {
+        CheckOutcome::CannotRun(e) => {
+            assert_eq!((e.line, e.column), (6, 1), "{e}");
+            assert!(e.to_string().contains("FOREIGN KEY"), "{e}");
+        }
+        other => panic!("must not pass: {other:?}"),
+    }
+}

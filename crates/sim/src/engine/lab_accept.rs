@@ -93,6 +93,16 @@ impl Simulation {
             .is_some_and(|l| l.sql.opens(Section::Accept))
     }
 
+    /// The message id of a client retry of `order`: a request of its own, with a new id (a
+    /// file that writes an outbox row under every request's id writes a second message).
+    pub(crate) fn lab_retry_message_id(&mut self, order: u32) -> String {
+        let n = self.lab.as_mut().map_or(0, |l| {
+            l.retries += 1;
+            l.retries
+        });
+        format!("{}-retry{n}", crate::model::order_message_id(order))
+    }
+
     fn accept_entry(&self, message_id: &str, line: usize, column: usize) -> TrailEntry {
         TrailEntry {
             at_ms: self.clock.now,
@@ -109,12 +119,24 @@ impl Simulation {
         let Some(lab) = &self.lab else {
             return Err(SimError::Config("@accept outside a lab run".into()));
         };
+        if self.lab_request_lost_in_transit(req) {
+            return self.lab_accept_settle(req, End::Struck, &[]);
+        }
         let calls = lab.api_side_effects.clone();
         calls.open(Section::Accept);
         let ran = self.lab_accept_section(req, false);
         calls.close();
         let (end, published) = ran?;
         self.lab_accept_settle(req, end, &published)
+    }
+
+    /// The first attempt of the run's first request never reaches the database (the client
+    /// times out before the API answers) and the client retries a second later: the orders
+    /// arriving meanwhile take the first row ids, so the client's `:order_id` is not the row's
+    /// `id`. Where a customer's orders must stay in sequence the client's numbers are that
+    /// sequence, and requests keep their order.
+    fn lab_request_lost_in_transit(&self, req: &AcceptRequest) -> bool {
+        !req.retry && req.order == 1 && self.spec.scenario.setup.groups == 0
     }
 
     /// The API's connection, or the spare one the client's concurrent retry runs on.
@@ -135,9 +157,10 @@ impl Simulation {
         let calls = lab.spare_side_effects.clone();
         let retry = AcceptRequest {
             retry: true,
+            message_id: self.lab_retry_message_id(req.order),
             ..req.clone()
         };
-        // The same request: it touches the order row of the first attempt.
+        // The same request id: it touches the order row of the first attempt.
         self.lab_competitor_touched();
         calls.open(Section::Accept);
         let ran = self.lab_accept_section(&retry, true);
@@ -222,7 +245,7 @@ impl Simulation {
                 if let Some(l) = &mut self.lab {
                     // A published message is the request's write outside the database: the
                     // statement a report names for what becomes of it.
-                    l.published.insert(message_id.clone());
+                    l.published.insert(req.request_id.clone());
                     l.trail.entries.push(at.clone());
                 }
                 published.push((message_id, at));

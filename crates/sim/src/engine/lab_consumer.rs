@@ -47,12 +47,14 @@ pub(crate) struct LabRun {
     pub(super) api_guard: Guard,
     /// The side-effect functions on the API's connection (`publish`).
     pub(super) api_side_effects: SideEffects,
-    /// Message ids `publish` handed to the broker.
+    /// Request ids whose `publish` handed a message to the broker (any attempt's).
     pub(super) published: HashSet<String>,
     /// Request ids whose order is in the picture already.
     pub(super) accepted: HashSet<String>,
-    /// Message ids of orders already counted lost.
+    /// Request ids of orders already counted lost.
     pub(super) lost: HashSet<String>,
+    /// Client retries so far: each carries a message id of its own.
+    pub(super) retries: u32,
     /// The highest outbox row id already in the picture.
     pub(super) seen_outbox: i64,
     /// Statements that wrote effects.
@@ -138,6 +140,7 @@ impl LabRun {
             published: HashSet::new(),
             accepted: HashSet::new(),
             lost: HashSet::new(),
+            retries: 0,
             seen_outbox: 0,
             trail: Trail::default(),
             breaches: Vec::new(),
