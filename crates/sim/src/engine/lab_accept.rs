@@ -77,6 +77,28 @@ fn order_of(conn: &Connection, request_id: &str) -> rusqlite::Result<Option<i64>
         .optional()
 }
 
+const SQL_NEWEST_OUTBOX_ROW: &str = "SELECT coalesce(max(id), 0) FROM outbox";
+/// The first message of an order that a row newer than ?1 gives a second one.
+const SQL_SECOND_MESSAGE: &str = "SELECT first.message_id FROM outbox AS later \
+     JOIN outbox AS first ON first.order_id = later.order_id AND first.id < later.id \
+     WHERE later.id > ?1 ORDER BY first.id LIMIT 1";
+
+fn newest_outbox_row(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached(SQL_NEWEST_OUTBOX_ROW)?
+        .query_row([], |r| r.get(0))
+}
+
+/// The message id the order already had when a statement wrote an outbox row newer than
+/// `newest_row` for the same order: the statement that sends an order a second message.
+fn second_message_of_an_order(
+    conn: &Connection,
+    newest_row: i64,
+) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached(SQL_SECOND_MESSAGE)?
+        .query_row([newest_row], |r| r.get(0))
+        .optional()
+}
+
 fn roll_back_open(conn: &Connection) -> rusqlite::Result<()> {
     if conn.is_autocommit() {
         Ok(())
@@ -208,6 +230,8 @@ impl Simulation {
         for (index, stmt) in statements.iter().enumerate() {
             let mut boundary =
                 Boundary::before(self.accept_conn(competitor), index, statements.len());
+            let newest_row =
+                newest_outbox_row(self.accept_conn(competitor)).ctx(actor, "read the outbox")?;
             let result = run_statement(self.accept_conn(competitor), &guard, stmt, &binds);
             let here = self.accept_entry(&req.message_id, stmt.line, stmt.column);
             let mut refused = None;
@@ -270,6 +294,17 @@ impl Simulation {
                     refused: broker_refused,
                 };
                 return Ok((end, published));
+            }
+            // A second message for an order is the statement a duplicate effect names.
+            if let Some(first) =
+                second_message_of_an_order(self.accept_conn(competitor), newest_row)
+                    .ctx(actor, "read the outbox")?
+                && let Some(l) = &mut self.lab
+            {
+                l.trail.entries.push(TrailEntry {
+                    message_id: first,
+                    ..here.clone()
+                });
             }
             // Something durable beyond the request: the order committed, or a message out.
             let mut durable = sent;
