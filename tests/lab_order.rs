@@ -1,5 +1,6 @@
-//! Lab 5, order per customer, checked for real: the starting file (outbox rows without a
-//! group) lets a customer's later order take effect first on its named seed; the reference
+//! Lab 5, order per customer, checked for real: the starting file (commit, then `publish`,
+//! which carries no group) loses an order on its named seed and lets a customer's later order
+//! take effect first; outbox rows without a group break order on both brokers; the reference
 //! solution (the customer as the session / message group) passes every seed; each plausible
 //! wrong answer fails; and the group of each message is the one the outbox row names.
 
@@ -24,36 +25,40 @@ fn lab_five_ships_complete_in_both_languages() {
     support::assert_brief_documents_the_sections(&lab);
 }
 
+/// The starting file does not hand over lab 2's answer: it commits, then publishes, and the
+/// API that crashes in between loses the order, named at the commit.
 #[test]
-fn the_starting_file_breaks_order_on_its_named_seed() {
+fn the_starting_file_loses_an_order_on_its_named_seed() {
     let lab = lab(5);
+    assert!(
+        !lab.start.contains("INSERT INTO outbox"),
+        "no outbox row yet"
+    );
     let f = start_failure(&lab);
     assert_eq!(failed_as(&f), lab.start_fails.moment);
     let moment = f.moment.as_ref().expect("a moment");
-    assert_eq!(moment.kind, MomentKind::OutOfOrder);
+    assert_eq!(moment.kind, MomentKind::LostOrder);
     assert!(f.checker_agrees, "{:?}", f.violations);
-    // The statement that wrote the early effect: the credit insert of @handle.
     let statement = f.statement.as_ref().expect("the statement is named");
-    assert_eq!(statement.section, Section::Handle);
+    assert_eq!(statement.section, Section::Accept);
     assert_eq!(statement.message_id, moment.message_id);
 }
 
-/// The starting file breaks order on both brokers (a queue without sessions, an SQS
-/// standard queue), not only on the one its `start_fails` names.
+/// Outbox rows without a group break order on both brokers (a queue without sessions, an SQS
+/// standard queue), named at the credit insert of `@handle` that applied the later order first.
 #[test]
-fn the_starting_file_breaks_order_on_both_brokers() {
+fn outbox_rows_without_a_group_break_order_on_both_brokers() {
     let lab = lab(5);
+    let text = wrong_answer(&lab, "outbox-without-a-group.sql");
     for broker in [BrokerKind::Asb, BrokerKind::Sqs] {
         let f = broken(
             broker.as_str(),
-            check_on(
-                &lab,
-                &lab.start,
-                &["ordered-group"],
-                &[broker],
-                (1, lab.seeds),
-            ),
+            check_on(&lab, &text, &["ordered-group"], &[broker], (1, lab.seeds)),
         );
+        let moment = f.moment.as_ref().expect("a moment");
+        let statement = f.statement.as_ref().expect("the statement is named");
+        assert_eq!(statement.section, Section::Handle);
+        assert_eq!(statement.message_id, moment.message_id);
         assert_eq!(failed_as(&f), "out-of-order", "{}", broker.as_str());
         assert!(f.checker_agrees, "{:?}", f.violations);
     }
@@ -85,18 +90,27 @@ fn one_group_for_everything_is_slow_but_in_order() {
 }
 
 /// `publish()` has no group: on an ordered scenario its message carries none, so the queue
-/// is a plain one and order breaks as with outbox rows without a group.
+/// is a plain one and the starting file's failing run breaks order too, as the independent
+/// checker finds.
 #[test]
 fn a_message_published_directly_carries_no_group() {
     let lab = lab(5);
-    let text = lab.start.replace(
-        "INSERT INTO outbox (message_id, order_id, body, created_ms)\nSELECT :message_id, id, :body, :now_ms FROM orders WHERE request_id = :request_id\nON CONFLICT (message_id) DO NOTHING;\n\nCOMMIT;",
-        "COMMIT;\n\nSELECT publish(:message_id, :body);",
+    assert!(lab.start.contains("SELECT publish(:message_id, :body)"));
+    let f = broken("publish", check(&lab, &lab.start));
+    assert!(
+        f.violations
+            .iter()
+            .any(|v| v.contains("took effect before the earlier order")),
+        "{:?}",
+        f.violations
     );
-    assert_ne!(text, lab.start);
-    let f = broken("publish", check(&lab, &text));
-    assert_eq!(failed_as(&f), "out-of-order");
-    assert!(f.checker_agrees, "{:?}", f.violations);
+}
+
+fn wrong_answer(lab: &queuelab::content::Lab, name: &str) -> String {
+    match lab.wrong.iter().find(|(n, _)| n == name) {
+        Some((_, text)) => text.clone(),
+        None => panic!("wrong/{name}"),
+    }
 }
 
 /// Once the first message made the queue one with sessions / a FIFO queue, a row without a

@@ -159,3 +159,57 @@ fn an_accept_that_refuses_every_order_cannot_run() {
         other => panic!("must not run: {other:?}"),
     }
 }
+
+/// The outbox row names the order the insert wrote, never the client's number: the run's first
+/// request reaches the API only on its retry, so the numbers part, and a row naming the client's
+/// number is refused at its statement (its order does not exist yet) before any run passes.
+#[test]
+fn an_outbox_row_naming_the_clients_number_is_refused_at_its_statement() {
+    let lab = lab(2);
+    let text = "-- @accept\nBEGIN IMMEDIATE;\n\
+                INSERT INTO orders (request_id, customer, amount_cents, created_ms)\n\
+                VALUES (:request_id, :customer, :amount_cents, :now_ms)\n\
+                ON CONFLICT (request_id) DO NOTHING;\n\
+                INSERT INTO outbox (message_id, order_id, body, created_ms)\n\
+                SELECT :message_id, :order_id, :body, :now_ms WHERE changes() = 1;\n\
+                COMMIT;\n";
+    match check(&lab, text) {
+        CheckOutcome::CannotRun(e) => {
+            assert_eq!((e.line, e.column), (6, 1), "{e}");
+            assert!(e.to_string().contains("FOREIGN KEY"), "{e}");
+        }
+        other => panic!("must not pass: {other:?}"),
+    }
+}
+
+/// A client retry carries a new message id: an outbox row written on every attempt sends the
+/// order a second message, and the failure names that insert, after the crash that made the
+/// client retry.
+#[test]
+fn an_outbox_row_on_every_attempt_is_a_second_message_named_at_its_insert() {
+    let lab = lab(2);
+    let text = "-- @accept\nBEGIN IMMEDIATE;\n\
+                INSERT INTO orders (request_id, customer, amount_cents, created_ms)\n\
+                VALUES (:request_id, :customer, :amount_cents, :now_ms)\n\
+                ON CONFLICT (request_id) DO NOTHING;\n\
+                INSERT INTO outbox (message_id, order_id, body, created_ms)\n\
+                SELECT :message_id, id, :body, :now_ms FROM orders WHERE request_id = :request_id\n\
+                ON CONFLICT (message_id) DO NOTHING;\n\
+                COMMIT;\n";
+    let f = broken("every attempt", check(&lab, text));
+    assert_eq!(failed_as(&f), "duplicate-effect");
+    assert!(f.checker_agrees, "{:?}", f.violations);
+    let statement = f.statement.as_ref().expect("the statement is named");
+    assert_eq!((statement.section, statement.line), (Section::Accept, 6));
+    let struck = f.struck.as_ref().expect("a crash made the client retry");
+    assert!(
+        matches!(
+            struck.probe,
+            Probe::Crash {
+                client_retry: true,
+                ..
+            }
+        ),
+        "{struck:?}"
+    );
+}

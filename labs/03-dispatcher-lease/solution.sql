@@ -1,7 +1,10 @@
 -- @claim
--- The lease is written into the row, in the one statement that picks the rows: SQLite runs
--- one writer at a time, so a second dispatcher's claim sees this lease and skips the rows.
--- The lease ends: rows of a dispatcher that crashed go to the next claim after :lease_ms.
+-- The lease is written into the row, in the one statement that picks the rows, so a second
+-- dispatcher's claim sees this lease and skips the rows. The lease ends: rows of a dispatcher
+-- that crashed go to the next claim after :lease_ms. The free-row test is repeated on the
+-- row being updated: SQLite runs one writer at a time and would not need it, but PostgreSQL
+-- and SQL Server under READ COMMITTED re-check the UPDATE's own WHERE on a row another
+-- dispatcher just leased, and skip it.
 UPDATE outbox
 SET lease_owner = :dispatcher,
     lease_until_ms = :now_ms + :lease_ms,
@@ -13,6 +16,8 @@ WHERE id IN (
       AND (lease_until_ms IS NULL OR lease_until_ms <= :now_ms)
     ORDER BY id
     LIMIT :batch)
+  AND published_ms IS NULL
+  AND (lease_until_ms IS NULL OR lease_until_ms <= :now_ms)
 RETURNING id, message_id, order_id, body, group_id;
 
 -- @published

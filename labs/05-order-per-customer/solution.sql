@@ -11,10 +11,11 @@ ON CONFLICT (request_id) DO NOTHING;
 
 -- The group is the customer: their orders queue up one behind the other in one session /
 -- message group, while the other customer's orders run beside them. The dispatcher sends
--- group_id as the SessionId (Service Bus) or MessageGroupId (SQS FIFO).
+-- group_id as the SessionId (Service Bus) or MessageGroupId (SQS FIFO). The row is written
+-- only when this request inserted the order: a client retry carries a new message id (lab 2).
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, :customer, :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, :customer, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
 
 COMMIT;
 

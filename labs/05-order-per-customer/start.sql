@@ -2,18 +2,16 @@
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 
 -- @accept
--- The order and its message in one transaction (lab 2); the dispatcher sends the row.
 BEGIN IMMEDIATE;
 
 INSERT INTO orders (request_id, customer, amount_cents, created_ms)
 VALUES (:request_id, :customer, :amount_cents, :now_ms)
 ON CONFLICT (request_id) DO NOTHING;
 
-INSERT INTO outbox (message_id, order_id, body, created_ms)
-SELECT :message_id, id, :body, :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
-
 COMMIT;
+
+-- The order is saved; now tell billing about it.
+SELECT publish(:message_id, :body);
 
 -- @handle
 -- Inbox row and credit in one transaction (lab 1): a repeated message hits the unique index.

@@ -7,8 +7,6 @@ BEGIN IMMEDIATE;
 
 -- The message goes into the same transaction as the order: both rows or neither. The
 -- dispatcher publishes it once it is committed; during a broker outage the row simply waits.
--- A client retry brings the same message id: the unique message_id keeps one row. Only that
--- conflict is ignored (INSERT OR IGNORE would swallow a NOT NULL or CHECK failure too).
 INSERT INTO outbox (message_id, order_id, body, created_ms)
 SELECT :message_id, id, :body, :now_ms FROM orders WHERE request_id = :request_id
 ON CONFLICT (message_id) DO NOTHING;

@@ -10,8 +10,8 @@ VALUES (:request_id, :customer, :amount_cents, :now_ms)
 ON CONFLICT (request_id) DO NOTHING;
 
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, :customer, :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, :customer, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
 
 COMMIT;
 

@@ -1,4 +1,5 @@
--- The group named in a CTE from the order row: the customer the order belongs to.
+-- The group named in a CTE from the order row (the customer the order belongs to), for an order
+-- this request inserted.
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 
@@ -9,10 +10,10 @@ INSERT INTO orders (request_id, customer, amount_cents, created_ms)
 VALUES (:request_id, :customer, :amount_cents, :now_ms)
 ON CONFLICT (request_id) DO NOTHING;
 
-WITH o AS (SELECT id, customer AS grp FROM orders WHERE request_id = :request_id)
+WITH o AS (SELECT id, customer AS grp FROM orders
+            WHERE request_id = :request_id AND changes() = 1)
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, grp, :now_ms FROM o WHERE true
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, grp, :now_ms FROM o;
 
 COMMIT;
 

@@ -14,8 +14,8 @@ ON CONFLICT (request_id) DO NOTHING;
 -- message group, while the other customer's orders run beside them. The dispatcher sends
 -- group_id as the SessionId (Service Bus) or MessageGroupId (SQS FIFO).
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, :customer, :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, :customer, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
 
 -- @handle
 -- Inbox row and credit in one transaction (lab 1): a repeated message hits the unique index.

@@ -12,12 +12,9 @@ INSERT INTO orders (request_id, customer, amount_cents, created_ms)
 VALUES (:request_id, :customer, :amount_cents, :now_ms)
 ON CONFLICT (request_id) DO NOTHING;
 
--- The group is the customer: their orders queue up one behind the other in one session /
--- message group, while the other customer's orders run beside them. The dispatcher sends
--- group_id as the SessionId (Service Bus) or MessageGroupId (SQS FIFO).
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, CAST(:amount_cents AS TEXT), :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, CAST(:amount_cents AS TEXT), :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
 
 COMMIT;
 

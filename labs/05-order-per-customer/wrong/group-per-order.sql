@@ -12,8 +12,8 @@ ON CONFLICT (request_id) DO NOTHING;
 
 -- Every message gets a group, and the order's own id is at hand and unique.
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, 'order-' || id, :now_ms FROM orders WHERE request_id = :request_id
-ON CONFLICT (message_id) DO NOTHING;
+SELECT :message_id, id, :body, 'order-' || id, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
 
 COMMIT;
 

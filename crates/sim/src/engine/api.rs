@@ -120,7 +120,13 @@ impl Simulation {
             );
         }
         let req = request_id(order);
-        let msg = crate::model::order_message_id(order);
+        // Every request makes a new message id, as chapter 8's code does; the engine's own API
+        // never writes a retry's message, so only a lab's `@accept` sees it.
+        let msg = if retry && self.lab_accepts() {
+            self.lab_retry_message_id(order)
+        } else {
+            crate::model::order_message_id(order)
+        };
         let amount = amount_cents(order);
         let actor = Actor::Api;
         let customer = customer_of(order, self.spec.scenario.setup.groups);

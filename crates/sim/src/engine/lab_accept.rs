@@ -77,6 +77,28 @@ fn order_of(conn: &Connection, request_id: &str) -> rusqlite::Result<Option<i64>
         .optional()
 }
 
+const SQL_NEWEST_OUTBOX_ROW: &str = "SELECT coalesce(max(id), 0) FROM outbox";
+/// The first message of an order that a row newer than ?1 gives a second one.
+const SQL_SECOND_MESSAGE: &str = "SELECT first.message_id FROM outbox AS later \
+     JOIN outbox AS first ON first.order_id = later.order_id AND first.id < later.id \
+     WHERE later.id > ?1 ORDER BY first.id LIMIT 1";
+
+fn newest_outbox_row(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached(SQL_NEWEST_OUTBOX_ROW)?
+        .query_row([], |r| r.get(0))
+}
+
+/// The message id the order already had when a statement wrote an outbox row newer than
+/// `newest_row` for the same order: the statement that sends an order a second message.
+fn second_message_of_an_order(
+    conn: &Connection,
+    newest_row: i64,
+) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached(SQL_SECOND_MESSAGE)?
+        .query_row([newest_row], |r| r.get(0))
+        .optional()
+}
+
 fn roll_back_open(conn: &Connection) -> rusqlite::Result<()> {
     if conn.is_autocommit() {
         Ok(())
@@ -91,6 +113,16 @@ impl Simulation {
         self.lab
             .as_ref()
             .is_some_and(|l| l.sql.opens(Section::Accept))
+    }
+
+    /// The message id of a client retry of `order`: a request of its own, with a new id (a
+    /// file that writes an outbox row under every request's id writes a second message).
+    pub(crate) fn lab_retry_message_id(&mut self, order: u32) -> String {
+        let n = self.lab.as_mut().map_or(0, |l| {
+            l.retries += 1;
+            l.retries
+        });
+        format!("{}-retry{n}", crate::model::order_message_id(order))
     }
 
     fn accept_entry(&self, message_id: &str, line: usize, column: usize) -> TrailEntry {
@@ -109,12 +141,24 @@ impl Simulation {
         let Some(lab) = &self.lab else {
             return Err(SimError::Config("@accept outside a lab run".into()));
         };
+        if self.lab_request_lost_in_transit(req) {
+            return self.lab_accept_settle(req, End::Struck, &[]);
+        }
         let calls = lab.api_side_effects.clone();
         calls.open(Section::Accept);
         let ran = self.lab_accept_section(req, false);
         calls.close();
         let (end, published) = ran?;
         self.lab_accept_settle(req, end, &published)
+    }
+
+    /// The first attempt of the run's first request never reaches the database (the client
+    /// times out before the API answers) and the client retries a second later: the orders
+    /// arriving meanwhile take the first row ids, so the client's `:order_id` is not the row's
+    /// `id`. Where a customer's orders must stay in sequence the client's numbers are that
+    /// sequence, and requests keep their order.
+    fn lab_request_lost_in_transit(&self, req: &AcceptRequest) -> bool {
+        !req.retry && req.order == 1 && self.spec.scenario.setup.groups == 0
     }
 
     /// The API's connection, or the spare one the client's concurrent retry runs on.
@@ -135,9 +179,10 @@ impl Simulation {
         let calls = lab.spare_side_effects.clone();
         let retry = AcceptRequest {
             retry: true,
+            message_id: self.lab_retry_message_id(req.order),
             ..req.clone()
         };
-        // The same request: it touches the order row of the first attempt.
+        // The same request id: it touches the order row of the first attempt.
         self.lab_competitor_touched();
         calls.open(Section::Accept);
         let ran = self.lab_accept_section(&retry, true);
@@ -185,6 +230,8 @@ impl Simulation {
         for (index, stmt) in statements.iter().enumerate() {
             let mut boundary =
                 Boundary::before(self.accept_conn(competitor), index, statements.len());
+            let newest_row =
+                newest_outbox_row(self.accept_conn(competitor)).ctx(actor, "read the outbox")?;
             let result = run_statement(self.accept_conn(competitor), &guard, stmt, &binds);
             let here = self.accept_entry(&req.message_id, stmt.line, stmt.column);
             let mut refused = None;
@@ -222,7 +269,7 @@ impl Simulation {
                 if let Some(l) = &mut self.lab {
                     // A published message is the request's write outside the database: the
                     // statement a report names for what becomes of it.
-                    l.published.insert(message_id.clone());
+                    l.published.insert(req.request_id.clone());
                     l.trail.entries.push(at.clone());
                 }
                 published.push((message_id, at));
@@ -247,6 +294,17 @@ impl Simulation {
                     refused: broker_refused,
                 };
                 return Ok((end, published));
+            }
+            // A second message for an order is the statement a duplicate effect names.
+            if let Some(first) =
+                second_message_of_an_order(self.accept_conn(competitor), newest_row)
+                    .ctx(actor, "read the outbox")?
+                && let Some(l) = &mut self.lab
+            {
+                l.trail.entries.push(TrailEntry {
+                    message_id: first,
+                    ..here.clone()
+                });
             }
             // Something durable beyond the request: the order committed, or a message out.
             let mut durable = sent;

@@ -50,12 +50,14 @@ pub(crate) struct LabRun {
     pub(super) api_guard: Guard,
     /// The side-effect functions on the API's connection (`publish`).
     pub(super) api_side_effects: SideEffects,
-    /// Message ids `publish` handed to the broker.
+    /// Request ids whose `publish` handed a message to the broker (any attempt's).
     pub(super) published: HashSet<String>,
     /// Request ids whose order is in the picture already.
     pub(super) accepted: HashSet<String>,
-    /// Message ids of orders already counted lost.
+    /// Request ids of orders already counted lost.
     pub(super) lost: HashSet<String>,
+    /// Client retries so far: each carries a message id of its own.
+    pub(super) retries: u32,
     /// The highest outbox row id already in the picture.
     pub(super) seen_outbox: i64,
     /// Statements that wrote effects.
@@ -147,6 +149,7 @@ impl LabRun {
             published: HashSet::new(),
             accepted: HashSet::new(),
             lost: HashSet::new(),
+            retries: 0,
             seen_outbox: 0,
             trail: Trail::default(),
             breaches: Vec::new(),
@@ -224,6 +227,16 @@ impl Simulation {
         Ok(found)
     }
 
+    /// Where the handler decides about unreadable messages (lab 6), healthy ones fail too, for a
+    /// while: in every run about a third of them (which ones depends on the seed) fail
+    /// transiently on their first delivery, before the handler runs, and come back with a
+    /// higher delivery count. A handler that takes a redelivery for poison dead-letters them.
+    fn fails_transiently(&self, d: &Delivery, payload: &Result<(bool, i64, u64), Failure>) -> bool {
+        payload.is_ok()
+            && d.delivery_count == 1
+            && u64::try_from(d.order_id).is_ok_and(|o| o % 3 == self.spec.seed % 3)
+    }
+
     /// `@handle`: the learner's statements for delivery `d`, then settle, duplicate, the
     /// failure path or a lost connection, like the built-in apply. `payload` is the body as
     /// the consumer read it: an unreadable one (an unknown schema version) still reaches the
@@ -237,6 +250,11 @@ impl Simulation {
         let Some(lab) = &self.lab else {
             return Ok(None);
         };
+        if lab.unreadable_to_handler && self.fails_transiently(&d, payload) {
+            let text =
+                "a transient error before the handler ran: the database was briefly unreachable";
+            return Ok(Some(self.fail(c, d, text.to_owned(), LAB_HANDLE_SQL)));
+        }
         let calls = lab.side_effects[usize::from(c)].clone();
         let conn = &self.conns.consumers[usize::from(c)];
         let amount = payload.as_ref().ok().map(|p| p.1);

@@ -34,8 +34,25 @@ pub(crate) fn vary(scenario: &Scenario, seed: u64) -> Scenario {
     // a failed attempt is retried in process (same delivery) or only by the broker (the next
     // delivery) is a deployment's choice: a handler must be right under both.
     s.setup.immediate_retries = rng.random_range(0..=s.setup.immediate_retries);
+    spread_customers(&mut rng, &mut s);
     s
 }
+
+/// Where a customer's orders must stay in sequence, they arrive spread over the run, often
+/// seconds apart, and each takes about as long to handle: a customer's next order comes while
+/// the one before is still in work, in another second. So only a key that names the customer
+/// keeps them in line; an arrival-time bucket splits them. Drawn after every other timing.
+fn spread_customers(rng: &mut StdRng, s: &mut Scenario) {
+    if s.setup.groups == 0 {
+        return;
+    }
+    s.setup.arrival_ms = rng.random_range(SPREAD_ARRIVAL_MS.0..=SPREAD_ARRIVAL_MS.1);
+    s.setup.handling_ms = rng.random_range(SPREAD_HANDLING_MS.0..=SPREAD_HANDLING_MS.1);
+}
+
+/// The arrival gap and the handling time, ms, of a check where order per customer matters.
+const SPREAD_ARRIVAL_MS: (u64, u64) = (400, 900);
+const SPREAD_HANDLING_MS: (u64, u64) = (1_000, 2_500);
 
 #[cfg(test)]
 mod tests {

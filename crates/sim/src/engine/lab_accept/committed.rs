@@ -60,11 +60,13 @@ impl Simulation {
             ));
             self.ledger.stages.accepted += 1;
             self.ledger.metrics.accepted += 1;
-            let outbox_id = new_rows.iter().find(|r| r.2 == id).map(|r| r.0);
+            // The order's message is the one its outbox row names (the client's concurrent
+            // retry may have written it, under its own id).
+            let row = new_rows.iter().find(|r| r.2 == id);
             self.note(Fact::Accepted {
                 order: id,
-                message_id: req.message_id.clone(),
-                outbox_id,
+                message_id: row.map_or_else(|| req.message_id.clone(), |r| r.1.clone()),
+                outbox_id: row.map(|r| r.0),
             });
         }
         for (id, message_id, _) in &new_rows {
@@ -147,8 +149,8 @@ impl Simulation {
             let sent = self
                 .lab
                 .as_ref()
-                .is_some_and(|l| l.published.contains(&req.message_id));
-            if !has_row && !sent && !self.ledger_knows_lost(&req.message_id) {
+                .is_some_and(|l| l.published.contains(&req.request_id));
+            if !has_row && !sent && !self.ledger_knows_lost(&req.request_id) {
                 self.ledger.metrics.lost += 1;
                 // The statement where the request ended names the loss in the report.
                 let at = if let End::Failed { at, .. } | End::Crashed { at, .. } = &end {
@@ -162,7 +164,7 @@ impl Simulation {
                 };
                 if let Some(l) = &mut self.lab {
                     l.trail.entries.push(at);
-                    l.lost.insert(req.message_id.clone());
+                    l.lost.insert(req.request_id.clone());
                 }
                 // A publish the broker refused is the pitfall's loss; any other end is a request
                 // that stopped between the commit and its message.
@@ -240,10 +242,10 @@ impl Simulation {
         }
     }
 
-    /// Whether the request's order was already counted lost (a second request for it).
-    fn ledger_knows_lost(&self, message_id: &str) -> bool {
+    /// Whether the request's order was already counted lost (a second attempt of it).
+    fn ledger_knows_lost(&self, request_id: &str) -> bool {
         self.lab
             .as_ref()
-            .is_some_and(|l| l.lost.contains(message_id))
+            .is_some_and(|l| l.lost.contains(request_id))
     }
 }

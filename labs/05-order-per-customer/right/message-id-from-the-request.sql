@@ -1,4 +1,5 @@
--- The outbox row only when this request inserted the order (changes()); the customer is the group.
+-- The message id derived from the request, so every attempt names the same message and the
+-- unique message_id keeps one row; the customer of the order row is the group.
 -- @schema
 CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
 
@@ -10,8 +11,9 @@ VALUES (:request_id, :customer, :amount_cents, :now_ms)
 ON CONFLICT (request_id) DO NOTHING;
 
 INSERT INTO outbox (message_id, order_id, body, group_id, created_ms)
-SELECT :message_id, id, :body, customer, :now_ms FROM orders
- WHERE request_id = :request_id AND changes() = 1;
+SELECT 'order-' || request_id, id, :body, customer, :now_ms FROM orders
+ WHERE request_id = :request_id
+ON CONFLICT (message_id) DO NOTHING;
 
 COMMIT;
 

@@ -1,0 +1,32 @@
+-- expect: out-of-order
+-- Order and outbox row in one transaction (lab 2), but the row names no group: the queue runs
+-- without sessions / as a standard queue, and two consumers take one customer's orders at once.
+-- @schema
+CREATE UNIQUE INDEX inbox_message_consumer ON inbox (message_id, consumer);
+
+-- @accept
+-- The order and its message in one transaction (lab 2); the dispatcher sends the row.
+BEGIN IMMEDIATE;
+
+INSERT INTO orders (request_id, customer, amount_cents, created_ms)
+VALUES (:request_id, :customer, :amount_cents, :now_ms)
+ON CONFLICT (request_id) DO NOTHING;
+
+INSERT INTO outbox (message_id, order_id, body, created_ms)
+SELECT :message_id, id, :body, :now_ms FROM orders
+ WHERE request_id = :request_id AND changes() = 1;
+
+COMMIT;
+
+-- @handle
+-- Inbox row and credit in one transaction (lab 1): a repeated message hits the unique index.
+BEGIN IMMEDIATE;
+
+INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms)
+VALUES (:message_id, :consumer, :instance, :now_ms, :now_ms);
+
+INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok,
+                     applied_ms, instance)
+VALUES (:business_key, :order_id, :message_id, 'credit', :amount_cents, 1, :now_ms, :instance);
+
+COMMIT;
