@@ -22,11 +22,17 @@ pub enum Pitfall {
     NoOrderingKey,
     /// The consumer works longer than the lock without renewing it.
     NoLockRenewal,
+    /// The operator replays the DLQ without having found and fixed the cause (the script's
+    /// `fix-cause` step does not happen).
+    ReplayUnfixed,
+    /// The delivery limit is raised (`setup.raised_max_deliveries`) instead of fixing the
+    /// cause, and the DLQ is replayed unfixed.
+    RaiseDeliveryLimit,
 }
 
 impl Pitfall {
     /// All pitfalls.
-    pub const ALL: [Pitfall; 7] = [
+    pub const ALL: [Pitfall; 9] = [
         Pitfall::PublishInRequest,
         Pitfall::EffectOutsideTx,
         Pitfall::SettleBeforeCommit,
@@ -34,6 +40,8 @@ impl Pitfall {
         Pitfall::InlinePayload,
         Pitfall::NoOrderingKey,
         Pitfall::NoLockRenewal,
+        Pitfall::ReplayUnfixed,
+        Pitfall::RaiseDeliveryLimit,
     ];
 
     /// The spelling used in scenario files.
@@ -46,7 +54,15 @@ impl Pitfall {
             Pitfall::InlinePayload => "inline-payload",
             Pitfall::NoOrderingKey => "no-ordering-key",
             Pitfall::NoLockRenewal => "no-lock-renewal",
+            Pitfall::ReplayUnfixed => "replay-unfixed",
+            Pitfall::RaiseDeliveryLimit => "raise-delivery-limit",
         }
+    }
+
+    /// Whether the pitfall leaves the cause of the poison messages unfixed: the script's
+    /// `fix-cause` step does not happen.
+    pub fn leaves_cause_unfixed(self) -> bool {
+        matches!(self, Pitfall::ReplayUnfixed | Pitfall::RaiseDeliveryLimit)
     }
 }
 
