@@ -27,6 +27,10 @@ fn shows_its_design(option: &str, safe: &RunReport, run: &RunReport) -> Option<b
         // Settled before the credit: every message was sent, and a crash between settling
         // and booking loses one.
         "settle-first" => m.lost >= 1 && m.published == m.accepted && s.lost == 0,
+        // No inbox at all: the redelivery books again, and nothing is ever recognised.
+        "run-again" => {
+            m.duplicate_effects >= 1 && m.prevented_duplicates == 0 && s.duplicate_effects == 0
+        }
         // A check with nothing unique behind it: two copies side by side both book.
         "business-check" => m.duplicate_effects >= 1 && s.duplicate_effects == 0,
         // Replayed with the cause still there: back in the DLQ, fewer effects.

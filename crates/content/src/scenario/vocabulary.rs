@@ -22,6 +22,9 @@ pub enum Pitfall {
     NoOrderingKey,
     /// The consumer works longer than the lock without renewing it.
     NoLockRenewal,
+    /// The consumer keeps no inbox: it runs the handler for every delivery and completes the
+    /// message when the handler succeeds.
+    NoInbox,
     /// The operator replays the DLQ without having found and fixed the cause (the script's
     /// `fix-cause` step does not happen).
     ReplayUnfixed,
@@ -32,7 +35,7 @@ pub enum Pitfall {
 
 impl Pitfall {
     /// All pitfalls.
-    pub const ALL: [Pitfall; 9] = [
+    pub const ALL: [Pitfall; 10] = [
         Pitfall::PublishInRequest,
         Pitfall::EffectOutsideTx,
         Pitfall::SettleBeforeCommit,
@@ -40,6 +43,7 @@ impl Pitfall {
         Pitfall::InlinePayload,
         Pitfall::NoOrderingKey,
         Pitfall::NoLockRenewal,
+        Pitfall::NoInbox,
         Pitfall::ReplayUnfixed,
         Pitfall::RaiseDeliveryLimit,
     ];
@@ -54,6 +58,7 @@ impl Pitfall {
             Pitfall::InlinePayload => "inline-payload",
             Pitfall::NoOrderingKey => "no-ordering-key",
             Pitfall::NoLockRenewal => "no-lock-renewal",
+            Pitfall::NoInbox => "no-inbox",
             Pitfall::ReplayUnfixed => "replay-unfixed",
             Pitfall::RaiseDeliveryLimit => "raise-delivery-limit",
         }
