@@ -44,7 +44,7 @@ fn json(data: &std::path::Path, args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn list_names_all_fifteen_scenarios_with_a_description() {
+fn list_names_every_scenario_with_a_description() {
     let data = tempfile::tempdir().expect("tempdir");
     let out = queuelab(data.path(), &["sim", "--list"]);
     assert!(out.status.success());
@@ -66,6 +66,9 @@ fn list_names_all_fifteen_scenarios_with_a_description() {
         "ordered-group",
         "lock-renewal",
         "dispatcher-lease",
+        "dlq-replay-unfixed",
+        "dlq-raised-limit",
+        "redelivery-no-inbox",
     ];
     assert_eq!(lines.len(), contract.len());
     for (line, id) in lines.iter().zip(contract) {

@@ -86,10 +86,10 @@ fn scenarios_run_are_counted_once_and_shown_on_home() {
 fn see_it_happen_in_a_decision_opens_its_scenario() {
     let mut h = Harness::new(Lang::En, 80, 24, Options::default());
     h.keys("2");
-    h.keys("3\n\t1s");
+    h.keys("3\n\t3s");
     let s = sim(&h);
     assert_eq!(s.scenario_id(), "broker-outage");
-    // Option 1 (retry inside the request) plays as the scenario's pitfall, beside safe mode.
+    // Option 3 (publish once after the commit) plays as the scenario's pitfall, beside safe mode.
     assert_eq!(s.settings.mode, Mode::Pitfall);
     let Some(Compare::Done { safe, naive }) = &s.compare else {
         panic!("the compare view opened: {:?}", s.compare.is_some());

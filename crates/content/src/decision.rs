@@ -38,8 +38,9 @@ pub const OPTIONS_MIN: usize = 3;
 pub const OPTIONS_MAX: usize = 4;
 /// The longest option may be at most this many percent of the shortest one's length.
 pub const LENGTH_RATIO_MAX_PERCENT: usize = 150;
-/// The simulator modes an option can be played in (see `queuelab sim --mode`).
-pub const MODES: [&str; 3] = ["safe", "naive", "pitfall"];
+/// The `mode` of a wrong option whose design no simulator run shows: its feedback says so, and
+/// "see it happen" says so instead of playing another design.
+pub const NO_RUN: &str = "none";
 
 /// One answer of a decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,9 +53,24 @@ pub struct DecisionOption {
     pub correct: bool,
     /// Why it is right, or what it would cause.
     pub feedback: String,
-    /// The simulator mode of the card's scenario that plays this choice: `safe` for the right
-    /// one, `naive` or `pitfall` for a wrong one (the compare view shows it beside `safe`).
+    /// The simulator mode that plays this choice: `safe` for the right one, `naive` or
+    /// `pitfall` for a wrong one (the compare view shows it beside `safe`), or [`NO_RUN`] for a
+    /// wrong one no run can show.
     pub mode: String,
+    /// The scenario that plays this choice: the option's own, else the card's.
+    pub scenario: String,
+    /// Another wrong option of the card whose design this one shares, so both may play one run
+    /// (`same_design_as = "id"`); without it, two wrong options never share a run.
+    pub same_design_as: Option<String>,
+    /// Line of the option's id in the file.
+    pub line: usize,
+}
+
+impl DecisionOption {
+    /// The scenario and mode that play this choice; `None` when no run shows its design.
+    pub fn run(&self) -> Option<(&str, &str)> {
+        (self.mode != NO_RUN).then_some((self.scenario.as_str(), self.mode.as_str()))
+    }
 }
 
 impl Decision {
@@ -74,6 +90,12 @@ impl Decision {
     /// The simulator mode that plays the option `id` (`None` for an unknown id).
     pub fn mode_for(&self, id: &str) -> Option<&str> {
         self.option(id).map(|o| o.mode.as_str())
+    }
+
+    /// The scenario and mode that play the option `id`: `None` for an unknown id and for an
+    /// option no run shows.
+    pub fn run_for(&self, id: &str) -> Option<(&str, &str)> {
+        self.option(id).and_then(DecisionOption::run)
     }
 }
 
@@ -107,6 +129,8 @@ struct RawOption {
     correct: bool,
     feedback: Spanned<String>,
     mode: Spanned<String>,
+    scenario: Option<Spanned<String>>,
+    same_design_as: Option<Spanned<String>>,
 }
 
 /// Parses and checks one decisions file.
@@ -163,6 +187,7 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
             ));
         }
         let id_line = super::problem::line_column(text, raw.id.span().start).0;
+        let card_scenario = raw.scenario.get_ref().clone();
         decisions.push(Decision {
             id: raw.id.into_inner(),
             chapter: raw.chapter.into_inner(),
@@ -181,11 +206,16 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
                 .option
                 .into_iter()
                 .map(|o| DecisionOption {
+                    line: super::problem::line_column(text, o.id.span().start).0,
                     id: o.id.into_inner(),
                     text: o.text.into_inner(),
                     correct: o.correct,
                     feedback: o.feedback.into_inner(),
                     mode: o.mode.into_inner(),
+                    scenario: o
+                        .scenario
+                        .map_or_else(|| card_scenario.clone(), Spanned::into_inner),
+                    same_design_as: o.same_design_as.map(Spanned::into_inner),
                 })
                 .collect(),
             id_line,
@@ -280,15 +310,15 @@ fn check_options(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<P
         let fits = if o.correct {
             mode == "safe"
         } else {
-            mode == "naive" || mode == "pitfall"
+            mode == "naive" || mode == "pitfall" || mode == NO_RUN
         };
-        if !MODES.contains(&mode) || !fits {
+        if !fits {
             problems.push(at(
                 path,
                 text,
                 &o.mode,
                 format!(
-                    "option {:?} has mode {mode:?}; the correct option plays \"safe\", a wrong one \"naive\" or \"pitfall\"",
+                    "option {:?} has mode {mode:?}; the correct option plays \"safe\", a wrong one \"naive\", \"pitfall\" or \"{NO_RUN}\" (no run shows it)",
                     o.id.get_ref()
                 ),
             ));

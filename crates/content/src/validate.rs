@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 mod cues;
 mod giveaway;
+mod see_it;
 
 /// Runs every cross-file check and appends what it finds.
 pub fn check(content: &Content, problems: &mut Vec<Problem>) {
@@ -66,6 +67,7 @@ fn check_course(
     }
     giveaway::check(lang, course, problems);
     cues::check(lang, course, problems);
+    see_it::check(lang, course, scenarios, problems);
     let path = format!("lessons/{lang}/decisions.toml");
     for decision in &course.decisions {
         if !scenarios.contains(decision.scenario.as_str()) {
@@ -240,8 +242,15 @@ fn decision_keys(course: &Course) -> Vec<String> {
         .flat_map(|d| {
             d.options.iter().map(move |o| {
                 format!(
-                    "{}@{}->{}: {}={} mode={}",
-                    d.id, d.chapter, d.scenario, o.id, o.correct, o.mode
+                    "{}@{}->{}: {}={} run={}/{} same_design_as={:?}",
+                    d.id,
+                    d.chapter,
+                    d.scenario,
+                    o.id,
+                    o.correct,
+                    o.scenario,
+                    o.mode,
+                    o.same_design_as
                 )
             })
         })

@@ -187,9 +187,12 @@ impl Simulation {
         let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
         let settings = Settings {
             lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
-            max_deliveries: s
-                .max_deliveries
-                .unwrap_or(profile.max_deliveries.value as u32),
+            max_deliveries: if pitfall == Some(Pitfall::RaiseDeliveryLimit) {
+                s.raised_max_deliveries
+            } else {
+                s.max_deliveries
+                    .unwrap_or(profile.max_deliveries.value as u32)
+            },
             dedup_window_ms,
             // Sessions / FIFO message groups, unless the pitfall leaves the ordering key out.
             ordered: s.groups > 0 && pitfall != Some(Pitfall::NoOrderingKey),

@@ -75,6 +75,12 @@ pub enum EventKind {
     AppliedThenConnectionLost,
     /// Naive consumer wrote the effect, then lost its connection before writing the marker.
     NaiveEffectThenConnectionLost,
+    /// Pitfall: a consumer without an inbox ran the handler: effect N committed, nothing
+    /// records that the message is done.
+    AppliedNoInbox,
+    /// Pitfall: a consumer without an inbox committed the effect, then lost its connection
+    /// before settling.
+    NoInboxEffectThenConnectionLost,
     /// Pitfall: the effect was committed on its own (like ExecuteUpdate), the marker in a ...
     TrapApplied,
     /// Pitfall: the marker hit the unique index and rolled back - but effect N was already ...
@@ -187,7 +193,7 @@ impl EventKind {
     }
 
     /// Every kind, in caption-file order.
-    pub const ALL: [EventKind; 78] = [
+    pub const ALL: [EventKind; 80] = [
         EventKind::ApiAccepted,
         EventKind::ApiAcceptedPoison,
         EventKind::ApiSameOrder,
@@ -220,6 +226,8 @@ impl EventKind {
         EventKind::DuplicatePrevented,
         EventKind::AppliedThenConnectionLost,
         EventKind::NaiveEffectThenConnectionLost,
+        EventKind::AppliedNoInbox,
+        EventKind::NoInboxEffectThenConnectionLost,
         EventKind::TrapApplied,
         EventKind::TrapDuplicateEffectStays,
         EventKind::TrapEffectThenConnectionLost,

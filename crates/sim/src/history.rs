@@ -63,6 +63,8 @@ pub fn operation_of(kind: EventKind) -> Option<&'static str> {
         | K::DuplicatePrevented
         | K::AppliedThenConnectionLost
         | K::NaiveEffectThenConnectionLost
+        | K::AppliedNoInbox
+        | K::NoInboxEffectThenConnectionLost
         | K::TrapApplied
         | K::TrapDuplicateEffectStays
         | K::TrapEffectThenConnectionLost

@@ -48,6 +48,7 @@
 pub mod blobs;
 pub mod checker;
 pub mod engine;
+pub mod engine_words;
 pub mod event_kind;
 pub mod fault;
 pub mod history;

@@ -121,7 +121,19 @@ pub struct Moment {
     pub args: Vec<Arg>,
 }
 
+/// The number the learner reads for the event at `index`: the simulator's event log counts
+/// from 1. Every text that names an event for the learner (the lab check's cause, the
+/// simulator's "why" key, its event log) takes the number from here, so they agree.
+pub fn event_number(index: u64) -> u64 {
+    index + 1
+}
+
 impl Moment {
+    /// The number the learner reads for this moment's cause event (see [`event_number`]).
+    pub fn cause_number(&self) -> u64 {
+        event_number(self.cause_event)
+    }
+
     /// The object of `sim --json`'s `moments` array (text in English, times in ms).
     pub fn to_json(&self, texts: &content::Captions) -> serde_json::Value {
         serde_json::json!({

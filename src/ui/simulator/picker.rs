@@ -13,6 +13,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 /// Rows kept for the explanation of the selected row when the terminal allows.
 const DETAIL_ROWS: u16 = 4;
+/// Rows the explanation keeps however long the list is (a scenario's summary and its
+/// `queuelab sim` line): a longer list scrolls instead.
+const DETAIL_MIN_ROWS: u16 = 3;
 
 /// One menu row as drawn: the name column, the note after it, and whether the note is a warning.
 struct Row {
@@ -91,8 +94,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, picker: Picker, them
     let height = (list_h + 4 + DETAIL_ROWS).min(area.height.saturating_sub(2));
     let popup = Rect::new(1, area.height.saturating_sub(height) / 2, width, height);
     let inner_h = height.saturating_sub(3);
-    // The explanation gets what the list leaves, at least one row, at most DETAIL_ROWS.
-    let detail_h = inner_h.saturating_sub(list_h + 1).clamp(1, DETAIL_ROWS);
+    // The explanation gets what the list leaves, at least DETAIL_MIN_ROWS (while the popup
+    // keeps a list row beside them), at most DETAIL_ROWS.
+    let least = DETAIL_MIN_ROWS.min(inner_h.saturating_sub(2)).max(1);
+    let detail_h = inner_h.saturating_sub(list_h + 1).clamp(least, DETAIL_ROWS);
     let shown = usize::from(inner_h.saturating_sub(detail_h + 1)).max(1);
     let first = picker.cursor.saturating_sub(shown - 1);
     let name_w = rows

@@ -74,14 +74,14 @@ pub fn lines(
                 "event",
                 &back.map_or_else(
                     || s.get("simulator.story_head").to_owned(),
-                    |i| format!("#{}", i + 1),
+                    |i| format!("#{}", sim::moments::event_number(i)),
                 ),
             )],
         ),
         None => s.fill(
             "simulator.story_keys",
             &[
-                ("cause", &(m.cause_event + 1).to_string()),
+                ("cause", &m.cause_number().to_string()),
                 (
                     "state",
                     s.get(if text.pause_at_moments {

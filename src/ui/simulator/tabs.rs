@@ -120,7 +120,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         };
         let head = format!(
             "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
-            e.index + 1,
+            sim::moments::event_number(e.index),
             sim::moments::human_ms(app.session.lang, e.at_ms),
             e.actor.to_string()
         );
@@ -186,7 +186,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
             strings.fill(
                 "simulator.rows_above",
                 &[
-                    ("event", &(index + 1).to_string()),
+                    ("event", &sim::moments::event_number(index).to_string()),
                     ("n", &(start + 1 - row).to_string()),
                 ],
             ),

@@ -45,6 +45,8 @@ pub(super) fn is_effect(k: EventKind) -> bool {
             | EventKind::AppliedOutOfOrder
             | EventKind::AppliedThenConnectionLost
             | EventKind::NaiveEffectThenConnectionLost
+            | EventKind::AppliedNoInbox
+            | EventKind::NoInboxEffectThenConnectionLost
             | EventKind::TrapApplied
             | EventKind::TrapDuplicateEffectStays
             | EventKind::TrapEffectThenConnectionLost

@@ -103,21 +103,38 @@ pub fn on_action(s: &mut ReaderState, session: &mut Session, action: Action) -> 
                 return crate::simulator::open(session, Some(&id));
             }
             if let Some(Target::Decision(id)) = decision {
-                // The learner's answer, if any, plays beside the safe run (predict, then observe).
-                let chosen = session.progress.decisions.get(id.as_str());
-                let Some(d) = session.course().decision(id) else {
-                    return Vec::new();
-                };
-                let scenario = d.scenario.clone();
-                let mode = chosen
-                    .and_then(|option| d.mode_for(option))
-                    .and_then(sim::Mode::parse);
-                return crate::simulator::open_for_decision(session, &scenario, mode);
+                return see_decision_happen(session, id);
             }
             Vec::new()
         }
         _ => Vec::new(),
     }
+}
+
+/// "See it happen" for decision `id`: the learner's answer, if any, plays its own run beside
+/// the safe one (predict, then observe). An answer whose design no run shows opens the right
+/// one's run alone and says so, rather than playing another design as if it were the answer.
+fn see_decision_happen(session: &mut Session, id: &str) -> Vec<Effect> {
+    let Some(d) = session.course().decision(id) else {
+        return Vec::new();
+    };
+    let chosen = session
+        .progress
+        .decisions
+        .get(id)
+        .and_then(|option| d.option(option));
+    let (scenario, mode) = match chosen.map(|o| (o, o.run())) {
+        Some((_, Some((scenario, mode)))) => (scenario.to_owned(), sim::Mode::parse(mode)),
+        Some((_, None)) => (d.scenario.clone(), Some(sim::Mode::Safe)),
+        None => (d.scenario.clone(), None),
+    };
+    let no_run = chosen.is_some_and(|o| o.run().is_none());
+    let effects = crate::simulator::open_for_decision(session, &scenario, mode);
+    if no_run {
+        let text = session.strings().get("decision.no_run").to_owned();
+        session.notify(text, false);
+    }
+    effects
 }
 
 /// The first simulator scenario the chapter names by its id (on screen only, or anywhere).

@@ -188,6 +188,7 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         EventKind::CheckFound | EventKind::DuplicatePrevented => "consumer.duplicate",
         EventKind::Applied
         | EventKind::AppliedNaive
+        | EventKind::AppliedNoInbox
         | EventKind::TrapApplied
         | EventKind::TrapDuplicateEffectStays
         | EventKind::TwoPhaseFinished
@@ -196,6 +197,7 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         EventKind::Settled => "consumer.deleted",
         EventKind::AppliedThenConnectionLost
         | EventKind::NaiveEffectThenConnectionLost
+        | EventKind::NoInboxEffectThenConnectionLost
         | EventKind::TrapEffectThenConnectionLost
         | EventKind::SettledThenConnectionLost
             if asb =>
@@ -204,6 +206,7 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         }
         EventKind::AppliedThenConnectionLost
         | EventKind::NaiveEffectThenConnectionLost
+        | EventKind::NoInboxEffectThenConnectionLost
         | EventKind::TrapEffectThenConnectionLost
         | EventKind::SettledThenConnectionLost => "consumer.lost_connection_sqs",
         EventKind::LockLost | EventKind::LockCheckFailed if asb => "consumer.lock_lost_asb",

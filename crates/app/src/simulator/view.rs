@@ -30,7 +30,13 @@ pub fn transcript(session: &Session, s: &SimState, n: usize) -> Vec<String> {
     let mut lines: Vec<String> = events_until(s)
         .rev()
         .take(n)
-        .map(|e| format!("#{} {}", e.index + 1, caption(session, e)))
+        .map(|e| {
+            format!(
+                "#{} {}",
+                sim::moments::event_number(e.index),
+                caption(session, e)
+            )
+        })
         .collect();
     lines.reverse();
     lines

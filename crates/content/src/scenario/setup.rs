@@ -69,6 +69,9 @@ pub struct Setup {
     pub lock_ms: Option<u64>,
     /// MaxDeliveryCount / maxReceiveCount override.
     pub max_deliveries: Option<u32>,
+    /// MaxDeliveryCount / maxReceiveCount in the raise-delivery-limit pitfall.
+    #[serde(default = "d_raised_max_deliveries")]
+    pub raised_max_deliveries: u32,
     /// Broker duplicate detection (Service Bus) / FIFO queue with dedup (SQS).
     #[serde(default)]
     pub dedup: bool,
@@ -157,6 +160,10 @@ fn d_restart() -> u64 {
 }
 fn d_handling() -> u64 {
     120
+}
+/// The raised delivery limit decision 4 offers: 30.
+fn d_raised_max_deliveries() -> u32 {
+    30
 }
 fn d_payload() -> u32 {
     64
@@ -272,13 +279,18 @@ fn broker_limit_problems(s: &Setup) -> Vec<String> {
             ASB_DEDUP_WINDOW_MS.0, ASB_DEDUP_WINDOW_MS.1
         ));
     }
-    if let Some(n) = s.max_deliveries
-        && !(SQS_MAX_RECEIVE_COUNT.0..=SQS_MAX_RECEIVE_COUNT.1).contains(&n)
-    {
-        out.push(format!(
-            "setup.max_deliveries = {n} breaks the SQS limit: maxReceiveCount is {}..={}",
-            SQS_MAX_RECEIVE_COUNT.0, SQS_MAX_RECEIVE_COUNT.1
-        ));
+    for (key, n) in [
+        ("max_deliveries", s.max_deliveries),
+        ("raised_max_deliveries", Some(s.raised_max_deliveries)),
+    ] {
+        if let Some(n) = n
+            && !(SQS_MAX_RECEIVE_COUNT.0..=SQS_MAX_RECEIVE_COUNT.1).contains(&n)
+        {
+            out.push(format!(
+                "setup.{key} = {n} breaks the SQS limit: maxReceiveCount is {}..={}",
+                SQS_MAX_RECEIVE_COUNT.0, SQS_MAX_RECEIVE_COUNT.1
+            ));
+        }
     }
     out
 }

@@ -22,11 +22,20 @@ pub enum Pitfall {
     NoOrderingKey,
     /// The consumer works longer than the lock without renewing it.
     NoLockRenewal,
+    /// The consumer keeps no inbox: it runs the handler for every delivery and completes the
+    /// message when the handler succeeds.
+    NoInbox,
+    /// The operator replays the DLQ without having found and fixed the cause (the script's
+    /// `fix-cause` step does not happen).
+    ReplayUnfixed,
+    /// The delivery limit is raised (`setup.raised_max_deliveries`) instead of fixing the
+    /// cause, and the DLQ is replayed unfixed.
+    RaiseDeliveryLimit,
 }
 
 impl Pitfall {
     /// All pitfalls.
-    pub const ALL: [Pitfall; 7] = [
+    pub const ALL: [Pitfall; 10] = [
         Pitfall::PublishInRequest,
         Pitfall::EffectOutsideTx,
         Pitfall::SettleBeforeCommit,
@@ -34,6 +43,9 @@ impl Pitfall {
         Pitfall::InlinePayload,
         Pitfall::NoOrderingKey,
         Pitfall::NoLockRenewal,
+        Pitfall::NoInbox,
+        Pitfall::ReplayUnfixed,
+        Pitfall::RaiseDeliveryLimit,
     ];
 
     /// The spelling used in scenario files.
@@ -46,7 +58,16 @@ impl Pitfall {
             Pitfall::InlinePayload => "inline-payload",
             Pitfall::NoOrderingKey => "no-ordering-key",
             Pitfall::NoLockRenewal => "no-lock-renewal",
+            Pitfall::NoInbox => "no-inbox",
+            Pitfall::ReplayUnfixed => "replay-unfixed",
+            Pitfall::RaiseDeliveryLimit => "raise-delivery-limit",
         }
+    }
+
+    /// Whether the pitfall leaves the cause of the poison messages unfixed: the script's
+    /// `fix-cause` step does not happen.
+    pub fn leaves_cause_unfixed(self) -> bool {
+        matches!(self, Pitfall::ReplayUnfixed | Pitfall::RaiseDeliveryLimit)
     }
 }
 

@@ -42,6 +42,7 @@ const MORE: &[&str] = &[
     "calc.result",
     "checklist.summary",
     "decision.see_it_key",
+    "decision.no_run",
     "store.recovered",
     "store.shared_folder",
     "store.busy",

@@ -24,6 +24,8 @@ const SAFE_DUP_SQL: &[&str] = &[
 ];
 const NAIVE_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT, inbox::SQL_INBOX_INSERT];
 const NAIVE_CRASH_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT];
+/// A consumer without an inbox writes the effect and nothing else.
+const NO_INBOX_SQL: &[&str] = &[inbox::SQL_EFFECT_INSERT];
 const TRAP_SQL: &[&str] = &[
     inbox::SQL_EFFECT_INSERT,
     "BEGIN IMMEDIATE",
@@ -113,6 +115,38 @@ impl Simulation {
             Event::new(actor, Stage::Effect, kind)
                 .message(&msg)
                 .sql(NAIVE_SQL)
+                .args(args),
+        ))
+    }
+
+    /// Pitfall: a consumer without an inbox commits the effect and settles; nothing records
+    /// that the message is done, so a redelivery runs the handler again.
+    pub(crate) fn apply_without_inbox(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        e: EffectRow,
+        created: u64,
+    ) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Consumer(c);
+        let conn = &self.conns.consumers[usize::from(c)];
+        let effect_id =
+            inbox::insert_effect(conn, &e, self.clock.now).ctx(actor, "effect without inbox")?;
+        self.picture_effect(&e, effect_id, created);
+        if self.lost_connection_armed(d.order_id) {
+            return Ok(Some(self.lose_connection(
+                c,
+                d,
+                EventKind::NoInboxEffectThenConnectionLost,
+                NO_INBOX_SQL,
+            )));
+        }
+        self.schedule(self.clock.now + 1, Action::ConsumerSettle(c));
+        let (kind, args) = self.applied(d.order_id, EventKind::AppliedNoInbox, e.business_key);
+        Ok(Some(
+            Event::new(actor, Stage::Effect, kind)
+                .message(&d.message_id)
+                .sql(NO_INBOX_SQL)
                 .args(args),
         ))
     }

@@ -113,6 +113,11 @@ impl Simulation {
             return Ok(None);
         };
         let actor = Actor::Consumer(c);
+        if self.spec.settings.pitfall == Some(Pitfall::NoInbox) {
+            // No inbox to look in: the handler starts right away, for every delivery.
+            self.schedule(self.clock.now + d.handling_ms, Action::ConsumerApply(c));
+            return Ok(None);
+        }
         let check_sql = if self.lab_takes_consumer() {
             super::lab_consumer::LAB_CHECK_SQL
         } else {
@@ -293,6 +298,7 @@ impl Simulation {
         let e = self.effect_row(c, &d, "credit", amount, payload_ok);
         match (self.spec.mode, pitfall) {
             (Mode::Naive, _) => self.apply_naive(c, &d, e, created),
+            (_, Some(Pitfall::NoInbox)) => self.apply_without_inbox(c, &d, e, created),
             (_, Some(Pitfall::EffectOutsideTx)) => self.apply_trap(c, &d, e, created),
             _ => Ok(Some(self.apply_in_one_transaction(c, d, e, created))),
         }

@@ -244,7 +244,10 @@ impl Simulation {
                 };
                 let at = self.accept_entry(&message_id, stmt.line, stmt.column);
                 if self.broker_is_down() {
-                    refused = Some(format!("publish({message_id}): the broker is unreachable"));
+                    refused = Some(crate::engine_words::english(
+                        crate::engine_words::PUBLISH_REFUSED,
+                        &[&message_id],
+                    ));
                     break;
                 }
                 // publish() has no parameter for a group: where the file owns the groups,

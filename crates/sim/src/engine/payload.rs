@@ -55,10 +55,21 @@ impl Failure {
             BlobError::HashMismatch { .. } => Some(Failure::BLOB_HASH_MISMATCH),
             BlobError::Io { .. } => None,
         };
-        Failure {
-            text: e.to_string(),
-            permanent,
-        }
+        let text = match e {
+            BlobError::Missing(key) => {
+                crate::engine_words::english(crate::engine_words::BLOB_MISSING, &[key])
+            }
+            BlobError::HashMismatch {
+                key,
+                expected,
+                actual,
+            } => crate::engine_words::english(
+                crate::engine_words::BLOB_MISMATCH,
+                &[key, expected, actual],
+            ),
+            BlobError::Io { .. } => e.to_string(),
+        };
+        Failure { text, permanent }
     }
 }
 
@@ -75,20 +86,28 @@ impl From<String> for Failure {
 impl Simulation {
     /// Reads and (unless naive) verifies the payload; `Ok(payload_ok)` or the processing error.
     pub(crate) fn read_payload(&self, body: &str) -> Result<(bool, i64, u64), Failure> {
-        let b = parse_body(body).ok_or_else(|| "body does not parse".to_string())?;
+        let b = parse_body(body).ok_or_else(|| {
+            crate::engine_words::english(crate::engine_words::BODY_UNREADABLE, &[])
+        })?;
         if b.version != super::api::BODY_V1
             && !(b.version == super::api::BODY_V2 && self.script.cause_fixed)
         {
             return Err(Failure {
-                text: format!("unsupported schema version {} (poison message)", b.version),
+                text: crate::engine_words::english(
+                    crate::engine_words::UNSUPPORTED_SCHEMA,
+                    &[b.version],
+                ),
                 permanent: Some(Failure::UNSUPPORTED_SCHEMA),
             });
         }
         let mut ok = true;
         if let Some(rest) = b.reference.strip_prefix("blob:") {
-            let (key, sha) = rest
-                .split_once(':')
-                .ok_or_else(|| Failure::from("bad claim-check reference".to_string()))?;
+            let (key, sha) = rest.split_once(':').ok_or_else(|| {
+                Failure::from(crate::engine_words::english(
+                    crate::engine_words::BAD_REFERENCE,
+                    &[],
+                ))
+            })?;
             let verify = self.spec.mode != Mode::Naive;
             ok = self
                 .blobs

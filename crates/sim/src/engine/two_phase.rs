@@ -90,7 +90,7 @@ impl Simulation {
                 Ok(self.fail(
                     c,
                     d,
-                    "claimed by another instance".to_string(),
+                    crate::engine_words::english(crate::engine_words::CLAIMED_ELSEWHERE, &[]),
                     CLAIM_DUP_SQL,
                 ))
             }
@@ -200,7 +200,7 @@ impl Simulation {
         let mut ev = self.fail(
             c,
             d,
-            "provider timed out after performing the charge".to_string(),
+            crate::engine_words::english(crate::engine_words::PROVIDER_TIMED_OUT, &[]),
             sql,
         );
         ev.outcome = Outcome::Unknown;
@@ -254,7 +254,7 @@ impl Simulation {
                 return Ok(Some(self.fail(
                     c,
                     d,
-                    "the claim expired before the effect was recorded".to_string(),
+                    crate::engine_words::english(crate::engine_words::CLAIM_EXPIRED, &[]),
                     CLAIM_LOST_SQL,
                 )));
             };

@@ -7,7 +7,7 @@ use super::action::Action;
 use super::replay::ReplayIds;
 use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::fault::Fault;
-use crate::model::{Actor, Event, EventKind, Stage};
+use crate::model::{Actor, Event, EventKind, Pitfall, Stage};
 use crate::moments::Fact;
 use crate::scenario::ScriptAction;
 use crate::state::{RowChange, Table, col};
@@ -129,6 +129,16 @@ impl Simulation {
         self.schedule_next_script();
         match step.action {
             ScriptAction::Fault(f) => Ok(Some(self.arm(f, step.count, false))),
+            // The pitfall's team replays without having found the cause: no fix happens.
+            ScriptAction::FixCause
+                if self
+                    .spec
+                    .settings
+                    .pitfall
+                    .is_some_and(Pitfall::leaves_cause_unfixed) =>
+            {
+                Ok(None)
+            }
             ScriptAction::FixCause => Ok(Some(self.fix_cause_now())),
             ScriptAction::ReplayDlq => self
                 .replay_dlq_now(step.count, None, ReplayIds::Same)

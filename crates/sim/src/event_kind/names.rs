@@ -41,6 +41,8 @@ impl EventKind {
             EventKind::DuplicatePrevented => "duplicate-prevented",
             EventKind::AppliedThenConnectionLost => "applied-then-connection-lost",
             EventKind::NaiveEffectThenConnectionLost => "naive-effect-then-connection-lost",
+            EventKind::AppliedNoInbox => "applied-no-inbox",
+            EventKind::NoInboxEffectThenConnectionLost => "no-inbox-effect-then-connection-lost",
             EventKind::TrapApplied => "trap-applied",
             EventKind::TrapDuplicateEffectStays => "trap-duplicate-effect-stays",
             EventKind::TrapEffectThenConnectionLost => "trap-effect-then-connection-lost",
@@ -125,6 +127,10 @@ impl EventKind {
             EventKind::DuplicatePrevented => "sim.duplicate-prevented",
             EventKind::AppliedThenConnectionLost => "sim.applied-then-connection-lost",
             EventKind::NaiveEffectThenConnectionLost => "sim.naive-effect-then-connection-lost",
+            EventKind::AppliedNoInbox => "sim.applied-no-inbox",
+            EventKind::NoInboxEffectThenConnectionLost => {
+                "sim.no-inbox-effect-then-connection-lost"
+            }
             EventKind::TrapApplied => "sim.trap-applied",
             EventKind::TrapDuplicateEffectStays => "sim.trap-duplicate-effect-stays",
             EventKind::TrapEffectThenConnectionLost => "sim.trap-effect-then-connection-lost",

@@ -27,6 +27,7 @@ fn captions_and_kinds_match() {
             .into_iter()
             .filter_map(EventKind::sqs_caption_key)
             .chain(crate::engine::LAB_CAPTIONS)
+            .chain(crate::engine_words::ENGINE_WORDS)
         {
             assert!(keys.contains(&k), "{lang}: {k} has no caption");
         }
@@ -36,8 +37,9 @@ fn captions_and_kinds_match() {
                 .any(|k| k.sqs_caption_key() == Some(key));
             let name = key.strip_prefix("sim.").unwrap_or(key);
             let lab = crate::engine::LAB_CAPTIONS.contains(&key);
+            let words = crate::engine_words::ENGINE_WORDS.contains(&key);
             assert!(
-                sqs_kind || lab || EventKind::parse(name).is_some(),
+                sqs_kind || lab || words || EventKind::parse(name).is_some(),
                 "caption {key} has no kind"
             );
         }

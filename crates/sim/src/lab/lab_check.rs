@@ -194,7 +194,7 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
                 ("at", &moments::human_ms(lang, m.at_ms)),
                 ("order", &m.order.to_string()),
                 ("message", &m.message_id),
-                ("cause", &m.cause_event.to_string()),
+                ("cause", &m.cause_number().to_string()),
             ],
         ));
         lines.push(moments::render(&content.moments, lang, m));

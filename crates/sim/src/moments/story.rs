@@ -147,6 +147,8 @@ impl Story {
                     event.kind,
                     EventKind::NaiveEffectThenConnectionLost
                         | EventKind::TrapEffectThenConnectionLost
+                        | EventKind::AppliedNoInbox
+                        | EventKind::NoInboxEffectThenConnectionLost
                 );
                 let st = self.state(*order, message_id);
                 st.effects += 1;

@@ -89,9 +89,15 @@ pub fn humanize_ms(lang: Lang, text: &str) -> String {
 }
 
 /// An event's caption in `lang` with its durations for people ("1.6 s", "10 min", not
-/// "600000 ms"): the one way the screens, the notices and `sim --transcript` fill a caption.
+/// "600000 ms") and the engine's own words in `lang` too: the one way the screens, the notices
+/// and `sim --transcript` fill a caption.
 pub fn caption(captions: &Captions, lang: Lang, event: &Event) -> String {
-    humanize_ms(lang, &captions.render(lang, event.caption, &event.args))
+    let args: Vec<String> = event
+        .args
+        .iter()
+        .map(|a| crate::engine_words::say(captions, lang, a))
+        .collect();
+    humanize_ms(lang, &captions.render(lang, event.caption, &args))
 }
 
 /// The moment's explanation in `lang`.

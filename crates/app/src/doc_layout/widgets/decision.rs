@@ -130,10 +130,12 @@ pub fn decision_card(
                 wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
                 target,
             );
-            let see = format!(
-                "s: {}",
-                s.fill("decision.see_it", &[("scenario", &d.scenario)])
-            );
+            // The run of the learner's own choice; a choice no run shows says so.
+            let see = match choice.run() {
+                Some((scenario, _)) => s.fill("decision.see_it", &[("scenario", scenario)]),
+                None => s.fill("decision.see_it_none", &[("scenario", &d.scenario)]),
+            };
+            let see = format!("s: {see}");
             add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
         }
     }

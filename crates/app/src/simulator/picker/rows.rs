@@ -4,8 +4,8 @@
 
 use super::super::{SimState, scenario_text};
 use crate::Session;
-use content::Chapter;
 use content::doc::Block;
+use content::{Chapter, Decision};
 use sim::Fault;
 
 /// One row of the scenario menu.
@@ -52,32 +52,40 @@ pub fn scenario_rows(session: &Session) -> Vec<ScenarioRow> {
         .collect()
 }
 
-/// "Decision 3 (chapter 9)", "Chapter 4: Technology" or "free practice".
+/// "Decision 3 (chapter 9)", "Chapter 4: Technology" or "free practice": a card's own
+/// scenario names its card; else the chapter that names the scenario; else the card one of
+/// whose options it plays.
 fn belongs(session: &Session, id: &str) -> String {
     let course = session.content.course(session.lang);
     let s = session.strings();
-    if let Some(d) = course.decisions.iter().find(|d| d.scenario == id) {
+    let card = |d: &Decision| {
         let chapter = course
             .chapter(&d.chapter)
             .map_or_else(String::new, |c| c.number.to_string());
-        return s.fill(
+        s.fill(
             "simulator.belongs_decision",
             &[("decision", d.short_title()), ("n", &chapter)],
+        )
+    };
+    if let Some(d) = course.decisions.iter().find(|d| d.scenario == id) {
+        return card(d);
+    }
+    if let Some(c) = course.chapters.iter().find(|c| mentions(c, id)) {
+        return s.fill(
+            "simulator.belongs_chapter",
+            &[("n", &c.number.to_string()), ("title", &c.title)],
         );
     }
+    let plays = |d: &&Decision| {
+        d.options
+            .iter()
+            .any(|o| o.run().is_some_and(|(scenario, _)| scenario == id))
+    };
     course
-        .chapters
+        .decisions
         .iter()
-        .find(|c| mentions(c, id))
-        .map_or_else(
-            || s.get("simulator.belongs_none").to_owned(),
-            |c| {
-                s.fill(
-                    "simulator.belongs_chapter",
-                    &[("n", &c.number.to_string()), ("title", &c.title)],
-                )
-            },
-        )
+        .find(plays)
+        .map_or_else(|| s.get("simulator.belongs_none").to_owned(), card)
 }
 
 /// True when the chapter names the scenario id as code (`` `lost-ack` ``).

@@ -86,6 +86,7 @@ pub const SCREENS: &[&str] = &[
     "decision.held_second",
     "decision.choose",
     "decision.see_it",
+    "decision.see_it_none",
     "decision.other_option",
     "widget.calculator",
     "widget.checklist",

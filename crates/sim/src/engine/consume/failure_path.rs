@@ -5,7 +5,7 @@
 use super::super::action::{Action, Delivery};
 use super::super::payload::Failure;
 use super::super::{RECONNECT_MS, Simulation};
-use crate::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Stage};
+use crate::model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::moments::{Fact, Loss};
 
 impl Simulation {
@@ -37,7 +37,15 @@ impl Simulation {
                 .outcome(Outcome::Failed)
                 .args(vec![error]);
         }
-        if let Some(reason) = permanent.filter(|_| self.spec.mode != Mode::Naive) {
+        // A team that replays without knowing the cause has no classification of its own
+        // either: every failure retries until the broker's delivery limit.
+        let classifies = self.spec.mode != Mode::Naive
+            && !self
+                .spec
+                .settings
+                .pitfall
+                .is_some_and(Pitfall::leaves_cause_unfixed);
+        if let Some(reason) = permanent.filter(|_| classifies) {
             // No retry can fix an unknown schema version or a lost blob: the careful consumer
             // dead-letters the message itself at once, with a reason of its own (the broker
             // would only ever record that the delivery limit was exceeded).

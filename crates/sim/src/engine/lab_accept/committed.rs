@@ -182,7 +182,11 @@ impl Simulation {
         match end {
             End::Crashed { at, .. } => {
                 let mut args = args;
-                args.push(format!("line {}: the API crashed", at.line));
+                let crashed = crate::engine_words::english(crate::engine_words::API_CRASHED, &[]);
+                args.push(crate::engine_words::english(
+                    crate::engine_words::LINE,
+                    &[&at.line.to_string(), &crashed],
+                ));
                 Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
                     .message(&req.message_id)
                     .sql(LAB_ACCEPT_SQL)
@@ -192,7 +196,10 @@ impl Simulation {
             End::Struck => {
                 // Struck before any order was saved: the client retries all the same.
                 let mut args = args;
-                args.push("the client timed out; the transaction rolled back".into());
+                args.push(crate::engine_words::english(
+                    crate::engine_words::CLIENT_TIMED_OUT,
+                    &[],
+                ));
                 Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
                     .message(&req.message_id)
                     .sql(LAB_ACCEPT_SQL)
@@ -212,7 +219,10 @@ impl Simulation {
             })),
             End::Failed { text, at, .. } => {
                 let mut args = args;
-                args.push(format!("line {}: {text}", at.line));
+                args.push(crate::engine_words::english(
+                    crate::engine_words::LINE,
+                    &[&at.line.to_string(), &text],
+                ));
                 Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
                     .message(&req.message_id)
                     .sql(LAB_ACCEPT_SQL)

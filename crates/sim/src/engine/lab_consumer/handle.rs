@@ -115,8 +115,11 @@ impl Simulation {
                             ProviderAnswer::TimedOut => {
                                 roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                                 self.lab_picture(c, created)?;
-                                let text = "provider timed out after performing the charge";
-                                let mut ev = self.fail(c, d, text.to_string(), LAB_HANDLE_SQL);
+                                let text = crate::engine_words::english(
+                                    crate::engine_words::PROVIDER_TIMED_OUT,
+                                    &[],
+                                );
+                                let mut ev = self.fail(c, d, text, LAB_HANDLE_SQL);
                                 ev.outcome = Outcome::Unknown;
                                 return Ok(Some(ev));
                             }
@@ -180,7 +183,11 @@ impl Simulation {
                         // and the retry path only spends the delivery limit on it.
                         self.breach(LabInvariant::PoisonRetried, &d, here);
                     }
-                    let text = format!("line {}: {e}", stmt.line);
+                    let line = stmt.line.to_string();
+                    let text = crate::engine_words::english(
+                        crate::engine_words::LINE,
+                        &[&line, &e.to_string()],
+                    );
                     return Ok(Some(self.fail(c, d, text, LAB_HANDLE_SQL)));
                 }
             }
