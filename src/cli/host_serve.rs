@@ -8,7 +8,7 @@ use app::dashboard::{Access, Dashboard};
 use domain::workshop::{JoinUrl, check_digits};
 use services::discovery;
 use services::host::mail_relay::{self, MailRelay};
-use services::host::{HostState, files, projector, server};
+use services::host::{HostState, JoinPages, files, projector, server};
 use services::share::lan_ip;
 use services::tls::Identity;
 use std::io::{IsTerminal, Write};
@@ -134,12 +134,12 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         discovery: advertised.as_ref().map(|a| a.name.clone()),
         digits: digits.clone(),
     });
-    state.set_join_page(services::export::room_html(
-        content.course(lang),
-        lang,
-        &format!("queuelab join {} --name NAME", url.short_line()),
-        &digits,
-    ));
+    let join_line = format!("queuelab join {} --name NAME", url.short_line());
+    let course = content.course(lang);
+    state.set_join_pages(JoinPages {
+        full: services::export::room_html(course, lang, &join_line, &digits),
+        before_reveal: services::export::room_html_before_reveal(course, lang, &join_line, &digits),
+    });
     let projector = format!(
         "https://{}{}",
         url.authority(),

@@ -1,6 +1,6 @@
 //! The QR code on the projector encodes the join URL; a phone that opens it gets a page from the
-//! host (how to join, the check digits, the quick reference) in the session's language, not an API
-//! error. Fetched with curl, a real HTTP client that knows nothing of queuelab.
+//! host (how to join, the check digits, and the quick reference once the decisions the room votes
+//! on are revealed) in the session's language, not an API error. Fetched with curl, a real HTTP client that knows nothing of queuelab.
 
 use crate::support::{Host, free_port};
 use std::process::Command;
@@ -38,14 +38,40 @@ fn the_join_url_opens_the_room_page_in_the_sessions_language() {
             page.contains(digits_word) && page.contains(&host.digits),
             "{page}"
         );
-        assert!(
-            page.contains("id=\"runbook\""),
-            "the quick reference follows: {page}"
-        );
+        // Feedback is held by default: the map's checklist would answer the decisions the room
+        // is voting on, so the page offers it only once they are revealed.
+        assert!(!page.contains("id=\"checklist\""), "{page}");
+        assert!(page.contains("<p class=\"lead\">"), "{page}");
         assert!(!page.contains(&host.key), "never the instructor key");
+        let decisions = queuelab::content::load(&queuelab::content::ContentSource::Embedded)
+            .expect("content")
+            .course(queuelab::content::Lang::En)
+            .decisions
+            .len();
+        for k in 1..=decisions {
+            host.pace(dir.path(), "reveal", &k.to_string());
+        }
+        let (_, page) = get(&host.url);
+        assert!(
+            page.contains("id=\"checklist\"") && page.contains("id=\"runbook\""),
+            "every decision revealed: the quick reference follows: {page}"
+        );
         // Without the right code there is no join line to copy.
         let wrong = host.url.replace("code=", "code=X");
         let (status, _) = get(&wrong);
         assert_eq!(status, 403);
     }
+}
+
+#[test]
+fn with_immediate_feedback_the_map_is_on_the_join_page_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host = Host::start(
+        &dir.path().join("h"),
+        free_port(),
+        &["--feedback", "immediate"],
+    );
+    let (status, page) = get(&host.url);
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("id=\"checklist\""), "{page}");
 }

@@ -167,6 +167,19 @@ impl Host {
         self.child.wait().expect("reaped");
     }
 
+    /// Sends `queuelab host pace WHAT K` from `data` and asserts it was stored.
+    pub fn pace(&self, data: &Path, what: &str, k: &str) {
+        let args = [
+            "host", "pace", "--url", &self.url, "--key", &self.key, what, k,
+        ];
+        let out = run(data, &args, "");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// The summary through `queuelab host status --json`.
     pub fn status(&self, data: &Path) -> serde_json::Value {
         let out = run(

@@ -78,22 +78,6 @@ fn the_room_counts_first_answers_and_decide_plain_never_overwrites() {
     );
 }
 
-/// Sends `host pace ... WHAT K` and asserts it was stored.
-fn pace(host: &Host, data: &std::path::Path, what: &str, k: &str) {
-    let out = run(
-        data,
-        &[
-            "host", "pace", "--url", &host.url, "--key", &host.key, what, k,
-        ],
-        "",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
     let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
@@ -109,7 +93,7 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
         let out = run(data, &["decide", "--plain"], "1\n");
         assert!(out.status.success());
     }
-    pace(&host, dir.path(), "second-vote", "1");
+    host.pace(dir.path(), "second-vote", "1");
     // Ada votes again, option 2, then changes to option 3 within the round; Bob does not
     // vote again.
     let (mut store, _) = queuelab::services::Store::open(&ada.join("progress.db")).expect("store");
@@ -150,7 +134,7 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
     assert_eq!(reply.second_votes, std::slice::from_ref(&d.id));
     assert_eq!(reply.second_given, std::slice::from_ref(&d.id));
     assert!(reply.second_distributions.is_empty(), "not revealed yet");
-    pace(&host, dir.path(), "reveal", "1");
+    host.pace(dir.path(), "reveal", "1");
     let reply = poll(&member);
     assert_eq!(reply.distributions[&d.id][&d.options[0].id], 2);
     assert_eq!(reply.second_distributions[&d.id][&d.options[1].id], 1);

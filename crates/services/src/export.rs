@@ -60,6 +60,16 @@ pub fn room_html(course: &Course, lang: Lang, join_line: &str, digits: &str) -> 
     map_page::render_for_room(course, lang, join_line, digits)
 }
 
+/// The join page without the map, while decisions are held (see `map_page`).
+pub fn room_html_before_reveal(
+    course: &Course,
+    lang: Lang,
+    join_line: &str,
+    digits: &str,
+) -> String {
+    map_page::render_for_room_before_reveal(course, lang, join_line, digits)
+}
+
 /// The printable card for `url`.
 pub fn card_html(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
     card_page::render(course, lang, url, qr)

@@ -62,6 +62,15 @@ const REFUSALS: [&str; 3] = [
     "workshop.room_locked",
 ];
 
+/// The pages a phone sees at the join URL.
+#[derive(Debug, Clone)]
+pub struct JoinPages {
+    /// How to join and the quick-reference map.
+    pub full: String,
+    /// How to join, while the room votes on held decisions (the map answers them).
+    pub before_reveal: String,
+}
+
 /// A running session's state, shared by every request.
 pub struct HostState {
     db: Mutex<HostDb>,
@@ -80,7 +89,7 @@ pub struct HostState {
     /// The session name.
     pub name: String,
     /// The phone page served at the join URL (set once the address is known).
-    join_page: std::sync::OnceLock<String>,
+    join_page: std::sync::OnceLock<JoinPages>,
     /// What the projector page says about joining (set once the address is known).
     projector_join: std::sync::OnceLock<projector::JoinLines>,
     /// Decision options as numbered on every screen, German and English.
@@ -253,10 +262,10 @@ impl HostState {
         self.hold_feedback
     }
 
-    /// Sets the page a phone sees at the join URL (the QR code on the projector); the first
+    /// Sets the pages a phone sees at the join URL (the QR code on the projector); the first
     /// call wins.
-    pub fn set_join_page(&self, html: String) {
-        let _ = self.join_page.set(html);
+    pub fn set_join_pages(&self, pages: JoinPages) {
+        let _ = self.join_page.set(pages);
     }
 
     /// Sets what the projector page says about joining (once).
@@ -269,9 +278,17 @@ impl HostState {
         self.projector_join.get()
     }
 
-    /// The page a phone sees at the join URL, once set.
+    /// The page a phone sees at the join URL, once set: without the map while the room still
+    /// votes on a decision whose feedback is held, since the map's checklist answers it.
     pub(crate) fn join_page(&self) -> Option<&str> {
-        self.join_page.get().map(String::as_str)
+        let pages = self.join_page.get()?;
+        let revealed = revealed(&lock(&self.paces)).len();
+        let held = self.hold_feedback && revealed < self.texts().decision_count();
+        Some(if held {
+            &pages.before_reveal
+        } else {
+            &pages.full
+        })
     }
 
     /// Relays report mail with this relay (the host's mail configuration).

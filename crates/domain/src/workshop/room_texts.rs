@@ -106,6 +106,11 @@ impl RoomTexts {
             .unwrap_or_else(|| id.to_owned())
     }
 
+    /// How many decisions the course has.
+    pub fn decision_count(&self) -> usize {
+        self.decision_order.len()
+    }
+
     /// The decision ids of `ids` in the course's order; ids the course does not know follow
     /// in their own order.
     pub fn in_decision_order<'a>(&self, ids: impl IntoIterator<Item = &'a String>) -> Vec<&'a str> {

@@ -45,15 +45,38 @@ pub fn render(course: &Course, lang: Lang, url: Option<&str>) -> String {
 /// The phone page a workshop host serves at its join URL (the QR code on the projector): how to
 /// join from a terminal, the check digits to compare, then the quick-reference map.
 pub fn render_for_room(course: &Course, lang: Lang, join_line: &str, digits: &str) -> String {
+    render_with(course, lang, None, &join_section(course, join_line, digits))
+}
+
+/// The join page while the room still votes on a decision whose feedback is held: how to join,
+/// and a line that the map follows once the decisions are revealed, since its checklist answers
+/// them.
+pub fn render_for_room_before_reveal(
+    course: &Course,
+    lang: Lang,
+    join_line: &str,
+    digits: &str,
+) -> String {
     let s = &course.strings;
-    let intro = format!(
+    let body = format!(
+        "<header><h1>{}</h1></header>{}<p class=\"lead\">{}</p>",
+        escape(s.get("map.room_title")),
+        join_section(course, join_line, digits),
+        escape(s.get("map.room_later")),
+    );
+    page(lang, s.get("map.room_title"), CSS, &body)
+}
+
+/// How to join: the line to type and the check digits to compare.
+fn join_section(course: &Course, join_line: &str, digits: &str) -> String {
+    let s = &course.strings;
+    format!(
         "<section id=\"join\"><h2>{}</h2><p>{}</p><p><code>{}</code></p><p>{}</p></section>",
         escape(s.get("map.room_title")),
         escape(s.get("map.room_type")),
         escape(join_line),
         escape(&s.fill("map.room_digits", &[("digits", digits)])),
-    );
-    render_with(course, lang, None, &intro)
+    )
 }
 
 /// The page with `intro` (trusted HTML made here) after the header.

@@ -115,6 +115,7 @@ pub const SCREENS: &[&str] = &[
     "map.room_title",
     "map.room_type",
     "map.room_digits",
+    "map.room_later",
     "map.offline",
     "map.card_title",
     "map.scan",
