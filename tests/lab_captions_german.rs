@@ -1,6 +1,6 @@
 //! A lab's failing run reads in one language. Labs 2, 4 and 6 break with the engine's own
-//! words in their captions (a refused publish on a line of `@accept`, a provider timeout, an
-//! unknown schema version); opened in the simulator in German, as `s` on the lab screen does,
+//! words in their captions (a refused publish on a line of `@accept`, a charge refused inside a
+//! transaction, an unknown schema version); opened in the simulator in German, as `s` on the lab screen does,
 //! and played to the end, no caption keeps those English words, and their German ones appear.
 
 #[path = "support/sim_harness.rs"]
@@ -47,6 +47,7 @@ fn a_failing_lab_run_keeps_no_english_caption_in_german() {
     let english = [
         "the broker is unreachable",
         "provider timed out",
+        "charge() refused",
         "unsupported schema version",
         "poison message",
         "line ",
@@ -61,7 +62,10 @@ fn a_failing_lab_run_keeps_no_english_caption_in_german() {
             2,
             "Zeile 10: publish(msg-000005): Der Broker ist nicht erreichbar",
         ),
-        (4, "Zeitüberschreitung beim Anbieter"),
+        (
+            4,
+            "Zeile 12: charge() abgelehnt: Ein Aufruf beim Anbieter läuft nie in einer offenen Transaktion",
+        ),
         (6, "Zeile 16: NOT NULL constraint failed"),
     ] {
         let de = captions_of_failing_run(n, Lang::De);

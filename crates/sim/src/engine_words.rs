@@ -17,6 +17,8 @@ pub const API_CRASHED: &str = "sim.words.api-crashed";
 pub const CLIENT_TIMED_OUT: &str = "sim.words.client-timed-out";
 /// `publish({0})` was refused: the broker is unreachable.
 pub const PUBLISH_REFUSED: &str = "sim.words.publish-refused";
+/// `charge()` was called while a transaction was open, and refused.
+pub const CHARGE_REFUSED: &str = "sim.words.charge-refused";
 /// The provider performed the charge, then its response timed out.
 pub const PROVIDER_TIMED_OUT: &str = "sim.words.provider-timed-out";
 /// Another instance holds the two-phase claim.
@@ -35,11 +37,12 @@ pub const BLOB_MISSING: &str = "sim.words.blob-missing";
 pub const BLOB_MISMATCH: &str = "sim.words.blob-mismatch";
 
 /// Every key of the engine's words (each in both languages of the captions file).
-pub const ENGINE_WORDS: [&str; 12] = [
+pub const ENGINE_WORDS: [&str; 13] = [
     LINE,
     API_CRASHED,
     CLIENT_TIMED_OUT,
     PUBLISH_REFUSED,
+    CHARGE_REFUSED,
     PROVIDER_TIMED_OUT,
     CLAIMED_ELSEWHERE,
     CLAIM_EXPIRED,
@@ -93,11 +96,12 @@ mod tests {
 
     #[test]
     fn every_word_reads_back_in_german_and_stays_in_english() {
-        let samples: [(&str, &[&str]); 12] = [
+        let samples: [(&str, &[&str]); 13] = [
             (LINE, &["10", "no such table: inbox"]),
             (API_CRASHED, &[]),
             (CLIENT_TIMED_OUT, &[]),
             (PUBLISH_REFUSED, &["msg-000005"]),
+            (CHARGE_REFUSED, &[]),
             (PROVIDER_TIMED_OUT, &[]),
             (CLAIMED_ELSEWHERE, &[]),
             (CLAIM_EXPIRED, &[]),

@@ -12,11 +12,6 @@ use crate::lab::{Breach, Section, Statement, TrailEntry};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use content::LabInvariant;
 
-/// Why the engine refuses a `charge()` made while a transaction is open (the breach's text
-/// says it to the learner in their language).
-pub(crate) const CHARGE_REFUSED: &str =
-    "charge() refused: a call to the provider never runs inside an open transaction";
-
 /// The provider forgets a key it has kept longer than its retention (the charge stays).
 const SQL_FORGET_KEY: &str =
     "UPDATE charges SET idempotency_key = NULL WHERE idempotency_key = ?1 AND performed_ms < ?2";

@@ -12,7 +12,7 @@ use rusqlite::types::Value;
 
 use super::super::action::{Action, Delivery};
 use super::super::inbox::SQLITE_CONSTRAINT_UNIQUE;
-use super::super::lab_effects::{CHARGE_REFUSED, ProviderAnswer};
+use super::super::lab_effects::ProviderAnswer;
 use super::super::lab_probe::Boundary;
 use super::super::payload::Failure;
 use super::super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
@@ -103,7 +103,15 @@ impl Simulation {
                             self.breach(LabInvariant::ChargeInTransaction, &d, here.clone());
                             roll_back_open(&self.conns.consumers[i]).ctx(actor, "roll back")?;
                             self.lab_picture(c, created)?;
-                            let text = format!("line {}: {CHARGE_REFUSED}", stmt.line);
+                            let refused = crate::engine_words::english(
+                                crate::engine_words::CHARGE_REFUSED,
+                                &[],
+                            );
+                            let line = stmt.line.to_string();
+                            let text = crate::engine_words::english(
+                                crate::engine_words::LINE,
+                                &[&line, &refused],
+                            );
                             return Ok(Some(self.fail(c, d, text, LAB_HANDLE_SQL)));
                         }
                         boundary.acted = true;
