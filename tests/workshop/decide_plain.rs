@@ -27,17 +27,8 @@ fn decide(data: &Path, n: &str, input: &str) -> String {
 
 /// `host pace ... WHAT K`.
 fn pace(host: &Host, data: &Path, what: &str, k: &str) {
-    let args = [
-        "host", "pace", "--url", &host.url, "--key", &host.key, what, k,
-    ];
-    let out = run(data, &args, "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     // A sentence in the instructor's language, never the wire format.
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = host.pace(data, what, k);
     assert!(!said.contains("{\""), "{said}");
     assert!(said.contains("Decision 1"), "{said}");
 }

@@ -167,8 +167,9 @@ impl Host {
         self.child.wait().expect("reaped");
     }
 
-    /// Sends `queuelab host pace WHAT K` from `data` and asserts it was stored.
-    pub fn pace(&self, data: &Path, what: &str, k: &str) {
+    /// Sends `queuelab host pace WHAT K` from `data`, asserts it was stored and returns what
+    /// the command said.
+    pub fn pace(&self, data: &Path, what: &str, k: &str) -> String {
         let args = [
             "host", "pace", "--url", &self.url, "--key", &self.key, what, k,
         ];
@@ -178,6 +179,7 @@ impl Host {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// The summary through `queuelab host status --json`.

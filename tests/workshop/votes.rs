@@ -93,7 +93,7 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
         let out = run(data, &["decide", "--plain"], "1\n");
         assert!(out.status.success());
     }
-    host.pace(dir.path(), "second-vote", "1");
+    let _ = host.pace(dir.path(), "second-vote", "1");
     // Ada votes again, option 2, then changes to option 3 within the round; Bob does not
     // vote again.
     let (mut store, _) = queuelab::services::Store::open(&ada.join("progress.db")).expect("store");
@@ -134,7 +134,7 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
     assert_eq!(reply.second_votes, std::slice::from_ref(&d.id));
     assert_eq!(reply.second_given, std::slice::from_ref(&d.id));
     assert!(reply.second_distributions.is_empty(), "not revealed yet");
-    host.pace(dir.path(), "reveal", "1");
+    let _ = host.pace(dir.path(), "reveal", "1");
     let reply = poll(&member);
     assert_eq!(reply.distributions[&d.id][&d.options[0].id], 2);
     assert_eq!(reply.second_distributions[&d.id][&d.options[1].id], 1);
