@@ -255,3 +255,39 @@ fn progress_file(dir: &tempfile::TempDir, json: &str) -> (String, String) {
     let utf8 = |p: std::path::PathBuf| p.to_str().expect("utf-8 path").to_owned();
     (utf8(data), utf8(file))
 }
+
+/// A number the course does not have is refused before anything is sent, in the instructor's
+/// language (the URL names no running host: nothing is asked of one).
+#[test]
+fn host_pace_refuses_a_number_the_course_lacks_in_the_instructors_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().to_str().expect("utf8");
+    let url = format!(
+        "https://127.0.0.1:9/join?code=ABCDEFG&fp={}",
+        "0".repeat(64)
+    );
+    for (lang, words) in [
+        (
+            "de",
+            "„9“ nennt kein Kapitel, Szenario und keine Entscheidung",
+        ),
+        ("en", "\"9\" names no chapter, scenario or decision"),
+    ] {
+        let out = queuelab(&[
+            "--lang",
+            lang,
+            "--data-dir",
+            data,
+            "host",
+            "pace",
+            "--url",
+            &url,
+            "--key",
+            "K",
+            "reveal",
+            "9",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(words), "{}", stderr(&out));
+    }
+}

@@ -110,7 +110,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
             "host.status_trainee",
             &[
                 ("chapters", &t.chapters_read.to_string()),
-                ("decisions", &t.decisions.len().to_string()),
+                ("decisions", &t.decisions_answered().to_string()),
                 ("correct", &t.quiz.correct.to_string()),
                 ("answered", &t.quiz.answered.to_string()),
                 ("level", t.level.as_deref().unwrap_or("-")),

@@ -52,10 +52,21 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
             format!("{scenario} {}", mode.as_deref().unwrap_or("safe")),
         ),
     };
-    let pace = prompt::parse(kind, &text, &content).map_err(|(_, value)| {
-        Failure::usage(format!(
-            "{value:?} names no chapter, scenario, decision or mode (see queuelab host pace --help)"
-        ))
+    // The instructor's language, for the refusal and for the sentence that says what was sent.
+    let lang = super::pick_lang(
+        cli.globals.lang,
+        None,
+        super::config(&super::paths(cli)?)?.workshop.language,
+    );
+    let strings = &content.course(lang).strings;
+    let pace = prompt::parse(kind, &text, &content).map_err(|(key, value)| {
+        // The dashboard's words for a mode; a number the command line names its own way.
+        let key = if key == "dash.bad_mode" {
+            key
+        } else {
+            "host.pace_bad"
+        };
+        Failure::usage(strings.fill(key, &[("value", &value)]))
     })?;
     let body = serde_json::to_vec(&pace).map_err(|e| Failure::new(e.to_string()))?;
     let reply = request(
@@ -70,11 +81,6 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
     .map_err(Failure::new)?;
     let stored: Pace = serde_json::from_slice(&reply.body)
         .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
-    let lang = super::pick_lang(
-        cli.globals.lang,
-        None,
-        super::config(&super::paths(cli)?)?.workshop.language,
-    );
     say!("{}", app::dashboard::describe(&content, lang, &stored.kind));
     Ok(())
 }

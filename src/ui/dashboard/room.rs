@@ -142,7 +142,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
                 CHAPTERS_W
             ),
             cell(
-                &format!("{}/{}", t.decisions.len(), course.decisions.len()),
+                &format!("{}/{}", t.decisions_answered(), course.decisions.len()),
                 DECISIONS_W
             ),
             // The score: right of answered (the newest attempt), not progress.

@@ -342,7 +342,7 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&t.name),
             t.chapters_read,
-            t.decisions.len(),
+            t.decisions_answered(),
             t.quiz.correct,
             t.quiz.answered,
             t.labs_solved.len(),

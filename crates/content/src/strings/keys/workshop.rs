@@ -113,6 +113,7 @@ pub const WORKSHOP_KEYS: &[&str] = &[
     "host.status_events",
     "host.status_relay",
     "host.status_relay_off",
+    "host.pace_bad",
     "host.warn_shared_folder",
     "host.warn_no_relay",
     "dash.trainees_title",

@@ -189,6 +189,16 @@ impl Presence {
 }
 
 impl TraineeView {
+    /// How many decisions the trainee answered, in either round: one answered first in a
+    /// second vote counts as answered, as on the trainee's own screen.
+    pub fn decisions_answered(&self) -> usize {
+        self.second_votes
+            .keys()
+            .filter(|id| !self.decisions.contains_key(*id))
+            .count()
+            + self.decisions.len()
+    }
+
     /// Whether the trainee is active at `now_ms` (host clock): in the room and seen lately.
     pub fn active(&self, now_ms: i64) -> bool {
         !self.left && self.last_contact_ms > 0 && now_ms - self.last_contact_ms <= ACTIVE_MS
@@ -284,5 +294,22 @@ impl OptionLabel {
                 (d.id.clone(), labels)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TraineeView;
+
+    #[test]
+    fn a_decision_answered_first_in_a_second_vote_counts_once() {
+        let pair = |d: &str, o: &str| (d.to_owned(), o.to_owned());
+        let t = TraineeView {
+            decisions: [pair("d1", "a"), pair("d3", "b")].into(),
+            second_votes: [pair("d1", "c"), pair("d2", "a")].into(),
+            ..TraineeView::default()
+        };
+        // d1 in both rounds counts once; d2 only in the second vote counts too.
+        assert_eq!(t.decisions_answered(), 3);
     }
 }
