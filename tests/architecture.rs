@@ -167,42 +167,6 @@ fn the_platform_check_can_fail() {
     ));
 }
 
-#[test]
-fn every_string_key_used_by_the_ui_is_defined() {
-    let keys: Vec<&str> = queuelab::content::STRING_KEYS
-        .iter()
-        .chain(queuelab::content::SIM_STRING_KEYS)
-        .chain(queuelab::content::WORKSHOP_STRING_KEYS)
-        .chain(queuelab::content::LAB_STRING_KEYS)
-        .copied()
-        .collect();
-    let namespaces: std::collections::BTreeSet<&str> =
-        keys.iter().filter_map(|k| k.split('.').next()).collect();
-    let mut missing = Vec::new();
-    for layer in ["crates/app/src", "src/ui", "crates/domain/src", "src/cli"] {
-        for file in layer_files(layer) {
-            let text = std::fs::read_to_string(&file).expect("readable source");
-            for literal in text.split('"').skip(1).step_by(2) {
-                let Some((ns, rest)) = literal.split_once('.') else {
-                    continue;
-                };
-                let looks_like_key = namespaces.contains(ns)
-                    && !rest.is_empty()
-                    && rest
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit());
-                if looks_like_key && !keys.contains(&literal) {
-                    missing.push(format!("{}: {literal}", file.display()));
-                }
-            }
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "keys used but not in content::strings::KEYS: {missing:#?}"
-    );
-}
-
 /// The architecture chapter of the book; its "where to change what" table sits between these
 /// markers.
 const CHAPTER: &str = "docs/src/architecture.md";

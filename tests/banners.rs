@@ -8,7 +8,7 @@ mod support;
 
 use queuelab::app::Msg;
 use queuelab::app::pace::PaceNotice;
-use queuelab::content::Lang;
+use queuelab::content::{Lang, key};
 use queuelab::domain::workshop::{Pace, PaceKind};
 use std::collections::BTreeMap;
 use support::{content, screen, snapshot_app};
@@ -122,10 +122,10 @@ fn every_status_line_keeps_its_key_hint_at_80x24_and_60x18_in_german() {
     let s = &c.course(Lang::De).strings;
     for (width, height) in SIZES {
         for key in [
-            "join.joined",
-            "workshop.stuck_sent",
-            "workshop.stuck_acknowledged",
-            "workshop.solved_sent",
+            key::join::JOINED,
+            key::workshop::STUCK_SENT,
+            key::workshop::STUCK_ACKNOWLEDGED,
+            key::workshop::SOLVED_SENT,
         ] {
             let mut app = snapshot_app(Lang::De, width, height);
             app.session.notify(s.get(key), false);

@@ -8,6 +8,7 @@ mod support;
 
 use queuelab::app::{App, Info, Options};
 use queuelab::content::Lang;
+use queuelab::content::key;
 use support::{new_app, press, screen};
 
 const CASES: [(Lang, u16, u16); 2] = [(Lang::De, 80, 24), (Lang::En, 100, 30)];
@@ -30,7 +31,11 @@ fn the_edited_field_the_product_and_the_error_stay_on_screen() {
     for (lang, width, height) in CASES {
         for field in 0..4 {
             let mut app = calculator(lang, width, height, None);
-            let error = app.session.strings().get("calc.err_negative").to_owned();
+            let error = app
+                .session
+                .strings()
+                .get(key::calc::ERR_NEGATIVE)
+                .to_owned();
             let error = error.as_str();
             press(&mut app, &"\t".repeat(field));
             // Typing: the field and the product are both on screen.
@@ -135,10 +140,10 @@ fn the_calculator_speaks_the_chapters_terms() {
         let app = new_app(lang, Options::default(), Info::default(), 80, 24);
         let strings = app.session.strings();
         for key in [
-            "calc.incidents",
-            "calc.people",
-            "calc.hours",
-            "calc.hourly_cost",
+            key::calc::INCIDENTS,
+            key::calc::PEOPLE,
+            key::calc::HOURS,
+            key::calc::HOURLY_COST,
         ] {
             let label = strings.get(key);
             assert!(

@@ -9,6 +9,7 @@ mod support;
 use queuelab::app::dashboard::{Access, DashMsg, Dashboard};
 use queuelab::app::input::{Key, KeyCode};
 use queuelab::content::Lang;
+use queuelab::content::key;
 use queuelab::domain::workshop::summary::door::Door;
 use queuelab::domain::workshop::summary::{
     LabRoom, OrderingTally, Place, QuizTally, RelayCounts, TraineeView,
@@ -344,7 +345,7 @@ fn a_hidden_decision_with_a_second_vote_keeps_its_state_whole_at_80_columns() {
     let hidden = content()
         .course(Lang::De)
         .strings
-        .get("dash.hidden")
+        .get(key::dash::HIDDEN)
         .to_owned();
     assert!(
         text.lines().any(|l| l.trim_end().ends_with(&hidden)),
@@ -386,7 +387,7 @@ fn before_the_reveal_the_answers_section_shows_options_only_and_p_shows_a_privat
         let first = &c.course(lang).decisions[0];
         let whole = screen(&dash);
         // The decisions part (the quiz's share correct below names no right option).
-        let quiz_title = s.get("dash.quiz_title");
+        let quiz_title = s.get(key::dash::QUIZ_TITLE);
         let projected = whole
             .split(quiz_title)
             .next()
@@ -404,12 +405,12 @@ fn before_the_reveal_the_answers_section_shows_options_only_and_p_shows_a_privat
         let prefix: String = option.chars().take(20).collect();
         assert!(projected.contains(&prefix), "{lang:?}: {projected}");
         assert!(
-            !projected.contains(s.get("dash.private_view")),
+            !projected.contains(s.get(key::dash::PRIVATE_VIEW)),
             "{projected}"
         );
         keys(&mut dash, "p");
         let private = screen(&dash);
-        let banner: String = s.get("dash.private_view").chars().take(30).collect();
+        let banner: String = s.get(key::dash::PRIVATE_VIEW).chars().take(30).collect();
         assert!(private.contains(&banner), "{lang:?}: {private}");
         assert!(
             private.contains('*'),

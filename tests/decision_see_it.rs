@@ -10,6 +10,7 @@ mod harness;
 use harness::{Harness, sim};
 use queuelab::app::Options;
 use queuelab::app::simulator::Compare;
+use queuelab::content::key;
 use queuelab::content::{Decision, DecisionOption, Lang};
 use queuelab::sim::{Mode, RunReport};
 
@@ -109,7 +110,12 @@ fn an_option_no_run_shows_says_so_and_plays_only_the_right_one() {
     for lang in Lang::ALL {
         let h = Harness::new(lang, 100, 30, Options::default());
         let decisions = h.app.session.course().decisions.clone();
-        let no_run = h.app.session.strings().get("decision.no_run").to_owned();
+        let no_run = h
+            .app
+            .session
+            .strings()
+            .get(key::decision::NO_RUN)
+            .to_owned();
         let mut seen = 0;
         for d in &decisions {
             for (index, option) in wrong_options(d).filter(|(_, o)| o.run().is_none()) {

@@ -109,7 +109,7 @@ fn a_claim_of_the_wrong_shape_cannot_run_at_its_statement() {
         .expect("claim");
     assert_eq!((e.line, e.column), (line, 1));
     for lang in Lang::ALL {
-        let strings = Strings::built(lang).expect("strings");
+        let strings = Strings::built(lang);
         let rendered = e.render("lab.sql", &strings);
         assert!(
             rendered.starts_with(&format!("lab.sql:{line}:1: ")),

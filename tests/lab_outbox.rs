@@ -7,6 +7,7 @@
 mod support;
 
 use queuelab::content::Lang;
+use queuelab::content::key;
 use queuelab::sim::MomentKind;
 use queuelab::sim::lab::lab_check::broken_details;
 use queuelab::sim::lab::probe::Probe;
@@ -132,7 +133,7 @@ fn published_without_order_is_reported_before_the_harm_it_causes() {
         let breach = content
             .course(lang)
             .strings
-            .get("lab.invariant.published-without-order");
+            .get(key::lab::INVARIANT_PUBLISHED_WITHOUT_ORDER);
         let lead = breach
             .split('{')
             .next()

@@ -7,6 +7,7 @@ mod support;
 
 use queuelab::app::{App, Info, MapSetup, Msg, Options};
 use queuelab::content::Lang;
+use queuelab::content::key;
 use queuelab::domain::quiz::Attempt;
 use support::{new_app, press, screen};
 
@@ -95,7 +96,7 @@ fn every_help_overlay_fits_80x24_with_its_close_hint() {
         let close = app(lang, 80, 24)
             .session
             .strings()
-            .get("help.close")
+            .get(key::help::CLOSE)
             .to_owned();
         let mut cases: Vec<(String, App)> = screens
             .iter()
@@ -130,7 +131,7 @@ fn every_help_overlay_fits_80x24_with_its_close_hint() {
                 text.contains(&title),
                 "{name} {lang}: title {title:?} missing"
             );
-            let stuck = a.session.strings().get("key.stuck").to_owned();
+            let stuck = a.session.strings().get(key::key::STUCK).to_owned();
             assert!(
                 text.contains(&format!("!  {stuck}"))
                     || text.contains(&format!("!      {stuck}"))
@@ -154,7 +155,7 @@ fn the_workshop_line_shows_on_home_at_every_size() {
                 pending: 0,
             }));
             let text = screen(&a);
-            let reachable = a.session.strings().get("home.workshop_reachable");
+            let reachable = a.session.strings().get(key::home::WORKSHOP_REACHABLE);
             assert!(
                 text.contains("Room 1") && text.contains(reachable),
                 "{lang} {w}x{h}: the workshop line is missing\n{text}"
@@ -174,7 +175,7 @@ fn header_parts_never_run_together() {
             let a = new_app(lang, Options::default(), info, width, 18);
             let text = screen(&a);
             let header = text.lines().next().expect("a header row");
-            let counts = a.session.strings().get("home.chapters_read");
+            let counts = a.session.strings().get(key::home::CHAPTERS_READ);
             assert!(header.contains(counts), "{lang} {width}: {header}");
             assert!(
                 !header.contains("workshop") || header.contains("workshop  "),
@@ -215,7 +216,11 @@ fn multi_select_feedback_shows_picked_and_missed_options() {
         let a = multi_select_feedback(lang, w, h);
         let text = screen(&a);
         let s = a.session.strings();
-        for key in ["quiz.picked_right", "quiz.picked_wrong", "quiz.missed"] {
+        for key in [
+            key::quiz::PICKED_RIGHT,
+            key::quiz::PICKED_WRONG,
+            key::quiz::MISSED,
+        ] {
             assert!(
                 text.contains(s.get(key)),
                 "{lang}: {key} missing in\n{text}"

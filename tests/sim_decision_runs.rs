@@ -11,6 +11,7 @@ use queuelab::app::simulator::view::{compare_rows, compare_sentence};
 use queuelab::app::simulator::{self, Compare};
 use queuelab::app::{Msg, Options};
 use queuelab::content::Lang;
+use queuelab::content::key;
 use queuelab::sim::{Mode, RunReport};
 
 /// The compare rows and the invariant verdicts of both columns.
@@ -51,7 +52,7 @@ fn every_wrong_option_shows_its_consequence_beside_the_safe_run() {
             let (rows, verdicts) = columns(safe, naive);
             let differs = rows.iter().any(|(a, b)| a != b) || verdicts.0 != verdicts.1;
             let sentence = compare_sentence(h.app.session.strings(), safe, naive);
-            let same = h.app.session.strings().get("simulator.compare_same");
+            let same = h.app.session.strings().get(key::simulator::COMPARE_SAME);
             if !differs || sentence == same {
                 failures.push(format!(
                     "{} / {} ({}): both columns alike: {sentence}",

@@ -211,7 +211,8 @@ fn at_60x18_box_titles_are_whole_or_short_never_cut() {
             "effect",
         ] {
             for kind in ["title", "short"] {
-                allowed.push(strings.get(&format!("flow.{kind}_{stage}")).to_owned());
+                let name = format!("flow.{kind}_{stage}");
+                allowed.push(strings.lookup(&name).expect(&name).to_owned());
             }
         }
         let titles = box_titles(&map_rows(&screen));

@@ -7,6 +7,7 @@
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
 use app::pace::RoomVotes;
+use content::key;
 use content::{Decision, Strings};
 use domain::Fact;
 use domain::quiz::parse_choice;
@@ -32,7 +33,7 @@ pub fn run(cli: &Cli, plain: bool, only: Option<usize>) -> Result<(), Failure> {
     let stdin = std::io::stdin();
     let mut lines = Lines::new(stdin.lock(), std::io::stdout().lock());
     if room.unreached {
-        lines.say(session.course().strings.get("decide.room_unreached"))?;
+        lines.say(session.course().strings.get(key::decide::ROOM_UNREACHED))?;
     }
     let result = decide(&mut session, &room.votes, only, &mut lines);
     super::join_cmd::flush(&mut session.store);
@@ -122,7 +123,7 @@ pub fn decide<R: BufRead, W: Write>(
             Some(d) => vec![(n - 1, d)],
             None => {
                 return Err(Failure::usage(s.fill(
-                    "decide.no_such",
+                    key::decide::NO_SUCH,
                     &[("value", &n.to_string()), ("total", &total.to_string())],
                 )));
             }
@@ -133,11 +134,11 @@ pub fn decide<R: BufRead, W: Write>(
         .load()
         .map_err(|e| Failure::new(e.to_string()))?
         .decisions;
-    lines.say(s.get("decide.title"))?;
+    lines.say(s.get(key::decide::TITLE))?;
     let mut asked = false;
     for (i, decision) in picked {
         let progress = s.fill(
-            "decide.progress",
+            key::decide::PROGRESS,
             &[("n", &(i + 1).to_string()), ("total", &total.to_string())],
         );
         let first = answered.get(&decision.id).map(String::as_str);
@@ -153,9 +154,9 @@ pub fn decide<R: BufRead, W: Write>(
         lines.say(&progress)?;
         lines.say(&decision.title)?;
         if round == Round::Second {
-            lines.say(s.get("decide.second_open"))?;
+            lines.say(s.get(key::decide::SECOND_OPEN))?;
             if let Some(first) = first {
-                lines.say(&numbered(s, "decide.your_first", decision, first))?;
+                lines.say(&numbered(s, key::decide::YOUR_FIRST, decision, first))?;
             }
         }
         lines.say(&decision.situation)?;
@@ -164,7 +165,7 @@ pub fn decide<R: BufRead, W: Write>(
         }
         lines.say(&decision.instruction)?;
         let Some(option) = ask_option(decision, s, lines)? else {
-            lines.say(s.get("decide.eof"))?;
+            lines.say(s.get(key::decide::EOF))?;
             return Ok(());
         };
         let (d, o) = (decision.id.clone(), option.id.clone());
@@ -186,14 +187,14 @@ pub fn decide<R: BufRead, W: Write>(
             say_verdict(decision, &option.id, s, lines)?;
         } else {
             lines.say(s.get(if round == Round::Second {
-                "decide.held_second"
+                key::decide::HELD_SECOND
             } else {
-                "decide.held"
+                key::decide::HELD
             }))?;
         }
     }
     if !asked && only.is_none() {
-        lines.say(s.get("decide.all_answered"))?;
+        lines.say(s.get(key::decide::ALL_ANSWERED))?;
     }
     Ok(())
 }
@@ -206,7 +207,7 @@ fn ask_option<'d, R: BufRead, W: Write>(
 ) -> Result<Option<&'d content::DecisionOption>, Failure> {
     let count = decision.options.len();
     loop {
-        let Some(line) = lines.ask(s.get("quiz.answer_prompt"))? else {
+        let Some(line) = lines.ask(s.get(key::quiz::ANSWER_PROMPT))? else {
             return Ok(None);
         };
         match parse_choice(&line, count, false) {
@@ -234,12 +235,12 @@ fn say_closed<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
 ) -> Result<(), Failure> {
     if votes.in_second_vote(&decision.id) {
-        return lines.say(s.get("decide.second_already"));
+        return lines.say(s.get(key::decide::SECOND_ALREADY));
     }
     let Some(first) = first else {
         return Ok(());
     };
-    lines.say(&numbered(s, "decide.already", decision, first))?;
+    lines.say(&numbered(s, key::decide::ALREADY, decision, first))?;
     if asked_by_number && votes.verdict_shown(&decision.id) {
         say_verdict(decision, first, s, lines)?;
     }
@@ -257,9 +258,9 @@ fn say_verdict<R: BufRead, W: Write>(
         return Ok(());
     };
     lines.say(s.get(if option.correct {
-        "decision.correct"
+        key::decision::CORRECT
     } else {
-        "decision.wrong"
+        key::decision::WRONG
     }))?;
     lines.say(&option.feedback)?;
     lines.say(&decision.explanation)
@@ -267,7 +268,7 @@ fn say_verdict<R: BufRead, W: Write>(
 
 /// The string `key` with `{number}` and `{option}` filled as every screen numbers an option
 /// (1-4 and its text).
-fn numbered(s: &Strings, key: &str, decision: &Decision, option: &str) -> String {
+fn numbered(s: &Strings, key: content::Key, decision: &Decision, option: &str) -> String {
     let number = decision
         .options
         .iter()

@@ -1,6 +1,7 @@
 //! `queuelab export map`: writes map.html, card.html, qr.svg and qr.png.
 
 use super::{Cli, Failure};
+use content::key;
 use services::export;
 use std::path::Path;
 
@@ -27,7 +28,7 @@ pub fn run(cli: &Cli, out: &Path, url: Option<&str>) -> Result<(), Failure> {
     super::out::line(
         course
             .strings
-            .fill("export.done", &[("n", &n), ("dir", &dir)]),
+            .fill(key::export::DONE, &[("n", &n), ("dir", &dir)]),
     )?;
     for path in written {
         super::out::line(format!("  {}", path.display()))?;

@@ -5,6 +5,7 @@
 use super::args::{HostAction, HostArgs};
 use super::join_cmd::say;
 use super::{Cli, Failure};
+use content::key;
 use domain::workshop::{JoinUrl, SummaryView};
 use services::host::{HostState, Kicked};
 use services::trainee::client::{deadline_in, request};
@@ -88,7 +89,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
     say!(
         "{}",
         s.fill(
-            "host.status_session",
+            key::host::STATUS_SESSION,
             &[("name", &view.session), ("date", &view.date)]
         )
     );
@@ -97,7 +98,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
     say!(
         "{}",
         s.fill(
-            "host.status_trainees",
+            key::host::STATUS_TRAINEES,
             &[
                 ("n", &n),
                 ("in_room", &in_room.to_string()),
@@ -107,7 +108,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
     );
     for t in &view.trainees {
         let figures = s.fill(
-            "host.status_trainee",
+            key::host::STATUS_TRAINEE,
             &[
                 ("chapters", &t.chapters_read.to_string()),
                 ("decisions", &t.decisions_answered().to_string()),
@@ -119,7 +120,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
             ],
         );
         let stuck = if t.stuck {
-            format!("  {}", s.get("host.status_stuck"))
+            format!("  {}", s.get(key::host::STATUS_STUCK))
         } else {
             String::new()
         };
@@ -129,7 +130,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
     say!(
         "{}",
         s.fill(
-            "host.status_events",
+            key::host::STATUS_EVENTS,
             &[("events", &events), ("duplicates", &duplicates)]
         )
     );
@@ -137,7 +138,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
         say!(
             "{}",
             s.fill(
-                "host.status_relay",
+                key::host::STATUS_RELAY,
                 &[
                     ("queued", &r.queued.to_string()),
                     ("sent", &r.sent.to_string()),
@@ -147,7 +148,7 @@ fn print_summary(view: &SummaryView, s: &content::Strings) {
             )
         );
     } else {
-        say!("{}", s.get("host.status_relay_off"));
+        say!("{}", s.get(key::host::STATUS_RELAY_OFF));
     }
 }
 

@@ -7,6 +7,7 @@ use super::join_cmd::say;
 use super::{Cli, Failure};
 use app::dashboard::{PromptKind, prompt};
 use clap::Subcommand;
+use content::key;
 use domain::workshop::{JoinUrl, Pace};
 use services::trainee::client::{deadline_in, request};
 
@@ -61,10 +62,10 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
     let strings = &content.course(lang).strings;
     let pace = prompt::parse(kind, &text, &content).map_err(|(key, value)| {
         // The dashboard's words for a mode; a number the command line names its own way.
-        let key = if key == "dash.bad_mode" {
+        let key = if key == key::dash::BAD_MODE {
             key
         } else {
-            "host.pace_bad"
+            key::host::PACE_BAD
         };
         Failure::usage(strings.fill(key, &[("value", &value)]))
     })?;

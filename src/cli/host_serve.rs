@@ -5,6 +5,7 @@ use super::join_cmd::say;
 use super::share_cmd::{StopSignal, print_qr};
 use super::{Cli, Failure};
 use app::dashboard::{Access, Dashboard};
+use content::key;
 use domain::workshop::{JoinUrl, check_digits};
 use services::discovery;
 use services::host::mail_relay::{self, MailRelay};
@@ -255,13 +256,13 @@ impl StartWarning {
     fn text(&self, strings: &content::Strings, data_dir: &std::path::Path) -> String {
         match self {
             StartWarning::SharedFolder => strings.fill(
-                "host.warn_shared_folder",
+                key::host::WARN_SHARED_FOLDER,
                 &[
                     ("path", &data_dir.display().to_string()),
                     ("files", files::HOST_FILES),
                 ],
             ),
-            StartWarning::NoRelay => strings.get("host.warn_no_relay").to_owned(),
+            StartWarning::NoRelay => strings.get(key::host::WARN_NO_RELAY).to_owned(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::lines::Session;
 use super::{Cli, Failure};
+use content::key;
 use domain::workshop::{EventKind, JoinRefusal, JoinTarget, check_name, same_digits};
 use services::Store;
 use services::trainee::{self, client::deadline_in, join};
@@ -44,7 +45,7 @@ pub fn run_join(
         let name = match (name, &old) {
             (Some(name), _) => check_name(name).map_err(Failure::usage)?,
             (None, Some(old)) if old.url.code == code => old.name.clone(),
-            (None, _) => return Err(Failure::usage(strings.get("join.name_needed"))),
+            (None, _) => return Err(Failure::usage(strings.get(key::join::NAME_NEEDED))),
         };
         let refused = |r: JoinRefusal| Failure::new(r.message(&strings));
         let deadline = deadline_in(join::JOIN_MS);
@@ -69,7 +70,7 @@ pub fn run_join(
         say!(
             "{}",
             strings.fill(
-                "join.joined_as",
+                key::join::JOINED_AS,
                 &[
                     ("session", &joined.session),
                     ("address", &url.authority()),
@@ -79,13 +80,13 @@ pub fn run_join(
             )
         );
     } else if name.is_some() || digits.is_some() {
-        return Err(Failure::usage(strings.get("join.flags_alone")));
+        return Err(Failure::usage(strings.get(key::join::FLAGS_ALONE)));
     }
     let Some(member) = store
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
     else {
-        say!("{}", strings.get("join.not_joined"));
+        say!("{}", strings.get(key::join::NOT_JOINED));
         return Ok(());
     };
     let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
@@ -93,20 +94,23 @@ pub fn run_join(
         .session
         .clone()
         .or(member.session_name.clone())
-        .unwrap_or_else(|| strings.get("join.status_not_reached").to_owned());
-    let line = |key: &str, name: &str, value: &str| strings.fill(key, &[(name, value)]);
-    say!("{}", line("join.status_session", "name", &session_name));
+        .unwrap_or_else(|| strings.get(key::join::STATUS_NOT_REACHED).to_owned());
+    let line = |key: content::Key, name: &str, value: &str| strings.fill(key, &[(name, value)]);
+    say!("{}", line(key::join::STATUS_SESSION, "name", &session_name));
     say!(
         "{}",
-        line("join.status_host", "address", &member.url.authority())
+        line(key::join::STATUS_HOST, "address", &member.url.authority())
     );
     let shown = delivery.name.as_deref().unwrap_or(&member.name);
-    say!("{}", line("join.status_name", "name", shown));
+    say!("{}", line(key::join::STATUS_NAME, "name", shown));
     let (delivered, pending) = (delivery.delivered.to_string(), delivery.pending.to_string());
-    say!("{}", line("join.status_delivered", "n", &delivered));
-    say!("{}", line("join.status_waiting", "n", &pending));
+    say!("{}", line(key::join::STATUS_DELIVERED, "n", &delivered));
+    say!("{}", line(key::join::STATUS_WAITING, "n", &pending));
     for rejected in &delivery.rejected {
-        say!("{}", line("join.status_fact_refused", "reason", rejected));
+        say!(
+            "{}",
+            line(key::join::STATUS_FACT_REFUSED, "reason", rejected)
+        );
     }
     if let Some(error) = delivery.error {
         // A refusal (wrong code, session full, too many new trainees) is an answer, not an
@@ -119,7 +123,7 @@ pub fn run_join(
             let refusal = JoinRefusal::Host { reason };
             return Err(Failure::new(refusal.message(&strings)));
         }
-        say!("{}", line("join.status_unreachable", "reason", &error));
+        say!("{}", line(key::join::STATUS_UNREACHABLE, "reason", &error));
     }
     Ok(())
 }
@@ -138,12 +142,12 @@ fn find_confirmed(
         let found = join::find(code, &declined, deadline_in(join::JOIN_MS))?;
         say!(
             "{}",
-            strings.fill("join.found_at", &[("address", &found.url.authority())])
+            strings.fill(key::join::FOUND_AT, &[("address", &found.url.authority())])
         );
         match confirm_digits(&found.digits, typed, strings) {
             Ok(()) => return Ok(found.url),
             Err(JoinRefusal::NotConfirmed { .. }) => {
-                say!("{}", strings.get("join.next_session"));
+                say!("{}", strings.get(key::join::NEXT_SESSION));
                 declined.push(found.url.fingerprint);
             }
             Err(other) => return Err(other),
@@ -158,7 +162,10 @@ fn confirm_digits(
     typed: Option<&str>,
     strings: &content::Strings,
 ) -> Result<(), JoinRefusal> {
-    say!("{}", strings.fill("join.check_digits", &[("digits", seen)]));
+    say!(
+        "{}",
+        strings.fill(key::join::CHECK_DIGITS, &[("digits", seen)])
+    );
     let refused = || JoinRefusal::NotConfirmed {
         digits: seen.to_owned(),
     };
@@ -172,7 +179,7 @@ fn confirm_digits(
     {
         use std::io::Write as _;
         let mut out = std::io::stdout();
-        let _ = write!(out, "{} ", strings.get("join.confirm_digits"));
+        let _ = write!(out, "{} ", strings.get(key::join::CONFIRM_DIGITS));
         let _ = out.flush();
     }
     let mut answer = String::new();
@@ -197,9 +204,9 @@ pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
     say!(
         "{}",
         strings.get(if left {
-            "join.left_cli"
+            key::join::LEFT_CLI
         } else {
-            "join.not_joined"
+            key::join::NOT_JOINED
         })
     );
     Ok(())
@@ -215,7 +222,7 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?
         .is_none()
     {
-        return Err(Failure::usage(strings.get("workshop.stuck_not_joined")));
+        return Err(Failure::usage(strings.get(key::workshop::STUCK_NOT_JOINED)));
     }
     let text: String = words
         .join(" ")
@@ -231,9 +238,9 @@ pub fn run_stuck(cli: &Cli, words: &[String]) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?;
     let waiting = flush(&mut session.store);
     if waiting == 0 {
-        say!("{}", strings.get("workshop.stuck_delivered"));
+        say!("{}", strings.get(key::workshop::STUCK_DELIVERED));
     } else {
-        say!("{}", strings.get("workshop.stuck_waiting"));
+        say!("{}", strings.get(key::workshop::STUCK_WAITING));
     }
     Ok(())
 }

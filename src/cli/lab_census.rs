@@ -6,6 +6,7 @@
 
 use super::Failure;
 use super::lines::Session;
+use content::key;
 use content::{Lab, expected_failure};
 use sim::lab::{LabVerdict, check_lab};
 
@@ -50,7 +51,7 @@ pub fn census(session: &Session, lab: &Lab) -> Result<(), Failure> {
     let strings = &session.content.course(session.lang).strings;
     // Beside the learner's own runs: a census never replaces the learner's failing run.
     let work = session.paths.data_dir.join("lab-census").join(&lab.id);
-    super::out::line(strings.get("lab.census_header"))?;
+    super::out::line(strings.get(key::lab::CENSUS_HEADER))?;
     let mut surprises = 0;
     for (name, text, should) in files(lab) {
         let verdict = check_lab(&session.content, lab, &text, lab.seeds, &work, &mut |_| {})
@@ -80,9 +81,10 @@ pub fn census(session: &Session, lab: &Lab) -> Result<(), Failure> {
         ))?;
     }
     if surprises > 0 {
-        return Err(Failure::new(
-            strings.fill("lab.census_surprises", &[("n", &surprises.to_string())]),
-        ));
+        return Err(Failure::new(strings.fill(
+            key::lab::CENSUS_SURPRISES,
+            &[("n", &surprises.to_string())],
+        )));
     }
     Ok(())
 }

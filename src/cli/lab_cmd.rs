@@ -2,6 +2,7 @@
 //! (made from the starting file on first use), checked over seeds × scenarios × brokers.
 //! Exit 0 pass, 1 a seed broke an invariant, 2 the file cannot run.
 
+use content::key;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +35,7 @@ pub fn run(cli: &Cli, action: &LabAction) -> Result<(), Failure> {
                 learner_copy::reset_copy(&session.paths.data_dir, &lab).map_err(Failure::new)?;
             let strings = &session.content.course(session.lang).strings;
             let shown = file.display().to_string();
-            super::out::line(strings.fill("lab.reset_done", &[("file", &shown)]))
+            super::out::line(strings.fill(key::lab::RESET_DONE, &[("file", &shown)]))
         }
         LabAction::Check {
             n,
@@ -59,7 +60,7 @@ fn find(session: &Session, n: u32) -> Result<&Lab, Failure> {
         .find(|l| l.number == n)
         .ok_or_else(|| {
             let strings = &session.content.course(session.lang).strings;
-            Failure::usage(strings.fill("lab.unknown", &[("n", &n.to_string())]))
+            Failure::usage(strings.fill(key::lab::UNKNOWN, &[("n", &n.to_string())]))
         })
 }
 
@@ -76,9 +77,9 @@ fn list(session: &Session) -> Result<(), Failure> {
         .map_err(|e| Failure::new(e.to_string()))?;
     for lab in &session.content.labs {
         let status = match results.get(&lab.id) {
-            Some(r) if r.solved_at.is_some() => strings.get("lab.status_done"),
-            Some(r) if r.attempts > 0 => strings.get("lab.status_attempted"),
-            _ => strings.get("lab.status_new"),
+            Some(r) if r.solved_at.is_some() => strings.get(key::lab::STATUS_DONE),
+            Some(r) if r.attempts > 0 => strings.get(key::lab::STATUS_ATTEMPTED),
+            _ => strings.get(key::lab::STATUS_NEW),
         };
         super::out::line(format!(
             "{:>2}  {status:<10} {}",
@@ -136,7 +137,7 @@ fn check(
         let _ = writeln!(
             std::io::stderr(),
             "{}",
-            strings.fill("lab.check_waiting", &[("n", &n)])
+            strings.fill(key::lab::CHECK_WAITING, &[("n", &n)])
         );
     })
     .map_err(Failure::new)?;

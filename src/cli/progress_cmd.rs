@@ -2,6 +2,7 @@
 
 use super::lines::Session;
 use super::{Cli, Failure, ProgressAction};
+use content::key;
 
 /// Exports or imports the portable progress file.
 pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
@@ -14,7 +15,7 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                 .export(file)
                 .map_err(|e| Failure::new(e.to_string()))?;
             let file = file.display().to_string();
-            super::out::line(strings.fill("progress.exported", &[("file", &file)]))?;
+            super::out::line(strings.fill(key::progress::EXPORTED, &[("file", &file)]))?;
         }
         ProgressAction::Import { file } => {
             // The ids in the file are checked against the content this queuelab runs.
@@ -23,17 +24,17 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
                 .import(file, &session.content)
                 .map_err(|e| Failure::new(e.to_string()))?;
             let quiz = doc.quiz.as_ref().map_or_else(
-                || strings.get("progress.quiz_kept").to_owned(),
+                || strings.get(key::progress::QUIZ_KEPT).to_owned(),
                 |attempts| {
                     let n = attempts.len().to_string();
-                    strings.fill("progress.quiz_attempts", &[("n", &n)])
+                    strings.fill(key::progress::QUIZ_ATTEMPTS, &[("n", &n)])
                 },
             );
             let labs = doc.labs.as_ref().map_or_else(
-                || strings.get("progress.labs_kept").to_owned(),
+                || strings.get(key::progress::LABS_KEPT).to_owned(),
                 |labs| {
                     let n = labs.len().to_string();
-                    strings.fill("progress.lab_results", &[("n", &n)])
+                    strings.fill(key::progress::LAB_RESULTS, &[("n", &n)])
                 },
             );
             let quiz = format!("{quiz}, {labs}");
@@ -41,7 +42,7 @@ pub fn run(cli: &Cli, action: &ProgressAction) -> Result<(), Failure> {
             let chapters = doc.progress.chapters_read.len().to_string();
             let decisions = doc.progress.decisions.len().to_string();
             super::out::line(strings.fill(
-                "progress.imported",
+                key::progress::IMPORTED,
                 &[
                     ("file", &file),
                     ("chapters", &chapters),

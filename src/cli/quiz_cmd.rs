@@ -3,6 +3,7 @@
 
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
+use content::key;
 use content::{Question, Strings};
 use domain::quiz::{Attempt, parse_choice};
 use std::collections::BTreeSet;
@@ -36,18 +37,18 @@ pub fn take<R: BufRead, W: Write>(
     let course = session.content.course(session.lang).clone();
     let (quiz, s) = (&course.quiz, &course.strings);
     let mut total = content::QUESTION_COUNT.to_string();
-    lines.say(s.get("quiz.title"))?;
+    lines.say(s.get(key::quiz::TITLE))?;
     let mut attempt = match saved(session.store.latest_attempt())? {
         Some(stored) if stored.finished_score.is_none() => {
             let n = (stored.attempt.position(quiz) + 1).to_string();
             total = stored.attempt.total(quiz).to_string();
-            lines.say(&s.fill("quiz.resumed", &[("n", &n), ("total", &total)]))?;
+            lines.say(&s.fill(key::quiz::RESUMED, &[("n", &n), ("total", &total)]))?;
             stored.attempt
         }
         previous => {
             if let Some(score) = previous.and_then(|p| p.finished_score) {
                 lines.say(&s.fill(
-                    "quiz.previous",
+                    key::quiz::PREVIOUS,
                     &[("score", &score.to_string()), ("total", &total)],
                 ))?;
             }
@@ -61,20 +62,20 @@ pub fn take<R: BufRead, W: Write>(
     while let Some(question) = attempt.next_question(quiz) {
         let n = (attempt.position(quiz) + 1).to_string();
         lines.say("")?;
-        lines.say(&s.fill("quiz.progress", &[("n", &n), ("total", &total)]))?;
+        lines.say(&s.fill(key::quiz::PROGRESS, &[("n", &n), ("total", &total)]))?;
         lines.say(&question.prompt)?;
         let shown = attempt.options(question);
         for (i, option) in shown.iter().enumerate() {
             lines.say(&format!("  {}. {}", i + 1, option.text))?;
         }
         lines.say(s.get(if question.multi {
-            "quiz.multi_hint"
+            key::quiz::MULTI_HINT
         } else {
-            "quiz.single_hint"
+            key::quiz::SINGLE_HINT
         }))?;
         let picked = loop {
-            let Some(line) = lines.ask(s.get("quiz.answer_prompt"))? else {
-                lines.say(s.get("quiz.eof"))?;
+            let Some(line) = lines.ask(s.get(key::quiz::ANSWER_PROMPT))? else {
+                lines.say(s.get(key::quiz::EOF))?;
                 return Ok(());
             };
             match parse_choice(&line, shown.len(), question.multi) {
@@ -109,7 +110,11 @@ fn explain<R: BufRead, W: Write>(
     attempt: &Attempt,
     correct: bool,
 ) -> Result<(), Failure> {
-    lines.say(s.get(if correct { "quiz.right" } else { "quiz.wrong" }))?;
+    lines.say(s.get(if correct {
+        key::quiz::RIGHT
+    } else {
+        key::quiz::WRONG
+    }))?;
     let shown = attempt.options(question);
     let right: Vec<&str> = shown
         .iter()
@@ -117,12 +122,12 @@ fn explain<R: BufRead, W: Write>(
         .map(|o| o.text.as_str())
         .collect();
     if !correct {
-        lines.say(&s.fill("quiz.right_answer", &[("answer", &right.join(" | "))]))?;
+        lines.say(&s.fill(key::quiz::RIGHT_ANSWER, &[("answer", &right.join(" | "))]))?;
     }
-    lines.say(&s.fill("quiz.explanation", &[("text", &question.explanation)]))?;
+    lines.say(&s.fill(key::quiz::EXPLANATION, &[("text", &question.explanation)]))?;
     for (i, option) in shown.iter().enumerate().filter(|(_, o)| !o.correct) {
         lines.say(&s.fill(
-            "quiz.option_why",
+            key::quiz::OPTION_WHY,
             &[
                 ("n", &(i + 1).to_string()),
                 ("text", &option.text),
@@ -142,15 +147,15 @@ fn summary<R: BufRead, W: Write>(
     let score = attempt.score(quiz);
     lines.say("")?;
     lines.say(&s.fill(
-        "quiz.score",
+        key::quiz::SCORE,
         &[
             ("score", &score.correct.to_string()),
             ("total", &score.total.to_string()),
         ],
     ))?;
     if let Some(level) = score.level {
-        lines.say(&s.fill("quiz.level", &[("level", &level.name)]))?;
-        lines.say(s.get("quiz.next_steps"))?;
+        lines.say(&s.fill(key::quiz::LEVEL, &[("level", &level.name)]))?;
+        lines.say(s.get(key::quiz::NEXT_STEPS))?;
         // The report's list, from the same source.
         for step in domain::report::next_steps_for(course, attempt) {
             lines.say(&format!("- {step}"))?;
@@ -159,9 +164,9 @@ fn summary<R: BufRead, W: Write>(
     lines.say("")?;
     let review = attempt.review(quiz);
     if review.is_empty() {
-        lines.say(s.get("quiz.review_none"))?;
+        lines.say(s.get(key::quiz::REVIEW_NONE))?;
     } else {
-        lines.say(s.get("quiz.review"))?;
+        lines.say(s.get(key::quiz::REVIEW))?;
         for r in review {
             let text = |opts: &[&content::QuestionOption]| {
                 opts.iter()
@@ -172,14 +177,14 @@ fn summary<R: BufRead, W: Write>(
             lines.say(&format!("- {}", r.question.prompt))?;
             lines.say(&format!(
                 "  {}",
-                s.fill("quiz.your_answer", &[("answer", &text(&r.chosen))])
+                s.fill(key::quiz::YOUR_ANSWER, &[("answer", &text(&r.chosen))])
             ))?;
             lines.say(&format!(
                 "  {}",
-                s.fill("quiz.right_answer", &[("answer", &text(&r.correct))])
+                s.fill(key::quiz::RIGHT_ANSWER, &[("answer", &text(&r.correct))])
             ))?;
         }
     }
     lines.say("")?;
-    lines.say(s.get("quiz.report_hint"))
+    lines.say(s.get(key::quiz::REPORT_HINT))
 }

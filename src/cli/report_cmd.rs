@@ -5,6 +5,7 @@
 use super::lines::{Lines, Session};
 use super::{Cli, Failure};
 use content::Strings;
+use content::key;
 use domain::otp::{IssueDenied, Verdict};
 use domain::outbox::{DEFAULT_RETRY, MailKind};
 use domain::report::{self, Report};
@@ -60,12 +61,12 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
 ) -> Result<(), Failure> {
     let s = session.course().strings.clone();
     let Some((attempt_id, report)) = build_report(session, learner)? else {
-        return Err(Failure::new(s.get("report.need_quiz")));
+        return Err(Failure::new(s.get(key::report::NEED_QUIZ)));
     };
     let saved_at =
         mail::save_report(&session.paths.reports_dir(), attempt_id, &report).map_err(fail)?;
     lines.say(&s.fill(
-        "report.saved_local",
+        key::report::SAVED_LOCAL,
         &[("path", &saved_at.display().to_string())],
     ))?;
     // Joined to a workshop: the host holds the mail settings and the one-time codes.
@@ -84,7 +85,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     let transport = mail::from_config(mail_config, &session.paths.mail_dir()).map_err(fail)?;
     let dispatcher = Dispatcher::new(transport, from, vault, DEFAULT_RETRY);
     let address = loop {
-        let Some(line) = lines.ask(s.get("report.address_prompt"))? else {
+        let Some(line) = lines.ask(s.get(key::report::ADDRESS_PROMPT))? else {
             return eof(lines, &s);
         };
         match validate_address(&line) {
@@ -94,8 +95,8 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     };
     let mut consent = false;
     if let Some(cc) = &flow.instructor_cc {
-        lines.say(s.get("report.cc_hint"))?;
-        let Some(answer) = lines.ask(&s.fill("report.cc_prompt", &[("cc", cc)]))? else {
+        lines.say(s.get(key::report::CC_HINT))?;
+        let Some(answer) = lines.ask(&s.fill(key::report::CC_PROMPT, &[("cc", cc)]))? else {
             return eof(lines, &s);
         };
         consent = is_yes(&answer);
@@ -104,7 +105,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     loop {
         // A code mail that failed earlier goes out as soon as its retry is due.
         dispatch(session, lines, &s, &dispatcher)?;
-        let Some(line) = lines.ask(s.get("report.code_prompt"))? else {
+        let Some(line) = lines.ask(s.get(key::report::CODE_PROMPT))? else {
             return eof(lines, &s);
         };
         if line.trim().eq_ignore_ascii_case("r") {
@@ -125,7 +126,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         lines.say(&message)?;
         match verdict {
             Verdict::Accepted { .. } => {
-                lines.say(&s.fill("report.queued", &[("address", &address)]))?;
+                lines.say(&s.fill(key::report::QUEUED, &[("address", &address)]))?;
                 dispatch(session, lines, &s, &dispatcher)?;
                 return Ok(());
             }
@@ -155,7 +156,7 @@ fn locked_secs(verdict: Verdict) -> String {
 }
 
 fn eof<R: BufRead, W: Write>(lines: &mut Lines<R, W>, s: &Strings) -> Result<(), Failure> {
-    lines.say(s.get("report.eof"))
+    lines.say(s.get(key::report::EOF))
 }
 
 /// Asks for a code and sends its mail at once.
@@ -173,7 +174,7 @@ fn request<R: BufRead, W: Write>(
         .map_err(|e: MailError| fail(e))?;
     match issued {
         Ok(_) => {
-            lines.say(&s.fill("report.code_sent", &[("address", address)]))?;
+            lines.say(&s.fill(key::report::CODE_SENT, &[("address", address)]))?;
             dispatch(session, lines, s, dispatcher)
         }
         // A code from an earlier mail may still be valid: keep asking for it.
@@ -203,21 +204,21 @@ fn dispatch<R: BufRead, W: Write>(
         match outcome {
             Outcome::Sent { kind, to, .. } => {
                 if file_transport {
-                    lines.say(&s.fill("mail.file_written", &[("path", &to)]))?;
+                    lines.say(&s.fill(key::mail::FILE_WRITTEN, &[("path", &to)]))?;
                 }
                 if kind == MailKind::Report {
                     let request = session.store.report_request().map_err(fail)?;
                     let address = request.map(|r| r.address).unwrap_or_default();
-                    lines.say(&s.fill("report.sent", &[("address", &address)]))?;
+                    lines.say(&s.fill(key::report::SENT, &[("address", &address)]))?;
                 }
             }
             Outcome::Retry { reason, .. } => {
                 let why = explain(&reason, s);
-                lines.say(&s.fill("mail.retry_later", &[("reason", &why)]))?;
+                lines.say(&s.fill(key::mail::RETRY_LATER, &[("reason", &why)]))?;
             }
             Outcome::Failed { reason, .. } => {
                 let why = explain(&reason, s);
-                lines.say(&s.fill("mail.status_failed", &[("reason", &why)]))?;
+                lines.say(&s.fill(key::mail::STATUS_FAILED, &[("reason", &why)]))?;
             }
         }
     }

@@ -5,6 +5,7 @@
 use super::Failure;
 use super::lines::{Lines, Session};
 use content::Strings;
+use content::key;
 use domain::report::Report;
 use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
 use services::mail::validate_address;
@@ -28,14 +29,14 @@ fn say_reply<R: BufRead, W: Write>(
 ) -> Result<String, Failure> {
     let remaining = reply.remaining.map(|r| r.to_string()).unwrap_or_default();
     let secs = reply.wait_secs.map(|w| w.to_string()).unwrap_or_default();
-    let message = s.fill(
-        &reply.key,
-        &[
-            ("address", address),
-            ("remaining", &remaining),
-            ("secs", &secs),
-        ],
-    );
+    let args = [
+        ("address", address),
+        ("remaining", remaining.as_str()),
+        ("secs", secs.as_str()),
+    ];
+    // wire reply carries a key: one this version does not know is shown as it came.
+    let message =
+        content::Key::parse(&reply.key).map_or_else(|| reply.key.clone(), |key| s.fill(key, &args));
     lines.say(&message)?;
     Ok(message)
 }
@@ -54,8 +55,8 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         token: member.token.clone(),
     };
     let address = loop {
-        let Some(line) = lines.ask(s.get("report.address_prompt"))? else {
-            return lines.say(s.get("report.eof"));
+        let Some(line) = lines.ask(s.get(key::report::ADDRESS_PROMPT))? else {
+            return lines.say(s.get(key::report::EOF));
         };
         match validate_address(&line) {
             Ok(address) => break address,
@@ -82,8 +83,8 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     };
     ask_code(lines, &mut consent)?;
     loop {
-        let Some(line) = lines.ask(s.get("report.code_prompt"))? else {
-            return lines.say(s.get("report.eof"));
+        let Some(line) = lines.ask(s.get(key::report::CODE_PROMPT))? else {
+            return lines.say(s.get(key::report::EOF));
         };
         if line.trim().eq_ignore_ascii_case("r") {
             ask_code(lines, &mut consent)?;
@@ -98,11 +99,11 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
         };
         let reply = post(member, "/api/report/send", &submit)?;
         let message = say_reply(lines, s, &reply, &address)?;
-        if reply.key == "otp.accepted" {
+        if reply.key == key::otp::ACCEPTED.name() {
             let key = if reply.sent {
-                "report.sent"
+                key::report::SENT
             } else {
-                "report.queued"
+                key::report::QUEUED
             };
             return lines.say(&s.fill(key, &[("address", &address)]));
         }
@@ -118,7 +119,7 @@ fn ask_consent<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
     s: &Strings,
 ) -> Result<bool, Failure> {
-    lines.say(s.get("report.cc_hint"))?;
-    let answer = lines.ask(s.get("report.cc_prompt_host"))?;
+    lines.say(s.get(key::report::CC_HINT))?;
+    let answer = lines.ask(s.get(key::report::CC_PROMPT_HOST))?;
     Ok(answer.is_some_and(|a| super::report_cmd::is_yes(&a)))
 }

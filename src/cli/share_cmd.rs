@@ -3,6 +3,7 @@
 use super::{Cli, Failure};
 use crate::platform::signals::StopSignals;
 use content::Strings;
+use content::key;
 use domain::qr::QrMatrix;
 use domain::qr::text::{self, Glyphs, TERMINAL_QUIET_ZONE};
 use services::export;
@@ -35,23 +36,23 @@ pub fn run(cli: &Cli, bind: IpAddr, port: Option<u16>) -> Result<(), Failure> {
     match public_ip {
         Some(ip) => {
             let url = share::url_for(ip, port);
-            say(format!("{}\n\n  {url}\n", s.get("share.serving")));
+            say(format!("{}\n\n  {url}\n", s.get(key::share::SERVING)));
             print_qr(&url, cli.globals.ascii, s);
         }
-        None => say(s.get("share.no_lan")),
+        None => say(s.get(key::share::NO_LAN)),
     }
     let local = if bind.is_unspecified() || bind.is_loopback() {
         IpAddr::V4(Ipv4Addr::LOCALHOST)
     } else {
         bind
     };
-    say(s.fill("share.local", &[("url", &share::url_for(local, port))]));
+    say(s.fill(key::share::LOCAL, &[("url", &share::url_for(local, port))]));
     let listening = server.local_addr().to_string();
-    say(s.fill("share.listening", &[("addr", &listening)]));
-    say(s.get("share.stop"));
+    say(s.fill(key::share::LISTENING, &[("addr", &listening)]));
+    say(s.get(key::share::STOP));
     stop.wait();
     server.stop();
-    say(s.get("share.stopped"));
+    say(s.get(key::share::STOPPED));
     Ok(())
 }
 
@@ -92,7 +93,7 @@ pub(super) fn print_qr(url: &str, ascii: bool, s: &Strings) {
         let (w, h) = (w.to_string(), h.to_string());
         let _ = super::out::line(format!(
             "{}\n",
-            s.fill("map.enlarge", &[("w", &w), ("h", &h)])
+            s.fill(key::map::ENLARGE, &[("w", &w), ("h", &h)])
         ));
         return;
     };

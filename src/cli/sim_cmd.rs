@@ -1,5 +1,6 @@
 //! `queuelab sim`: list the scenarios or run one headless.
 
+use content::key;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -299,13 +300,13 @@ fn execute(
     } else {
         let m = &report.metrics;
         let verdict = strings.get(if report.invariants.ok() {
-            "sim.cli_ok"
+            key::sim::CLI_OK
         } else {
-            "sim.cli_broken"
+            key::sim::CLI_BROKEN
         });
         let n = |v: u64| v.to_string();
         let line = strings.fill(
-            "sim.cli_summary",
+            key::sim::CLI_SUMMARY,
             &[
                 ("scenario", &report.scenario),
                 ("mode", report.mode.as_str()),
@@ -325,7 +326,7 @@ fn execute(
             let _ = writeln!(out, "  {v}");
         }
         let events = strings.fill(
-            "sim.cli_events",
+            key::sim::CLI_EVENTS,
             &[
                 ("n", &report.events.to_string()),
                 ("trace", &report.trace_hash),
@@ -333,7 +334,11 @@ fn execute(
         );
         let _ = writeln!(out, "{events}");
         let dir = report.paths.dir.display().to_string();
-        let _ = writeln!(out, "{}", strings.fill("sim.cli_files", &[("dir", &dir)]));
+        let _ = writeln!(
+            out,
+            "{}",
+            strings.fill(key::sim::CLI_FILES, &[("dir", &dir)])
+        );
         if let Some(c) = &checked {
             let agree = if c.ok() == report.invariants.ok() {
                 "agrees with the engine"

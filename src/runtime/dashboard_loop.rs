@@ -9,6 +9,7 @@ use crate::platform::signals::EndSignals;
 use app::Msg;
 use app::dashboard::door::DoorAction;
 use app::dashboard::{DashEffect, DashMsg, Dashboard};
+use content::key;
 use services::host::HostState;
 use services::log;
 use services::store::now_ms;
@@ -68,9 +69,9 @@ async fn dashboard_loop(
                 DashEffect::Kick(who) => {
                     let done = match state.kick(&who, now_ms()) {
                         Ok(Some(kicked)) => Ok(kicked.name),
-                        Ok(None) => {
-                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
-                        }
+                        Ok(None) => Err(dash
+                            .strings()
+                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
                         Err(e) => Err(e),
                     };
                     dash.update(DashMsg::Kicked(done));
@@ -78,9 +79,9 @@ async fn dashboard_loop(
                 DashEffect::RemoveRow(who) => {
                     let done = match state.remove_row(&who, now_ms()) {
                         Ok(Some(removed)) => Ok(removed.name),
-                        Ok(None) => {
-                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
-                        }
+                        Ok(None) => Err(dash
+                            .strings()
+                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
                         Err(e) => Err(e),
                     };
                     dash.update(DashMsg::RowRemoved(done));
@@ -92,9 +93,9 @@ async fn dashboard_loop(
                 DashEffect::Acknowledge(who) => {
                     let done = match state.acknowledge(&who) {
                         Ok(Some(name)) => Ok(name),
-                        Ok(None) => {
-                            Err(dash.strings().fill("dash.kick_unknown", &[("value", &who)]))
-                        }
+                        Ok(None) => Err(dash
+                            .strings()
+                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
                         Err(e) => Err(e),
                     };
                     dash.update(DashMsg::Acknowledged(done));
@@ -135,14 +136,14 @@ fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<S
     match action {
         DoorAction::Lock(locked) => state.set_locked(locked).map(|()| {
             s.get(if locked {
-                "dash.locked_done"
+                key::dash::LOCKED_DONE
             } else {
-                "dash.unlocked_done"
+                key::dash::UNLOCKED_DONE
             })
             .to_owned()
         }),
         DoorAction::RemoveSilent => state
             .remove_silent(now_ms())
-            .map(|r| s.fill("dash.silent_removed", &[("n", &r.n.to_string())])),
+            .map(|r| s.fill(key::dash::SILENT_REMOVED, &[("n", &r.n.to_string())])),
     }
 }

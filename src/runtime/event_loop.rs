@@ -13,6 +13,7 @@ use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
 use super::workshop_worker::WorkshopWorker;
 use app::{App, Msg};
+use content::key;
 use content::{Content, Lang};
 use services::log;
 use services::{Config, Paths};
@@ -176,7 +177,7 @@ async fn event_loop(
             executor.run(effects);
             if let Some((lab_id, file)) = executor.pending_edit.take() {
                 // The editor gets the terminal alone: the reader is held off meanwhile.
-                let no_editor = app.session.strings().get("labs.no_editor").to_owned();
+                let no_editor = app.session.strings().get(key::labs::NO_EDITOR).to_owned();
                 let lent = input.lend();
                 let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
                 drop(lent);

@@ -5,6 +5,7 @@
 use super::lab_watch::{Change, Watch, next_look};
 use app::Msg;
 use app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
+use content::key;
 use content::{Content, Lab, Lang};
 use services::log;
 use sim::lab::file::{self as lab_file, ReadError};
@@ -213,7 +214,7 @@ fn check(
             );
         }
         Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            let gone = strings.fill("labs.file_gone_check", &[("file", &shown)]);
+            let gone = strings.fill(key::labs::FILE_GONE_CHECK, &[("file", &shown)]);
             return (lab_check::CHECK_ERROR.to_owned(), failed(gone));
         }
         Err(e) => {
@@ -384,7 +385,7 @@ mod tests {
             assert!(!passed);
             assert_eq!(report.kind, LabReportKind::Failed);
             let words = content.course(lang).strings.fill(
-                "labs.file_gone_check",
+                key::labs::FILE_GONE_CHECK,
                 &[("file", &file.display().to_string())],
             );
             assert_eq!(report.lines, vec![words]);

@@ -2,6 +2,8 @@
 //! dispatcher. It sleeps until a command arrives or the next queued mail is due, so nothing
 //! wakes up while the outbox is empty; SMTP never runs on the UI loop.
 
+use content::key;
+
 mod host_relay;
 
 use app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
@@ -212,7 +214,7 @@ impl Ctx {
             self.content
                 .course(lang)
                 .strings
-                .get("report.need_quiz")
+                .get(key::report::NEED_QUIZ)
                 .to_owned()
         })
     }

@@ -6,6 +6,7 @@ use super::theme::Theme;
 use app::doc_layout::Tone;
 use app::{App, ChaptersState, layout};
 use content::Chapter;
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -15,7 +16,7 @@ use ratatui::widgets::Paragraph;
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &Theme) {
     let s = app.session.strings();
     let body = layout::body(app.session.size.0, app.session.size.1);
-    let title = format!(" {}", s.get("chapters.title"));
+    let title = format!(" {}", s.get(key::chapters::TITLE));
     let note = title_note(app, state);
     let room = usize::from(body.width).saturating_sub(title.chars().count() + 3);
     let note = super::chrome::ellipsize(&note, room);
@@ -39,13 +40,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ChaptersState, theme: &The
     let width = usize::from(area.width);
     // The status column is as wide as the longest label in this language ("[entschieden]").
     let status_w = [
-        "chapters.status_new",
-        "chapters.status_started",
-        "chapters.status_read",
-        "chapters.status_decided",
+        key::chapters::STATUS_NEW,
+        key::chapters::STATUS_STARTED,
+        key::chapters::STATUS_READ,
+        key::chapters::STATUS_DECIDED,
     ]
     .iter()
-    .map(|k| s.get(k).chars().count() + 2)
+    .map(|k| s.get(*k).chars().count() + 2)
     .max()
     .unwrap_or(0);
     let lines: Vec<Line<'_>> = app
@@ -91,7 +92,7 @@ fn title_note(app: &App, state: &ChaptersState) -> String {
         Some(digit) => {
             let low = usize::from(digit) * 10;
             s.fill(
-                "chapters.pending_digit",
+                key::chapters::PENDING_DIGIT,
                 &[
                     ("digit", &digit.to_string()),
                     ("low", &low.to_string()),
@@ -99,7 +100,7 @@ fn title_note(app: &App, state: &ChaptersState) -> String {
                 ],
             )
         }
-        None => s.get("chapters.read_rule").to_owned(),
+        None => s.get(key::chapters::READ_RULE).to_owned(),
     }
 }
 
@@ -113,16 +114,16 @@ fn status_label<'a>(app: &'a App, chapter: &Chapter) -> &'a str {
             .decision_ids()
             .all(|(id, _)| app.session.progress.decisions.contains_key(id));
     if all_decided {
-        s.get("chapters.status_decided")
+        s.get(key::chapters::STATUS_DECIDED)
     } else if app.session.progress.chapters_read.contains(&chapter.id) {
-        s.get("chapters.status_read")
+        s.get(key::chapters::STATUS_READ)
     } else if app.session.progress.positions.contains_key(&chapter.id)
         || app.session.progress.last_chapter.as_ref() == Some(&chapter.id)
     {
         // Opened, but not read to its end with its reading time.
-        s.get("chapters.status_started")
+        s.get(key::chapters::STATUS_STARTED)
     } else {
-        s.get("chapters.status_new")
+        s.get(key::chapters::STATUS_NEW)
     }
 }
 

@@ -4,6 +4,7 @@ use super::rect;
 use super::theme::Theme;
 use app::keymap::{Action, Binding, bindings};
 use app::{App, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -14,7 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 pub fn header(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = rect(layout::header(app.session.size.0.min(frame.area().width)));
     let s = app.session.strings();
-    let title = format!(" {}", s.get("app.title"));
+    let title = format!(" {}", s.get(key::app::TITLE));
     let lang = app.session.lang.code().to_uppercase();
     let workshop = app.session.info.workshop.as_ref();
     // Until the store has opened there are no counts to show, only the language (and the
@@ -62,13 +63,13 @@ fn counts(app: &App) -> String {
     format!(
         "{} · {} {read}/{}",
         s.fill(
-            "decision.answered",
+            key::decision::ANSWERED,
             &[
                 ("n", &decisions.to_string()),
                 ("total", &course.decisions.len().to_string())
             ]
         ),
-        s.get("home.chapters_read"),
+        s.get(key::home::CHAPTERS_READ),
         course.chapters.len(),
     )
 }
@@ -180,7 +181,7 @@ pub fn too_small(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         return;
     }
     let text = app.session.strings().fill(
-        "common.too_small",
+        key::common::TOO_SMALL,
         &[
             ("w", &area.width.to_string()),
             ("h", &area.height.to_string()),

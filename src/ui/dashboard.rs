@@ -2,6 +2,8 @@
 //! tabs, one scrollable section, and a footer with the keys, the pacing prompt or the last
 //! outcome. It borrows the dashboard state and draws; nothing here changes state.
 
+use content::key;
+
 mod answers;
 mod door;
 mod join;
@@ -30,7 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme) {
     }
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = dash.strings().fill(
-            "dash.too_small",
+            key::dash::TOO_SMALL,
             &[
                 ("w", &MIN_SIZE.0.to_string()),
                 ("h", &MIN_SIZE.1.to_string()),
@@ -94,7 +96,7 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     let stuck = dash.summary.trainees.iter().filter(|t| t.stuck).count();
     let (in_room, active) = dash.summary.presence_counts(dash.summary.now_ms);
     let counts = s.fill(
-        "dash.header",
+        key::dash::HEADER,
         &[
             ("in_room", &in_room.to_string()),
             ("active", &active.to_string()),
@@ -103,7 +105,7 @@ fn header(frame: &mut Frame<'_>, dash: &Dashboard, theme: &Theme, area: Rect) {
     );
     // The key only on request (`v`): any section may be on the projector.
     let right = if dash.key_shown() {
-        s.fill("dash.key", &[("key", &dash.access.key)])
+        s.fill(key::dash::KEY, &[("key", &dash.access.key)])
     } else {
         String::new()
     };

@@ -7,6 +7,7 @@ use super::theme::Theme;
 use app::App;
 use app::doc_layout::Tone;
 use app::keymap::{ScreenKind, WORKSHOP_HELP, bindings};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -33,7 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let width = area.width.saturating_sub(4).min(MAX_WIDTH);
     let inner_w = usize::from(width.saturating_sub(4));
     let inner_h = usize::from(area.height.saturating_sub(4));
-    let global = s.get("help.global");
+    let global = s.get(key::help::GLOBAL);
     let mut body = column(&rows, inner_w, theme);
     let mut with_global = true;
     if body.len() + 2 > inner_h {
@@ -57,7 +58,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
     // Where chapters are read and listed, the rule for "read" (the list's status, Home's count).
     if matches!(app.screen.kind(), ScreenKind::Reader | ScreenKind::Chapters) {
-        let rule = wrap(s.get("help.read_rule"), inner_w);
+        let rule = wrap(s.get(key::help::READ_RULE), inner_w);
         if body.len() + rule.len() < inner_h {
             body.push(Line::raw(""));
             body.extend(rule.into_iter().map(|l| Line::styled(l, theme.dim())));
@@ -73,7 +74,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         height,
     );
     let title = s.fill(
-        "help.title",
+        key::help::TITLE,
         &[("screen", s.get(app.screen.help_title_key()))],
     );
     let block = Block::default()
@@ -83,7 +84,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         .title(Span::styled(format!(" {title} "), theme.tone(Tone::Bold)))
         .title_bottom(
             Line::from(Span::styled(
-                format!(" {} ", s.get("help.close")),
+                format!(" {} ", s.get(key::help::CLOSE)),
                 theme.key(),
             ))
             .right_aligned(),

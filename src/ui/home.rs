@@ -4,6 +4,7 @@ use super::chrome::clip;
 use super::rect;
 use super::theme::Theme;
 use app::{App, HomeState, MenuItem, home_layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -13,8 +14,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
     let s = app.session.strings();
     let parts = home_layout(&app.session);
     let title = Line::from(vec![
-        Span::styled(s.get("app.title"), theme.tone(app::doc_layout::Tone::Title)),
-        Span::styled(format!("  {}", s.get("app.subtitle")), theme.dim()),
+        Span::styled(
+            s.get(key::app::TITLE),
+            theme.tone(app::doc_layout::Tone::Title),
+        ),
+        Span::styled(format!("  {}", s.get(key::app::SUBTITLE)), theme.dim()),
     ]);
     frame.render_widget(
         Paragraph::new(title).wrap(Wrap { trim: true }),
@@ -32,13 +36,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &HomeState, theme: &Theme) 
     if let Some(w) = app.session.workshop.as_ref() {
         let pending = w.pending.to_string();
         let state = if w.reachable {
-            s.get("home.workshop_reachable").to_owned()
+            s.get(key::home::WORKSHOP_REACHABLE).to_owned()
         } else {
-            s.fill("home.workshop_unreachable", &[("pending", &pending)])
+            s.fill(key::home::WORKSHOP_UNREACHABLE, &[("pending", &pending)])
         };
         let line = Line::from(vec![
             Span::styled(
-                format!(" {}", s.fill("home.workshop", &[("name", &w.session)])),
+                format!(" {}", s.fill(key::home::WORKSHOP, &[("name", &w.session)])),
                 theme.tone(app::doc_layout::Tone::Bold),
             ),
             Span::styled(format!("  {state}"), theme.dim()),
@@ -103,9 +107,9 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
         .filter(|d| p.decisions.contains_key(&d.id))
         .count();
     let ordering = if p.ordering.solved {
-        s.get("home.ordering_solved")
+        s.get(key::home::ORDERING_SOLVED)
     } else {
-        s.get("home.ordering_open")
+        s.get(key::home::ORDERING_OPEN)
     };
     let scenarios = format!(
         "{}/{}",
@@ -119,25 +123,25 @@ fn progress_lines<'a>(app: &'a App, theme: &Theme, compact: bool) -> Vec<Line<'a
         ])
     };
     let rest = vec![
-        row(s.get("home.ordering"), ordering.to_owned()),
-        row(s.get("home.scenarios"), scenarios),
-        row(s.get("home.quiz"), quiz_summary(app)),
-        row(s.get("home.report"), report_summary(app)),
+        row(s.get(key::home::ORDERING), ordering.to_owned()),
+        row(s.get(key::home::SCENARIOS), scenarios),
+        row(s.get(key::home::QUIZ), quiz_summary(app)),
+        row(s.get(key::home::REPORT), report_summary(app)),
     ];
     if compact {
         return rest;
     }
     let mut lines = vec![
         Line::styled(
-            s.get("home.progress"),
+            s.get(key::home::PROGRESS),
             theme.tone(app::doc_layout::Tone::Subheading),
         ),
         row(
-            s.get("home.chapters_read"),
+            s.get(key::home::CHAPTERS_READ),
             format!("{read}/{}", course.chapters.len()),
         ),
         row(
-            s.get("home.decisions"),
+            s.get(key::home::DECISIONS),
             format!("{decided}/{}", course.decisions.len()),
         ),
     ];
@@ -160,7 +164,7 @@ fn quiz_summary(app: &App) -> String {
         Some(attempt) if app.session.quiz.finished => {
             let score = attempt.score(quiz);
             s.fill(
-                "home.quiz_score",
+                key::home::QUIZ_SCORE,
                 &[
                     ("score", &score.correct.to_string()),
                     ("total", &total),
@@ -169,20 +173,20 @@ fn quiz_summary(app: &App) -> String {
             )
         }
         Some(attempt) => s.fill(
-            "home.quiz_in_progress",
+            key::home::QUIZ_IN_PROGRESS,
             &[("n", &attempt.answers.len().to_string()), ("total", &total)],
         ),
-        None => s.get("home.quiz_not_taken").to_owned(),
+        None => s.get(key::home::QUIZ_NOT_TAKEN).to_owned(),
     }
 }
 
 fn report_summary(app: &App) -> String {
     let s = app.session.strings();
     s.get(match app.session.report_status {
-        Some(domain::outbox::MailStatus::Queued) => "home.report_queued",
-        Some(domain::outbox::MailStatus::Sent) => "home.report_sent",
-        Some(domain::outbox::MailStatus::Failed(_)) => "home.report_failed",
-        None => "home.report_none",
+        Some(domain::outbox::MailStatus::Queued) => key::home::REPORT_QUEUED,
+        Some(domain::outbox::MailStatus::Sent) => key::home::REPORT_SENT,
+        Some(domain::outbox::MailStatus::Failed(_)) => key::home::REPORT_FAILED,
+        None => key::home::REPORT_NONE,
     })
     .to_owned()
 }

@@ -6,6 +6,7 @@ use super::theme::Theme;
 use app::App;
 use app::doc_layout::Tone;
 use app::{JoinForm, JoinStep};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -23,12 +24,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
     let mut lines = Vec::new();
     match &form.step {
         JoinStep::ConfirmDigits { digits, .. } => lines.push(Line::styled(
-            s.fill("join.check_digits", &[("digits", digits)]),
+            s.fill(key::join::CHECK_DIGITS, &[("digits", digits)]),
             theme.tone(Tone::Bold),
         )),
         JoinStep::Name { session, .. } => {
             lines.push(Line::raw(
-                s.fill("join.code_taken", &[("session", session)]),
+                s.fill(key::join::CODE_TAKEN, &[("session", session)]),
             ));
         }
         _ => {}
@@ -68,7 +69,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, form: &JoinForm, theme: &Theme) {
         width,
         height,
     );
-    let hint = ellipsize(s.get("join.hint"), inner);
+    let hint = ellipsize(s.get(key::join::HINT), inner);
     let block = Block::default()
         .borders(Borders::ALL)
         .padding(Padding::horizontal(1))

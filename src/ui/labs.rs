@@ -7,6 +7,7 @@ use app::doc_layout::Tone;
 use app::labs::{CheckState, LabReportKind, LabStatus};
 use app::{App, LabListState, LabState, layout};
 use content::Lab;
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -22,13 +23,16 @@ pub fn draw_list(frame: &mut Frame<'_>, app: &App, state: &LabListState, theme: 
         .max()
         .unwrap_or(0);
     let mut lines = vec![
-        Line::styled(format!(" {}", s.get("labs.title")), theme.tone(Tone::Title)),
-        Line::styled(format!(" {}", s.get("labs.list_intro")), theme.dim()),
+        Line::styled(
+            format!(" {}", s.get(key::labs::TITLE)),
+            theme.tone(Tone::Title),
+        ),
+        Line::styled(format!(" {}", s.get(key::labs::LIST_INTRO)), theme.dim()),
         Line::raw(""),
     ];
     let labs = &app.session.content.labs;
     if labs.is_empty() {
-        lines.push(Line::raw(format!(" {}", s.get("labs.none"))));
+        lines.push(Line::raw(format!(" {}", s.get(key::labs::NONE))));
     }
     for (i, lab) in labs.iter().enumerate() {
         let status = LabStatus::of(state.results.get(&lab.id));
@@ -80,7 +84,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
             Span::styled(
                 format!(
                     " {} {}: {}  ",
-                    s.get("labs.lab"),
+                    s.get(key::labs::LAB),
                     lab.number,
                     lab.title(lang)
                 ),
@@ -89,7 +93,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &App, state: &LabState, theme: &Them
             Span::styled(format!("[{}]", s.get(status.key())), status_style),
         ]),
         Line::from(vec![
-            Span::styled(format!(" {} ", s.get("labs.your_file")), theme.dim()),
+            Span::styled(format!(" {} ", s.get(key::labs::YOUR_FILE)), theme.dim()),
             Span::styled(state.file.clone(), theme.tone(Tone::Code)),
         ]),
     ];
@@ -174,7 +178,7 @@ fn check_lines<'a>(app: &'a App, state: &'a LabState, theme: &Theme) -> Vec<Line
     let s = app.session.strings();
     match &state.check {
         CheckState::Idle => vec![Line::styled(
-            format!(" {}", s.get("labs.not_checked")),
+            format!(" {}", s.get(key::labs::NOT_CHECKED)),
             theme.dim(),
         )],
         CheckState::Running(p) => {
@@ -184,7 +188,7 @@ fn check_lines<'a>(app: &'a App, state: &'a LabState, theme: &Theme) -> Vec<Line
                 format!(
                     " {}",
                     s.fill(
-                        "labs.checking",
+                        key::labs::CHECKING,
                         &[
                             ("seed", &seed.to_string()),
                             ("seeds", &last.to_string()),
@@ -205,10 +209,10 @@ fn check_lines<'a>(app: &'a App, state: &'a LabState, theme: &Theme) -> Vec<Line
             };
             let mut lines = Vec::with_capacity(report.lines.len() + 1);
             let verdict = match report.kind {
-                LabReportKind::Passed => "labs.passed",
-                LabReportKind::Broken => "labs.broken",
-                LabReportKind::CannotRun => "labs.cannot_run",
-                LabReportKind::Failed => "labs.check_failed",
+                LabReportKind::Passed => key::labs::PASSED,
+                LabReportKind::Broken => key::labs::BROKEN,
+                LabReportKind::CannotRun => key::labs::CANNOT_RUN,
+                LabReportKind::Failed => key::labs::CHECK_FAILED,
             };
             lines.push(Line::styled(format!(" {}", s.get(verdict)), style));
             for (i, line) in report.lines.iter().enumerate() {
@@ -237,7 +241,7 @@ fn hint_lines<'a>(app: &'a App, lab: &'a Lab, state: &LabState, theme: &Theme) -
                 format!(
                     " {} ",
                     s.fill(
-                        "labs.hint",
+                        key::labs::HINT,
                         &[
                             ("n", &(i + 1).to_string()),
                             ("total", &hints.len().to_string())

@@ -9,6 +9,7 @@ use app::doc_layout::Tone;
 use app::doc_layout::wrap::url_wrap;
 use app::map::{self, MapAreas};
 use app::{App, MapState, Sharing, layout};
+use content::key;
 use domain::qr::QrMatrix;
 use domain::qr::text::{TERMINAL_QUIET_ZONE, render};
 use ratatui::Frame;
@@ -23,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &MapState, theme: &Theme) {
     let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            format!(" {}", s.get("menu.map")),
+            format!(" {}", s.get(key::menu::MAP)),
             theme.tone(Tone::Title),
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
@@ -60,7 +61,7 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
         } else {
             let (w, h) = map::needed_size(map::qr_size(qr, app.session.options.ascii));
             let note = strings.fill(
-                "map.enlarge",
+                key::map::ENLARGE,
                 &[("w", &w.to_string()), ("h", &h.to_string())],
             );
             lines.push(Line::styled(note, theme.tone(Tone::Bold)));
@@ -72,17 +73,17 @@ fn panel(frame: &mut Frame<'_>, app: &App, areas: MapAreas, theme: &Theme) {
                 .map(|part| Line::styled(part, theme.tone(Tone::Bold))),
         );
         let hint = match app.session.map.sharing {
-            Sharing::On(_) => Some("map.sharing"),
-            _ if areas.qr_fits => Some("map.scan"),
+            Sharing::On(_) => Some(key::map::SHARING),
+            _ if areas.qr_fits => Some(key::map::SCAN),
             _ => None,
         };
         lines.extend(hint.map(|key| Line::styled(strings.get(key), theme.dim())));
         (lines, top)
     } else {
         let lines = vec![
-            Line::styled(strings.get("map.no_url"), theme.tone(Tone::Bold)),
+            Line::styled(strings.get(key::map::NO_URL), theme.tone(Tone::Bold)),
             Line::raw(""),
-            Line::raw(strings.get("map.share_offer")),
+            Line::raw(strings.get(key::map::SHARE_OFFER)),
         ];
         (lines, area.y)
     };

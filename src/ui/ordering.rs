@@ -5,6 +5,7 @@ use super::rect;
 use super::theme::Theme;
 use app::doc_layout::Tone;
 use app::{App, Feedback, OrderingState, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -23,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
                 format!(
                     " {}",
                     s.fill(
-                        "ordering.progress",
+                        key::ordering::PROGRESS,
                         &[
                             ("n", &state.game.placed().to_string()),
                             ("total", &state.game.len().to_string()),
@@ -36,7 +37,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
                 format!(
                     "  ·  {}",
                     s.fill(
-                        "ordering.record",
+                        key::ordering::RECORD,
                         &[
                             ("attempts", &record.attempts.to_string()),
                             ("mistakes", &state.game.mistakes().to_string()),
@@ -129,12 +130,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
     }
     match state.feedback {
         Some(Feedback::Missing(step)) => below.push(Line::styled(
-            s.fill("ordering.missing", &[("hint", &game.steps[step].hint)]),
+            s.fill(key::ordering::MISSING, &[("hint", &game.steps[step].hint)]),
             theme.error(),
         )),
         Some(Feedback::Correct(step)) => below.push(Line::styled(
             s.fill(
-                "ordering.correct",
+                key::ordering::CORRECT,
                 &[
                     ("label", &game.steps[step].label),
                     ("n", &(step + 1).to_string()),

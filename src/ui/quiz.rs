@@ -7,6 +7,7 @@ use app::doc_layout::Tone;
 use app::quiz::{current_question, text};
 use app::{App, QuizPhase, QuizState, layout};
 use content::Question;
+use content::key;
 use domain::quiz::Attempt;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,7 +20,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) 
     let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            format!(" {}", s.get("quiz.title")),
+            format!(" {}", s.get(key::quiz::TITLE)),
             theme.tone(Tone::Title),
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &QuizState, theme: &Theme) 
                 })
                 .collect()
         }
-        _ => vec![Line::raw(s.get("report.sending"))],
+        _ => vec![Line::raw(s.get(key::report::SENDING))],
     };
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }),
@@ -65,7 +66,7 @@ fn heading<'a>(
     vec![
         Line::styled(
             app.session.strings().fill(
-                "quiz.progress",
+                key::quiz::PROGRESS,
                 &[
                     ("n", &n.to_string()),
                     ("total", &questions.len().to_string()),
@@ -111,9 +112,9 @@ fn question_lines<'a>(
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         app.session.strings().get(if question.multi {
-            "quiz.tui_multi_hint"
+            key::quiz::TUI_MULTI_HINT
         } else {
-            "quiz.tui_single_hint"
+            key::quiz::TUI_SINGLE_HINT
         }),
         theme.dim(),
     ));

@@ -5,6 +5,7 @@ use super::rect;
 use super::theme::Theme;
 use app::doc_layout::Tone;
 use app::{App, ReaderState, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -26,7 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
         .checked_div(max_scroll)
         .unwrap_or(100);
     let position = s.fill(
-        "reader.chapter_of",
+        key::reader::CHAPTER_OF,
         &[
             ("n", &chapter.number.to_string()),
             ("total", &course.chapters.len().to_string()),
@@ -77,7 +78,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReaderState, theme: &Theme
     if let Some(search) = state.search.as_ref().filter(|s| s.editing) {
         let prompt = Line::from(vec![
             Span::styled(
-                format!(" {}", s.get("reader.search_prompt")),
+                format!(" {}", s.get(key::reader::SEARCH_PROMPT)),
                 theme.tone(Tone::Bold),
             ),
             Span::styled(format!("{}▏", search.query), theme.tone(Tone::Focus)),
@@ -99,7 +100,7 @@ fn reading_indicator(app: &App, state: &ReaderState) -> String {
     let s = app.session.strings();
     let progress = app::reading_progress(app, state);
     if progress.read {
-        return s.get("chapters.status_read").to_owned();
+        return s.get(key::chapters::STATUS_READ).to_owned();
     }
     let (done, open) = if app.session.options.ascii {
         ("x", "-")
@@ -109,7 +110,7 @@ fn reading_indicator(app: &App, state: &ReaderState) -> String {
     let needed = progress.needed_ms.div_ceil(1_000);
     let spent = (progress.spent_ms / 1_000).min(needed);
     s.fill(
-        "reader.read_when",
+        key::reader::READ_WHEN,
         &[
             ("end", if progress.end_seen { done } else { open }),
             ("spent", &spent.to_string()),

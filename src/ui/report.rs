@@ -6,6 +6,7 @@ use super::rect;
 use super::theme::Theme;
 use app::doc_layout::Tone;
 use app::{App, ReportPhase, ReportState, layout};
+use content::key;
 use domain::otp::MAX_FAILURES;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -18,7 +19,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            format!(" {}", s.get("report.title")),
+            format!(" {}", s.get(key::report::TITLE)),
             theme.tone(Tone::Title),
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
@@ -26,11 +27,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     let mut lines: Vec<Line<'_>> = Vec::new();
     let (hint, prompt) = match state.phase {
         ReportPhase::Address => (
-            s.get("report.enter_address"),
-            s.get("report.address_prompt"),
+            s.get(key::report::ENTER_ADDRESS),
+            s.get(key::report::ADDRESS_PROMPT),
         ),
-        ReportPhase::Consent => (s.get("report.cc_hint"), s.get("report.cc_prompt")),
-        ReportPhase::Code => (s.get("report.enter_code"), s.get("report.code_prompt")),
+        ReportPhase::Consent => (s.get(key::report::CC_HINT), s.get(key::report::CC_PROMPT)),
+        ReportPhase::Code => (
+            s.get(key::report::ENTER_CODE),
+            s.get(key::report::CODE_PROMPT),
+        ),
         ReportPhase::Done => ("", ""),
     };
     if !hint.is_empty() {
@@ -47,7 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         };
         lines.push(Line::from(vec![
             Span::styled(
-                s.get("report.name_prompt").trim_end().to_owned(),
+                s.get(key::report::NAME_PROMPT).trim_end().to_owned(),
                 theme.tone(Tone::Bold),
             ),
             Span::raw(" "),
@@ -72,13 +76,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
                 },
             ),
         ]));
-        lines.push(Line::styled(s.get("report.name_hint"), theme.dim()));
+        lines.push(Line::styled(s.get(key::report::NAME_HINT), theme.dim()));
     } else if state.phase == ReportPhase::Consent {
         let question = if state.copy_offer == app::CopyOffer::Host {
-            s.get("report.cc_prompt_host").to_owned()
+            s.get(key::report::CC_PROMPT_HOST).to_owned()
         } else {
             let cc = app.session.instructor_cc.clone().unwrap_or_default();
-            s.fill("report.cc_prompt", &[("cc", &cc)])
+            s.fill(key::report::CC_PROMPT, &[("cc", &cc)])
         };
         lines.push(Line::raw(question));
     } else if !prompt.is_empty() {
@@ -103,15 +107,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         let mut status = Vec::new();
         if state.remaining < MAX_FAILURES {
             status.push(s.fill(
-                "otp.tries_left",
+                key::otp::TRIES_LEFT,
                 &[("remaining", &state.remaining.to_string())],
             ));
         }
-        status.push(s.get("otp.resend_now").to_owned());
+        status.push(s.get(key::otp::RESEND_NOW).to_owned());
         lines.push(Line::styled(status.join(" - "), theme.dim()));
     }
     if state.busy {
-        lines.push(Line::styled(s.get("report.sending"), theme.dim()));
+        lines.push(Line::styled(s.get(key::report::SENDING), theme.dim()));
     }
     lines.push(Line::raw(""));
     for (text, error) in &state.messages {
@@ -131,7 +135,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         };
         lines.push(Line::raw(""));
         lines.push(Line::from(vec![
-            Span::styled(format!("{}: ", s.get("home.report")), theme.dim()),
+            Span::styled(format!("{}: ", s.get(key::home::REPORT)), theme.dim()),
             Span::styled(text, theme.tone(Tone::Bold)),
         ]));
     }

@@ -5,6 +5,7 @@ use super::rect;
 use super::theme::Theme;
 use app::doc_layout::Tone;
 use app::{App, SettingsState, layout};
+use content::key;
 use domain::report::iso_date;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -17,7 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
     let body = layout::body(app.session.size.0, app.session.size.1);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            format!(" {}", s.get("settings.title")),
+            format!(" {}", s.get(key::settings::TITLE)),
             theme.tone(Tone::Title),
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
@@ -27,8 +28,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         content::Lang::En => "English",
     };
     let items = [
-        format!("{}: {language}  (l)", s.get("settings.language")),
-        format!("{}  (x)", s.get("settings.clear")),
+        format!("{}: {language}  (l)", s.get(key::settings::LANGUAGE)),
+        format!("{}  (x)", s.get(key::settings::CLEAR)),
     ];
     let mut lines: Vec<Line<'_>> = items
         .into_iter()
@@ -43,18 +44,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SettingsState, theme: &The
         .collect();
     lines.push(Line::raw(""));
     if state.confirm_clear {
-        lines.push(Line::styled(s.get("settings.clear_confirm"), theme.error()));
+        lines.push(Line::styled(
+            s.get(key::settings::CLEAR_CONFIRM),
+            theme.error(),
+        ));
         lines.push(Line::raw(""));
     }
     damaged_lines(app, state, theme, &mut lines);
     lines.push(Line::styled(
-        s.get("settings.paths"),
+        s.get(key::settings::PATHS),
         theme.tone(Tone::Subheading),
     ));
     for (key, value) in [
-        ("settings.data_dir", &app.session.info.data_dir),
-        ("settings.config", &app.session.info.config),
-        ("settings.log", &app.session.info.log),
+        (key::settings::DATA_DIR, &app.session.info.data_dir),
+        (key::settings::CONFIG, &app.session.info.config),
+        (key::settings::LOG, &app.session.info.log),
     ] {
         lines.push(Line::from(vec![
             Span::styled(format!("{}: ", s.get(key)), theme.dim()),
@@ -80,12 +84,15 @@ fn damaged_lines<'a>(
     let s = app.session.strings();
     let copies = &app.session.damaged;
     if copies.is_empty() {
-        lines.push(Line::styled(s.get("settings.damaged_none"), theme.dim()));
+        lines.push(Line::styled(
+            s.get(key::settings::DAMAGED_NONE),
+            theme.dim(),
+        ));
         lines.push(Line::raw(""));
         return;
     }
     lines.push(Line::styled(
-        s.get("settings.damaged"),
+        s.get(key::settings::DAMAGED),
         theme.tone(Tone::Subheading),
     ));
     for copy in copies {
@@ -104,7 +111,7 @@ fn damaged_lines<'a>(
     if state.confirm_delete {
         let count = copies.len().to_string();
         lines.push(Line::styled(
-            s.fill("settings.damaged_confirm", &[("count", &count)]),
+            s.fill(key::settings::DAMAGED_CONFIRM, &[("count", &count)]),
             theme.error(),
         ));
     }

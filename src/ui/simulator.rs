@@ -1,6 +1,8 @@
 //! The incident simulator: info line, flow map, narration, tabs, the run's path, menus and the
 //! compare view. Everything shown is derived from the borrowed state.
 
+use content::key;
+
 mod caption_room;
 mod flow_map;
 mod lab_sql;
@@ -64,12 +66,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &SimState, theme: &Theme) {
 fn run_path(app: &App, state: &SimState, areas: &mut layout::SimAreas) -> Vec<String> {
     let s = app.session.strings();
     let Some(dir) = state.timeline.dir.as_deref() else {
-        return vec![s.get("simulator.no_run").to_owned()];
+        return vec![s.get(key::simulator::NO_RUN).to_owned()];
     };
     // Stepped back, the screen shows an earlier event than the files hold: say which.
     let (key, head) = match state.timeline.cursor {
-        Some(_) => ("simulator.path_at_head", state.timeline.total.to_string()),
-        None => ("simulator.path", String::new()),
+        Some(_) => (
+            key::simulator::PATH_AT_HEAD,
+            state.timeline.total.to_string(),
+        ),
+        None => (key::simulator::PATH, String::new()),
     };
     let full = s.fill(key, &[("dir", dir), ("head", &head)]);
     let width = usize::from(areas.path.width);
@@ -130,7 +135,7 @@ fn offer_compare(
         sim::Mode::Naive | sim::Mode::Pitfall => sim::Mode::Safe,
     };
     let text = strings.fill(
-        "simulator.offer_compare",
+        key::simulator::OFFER_COMPARE,
         &[("mode", strings.get(view::mode_key(other)))],
     );
     let row = layout::Area { height: 1, ..area };
@@ -159,7 +164,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             } else {
                 "▶"
             },
-            "simulator.playing",
+            key::simulator::PLAYING,
         )
     } else if s.timeline.finished && s.timeline.cursor.is_none() {
         (
@@ -168,7 +173,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             } else {
                 "■"
             },
-            "simulator.finished",
+            key::simulator::FINISHED,
         )
     } else {
         (
@@ -177,19 +182,19 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             } else {
                 "⏸"
             },
-            "simulator.paused",
+            key::simulator::PAUSED,
         )
     };
     let position = match (s.timeline.cursor, s.shown_index()) {
         (Some(i), _) => strings.fill(
-            "simulator.history",
+            key::simulator::HISTORY,
             &[
                 ("n", &(i + 1).to_string()),
                 ("total", &s.timeline.total.to_string()),
             ],
         ),
-        (None, Some(i)) => strings.fill("simulator.event", &[("n", &(i + 1).to_string())]),
-        (None, None) => strings.get("simulator.not_started").to_owned(),
+        (None, Some(i)) => strings.fill(key::simulator::EVENT, &[("n", &(i + 1).to_string())]),
+        (None, None) => strings.get(key::simulator::NOT_STARTED).to_owned(),
     };
     let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
     let now = sim::moments::human_ms(app.session.lang, now);
@@ -197,7 +202,7 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     let times = if app.session.options.ascii { "x" } else { "×" };
     // A lab's run plays the learner's file, not a mode.
     let mode = match &s.settings.lab {
-        Some(lab) => strings.fill("simulator.lab_mode", &[("n", &lab.number.to_string())]),
+        Some(lab) => strings.fill(key::simulator::LAB_MODE, &[("n", &lab.number.to_string())]),
         None => strings
             .get(app::simulator::view::mode_key(s.settings.mode))
             .to_owned(),
@@ -209,7 +214,11 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
     } else {
         format!(" · {position}")
     };
-    let seed_part = format!("{} {} · ", strings.get("simulator.seed"), s.settings.seed);
+    let seed_part = format!(
+        "{} {} · ",
+        strings.get(key::simulator::SEED),
+        s.settings.seed
+    );
     let head = |seed: &str| {
         format!(
             "· {} · {} · {seed}",
@@ -299,7 +308,10 @@ fn narration_lines(app: &App, s: &SimState, theme: &Theme, height: u16) -> Vec<L
         vec![
             Line::raw(summary),
             Line::styled(
-                app.session.strings().get("simulator.press_play").to_owned(),
+                app.session
+                    .strings()
+                    .get(key::simulator::PRESS_PLAY)
+                    .to_owned(),
                 theme.dim(),
             ),
         ]

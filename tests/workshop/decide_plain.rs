@@ -5,6 +5,7 @@
 //! when joining stays for later commands.
 
 use crate::support::{Host, command_in, command_saved_lang, free_port, run};
+use queuelab::content::key;
 use queuelab::content::{ContentSource, Lang};
 use std::io::Write;
 use std::path::Path;
@@ -51,15 +52,15 @@ fn the_command_line_votes_as_the_room_does() {
 
     // The first vote, feedback held: saved, no verdict, no explanation.
     let text = decide(&ada, "1", "2\n");
-    assert!(text.contains(s.get("decide.held")), "{text}");
-    for verdict in ["decision.correct", "decision.wrong"] {
+    assert!(text.contains(s.get(key::decide::HELD)), "{text}");
+    for verdict in [key::decision::CORRECT, key::decision::WRONG] {
         assert!(!text.contains(s.get(verdict)), "held: {text}");
     }
     assert!(!text.contains(&d1.explanation), "held: {text}");
 
     // Decision 3 can be answered before decision 2.
     let text = decide(&ada, "3", "1\n");
-    assert!(text.contains(s.get("decide.held")), "{text}");
+    assert!(text.contains(s.get(key::decide::HELD)), "{text}");
     // Asked again with no vote open: said so, nothing changes.
     let text = decide(&ada, "1", "3\n");
     assert!(
@@ -86,14 +87,14 @@ fn the_command_line_votes_as_the_room_does() {
     // The second vote: asked again, counted as the second vote, once.
     pace(&host, dir.path(), "second-vote", "1");
     let text = decide(&ada, "1", "3\n");
-    assert!(text.contains(s.get("decide.second_open")), "{text}");
+    assert!(text.contains(s.get(key::decide::SECOND_OPEN)), "{text}");
     assert!(
         text.contains(&format!("Your first answer: 2. {}", d1.options[1].text)),
         "{text}"
     );
-    assert!(text.contains(s.get("decide.held_second")), "{text}");
+    assert!(text.contains(s.get(key::decide::HELD_SECOND)), "{text}");
     let text = decide(&ada, "1", "4\n");
-    assert!(text.contains(s.get("decide.second_already")), "{text}");
+    assert!(text.contains(s.get(key::decide::SECOND_ALREADY)), "{text}");
     // Without a number the run walks only what is open: decision 2 is asked, 1 and 3 are not.
     let text = decide(&ada, "", "");
     assert!(text.contains(&d2.situation), "{text}");
@@ -125,9 +126,9 @@ fn the_command_line_votes_as_the_room_does() {
         "{text}"
     );
     let verdict = if d1.options[2].correct {
-        "decision.correct"
+        key::decision::CORRECT
     } else {
-        "decision.wrong"
+        key::decision::WRONG
     };
     assert!(text.contains(s.get(verdict)), "{text}");
     assert!(text.contains("no vote is open"), "{text}");

@@ -2,6 +2,8 @@
 //! `GET /api/summary` serves) comes in as a message with the time, keys switch sections, scroll
 //! and type pacing commands; what must happen outside comes back as effects.
 
+use content::key;
+
 pub mod door;
 pub mod pick;
 pub mod prompt;
@@ -33,11 +35,11 @@ impl Section {
     pub const ALL: [Section; 3] = [Section::Room, Section::Answers, Section::Join];
 
     /// The string key of its tab label.
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> content::Key {
         match self {
-            Section::Room => "dash.tab_room",
-            Section::Answers => "dash.tab_answers",
-            Section::Join => "dash.tab_join",
+            Section::Room => key::dash::TAB_ROOM,
+            Section::Answers => key::dash::TAB_ANSWERS,
+            Section::Join => key::dash::TAB_JOIN,
         }
     }
 }
@@ -248,17 +250,21 @@ impl Dashboard {
             }
             DashMsg::DoorDone(Ok(text)) => self.note = Some((text, false)),
             DashMsg::Acknowledged(Ok(name)) => {
-                self.note = Some((self.strings().fill("dash.acked", &[("name", &name)]), false));
+                self.note = Some((
+                    self.strings().fill(key::dash::ACKED, &[("name", &name)]),
+                    false,
+                ));
             }
             DashMsg::RowRemoved(Ok(name)) => {
                 self.note = Some((
-                    self.strings().fill("dash.row_removed", &[("name", &name)]),
+                    self.strings()
+                        .fill(key::dash::ROW_REMOVED, &[("name", &name)]),
                     false,
                 ));
             }
             DashMsg::Kicked(Ok(name)) => {
                 self.note = Some((
-                    self.strings().fill("dash.kicked", &[("name", &name)]),
+                    self.strings().fill(key::dash::KICKED, &[("name", &name)]),
                     false,
                 ));
             }
@@ -374,7 +380,7 @@ impl Dashboard {
                     let names: Vec<&str> = fits.iter().map(|t| t.name.as_str()).collect();
                     let note = self
                         .strings()
-                        .fill("dash.pick_several", &[("names", &names.join(", "))]);
+                        .fill(key::dash::PICK_SEVERAL, &[("names", &names.join(", "))]);
                     self.note = Some((note, true));
                     return Vec::new();
                 }
@@ -472,7 +478,7 @@ impl Dashboard {
         // One column stays free on the left, as on every footer line.
         let width = usize::from(self.size.0).saturating_sub(1).max(1);
         let mut rows: Vec<String> = Vec::new();
-        for key in self.strings().get("dash.footer").split(KEY_SEPARATOR) {
+        for key in self.strings().get(key::dash::FOOTER).split(KEY_SEPARATOR) {
             match rows.last_mut() {
                 Some(row) if row.width() + KEY_SEPARATOR.width() + key.width() <= width => {
                     row.push_str(KEY_SEPARATOR);
@@ -515,7 +521,7 @@ pub fn describe(content: &Content, lang: Lang, pace: &PaceKind) -> String {
         PaceKind::OpenChapter { chapter } => {
             let i = course.chapters.iter().position(|c| &c.id == chapter);
             let (n, title) = numbered(i, i.map(|i| course.chapters[i].title.as_str()), chapter);
-            s.fill("dash.pace_chapter", &[("n", &n), ("title", &title)])
+            s.fill(key::dash::PACE_CHAPTER, &[("n", &n), ("title", &title)])
         }
         PaceKind::RevealDecision { decision } | PaceKind::SecondVote { decision } => {
             // Decision titles carry their number ("Decision 2").
@@ -525,9 +531,9 @@ pub fn describe(content: &Content, lang: Lang, pace: &PaceKind) -> String {
                 .find(|d| &d.id == decision)
                 .map_or(decision.as_str(), |d| d.title.as_str());
             let key = if matches!(pace, PaceKind::SecondVote { .. }) {
-                "dash.pace_second_vote"
+                key::dash::PACE_SECOND_VOTE
             } else {
-                "dash.pace_reveal"
+                key::dash::PACE_REVEAL
             };
             s.fill(key, &[("title", title)])
         }
@@ -538,7 +544,10 @@ pub fn describe(content: &Content, lang: Lang, pace: &PaceKind) -> String {
                 .find(|sc| &sc.id == scenario)
                 .and_then(|sc| sc.text.get(&lang))
                 .map_or(scenario.as_str(), |t| t.title.as_str());
-            s.fill("dash.pace_scenario", &[("title", title), ("mode", mode)])
+            s.fill(
+                key::dash::PACE_SCENARIO,
+                &[("title", title), ("mode", mode)],
+            )
         }
     }
 }

@@ -4,6 +4,7 @@ use super::{
     App, Effect, MailStatus, Msg, QuizRecord, Screen, StoreRequest, chapters, home, labs, layout,
     map, pace, quiz, reader, report, settings, simulator,
 };
+use content::key;
 
 impl App {
     /// Routes one message to the screen or the session it concerns.
@@ -47,7 +48,7 @@ impl App {
             | Msg::AttemptStarted(Err(reason)) => {
                 let text = session
                     .strings()
-                    .fill("common.save_failed", &[("reason", &reason)]);
+                    .fill(key::common::SAVE_FAILED, &[("reason", &reason)]);
                 session.notify(text, true);
                 Vec::new()
             }
@@ -58,7 +59,7 @@ impl App {
                 session.report_name = None;
                 // The store deleted the damaged copies with the rest.
                 session.damaged.clear();
-                let text = session.strings().get("settings.cleared").to_owned();
+                let text = session.strings().get(key::settings::CLEARED).to_owned();
                 session.notify(text, false);
                 Vec::new()
             }
@@ -210,7 +211,7 @@ impl App {
                 if stuck == Some(true) && session.stuck != Some(true) {
                     let text = session
                         .strings()
-                        .get("workshop.stuck_acknowledged")
+                        .get(key::workshop::STUCK_ACKNOWLEDGED)
                         .to_owned();
                     session.notify(text, false);
                 }

@@ -2,6 +2,8 @@
 //! for a given width. Pure: the reader's update uses it to size scrolling and find search hits,
 //! and the view draws exactly these lines.
 
+use content::key;
+
 mod widgets;
 pub mod wrap;
 
@@ -147,7 +149,7 @@ pub struct DocContext<'a> {
     /// The calculator field being edited and its text.
     pub calc_edit: Option<(CalcField, &'a str)>,
     /// The last calculator error (a string key).
-    pub calc_error: Option<&'a str>,
+    pub calc_error: Option<content::Key>,
     /// Plain ASCII drawing.
     pub ascii: bool,
     /// The language, for number formatting.
@@ -289,11 +291,11 @@ pub fn veiled_after(
     progress: &Progress,
     votes: Option<&crate::pace::RoomVotes>,
     id: &str,
-) -> Option<&'static str> {
+) -> Option<content::Key> {
     if !progress.decisions.contains_key(id) {
-        Some("reader.after_card")
+        Some(key::reader::AFTER_CARD)
     } else if votes.is_some_and(|votes| !votes.verdict_shown(id)) {
-        Some("reader.after_held_card")
+        Some(key::reader::AFTER_HELD_CARD)
     } else {
         None
     }
@@ -301,7 +303,7 @@ pub fn veiled_after(
 
 /// Draws the line that says why the chapter stops here, instead of what follows (on any screen
 /// size).
-fn veil_after_card(ctx: &DocContext<'_>, key: &str, max: usize, lines: &mut Vec<DocLine>) {
+fn veil_after_card(ctx: &DocContext<'_>, key: content::Key, max: usize, lines: &mut Vec<DocLine>) {
     lines.push(DocLine::blank());
     let notice = vec![(ctx.strings().get(key).to_owned(), Tone::Dim)];
     lines.extend(

@@ -1,5 +1,7 @@
 //! Home: progress at a glance and the menu.
 
+use content::key;
+
 pub mod join;
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
@@ -43,17 +45,17 @@ impl MenuItem {
     ];
 
     /// String key of the label.
-    pub fn label_key(self, has_resume_point: bool) -> &'static str {
+    pub fn label_key(self, has_resume_point: bool) -> content::Key {
         match self {
-            MenuItem::Continue if has_resume_point => "menu.continue",
-            MenuItem::Continue => "menu.start",
-            MenuItem::Chapters => "menu.chapters",
-            MenuItem::Map => "menu.map",
-            MenuItem::Ordering => "menu.ordering",
-            MenuItem::Simulator => "menu.simulator",
-            MenuItem::Checklist => "menu.checklist",
-            MenuItem::Quiz => "menu.quiz",
-            MenuItem::Settings => "menu.settings",
+            MenuItem::Continue if has_resume_point => key::menu::CONTINUE,
+            MenuItem::Continue => key::menu::START,
+            MenuItem::Chapters => key::menu::CHAPTERS,
+            MenuItem::Map => key::menu::MAP,
+            MenuItem::Ordering => key::menu::ORDERING,
+            MenuItem::Simulator => key::menu::SIMULATOR,
+            MenuItem::Checklist => key::menu::CHECKLIST,
+            MenuItem::Quiz => key::menu::QUIZ,
+            MenuItem::Settings => key::menu::SETTINGS,
         }
     }
 }
@@ -79,9 +81,9 @@ pub fn must_ask_before_quit(session: &Session) -> bool {
 pub fn ask_quit(home: &mut HomeState, session: &mut Session) {
     home.confirm_quit = true;
     let key = if session.report_status == Some(domain::outbox::MailStatus::Queued) {
-        "home.quit_confirm"
+        key::home::QUIT_CONFIRM
     } else {
-        "home.quit_joined"
+        key::home::QUIT_JOINED
     };
     let text = session.strings().get(key).to_owned();
     session.notify(text, true);
@@ -140,7 +142,8 @@ pub fn on_mouse(home: &mut HomeState, session: &mut Session, mouse: Mouse) -> Ve
 /// Home's layout for the session's size and language.
 pub fn home_layout(session: &Session) -> layout::HomeLayout {
     let s = session.strings();
-    let title = s.get("app.title").chars().count() + 3 + s.get("app.subtitle").chars().count();
+    let title =
+        s.get(key::app::TITLE).chars().count() + 3 + s.get(key::app::SUBTITLE).chars().count();
     layout::home(session.size.0, session.size.1, title)
 }
 

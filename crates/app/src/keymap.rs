@@ -180,7 +180,7 @@ pub struct Binding {
     /// What they do.
     pub action: Action,
     /// String key of the description.
-    pub label: &'static str,
+    pub label: content::Key,
     /// Whether the one-line legend shows it (the help shows all).
     pub legend: bool,
 }

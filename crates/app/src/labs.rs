@@ -5,6 +5,8 @@
 //! next hint (saved) and reset it to the starting file after a y/n question. Nothing here
 //! does IO: the lab thread and the store thread answer with messages.
 
+use content::key;
+
 mod protocol;
 
 use std::collections::BTreeMap;
@@ -79,11 +81,11 @@ impl LabStatus {
     }
 
     /// String key of the status word (shared with the CLI).
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            LabStatus::Done => "lab.status_done",
-            LabStatus::Attempted => "lab.status_attempted",
-            LabStatus::New => "lab.status_new",
+            LabStatus::Done => key::lab::STATUS_DONE,
+            LabStatus::Attempted => key::lab::STATUS_ATTEMPTED,
+            LabStatus::New => key::lab::STATUS_NEW,
         }
     }
 }
@@ -166,7 +168,7 @@ pub fn on_lab_action(s: &mut LabState, session: &mut Session, action: Action) ->
                 return Vec::new();
             }
             s.confirm_reset = true;
-            let text = session.strings().get("labs.reset_confirm").to_owned();
+            let text = session.strings().get(key::labs::RESET_CONFIRM).to_owned();
             session.notify(text, true);
         }
         _ => {}
@@ -182,7 +184,7 @@ fn open_failed_run(s: &LabState, session: &mut Session) -> Vec<Effect> {
         _ => None,
     };
     let Some(failed) = failed else {
-        let text = session.strings().get("labs.no_failed_run").to_owned();
+        let text = session.strings().get(key::labs::NO_FAILED_RUN).to_owned();
         session.notify(text, false);
         return Vec::new();
     };
@@ -205,7 +207,7 @@ fn page(session: &Session) -> u16 {
 /// A check is running: the file stays as it is until it ends (the learner is told).
 fn busy(s: &LabState, session: &mut Session) -> bool {
     if matches!(s.check, CheckState::Running(_)) {
-        let text = session.strings().get("labs.busy").to_owned();
+        let text = session.strings().get(key::labs::BUSY).to_owned();
         session.notify(text, false);
         return true;
     }
@@ -228,7 +230,7 @@ pub fn start_check(s: &mut LabState, session: &mut Session) -> Vec<Effect> {
 fn next_hint(s: &mut LabState, session: &mut Session) -> Vec<Effect> {
     let levels = u32::try_from(LAB_HINT_LEVELS).unwrap_or(u32::MAX);
     if s.result.hints >= levels {
-        let text = session.strings().get("labs.hints_all").to_owned();
+        let text = session.strings().get(key::labs::HINTS_ALL).to_owned();
         session.notify(text, false);
         return Vec::new();
     }
@@ -254,7 +256,7 @@ pub fn on_confirm_key(s: &mut LabState, session: &mut Session, key: Key) -> Vec<
             lab_id: s.lab_id.clone(),
         })];
     }
-    let text = session.strings().get("labs.reset_kept").to_owned();
+    let text = session.strings().get(key::labs::RESET_KEPT).to_owned();
     session.notify(text, false);
     Vec::new()
 }
@@ -264,7 +266,7 @@ pub fn opened(session: &mut Session, result: Result<(), String>) {
     if let Err(reason) = result {
         let text = session
             .strings()
-            .fill("labs.file_failed", &[("reason", &reason)]);
+            .fill(key::labs::FILE_FAILED, &[("reason", &reason)]);
         session.notify(text, true);
     }
 }
@@ -294,13 +296,13 @@ pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String
 /// screen shows the file's path), with the way back: `r` restores the starting file, a save
 /// there checks it again. Nothing is recreated.
 pub fn file_gone(session: &mut Session) {
-    let text = session.strings().get("labs.file_gone").to_owned();
+    let text = session.strings().get(key::labs::FILE_GONE).to_owned();
     session.notify(text, true);
 }
 
 /// The check waits for another check of this lab on the same data folder.
 pub fn waiting(session: &mut Session) {
-    let text = session.strings().get("labs.check_waiting").to_owned();
+    let text = session.strings().get(key::labs::CHECK_WAITING).to_owned();
     session.notify(text, false);
 }
 
@@ -311,13 +313,13 @@ pub fn was_reset(s: &mut LabState, session: &mut Session, result: Result<(), Str
             s.check = CheckState::Idle;
             let text = session
                 .strings()
-                .fill("lab.reset_done", &[("file", &s.file)]);
+                .fill(key::lab::RESET_DONE, &[("file", &s.file)]);
             session.notify(text, false);
         }
         Err(reason) => {
             let text = session
                 .strings()
-                .fill("labs.file_failed", &[("reason", &reason)]);
+                .fill(key::labs::FILE_FAILED, &[("reason", &reason)]);
             session.notify(text, true);
         }
     }

@@ -8,6 +8,8 @@
 //! for a change with [`Session::push`] or [`Session::back`] (a [`Nav`] request); `update` applies
 //! it right after the handler returns, saving what the left screen must keep.
 
+use content::key;
+
 pub mod chapters;
 pub mod dashboard;
 mod dispatch;
@@ -168,14 +170,18 @@ impl App {
                 let text = self
                     .session
                     .strings()
-                    .get("workshop.solved_sent")
+                    .get(key::workshop::SOLVED_SENT)
                     .to_owned();
                 self.session.notify(text, false);
                 return vec![Effect::Store(StoreRequest::Solved)];
             }
             self.session.stuck = Some(false);
             let screen = format!("{:?}", self.screen.kind()).to_lowercase();
-            let text = self.session.strings().get("workshop.stuck_sent").to_owned();
+            let text = self
+                .session
+                .strings()
+                .get(key::workshop::STUCK_SENT)
+                .to_owned();
             self.session.notify(text, false);
             return vec![Effect::Store(StoreRequest::Stuck(screen))];
         }

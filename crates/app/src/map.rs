@@ -2,6 +2,8 @@
 //! signals, and a QR code with its URL. The URL is the config's `map_url`, or the LAN address
 //! while the map is shared (the server itself runs in the runtime, on its own thread).
 
+use content::key;
+
 mod lines;
 
 use super::input::{Mouse, MouseKind};
@@ -213,7 +215,7 @@ fn toggle_share(session: &mut Session) -> Vec<Effect> {
         Sharing::On(_) => {
             session.map.sharing = Sharing::Off;
             session.map.refresh_qr();
-            let text = session.strings().get("map.share_stopped").to_owned();
+            let text = session.strings().get(key::map::SHARE_STOPPED).to_owned();
             session.notify(text, false);
             vec![Effect::Share(ShareRequest::Stop)]
         }
@@ -233,12 +235,12 @@ pub fn on_share_started(
         Err(failure) => {
             session.map.sharing = Sharing::Off;
             let reason = match failure {
-                ShareFailure::NoLan => session.strings().get("share.no_lan").to_owned(),
+                ShareFailure::NoLan => session.strings().get(key::share::NO_LAN).to_owned(),
                 ShareFailure::Bind(reason) => reason,
             };
             let text = session
                 .strings()
-                .fill("map.share_failed", &[("reason", &reason)]);
+                .fill(key::map::SHARE_FAILED, &[("reason", &reason)]);
             session.notify(text, true);
         }
     }

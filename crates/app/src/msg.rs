@@ -31,9 +31,9 @@ pub enum CodeRequestOutcome {
     /// names one; the address stays on the host): the screen asks for consent.
     SentCopyOffered(Delivery),
     /// No code now (cooldown, hourly limit, lock): string key and seconds to wait.
-    Denied { key: &'static str, secs: i64 },
+    Denied { key: content::Key, secs: i64 },
     /// The mail library refused the address (string key).
-    Invalid { key: &'static str },
+    Invalid { key: content::Key },
 }
 
 /// The workshop session as Home shows it.

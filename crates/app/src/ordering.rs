@@ -6,6 +6,7 @@ use super::doc_layout::{DocLine, Span, Tone};
 use super::input::{Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, layout};
+use content::key;
 use domain::{Fact, OrderingGame, Pick};
 
 /// What the last pick said.
@@ -104,7 +105,7 @@ pub fn summary_lines(session: &Session, width: usize) -> Vec<DocLine> {
         }];
         out.extend(wrap(&runs, max, &[], &indent).into_iter().map(DocLine::new));
     }
-    let again = session.strings().get("ordering.again").to_owned();
+    let again = session.strings().get(key::ordering::AGAIN).to_owned();
     out.extend(
         wrap(&[(again, Tone::Dim)], max, &[], &[])
             .into_iter()

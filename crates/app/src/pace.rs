@@ -7,6 +7,7 @@
 use super::keymap::{DISMISS_KEY, FOLLOW_KEY};
 use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
+use content::key;
 use domain::workshop::pace::PaceReply;
 use domain::workshop::{Pace, PaceKind};
 use sim::model::Mode;
@@ -105,7 +106,7 @@ pub fn banner(session: &Session) -> Option<String> {
                 .enumerate()
                 .find(|(_, c)| &c.id == chapter)?;
             s.fill(
-                "pace.open_chapter",
+                key::pace::OPEN_CHAPTER,
                 &[("n", &(i + 1).to_string()), ("title", &c.title)],
             )
         }
@@ -119,33 +120,36 @@ pub fn banner(session: &Session) -> Option<String> {
                 .map_or(scenario.as_str(), |t| t.title.as_str());
             // The mode by its name on the simulator's screen ("naiv"), not its id.
             let mode = Mode::parse(mode).map_or(mode.as_str(), |m| s.get(mode_key(m)));
-            s.fill("pace.open_scenario", &[("title", title), ("mode", mode)])
+            s.fill(
+                key::pace::OPEN_SCENARIO,
+                &[("title", title), ("mode", mode)],
+            )
         }
         PaceKind::RevealDecision { decision } => {
             let d = course.decision(decision)?;
             let first = notice.distribution.as_ref();
             match &notice.second_distribution {
                 Some(second) => s.fill(
-                    "pace.revealed_both",
+                    key::pace::REVEALED_BOTH,
                     &[
                         ("title", &d.title),
                         ("shares", &shares(d, first, Some(second))),
                     ],
                 ),
                 None => s.fill(
-                    "pace.revealed",
+                    key::pace::REVEALED,
                     &[("title", &d.title), ("shares", &shares(d, first, None))],
                 ),
             }
         }
         PaceKind::SecondVote { decision } => {
             let d = course.decision(decision)?;
-            s.fill("pace.second_vote", &[("title", &d.title)])
+            s.fill(key::pace::SECOND_VOTE, &[("title", &d.title)])
         }
     };
     let mut args = keys.clone();
     args.push(("what", &what));
-    Some(s.fill("pace.banner", &args))
+    Some(s.fill(key::pace::BANNER, &args))
 }
 
 /// Follows the banner's command (the one key); the banner goes away. The screen it opens

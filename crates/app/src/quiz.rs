@@ -4,6 +4,7 @@
 use super::keymap::Action;
 use super::{Effect, Screen, Session, StoreRequest};
 use content::Question;
+use content::key;
 use domain::quiz::Attempt;
 use std::collections::BTreeSet;
 
@@ -82,7 +83,7 @@ pub fn attempt_started(shown: Option<&mut QuizState>, session: &mut Session, att
     if let Some(state) = shown {
         *state = QuizState::at(QuizPhase::Question);
         // Never silently: a new attempt draws new questions and starts the score at zero.
-        let text = session.strings().get("quiz.attempt_started").to_owned();
+        let text = session.strings().get(key::quiz::ATTEMPT_STARTED).to_owned();
         session.notify(text, false);
     }
 }
@@ -200,9 +201,9 @@ fn submit(state: &mut QuizState, session: &mut Session) -> Vec<Effect> {
         // instead of answering with whatever option the cursor happens to start on.
         let multi = current_question(session, state).is_some_and(|q| q.multi);
         let key = if multi {
-            "quiz.select_first"
+            key::quiz::SELECT_FIRST
         } else {
-            "quiz.select_first_single"
+            key::quiz::SELECT_FIRST_SINGLE
         };
         let hint = session.strings().get(key).to_owned();
         session.notify(hint, false);

@@ -1,5 +1,7 @@
 //! The lesson reader: scrolling, next/previous chapter, interactive parts, course search.
 
+use content::key;
+
 mod interact;
 mod search;
 
@@ -28,7 +30,7 @@ pub struct ReaderState {
     /// The calculator field being edited, with the text typed so far.
     pub calc_edit: Option<(CalcField, String)>,
     /// The last calculator input error (a string key).
-    pub calc_error: Option<&'static str>,
+    pub calc_error: Option<content::Key>,
     /// Whether the learner's own scrolling has brought the last line on screen (arriving,
     /// `n`, a search hit or the chapter list do not count; a chapter that fits one screen has
     /// it from the start).
@@ -220,7 +222,7 @@ fn not_yet_read(state: &ReaderState, session: &Session) -> Option<String> {
     }
     let needed = needed_reading_ms(session, state);
     Some(session.strings().fill(
-        "reader.left_unread",
+        key::reader::LEFT_UNREAD,
         &[
             ("read", &(state.reading_ms / 1000).to_string()),
             ("needed", &needed.div_ceil(1000).to_string()),
@@ -317,7 +319,7 @@ pub fn on_action(state: &mut ReaderState, session: &mut Session, action: Action)
                     session.notify(text, false);
                 }
             } else {
-                let text = session.strings().get("reader.last_chapter").to_owned();
+                let text = session.strings().get(key::reader::LAST_CHAPTER).to_owned();
                 session.notify(text, false);
             }
             effects

@@ -5,6 +5,7 @@
 use super::input::{Key, KeyCode};
 use super::msg::{CodeRequestOutcome, Delivery};
 use super::{Effect, MailRequest, Screen, Session};
+use content::key;
 use domain::address;
 use domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
 use domain::report::{MAX_NAME_CHARS, display_name};
@@ -72,7 +73,7 @@ pub struct ReportState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wait {
     /// The string key of the line.
-    pub key: &'static str,
+    pub key: content::Key,
     /// Time left, ms.
     pub ms_left: u64,
     /// The line as shown now (replaced on every second).
@@ -89,7 +90,7 @@ pub fn on_tick(s: &mut ReportState, session: &Session, elapsed_ms: u32) -> Vec<E
     };
     wait.ms_left = wait.ms_left.saturating_sub(u64::from(elapsed_ms));
     let text = if wait.ms_left == 0 {
-        session.strings().get("otp.cooldown_over").to_owned()
+        session.strings().get(key::otp::COOLDOWN_OVER).to_owned()
     } else {
         let secs = wait.ms_left.div_ceil(1000).to_string();
         session.strings().fill(wait.key, &[("secs", &secs)])
@@ -109,7 +110,7 @@ pub fn on_tick(s: &mut ReportState, session: &Session, elapsed_ms: u32) -> Vec<E
 /// Opens the report screen (the quiz must be finished) and saves the local copy.
 pub fn open(session: &mut Session) -> Vec<Effect> {
     if !session.quiz.finished {
-        let text = session.strings().get("report.need_quiz").to_owned();
+        let text = session.strings().get(key::report::NEED_QUIZ).to_owned();
         session.notify(text, true);
         return Vec::new();
     }
@@ -136,7 +137,13 @@ pub fn open(session: &mut Session) -> Vec<Effect> {
     })]
 }
 
-fn say(s: &mut ReportState, session: &Session, key: &str, args: &[(&str, &str)], error: bool) {
+fn say(
+    s: &mut ReportState,
+    session: &Session,
+    key: content::Key,
+    args: &[(&str, &str)],
+    error: bool,
+) {
     let text = session.strings().fill(key, args);
     // Progress supersedes earlier complaints: "Code confirmed." must not stand below "The code
     // has exactly 6 digits." from a typo that was already corrected.
@@ -294,13 +301,19 @@ fn on_address_key(s: &mut ReportState, session: &Session, code: KeyCode) -> Opti
 pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<String, String>) {
     match result {
         Ok(path) => {
-            say(s, session, "report.saved_local", &[("path", &path)], false);
+            say(
+                s,
+                session,
+                key::report::SAVED_LOCAL,
+                &[("path", &path)],
+                false,
+            );
             s.saved_at = Some(path);
         }
         Err(reason) => say(
             s,
             session,
-            "common.save_failed",
+            key::common::SAVE_FAILED,
             &[("reason", &reason)],
             true,
         ),
@@ -327,7 +340,7 @@ pub fn code_requested(
             say(
                 s,
                 session,
-                "report.code_sent",
+                key::report::CODE_SENT,
                 &[("address", &address)],
                 false,
             );
@@ -336,7 +349,7 @@ pub fn code_requested(
         Ok(CodeRequestOutcome::Denied { key, secs }) => {
             say(s, session, key, &[("secs", &secs.to_string())], true);
             // The cooldown counts down where the learner reads it.
-            s.wait = (key == "otp.cooldown" && secs > 0).then(|| Wait {
+            s.wait = (key == key::otp::COOLDOWN && secs > 0).then(|| Wait {
                 key,
                 ms_left: u64::try_from(secs).unwrap_or(0) * 1000,
                 shown: session.strings().fill(key, &[("secs", &secs.to_string())]),
@@ -349,7 +362,7 @@ pub fn code_requested(
         Err(reason) => say(
             s,
             session,
-            "common.save_failed",
+            key::common::SAVE_FAILED,
             &[("reason", &reason)],
             true,
         ),
@@ -359,17 +372,35 @@ pub fn code_requested(
 /// Says where a mail went (file path, retry reason).
 pub fn delivered(s: &mut ReportState, session: &Session, delivery: &Delivery) {
     match delivery {
-        Delivery::File(path) => say(s, session, "mail.file_written", &[("path", path)], false),
+        Delivery::File(path) => say(
+            s,
+            session,
+            key::mail::FILE_WRITTEN,
+            &[("path", path)],
+            false,
+        ),
         Delivery::Smtp => {}
         // The server's raw words stay in the log; the screen says them in a sentence of the
         // learner's language.
         Delivery::Retry(reason) => {
             let why = explain(reason, session.strings());
-            say(s, session, "mail.retry_later", &[("reason", &why)], true);
+            say(
+                s,
+                session,
+                key::mail::RETRY_LATER,
+                &[("reason", &why)],
+                true,
+            );
         }
         Delivery::Failed(reason) => {
             let why = explain(reason, session.strings());
-            say(s, session, "mail.status_failed", &[("reason", &why)], true);
+            say(
+                s,
+                session,
+                key::mail::STATUS_FAILED,
+                &[("reason", &why)],
+                true,
+            );
         }
     }
 }
@@ -377,7 +408,13 @@ pub fn delivered(s: &mut ReportState, session: &Session, delivery: &Delivery) {
 /// The report went out.
 pub fn say_sent(s: &mut ReportState, session: &Session) {
     let address = s.address.clone();
-    say(s, session, "report.sent", &[("address", &address)], false);
+    say(
+        s,
+        session,
+        key::report::SENT,
+        &[("address", &address)],
+        false,
+    );
 }
 
 /// The verdict on a typed code.
@@ -389,7 +426,7 @@ pub fn code_checked(s: &mut ReportState, session: &Session, verdict: Result<Verd
             say(
                 s,
                 session,
-                "common.save_failed",
+                key::common::SAVE_FAILED,
                 &[("reason", &reason)],
                 true,
             );
@@ -420,6 +457,12 @@ pub fn code_checked(s: &mut ReportState, session: &Session, verdict: Result<Verd
     }
     if ok {
         let address = s.address.clone();
-        say(s, session, "report.queued", &[("address", &address)], false);
+        say(
+            s,
+            session,
+            key::report::QUEUED,
+            &[("address", &address)],
+            false,
+        );
     }
 }

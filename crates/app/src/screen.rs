@@ -7,6 +7,7 @@ use super::{
     ChaptersState, HomeState, MapState, OrderingState, QuizState, ReaderState, ReportState,
     SettingsState, SimState,
 };
+use content::key;
 
 /// The screen on top.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,39 +76,39 @@ impl Screen {
 
     /// The legend's label for a binding right now: on the quiz's feedback, Enter goes on
     /// instead of submitting.
-    pub fn legend_label(&self, action: Action, label: &'static str) -> &'static str {
+    pub fn legend_label(&self, action: Action, label: content::Key) -> content::Key {
         match (self, action) {
             (Screen::Quiz(state), Action::Open)
                 if matches!(state.phase, QuizPhase::Feedback { .. }) =>
             {
-                "quiz.continue"
+                key::quiz::CONTINUE
             }
             _ => label,
         }
     }
 
     /// String key of the screen's name in the `?` help title.
-    pub fn help_title_key(&self) -> &'static str {
+    pub fn help_title_key(&self) -> content::Key {
         match self {
-            Screen::Reader(_) => "reader.help_title",
-            Screen::Home(_) => "home.help_title",
+            Screen::Reader(_) => key::reader::HELP_TITLE,
+            Screen::Home(_) => key::home::HELP_TITLE,
             other => other.title_key(),
         }
     }
 
     /// String key of the screen's title.
-    pub fn title_key(&self) -> &'static str {
+    pub fn title_key(&self) -> content::Key {
         match self {
-            Screen::Home(_) => "app.title",
-            Screen::Chapters(_) => "chapters.title",
-            Screen::Reader(_) => "menu.chapters",
-            Screen::Settings(_) => "settings.title",
-            Screen::Ordering(_) => "menu.ordering",
-            Screen::Simulator(_) => "menu.simulator",
-            Screen::Map(_) => "menu.map",
-            Screen::Quiz(_) => "quiz.title",
-            Screen::Report(_) => "report.title",
-            Screen::LabList(_) | Screen::Lab(_) => "labs.title",
+            Screen::Home(_) => key::app::TITLE,
+            Screen::Chapters(_) => key::chapters::TITLE,
+            Screen::Reader(_) => key::menu::CHAPTERS,
+            Screen::Settings(_) => key::settings::TITLE,
+            Screen::Ordering(_) => key::menu::ORDERING,
+            Screen::Simulator(_) => key::menu::SIMULATOR,
+            Screen::Map(_) => key::menu::MAP,
+            Screen::Quiz(_) => key::quiz::TITLE,
+            Screen::Report(_) => key::report::TITLE,
+            Screen::LabList(_) | Screen::Lab(_) => key::labs::TITLE,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! plus the one navigation request a handler may leave for `App::update`.
 
 use super::{Effect, MapSetup, QuizRecord, Screen, StoreRequest};
+use content::key;
 use content::{Content, Course, Lang, Strings};
 use domain::outbox::MailStatus;
 use domain::{Fact, Progress};
@@ -235,18 +236,18 @@ impl Session {
         self.quiz = stored.quiz;
         self.report_status = stored.report_status;
         if stored.waited {
-            let text = self.strings().get("store.waited").to_owned();
+            let text = self.strings().get(key::store::WAITED).to_owned();
             self.notify(text, false);
         }
         if let Some(backup) = stored.recovered_backup {
             let text = self.strings().fill(
-                "store.recovered",
+                key::store::RECOVERED,
                 &[("path", &backup.display().to_string())],
             );
             self.notify(text, true);
         }
         if stored.shared_folder {
-            let text = self.strings().get("store.shared_folder").to_owned();
+            let text = self.strings().get(key::store::SHARED_FOLDER).to_owned();
             self.notify(text, true);
         }
     }
@@ -261,7 +262,7 @@ impl Session {
 
     /// Another queuelab holds the store: the store thread waits, saves wait with it.
     pub fn store_busy(&mut self) {
-        let text = self.strings().get("store.busy").to_owned();
+        let text = self.strings().get(key::store::BUSY).to_owned();
         self.notify(text, true);
     }
 

@@ -4,6 +4,7 @@
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, MailRequest, Session, StoreRequest, layout};
+use content::key;
 use domain::{Fact, Progress};
 
 /// The entries of the Settings list.
@@ -39,7 +40,10 @@ pub fn on_action(s: &mut SettingsState, session: &mut Session, action: Action) -
         Action::ToggleLang => return toggle_language(session),
         Action::Clear => s.confirm_clear = true,
         Action::DeleteDamaged if session.damaged.is_empty() => {
-            let text = session.strings().get("settings.damaged_none").to_owned();
+            let text = session
+                .strings()
+                .get(key::settings::DAMAGED_NONE)
+                .to_owned();
             session.notify(text, false);
         }
         Action::DeleteDamaged => s.confirm_delete = true,
@@ -83,15 +87,16 @@ pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) ->
 pub fn damaged_deleted(session: &mut Session, result: Result<usize, String>) -> Vec<Effect> {
     let (text, error) = match result {
         Ok(count) => (
-            session
-                .strings()
-                .fill("settings.damaged_deleted", &[("count", &count.to_string())]),
+            session.strings().fill(
+                key::settings::DAMAGED_DELETED,
+                &[("count", &count.to_string())],
+            ),
             false,
         ),
         Err(reason) => (
             session
                 .strings()
-                .fill("common.save_failed", &[("reason", &reason)]),
+                .fill(key::common::SAVE_FAILED, &[("reason", &reason)]),
             true,
         ),
     };

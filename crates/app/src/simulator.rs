@@ -1,6 +1,8 @@
 //! The incident simulator screen's state and controls. The engine runs on its own thread in
 //! the runtime: this module only sends [`SimCommand`]s and reads the [`SimReply`]s.
 
+use content::key;
+
 pub mod fold;
 pub mod lab_run;
 pub mod labels;
@@ -292,7 +294,7 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
         s.picker = None;
         let strings = session.strings();
         let text = strings.fill(
-            "fault.cannot_fire",
+            key::fault::CANNOT_FIRE,
             &[
                 ("fault", strings.get(picker::fault_keys(fault).0)),
                 ("why", strings.get(reason)),
@@ -316,7 +318,7 @@ pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec
     if let Some(fault) = armed {
         let strings = session.strings();
         let text = strings.fill(
-            "simulator.fault_armed",
+            key::simulator::FAULT_ARMED,
             &[("fault", strings.get(picker::fault_keys(fault).0))],
         );
         session.notify(text, false);
@@ -350,7 +352,7 @@ pub fn on_reply(s: &mut SimState, session: &mut Session, reply: SimReply) -> Vec
     if let Some(reason) = failed {
         let text = session
             .strings()
-            .fill("simulator.failed", &[("reason", &reason)]);
+            .fill(key::simulator::FAILED, &[("reason", &reason)]);
         session.notify(text, true);
     }
     count_run(s, session, effects)
@@ -364,7 +366,7 @@ fn clear_armed_notice(s: &SimState, session: &mut Session) {
     };
     let strings = session.strings();
     let notice = strings.fill(
-        "simulator.fault_armed",
+        key::simulator::FAULT_ARMED,
         &[("fault", strings.get(picker::fault_keys(fault).0))],
     );
     if session.status.as_ref().is_some_and(|st| st.text == notice) {

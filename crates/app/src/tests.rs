@@ -3,6 +3,7 @@
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::test_app::{chars, content, key, open_chapter, test_app};
 use super::*;
+use content::key;
 use domain::Fact;
 use domain::outbox::MailStatus;
 
@@ -204,7 +205,7 @@ fn calculator_rejects_bad_input_and_recomputes() {
     let Screen::Reader(state) = &app.screen else {
         panic!("reader expected")
     };
-    assert_eq!(state.calc_error, Some("calc.err_negative"));
+    assert_eq!(state.calc_error, Some(key::calc::ERR_NEGATIVE));
     assert!((state.calc.monthly() - 5400.0).abs() < 1e-9);
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Enter);

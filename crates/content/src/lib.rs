@@ -52,10 +52,7 @@ pub use reference::{
 };
 pub use scenario::{Scenario, ScenarioText};
 pub use source::ContentSource;
-pub use strings::{
-    KEYS as STRING_KEYS, LAB_KEYS as LAB_STRING_KEYS, SIM_KEYS as SIM_STRING_KEYS, Strings,
-    WORKSHOP_KEYS as WORKSHOP_STRING_KEYS,
-};
+pub use strings::{Key, Strings, key};
 
 /// The version of the content format this build reads; every file declares it.
 pub const FORMAT_VERSION: u32 = 1;

@@ -2,6 +2,8 @@
 //! parser after these (the domain may not import lettre); these checks come first because they can
 //! say precisely what is wrong.
 
+use content::key;
+
 /// Longest address SMTP accepts (RFC 5321 path limit minus the angle brackets).
 pub const MAX_LEN: usize = 254;
 /// Longest local part (RFC 5321).
@@ -54,50 +56,50 @@ pub enum AddressError {
 
 impl AddressError {
     /// The UI string key with the message for this rejection.
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            AddressError::Empty => "address.err_empty",
-            AddressError::TooLong => "address.err_too_long",
-            AddressError::Whitespace => "address.err_whitespace",
-            AddressError::Control => "address.err_control",
-            AddressError::NoAt => "address.err_no_at",
-            AddressError::SeveralAt => "address.err_several_at",
-            AddressError::EmptyLocal => "address.err_empty_local",
-            AddressError::LocalTooLong => "address.err_local_too_long",
-            AddressError::LocalDots => "address.err_local_dots",
-            AddressError::LocalChar => "address.err_local_char",
-            AddressError::EmptyDomain => "address.err_empty_domain",
-            AddressError::DomainNotDotted => "address.err_domain_not_dotted",
-            AddressError::DomainChar => "address.err_domain_char",
-            AddressError::DomainEmptyLabel => "address.err_domain_empty_label",
-            AddressError::DomainHyphen => "address.err_domain_hyphen",
-            AddressError::DomainLabelTooLong => "address.err_domain_label_too_long",
-            AddressError::DomainNumericTld => "address.err_domain_numeric_tld",
-            AddressError::Syntax => "address.err_syntax",
+            AddressError::Empty => key::address::ERR_EMPTY,
+            AddressError::TooLong => key::address::ERR_TOO_LONG,
+            AddressError::Whitespace => key::address::ERR_WHITESPACE,
+            AddressError::Control => key::address::ERR_CONTROL,
+            AddressError::NoAt => key::address::ERR_NO_AT,
+            AddressError::SeveralAt => key::address::ERR_SEVERAL_AT,
+            AddressError::EmptyLocal => key::address::ERR_EMPTY_LOCAL,
+            AddressError::LocalTooLong => key::address::ERR_LOCAL_TOO_LONG,
+            AddressError::LocalDots => key::address::ERR_LOCAL_DOTS,
+            AddressError::LocalChar => key::address::ERR_LOCAL_CHAR,
+            AddressError::EmptyDomain => key::address::ERR_EMPTY_DOMAIN,
+            AddressError::DomainNotDotted => key::address::ERR_DOMAIN_NOT_DOTTED,
+            AddressError::DomainChar => key::address::ERR_DOMAIN_CHAR,
+            AddressError::DomainEmptyLabel => key::address::ERR_DOMAIN_EMPTY_LABEL,
+            AddressError::DomainHyphen => key::address::ERR_DOMAIN_HYPHEN,
+            AddressError::DomainLabelTooLong => key::address::ERR_DOMAIN_LABEL_TOO_LONG,
+            AddressError::DomainNumericTld => key::address::ERR_DOMAIN_NUMERIC_TLD,
+            AddressError::Syntax => key::address::ERR_SYNTAX,
         }
     }
 }
 
 /// Every key `AddressError::key` can return (for the strings list and its test).
-pub const ERROR_KEYS: [&str; 18] = [
-    "address.err_empty",
-    "address.err_too_long",
-    "address.err_whitespace",
-    "address.err_control",
-    "address.err_no_at",
-    "address.err_several_at",
-    "address.err_empty_local",
-    "address.err_local_too_long",
-    "address.err_local_dots",
-    "address.err_local_char",
-    "address.err_empty_domain",
-    "address.err_domain_not_dotted",
-    "address.err_domain_char",
-    "address.err_domain_empty_label",
-    "address.err_domain_hyphen",
-    "address.err_domain_label_too_long",
-    "address.err_domain_numeric_tld",
-    "address.err_syntax",
+pub const ERROR_KEYS: [content::Key; 18] = [
+    key::address::ERR_EMPTY,
+    key::address::ERR_TOO_LONG,
+    key::address::ERR_WHITESPACE,
+    key::address::ERR_CONTROL,
+    key::address::ERR_NO_AT,
+    key::address::ERR_SEVERAL_AT,
+    key::address::ERR_EMPTY_LOCAL,
+    key::address::ERR_LOCAL_TOO_LONG,
+    key::address::ERR_LOCAL_DOTS,
+    key::address::ERR_LOCAL_CHAR,
+    key::address::ERR_EMPTY_DOMAIN,
+    key::address::ERR_DOMAIN_NOT_DOTTED,
+    key::address::ERR_DOMAIN_CHAR,
+    key::address::ERR_DOMAIN_EMPTY_LABEL,
+    key::address::ERR_DOMAIN_HYPHEN,
+    key::address::ERR_DOMAIN_LABEL_TOO_LONG,
+    key::address::ERR_DOMAIN_NUMERIC_TLD,
+    key::address::ERR_SYNTAX,
 ];
 
 /// Checks `input` (surrounding whitespace trimmed) and returns the address to use.

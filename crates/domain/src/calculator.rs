@@ -1,5 +1,6 @@
 //! The outage-cost calculator of chapter 11: incidents x people x hours x hourly cost.
 
+use content::key;
 use content::{Calculator, Lang};
 
 /// The four numbers the learner edits.
@@ -35,12 +36,12 @@ impl CalcField {
     }
 
     /// String key of the field's label.
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> content::Key {
         match self {
-            CalcField::Incidents => "calc.incidents",
-            CalcField::People => "calc.people",
-            CalcField::Hours => "calc.hours",
-            CalcField::HourlyCost => "calc.hourly_cost",
+            CalcField::Incidents => key::calc::INCIDENTS,
+            CalcField::People => key::calc::PEOPLE,
+            CalcField::Hours => key::calc::HOURS,
+            CalcField::HourlyCost => key::calc::HOURLY_COST,
         }
     }
 }
@@ -58,11 +59,11 @@ pub enum CalcError {
 
 impl CalcError {
     /// String key of the message.
-    pub fn message_key(self) -> &'static str {
+    pub fn message_key(self) -> content::Key {
         match self {
-            CalcError::NotANumber => "calc.err_number",
-            CalcError::Negative => "calc.err_negative",
-            CalcError::TooLarge => "calc.err_large",
+            CalcError::NotANumber => key::calc::ERR_NUMBER,
+            CalcError::Negative => key::calc::ERR_NEGATIVE,
+            CalcError::TooLarge => key::calc::ERR_LARGE,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! Pure: time comes in as Unix seconds, randomness as a CSPRNG, the key as bytes; the store
 //! keeps the history and the key file lives in the services layer.
 
+use content::key;
 use hmac::{Hmac, KeyInit, Mac};
 use rand::{CryptoRng, RngExt};
 use sha2::Sha256;
@@ -140,14 +141,14 @@ pub enum Verdict {
 
 impl IssueDenied {
     /// The UI string key (placeholder `{secs}`).
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            IssueDenied::Cooldown { .. } => "otp.cooldown",
-            IssueDenied::HourlyLimit { .. } => "otp.hourly_limit",
-            IssueDenied::MachineLimit { .. } => "otp.machine_limit",
-            IssueDenied::RoomLimit { .. } => "otp.room_limit",
-            IssueDenied::Locked { .. } => "otp.locked",
-            IssueDenied::OtherAddress { .. } => "otp.other_address",
+            IssueDenied::Cooldown { .. } => key::otp::COOLDOWN,
+            IssueDenied::HourlyLimit { .. } => key::otp::HOURLY_LIMIT,
+            IssueDenied::MachineLimit { .. } => key::otp::MACHINE_LIMIT,
+            IssueDenied::RoomLimit { .. } => key::otp::ROOM_LIMIT,
+            IssueDenied::Locked { .. } => key::otp::LOCKED,
+            IssueDenied::OtherAddress { .. } => key::otp::OTHER_ADDRESS,
         }
     }
 
@@ -166,15 +167,15 @@ impl IssueDenied {
 
 impl Verdict {
     /// The UI string key (placeholders `{remaining}`, `{secs}`).
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            Verdict::Accepted { .. } => "otp.accepted",
-            Verdict::Wrong { .. } => "otp.wrong",
-            Verdict::Malformed => "otp.malformed",
-            Verdict::Expired => "otp.expired",
-            Verdict::AlreadyUsed => "otp.used",
-            Verdict::Locked { .. } => "otp.locked",
-            Verdict::NoCode => "otp.no_code",
+            Verdict::Accepted { .. } => key::otp::ACCEPTED,
+            Verdict::Wrong { .. } => key::otp::WRONG,
+            Verdict::Malformed => key::otp::MALFORMED,
+            Verdict::Expired => key::otp::EXPIRED,
+            Verdict::AlreadyUsed => key::otp::USED,
+            Verdict::Locked { .. } => key::otp::LOCKED,
+            Verdict::NoCode => key::otp::NO_CODE,
         }
     }
 }

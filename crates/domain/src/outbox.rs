@@ -1,6 +1,8 @@
 //! The app's own mail outbox as data: what kind of mail, its status, and the retry policy
 //! (exponential backoff with equal jitter and a ceiling), all pure.
 
+use content::key;
+
 /// What a queued mail is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MailKind {
@@ -42,11 +44,11 @@ pub enum MailStatus {
 
 impl MailStatus {
     /// The UI string key (placeholder `{reason}` for failed).
-    pub fn key(&self) -> &'static str {
+    pub fn key(&self) -> content::Key {
         match self {
-            MailStatus::Queued => "mail.status_queued",
-            MailStatus::Sent => "mail.status_sent",
-            MailStatus::Failed(_) => "mail.status_failed",
+            MailStatus::Queued => key::mail::STATUS_QUEUED,
+            MailStatus::Sent => key::mail::STATUS_SENT,
+            MailStatus::Failed(_) => key::mail::STATUS_FAILED,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The personal report: one list of blocks rendered twice, as plain text and as HTML, so both parts
 //! always say the same. Every dynamic text is escaped in the HTML.
 
+use content::key;
+
 mod progress;
 mod render;
 
@@ -53,10 +55,10 @@ pub enum NameError {
 
 impl NameError {
     /// The UI string key of the message.
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            NameError::TooLong => "report.name_too_long",
-            NameError::Control => "report.name_control",
+            NameError::TooLong => key::report::NAME_TOO_LONG,
+            NameError::Control => key::report::NAME_CONTROL,
         }
     }
 }
@@ -115,23 +117,25 @@ pub fn build(input: &ReportInput<'_>) -> Report {
     // Who, score and level first, what to do next right below; the details follow.
     let mut blocks: Vec<Block> = input
         .learner
-        .map(|name| Block::Para(s.fill("report.learner", &[("name", name)])))
+        .map(|name| Block::Para(s.fill(key::report::LEARNER, &[("name", name)])))
         .into_iter()
         .collect();
     blocks.push(Block::Para(s.fill(
-        "report.score",
+        key::report::SCORE,
         &[
             ("score", &score.correct.to_string()),
             ("total", &score.total.to_string()),
             ("level", score.level.map_or("-", |l| l.name.as_str())),
         ],
     )));
-    blocks.push(Block::Heading(s.get("report.next_steps").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::NEXT_STEPS).to_owned()));
     blocks.extend(next_steps(input).into_iter().map(Block::Item));
-    blocks.push(Block::Heading(s.get("report.details").to_owned()));
-    blocks.push(Block::Para(s.fill("report.date", &[("date", input.date)])));
+    blocks.push(Block::Heading(s.get(key::report::DETAILS).to_owned()));
     blocks.push(Block::Para(
-        s.fill("report.workshop", &[("name", input.workshop)]),
+        s.fill(key::report::DATE, &[("date", input.date)]),
+    ));
+    blocks.push(Block::Para(
+        s.fill(key::report::WORKSHOP, &[("name", input.workshop)]),
     ));
     let read = input
         .course
@@ -140,13 +144,13 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         .filter(|c| input.progress.chapters_read.contains(&c.id))
         .count();
     blocks.push(Block::Para(s.fill(
-        "report.chapters_read",
+        key::report::CHAPTERS_READ,
         &[
             ("n", &read.to_string()),
             ("total", &input.course.chapters.len().to_string()),
         ],
     )));
-    blocks.push(Block::Heading(s.get("report.quiz").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::QUIZ).to_owned()));
     for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
         let chosen = input.attempt.chosen(q);
         let correct = input.attempt.is_correct(q);
@@ -154,15 +158,15 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         // A partly right multi-select says which picks were right, not just "wrong".
         let partly = q.multi && !correct && hits > 0;
         let answer = if chosen.is_empty() {
-            s.get("report.no_answer").to_owned()
+            s.get(key::report::NO_ANSWER).to_owned()
         } else if partly {
             chosen
                 .iter()
                 .map(|o| {
                     let key = if o.correct {
-                        "report.pick_right"
+                        key::report::PICK_RIGHT
                     } else {
-                        "report.pick_wrong"
+                        key::report::PICK_WRONG
                     };
                     s.fill(key, &[("text", &o.text)])
                 })
@@ -172,10 +176,10 @@ pub fn build(input: &ReportInput<'_>) -> Report {
             join(chosen.iter().map(|o| o.text.as_str()))
         };
         let verdict = if correct {
-            s.get("report.right").to_owned()
+            s.get(key::report::RIGHT).to_owned()
         } else if partly {
             s.fill(
-                "report.partly_right",
+                key::report::PARTLY_RIGHT,
                 &[
                     ("hits", &hits.to_string()),
                     (
@@ -185,7 +189,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
                 ],
             )
         } else {
-            s.get("report.wrong").to_owned()
+            s.get(key::report::WRONG).to_owned()
         };
         let right = join(
             q.options
@@ -195,18 +199,18 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         );
         blocks.push(Block::Para(format!("{}. {}", n + 1, q.prompt)));
         blocks.push(Block::Item(s.fill(
-            "report.your_answer",
+            key::report::YOUR_ANSWER,
             &[("answer", &answer), ("verdict", &verdict)],
         )));
         blocks.push(Block::Item(
-            s.fill("report.right_answer", &[("answer", &right)]),
+            s.fill(key::report::RIGHT_ANSWER, &[("answer", &right)]),
         ));
         blocks.push(Block::Item(
-            s.fill("report.explanation", &[("text", &q.explanation)]),
+            s.fill(key::report::EXPLANATION, &[("text", &q.explanation)]),
         ));
     }
     push_progress(input, &mut blocks);
-    blocks.push(Block::Para(s.get("report.footer").to_owned()));
+    blocks.push(Block::Para(s.get(key::report::FOOTER).to_owned()));
     // Course texts mark ids with `code` for the screen; a mail shows plain words.
     for block in &mut blocks {
         let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
@@ -222,12 +226,12 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         .contains(PRODUCT);
     let subject = match (input.learner, names_product) {
         (Some(name), false) => s.fill(
-            "report.subject_named",
+            key::report::SUBJECT_NAMED,
             &[("workshop", input.workshop), ("name", name)],
         ),
-        (Some(name), true) => s.fill("report.subject_named_plain", &[("name", name)]),
-        (None, false) => s.fill("report.subject", &[("workshop", input.workshop)]),
-        (None, true) => s.get("report.subject_plain").to_owned(),
+        (Some(name), true) => s.fill(key::report::SUBJECT_NAMED_PLAIN, &[("name", name)]),
+        (None, false) => s.fill(key::report::SUBJECT, &[("workshop", input.workshop)]),
+        (None, true) => s.get(key::report::SUBJECT_PLAIN).to_owned(),
     };
     Report {
         subject,
@@ -259,12 +263,8 @@ pub fn next_steps_for(course: &Course, attempt: &Attempt) -> Vec<String> {
     }
     let mut steps: Vec<String> = topics
         .iter()
-        .filter_map(|topic| {
-            let key = format!("report.step.{topic}");
-            // A topic without a step (an unchecked `--content` folder) adds none.
-            let text = s.get(&key);
-            (text != key).then(|| text.to_owned())
-        })
+        // A topic without a step (an unchecked `--content` folder) adds none.
+        .filter_map(|topic| s.lookup(step_key(topic)?.name()).map(str::to_owned))
         .collect();
     let level_steps = attempt
         .score(quiz)
@@ -278,6 +278,24 @@ pub fn next_steps_for(course: &Course, attempt: &Attempt) -> Vec<String> {
         steps.push(step);
     }
     steps
+}
+
+/// The key of the next step for quiz topic `topic` (one of [`content::TOPICS`]), or `None` for
+/// a topic this version has no step for.
+pub fn step_key(topic: &str) -> Option<content::Key> {
+    Some(match topic {
+        "service-bus" => key::report::STEP_SERVICE_BUS,
+        "sqs" => key::report::STEP_SQS,
+        "outbox" => key::report::STEP_OUTBOX,
+        "inbox" => key::report::STEP_INBOX,
+        "claim-check" => key::report::STEP_CLAIM_CHECK,
+        "idempotency" => key::report::STEP_IDEMPOTENCY,
+        "retry" => key::report::STEP_RETRY,
+        "telemetry" => key::report::STEP_TELEMETRY,
+        "dlq" => key::report::STEP_DLQ,
+        "ordering" => key::report::STEP_ORDERING,
+        _ => return None,
+    })
 }
 
 /// Fewest next steps a report lists (the level's fill up the topic steps).

@@ -4,6 +4,7 @@
 //! server where it said something.
 
 use content::Strings;
+use content::key;
 
 /// Start of the raw reason when the server answered 5xx.
 pub const PERMANENT: &str = "permanent server error";
@@ -116,20 +117,20 @@ pub fn explain(reason: &str, strings: &Strings) -> String {
         return String::new();
     }
     let Some(c) = classify(reason) else {
-        return strings.fill("mail.why_other", &[("words", reason.trim())]);
+        return strings.fill(key::mail::WHY_OTHER, &[("words", reason.trim())]);
     };
     let key = match c.cause {
-        Cause::AddressRefused => "mail.why_address_refused",
-        Cause::Authentication => "mail.why_authentication",
-        Cause::ConnectionRefused => "mail.why_connection_refused",
-        Cause::Timeout => "mail.why_timeout",
-        Cause::Tls => "mail.why_tls",
-        Cause::Rejected => "mail.why_rejected",
-        Cause::Connection => "mail.why_connection",
+        Cause::AddressRefused => key::mail::WHY_ADDRESS_REFUSED,
+        Cause::Authentication => key::mail::WHY_AUTHENTICATION,
+        Cause::ConnectionRefused => key::mail::WHY_CONNECTION_REFUSED,
+        Cause::Timeout => key::mail::WHY_TIMEOUT,
+        Cause::Tls => key::mail::WHY_TLS,
+        Cause::Rejected => key::mail::WHY_REJECTED,
+        Cause::Connection => key::mail::WHY_CONNECTION,
     };
     let why = strings.fill(key, &[("code", &c.code), ("words", &c.words)]);
     match c.gave_up_after {
-        Some(n) => strings.fill("mail.why_gave_up", &[("n", &n), ("why", &why)]),
+        Some(n) => strings.fill(key::mail::WHY_GAVE_UP, &[("n", &n), ("why", &why)]),
         None => why,
     }
 }

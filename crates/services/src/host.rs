@@ -3,6 +3,8 @@
 //! its settings and summary; the instructor's commands on the room live in `moderation` and
 //! `pacing`.
 
+use content::key;
+
 pub mod api;
 pub mod db;
 mod door;
@@ -56,10 +58,10 @@ fn now_ms() -> i64 {
 
 /// The refusals a trainee reads in their language (the host answers in both when the request
 /// does not say which).
-const REFUSALS: [&str; 3] = [
-    "workshop.relay_no_mail",
-    "workshop.name_hidden_chars",
-    "workshop.room_locked",
+const REFUSALS: [content::Key; 3] = [
+    key::workshop::RELAY_NO_MAIL,
+    key::workshop::NAME_HIDDEN_CHARS,
+    key::workshop::ROOM_LOCKED,
 ];
 
 /// The pages a phone sees at the join URL.
@@ -81,7 +83,7 @@ pub struct HostState {
     catalog: Catalog,
     relay: Option<mail_relay::MailRelay>,
     /// Refusals the host words for the trainee, by string key: German and English.
-    refusals: Vec<(&'static str, [String; 2])>,
+    refusals: Vec<(content::Key, [String; 2])>,
     /// The join code.
     pub code: String,
     /// The instructor key.
@@ -177,7 +179,7 @@ impl HostState {
             refusals: REFUSALS
                 .iter()
                 .map(|key| {
-                    let text = |lang: Lang| content.course(lang).strings.get(key).to_owned();
+                    let text = |lang: Lang| content.course(lang).strings.get(*key).to_owned();
                     (*key, [text(Lang::De), text(Lang::En)])
                 })
                 .collect(),
@@ -299,9 +301,9 @@ impl HostState {
     }
 
     /// The refusal `key` in `lang`, or in English and German when the language is not known.
-    pub(crate) fn refusal(&self, key: &str, lang: Option<Lang>) -> String {
+    pub(crate) fn refusal(&self, key: content::Key, lang: Option<Lang>) -> String {
         let Some((_, [de, en])) = self.refusals.iter().find(|(k, _)| *k == key) else {
-            return key.to_owned();
+            return key.name().to_owned();
         };
         match lang {
             Some(Lang::De) => de.clone(),

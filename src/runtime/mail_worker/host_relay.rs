@@ -5,6 +5,7 @@
 
 use app::{CodeRequestOutcome, Delivery, Msg};
 use content::Lang;
+use content::key;
 use domain::otp::Verdict;
 use domain::outbox::MailStatus;
 use domain::report::Report;
@@ -13,12 +14,12 @@ use services::store::Membership;
 use services::trainee::client::relay_mail;
 
 /// The refusals of a code request, as `IssueDenied` names them.
-const DENIED_KEYS: [&str; 5] = [
-    "otp.cooldown",
-    "otp.hourly_limit",
-    "otp.machine_limit",
-    "otp.room_limit",
-    "otp.locked",
+const DENIED_KEYS: [content::Key; 5] = [
+    key::otp::COOLDOWN,
+    key::otp::HOURLY_LIMIT,
+    key::otp::MACHINE_LIMIT,
+    key::otp::ROOM_LIMIT,
+    key::otp::LOCKED,
 ];
 
 fn caller(member: &Membership) -> Caller {
@@ -93,7 +94,7 @@ pub fn submit(
 }
 
 fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
-    if reply.key == "report.code_sent" {
+    if reply.key == key::report::CODE_SENT.name() {
         let delivery = if reply.sent {
             Delivery::Smtp
         } else {
@@ -105,9 +106,10 @@ fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
             CodeRequestOutcome::Sent(delivery)
         });
     }
-    match DENIED_KEYS.iter().find(|k| **k == reply.key) {
+    // wire reply carries a key
+    match DENIED_KEYS.iter().find(|k| k.name() == reply.key) {
         Some(key) => Ok(CodeRequestOutcome::Denied {
-            key,
+            key: *key,
             secs: reply.wait_secs.unwrap_or(0),
         }),
         None => Err(format!("the workshop host answered {:?}", reply.key)),
@@ -115,21 +117,25 @@ fn code_outcome(reply: &MailReply) -> Result<CodeRequestOutcome, String> {
 }
 
 fn verdict(reply: &MailReply) -> Result<Verdict, String> {
-    Ok(match reply.key.as_str() {
-        // The host keeps the code's id; the screen only needs "accepted".
-        "otp.accepted" => Verdict::Accepted { code_id: 0 },
-        "otp.wrong" => Verdict::Wrong {
-            remaining: reply.remaining.unwrap_or(0),
+    // wire reply carries a key
+    let answered = || format!("the workshop host answered {:?}", reply.key);
+    Ok(
+        match content::Key::parse(&reply.key).ok_or_else(answered)? {
+            // The host keeps the code's id; the screen only needs "accepted".
+            key::otp::ACCEPTED => Verdict::Accepted { code_id: 0 },
+            key::otp::WRONG => Verdict::Wrong {
+                remaining: reply.remaining.unwrap_or(0),
+            },
+            key::otp::MALFORMED => Verdict::Malformed,
+            key::otp::EXPIRED => Verdict::Expired,
+            key::otp::USED => Verdict::AlreadyUsed,
+            key::otp::LOCKED => Verdict::Locked {
+                wait_secs: reply.wait_secs.unwrap_or(0),
+            },
+            key::otp::NO_CODE => Verdict::NoCode,
+            _ => return Err(answered()),
         },
-        "otp.malformed" => Verdict::Malformed,
-        "otp.expired" => Verdict::Expired,
-        "otp.used" => Verdict::AlreadyUsed,
-        "otp.locked" => Verdict::Locked {
-            wait_secs: reply.wait_secs.unwrap_or(0),
-        },
-        "otp.no_code" => Verdict::NoCode,
-        other => return Err(format!("the workshop host answered {other:?}")),
-    })
+    )
 }
 
 #[cfg(test)]
@@ -153,7 +159,7 @@ mod tests {
         assert_eq!(
             code_outcome(&reply("otp.cooldown")),
             Ok(CodeRequestOutcome::Denied {
-                key: "otp.cooldown",
+                key: key::otp::COOLDOWN,
                 secs: 30
             })
         );

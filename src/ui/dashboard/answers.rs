@@ -6,6 +6,7 @@ use super::{bar, cell, dim, plain, title};
 use crate::ui::theme::Theme;
 use app::dashboard::Dashboard;
 use app::doc_layout::Tone;
+use content::key;
 use ratatui::text::{Line, Span};
 use std::fmt::Write as _;
 
@@ -24,11 +25,11 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
 fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     let s = dash.strings();
     let view = &dash.summary;
-    out.push(title(s.get("dash.decisions_title"), theme));
+    out.push(title(s.get(key::dash::DECISIONS_TITLE), theme));
     // Any section may be on the projector: the private view says so where it starts.
     if dash.view == app::dashboard::AnswersView::Private {
         out.push(Line::from(Span::styled(
-            format!(" {} ", s.get("dash.private_view")),
+            format!(" {} ", s.get(key::dash::PRIVATE_VIEW)),
             theme
                 .tone(Tone::Bad)
                 .add_modifier(ratatui::style::Modifier::REVERSED),
@@ -40,18 +41,18 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
         let total: u32 = counts.map_or(0, |c| c.values().sum());
         let max = counts.and_then(|c| c.values().max().copied()).unwrap_or(0);
         let (state, tone) = if view.revealed.contains(&d.id) {
-            (s.get("dash.revealed"), Tone::Good)
+            (s.get(key::dash::REVEALED), Tone::Good)
         } else if shown {
-            (s.get("dash.hidden_private"), Tone::Bad)
+            (s.get(key::dash::HIDDEN_PRIVATE), Tone::Bad)
         } else {
-            (s.get("dash.hidden"), Tone::Dim)
+            (s.get(key::dash::HIDDEN), Tone::Dim)
         };
         let second = view.second_votes.get(&d.id);
-        let mut answers = s.fill("dash.answers_n", &[("n", &total.to_string())]);
+        let mut answers = s.fill(key::dash::ANSWERS_N, &[("n", &total.to_string())]);
         if let Some(second) = second {
             let n: u32 = second.values().sum();
             answers = s.fill(
-                "dash.answers_both",
+                key::dash::ANSWERS_BOTH,
                 &[("n", &total.to_string()), ("m", &n.to_string())],
             );
         }
@@ -85,8 +86,8 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
         if second.is_some() {
             let columns = format!(
                 "      {:<w$} {}",
-                s.get("dash.first_vote"),
-                s.get("dash.second_vote"),
+                s.get(key::dash::FIRST_VOTE),
+                s.get(key::dash::SECOND_VOTE),
                 w = bar_w + 6
             );
             out.push(Line::from(dim(columns, theme)));
@@ -115,10 +116,10 @@ fn decisions(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'
 
 fn quiz(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     let s = dash.strings();
-    out.push(title(s.get("dash.quiz_title"), theme));
+    out.push(title(s.get(key::dash::QUIZ_TITLE), theme));
     if dash.summary.quiz.is_empty() {
         out.push(Line::from(dim(
-            format!("   {}", s.get("dash.quiz_none")),
+            format!("   {}", s.get(key::dash::QUIZ_NONE)),
             theme,
         )));
     }
@@ -154,7 +155,7 @@ fn rest(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
     let s = dash.strings();
     let o = dash.summary.ordering;
     let ordering = s.fill(
-        "dash.ordering",
+        key::dash::ORDERING,
         &[
             ("solved", &o.solved.to_string()),
             ("attempts", &o.attempts.to_string()),
@@ -163,7 +164,7 @@ fn rest(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
     );
     out.push(title(&ordering, theme));
     out.push(Line::raw(""));
-    out.push(title(s.get("dash.scenarios_title"), theme));
+    out.push(title(s.get(key::dash::SCENARIOS_TITLE), theme));
     let mut scenarios: Vec<_> = dash.content.scenarios.iter().collect();
     scenarios.sort_by_key(|sc| sc.position);
     let mut any = false;
@@ -182,7 +183,7 @@ fn rest(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
     }
     if !any {
         out.push(Line::from(dim(
-            format!("   {}", s.get("dash.none_yet")),
+            format!("   {}", s.get(key::dash::NONE_YET)),
             theme,
         )));
     }

@@ -7,6 +7,7 @@ use super::join::words;
 use crate::ui::theme::Theme;
 use app::dashboard::Dashboard;
 use app::doc_layout::Tone;
+use content::key;
 use ratatui::text::{Line, Span};
 
 /// The door's lines at `width` (none in a quiet, open room).
@@ -18,17 +19,17 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
         return out;
     }
     let mut status = s.fill(
-        "dash.door_line",
+        key::dash::DOOR_LINE,
         &[
             ("joins", &door.joins_last_minute.to_string()),
             ("silent", &door.silent.to_string()),
         ],
     );
     if door.burst {
-        status = format!("{} · {status}", s.get("dash.door_burst"));
+        status = format!("{} · {status}", s.get(key::dash::DOOR_BURST));
     }
     if door.locked {
-        status = format!("{} · {status}", s.get("dash.door_locked"));
+        status = format!("{} · {status}", s.get(key::dash::DOOR_LOCKED));
     }
     let tone = if door.burst || door.locked {
         Tone::Bad
@@ -41,7 +42,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             .into_iter()
             .map(|part| Line::from(Span::styled(format!(" {part}"), theme.tone(tone)))),
     );
-    for part in wrap(s.get("dash.door_keys")) {
+    for part in wrap(s.get(key::dash::DOOR_KEYS)) {
         out.push(Line::from(dim(format!(" {part}"), theme)));
     }
     out.push(Line::raw(""));
@@ -58,7 +59,7 @@ fn lookalike_lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'s
     let named: Vec<String> = groups.iter().map(|g| g.join(" ≈ ")).collect();
     let text = dash
         .strings()
-        .fill("dash.lookalikes", &[("names", &named.join(" · "))]);
+        .fill(key::dash::LOOKALIKES, &[("names", &named.join(" · "))]);
     let mut out: Vec<Line<'static>> = words(&text, width.saturating_sub(1))
         .into_iter()
         .map(|part| Line::from(Span::styled(format!(" {part}"), theme.tone(Tone::Bad))))

@@ -7,6 +7,7 @@ use crate::ui::theme::Theme;
 use app::dashboard::Dashboard;
 use app::doc_layout::Tone;
 use app::doc_layout::wrap::url_wrap;
+use content::key;
 use domain::qr::text::{Glyphs, TERMINAL_QUIET_ZONE, render_fitting, size};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
@@ -37,7 +38,9 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             let (w, h) = size(qr, glyphs, TERMINAL_QUIET_ZONE);
             // The body lacks the header, tabs and footer rows.
             let (w, h) = ((w + 1).to_string(), (h + 3).to_string());
-            let note = dash.strings().fill("map.enlarge", &[("w", &w), ("h", &h)]);
+            let note = dash
+                .strings()
+                .fill(key::map::ENLARGE, &[("w", &w), ("h", &h)]);
             out.push(Line::styled(format!(" {note}"), theme.tone(Tone::Bold)));
             out.push(Line::raw(""));
         }
@@ -89,48 +92,48 @@ fn text(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     // What a trainee types (about 20 characters) and the digits they compare: derived from
     // the join URL, so the projector and the trainee's screen use the one derivation.
     if let Ok(url) = domain::workshop::JoinUrl::parse(&dash.access.join_url) {
-        out.push(title(s.get("dash.join_line"), theme));
+        out.push(title(s.get(key::dash::JOIN_LINE), theme));
         // Advertised on the LAN, the code alone finds the session; the address is the
         // fallback for networks that block multicast.
         out.extend(wrap(&url.join_command(dash.access.discovery.is_some())));
         if let Some(name) = &dash.access.discovery {
             let found = s.fill(
-                "dash.join_found",
+                key::dash::JOIN_FOUND,
                 &[("name", name), ("short", &url.short_line())],
             );
             for part in words(&found, width.saturating_sub(1)) {
                 out.push(Line::from(dim(format!(" {part}"), theme)));
             }
         }
-        out.push(title(s.get("dash.check_digits"), theme));
+        out.push(title(s.get(key::dash::CHECK_DIGITS), theme));
         out.push(Line::styled(
             format!(" {}", dash.access.check_digits),
             theme.tone(Tone::Bold),
         ));
         out.push(Line::raw(""));
     }
-    out.push(title(s.get("dash.join_url"), theme));
+    out.push(title(s.get(key::dash::JOIN_URL), theme));
     out.extend(wrap(&dash.access.join_url));
     out.push(Line::raw(""));
-    out.push(title(s.get("dash.projector"), theme));
+    out.push(title(s.get(key::dash::PROJECTOR), theme));
     out.extend(wrap(&dash.access.projector_url));
     out.push(Line::raw(""));
-    out.push(title(s.get("dash.key_label"), theme));
+    out.push(title(s.get(key::dash::KEY_LABEL), theme));
     if dash.key_shown() {
         out.push(Line::styled(
             format!(" {}", dash.access.key),
             theme.tone(Tone::Bold),
         ));
     } else {
-        for part in words(s.get("dash.key_hidden"), width.saturating_sub(1)) {
+        for part in words(s.get(key::dash::KEY_HIDDEN), width.saturating_sub(1)) {
             out.push(Line::from(dim(format!(" {part}"), theme)));
         }
     }
     out.push(Line::raw(""));
     let hint = if dash.access.discovery.is_some() {
-        "dash.join_hint_code"
+        key::dash::JOIN_HINT_CODE
     } else {
-        "dash.join_hint"
+        key::dash::JOIN_HINT
     };
     for part in words(s.get(hint), width.saturating_sub(1)) {
         out.push(Line::from(dim(format!(" {part}"), theme)));

@@ -7,6 +7,7 @@ use crate::ui::theme::Theme;
 use app::dashboard::Dashboard;
 use app::dashboard::prompt::PromptKind;
 use app::simulator::view::mode_key;
+use content::key;
 use ratatui::text::Line;
 use sim::Mode;
 
@@ -29,15 +30,15 @@ pub fn lines(
     let mut out = Vec::new();
     match kind {
         PromptKind::Chapter => {
-            out.push(title(s.get("dash.list_chapters"), theme));
+            out.push(title(s.get(key::dash::LIST_CHAPTERS), theme));
             for (i, c) in course.chapters.iter().enumerate() {
                 out.push(Line::from(row(i + 1, &c.title)));
             }
         }
         PromptKind::Scenario => {
             let modes: Vec<&str> = Mode::ALL.iter().map(|m| s.get(mode_key(*m))).collect();
-            let hint = s.fill("dash.list_modes", &[("modes", &modes.join(" · "))]);
-            out.push(title(s.get("dash.list_scenarios"), theme));
+            let hint = s.fill(key::dash::LIST_MODES, &[("modes", &modes.join(" · "))]);
+            out.push(title(s.get(key::dash::LIST_SCENARIOS), theme));
             out.push(Line::from(dim(format!("   {hint}"), theme)));
             let mut scenarios: Vec<_> = dash.content.scenarios.iter().collect();
             scenarios.sort_by_key(|sc| sc.position);
@@ -49,7 +50,7 @@ pub fn lines(
             }
         }
         PromptKind::Reveal | PromptKind::SecondVote => {
-            out.push(title(s.get("dash.list_decisions"), theme));
+            out.push(title(s.get(key::dash::LIST_DECISIONS), theme));
             for (i, d) in course.decisions.iter().enumerate() {
                 let chapter = course
                     .chapters
@@ -59,7 +60,7 @@ pub fn lines(
                         || d.chapter.clone(),
                         |n| {
                             s.fill(
-                                "dash.list_in_chapter",
+                                key::dash::LIST_IN_CHAPTER,
                                 &[
                                     ("n", &(n + 1).to_string()),
                                     ("title", &course.chapters[n].title),
@@ -85,10 +86,10 @@ pub fn lines(
 /// highlighted; the stuck marked, since `a` is for them.
 fn trainees(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     let s = dash.strings();
-    out.push(title(s.get("dash.list_trainees"), theme));
+    out.push(title(s.get(key::dash::LIST_TRAINEES), theme));
     if dash.summary.trainees.is_empty() {
         out.push(Line::from(dim(
-            format!("   {}", s.get("dash.no_trainees")),
+            format!("   {}", s.get(key::dash::NO_TRAINEES)),
             theme,
         )));
     }
@@ -100,7 +101,7 @@ fn trainees(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'s
             s.get(t.presence(dash.summary.now_ms).key())
         );
         if t.stuck {
-            text = format!("{text} · {}", s.get("host.status_stuck"));
+            text = format!("{text} · {}", s.get(key::host::STATUS_STUCK));
         }
         let mark = if cursor == Some(i) { '>' } else { ' ' };
         let line = format!(

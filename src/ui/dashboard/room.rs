@@ -6,6 +6,7 @@ use super::{cell, dim, plain, title};
 use crate::ui::theme::Theme;
 use app::dashboard::{AnswersView, Dashboard};
 use app::doc_layout::Tone;
+use content::key;
 use domain::workshop::summary::TraineeView;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -34,12 +35,12 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     // Newest first: the one who just asked is the one to look at.
     stuck.sort_by_key(|t| std::cmp::Reverse(t.stuck_since_ms));
     out.push(title(
-        &s.fill("dash.stuck_title", &[("n", &stuck.len().to_string())]),
+        &s.fill(key::dash::STUCK_TITLE, &[("n", &stuck.len().to_string())]),
         theme,
     ));
     if stuck.is_empty() {
         out.push(Line::from(dim(
-            format!("   {}", s.get("dash.stuck_none")),
+            format!("   {}", s.get(key::dash::STUCK_NONE)),
             theme,
         )));
     }
@@ -49,7 +50,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     let wrote = |t: &&TraineeView| t.stuck_text.as_deref().is_some_and(|w| !w.is_empty());
     if private && stuck.iter().any(wrote) {
         out.push(Line::from(Span::styled(
-            format!(" {} ", s.get("dash.private_room")),
+            format!(" {} ", s.get(key::dash::PRIVATE_ROOM)),
             theme.tone(Tone::Bad).add_modifier(Modifier::REVERSED),
         )));
     }
@@ -59,7 +60,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
         let mut text = format!(
             "{}  {}",
             t.name,
-            s.fill("dash.stuck_on", &[("screen", screen)])
+            s.fill(key::dash::STUCK_ON, &[("screen", screen)])
         );
         // Since when and whether it was seen come before the words: a long text is what the
         // ellipsis may cut.
@@ -67,17 +68,17 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             let minutes = ((dash.now_ms - since).max(0) / 60_000).to_string();
             text = format!(
                 "{text} · {}",
-                s.fill("dash.stuck_since", &[("n", &minutes)])
+                s.fill(key::dash::STUCK_SINCE, &[("n", &minutes)])
             );
         }
         if t.stuck_acknowledged {
-            text = format!("{text} · {}", s.get("dash.stuck_acked"));
+            text = format!("{text} · {}", s.get(key::dash::STUCK_ACKED));
         }
         if let Some(words) = t.stuck_text.as_deref().filter(|w| !w.is_empty()) {
             text = if private {
                 format!("{text}: \"{words}\"")
             } else {
-                format!("{text} · {}", s.get("dash.stuck_wrote"))
+                format!("{text} · {}", s.get(key::dash::STUCK_WROTE))
             };
         }
         out.push(Line::styled(
@@ -91,7 +92,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             " {}",
             super::ellipsize(
                 &s.fill(
-                    "dash.relay",
+                    key::dash::RELAY,
                     &[
                         ("queued", &relay.queued.to_string()),
                         ("sent", &relay.sent.to_string()),
@@ -106,14 +107,14 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     out.push(Line::raw(""));
     out.push(title(
         &s.fill(
-            "dash.trainees_title",
+            key::dash::TRAINEES_TITLE,
             &[("n", &view.trainees.len().to_string())],
         ),
         theme,
     ));
     if view.trainees.is_empty() {
         out.push(Line::from(dim(
-            format!("   {}", s.get("dash.no_trainees")),
+            format!("   {}", s.get(key::dash::NO_TRAINEES)),
             theme,
         )));
         return out;
@@ -125,13 +126,13 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     let screen_w = width.saturating_sub(figures_w + name_w).max(MIN_SCREEN_W);
     let head = format!(
         "   {}{}{}{}{}{}{}",
-        cell(s.get("dash.col_name"), name_w),
-        cell(s.get("dash.col_chapters"), CHAPTERS_W),
-        cell(s.get("dash.col_decisions"), DECISIONS_W),
-        cell(s.get("dash.col_quiz"), QUIZ_W),
-        cell(s.get("dash.col_labs"), LABS_W),
-        cell(s.get("dash.col_seen"), SEEN_W),
-        cell(s.get("dash.col_screen"), screen_w),
+        cell(s.get(key::dash::COL_NAME), name_w),
+        cell(s.get(key::dash::COL_CHAPTERS), CHAPTERS_W),
+        cell(s.get(key::dash::COL_DECISIONS), DECISIONS_W),
+        cell(s.get(key::dash::COL_QUIZ), QUIZ_W),
+        cell(s.get(key::dash::COL_LABS), LABS_W),
+        cell(s.get(key::dash::COL_SEEN), SEEN_W),
+        cell(s.get(key::dash::COL_SCREEN), screen_w),
     );
     out.push(Line::styled(head, theme.tone(Tone::Bold)));
     for t in &view.trainees {
@@ -166,8 +167,11 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     out.push(Line::raw(""));
     let minutes = (domain::workshop::summary::ACTIVE_MS / 60_000).to_string();
     let rules = s.fill(
-        "dash.room_rules",
-        &[("rule", s.get("chapters.read_rule")), ("minutes", &minutes)],
+        key::dash::ROOM_RULES,
+        &[
+            ("rule", s.get(key::chapters::READ_RULE)),
+            ("minutes", &minutes),
+        ],
     );
     for line in textwrap_lines(&rules, width.saturating_sub(4)) {
         out.push(Line::from(dim(format!("   {line}"), theme)));
@@ -183,13 +187,13 @@ fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
         return;
     }
     out.push(Line::raw(""));
-    out.push(title(s.get("dash.labs_title"), theme));
+    out.push(title(s.get(key::dash::LABS_TITLE), theme));
     for lab in &dash.content.labs {
         let Some(room) = dash.summary.labs.get(&lab.id) else {
             continue;
         };
         let text = s.fill(
-            "dash.lab_line",
+            key::dash::LAB_LINE,
             &[
                 ("n", &lab.number.to_string()),
                 ("title", lab.title(dash.lang)),
@@ -208,7 +212,7 @@ fn labs(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'stati
                 .iter()
                 .map(|(r, n)| format!("{} ({n})", reason_title(dash, r)))
                 .collect();
-            let failing = s.fill("dash.lab_failing", &[("list", &list.join(", "))]);
+            let failing = s.fill(key::dash::LAB_FAILING, &[("list", &list.join(", "))]);
             out.push(Line::from(dim(
                 format!(
                     "     {}",
@@ -227,9 +231,11 @@ fn reason_title(dash: &Dashboard, id: &str) -> String {
     if let Some(kind) = dash.content.moments.get(dash.lang, &format!("kind.{id}")) {
         return kind.to_owned();
     }
-    let key = format!("lab.reason.{id}");
-    let title = dash.strings().get(&key);
-    if title == key { id } else { title }.to_owned()
+    // wire reply carries a key: the id a trainee's check reported, looked up by name.
+    dash.strings()
+        .lookup(&format!("lab.reason.{id}"))
+        .unwrap_or(id)
+        .to_owned()
 }
 
 /// `text` broken at spaces into lines of at most `width` columns (a word longer than that

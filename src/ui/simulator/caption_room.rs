@@ -7,6 +7,7 @@ use super::super::rect;
 use super::super::theme::Theme;
 use app::simulator::Tab;
 use app::{App, SimState, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
@@ -75,7 +76,7 @@ pub(super) fn cut_hint(
         height: 1,
         ..area
     };
-    let hint = app.session.strings().get("simulator.story_cut");
+    let hint = app.session.strings().get(key::simulator::STORY_CUT);
     frame.render_widget(
         Paragraph::new(Line::styled(hint.to_owned(), theme.dim())),
         clip(frame, rect(last)),

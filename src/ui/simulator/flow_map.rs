@@ -3,6 +3,8 @@
 //! words. A box too narrow for its words shows the numbers, and a legend line says what they
 //! mean; no word is ever cut.
 
+use content::key;
+
 mod tokens;
 
 use super::super::chrome::clip;
@@ -201,11 +203,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     tokens::movers(frame, moves, t, &boxes, ascii, theme.tone(Tone::Focus));
     let mut notes = Vec::new();
     if !legend.is_empty() {
-        notes.push(strings.fill("flow.legend", &[("entries", &legend.join("; "))]));
+        notes.push(strings.fill(key::flow::LEGEND, &[("entries", &legend.join("; "))]));
     }
     if let Some(m) = moves.iter().find(|m| m.again) {
         notes.push(strings.fill(
-            "flow.legend_again",
+            key::flow::LEGEND_AGAIN,
             &[
                 ("mark", &tokens::label(m, ascii)),
                 ("order", &labels::order_of(&m.message_id)),

@@ -8,6 +8,7 @@ use app::doc_layout::Tone;
 use app::simulator::Compare;
 use app::simulator::view::{compare_rows, compare_sentence, mode_key};
 use app::{App, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
@@ -33,20 +34,20 @@ pub fn compare(
     let other = s.get(mode_key(other_mode));
     let safe_name = s.get(mode_key(Mode::Safe));
     let mut lines = vec![Line::styled(
-        s.fill("simulator.compare_title", &[("other", other)]),
+        s.fill(key::simulator::COMPARE_TITLE, &[("other", other)]),
         theme.tone(Tone::Title),
     )];
     match compare {
         Compare::Running => lines.push(Line::styled(
-            s.get("simulator.compare_running"),
+            s.get(key::simulator::COMPARE_RUNNING),
             theme.dim(),
         )),
         Compare::Done { safe, naive } => {
             let verdict = |ok: bool| {
                 if ok {
-                    s.get("simulator.invariants_ok")
+                    s.get(key::simulator::INVARIANTS_OK)
                 } else {
-                    s.get("simulator.invariants_broken")
+                    s.get(key::simulator::INVARIANTS_BROKEN)
                 }
             };
             lines.push(Line::styled(
@@ -64,7 +65,7 @@ pub fn compare(
             }
             lines.push(Line::raw(format!(
                 "{:<32}{:>14}{:>14}",
-                s.get("simulator.invariants"),
+                s.get(key::simulator::INVARIANTS),
                 verdict(safe.invariants.ok()),
                 verdict(naive.invariants.ok())
             )));
@@ -73,7 +74,10 @@ pub fn compare(
                 theme.tone(Tone::Bold),
             ));
             // The two runs' own folders, each on its own row: they hold each run's end.
-            lines.push(Line::styled(s.get("simulator.compare_paths"), theme.dim()));
+            lines.push(Line::styled(
+                s.get(key::simulator::COMPARE_PATHS),
+                theme.dim(),
+            ));
             for (name, dir) in [(safe_name, &safe.paths.dir), (other, &naive.paths.dir)] {
                 lines.push(Line::styled(
                     format!(" {name}: {}", dir.display()),

@@ -6,6 +6,7 @@ use super::super::theme::Theme;
 use app::doc_layout::Tone;
 use app::simulator::{Picker, PickerKind, fault_rows, scenario_rows};
 use app::{App, SimState};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -83,8 +84,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, picker: Picker, them
     let strings = app.session.strings();
     let rows = rows(app, s, picker.kind);
     let title = match picker.kind {
-        PickerKind::Scenario => strings.get("simulator.choose_scenario"),
-        PickerKind::Fault => strings.get("simulator.choose_fault"),
+        PickerKind::Scenario => strings.get(key::simulator::CHOOSE_SCENARIO),
+        PickerKind::Fault => strings.get(key::simulator::CHOOSE_FAULT),
     };
     let area = frame.area();
     let width = area.width.saturating_sub(2);
@@ -170,7 +171,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, picker: Picker, them
     );
     frame.render_widget(
         Paragraph::new(Line::styled(
-            strings.get("simulator.picker_keys"),
+            strings.get(key::simulator::PICKER_KEYS),
             theme.dim(),
         )),
         clip(frame, keys_rect),

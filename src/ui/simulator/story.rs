@@ -8,6 +8,7 @@ use super::super::theme::Theme;
 use app::doc_layout::Tone;
 use app::layout;
 use app::simulator::story::StoryState;
+use content::key;
 use content::{Captions, Lang, Strings};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
@@ -60,7 +61,7 @@ pub fn lines(
         .unwrap_or(m.kind.as_str())
         .to_owned();
     let header = s.fill(
-        "simulator.story_header",
+        key::simulator::STORY_HEADER,
         &[
             ("n", &(pos + 1).to_string()),
             ("total", &story.moments.len().to_string()),
@@ -69,25 +70,25 @@ pub fn lines(
     );
     let keys = match story.came_from {
         Some(back) => s.fill(
-            "simulator.story_back",
+            key::simulator::STORY_BACK,
             &[(
                 "event",
                 &back.map_or_else(
-                    || s.get("simulator.story_head").to_owned(),
+                    || s.get(key::simulator::STORY_HEAD).to_owned(),
                     |i| format!("#{}", sim::moments::event_number(i)),
                 ),
             )],
         ),
         None => s.fill(
-            "simulator.story_keys",
+            key::simulator::STORY_KEYS,
             &[
                 ("cause", &m.cause_number().to_string()),
                 (
                     "state",
                     s.get(if text.pause_at_moments {
-                        "simulator.story_on"
+                        key::simulator::STORY_ON
                     } else {
-                        "simulator.story_off"
+                        key::simulator::STORY_OFF
                     }),
                 ),
             ],

@@ -9,6 +9,7 @@ use app::simulator::Tab;
 use app::simulator::fold;
 use app::simulator::view::{self, TAB_WIDTH, TableLine};
 use app::{App, SimState, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -94,9 +95,9 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         let e = match row {
             fold::Row::Quiet { count, .. } => {
                 let text = if count == 1 {
-                    strings.get("simulator.quiet_step").to_owned()
+                    strings.get(key::simulator::QUIET_STEP).to_owned()
                 } else {
-                    strings.fill("simulator.quiet_steps", &[("n", &count.to_string())])
+                    strings.fill(key::simulator::QUIET_STEPS, &[("n", &count.to_string())])
                 };
                 lines.push(Line::styled(text, theme.dim()));
                 continue;
@@ -169,7 +170,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     }
     if lines.is_empty() {
         lines.push(Line::styled(
-            app.session.strings().get("simulator.log_empty"),
+            app.session.strings().get(key::simulator::LOG_EMPTY),
             theme.dim(),
         ));
     }
@@ -184,7 +185,7 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
     {
         shown[0] = Line::styled(
             strings.fill(
-                "simulator.rows_above",
+                key::simulator::ROWS_ABOVE,
                 &[
                     ("event", &sim::moments::event_number(index).to_string()),
                     ("n", &(start + 1 - row).to_string()),
@@ -200,7 +201,7 @@ fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: l
     let Some(snap) = s.shown() else {
         return;
     };
-    let rows_label = app.session.strings().get("simulator.rows");
+    let rows_label = app.session.strings().get(key::simulator::ROWS);
     let table = view::table_lines(snap, rows_label);
     // Each table's columns are as wide as their name and their widest value (up to a cap),
     // so "delivery_count" is never cut to "delivery_cou".

@@ -9,6 +9,7 @@ use super::picker;
 use app::doc_layout::Tone;
 use app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
 use app::{App, SimState, layout};
+use content::key;
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -30,9 +31,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     let event = s.shown_index().map_or(0, |i| i + 1);
     let keys = format!(
         "{fixed} {}  ·  {}",
-        strings.get("simulator.cause_fixed"),
+        strings.get(key::simulator::CAUSE_FIXED),
         strings.fill(
-            "simulator.batch",
+            key::simulator::BATCH,
             &[
                 ("n", &s.triage.batch.to_string()),
                 ("max", &MAX_BATCH.to_string())
@@ -48,7 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     wrapped(&mut lines, &keys, width, key_tone);
     let drop = last_drop(s);
     let mut summary = strings.fill(
-        "simulator.dlq_count",
+        key::simulator::DLQ_COUNT,
         &[
             ("n", &entries.len().to_string()),
             ("event", &event.to_string()),
@@ -56,7 +57,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     );
     if let Some(drop) = &drop {
         summary.push_str(" · ");
-        summary.push_str(&strings.fill("simulator.triage_dropped_short", &[("n", &drop.count)]));
+        summary
+            .push_str(&strings.fill(key::simulator::TRIAGE_DROPPED_SHORT, &[("n", &drop.count)]));
     }
     let summary_tone = if drop.is_some() {
         theme.tone(Tone::Bad)
@@ -87,7 +89,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     }
     let hidden = rest - shown;
     if hidden > 0 {
-        let text = strings.fill("simulator.triage_more", &[("n", &hidden.to_string())]);
+        let text = strings.fill(key::simulator::TRIAGE_MORE, &[("n", &hidden.to_string())]);
         lines.push(Line::styled(picker::cut_at_word(&text, width), theme.dim()));
     }
     // The explanations, each only when it fits whole in the rows still free.
@@ -95,7 +97,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     if let Some(drop) = &drop {
         details.push((
             strings.fill(
-                "simulator.triage_dropped",
+                key::simulator::TRIAGE_DROPPED,
                 &[
                     ("n", &drop.count),
                     ("ago", &human_ms(lang, drop.ago_ms)),
@@ -107,7 +109,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     }
     if !entries.is_empty() {
         details.push((
-            strings.get("simulator.triage_new_id").to_owned(),
+            strings.get(key::simulator::TRIAGE_NEW_ID).to_owned(),
             theme.dim(),
         ));
     }
@@ -142,7 +144,7 @@ fn entry_line<'a>(
         let text = format!(
             "×{} {}",
             entry.deliveries,
-            strings.get("simulator.triage_no_reason")
+            strings.get(key::simulator::TRIAGE_NO_REASON)
         );
         spans.push(Span::styled(fit(text, used), theme.dim()));
     } else {

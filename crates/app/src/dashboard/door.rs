@@ -4,6 +4,7 @@
 
 use super::prompt::PromptKind;
 use super::{DashEffect, Dashboard};
+use content::key;
 
 /// What the dashboard asks of the room's door.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +22,7 @@ impl Dashboard {
         match key {
             'L' => vec![DashEffect::Door(DoorAction::Lock(!door.locked))],
             _ if door.silent == 0 => {
-                self.note = Some((self.strings().get("dash.silent_none").to_owned(), false));
+                self.note = Some((self.strings().get(key::dash::SILENT_NONE).to_owned(), false));
                 Vec::new()
             }
             _ => {

@@ -3,6 +3,7 @@
 
 use crate::input::{Key, KeyCode};
 use crate::simulator::view::mode_key;
+use content::key;
 use content::{Content, Lang};
 use domain::workshop::PaceKind;
 use domain::workshop::pace::PACE_MODES;
@@ -48,19 +49,19 @@ impl PromptKind {
     }
 
     /// The string key of the question shown before the input.
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> content::Key {
         match self {
-            PromptKind::Chapter => "dash.ask_chapter",
-            PromptKind::Scenario => "dash.ask_scenario",
-            PromptKind::Reveal => "dash.ask_reveal",
-            PromptKind::SecondVote => "dash.ask_second_vote",
-            PromptKind::Kick => "dash.ask_kick",
-            PromptKind::RemoveRow => "dash.ask_remove_row",
-            PromptKind::Acknowledge => "dash.ask_ack",
-            PromptKind::RemoveSilent => "dash.ask_remove_silent",
-            PromptKind::Quit => "dash.ask_quit",
-            PromptKind::ConfirmKick => "dash.confirm_kick",
-            PromptKind::ConfirmRemoveRow => "dash.confirm_remove_row",
+            PromptKind::Chapter => key::dash::ASK_CHAPTER,
+            PromptKind::Scenario => key::dash::ASK_SCENARIO,
+            PromptKind::Reveal => key::dash::ASK_REVEAL,
+            PromptKind::SecondVote => key::dash::ASK_SECOND_VOTE,
+            PromptKind::Kick => key::dash::ASK_KICK,
+            PromptKind::RemoveRow => key::dash::ASK_REMOVE_ROW,
+            PromptKind::Acknowledge => key::dash::ASK_ACK,
+            PromptKind::RemoveSilent => key::dash::ASK_REMOVE_SILENT,
+            PromptKind::Quit => key::dash::ASK_QUIT,
+            PromptKind::ConfirmKick => key::dash::CONFIRM_KICK,
+            PromptKind::ConfirmRemoveRow => key::dash::CONFIRM_REMOVE_ROW,
         }
     }
 }
@@ -123,7 +124,7 @@ pub fn parse(
     kind: PromptKind,
     text: &str,
     content: &Content,
-) -> Result<PaceKind, (&'static str, String)> {
+) -> Result<PaceKind, (content::Key, String)> {
     let course = content.course(Lang::En);
     let mut words = text.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -136,13 +137,15 @@ pub fn parse(
     };
     match kind {
         PromptKind::Chapter => {
-            let i = number(course.chapters.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            let i =
+                number(course.chapters.len()).ok_or((key::dash::BAD_NUMBER, text.to_owned()))?;
             Ok(PaceKind::OpenChapter {
                 chapter: course.chapters[i].id.clone(),
             })
         }
         PromptKind::Reveal | PromptKind::SecondVote => {
-            let i = number(course.decisions.len()).ok_or(("dash.bad_number", text.to_owned()))?;
+            let i =
+                number(course.decisions.len()).ok_or((key::dash::BAD_NUMBER, text.to_owned()))?;
             let decision = course.decisions[i].id.clone();
             Ok(if kind == PromptKind::Reveal {
                 PaceKind::RevealDecision { decision }
@@ -156,9 +159,9 @@ pub fn parse(
             // The number of `sim --list` and the simulator's menu, or the id itself.
             let i = number(scenarios.len())
                 .or_else(|| scenarios.iter().position(|s| s.id == first))
-                .ok_or(("dash.bad_number", first.to_owned()))?;
+                .ok_or((key::dash::BAD_NUMBER, first.to_owned()))?;
             let typed = words.next().unwrap_or(PACE_MODES[0]);
-            let mode = mode_named(typed, content).ok_or(("dash.bad_mode", typed.to_owned()))?;
+            let mode = mode_named(typed, content).ok_or((key::dash::BAD_MODE, typed.to_owned()))?;
             Ok(PaceKind::OpenScenario {
                 scenario: scenarios[i].id.clone(),
                 mode: mode.as_str().to_owned(),
@@ -171,7 +174,7 @@ pub fn parse(
         | PromptKind::RemoveSilent
         | PromptKind::Quit
         | PromptKind::ConfirmKick
-        | PromptKind::ConfirmRemoveRow => Err(("dash.bad_number", text.to_owned())),
+        | PromptKind::ConfirmRemoveRow => Err((key::dash::BAD_NUMBER, text.to_owned())),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Layout of the interactive parts: decision cards, checklist, calculator, runbook, levels,
 //! flow. Target numbering follows [`super::targets`] exactly.
 
+use content::key;
+
 mod decision;
 
 use decision::decision_card;
@@ -99,7 +101,7 @@ pub fn directive(
 fn checklist(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Vec<DocLine>) {
     let s = ctx.strings();
     lines.push(DocLine::new(title_line(
-        s.get("widget.checklist"),
+        s.get(key::widget::CHECKLIST),
         max,
         ctx.ascii,
     )));
@@ -134,7 +136,7 @@ fn checklist(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Vec
         .filter(|i| ctx.progress.checklist.get(&i.id).copied().unwrap_or(false))
         .count();
     let summary = s.fill(
-        "checklist.summary",
+        key::checklist::SUMMARY,
         &[
             ("n", &ticked.to_string()),
             ("total", &items.len().to_string()),
@@ -150,7 +152,7 @@ fn checklist(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Vec
 fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Vec<DocLine>) {
     let s: &Strings = ctx.strings();
     lines.push(DocLine::new(title_line(
-        s.get("widget.calculator"),
+        s.get(key::widget::CALCULATOR),
         max,
         ctx.ascii,
     )));
@@ -187,7 +189,7 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
     let currency = ctx.calc.currency_code().to_owned();
     let target = Some(*next);
     *next += 1;
-    let label = s.get("calc.currency");
+    let label = s.get(key::calc::CURRENCY);
     let pad = " ".repeat(label_width.saturating_sub(super::wrap::width(label)));
     lines.push(DocLine {
         spans: vec![
@@ -208,7 +210,7 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
         .collect();
     let product = format_money(live.monthly(), ctx.lang);
     let result = s.fill(
-        "calc.result",
+        key::calc::RESULT,
         &[
             ("factors", &factors.join(" × ")),
             ("total", &product),
@@ -221,14 +223,14 @@ fn calculator(ctx: &DocContext<'_>, max: usize, next: &mut usize, lines: &mut Ve
     }
     add(
         lines,
-        wrap(&plain(s.get("calc.hint"), Tone::Dim), max, &[], &[]),
+        wrap(&plain(s.get(key::calc::HINT), Tone::Dim), max, &[], &[]),
         None,
     );
 }
 
 fn runbook(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
     lines.push(DocLine::new(title_line(
-        ctx.strings().get("widget.runbook"),
+        ctx.strings().get(key::widget::RUNBOOK),
         max,
         ctx.ascii,
     )));
@@ -259,7 +261,7 @@ fn runbook(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
 
 fn levels(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
     lines.push(DocLine::new(title_line(
-        ctx.strings().get("widget.levels"),
+        ctx.strings().get(key::widget::LEVELS),
         max,
         ctx.ascii,
     )));
@@ -284,7 +286,7 @@ fn levels(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
 /// The flow as a vertical chain; the retry and DLQ stages branch off at the end.
 fn flow(ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
     lines.push(DocLine::new(title_line(
-        ctx.strings().get("widget.flow"),
+        ctx.strings().get(key::widget::FLOW),
         max,
         ctx.ascii,
     )));

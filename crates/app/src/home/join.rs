@@ -8,6 +8,7 @@
 
 use crate::input::{Key, KeyCode};
 use crate::{Effect, Session, WorkshopRequest};
+use content::key;
 use domain::workshop::join_url::{CODE_LEN, JoinUrlError, foreign_code_chars};
 use domain::workshop::{JoinRefusal, JoinTarget, check_name};
 
@@ -88,21 +89,21 @@ impl JoinForm {
     }
 
     /// The string key of the dialog's title: leaving is not joining.
-    pub fn title_key(&self) -> &'static str {
+    pub fn title_key(&self) -> content::Key {
         match self.step {
-            JoinStep::ConfirmLeave => "join.leave_title",
-            _ => "join.title",
+            JoinStep::ConfirmLeave => key::join::LEAVE_TITLE,
+            _ => key::join::TITLE,
         }
     }
 
     /// The string key of the question on screen.
-    pub fn label_key(&self) -> &'static str {
+    pub fn label_key(&self) -> content::Key {
         match self.step {
-            JoinStep::Url => "join.ask_short",
-            JoinStep::Name { .. } => "join.ask_name",
-            JoinStep::ConfirmDigits { .. } => "join.confirm_digits",
-            JoinStep::ConfirmLeave => "join.ask_leave",
-            JoinStep::Waiting => "join.waiting",
+            JoinStep::Url => key::join::ASK_SHORT,
+            JoinStep::Name { .. } => key::join::ASK_NAME,
+            JoinStep::ConfirmDigits { .. } => key::join::CONFIRM_DIGITS,
+            JoinStep::ConfirmLeave => key::join::ASK_LEAVE,
+            JoinStep::Waiting => key::join::WAITING,
         }
     }
 }
@@ -150,7 +151,7 @@ pub fn on_key(
                 {
                     form.declined.push(seen.fingerprint);
                     form.step = JoinStep::Waiting;
-                    form.error = Some(session.strings().get("join.next_session").to_owned());
+                    form.error = Some(session.strings().get(key::join::NEXT_SESSION).to_owned());
                     let declined = form.declined.clone();
                     return (
                         Some(form),
@@ -218,7 +219,7 @@ fn submit(
             Err(e) => form.error = Some(s.fill(error_key(&e), &[("typed", &typed)])),
         },
         JoinStep::Name { .. } if typed.is_empty() => {
-            form.error = Some(s.get("join.name_empty").to_owned());
+            form.error = Some(s.get(key::join::NAME_EMPTY).to_owned());
         }
         JoinStep::Name { url, .. } => match check_name(&typed) {
             Ok(name) => {
@@ -248,25 +249,28 @@ fn code_mistake(target: &JoinTarget, s: &content::Strings) -> Option<String> {
         let n = code.chars().count().to_string();
         let len = CODE_LEN.to_string();
         Some(s.fill(
-            "join.code_length",
+            key::join::CODE_LENGTH,
             &[("code", code), ("n", &n), ("len", &len)],
         ))
     } else if !foreign.is_empty() {
-        Some(s.fill("join.code_chars", &[("code", code), ("chars", &foreign)]))
+        Some(s.fill(
+            key::join::CODE_CHARS,
+            &[("code", code), ("chars", &foreign)],
+        ))
     } else {
         None
     }
 }
 
 /// The string key that names what is wrong with a typed join URL or short line.
-fn error_key(e: &JoinUrlError) -> &'static str {
+fn error_key(e: &JoinUrlError) -> content::Key {
     match e {
-        JoinUrlError::Scheme(_) => "join.err_scheme",
-        JoinUrlError::Address(_) => "join.err_address",
-        JoinUrlError::Path(_) => "join.err_path",
-        JoinUrlError::Code(_) => "join.err_code",
-        JoinUrlError::Fingerprint(_) => "join.err_fingerprint",
-        JoinUrlError::Short(_) => "join.err_short",
+        JoinUrlError::Scheme(_) => key::join::ERR_SCHEME,
+        JoinUrlError::Address(_) => key::join::ERR_ADDRESS,
+        JoinUrlError::Path(_) => key::join::ERR_PATH,
+        JoinUrlError::Code(_) => key::join::ERR_CODE,
+        JoinUrlError::Fingerprint(_) => key::join::ERR_FINGERPRINT,
+        JoinUrlError::Short(_) => key::join::ERR_SHORT,
     }
 }
 
@@ -283,7 +287,11 @@ pub fn answered(
     match result {
         Ok(joined) => {
             *form = None;
-            let key = if joined { "join.joined" } else { "join.left" };
+            let key = if joined {
+                key::join::JOINED
+            } else {
+                key::join::LEFT
+            };
             let text = session.strings().get(key).to_owned();
             session.notify(text, false);
         }

@@ -6,6 +6,7 @@ use crate::simulator::SimCommand;
 use crate::test_app::{chars, key, test_app};
 use crate::{App, Msg, Screen};
 use content::Lang;
+use content::key;
 use sim::{BrokerKind, Mode};
 
 fn broken(app: &mut App, text: &str) {
@@ -42,7 +43,7 @@ fn s_opens_the_broken_run_with_the_checked_file_and_keeps_it_there() {
         // Before any check broke, `s` says when it works.
         assert!(chars(&mut app, "s").is_empty());
         let said = app.session.status.clone().expect("a word").text;
-        assert_eq!(said, app.session.strings().get("labs.no_failed_run"));
+        assert_eq!(said, app.session.strings().get(key::labs::NO_FAILED_RUN));
         broken(&mut app, "-- @handle\nSELECT 1;\n");
         let effects = chars(&mut app, "s");
         let Screen::Simulator(sim) = &app.screen else {
@@ -74,7 +75,10 @@ fn s_opens_the_broken_run_with_the_checked_file_and_keeps_it_there() {
             assert!(sim.picker.is_none() && sim.compare.is_none(), "{refused}");
         }
         let said = app.session.status.clone().expect("a word").text;
-        assert_eq!(said, app.session.strings().get("simulator.lab_run_fixed"));
+        assert_eq!(
+            said,
+            app.session.strings().get(key::simulator::LAB_RUN_FIXED)
+        );
         // Another seed plays the same file; nothing of it is remembered for the next start.
         let effects = chars(&mut app, "n");
         let Some(Effect::Sim(SimCommand::Start { spec, .. })) = effects.first() else {

@@ -5,6 +5,7 @@ use crate::Session;
 use crate::doc_layout::wrap::{width, wrap};
 use crate::doc_layout::{DocLine, Span, Tone};
 use content::FlowStage;
+use content::key;
 
 /// Stage ids of the failure branch (drawn under the main path).
 const BRANCH_IDS: [&str; 2] = ["retry", "dlq"];
@@ -31,10 +32,10 @@ pub fn lines(session: &Session, max: usize) -> Vec<DocLine> {
     let course = session.course();
     let s = &course.strings;
     let ascii = session.options.ascii;
-    let mut out = vec![heading(s.get("widget.flow"), max, ascii)];
+    let mut out = vec![heading(s.get(key::widget::FLOW), max, ascii)];
     flow(&course.reference.flow, max, ascii, &mut out);
     out.push(DocLine::blank());
-    out.push(heading(s.get("widget.checklist"), max, ascii));
+    out.push(heading(s.get(key::widget::CHECKLIST), max, ascii));
     for (i, item) in course.reference.checklist.iter().enumerate() {
         let ticked = session.progress.checklist.get(&item.id).copied() == Some(true);
         let (mark, tone) = if ticked {
@@ -55,7 +56,7 @@ pub fn lines(session: &Session, max: usize) -> Vec<DocLine> {
         );
     }
     out.push(DocLine::blank());
-    out.push(heading(s.get("widget.runbook"), max, ascii));
+    out.push(heading(s.get(key::widget::RUNBOOK), max, ascii));
     for (i, signal) in course.reference.runbook.iter().enumerate() {
         let first = [span(format!("{}. ", i + 1), Tone::Dim)];
         let rest = [span("   ", Tone::Text)];

@@ -4,6 +4,7 @@ use crate::input::{Key, KeyCode};
 use crate::test_app::test_app;
 use crate::{App, Msg, ShareFailure, ShareRequest};
 use content::Lang;
+use content::key;
 
 fn app(map_url: Option<&str>, width: u16, height: u16) -> App {
     let mut app = test_app(Lang::En, width, height);
@@ -59,7 +60,7 @@ fn no_lan_address_is_worded_by_the_app_in_its_language() {
     a.update(Msg::ShareStarted(Err(ShareFailure::NoLan)));
     assert_eq!(a.session.map.sharing, Sharing::Off);
     let status = a.session.status.clone().expect("a status line");
-    let no_lan = a.session.strings().get("share.no_lan").to_owned();
+    let no_lan = a.session.strings().get(key::share::NO_LAN).to_owned();
     assert!(status.error && status.text.contains(&no_lan), "{status:?}");
 }
 

@@ -4,6 +4,7 @@ use super::*;
 use crate::test_app::{chars, content, test_app};
 use crate::{App, Msg, Screen};
 use content::Lang;
+use content::key;
 
 fn notice(id: u64, kind: PaceKind) -> Msg {
     Msg::PaceReceived(PaceNotice {
@@ -199,14 +200,20 @@ fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
     let content = content();
     for lang in [Lang::En, Lang::De] {
         let strings = &content.course(lang).strings;
-        let (verdict, held) = (strings.get("decision.wrong"), strings.get("decision.held"));
+        let (verdict, held) = (
+            strings.get(key::decision::WRONG),
+            strings.get(key::decision::HELD),
+        );
         let d = content.course(lang).decisions[0].id.clone();
         let votes = RoomVotes {
             held: true,
             ..RoomVotes::default()
         };
         let (text, _, own) = held_card_text(lang, Some(votes.clone()));
-        assert!(text.contains(strings.get("decision.vote_saved")), "{text}");
+        assert!(
+            text.contains(strings.get(key::decision::VOTE_SAVED)),
+            "{text}"
+        );
         assert!(text.contains(&held[..20]), "{text}");
         assert!(
             !text.contains(verdict),
@@ -219,7 +226,7 @@ fn held_feedback_says_saved_and_shows_right_and_own_only_after_the_reveal() {
         );
         // What the chapter says below the card explains the answer: it waits for the reveal,
         // so nobody reads the answer out before the room has voted.
-        let held_veil = strings.get("reader.after_held_card");
+        let held_veil = strings.get(key::reader::AFTER_HELD_CARD);
         assert!(text.contains(&held_veil[..30]), "{text}");
         let held_lines = text.lines().count();
         let revealed = RoomVotes {
@@ -264,7 +271,7 @@ fn the_stuck_key_says_solved_the_second_time_and_an_acknowledgement_is_shown() {
     let strings = &content.course(Lang::En).strings;
     app.update(Msg::StuckUpdated(Some(true)));
     let status = app.session.status.clone().expect("a status");
-    assert_eq!(status.text, strings.get("workshop.stuck_acknowledged"));
+    assert_eq!(status.text, strings.get(key::workshop::STUCK_ACKNOWLEDGED));
     // The same acknowledgement again is no news.
     app.session.status = None;
     app.update(Msg::StuckUpdated(Some(true)));
@@ -272,7 +279,7 @@ fn the_stuck_key_says_solved_the_second_time_and_an_acknowledgement_is_shown() {
     let effects = chars(&mut app, "!");
     assert_eq!(effects, [Effect::Store(StoreRequest::Solved)]);
     let status = app.session.status.clone().expect("a status");
-    assert_eq!(status.text, strings.get("workshop.solved_sent"));
+    assert_eq!(status.text, strings.get(key::workshop::SOLVED_SENT));
     // Stuck again after solving.
     let effects = chars(&mut app, "!");
     assert!(matches!(
@@ -341,9 +348,12 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
         };
         app.update(Msg::VotesUpdated(open.clone()));
         let card = reader_text(&app);
-        assert!(card.contains(strings.get("decision.second_vote")), "{card}");
+        assert!(
+            card.contains(strings.get(key::decision::SECOND_VOTE)),
+            "{card}"
+        );
         let keys = format!("1-{}", d.options.len());
-        let asks = strings.fill("decision.second_open", &[("keys", &keys)]);
+        let asks = strings.fill(key::decision::SECOND_OPEN, &[("keys", &keys)]);
         assert!(card.contains(&asks[..24]), "{card}");
         // The answer now is the second vote, and the card says it is saved.
         let effects = chars(&mut app, "2");
@@ -355,7 +365,7 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
             effects.contains(&Effect::Store(StoreRequest::Save(vote))),
             "{effects:?}"
         );
-        let saved = strings.get("decision.second_saved");
+        let saved = strings.get(key::decision::SECOND_SAVED);
         assert!(reader_text(&app).contains(saved), "{}", reader_text(&app));
         // A poll that comes before the host counted it does not take "saved" back.
         app.update(Msg::VotesUpdated(open.clone()));
@@ -386,9 +396,9 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
         let card = reader_text(&app);
         assert!(!card.contains(saved), "{card}");
         let verdict = if d.options[1].correct {
-            strings.get("decision.correct")
+            strings.get(key::decision::CORRECT)
         } else {
-            strings.get("decision.wrong")
+            strings.get(key::decision::WRONG)
         };
         assert!(card.contains(verdict), "{card}");
         // After the reveal an answer is an ordinary one again.

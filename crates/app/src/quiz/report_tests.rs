@@ -5,6 +5,7 @@ use super::tests::{answer, app, started};
 use crate::input::KeyCode;
 use crate::test_app::{chars, key};
 use crate::*;
+use content::key;
 use domain::otp::Verdict;
 use domain::outbox::MailStatus;
 
@@ -51,7 +52,9 @@ fn report_flow_address_code_and_status() {
     assert!(error);
     assert_eq!(
         text,
-        app.session.strings().get("address.err_domain_not_dotted")
+        app.session
+            .strings()
+            .get(key::address::ERR_DOMAIN_NOT_DOTTED)
     );
     let effects = chars(&mut app, ".org");
     assert!(effects.is_empty());
@@ -97,7 +100,7 @@ fn report_flow_address_code_and_status() {
         "r asks for a new code"
     );
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
-        key: "otp.cooldown",
+        key: key::otp::COOLDOWN,
         secs: 42,
     })));
     assert!(
@@ -290,7 +293,7 @@ fn a_too_long_name_is_refused_with_a_message_and_the_name_field_focused() {
     assert!(state.name_focus && state.phase == ReportPhase::Address);
     let (text, error) = state.messages.last().expect("message").clone();
     assert!(error);
-    assert_eq!(text, app.session.strings().get("report.name_too_long"));
+    assert_eq!(text, app.session.strings().get(key::report::NAME_TOO_LONG));
 }
 
 /// "a code is on its way" stands once after `r` asks for a new one, and a raw SMTP error reaches
@@ -359,7 +362,7 @@ fn at_code(name: &str) -> App {
 fn the_wait_for_a_new_code_counts_down() {
     let mut app = at_code("");
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Denied {
-        key: "otp.cooldown",
+        key: key::otp::COOLDOWN,
         secs: 3,
     })));
     let last = |app: &App| report_state(app).messages.last().expect("a line").0.clone();

@@ -4,6 +4,7 @@ use crate::input::KeyCode;
 use crate::test_app::{chars, key, test_app};
 use crate::*;
 use content::Lang;
+use content::key;
 use domain::quiz::Attempt;
 
 pub(super) fn app() -> App {
@@ -131,9 +132,9 @@ fn enter_with_nothing_chosen_says_what_to_do_and_the_arrows_choose() {
     assert_eq!(phase(&app), Some(QuizPhase::Question));
     let hint = app.session.status.as_ref().expect("a hint").text.clone();
     let wanted = if multi {
-        "quiz.select_first"
+        key::quiz::SELECT_FIRST
     } else {
-        "quiz.select_first_single"
+        key::quiz::SELECT_FIRST_SINGLE
     };
     assert_eq!(hint, app.session.strings().get(wanted));
     key(&mut app, KeyCode::Down);
@@ -182,7 +183,7 @@ fn a_new_attempt_says_so() {
     let status = app.session.status.as_ref().expect("a notice");
     assert_eq!(
         status.text,
-        app.session.strings().get("quiz.attempt_started")
+        app.session.strings().get(key::quiz::ATTEMPT_STARTED)
     );
 }
 

@@ -6,6 +6,7 @@ use crate::Session;
 use crate::doc_layout::wrap::wrap;
 use crate::doc_layout::{DocLine, Span, Tone};
 use content::QuestionOption;
+use content::key;
 use domain::quiz::Attempt;
 
 /// Splits `text` at backticks: the quoted parts become code, the backticks go away.
@@ -76,9 +77,9 @@ fn feedback(
     out.push(DocLine::blank());
     // Verdict, the way on and the explanation come first: the option list below may not fit.
     let (verdict, tone) = if correct {
-        (s.get("quiz.right"), Tone::Good)
+        (s.get(key::quiz::RIGHT), Tone::Good)
     } else {
-        (s.get("quiz.wrong"), Tone::Bad)
+        (s.get(key::quiz::WRONG), Tone::Bad)
     };
     out.push(DocLine::new(vec![
         Span {
@@ -86,11 +87,11 @@ fn feedback(
             tone,
         },
         Span {
-            text: format!("   Enter: {}", s.get("quiz.continue")),
+            text: format!("   Enter: {}", s.get(key::quiz::CONTINUE)),
             tone: Tone::Focus,
         },
     ]));
-    let why = s.fill("quiz.explanation", &[("text", &question.explanation)]);
+    let why = s.fill(key::quiz::EXPLANATION, &[("text", &question.explanation)]);
     para(&mut out, "", &why, Tone::Text, width);
     out.push(DocLine::blank());
     let chosen: Vec<String> = attempt
@@ -122,11 +123,11 @@ fn feedback(
 }
 
 /// What the learner did with one option: picked it rightly or wrongly, or missed a right one.
-fn verdict_of(option: &QuestionOption, picked: bool) -> Option<(&'static str, Tone)> {
+fn verdict_of(option: &QuestionOption, picked: bool) -> Option<(content::Key, Tone)> {
     match (picked, option.correct) {
-        (true, true) => Some(("quiz.picked_right", Tone::Good)),
-        (true, false) => Some(("quiz.picked_wrong", Tone::Bad)),
-        (false, true) => Some(("quiz.missed", Tone::Bad)),
+        (true, true) => Some((key::quiz::PICKED_RIGHT, Tone::Good)),
+        (true, false) => Some((key::quiz::PICKED_WRONG, Tone::Bad)),
+        (false, true) => Some((key::quiz::MISSED, Tone::Bad)),
         (false, false) => None,
     }
 }
@@ -139,7 +140,7 @@ fn progress(session: &Session, attempt: &Attempt, question_id: &str) -> String {
         .position(|q| q.id == question_id)
         .map_or(0, |i| i + 1);
     session.strings().fill(
-        "quiz.progress",
+        key::quiz::PROGRESS,
         &[
             ("n", &n.to_string()),
             ("total", &questions.len().to_string()),
@@ -155,12 +156,12 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
     para(
         &mut out,
         "",
-        s.get("quiz.result_title"),
+        s.get(key::quiz::RESULT_TITLE),
         Tone::Subheading,
         width,
     );
     let line = s.fill(
-        "quiz.score",
+        key::quiz::SCORE,
         &[
             ("score", &score.correct.to_string()),
             ("total", &score.total.to_string()),
@@ -171,7 +172,7 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
         para(
             &mut out,
             "",
-            &s.fill("quiz.level", &[("level", &level.name)]),
+            &s.fill(key::quiz::LEVEL, &[("level", &level.name)]),
             Tone::Text,
             width,
         );
@@ -179,7 +180,7 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
         para(
             &mut out,
             "",
-            s.get("quiz.next_steps"),
+            s.get(key::quiz::NEXT_STEPS),
             Tone::Subheading,
             width,
         );
@@ -191,9 +192,21 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
     out.push(DocLine::blank());
     let review = attempt.review(quiz);
     if review.is_empty() {
-        para(&mut out, "", s.get("quiz.review_none"), Tone::Text, width);
+        para(
+            &mut out,
+            "",
+            s.get(key::quiz::REVIEW_NONE),
+            Tone::Text,
+            width,
+        );
     } else {
-        para(&mut out, "", s.get("quiz.review"), Tone::Subheading, width);
+        para(
+            &mut out,
+            "",
+            s.get(key::quiz::REVIEW),
+            Tone::Subheading,
+            width,
+        );
         let join = |opts: &[&QuestionOption]| {
             opts.iter()
                 .map(|o| o.text.as_str())
@@ -202,19 +215,19 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
         };
         for r in review {
             para(&mut out, "- ", &r.question.prompt, Tone::Bold, width);
-            let yours = s.fill("quiz.your_answer", &[("answer", &join(&r.chosen))]);
+            let yours = s.fill(key::quiz::YOUR_ANSWER, &[("answer", &join(&r.chosen))]);
             para(&mut out, "  ", &yours, Tone::Text, width);
-            let right = s.fill("quiz.right_answer", &[("answer", &join(&r.correct))]);
+            let right = s.fill(key::quiz::RIGHT_ANSWER, &[("answer", &join(&r.correct))]);
             para(&mut out, "  ", &right, Tone::Text, width);
-            let why = s.fill("quiz.explanation", &[("text", &r.question.explanation)]);
+            let why = s.fill(key::quiz::EXPLANATION, &[("text", &r.question.explanation)]);
             para(&mut out, "  ", &why, Tone::Dim, width);
         }
     }
     out.push(DocLine::blank());
     let keys = format!(
         "m: {}   r: {}",
-        s.get("quiz.to_report"),
-        s.get("quiz.retake")
+        s.get(key::quiz::TO_REPORT),
+        s.get(key::quiz::RETAKE)
     );
     para(&mut out, "", &keys, Tone::Focus, width);
     out

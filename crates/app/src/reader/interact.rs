@@ -5,6 +5,7 @@ use super::super::input::{Key, KeyCode};
 use super::super::keymap::Action;
 use super::super::{Effect, Session};
 use super::{ReaderState, lines, scroll_by};
+use content::key;
 use domain::Fact;
 
 /// The chapter's interactive parts.
@@ -131,7 +132,7 @@ fn see_decision_happen(session: &mut Session, id: &str) -> Vec<Effect> {
     let no_run = chosen.is_some_and(|o| o.run().is_none());
     let effects = crate::simulator::open_for_decision(session, &scenario, mode);
     if no_run {
-        let text = session.strings().get("decision.no_run").to_owned();
+        let text = session.strings().get(key::decision::NO_RUN).to_owned();
         session.notify(text, false);
     }
     effects

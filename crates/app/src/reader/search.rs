@@ -4,6 +4,7 @@
 use super::super::input::{Key, KeyCode};
 use super::super::{Effect, Session};
 use super::{ReaderState, lines, switch_chapter};
+use content::key;
 
 /// An active search.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -97,7 +98,7 @@ fn show(current: &mut ReaderState, session: &mut Session) -> Vec<Effect> {
     let Some(&(chapter, line)) = search.hits.get(search.current) else {
         let text = session
             .strings()
-            .fill("reader.search_none", &[("query", &search.query)]);
+            .fill(key::reader::SEARCH_NONE, &[("query", &search.query)]);
         session.notify(text, true);
         return Vec::new();
     };
@@ -113,7 +114,7 @@ fn show(current: &mut ReaderState, session: &mut Session) -> Vec<Effect> {
         i64::from(line.saturating_sub(2)),
     ));
     let text = session.strings().fill(
-        "reader.search_hit",
+        key::reader::SEARCH_HIT,
         &[
             ("n", &(search.current + 1).to_string()),
             ("total", &search.hits.len().to_string()),

@@ -7,6 +7,7 @@ use crate::input::{Key, KeyCode};
 use crate::test_app::test_app;
 use crate::{App, Msg};
 use content::Lang;
+use content::key;
 
 fn sim(app: &App) -> Option<&SimState> {
     match &app.screen {
@@ -147,6 +148,6 @@ fn replay_in_a_finished_run_viewed_in_history_acts_or_says_why_not() {
     let status = app.session.status.as_ref().expect("a reason");
     assert_eq!(
         status.text,
-        app.session.strings().get("simulator.replay_empty")
+        app.session.strings().get(key::simulator::REPLAY_EMPTY)
     );
 }

@@ -8,6 +8,7 @@ use super::protocol::{LabRun, SimCommand};
 use super::{SimState, playback};
 use crate::keymap::Action;
 use crate::{Effect, Screen, Session};
+use content::key;
 use sim::lab::Section;
 use sim::{BrokerKind, Mode};
 
@@ -53,7 +54,10 @@ pub fn refused(s: &SimState, session: &mut Session, action: Action) -> bool {
         Action::CycleMode | Action::Compare | Action::ChooseScenario
     );
     if replaces && s.settings.lab.is_some() {
-        let text = session.strings().get("simulator.lab_run_fixed").to_owned();
+        let text = session
+            .strings()
+            .get(key::simulator::LAB_RUN_FIXED)
+            .to_owned();
         session.notify(text, false);
         return true;
     }

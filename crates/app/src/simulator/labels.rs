@@ -3,6 +3,7 @@
 //! language and with the broker's own terms. Labels follow the last event of the instance, so
 //! none stays behind after the state it describes ended.
 
+use content::key;
 use content::{Lang, Strings};
 use sim::moments::human_ms;
 use sim::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
@@ -10,19 +11,19 @@ use sim::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
 /// The title of a box, in words.
 pub fn title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
     let key = match stage {
-        Stage::Api => "flow.title_api",
-        Stage::Outbox => "flow.title_outbox",
-        Stage::Dispatcher => "flow.title_dispatcher",
+        Stage::Api => key::flow::TITLE_API,
+        Stage::Outbox => key::flow::TITLE_OUTBOX,
+        Stage::Dispatcher => key::flow::TITLE_DISPATCHER,
         Stage::Broker => {
             return match broker {
                 BrokerKind::Asb => "Service Bus".into(),
                 BrokerKind::Sqs => "SQS".into(),
             };
         }
-        Stage::Retry => "flow.title_retry",
-        Stage::Dlq => "flow.title_dlq",
-        Stage::Consumer => "flow.title_consumers",
-        Stage::Effect => "flow.title_effect",
+        Stage::Retry => key::flow::TITLE_RETRY,
+        Stage::Dlq => key::flow::TITLE_DLQ,
+        Stage::Consumer => key::flow::TITLE_CONSUMERS,
+        Stage::Effect => key::flow::TITLE_EFFECT,
     };
     strings.get(key).to_owned()
 }
@@ -31,14 +32,14 @@ pub fn title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
 /// "ASB"); a whole word or an abbreviation, never a cut one.
 pub fn short_title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
     let key = match stage {
-        Stage::Api => "flow.short_api",
-        Stage::Outbox => "flow.short_outbox",
-        Stage::Dispatcher => "flow.short_dispatcher",
+        Stage::Api => key::flow::SHORT_API,
+        Stage::Outbox => key::flow::SHORT_OUTBOX,
+        Stage::Dispatcher => key::flow::SHORT_DISPATCHER,
         Stage::Broker => return broker.as_str().to_uppercase(),
-        Stage::Retry => "flow.short_retry",
-        Stage::Dlq => "flow.short_dlq",
-        Stage::Consumer => "flow.short_consumers",
-        Stage::Effect => "flow.short_effect",
+        Stage::Retry => key::flow::SHORT_RETRY,
+        Stage::Dlq => key::flow::SHORT_DLQ,
+        Stage::Consumer => key::flow::SHORT_CONSUMERS,
+        Stage::Effect => key::flow::SHORT_EFFECT,
     };
     strings.get(key).to_owned()
 }
@@ -68,17 +69,17 @@ pub struct CountWords {
 }
 
 impl CountWords {
-    fn from_parts(strings: &Strings, parts: &[(&str, Vec<(&str, String)>)]) -> CountWords {
+    fn from_parts(strings: &Strings, parts: &[(content::Key, Vec<(&str, String)>)]) -> CountWords {
         let mut full = Vec::new();
         let mut numbers = Vec::new();
         let mut legend = Vec::new();
         for (key, args) in parts {
             let pairs: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            full.push(strings.fill(key, &pairs));
+            full.push(strings.fill(*key, &pairs));
             let blank: Vec<(&str, &str)> = args.iter().map(|(k, _)| (*k, "")).collect();
             legend.push(
                 strings
-                    .fill(key, &blank)
+                    .fill(*key, &blank)
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" "),
@@ -116,22 +117,22 @@ pub fn count_line(
 ) -> Option<CountWords> {
     let st = &snap.scalars.stages;
     let n = |v: u64| vec![("n", v.to_string())];
-    let parts: Vec<(&str, Vec<(&str, String)>)> = match stage {
-        Stage::Api => vec![("flow.api", n(snap.metrics.accepted))],
+    let parts: Vec<(content::Key, Vec<(&str, String)>)> = match stage {
+        Stage::Api => vec![(key::flow::API, n(snap.metrics.accepted))],
         Stage::Outbox => {
-            let mut parts = vec![("flow.outbox", n(st.outbox_pending))];
+            let mut parts = vec![(key::flow::OUTBOX, n(st.outbox_pending))];
             if st.outbox_pending > 0
                 && let Some(age) = oldest_outbox_ms(snap)
             {
-                parts.push(("flow.outbox_oldest", vec![("age", human_ms(lang, age))]));
+                parts.push((key::flow::OUTBOX_OLDEST, vec![("age", human_ms(lang, age))]));
             }
             parts
         }
-        Stage::Dispatcher => vec![("flow.dispatcher", n(st.dispatching))],
+        Stage::Dispatcher => vec![(key::flow::DISPATCHER, n(st.dispatching))],
         Stage::Broker => {
             let key = match broker {
-                BrokerKind::Asb => "flow.broker_asb",
-                BrokerKind::Sqs => "flow.broker_sqs",
+                BrokerKind::Asb => key::flow::BROKER_ASB,
+                BrokerKind::Sqs => key::flow::BROKER_SQS,
             };
             vec![(
                 key,
@@ -141,17 +142,17 @@ pub fn count_line(
                 ],
             )]
         }
-        Stage::Retry => vec![("flow.retry", n(tokens))],
-        Stage::Dlq => vec![("flow.dlq", n(st.dlq))],
+        Stage::Retry => vec![(key::flow::RETRY, n(tokens))],
+        Stage::Dlq => vec![(key::flow::DLQ, n(st.dlq))],
         Stage::Consumer => return None,
         Stage::Effect => {
             let effects = snap
                 .metrics
                 .effects
                 .max(snap.tables.len(Table::Effects) as u64);
-            let mut parts = vec![("flow.effect", n(effects))];
+            let mut parts = vec![(key::flow::EFFECT, n(effects))];
             if duplicates > 0 {
-                parts.push(("flow.effect_dups", n(duplicates)));
+                parts.push((key::flow::EFFECT_DUPS, n(duplicates)));
             }
             parts
         }
@@ -171,30 +172,30 @@ pub fn order_of(message_id: &str) -> String {
 }
 
 /// The string key of what a consumer is doing after `event` (its own last event).
-pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
+pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> content::Key {
     let asb = broker == BrokerKind::Asb;
     match kind {
         EventKind::Received
         | EventKind::ReceivedAgain
         | EventKind::ReceivedTwice
-        | EventKind::LockLostAtBroker => "consumer.received",
+        | EventKind::LockLostAtBroker => key::consumer::RECEIVED,
         // At its renewal limit the consumer is still working on the message; only its lock
         // renewal has ended.
         EventKind::CheckNoneSafe
         | EventKind::CheckNoneNaive
         | EventKind::Claimed
         | EventKind::RenewalLimitReached
-        | EventKind::VisibilityLimitReached => "consumer.processing",
-        EventKind::CheckFound | EventKind::DuplicatePrevented => "consumer.duplicate",
+        | EventKind::VisibilityLimitReached => key::consumer::PROCESSING,
+        EventKind::CheckFound | EventKind::DuplicatePrevented => key::consumer::DUPLICATE,
         EventKind::Applied
         | EventKind::AppliedNaive
         | EventKind::AppliedNoInbox
         | EventKind::TrapApplied
         | EventKind::TrapDuplicateEffectStays
         | EventKind::TwoPhaseFinished
-        | EventKind::AppliedOutOfOrder => "consumer.applied",
-        EventKind::Settled if asb => "consumer.completed",
-        EventKind::Settled => "consumer.deleted",
+        | EventKind::AppliedOutOfOrder => key::consumer::APPLIED,
+        EventKind::Settled if asb => key::consumer::COMPLETED,
+        EventKind::Settled => key::consumer::DELETED,
         EventKind::AppliedThenConnectionLost
         | EventKind::NaiveEffectThenConnectionLost
         | EventKind::NoInboxEffectThenConnectionLost
@@ -202,26 +203,26 @@ pub fn consumer_state_key(kind: EventKind, broker: BrokerKind) -> &'static str {
         | EventKind::SettledThenConnectionLost
             if asb =>
         {
-            "consumer.lost_connection_asb"
+            key::consumer::LOST_CONNECTION_ASB
         }
         EventKind::AppliedThenConnectionLost
         | EventKind::NaiveEffectThenConnectionLost
         | EventKind::NoInboxEffectThenConnectionLost
         | EventKind::TrapEffectThenConnectionLost
-        | EventKind::SettledThenConnectionLost => "consumer.lost_connection_sqs",
-        EventKind::LockLost | EventKind::LockCheckFailed if asb => "consumer.lock_lost_asb",
-        EventKind::LockLost | EventKind::LockCheckFailed => "consumer.lock_lost_sqs",
-        EventKind::LockRenewed | EventKind::VisibilityExtended if asb => "consumer.renewed_asb",
-        EventKind::LockRenewed | EventKind::VisibilityExtended => "consumer.renewed_sqs",
+        | EventKind::SettledThenConnectionLost => key::consumer::LOST_CONNECTION_SQS,
+        EventKind::LockLost | EventKind::LockCheckFailed if asb => key::consumer::LOCK_LOST_ASB,
+        EventKind::LockLost | EventKind::LockCheckFailed => key::consumer::LOCK_LOST_SQS,
+        EventKind::LockRenewed | EventKind::VisibilityExtended if asb => key::consumer::RENEWED_ASB,
+        EventKind::LockRenewed | EventKind::VisibilityExtended => key::consumer::RENEWED_SQS,
         EventKind::Failed
         | EventKind::FailedRetryNow
         | EventKind::FailedAfterSettle
-        | EventKind::SettleFailedBrokerDown => "consumer.failed",
+        | EventKind::SettleFailedBrokerDown => key::consumer::FAILED,
         EventKind::RetryDelayed | EventKind::Abandoned | EventKind::ScheduledCopy => {
-            "consumer.retry"
+            key::consumer::RETRY
         }
-        EventKind::DeadLettered => "consumer.dead_lettered",
-        _ => "consumer.idle",
+        EventKind::DeadLettered => key::consumer::DEAD_LETTERED,
+        _ => key::consumer::IDLE,
     }
 }
 
@@ -232,7 +233,7 @@ pub fn consumer_state(
     last: Option<&Event>,
 ) -> (String, Outcome) {
     let Some(e) = last else {
-        return (strings.get("consumer.idle").to_owned(), Outcome::Ok);
+        return (strings.get(key::consumer::IDLE).to_owned(), Outcome::Ok);
     };
     let order = e.message_id.as_deref().map(order_of).unwrap_or_default();
     let key = consumer_state_key(e.kind, broker);
@@ -254,8 +255,8 @@ mod tests {
     #[test]
     fn states_never_show_internal_names() {
         let s = Strings::from_pairs([
-            ("consumer.processing", "working on #{order}"),
-            ("consumer.idle", "idle"),
+            (key::consumer::PROCESSING, "working on #{order}"),
+            (key::consumer::IDLE, "idle"),
         ]);
         let e = Event {
             index: 3,
@@ -276,7 +277,7 @@ mod tests {
 
     #[test]
     fn counts_come_in_words_numbers_and_legend() {
-        let s = Strings::from_pairs([("flow.broker_asb", "{n} visible · {m} locked")]);
+        let s = Strings::from_pairs([(key::flow::BROKER_ASB, "{n} visible · {m} locked")]);
         let mut snap = sim::state::State::default();
         snap.scalars.stages.queued = 3;
         snap.scalars.stages.in_flight = 1;
@@ -299,7 +300,7 @@ mod tests {
         for kind in EventKind::ALL {
             for broker in BrokerKind::ALL {
                 let key = consumer_state_key(kind, broker);
-                assert!(key.starts_with("consumer."), "{kind:?}");
+                assert!(key.name().starts_with("consumer."), "{kind:?}");
             }
         }
     }

@@ -5,6 +5,7 @@ use super::picker::Picker;
 use super::protocol::{LabRun, RunSpec};
 use super::story::StoryState;
 use super::triage::Triage;
+use content::key;
 use sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
@@ -40,12 +41,12 @@ impl Tab {
     pub const ALL: [Tab; 4] = [Tab::Log, Tab::Tables, Tab::Metrics, Tab::Dlq];
 
     /// String key of the tab's title.
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> content::Key {
         match self {
-            Tab::Log => "simulator.tab_log",
-            Tab::Tables => "simulator.tab_tables",
-            Tab::Metrics => "simulator.tab_metrics",
-            Tab::Dlq => "simulator.tab_dlq",
+            Tab::Log => key::simulator::TAB_LOG,
+            Tab::Tables => key::simulator::TAB_TABLES,
+            Tab::Metrics => key::simulator::TAB_METRICS,
+            Tab::Dlq => key::simulator::TAB_DLQ,
         }
     }
 }

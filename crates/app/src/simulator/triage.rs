@@ -8,6 +8,7 @@ use super::protocol::SimReply;
 use super::{SimState, Tab};
 use crate::keymap::Action;
 use crate::{Effect, Session};
+use content::key;
 use sim::{DlqEntry, Event, EventKind, Table};
 
 /// Largest DLQ replay batch the triage offers ("a small batch").
@@ -51,9 +52,9 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Opt
         (Tab::Dlq, Action::Open | Action::ReplayNewIds) => {
             // A replay key always answers: it replays, or the status line says why not.
             let why_not = if s.triage.dlq.is_empty() {
-                Some("simulator.replay_empty")
+                Some(key::simulator::REPLAY_EMPTY)
             } else if s.timeline.pending {
-                Some("simulator.replay_busy")
+                Some(key::simulator::REPLAY_BUSY)
             } else {
                 None
             };

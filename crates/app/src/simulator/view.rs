@@ -5,6 +5,7 @@
 use super::SimState;
 use crate::Session;
 use content::Strings;
+use content::key;
 use sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
@@ -43,9 +44,9 @@ pub fn transcript(session: &Session, s: &SimState, n: usize) -> Vec<String> {
 }
 
 /// The part of the map that is failing right now, with the text mark (a string key).
-pub fn failing(snapshot: &Snapshot) -> Option<(Stage, &'static str)> {
+pub fn failing(snapshot: &Snapshot) -> Option<(Stage, content::Key)> {
     if snapshot.scalars.broker_down {
-        return Some((Stage::Broker, "simulator.mark_down"));
+        return Some((Stage::Broker, key::simulator::MARK_DOWN));
     }
     let event = snapshot.last_event.as_ref()?;
     // What a consumer failed at is the consumer's failure, even when it failed talking to the
@@ -56,8 +57,8 @@ pub fn failing(snapshot: &Snapshot) -> Option<(Stage, &'static str)> {
     };
     match event.outcome {
         Outcome::Ok => None,
-        Outcome::Failed => Some((stage, "simulator.mark_failed")),
-        Outcome::Unknown => Some((stage, "simulator.mark_unknown")),
+        Outcome::Failed => Some((stage, key::simulator::MARK_FAILED)),
+        Outcome::Unknown => Some((stage, key::simulator::MARK_UNKNOWN)),
     }
 }
 
@@ -148,7 +149,7 @@ pub fn table_window(lines: &[TableLine], scroll: usize) -> (Vec<&TableLine>, &[T
 /// A runbook signal: string key of its name, how to read it, and whether it is a time.
 pub struct Signal {
     /// String key of the name.
-    pub key: &'static str,
+    pub key: content::Key,
     /// The value.
     pub value: fn(&Metrics) -> u64,
     /// Milliseconds (shown with a unit).
@@ -158,92 +159,94 @@ pub struct Signal {
 /// The six runbook signals of chapter 13 plus the effect counters they protect.
 pub const SIGNALS: [Signal; 9] = [
     Signal {
-        key: "metric.age_p50",
+        key: key::metric::AGE_P50,
         value: |m| m.age_p50_ms,
         millis: true,
     },
     Signal {
-        key: "metric.age_p95",
+        key: key::metric::AGE_P95,
         value: |m| m.age_p95_ms,
         millis: true,
     },
     Signal {
-        key: "metric.age_max",
+        key: key::metric::AGE_MAX,
         value: |m| m.age_max_ms,
         millis: true,
     },
     Signal {
-        key: "metric.retries",
+        key: key::metric::RETRIES,
         value: |m| m.retries,
         millis: false,
     },
     Signal {
-        key: "metric.dead_lettered",
+        key: key::metric::DEAD_LETTERED,
         value: |m| m.dead_lettered,
         millis: false,
     },
     Signal {
-        key: "metric.lock_lost",
+        key: key::metric::LOCK_LOST,
         value: |m| m.lock_lost,
         millis: false,
     },
     Signal {
-        key: "metric.prevented",
+        key: key::metric::PREVENTED,
         value: |m| m.prevented_duplicates,
         millis: false,
     },
     Signal {
-        key: "metric.outbox_lag",
+        key: key::metric::OUTBOX_LAG,
         value: |m| m.outbox_lag_max_ms,
         millis: true,
     },
     Signal {
-        key: "metric.effects",
+        key: key::metric::EFFECTS,
         value: |m| m.effects,
         millis: false,
     },
 ];
 
 /// A compared figure's string key and how to read it from a finished run.
-type CompareRow = (&'static str, fn(&RunReport) -> u64);
+type CompareRow = (content::Key, fn(&RunReport) -> u64);
 
 /// Figures compared between safe and the other mode, most telling first. Out-of-order effects
 /// come from the invariant check (no engine metric counts them).
 const COMPARED: [CompareRow; 9] = [
-    ("metric.duplicate_effects", |r| r.metrics.duplicate_effects),
-    ("metric.out_of_order", |r| r.invariants.out_of_order),
-    ("metric.effects", |r| r.metrics.effects),
-    ("metric.lost", |r| r.metrics.lost),
-    ("metric.dead_lettered", |r| r.metrics.dead_lettered),
-    ("metric.prevented", |r| r.metrics.prevented_duplicates),
-    ("metric.redeliveries", |r| r.metrics.redeliveries),
-    ("metric.retries", |r| r.metrics.retries),
-    ("metric.delivered", |r| r.metrics.delivered),
+    (key::metric::DUPLICATE_EFFECTS, |r| {
+        r.metrics.duplicate_effects
+    }),
+    (key::metric::OUT_OF_ORDER, |r| r.invariants.out_of_order),
+    (key::metric::EFFECTS, |r| r.metrics.effects),
+    (key::metric::LOST, |r| r.metrics.lost),
+    (key::metric::DEAD_LETTERED, |r| r.metrics.dead_lettered),
+    (key::metric::PREVENTED, |r| r.metrics.prevented_duplicates),
+    (key::metric::REDELIVERIES, |r| r.metrics.redeliveries),
+    (key::metric::RETRIES, |r| r.metrics.retries),
+    (key::metric::DELIVERED, |r| r.metrics.delivered),
 ];
 
 /// The figures shown above the compared ones: what went in.
 const INPUTS: [CompareRow; 2] = [
-    ("metric.accepted", |r| r.metrics.accepted),
-    ("metric.published", |r| r.metrics.published),
+    (key::metric::ACCEPTED, |r| r.metrics.accepted),
+    (key::metric::PUBLISHED, |r| r.metrics.published),
 ];
 
 /// The rows of the compare table: `(label key, safe, naive)`. Orders out of order appear only
 /// where there are some (the row means nothing in a scenario without per-customer order).
-pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u64, u64)> {
+pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(content::Key, u64, u64)> {
     INPUTS
         .iter()
         .chain(COMPARED.iter())
         .map(|(k, f)| (*k, f(safe), f(naive)))
-        .filter(|(k, a, b)| *k != "metric.out_of_order" || *a + *b > 0)
+        .filter(|(k, a, b)| *k != key::metric::OUT_OF_ORDER || *a + *b > 0)
         .collect()
 }
 
 /// The string key of a mode's name on screen.
-pub fn mode_key(mode: sim::Mode) -> &'static str {
+pub fn mode_key(mode: sim::Mode) -> content::Key {
     match mode {
-        sim::Mode::Safe => "simulator.mode_safe",
-        sim::Mode::Naive => "simulator.mode_naive",
-        sim::Mode::Pitfall => "simulator.mode_pitfall",
+        sim::Mode::Safe => key::simulator::MODE_SAFE,
+        sim::Mode::Naive => key::simulator::MODE_NAIVE,
+        sim::Mode::Pitfall => key::simulator::MODE_PITFALL,
     }
 }
 
@@ -253,9 +256,9 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
     let verdict = |r: &RunReport| {
         strings
             .get(if r.invariants.ok() {
-                "simulator.invariants_ok"
+                key::simulator::INVARIANTS_OK
             } else {
-                "simulator.invariants_broken"
+                key::simulator::INVARIANTS_BROKEN
             })
             .to_owned()
     };
@@ -265,9 +268,9 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
         .find(|(_, f)| f(safe) != f(naive));
     if let Some((key, f)) = differing {
         return strings.fill(
-            "simulator.compare_diff",
+            key::simulator::COMPARE_DIFF,
             &[
-                ("metric", strings.get(key)),
+                ("metric", strings.get(*key)),
                 ("safe", &f(safe).to_string()),
                 ("naive", &f(naive).to_string()),
                 ("safe_verdict", &verdict(safe)),
@@ -280,7 +283,7 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
     // message, an unverified payload): then the verdicts are the difference, never "same".
     if safe.invariants.ok() != naive.invariants.ok() {
         return strings.fill(
-            "simulator.compare_verdicts",
+            key::simulator::COMPARE_VERDICTS,
             &[
                 ("safe_verdict", &verdict(safe)),
                 ("naive_verdict", &verdict(naive)),
@@ -288,7 +291,7 @@ pub fn compare_sentence(strings: &Strings, safe: &RunReport, naive: &RunReport) 
             ],
         );
     }
-    strings.get("simulator.compare_same").to_owned()
+    strings.get(key::simulator::COMPARE_SAME).to_owned()
 }
 
 /// A message id as shown on the map (`msg-000003` -> `#3`).

@@ -3,6 +3,7 @@
 use super::labels::consumer_state_key;
 use super::view::{compare_rows, compare_sentence, failing};
 use content::Strings;
+use content::key;
 use sim::store::RunPaths;
 use sim::{
     Actor, BrokerKind, Event, EventKind, InvariantCheck, Metrics, Mode, Outcome, RunReport,
@@ -33,15 +34,15 @@ fn report(mode: Mode, invariants: InvariantCheck) -> RunReport {
 
 fn strings() -> Strings {
     Strings::from_pairs([
-        ("simulator.compare_same", "same"),
-        ("simulator.compare_diff", "{metric}: {safe} vs {naive}"),
+        (key::simulator::COMPARE_SAME, "same"),
+        (key::simulator::COMPARE_DIFF, "{metric}: {safe} vs {naive}"),
         (
-            "simulator.compare_verdicts",
+            key::simulator::COMPARE_VERDICTS,
             "invariants: {safe_verdict} vs {naive_verdict}",
         ),
-        ("simulator.invariants_ok", "hold"),
-        ("simulator.invariants_broken", "BROKEN"),
-        ("metric.out_of_order", "out of order"),
+        (key::simulator::INVARIANTS_OK, "hold"),
+        (key::simulator::INVARIANTS_BROKEN, "BROKEN"),
+        (key::metric::OUT_OF_ORDER, "out of order"),
     ])
 }
 
@@ -70,7 +71,10 @@ fn orders_out_of_order_are_a_compare_row_and_the_difference() {
     };
     let pitfall = report(Mode::Pitfall, late);
     let rows = compare_rows(&safe, &pitfall);
-    assert!(rows.contains(&("metric.out_of_order", 0, 2)), "{rows:?}");
+    assert!(
+        rows.contains(&(key::metric::OUT_OF_ORDER, 0, 2)),
+        "{rows:?}"
+    );
     assert_eq!(
         compare_sentence(&strings(), &safe, &pitfall),
         "out of order: 0 vs 2"
@@ -106,7 +110,7 @@ fn a_consumer_at_its_renewal_limit_is_still_working() {
             EventKind::RenewalLimitReached,
             EventKind::VisibilityLimitReached,
         ] {
-            assert_eq!(consumer_state_key(kind, broker), "consumer.processing");
+            assert_eq!(consumer_state_key(kind, broker), key::consumer::PROCESSING);
         }
     }
 }

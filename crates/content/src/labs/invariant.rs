@@ -3,6 +3,8 @@
 //! only the lab run sees. Their names are what `start_fails.moment` and `--json` use; their
 //! text lives in the strings (`lab.invariant.NAME`).
 
+use crate::{Key, key};
+
 /// A rule of the lab check about the learner's handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LabInvariant {
@@ -90,14 +92,38 @@ impl LabInvariant {
     }
 
     /// The strings key of its text (`{order}` and `{message}` are filled in).
-    pub fn text_key(self) -> String {
-        format!("lab.invariant.{}", self.as_str())
+    pub fn text_key(self) -> Key {
+        match self {
+            LabInvariant::PoisonRetried => key::lab::INVARIANT_POISON_RETRIED,
+            LabInvariant::HealthyDeadLettered => key::lab::INVARIANT_HEALTHY_DEAD_LETTERED,
+            LabInvariant::DeadLetterWithoutReason => key::lab::INVARIANT_DEAD_LETTER_WITHOUT_REASON,
+            LabInvariant::ChargeMissing => key::lab::INVARIANT_CHARGE_MISSING,
+            LabInvariant::PublishedWithoutOrder => key::lab::INVARIANT_PUBLISHED_WITHOUT_ORDER,
+            LabInvariant::TwoDispatchersOneRow => key::lab::INVARIANT_TWO_DISPATCHERS_ONE_ROW,
+            LabInvariant::OutboxRowStuck => key::lab::INVARIANT_OUTBOX_ROW_STUCK,
+            LabInvariant::EffectUnlikeMessage => key::lab::INVARIANT_EFFECT_UNLIKE_MESSAGE,
+            LabInvariant::ChargeInTransaction => key::lab::INVARIANT_CHARGE_IN_TRANSACTION,
+            LabInvariant::ClaimNeverExpires => key::lab::INVARIANT_CLAIM_NEVER_EXPIRES,
+            LabInvariant::LiveClaimTakenOver => key::lab::INVARIANT_LIVE_CLAIM_TAKEN_OVER,
+        }
     }
 
     /// The strings key of its short title (`lab.reason.NAME`), as the instructor's dashboard
     /// names the failure a trainee's newest check stopped at.
-    pub fn reason_key(self) -> String {
-        format!("lab.reason.{}", self.as_str())
+    pub fn reason_key(self) -> Key {
+        match self {
+            LabInvariant::PoisonRetried => key::lab::REASON_POISON_RETRIED,
+            LabInvariant::HealthyDeadLettered => key::lab::REASON_HEALTHY_DEAD_LETTERED,
+            LabInvariant::DeadLetterWithoutReason => key::lab::REASON_DEAD_LETTER_WITHOUT_REASON,
+            LabInvariant::ChargeMissing => key::lab::REASON_CHARGE_MISSING,
+            LabInvariant::PublishedWithoutOrder => key::lab::REASON_PUBLISHED_WITHOUT_ORDER,
+            LabInvariant::TwoDispatchersOneRow => key::lab::REASON_TWO_DISPATCHERS_ONE_ROW,
+            LabInvariant::OutboxRowStuck => key::lab::REASON_OUTBOX_ROW_STUCK,
+            LabInvariant::EffectUnlikeMessage => key::lab::REASON_EFFECT_UNLIKE_MESSAGE,
+            LabInvariant::ChargeInTransaction => key::lab::REASON_CHARGE_IN_TRANSACTION,
+            LabInvariant::ClaimNeverExpires => key::lab::REASON_CLAIM_NEVER_EXPIRES,
+            LabInvariant::LiveClaimTakenOver => key::lab::REASON_LIVE_CLAIM_TAKEN_OVER,
+        }
     }
 
     /// Parses a name.

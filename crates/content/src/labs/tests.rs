@@ -165,14 +165,15 @@ fn every_lab_invariant_has_its_text_in_both_languages() {
         for invariant in LabInvariant::ALL {
             assert_eq!(LabInvariant::parse(invariant.as_str()), Some(invariant));
             let key = invariant.text_key();
-            assert!(strings.keys().any(|k| k == key), "{lang}: {key}");
-            let text = strings.fill(&key, &[("order", "7"), ("message", "msg-7")]);
+            assert_eq!(key.name(), format!("lab.invariant.{}", invariant.as_str()));
+            let text = strings.fill(key, &[("order", "7"), ("message", "msg-7")]);
             assert!(
                 text.contains("msg-7") && text.contains(invariant.as_str()),
                 "{lang}: {text}"
             );
             let reason = invariant.reason_key();
-            assert!(strings.keys().any(|k| k == reason), "{lang}: {reason}");
+            assert_eq!(reason.name(), format!("lab.reason.{}", invariant.as_str()));
+            assert!(strings.lookup(reason.name()).is_some(), "{lang}: {reason}");
         }
     }
 }

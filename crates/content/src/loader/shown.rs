@@ -5,7 +5,7 @@
 
 use super::{
     CAPTIONS_PATH, Content, ContentSource, Course, Deferred, Lang, Problem, Strings, Terms,
-    captions, load, load_course, load_scenarios, moments, read, strings,
+    captions, load, load_course, load_scenarios, moments, read,
 };
 use crate::MOMENTS_PATH;
 use std::sync::OnceLock;
@@ -19,11 +19,7 @@ pub fn load_shown(source: &ContentSource, lang: Lang) -> Result<Content, Vec<Pro
     if *source != ContentSource::Embedded {
         return load(source);
     }
-    let mut problems = Vec::new();
-    let shown = embedded_strings(lang, &mut problems);
-    if !problems.is_empty() {
-        return Err(problems);
-    }
+    let shown = Strings::built(lang);
     let content = Content {
         de: OnceLock::new(),
         en: OnceLock::new(),
@@ -76,12 +72,7 @@ impl Content {
         if !self.lazy {
             return &self.course(lang).strings;
         }
-        self.strings_cell(lang).get_or_init(|| {
-            let mut problems = Vec::new();
-            let strings = embedded_strings(lang, &mut problems);
-            expect_valid(&problems);
-            strings
-        })
+        self.strings_cell(lang).get_or_init(|| Strings::built(lang))
     }
 
     /// Whether the course in `lang` is parsed yet (the first frame does without it).
@@ -98,18 +89,6 @@ impl Content {
             Lang::En => &self.strings_en,
         }
     }
-}
-
-/// The embedded UI strings in `lang`: the table compiled from the file (see `build.rs`), or
-/// the file parsed when the build could not read it.
-fn embedded_strings(lang: Lang, problems: &mut Vec<Problem>) -> Strings {
-    if let Some(built) = Strings::built(lang) {
-        return built;
-    }
-    let path = format!("assets/strings/{lang}.toml");
-    read(&ContentSource::Embedded, &path, problems)
-        .map(|text| strings::parse(&path, &text, problems))
-        .unwrap_or_default()
 }
 
 /// Parses the embedded course in `lang` on first use (see [`load_shown`]).

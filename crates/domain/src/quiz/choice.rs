@@ -1,6 +1,7 @@
 //! Parsing a typed answer ("2" or "1,3") into option positions, shared by the plain CLI and the
 //! TUI's number keys.
 
+use content::key;
 use std::collections::BTreeSet;
 
 /// Why a typed answer was not accepted; `key()` names the UI string that explains it.
@@ -20,13 +21,13 @@ pub enum ChoiceError {
 
 impl ChoiceError {
     /// The UI string key for this error (placeholders: `{value}`, `{count}`).
-    pub fn key(&self) -> &'static str {
+    pub fn key(&self) -> content::Key {
         match self {
-            ChoiceError::Empty => "quiz.err_empty",
-            ChoiceError::NotANumber(_) => "quiz.err_not_number",
-            ChoiceError::OutOfRange { .. } => "quiz.err_range",
-            ChoiceError::OnlyOne => "quiz.err_only_one",
-            ChoiceError::Repeated(_) => "quiz.err_repeated",
+            ChoiceError::Empty => key::quiz::ERR_EMPTY,
+            ChoiceError::NotANumber(_) => key::quiz::ERR_NOT_NUMBER,
+            ChoiceError::OutOfRange { .. } => key::quiz::ERR_RANGE,
+            ChoiceError::OnlyOne => key::quiz::ERR_ONLY_ONE,
+            ChoiceError::Repeated(_) => key::quiz::ERR_REPEATED,
         }
     }
 
@@ -106,7 +107,7 @@ mod tests {
         assert_eq!(parse_choice("2,2", 4, true), Err(ChoiceError::Repeated(2)));
         assert_eq!(
             parse_choice("-1", 4, true).map_err(|e| e.key()),
-            Err("quiz.err_not_number")
+            Err(key::quiz::ERR_NOT_NUMBER)
         );
     }
 }

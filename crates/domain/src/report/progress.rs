@@ -2,12 +2,13 @@
 //! game, scenarios, labs, the checklist).
 
 use super::{Block, ReportInput, join};
+use content::key;
 
 /// Decisions, ordering game, scenarios and checklist.
 pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
     let s = &input.course.strings;
     let p = input.progress;
-    blocks.push(Block::Heading(s.get("report.decisions").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::DECISIONS).to_owned()));
     for d in &input.course.decisions {
         let chosen = p
             .decisions
@@ -15,21 +16,21 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             .and_then(|id| d.options.iter().find(|o| &o.id == id));
         blocks.push(Block::Item(match chosen {
             Some(o) => s.fill(
-                "report.decision",
+                key::report::DECISION,
                 &[
                     ("title", &d.title),
                     ("choice", &o.text),
                     (
                         "verdict",
                         s.get(if o.correct {
-                            "report.right"
+                            key::report::RIGHT
                         } else {
-                            "report.wrong"
+                            key::report::WRONG
                         }),
                     ),
                 ],
             ),
-            None => s.fill("report.decision_open", &[("title", &d.title)]),
+            None => s.fill(key::report::DECISION_OPEN, &[("title", &d.title)]),
         }));
         // An instructor's copy shows what would have been right where the choice was not.
         if !chosen.is_some_and(|o| o.correct) {
@@ -40,15 +41,15 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
                     .map(|o| o.text.as_str()),
             );
             blocks.push(Block::Item(
-                s.fill("report.right_answer", &[("answer", &right)]),
+                s.fill(key::report::RIGHT_ANSWER, &[("answer", &right)]),
             ));
         }
     }
-    blocks.push(Block::Heading(s.get("report.ordering").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::ORDERING).to_owned()));
     let key = if p.ordering.solved {
-        "report.ordering_solved"
+        key::report::ORDERING_SOLVED
     } else {
-        "report.ordering_open"
+        key::report::ORDERING_OPEN
     };
     blocks.push(Block::Para(s.fill(
         key,
@@ -57,7 +58,7 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             ("mistakes", &p.ordering.mistakes.to_string()),
         ],
     )));
-    blocks.push(Block::Heading(s.get("report.scenarios").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::SCENARIOS).to_owned()));
     let run: Vec<Block> = input
         .scenarios
         .iter()
@@ -70,12 +71,12 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
         })
         .collect();
     if run.is_empty() {
-        blocks.push(Block::Para(s.get("report.scenarios_none").to_owned()));
+        blocks.push(Block::Para(s.get(key::report::SCENARIOS_NONE).to_owned()));
     }
     blocks.extend(run);
     push_labs(input, blocks);
     blocks.push(Block::Heading(s.fill(
-        "report.checklist",
+        key::report::CHECKLIST,
         &[
             ("ticked", &p.checklist_ticked().to_string()),
             ("total", &input.course.reference.checklist.len().to_string()),
@@ -84,9 +85,9 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
     for item in &input.course.reference.checklist {
         let ticked = p.checklist.get(&item.id).copied().unwrap_or(false);
         let mark = s.get(if ticked {
-            "report.ticked"
+            key::report::TICKED
         } else {
-            "report.unticked"
+            key::report::UNTICKED
         });
         blocks.push(Block::Item(format!("[{mark}] {}", item.question)));
     }
@@ -99,7 +100,7 @@ fn push_labs(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
         return;
     }
     let s = &input.course.strings;
-    blocks.push(Block::Heading(s.get("report.labs").to_owned()));
+    blocks.push(Block::Heading(s.get(key::report::LABS).to_owned()));
     let mut labs: Vec<&content::Lab> = input.labs.iter().collect();
     labs.sort_by_key(|l| l.number);
     for lab in labs {
@@ -108,14 +109,14 @@ fn push_labs(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             .get(&input.lang)
             .map_or(lab.id.as_str(), String::as_str);
         let title = s.fill(
-            "report.lab_title",
+            key::report::LAB_TITLE,
             &[("n", &lab.number.to_string()), ("title", title)],
         );
         let result = input.lab_results.get(&lab.id).copied().unwrap_or_default();
         let key = match (result.solved_at, result.attempts) {
-            (Some(_), _) => "report.lab_solved",
-            (None, 0) => "report.lab_new",
-            (None, _) => "report.lab_open",
+            (Some(_), _) => key::report::LAB_SOLVED,
+            (None, 0) => key::report::LAB_NEW,
+            (None, _) => key::report::LAB_OPEN,
         };
         blocks.push(Block::Item(s.fill(
             key,

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::quiz::{one_wrong_option, right_options};
+use content::key;
 use content::{Content, ContentSource, Question, load};
 use std::collections::BTreeSet;
 
@@ -52,7 +53,7 @@ fn report(
 }
 
 fn steps(report: &Report, course: &content::Course) -> Vec<String> {
-    let heading = course.strings.get("report.next_steps");
+    let heading = course.strings.get(key::report::NEXT_STEPS);
     report
         .blocks
         .iter()
@@ -69,7 +70,7 @@ fn steps(report: &Report, course: &content::Course) -> Vec<String> {
 fn step(course: &content::Course, topic: &str) -> String {
     let mut text = course
         .strings
-        .get(&format!("report.step.{topic}"))
+        .get(super::step_key(topic).expect("a quiz topic"))
         .to_owned();
     text.retain(|c| c != '`');
     text
@@ -128,8 +129,8 @@ fn every_quiz_topic_has_a_next_step_in_both_languages() {
     for lang in [Lang::De, Lang::En] {
         let strings = &content.course(lang).strings;
         for topic in content::TOPICS {
-            let key = format!("report.step.{topic}");
-            assert_ne!(strings.get(&key), key, "{lang} {key}");
+            let key = super::step_key(topic).expect("a quiz topic has a step");
+            assert!(strings.lookup(key.name()).is_some(), "{lang} {key}");
         }
     }
 }
@@ -155,7 +156,7 @@ fn the_decisions_list_shows_the_right_answer_where_the_choice_was_not() {
     let text = report(course, &attempt, &progress, "queuelab", None).text();
     let expected = course
         .strings
-        .fill("report.right_answer", &[("answer", &right.text)]);
+        .fill(key::report::RIGHT_ANSWER, &[("answer", &right.text)]);
     assert!(text.contains(&expected), "{text}");
 }
 
@@ -183,13 +184,13 @@ fn a_partly_right_multi_select_says_which_picks_were_right() {
     let text = report(course, &attempt, &Progress::default(), "queuelab", None).text();
     let s = &course.strings;
     assert!(
-        text.contains(&s.fill("report.pick_right", &[("text", &hit.text)])),
+        text.contains(&s.fill(key::report::PICK_RIGHT, &[("text", &hit.text)])),
         "{text}"
     );
-    assert!(text.contains(&s.fill("report.pick_wrong", &[("text", &miss.text)])));
+    assert!(text.contains(&s.fill(key::report::PICK_WRONG, &[("text", &miss.text)])));
     let total = multi.options.iter().filter(|o| o.correct).count();
     assert!(text.contains(&s.fill(
-        "report.partly_right",
+        key::report::PARTLY_RIGHT,
         &[("hits", "1"), ("total", &total.to_string())]
     )));
 }

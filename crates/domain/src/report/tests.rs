@@ -1,4 +1,5 @@
 use super::*;
+use content::key;
 use content::{ContentSource, load};
 use std::collections::BTreeSet;
 
@@ -76,9 +77,9 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
             lab_results: &lab_results,
         });
         let s = &course.strings;
-        let lab_line = |key: &str, i: usize, checks: &str| {
+        let lab_line = |key: content::Key, i: usize, checks: &str| {
             let title = s.fill(
-                "report.lab_title",
+                key::report::LAB_TITLE,
                 &[
                     ("n", &labs[i].number.to_string()),
                     ("title", &labs[i].title[&lang]),
@@ -87,16 +88,19 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
             s.fill(key, &[("title", &title), ("checks", checks)])
         };
         let text = report.text();
-        assert!(text.contains(s.get("report.labs")), "{text}");
+        assert!(text.contains(s.get(key::report::LABS)), "{text}");
         assert!(
-            text.contains(&lab_line("report.lab_solved", 0, "3")),
+            text.contains(&lab_line(key::report::LAB_SOLVED, 0, "3")),
             "{text}"
         );
         assert!(
-            text.contains(&lab_line("report.lab_open", 1, "2")),
+            text.contains(&lab_line(key::report::LAB_OPEN, 1, "2")),
             "{text}"
         );
-        assert!(text.contains(&lab_line("report.lab_new", 2, "0")), "{text}");
+        assert!(
+            text.contains(&lab_line(key::report::LAB_NEW, 2, "0")),
+            "{text}"
+        );
         let text = report.text();
         let html = report.html();
         assert!(text.contains("2026-11-30"));
@@ -191,8 +195,8 @@ fn the_display_name_is_checked_and_opens_the_report_and_its_subject() {
         // Name, then score, then next steps; the date is among the details after them.
         let text = report.text();
         let name = text.find("Ada <Lovelace>").expect("name in the text");
-        let score = text.find(&course.strings.fill("report.score", &[("score", "0")])[..6]);
-        let steps = text.find(course.strings.get("report.next_steps"));
+        let score = text.find(&course.strings.fill(key::report::SCORE, &[("score", "0")])[..6]);
+        let steps = text.find(course.strings.get(key::report::NEXT_STEPS));
         let date = text.find("2026-11-30");
         assert!(
             Some(name) < score && score < steps && steps < date,
@@ -208,7 +212,7 @@ fn the_display_name_is_checked_and_opens_the_report_and_its_subject() {
             unnamed.subject,
             course
                 .strings
-                .fill("report.subject", &[("workshop", "Lab")])
+                .fill(key::report::SUBJECT, &[("workshop", "Lab")])
         );
     }
 }
@@ -249,4 +253,13 @@ fn the_html_part_is_self_contained_and_laid_out_for_mail_clients() {
         html.matches("<table").count(),
         html.matches("</table>").count()
     );
+}
+
+#[test]
+fn every_quiz_topic_has_a_next_step_and_an_unknown_one_has_none() {
+    for topic in content::TOPICS {
+        let step = step_key(topic).unwrap_or_else(|| panic!("{topic} has no step"));
+        assert_eq!(step.name(), format!("report.step.{topic}"));
+    }
+    assert_eq!(step_key("kafka"), None);
 }

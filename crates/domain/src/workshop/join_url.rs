@@ -4,6 +4,7 @@
 //! projector, `HOST:PORT CODE`, has no fingerprint: it is learnt from the connection and
 //! confirmed by the check digits (see `check_digits`).
 
+use content::key;
 use std::fmt;
 use thiserror::Error;
 
@@ -63,14 +64,14 @@ pub enum JoinUrlError {
 impl JoinUrlError {
     /// The UI string key that says what is wrong in the learner's language (`{typed}` is
     /// what was typed).
-    pub fn key(&self) -> &'static str {
+    pub fn key(&self) -> content::Key {
         match self {
-            JoinUrlError::Scheme(_) => "join.err_scheme",
-            JoinUrlError::Address(_) => "join.err_address",
-            JoinUrlError::Path(_) => "join.err_path",
-            JoinUrlError::Code(_) => "join.err_code",
-            JoinUrlError::Fingerprint(_) => "join.err_fingerprint",
-            JoinUrlError::Short(_) => "join.err_short",
+            JoinUrlError::Scheme(_) => key::join::ERR_SCHEME,
+            JoinUrlError::Address(_) => key::join::ERR_ADDRESS,
+            JoinUrlError::Path(_) => key::join::ERR_PATH,
+            JoinUrlError::Code(_) => key::join::ERR_CODE,
+            JoinUrlError::Fingerprint(_) => key::join::ERR_FINGERPRINT,
+            JoinUrlError::Short(_) => key::join::ERR_SHORT,
         }
     }
 }

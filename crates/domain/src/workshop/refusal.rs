@@ -2,6 +2,8 @@
 //! string key (both languages) with the details filled in, so `queuelab join` and the join
 //! dialog say the same thing in the learner's language.
 
+use content::key;
+
 /// Why a join was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JoinRefusal {
@@ -45,16 +47,16 @@ pub enum JoinRefusal {
 
 impl JoinRefusal {
     /// The UI string key of the reason.
-    pub fn key(&self) -> &'static str {
+    pub fn key(&self) -> content::Key {
         match self {
-            JoinRefusal::Unreachable { .. } => "join.refused_unreachable",
-            JoinRefusal::WrongCertificate { .. } => "join.refused_certificate",
-            JoinRefusal::WrongCode => "join.refused_code",
-            JoinRefusal::NotFound => "join.refused_not_found",
-            JoinRefusal::TooManySessions { .. } => "join.refused_too_many",
-            JoinRefusal::NotConfirmed { .. } => "join.refused_unconfirmed",
-            JoinRefusal::Host { .. } => "join.refused_host",
-            JoinRefusal::Local { .. } => "join.refused_local",
+            JoinRefusal::Unreachable { .. } => key::join::REFUSED_UNREACHABLE,
+            JoinRefusal::WrongCertificate { .. } => key::join::REFUSED_CERTIFICATE,
+            JoinRefusal::WrongCode => key::join::REFUSED_CODE,
+            JoinRefusal::NotFound => key::join::REFUSED_NOT_FOUND,
+            JoinRefusal::TooManySessions { .. } => key::join::REFUSED_TOO_MANY,
+            JoinRefusal::NotConfirmed { .. } => key::join::REFUSED_UNCONFIRMED,
+            JoinRefusal::Host { .. } => key::join::REFUSED_HOST,
+            JoinRefusal::Local { .. } => key::join::REFUSED_LOCAL,
         }
     }
 

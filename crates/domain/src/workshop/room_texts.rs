@@ -3,6 +3,7 @@
 //! the export and the Room table read ids from events and show these titles, so none of them
 //! shows an internal id (`broker-down`, `reader`) to a room.
 
+use content::key;
 use content::{Content, Lang, Strings};
 use std::collections::BTreeMap;
 
@@ -157,15 +158,17 @@ impl RoomTexts {
         use super::summary::Place;
         let s = &self.strings;
         match place {
-            Place::Chapter(id) => s.fill("room.place_chapter", &[("title", &self.chapter(id))]),
+            Place::Chapter(id) => s.fill(key::room::PLACE_CHAPTER, &[("title", &self.chapter(id))]),
             Place::Decision(id) => s.fill(
-                "room.place_decision",
+                key::room::PLACE_DECISION,
                 &[("title", &self.decision(id).title)],
             ),
-            Place::Scenario(id) => s.fill("room.place_scenario", &[("title", &self.scenario(id))]),
-            Place::Ordering => s.get("room.place_ordering").to_owned(),
-            Place::Quiz => s.get("room.place_quiz").to_owned(),
-            Place::Lab(id) => s.fill("room.place_lab", &[("title", &self.lab(id))]),
+            Place::Scenario(id) => {
+                s.fill(key::room::PLACE_SCENARIO, &[("title", &self.scenario(id))])
+            }
+            Place::Ordering => s.get(key::room::PLACE_ORDERING).to_owned(),
+            Place::Quiz => s.get(key::room::PLACE_QUIZ).to_owned(),
+            Place::Lab(id) => s.fill(key::room::PLACE_LAB, &[("title", &self.lab(id))]),
             Place::Screen(name) => self.screen(name),
         }
     }

@@ -2,21 +2,23 @@
 //! `command-line` from `queuelab stuck`. The host keeps only these names; anything else a client
 //! sends becomes [`OTHER_SCREEN`], so no text of a trainee's choosing travels as a screen.
 
+use content::key;
+
 /// Each known screen name with the UI string key of its title.
-const SCREENS: &[(&str, &str)] = &[
-    ("home", "room.screen_home"),
-    ("chapters", "room.screen_chapters"),
-    ("reader", "room.screen_reader"),
-    ("ordering", "room.screen_ordering"),
-    ("simulator", "room.screen_simulator"),
-    ("quiz", "room.screen_quiz"),
-    ("report", "room.screen_report"),
-    ("map", "room.screen_map"),
-    ("lablist", "room.screen_labs"),
-    ("lab", "room.screen_labs"),
-    ("settings", "room.screen_settings"),
-    ("command-line", "room.screen_command_line"),
-    (OTHER_SCREEN, "room.screen_other"),
+const SCREENS: &[(&str, content::Key)] = &[
+    ("home", key::room::SCREEN_HOME),
+    ("chapters", key::room::SCREEN_CHAPTERS),
+    ("reader", key::room::SCREEN_READER),
+    ("ordering", key::room::SCREEN_ORDERING),
+    ("simulator", key::room::SCREEN_SIMULATOR),
+    ("quiz", key::room::SCREEN_QUIZ),
+    ("report", key::room::SCREEN_REPORT),
+    ("map", key::room::SCREEN_MAP),
+    ("lablist", key::room::SCREEN_LABS),
+    ("lab", key::room::SCREEN_LABS),
+    ("settings", key::room::SCREEN_SETTINGS),
+    ("command-line", key::room::SCREEN_COMMAND_LINE),
+    (OTHER_SCREEN, key::room::SCREEN_OTHER),
 ];
 
 /// What an unknown screen name is kept as (a newer client's screen, or a crafted value).
@@ -31,12 +33,12 @@ pub fn known_screen(name: &str) -> &'static str {
 }
 
 /// The UI string key of the title of screen `name` (an unknown one reads as "another screen").
-pub fn screen_title_key(name: &str) -> &'static str {
+pub fn screen_title_key(name: &str) -> content::Key {
     let known = known_screen(name);
     SCREENS
         .iter()
         .find(|(k, _)| *k == known)
-        .map_or("room.screen_other", |(_, key)| key)
+        .map_or(key::room::SCREEN_OTHER, |(_, key)| *key)
 }
 
 #[cfg(test)]
@@ -49,7 +51,7 @@ mod tests {
         assert_eq!(known_screen("command-line"), "command-line");
         assert_eq!(known_screen("\u{1b}]0;PWNED\u{7}"), OTHER_SCREEN);
         assert_eq!(known_screen("Quiz"), OTHER_SCREEN);
-        assert_eq!(screen_title_key("lab"), "room.screen_labs");
-        assert_eq!(screen_title_key("\u{202e}evil"), "room.screen_other");
+        assert_eq!(screen_title_key("lab"), key::room::SCREEN_LABS);
+        assert_eq!(screen_title_key("\u{202e}evil"), key::room::SCREEN_OTHER);
     }
 }

@@ -4,6 +4,7 @@
 use super::html::{escape, flow_svg};
 use super::map_page::page;
 use super::qr_image;
+use content::key;
 use content::{Course, Lang};
 use domain::qr::QrMatrix;
 use std::fmt::Write as _;
@@ -49,21 +50,21 @@ pub fn render(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
         body,
         "<h1>{}</h1><p>{}</p><div class=\"top\"><div class=\"qrbox\">{}<div class=\"url\">{}</div>\
          <p>{}</p></div><div class=\"flowbox\">{}</div></div>",
-        escape(s.get("map.card_title")),
-        escape(s.get("map.lead")),
+        escape(s.get(key::map::CARD_TITLE)),
+        escape(s.get(key::map::LEAD)),
         qr_image::svg(qr, url, false),
         // Break only after a `/` (not inside `//`), never inside a word.
         escape(url)
             .replace('/', "/<wbr>")
             .replace("/<wbr>/<wbr>", "//"),
-        escape(s.get("map.scan")),
-        flow_svg(&r.flow, s.get("widget.flow"), false),
+        escape(s.get(key::map::SCAN)),
+        flow_svg(&r.flow, s.get(key::widget::FLOW), false),
     );
     let _ = write!(
         body,
         "<h2>{}</h2><p>{}</p><ol class=\"check\">",
-        escape(s.get("widget.checklist")),
-        escape(s.get("map.checklist_hint"))
+        escape(s.get(key::widget::CHECKLIST)),
+        escape(s.get(key::map::CHECKLIST_HINT))
     );
     for item in &r.checklist {
         let _ = write!(
@@ -75,7 +76,7 @@ pub fn render(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
     let _ = write!(
         body,
         "</ol><h2>{}</h2><ul class=\"signals\">",
-        escape(s.get("widget.runbook"))
+        escape(s.get(key::widget::RUNBOOK))
     );
     for signal in &r.runbook {
         let _ = write!(
@@ -86,5 +87,5 @@ pub fn render(course: &Course, lang: Lang, url: &str, qr: &QrMatrix) -> String {
         );
     }
     body.push_str("</ul>");
-    page(lang, s.get("map.card_title"), CSS, &body)
+    page(lang, s.get(key::map::CARD_TITLE), CSS, &body)
 }

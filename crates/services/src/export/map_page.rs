@@ -2,6 +2,7 @@
 //! no scripts, no fonts, no external resources, so it works offline and from the LAN share.
 
 use super::html::{escape, flow_svg};
+use content::key;
 use content::{Course, Lang};
 use std::fmt::Write as _;
 
@@ -60,11 +61,11 @@ pub fn render_for_room_before_reveal(
     let s = &course.strings;
     let body = format!(
         "<header><h1>{}</h1></header>{}<p class=\"lead\">{}</p>",
-        escape(s.get("map.room_title")),
+        escape(s.get(key::map::ROOM_TITLE)),
         join_section(course, join_line, digits),
-        escape(s.get("map.room_later")),
+        escape(s.get(key::map::ROOM_LATER)),
     );
-    page(lang, s.get("map.room_title"), CSS, &body)
+    page(lang, s.get(key::map::ROOM_TITLE), CSS, &body)
 }
 
 /// How to join: the line to type and the check digits to compare.
@@ -72,10 +73,10 @@ fn join_section(course: &Course, join_line: &str, digits: &str) -> String {
     let s = &course.strings;
     format!(
         "<section id=\"join\"><h2>{}</h2><p>{}</p><p><code>{}</code></p><p>{}</p></section>",
-        escape(s.get("map.room_title")),
-        escape(s.get("map.room_type")),
+        escape(s.get(key::map::ROOM_TITLE)),
+        escape(s.get(key::map::ROOM_TYPE)),
         escape(join_line),
-        escape(&s.fill("map.room_digits", &[("digits", digits)])),
+        escape(&s.fill(key::map::ROOM_DIGITS, &[("digits", digits)])),
     )
 }
 
@@ -88,25 +89,25 @@ fn render_with(course: &Course, lang: Lang, url: Option<&str>, intro: &str) -> S
         body,
         "<header><h1>{}</h1><p class=\"lead\">{}</p><nav><a href=\"#flow\">{}</a>\
          <a href=\"#checklist\">{}</a><a href=\"#runbook\">{}</a></nav></header>",
-        escape(s.get("menu.map")),
-        escape(s.get("map.lead")),
-        escape(s.get("widget.flow")),
-        escape(s.get("widget.checklist")),
-        escape(s.get("widget.runbook")),
+        escape(s.get(key::menu::MAP)),
+        escape(s.get(key::map::LEAD)),
+        escape(s.get(key::widget::FLOW)),
+        escape(s.get(key::widget::CHECKLIST)),
+        escape(s.get(key::widget::RUNBOOK)),
     );
     body.push_str(intro);
     let _ = write!(
         body,
         "<section id=\"flow\"><h2>{}</h2>{}<p class=\"lead\">{}</p></section>",
-        escape(s.get("widget.flow")),
-        flow_svg(&r.flow, s.get("widget.flow"), true),
-        escape(s.get("map.flow_caption")),
+        escape(s.get(key::widget::FLOW)),
+        flow_svg(&r.flow, s.get(key::widget::FLOW), true),
+        escape(s.get(key::map::FLOW_CAPTION)),
     );
     let _ = write!(
         body,
         "<section id=\"checklist\"><h2>{}</h2><p class=\"lead\">{}</p><ol>",
-        escape(s.get("widget.checklist")),
-        escape(s.get("map.checklist_hint")),
+        escape(s.get(key::widget::CHECKLIST)),
+        escape(s.get(key::map::CHECKLIST_HINT)),
     );
     for item in &r.checklist {
         let _ = write!(body, "<li>{}</li>", escape(&item.question));
@@ -114,7 +115,7 @@ fn render_with(course: &Course, lang: Lang, url: Option<&str>, intro: &str) -> S
     let _ = write!(
         body,
         "</ol></section><section id=\"runbook\"><h2>{}</h2>",
-        escape(s.get("widget.runbook"))
+        escape(s.get(key::widget::RUNBOOK))
     );
     for signal in &r.runbook {
         let _ = write!(
@@ -122,9 +123,9 @@ fn render_with(course: &Course, lang: Lang, url: Option<&str>, intro: &str) -> S
             "<details open><summary>{}</summary><dl><dt>{}</dt><dd>{}</dd><dt>{}</dt><dd>{}</dd>\
              </dl></details>",
             escape(&signal.name),
-            escape(s.get("map.watch")),
+            escape(s.get(key::map::WATCH)),
             escape(&signal.watch),
-            escape(s.get("map.why")),
+            escape(s.get(key::map::WHY)),
             escape(&signal.why),
         );
     }
@@ -133,11 +134,11 @@ fn render_with(course: &Course, lang: Lang, url: Option<&str>, intro: &str) -> S
         let _ = write!(
             body,
             "<p>{}</p>",
-            escape(&s.fill("map.this_page", &[("url", url)]))
+            escape(&s.fill(key::map::THIS_PAGE, &[("url", url)]))
         );
     }
-    let _ = write!(body, "<p>{}</p></footer>", escape(s.get("map.offline")));
-    page(lang, s.get("menu.map"), CSS, &body)
+    let _ = write!(body, "<p>{}</p></footer>", escape(s.get(key::map::OFFLINE)));
+    page(lang, s.get(key::menu::MAP), CSS, &body)
 }
 
 /// A complete HTML document around `body`.

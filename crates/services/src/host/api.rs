@@ -6,6 +6,7 @@ use super::db::TraineeCheck;
 use super::login;
 use super::mail_relay::MailRelay;
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names, projector};
+use content::key;
 use domain::workshop::check_name;
 use domain::workshop::wire::{
     BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
@@ -137,7 +138,7 @@ impl HostState {
                         .map_err(|e| (500, format!("host database: {e}")))?
                         .unwrap_or_default();
                     let reply = relay.submit(submit, &self.name, record)?;
-                    if reply.key == "otp.accepted" && relay.offers_copy() {
+                    if reply.key == key::otp::ACCEPTED.name() && relay.offers_copy() {
                         self.note_instructor_copy(&trainee, submit.instructor_copy);
                     }
                     Ok(reply)
@@ -330,7 +331,7 @@ impl HostState {
             Ok(TraineeCheck::New) => match db.trainee_count() {
                 // A known trainee (its token) comes back through `Known` above, never here.
                 _ if self.locked() => {
-                    return ApiResponse::text(403, &self.refusal("workshop.room_locked", None));
+                    return ApiResponse::text(403, &self.refusal(key::workshop::ROOM_LOCKED, None));
                 }
                 _ if !lock(&self.registrations).allow(peer, now_ms) => {
                     return ApiResponse::text(

@@ -2,6 +2,7 @@
 //! the projector page (`/dashboard`). All HTML is self-contained: inline CSS, no scripts, no
 //! external resources. Names only, never an e-mail address (the host stores none).
 
+use content::key;
 use domain::html::escape_html as esc;
 use domain::workshop::summary::{OptionLabel, utc_minute};
 use domain::workshop::{RoomTexts, SummaryView};
@@ -58,7 +59,7 @@ pub fn trainees_csv(view: &SummaryView, texts: &RoomTexts) -> String {
     for d in &seconds {
         out.push(',');
         let title = texts.decision(d).title;
-        let round = texts.strings.get("dash.second_vote");
+        let round = texts.strings.get(key::dash::SECOND_VOTE);
         out.push_str(&csv(&format!("{round}: {title}")));
     }
     out.push('\n');
@@ -252,10 +253,10 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
     let _ = write!(
         out,
         "<p id=\"trainees\">{}</p><p id=\"stuck\">{}</p>",
-        esc(&s.fill("dash.trainees_title", &[("n", &n.to_string())])),
-        esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())]))
+        esc(&s.fill(key::dash::TRAINEES_TITLE, &[("n", &n.to_string())])),
+        esc(&s.fill(key::dash::STUCK_TITLE, &[("n", &stuck.to_string())]))
     );
-    let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.decisions_title")));
+    let _ = write!(out, "<h2>{}</h2>", esc(s.get(key::dash::DECISIONS_TITLE)));
     for decision in texts.in_decision_order(view.decisions.keys()) {
         let Some(options) = view.decisions.get(decision) else {
             continue;
@@ -263,7 +264,7 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
         let total: u32 = options.values().sum();
         let text = texts.decision(decision);
         let answered = s.fill(
-            "projector.answered",
+            key::projector::ANSWERED,
             &[("n", &total.to_string()), ("total", &n.to_string())],
         );
         let _ = write!(
@@ -278,14 +279,14 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
         match view.second_votes.get(decision) {
             Some(second) => paired_bar_rows(
                 &mut out,
-                [s.get("dash.first_vote"), s.get("dash.second_vote")],
+                [s.get(key::dash::FIRST_VOTE), s.get(key::dash::SECOND_VOTE)],
                 &first,
                 &decision_rows(view, decision, second, revealed),
             ),
             None => bar_rows(&mut out, &first),
         }
     }
-    let _ = write!(out, "<h2>{}</h2>", esc(s.get("dash.quiz_title")));
+    let _ = write!(out, "<h2>{}</h2>", esc(s.get(key::dash::QUIZ_TITLE)));
     let rows: Vec<_> = view
         .quiz
         .iter()
@@ -293,7 +294,7 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
         .collect();
     bar_rows(&mut out, &unmarked(rows));
     let ordering = s.fill(
-        "dash.ordering",
+        key::dash::ORDERING,
         &[
             ("solved", &view.ordering.solved.to_string()),
             ("attempts", &view.ordering.attempts.to_string()),
@@ -304,7 +305,7 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
         out,
         "<p id=\"ordering\">{}</p><h2>{}</h2>",
         esc(&ordering),
-        esc(s.get("dash.scenarios_title"))
+        esc(s.get(key::dash::SCENARIOS_TITLE))
     );
     let rows: Vec<_> = view
         .scenarios
@@ -320,18 +321,22 @@ fn page(title: &str, view: &SummaryView, texts: &RoomTexts) -> String {
 /// The export's table of trainees: the Room table's columns.
 fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     let s = &texts.strings;
-    let _ = write!(out, "<h2>{}</h2><table><tr>", esc(s.get("dash.tab_room")));
+    let _ = write!(
+        out,
+        "<h2>{}</h2><table><tr>",
+        esc(s.get(key::dash::TAB_ROOM))
+    );
     for key in [
-        "dash.col_name",
-        "dash.col_chapters",
-        "dash.col_decisions",
-        "dash.col_quiz",
-        "dash.col_labs",
-        "dash.col_level",
-        "dash.col_screen",
-        "dash.col_seen",
-        "host.status_stuck",
-        "export.col_instructor_copy",
+        key::dash::COL_NAME,
+        key::dash::COL_CHAPTERS,
+        key::dash::COL_DECISIONS,
+        key::dash::COL_QUIZ,
+        key::dash::COL_LABS,
+        key::dash::COL_LEVEL,
+        key::dash::COL_SCREEN,
+        key::dash::COL_SEEN,
+        key::host::STATUS_STUCK,
+        key::export::COL_INSTRUCTOR_COPY,
     ] {
         let _ = write!(out, "<th>{}</th>", esc(s.get(key)));
     }
@@ -349,10 +354,10 @@ fn trainee_table(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
             esc(t.level.as_deref().unwrap_or("")),
             esc(t.screen.as_deref().unwrap_or("")),
             esc(s.get(t.presence(view.now_ms).key())),
-            if t.stuck { s.get("export.yes") } else { "" },
+            if t.stuck { s.get(key::export::YES) } else { "" },
             match t.instructor_copy {
-                Some(true) => s.get("export.yes"),
-                Some(false) => s.get("export.no"),
+                Some(true) => s.get(key::export::YES),
+                Some(false) => s.get(key::export::NO),
                 None => "",
             }
         );
@@ -377,7 +382,7 @@ pub fn write_all(
     let json = serde_json::to_string_pretty(&anonymous).map_err(|e| e.to_string())?;
     let title = texts
         .strings
-        .fill("export.title", &[("session", &view.session)]);
+        .fill(key::export::TITLE, &[("session", &view.session)]);
     let files = [
         ("summary.csv", trainees_csv(view, texts)),
         ("summary.html", page(&title, view, texts)),

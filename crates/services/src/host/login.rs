@@ -2,6 +2,7 @@
 //! keeps it as a cookie. The key never stands in a URL, so the projector page's address can be
 //! projected, logged by a proxy or kept in a browser's history without giving the key away.
 
+use content::key;
 use domain::html::escape_html as esc;
 use domain::workshop::RoomTexts;
 
@@ -42,7 +43,7 @@ pub fn login_page(texts: &RoomTexts, wrong: bool) -> String {
     let refusal = if wrong {
         format!(
             "<p id=\"wrong\" role=\"alert\"><strong>{}</strong></p>",
-            esc(s.get("projector.login_wrong"))
+            esc(s.get(key::projector::LOGIN_WRONG))
         )
     } else {
         String::new()
@@ -57,10 +58,10 @@ input,button{{font-size:1.3rem;padding:.3rem .6rem}}</style></head><body>\
 <input id=\"key\" name=\"key\" type=\"password\" autocomplete=\"off\" autofocus required> \
 <button type=\"submit\">{button}</button></form><p>{hint}</p></body></html>",
         lang = texts.lang,
-        title = esc(s.get("projector.login_title")),
-        label = esc(s.get("projector.login_label")),
-        button = esc(s.get("projector.login_button")),
-        hint = esc(s.get("projector.login_hint")),
+        title = esc(s.get(key::projector::LOGIN_TITLE)),
+        label = esc(s.get(key::projector::LOGIN_LABEL)),
+        button = esc(s.get(key::projector::LOGIN_BUTTON)),
+        hint = esc(s.get(key::projector::LOGIN_HINT)),
     )
 }
 

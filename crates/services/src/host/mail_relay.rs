@@ -11,6 +11,7 @@ use crate::config::{DEFAULT_RELAY_CODES_PER_HOUR, Transport};
 use crate::mail::{self, CodeVault, Dispatcher, ReportFlow, validate_address};
 use crate::store::{address_key, now_secs};
 use crate::{Config, Store};
+use content::key;
 use content::{Content, Lang};
 use domain::otp::{IssueDenied, MAX_CODES_PER_WINDOW, Verdict, WINDOW_SECS};
 use domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
@@ -215,13 +216,13 @@ impl MailRelay {
             .map_err(|e| (500, e.to_string()))?;
         Ok(match issued {
             Ok(mail_id) => MailReply {
-                key: "report.code_sent".into(),
+                key: key::report::CODE_SENT.name().into(),
                 sent: self.hand_over(mail_id),
                 copy_offered: self.offers_copy(),
                 ..MailReply::default()
             },
             Err(denied) => MailReply {
-                key: denied.key().into(),
+                key: denied.key().name().into(),
                 wait_secs: Some(denied.wait_secs()),
                 done: matches!(denied, IssueDenied::Locked { .. }),
                 ..MailReply::default()
@@ -251,7 +252,10 @@ impl MailRelay {
             events,
         };
         let Some(report) = compose(&self.content, lang, workshop, trainee, now_secs()) else {
-            return Err((409, self.strings(lang).get("report.need_quiz").to_owned()));
+            return Err((
+                409,
+                self.strings(lang).get(key::report::NEED_QUIZ).to_owned(),
+            ));
         };
         let key = code_key(&req.caller.trainee, &address);
         // One lock around check and record: concurrent guesses are counted one after another,
@@ -278,7 +282,7 @@ impl MailRelay {
             .map(|m| m.id);
         drop(store);
         let mut reply = MailReply {
-            key: verdict.key().into(),
+            key: verdict.key().name().into(),
             ..MailReply::default()
         };
         match verdict {

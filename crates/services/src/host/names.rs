@@ -2,6 +2,8 @@
 //! form, names without invisible or look-alike characters and unique in the room, stuck texts
 //! without control characters.
 
+use content::key;
+
 /// Characters that change how text around them is shown without being seen themselves:
 /// bidirectional overrides and isolates, zero-width characters, soft hyphen, byte-order mark,
 /// the combining grapheme joiner, Hangul fillers (blank letters) and tag characters.
@@ -25,10 +27,10 @@ pub fn normal_id(id: &str) -> String {
 }
 
 /// Why a name is refused, as a UI string key; None when it may be shown.
-pub fn refused_name(name: &str) -> Option<&'static str> {
+pub fn refused_name(name: &str) -> Option<content::Key> {
     name.chars()
         .any(|c| is_hidden(c) || is_full_width(c))
-        .then_some("workshop.name_hidden_chars")
+        .then_some(key::workshop::NAME_HIDDEN_CHARS)
 }
 
 /// A name in Unicode's compatibility composition (NFKC): "Zoë" typed as e + combining
@@ -149,7 +151,7 @@ mod tests {
         for bad in ["Ad\u{202E}a", "\u{2066}Bob", "Z\u{200B}oe", "\u{FF21}da"] {
             assert_eq!(
                 refused_name(bad),
-                Some("workshop.name_hidden_chars"),
+                Some(key::workshop::NAME_HIDDEN_CHARS),
                 "{bad:?}"
             );
         }

@@ -7,6 +7,7 @@
 
 use super::export::{BarRow, bar_rows, decision_rows, paired_bar_rows};
 use crate::export::qr_image;
+use content::key;
 use domain::html::escape_html as esc;
 use domain::qr::QrMatrix;
 use domain::workshop::{JoinUrl, PaceKind, RoomTexts, SummaryView};
@@ -62,26 +63,26 @@ fn join_box(out: &mut String, texts: &RoomTexts, join: &JoinLines) {
     let _ = write!(
         out,
         "<aside id=\"join\"><p>{}</p><p id=\"code\">{}</p>",
-        esc(s.get("projector.join_code")),
+        esc(s.get(key::projector::JOIN_CODE)),
         esc(&join.url.code)
     );
     // A URL the host builds is far below a QR code's capacity; should one not fit, the box
     // still names the code and the command.
     if let Ok(matrix) = QrMatrix::encode(&url) {
         out.push_str(&qr_image::svg(&matrix, &url, false));
-        let _ = write!(out, "<p>{}</p>", esc(s.get("projector.scan_join")));
+        let _ = write!(out, "<p>{}</p>", esc(s.get(key::projector::SCAN_JOIN)));
     }
     let _ = write!(
         out,
         "<p>{}:</p><p id=\"join-command\"><b>{}</b></p><p>{}: <b>{}</b></p>",
-        esc(s.get("dash.join_line")),
+        esc(s.get(key::dash::JOIN_LINE)),
         esc(&join.url.join_command(join.discovery.is_some())),
-        esc(s.get("dash.check_digits")),
+        esc(s.get(key::dash::CHECK_DIGITS)),
         esc(&join.digits)
     );
     if let Some(name) = &join.discovery {
         let short = join.url.short_line();
-        let found = s.fill("dash.join_found", &[("name", name), ("short", &short)]);
+        let found = s.fill(key::dash::JOIN_FOUND, &[("name", name), ("short", &short)]);
         let _ = write!(out, "<p id=\"join-fallback\">{}</p>", esc(&found));
     }
     out.push_str("</aside>");
@@ -129,7 +130,7 @@ pub struct JoinLines {
 pub fn page(view: &SummaryView, texts: &RoomTexts, join: Option<&JoinLines>) -> String {
     let title = texts
         .strings
-        .fill("projector.title", &[("session", &view.session)]);
+        .fill(key::projector::TITLE, &[("session", &view.session)]);
     // The reload is for a browser without script only: with script, the live part is swapped
     // in about once a second and a reload would only make the page flicker.
     let mut out = format!(
@@ -160,9 +161,9 @@ pub fn live(view: &SummaryView, texts: &RoomTexts) -> String {
     let mut out = format!(
         "<header><h1>{}</h1><p id=\"trainees\">{}</p><p id=\"stuck\">{}</p></header>",
         esc(&view.session),
-        esc(&s.fill("dash.trainees_title", &[("n", &n.to_string())])),
+        esc(&s.fill(key::dash::TRAINEES_TITLE, &[("n", &n.to_string())])),
         // A count only: a projected name tells the room who needs help.
-        esc(&s.fill("dash.stuck_title", &[("n", &stuck.to_string())])),
+        esc(&s.fill(key::dash::STUCK_TITLE, &[("n", &stuck.to_string())])),
     );
     // Sorted once per render: the focus and the list of the others both read it.
     let ordered = texts.in_decision_order(view.decisions.keys());
@@ -188,7 +189,7 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
         esc(&text.title),
         esc(&text.situation),
         esc(&s.fill(
-            "projector.answered",
+            key::projector::ANSWERED,
             &[("n", &total.to_string()), ("total", &n.to_string())]
         )),
     );
@@ -201,9 +202,9 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
         let _ = write!(
             out,
             "<p id=\"second-vote\" class=\"answered\">{}: {}</p>",
-            esc(s.get("dash.second_vote")),
+            esc(s.get(key::dash::SECOND_VOTE)),
             esc(&s.fill(
-                "projector.answered",
+                key::projector::ANSWERED,
                 &[("n", &given.to_string()), ("total", &n.to_string())]
             )),
         );
@@ -213,7 +214,7 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
         // Both rounds side by side: the room sees how the discussion moved it.
         Some(second) if revealed => paired_bar_rows(
             out,
-            [s.get("dash.first_vote"), s.get("dash.second_vote")],
+            [s.get(key::dash::FIRST_VOTE), s.get(key::dash::SECOND_VOTE)],
             &first,
             &decision_rows(view, decision, second, true),
         ),
@@ -239,7 +240,7 @@ fn focus_card(out: &mut String, view: &SummaryView, texts: &RoomTexts, decision:
             let _ = write!(
                 out,
                 "<p class=\"hidden\">{}</p>",
-                esc(&s.fill("projector.hidden", &[("n", &total.to_string())]))
+                esc(&s.fill(key::projector::HIDDEN, &[("n", &total.to_string())]))
             );
         }
     }
@@ -268,12 +269,12 @@ fn other_decisions(
     let _ = write!(
         out,
         "<h3>{}</h3><table class=\"others\">",
-        esc(s.get("projector.other_decisions"))
+        esc(s.get(key::projector::OTHER_DECISIONS))
     );
     for id in others {
         let total: u32 = view.decisions.get(id).map_or(0, |o| o.values().sum());
         let state = if view.revealed.iter().any(|r| r == id) {
-            s.get("projector.revealed")
+            s.get(key::projector::REVEALED)
         } else {
             ""
         };
@@ -282,7 +283,7 @@ fn other_decisions(
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&texts.decision(id).title),
             esc(&s.fill(
-                "projector.answered",
+                key::projector::ANSWERED,
                 &[("n", &total.to_string()), ("total", &n.to_string())]
             )),
             esc(state)
@@ -295,7 +296,11 @@ fn other_decisions(
 /// [`HARD_QUESTIONS`]; questions everyone got right are not shown.
 fn hard_questions(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     let s = &texts.strings;
-    let _ = write!(out, "<h3>{}</h3>", esc(s.get("projector.hard_questions")));
+    let _ = write!(
+        out,
+        "<h3>{}</h3>",
+        esc(s.get(key::projector::HARD_QUESTIONS))
+    );
     let mut hard: Vec<BarRow> = view
         .quiz
         .iter()
@@ -312,9 +317,9 @@ fn hard_questions(out: &mut String, view: &SummaryView, texts: &RoomTexts) {
     hard.truncate(HARD_QUESTIONS);
     if hard.is_empty() {
         let key = if view.quiz.values().any(|t| t.answered > 0) {
-            "projector.none_hard"
+            key::projector::NONE_HARD
         } else {
-            "projector.no_quiz"
+            key::projector::NO_QUIZ
         };
         let _ = write!(out, "<p class=\"quiz\">{}</p>", esc(s.get(key)));
     } else {

@@ -121,6 +121,7 @@ fn fact_of(kind: &EventKind) -> Option<Fact> {
 mod tests {
     use super::*;
     use content::ContentSource;
+    use content::key;
 
     fn ev(n: u64, kind: EventKind) -> Event {
         Event {
@@ -194,15 +195,16 @@ mod tests {
             .expect("a finished attempt")
             .text();
         let title = course.strings.fill(
-            "report.lab_title",
+            key::report::LAB_TITLE,
             &[
                 ("n", &lab.number.to_string()),
                 ("title", &lab.title[&Lang::En]),
             ],
         );
-        let solved = course
-            .strings
-            .fill("report.lab_solved", &[("title", &title), ("checks", "3")]);
+        let solved = course.strings.fill(
+            key::report::LAB_SOLVED,
+            &[("title", &title), ("checks", "3")],
+        );
         assert!(text.contains(&solved), "{text}");
     }
 }

@@ -6,6 +6,7 @@ use super::compose::{CODE_PLACEHOLDER, new_message_id};
 use super::dispatcher::CodeVault;
 use crate::store::{NewCode, NewMail, Store};
 use content::Strings;
+use content::key;
 use domain::address::{self, AddressError};
 use domain::otp::{self, IssueDenied, NONCE_LEN, OneTimeCode, OtpHistory, Verdict};
 use domain::outbox::MailKind;
@@ -96,9 +97,9 @@ impl ReportFlow {
             message_id: new_message_id(&self.from),
             recipient: recipient.to_owned(),
             cc: None,
-            subject: strings.get("mail.code_subject").to_owned(),
+            subject: strings.get(key::mail::CODE_SUBJECT).to_owned(),
             // The placeholder stays in the stored body; the digits exist only in memory.
-            text: strings.fill("mail.code_body", &[("code", CODE_PLACEHOLDER)]),
+            text: strings.fill(key::mail::CODE_BODY, &[("code", CODE_PLACEHOLDER)]),
             html: None,
         };
         let tag = otp::tag(&self.key, &nonce, key, code.reveal());

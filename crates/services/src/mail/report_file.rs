@@ -3,6 +3,7 @@
 
 use super::MailError;
 use crate::store::{Store, StoreError};
+use content::key;
 use content::{Content, Lang};
 use domain::report::{self, Report, ReportInput};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,7 @@ pub fn latest_report(
     let progress = store.load()?;
     let lab_results = store.lab_results()?;
     let course = content.course(lang);
-    let workshop = workshop.unwrap_or_else(|| course.strings.get("app.title"));
+    let workshop = workshop.unwrap_or_else(|| course.strings.get(key::app::TITLE));
     let date = report::iso_date(now);
     let report = report::build(&ReportInput {
         course,

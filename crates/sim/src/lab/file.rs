@@ -2,6 +2,7 @@
 //! line and column, and the errors a learner can make in it (`file:line:col: message`, the
 //! message in the learner's language).
 
+use content::key;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -152,23 +153,23 @@ impl LabFileError {
         use LabFileErrorKind as K;
         match &self.kind {
             K::UnknownSection(name) => strings.fill(
-                "lab.err_unknown_section",
+                key::lab::ERR_UNKNOWN_SECTION,
                 &[("name", name), ("known", &known_sections())],
             ),
             K::DuplicateSection(s) => {
-                strings.fill("lab.err_duplicate_section", &[("name", s.as_str())])
+                strings.fill(key::lab::ERR_DUPLICATE_SECTION, &[("name", s.as_str())])
             }
-            K::SqlBeforeSection => strings.get("lab.err_sql_before_section").to_owned(),
-            K::NotOpen(s) => strings.fill("lab.err_not_open", &[("name", s.as_str())]),
+            K::SqlBeforeSection => strings.get(key::lab::ERR_SQL_BEFORE_SECTION).to_owned(),
+            K::NotOpen(s) => strings.fill(key::lab::ERR_NOT_OPEN, &[("name", s.as_str())]),
             K::TooManyStatements(s) => strings.fill(
-                "lab.err_too_many",
+                key::lab::ERR_TOO_MANY,
                 &[
                     ("name", s.as_str()),
                     ("max", &Section::MAX_STATEMENTS.to_string()),
                 ],
             ),
             K::UnknownParameter { name, section } => strings.fill(
-                "lab.err_unknown_parameter",
+                key::lab::ERR_UNKNOWN_PARAMETER,
                 &[
                     ("param", name),
                     ("name", section.as_str()),
@@ -182,10 +183,10 @@ impl LabFileError {
                     ),
                 ],
             ),
-            K::Sql(text) => strings.fill("lab.err_sql", &[("error", text)]),
-            K::Forbidden(what) => strings.fill("lab.err_forbidden", &[("what", what)]),
+            K::Sql(text) => strings.fill(key::lab::ERR_SQL, &[("error", text)]),
+            K::Forbidden(what) => strings.fill(key::lab::ERR_FORBIDDEN, &[("what", what)]),
             K::TooLong => strings.fill(
-                "lab.err_too_long",
+                key::lab::ERR_TOO_LONG,
                 &[
                     (
                         "steps",
@@ -194,56 +195,60 @@ impl LabFileError {
                     ("seconds", &super::guard::STATEMENT_SECONDS.to_string()),
                 ],
             ),
-            K::OpenTransaction => strings.get("lab.err_open_transaction").to_owned(),
+            K::OpenTransaction => strings.get(key::lab::ERR_OPEN_TRANSACTION).to_owned(),
             K::FunctionNotHere {
                 name,
                 section,
                 home,
             } => strings.fill(
-                "lab.err_function_not_here",
+                key::lab::ERR_FUNCTION_NOT_HERE,
                 &[
                     ("function", name),
                     ("name", section.as_str()),
                     ("home", home.as_str()),
                 ],
             ),
-            K::NoOrder => strings.get("lab.err_no_order").to_owned(),
+            K::NoOrder => strings.get(key::lab::ERR_NO_ORDER).to_owned(),
             K::ClaimedTooOften(message) => {
-                strings.fill("lab.err_claimed_too_often", &[("message", message)])
+                strings.fill(key::lab::ERR_CLAIMED_TOO_OFTEN, &[("message", message)])
             }
             K::MissingSection(section) => {
-                strings.fill("lab.err_missing_section", &[("name", section.as_str())])
+                strings.fill(key::lab::ERR_MISSING_SECTION, &[("name", section.as_str())])
             }
             K::FileTooLarge { size, limit } => strings.fill(
-                "lab.err_file_too_large",
+                key::lab::ERR_FILE_TOO_LARGE,
                 &[
                     ("size", &human_bytes(*size)),
                     ("limit", &human_bytes(*limit)),
                 ],
             ),
             K::StatementTooLarge { size, limit } => strings.fill(
-                "lab.err_statement_too_large",
+                key::lab::ERR_STATEMENT_TOO_LARGE,
                 &[
                     ("size", &human_bytes(*size)),
                     ("limit", &human_bytes(*limit)),
                 ],
             ),
             K::NotUtf8(byte) => {
-                strings.fill("lab.err_not_utf8", &[("byte", &format!("{byte:02X}"))])
+                strings.fill(key::lab::ERR_NOT_UTF8, &[("byte", &format!("{byte:02X}"))])
             }
-            K::ValueTooBig { limit } => {
-                strings.fill("lab.err_value_too_big", &[("limit", &human_bytes(*limit))])
-            }
-            K::DatabaseFull { limit } => {
-                strings.fill("lab.err_database_full", &[("limit", &human_bytes(*limit))])
-            }
-            K::OutOfMemory { limit } => {
-                strings.fill("lab.err_out_of_memory", &[("limit", &human_bytes(*limit))])
-            }
-            K::ResultTooBig { limit } => {
-                strings.fill("lab.err_result_too_big", &[("limit", &human_bytes(*limit))])
-            }
-            K::EngineObject(what) => strings.fill("lab.err_engine_object", &[("what", what)]),
+            K::ValueTooBig { limit } => strings.fill(
+                key::lab::ERR_VALUE_TOO_BIG,
+                &[("limit", &human_bytes(*limit))],
+            ),
+            K::DatabaseFull { limit } => strings.fill(
+                key::lab::ERR_DATABASE_FULL,
+                &[("limit", &human_bytes(*limit))],
+            ),
+            K::OutOfMemory { limit } => strings.fill(
+                key::lab::ERR_OUT_OF_MEMORY,
+                &[("limit", &human_bytes(*limit))],
+            ),
+            K::ResultTooBig { limit } => strings.fill(
+                key::lab::ERR_RESULT_TOO_BIG,
+                &[("limit", &human_bytes(*limit))],
+            ),
+            K::EngineObject(what) => strings.fill(key::lab::ERR_ENGINE_OBJECT, &[("what", what)]),
             K::InEngineSql { trigger, cause } => {
                 let cause = LabFileError {
                     line: self.line,
@@ -253,14 +258,14 @@ impl LabFileError {
                 .message(strings);
                 match trigger {
                     Some(name) => strings.fill(
-                        "lab.err_in_engine_sql_trigger",
+                        key::lab::ERR_IN_ENGINE_SQL_TRIGGER,
                         &[("trigger", name), ("cause", &cause)],
                     ),
-                    None => strings.fill("lab.err_in_engine_sql", &[("cause", &cause)]),
+                    None => strings.fill(key::lab::ERR_IN_ENGINE_SQL, &[("cause", &cause)]),
                 }
             }
             K::ClaimShape(column) => strings.fill(
-                "lab.err_claim_shape",
+                key::lab::ERR_CLAIM_SHAPE,
                 &[
                     ("column", column),
                     ("columns", &Section::Claim.returned_columns().join(", ")),
@@ -282,7 +287,7 @@ impl LabFileError {
 
 impl fmt::Display for LabFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let english = Strings::built(Lang::En).unwrap_or_default();
+        let english = Strings::built(Lang::En);
         write!(
             f,
             "{}:{}: {}",
@@ -553,7 +558,7 @@ mod tests {
     #[test]
     fn messages_exist_in_both_languages() {
         for lang in Lang::ALL {
-            let strings = Strings::built(lang).expect("built strings");
+            let strings = Strings::built(lang);
             let e = LabFile::parse("-- @x\n").expect_err("unknown");
             let text = e.render("lab.sql", &strings);
             assert!(text.starts_with("lab.sql:1:5: "), "{text}");

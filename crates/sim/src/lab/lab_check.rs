@@ -2,6 +2,7 @@
 //! brokers over seeds 1..K, and word the verdict. The CLI (`queuelab lab check`) and the TUI's
 //! lab screen both run this, so they print the same lines.
 
+use content::key;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -114,7 +115,7 @@ pub fn check_lab(
 /// The pass line: runs, seeds, scenarios, brokers.
 pub fn passed_line(strings: &Strings, lab: &Lab, runs: u64, seeds: u64) -> String {
     strings.fill(
-        "lab.check_passed",
+        key::lab::CHECK_PASSED,
         &[
             ("n", &lab.number.to_string()),
             ("runs", &runs.to_string()),
@@ -128,7 +129,7 @@ pub fn passed_line(strings: &Strings, lab: &Lab, runs: u64, seeds: u64) -> Strin
 /// What the statement-level faults covered: crash points and gaps, each struck out of made.
 pub fn coverage_line(strings: &Strings, c: &Coverage) -> String {
     strings.fill(
-        "lab.check_coverage",
+        key::lab::CHECK_COVERAGE,
         &[
             ("points_hit", &c.points_hit.to_string()),
             ("points", &c.points.to_string()),
@@ -145,14 +146,16 @@ fn struck_line(strings: &Strings, file: &str, s: &Struck) -> String {
         Probe::Crash {
             site,
             client_retry: true,
-        } => ("lab.check_struck_crash_retry", site),
-        Probe::Crash { site, .. } => ("lab.check_struck_crash", site),
-        Probe::Compete { site } => ("lab.check_struck_gap", site),
+        } => (key::lab::CHECK_STRUCK_CRASH_RETRY, site),
+        Probe::Crash { site, .. } => (key::lab::CHECK_STRUCK_CRASH, site),
+        Probe::Compete { site } => (key::lab::CHECK_STRUCK_GAP, site),
     };
-    let who = match site.section {
-        Section::Accept => "api",
-        Section::Claim | Section::Published => "dispatcher",
-        _ => "consumer",
+    let (actor, competitor) = match site.section {
+        Section::Accept => (key::lab::ACTOR_API, key::lab::COMPETITOR_API),
+        Section::Claim | Section::Published => {
+            (key::lab::ACTOR_DISPATCHER, key::lab::COMPETITOR_DISPATCHER)
+        }
+        _ => (key::lab::ACTOR_CONSUMER, key::lab::COMPETITOR_CONSUMER),
     };
     strings.fill(
         key,
@@ -161,8 +164,8 @@ fn struck_line(strings: &Strings, file: &str, s: &Struck) -> String {
             ("line", &s.line.to_string()),
             ("column", &s.column.to_string()),
             ("section", site.section.as_str()),
-            ("actor", strings.get(&format!("lab.actor.{who}"))),
-            ("competitor", strings.get(&format!("lab.competitor.{who}"))),
+            ("actor", strings.get(actor)),
+            ("competitor", strings.get(competitor)),
         ],
     )
 }
@@ -170,7 +173,7 @@ fn struck_line(strings: &Strings, file: &str, s: &Struck) -> String {
 /// The headline of a broken check: lab, seed, scenario, broker.
 pub fn broken_headline(strings: &Strings, lab: &Lab, f: &CheckFailure) -> String {
     strings.fill(
-        "lab.check_broken",
+        key::lab::CHECK_BROKEN,
         &[
             ("n", &lab.number.to_string()),
             ("seed", &f.seed.to_string()),
@@ -188,7 +191,7 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
     let mut lines = Vec::new();
     if let Some(m) = &f.moment {
         lines.push(strings.fill(
-            "lab.check_moment",
+            key::lab::CHECK_MOMENT,
             &[
                 ("kind", m.kind.as_str()),
                 ("at", &moments::human_ms(lang, m.at_ms)),
@@ -201,13 +204,13 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
     }
     if let Some(b) = &f.breach {
         lines.push(strings.fill(
-            &b.invariant.text_key(),
+            b.invariant.text_key(),
             &[("order", &b.order.to_string()), ("message", &b.message_id)],
         ));
     }
     lines.push(match &f.statement {
         Some(s) => strings.fill(
-            "lab.check_statement",
+            key::lab::CHECK_STATEMENT,
             &[
                 ("file", file),
                 ("line", &s.line.to_string()),
@@ -216,19 +219,19 @@ pub fn broken_details(content: &Content, lang: Lang, file: &str, f: &CheckFailur
                 ("instance", &s.instance),
             ],
         ),
-        None => strings.get("lab.check_no_statement").to_owned(),
+        None => strings.get(key::lab::CHECK_NO_STATEMENT).to_owned(),
     });
     if let Some(s) = &f.struck {
         lines.push(struck_line(strings, file, s));
     }
     for v in &f.violations {
         let said = super::violation_words::say(strings, v);
-        lines.push(strings.fill("lab.check_violation", &[("text", &said)]));
+        lines.push(strings.fill(key::lab::CHECK_VIOLATION, &[("text", &said)]));
     }
     if !f.checker_agrees {
-        lines.push(strings.get("lab.check_disagree").to_owned());
+        lines.push(strings.get(key::lab::CHECK_DISAGREE).to_owned());
     }
     let dir = f.dir.display().to_string();
-    lines.push(strings.fill("lab.check_files", &[("dir", &dir)]));
+    lines.push(strings.fill(key::lab::CHECK_FILES, &[("dir", &dir)]));
     lines
 }

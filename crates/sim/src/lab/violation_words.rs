@@ -5,42 +5,46 @@
 //! it is.
 
 use content::Strings;
+use content::key;
 
 /// Each shape the engine words a violation in (placeholders in braces) and its string key.
-const SHAPES: &[(&str, &str)] = &[
+const SHAPES: &[(&str, content::Key)] = &[
     (
         "order {id}: no effect and not in the DLQ (lost)",
-        "lab.violation.lost",
+        key::lab::VIOLATION_LOST,
     ),
     (
         "order {id}: has an effect and an open DLQ entry the inbox would not recognise",
-        "lab.violation.unguarded",
+        key::lab::VIOLATION_UNGUARDED,
     ),
     (
         "order {id}: charged {n} times at the provider",
-        "lab.violation.charged",
+        key::lab::VIOLATION_CHARGED,
     ),
-    ("order {id}: {n} effects", "lab.violation.effects"),
-    ("... {n} lost orders in total", "lab.violation.lost_total"),
+    ("order {id}: {n} effects", key::lab::VIOLATION_EFFECTS),
+    (
+        "... {n} lost orders in total",
+        key::lab::VIOLATION_LOST_TOTAL,
+    ),
     (
         "effect for order {id} which does not exist",
-        "lab.violation.no_order",
+        key::lab::VIOLATION_NO_ORDER,
     ),
     (
         "DLQ entry {seq} ({message}) carries a reason that belongs to another message",
-        "lab.violation.foreign_reason",
+        key::lab::VIOLATION_FOREIGN_REASON,
     ),
     (
         "{customer}: order {later} took effect before the earlier order {earlier} of the same customer",
-        "lab.violation.out_of_order",
+        key::lab::VIOLATION_OUT_OF_ORDER,
     ),
     (
         "{n} effect(s) applied on a claim-check payload whose hash did not match",
-        "lab.violation.unverified",
+        key::lab::VIOLATION_UNVERIFIED,
     ),
     (
         "{invariant}: order {order}, message {message}",
-        "lab.violation.breach",
+        key::lab::VIOLATION_BREACH,
     ),
 ];
 
@@ -51,7 +55,7 @@ pub fn say(strings: &Strings, violation: &str) -> String {
         .find_map(|(shape, key)| {
             let values = read(shape, violation)?;
             let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, *v)).collect();
-            Some(strings.fill(key, &args))
+            Some(strings.fill(*key, &args))
         })
         .unwrap_or_else(|| violation.to_owned())
 }
@@ -91,7 +95,7 @@ mod tests {
     use content::Lang;
 
     fn strings(lang: Lang) -> Strings {
-        Strings::built(lang).expect("built strings")
+        Strings::built(lang)
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::{add, plain, span, title_line};
 use crate::doc_layout::wrap::wrap;
 use crate::doc_layout::{DocContext, DocLine, Tone};
 use content::Decision;
+use content::key;
 
 /// Lays out one decision card; all its lines belong to `target`.
 pub fn decision_card(
@@ -44,9 +45,9 @@ pub fn decision_card(
     let mut title = d.title.clone();
     if let Some(choice) = chosen {
         let verdict = if choice.correct {
-            s.get("decision.correct")
+            s.get(key::decision::CORRECT)
         } else {
-            s.get("decision.wrong")
+            s.get(key::decision::WRONG)
         };
         title = format!("{title} · {verdict}");
     }
@@ -92,7 +93,10 @@ pub fn decision_card(
             add(
                 lines,
                 wrap(
-                    &plain(&s.fill("decision.choose", &[("keys", &keys)]), Tone::Dim),
+                    &plain(
+                        &s.fill(key::decision::CHOOSE, &[("keys", &keys)]),
+                        Tone::Dim,
+                    ),
                     max,
                     &[],
                     &[],
@@ -119,7 +123,7 @@ pub fn decision_card(
                 .enumerate()
                 .filter(|(_, o)| o.id != choice.id)
             {
-                let label = s.fill("decision.other_option", &[("n", &(n + 1).to_string())]);
+                let label = s.fill(key::decision::OTHER_OPTION, &[("n", &(n + 1).to_string())]);
                 let mut runs = plain(&format!("{label}: "), Tone::Bold);
                 runs.push((other.feedback.clone(), Tone::Text));
                 add(lines, wrap(&runs, max, &[], &[]), target);
@@ -132,8 +136,8 @@ pub fn decision_card(
             );
             // The run of the learner's own choice; a choice no run shows says so.
             let see = match choice.run() {
-                Some((scenario, _)) => s.fill("decision.see_it", &[("scenario", scenario)]),
-                None => s.fill("decision.see_it_none", &[("scenario", &d.scenario)]),
+                Some((scenario, _)) => s.fill(key::decision::SEE_IT, &[("scenario", scenario)]),
+                None => s.fill(key::decision::SEE_IT_NONE, &[("scenario", &d.scenario)]),
             };
             let see = format!("s: {see}");
             add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
@@ -186,17 +190,20 @@ fn held_card(
 ) {
     let s = ctx.strings();
     let (title_key, text) = match state {
-        Held::Saved => ("decision.vote_saved", s.get("decision.held").to_owned()),
+        Held::Saved => (
+            key::decision::VOTE_SAVED,
+            s.get(key::decision::HELD).to_owned(),
+        ),
         Held::SecondOpen => (
-            "decision.second_vote",
+            key::decision::SECOND_VOTE,
             s.fill(
-                "decision.second_open",
+                key::decision::SECOND_OPEN,
                 &[("keys", &format!("1-{}", d.options.len()))],
             ),
         ),
         Held::SecondSaved => (
-            "decision.second_saved",
-            s.get("decision.held_second").to_owned(),
+            key::decision::SECOND_SAVED,
+            s.get(key::decision::HELD_SECOND).to_owned(),
         ),
     };
     let title = format!("{} · {}", d.title, s.get(title_key));

@@ -5,6 +5,7 @@
 use super::super::{SimState, scenario_text};
 use crate::Session;
 use content::doc::Block;
+use content::key;
 use content::{Chapter, Decision};
 use sim::Fault;
 
@@ -63,7 +64,7 @@ fn belongs(session: &Session, id: &str) -> String {
             .chapter(&d.chapter)
             .map_or_else(String::new, |c| c.number.to_string());
         s.fill(
-            "simulator.belongs_decision",
+            key::simulator::BELONGS_DECISION,
             &[("decision", d.short_title()), ("n", &chapter)],
         )
     };
@@ -72,7 +73,7 @@ fn belongs(session: &Session, id: &str) -> String {
     }
     if let Some(c) = course.chapters.iter().find(|c| mentions(c, id)) {
         return s.fill(
-            "simulator.belongs_chapter",
+            key::simulator::BELONGS_CHAPTER,
             &[("n", &c.number.to_string()), ("title", &c.title)],
         );
     }
@@ -85,7 +86,7 @@ fn belongs(session: &Session, id: &str) -> String {
         .decisions
         .iter()
         .find(plays)
-        .map_or_else(|| s.get("simulator.belongs_none").to_owned(), card)
+        .map_or_else(|| s.get(key::simulator::BELONGS_NONE).to_owned(), card)
 }
 
 /// True when the chapter names the scenario id as code (`` `lost-ack` ``).
@@ -102,24 +103,33 @@ fn mentions(chapter: &Chapter, id: &str) -> bool {
 }
 
 /// The string keys of a fault's name and explanation.
-pub fn fault_keys(fault: Fault) -> (&'static str, &'static str) {
+pub fn fault_keys(fault: Fault) -> (content::Key, content::Key) {
     match fault {
-        Fault::ApiTimeoutAfterCommit => ("fault.api_timeout", "fault.api_timeout_does"),
-        Fault::BrokerDown { .. } => ("fault.broker_down", "fault.broker_down_does"),
-        Fault::DispatcherCrashAfterPublish => {
-            ("fault.dispatcher_crash", "fault.dispatcher_crash_does")
-        }
-        Fault::ConsumerLostConnectionAfterEffect => {
-            ("fault.lost_connection", "fault.lost_connection_does")
-        }
-        Fault::ConsumerSlowerThanLock => ("fault.slower_than_lock", "fault.slower_than_lock_does"),
-        Fault::DuplicateDelivery => ("fault.duplicate_delivery", "fault.duplicate_delivery_does"),
-        Fault::PoisonMessage => ("fault.poison", "fault.poison_does"),
-        Fault::ProviderTimeoutAfterPerform => {
-            ("fault.provider_timeout", "fault.provider_timeout_does")
-        }
-        Fault::BlobMissing => ("fault.blob_missing", "fault.blob_missing_does"),
-        Fault::BlobHashMismatch => ("fault.blob_mismatch", "fault.blob_mismatch_does"),
+        Fault::ApiTimeoutAfterCommit => (key::fault::API_TIMEOUT, key::fault::API_TIMEOUT_DOES),
+        Fault::BrokerDown { .. } => (key::fault::BROKER_DOWN, key::fault::BROKER_DOWN_DOES),
+        Fault::DispatcherCrashAfterPublish => (
+            key::fault::DISPATCHER_CRASH,
+            key::fault::DISPATCHER_CRASH_DOES,
+        ),
+        Fault::ConsumerLostConnectionAfterEffect => (
+            key::fault::LOST_CONNECTION,
+            key::fault::LOST_CONNECTION_DOES,
+        ),
+        Fault::ConsumerSlowerThanLock => (
+            key::fault::SLOWER_THAN_LOCK,
+            key::fault::SLOWER_THAN_LOCK_DOES,
+        ),
+        Fault::DuplicateDelivery => (
+            key::fault::DUPLICATE_DELIVERY,
+            key::fault::DUPLICATE_DELIVERY_DOES,
+        ),
+        Fault::PoisonMessage => (key::fault::POISON, key::fault::POISON_DOES),
+        Fault::ProviderTimeoutAfterPerform => (
+            key::fault::PROVIDER_TIMEOUT,
+            key::fault::PROVIDER_TIMEOUT_DOES,
+        ),
+        Fault::BlobMissing => (key::fault::BLOB_MISSING, key::fault::BLOB_MISSING_DOES),
+        Fault::BlobHashMismatch => (key::fault::BLOB_MISMATCH, key::fault::BLOB_MISMATCH_DOES),
     }
 }
 
@@ -132,7 +142,7 @@ pub fn fault_rows(session: &Session, s: &SimState) -> Vec<FaultRow> {
             let (name, mut does) = fault_keys(*fault);
             // Service Bus makes no copies of its own: there the fault is a second send.
             if *fault == Fault::DuplicateDelivery && s.settings.broker == sim::BrokerKind::Asb {
-                does = "fault.duplicate_delivery_does_asb";
+                does = key::fault::DUPLICATE_DELIVERY_DOES_ASB;
             }
             FaultRow {
                 fault: *fault,
@@ -145,9 +155,9 @@ pub fn fault_rows(session: &Session, s: &SimState) -> Vec<FaultRow> {
 }
 
 /// Why `fault` cannot fire any more (a string key), from the run's head and the scenario's setup.
-pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<&'static str> {
+pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<content::Key> {
     if s.timeline.finished {
-        return Some("fault.blocked_finished");
+        return Some(key::fault::BLOCKED_FINISHED);
     }
     let setup = session
         .content
@@ -165,30 +175,30 @@ pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<&'static
     let in_system = stages.outbox_pending + stages.dispatching + stages.queued > 0;
     let work_left = to_accept || in_system;
     let (possible, key) = match fault {
-        Fault::ApiTimeoutAfterCommit | Fault::PoisonMessage => {
-            (to_accept, "fault.blocked_all_accepted")
-        }
         Fault::BlobMissing | Fault::BlobHashMismatch if !setup.claim_check => {
-            (false, "fault.blocked_no_claim_check")
+            (false, key::fault::BLOCKED_NO_CLAIM_CHECK)
         }
-        Fault::BlobMissing | Fault::BlobHashMismatch => (to_accept, "fault.blocked_all_accepted"),
+        Fault::ApiTimeoutAfterCommit
+        | Fault::PoisonMessage
+        | Fault::BlobMissing
+        | Fault::BlobHashMismatch => (to_accept, key::fault::BLOCKED_ALL_ACCEPTED),
         Fault::ProviderTimeoutAfterPerform if !setup.two_phase => {
-            (false, "fault.blocked_no_provider")
+            (false, key::fault::BLOCKED_NO_PROVIDER)
         }
         Fault::DispatcherCrashAfterPublish => (
             to_accept || stages.outbox_pending + stages.dispatching > 0,
-            "fault.blocked_nothing_to_publish",
+            key::fault::BLOCKED_NOTHING_TO_PUBLISH,
         ),
         // On Service Bus the duplicate is a retried send: it needs a send still to come.
         Fault::DuplicateDelivery if s.settings.broker == sim::BrokerKind::Asb => (
             to_accept || stages.outbox_pending + stages.dispatching > 0,
-            "fault.blocked_nothing_to_publish",
+            key::fault::BLOCKED_NOTHING_TO_PUBLISH,
         ),
-        Fault::BrokerDown { .. } => (true, ""),
+        Fault::BrokerDown { .. } => return None,
         Fault::ProviderTimeoutAfterPerform
         | Fault::ConsumerLostConnectionAfterEffect
         | Fault::ConsumerSlowerThanLock
-        | Fault::DuplicateDelivery => (work_left, "fault.blocked_nothing_to_deliver"),
+        | Fault::DuplicateDelivery => (work_left, key::fault::BLOCKED_NOTHING_TO_DELIVER),
     };
     (!possible).then_some(key)
 }

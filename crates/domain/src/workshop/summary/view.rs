@@ -2,6 +2,7 @@
 //! dashboard, the projector and the export): plain serialisable views, built by
 //! [`super::Summary::view`].
 
+use content::key;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -179,11 +180,11 @@ impl Presence {
     }
 
     /// The string key of its word ("active", "in the room", "left").
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> content::Key {
         match self {
-            Presence::Active => "room.active",
-            Presence::InRoom => "room.in_room",
-            Presence::Left => "room.left",
+            Presence::Active => key::room::ACTIVE,
+            Presence::InRoom => key::room::IN_ROOM,
+            Presence::Left => key::room::LEFT,
         }
     }
 }

@@ -5,6 +5,7 @@ use super::ApiResponse;
 use crate::host::mail_relay::MailRelay;
 use crate::host::{HostState, lock};
 use content::Lang;
+use content::key;
 use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
 
 impl HostState {
@@ -23,7 +24,7 @@ impl HostState {
             return denied;
         }
         let Some(relay) = &self.relay else {
-            let reason = self.refusal("workshop.relay_no_mail", request.lang());
+            let reason = self.refusal(key::workshop::RELAY_NO_MAIL, request.lang());
             return ApiResponse::text(503, &reason);
         };
         match call(relay, &request) {
