@@ -59,8 +59,8 @@ fn read_strings(lang: &str) -> StringsFile {
     let table: toml::Table = match text.parse() {
         Ok(table) => table,
         Err(e) => {
-            let line = e.span().map_or(1, |span| line_of(&text, span.start));
-            fail(&format!("{shown_path}:{line}: {}", e.message()));
+            let (line, column) = e.span().map_or((1, 1), |span| position(&text, span.start));
+            fail(&format!("{shown_path}:{line}:{column}: {}", e.message()));
         }
     };
     let Some(strings) = table.get("strings").and_then(toml::Value::as_table) else {
@@ -203,10 +203,12 @@ const RUST_WORDS: [&str; 51] = [
     "priv", "typeof", "unsized", "virtual", "yield", "try",
 ];
 
-/// The 1-based line of byte `at` in `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    text.get(..at)
-        .map_or(1, |before| before.matches('\n').count() + 1)
+/// The 1-based line and column (in characters) of byte `at` in `text`.
+fn position(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at).unwrap_or_default();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before.get(line_start..).unwrap_or_default().chars().count() + 1;
+    (before.matches('\n').count() + 1, column)
 }
 
 /// The line that defines `key` (quoted or bare), or 1 when no line starts with it.

@@ -276,13 +276,14 @@ mod tests {
         let mut problems = Vec::new();
         let text = "format_version = 1\n[strings]\n\"common.back\" = \"back\"\n";
         let _ = parse("strings/en.toml", text, &mut problems);
-        let said: Vec<String> = problems.iter().map(|p| format!("{p:?}")).collect();
-        assert!(
-            said.iter()
-                .any(|p| p.contains("missing string \"common.quit\"")),
-            "{said:?}"
-        );
-        assert_eq!(problems.len(), key::COUNT - 1, "{said:?}");
+        let missing: Vec<String> = problems
+            .iter()
+            .map(ToString::to_string)
+            .filter(|p| p.contains("missing string"))
+            .collect();
+        assert!(missing.iter().any(|p| p.contains("\"common.quit\"")));
+        assert!(!missing.iter().any(|p| p.contains("\"common.back\"")));
+        assert_eq!(missing.len(), key::COUNT - 1, "every other key is named");
     }
 
     /// The tables compiled by `build.rs` hold exactly what the files say, escapes included,
