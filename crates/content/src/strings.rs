@@ -22,8 +22,15 @@ pub mod key {
 /// The key of a UI string. Only the constants in [`key`] and [`Key::parse`] make one, so a
 /// misspelled key does not compile, and every key exists in both embedded languages (the
 /// build checks that).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key(u16);
+
+/// Shows the key's name (`Key("workshop.solved_sent")`), not its place in the tables.
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Key").field(&self.name()).finish()
+    }
+}
 
 impl Key {
     /// The key as the strings files spell it (`workshop.solved_sent`).
@@ -255,6 +262,7 @@ mod tests {
         assert_eq!(Key::parse("workshop.solved_sen"), None);
         assert_eq!(Key::parse(""), None);
         assert_eq!(Key::all().count(), key::COUNT);
+        assert_eq!(format!("{:?}", key::common::BACK), "Key(\"common.back\")");
     }
 
     #[test]
