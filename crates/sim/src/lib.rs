@@ -48,22 +48,22 @@
 pub mod blobs;
 pub mod checker;
 pub mod engine;
-pub mod engine_words;
 pub mod event_kind;
 pub mod fault;
 pub mod history;
 pub mod invariants;
 pub mod lab;
-pub mod model;
 pub mod moments;
 pub mod profile;
 pub mod report;
 pub mod retry;
 pub mod scenario;
-pub mod state;
 pub mod store;
 pub mod timeline;
 
+// The plain data of a run lives in `queuelab-model`, which the screens use without SQLite; its
+// modules keep their paths here (`sim::model::Mode`, `sim::state::Snapshot`, ...).
+pub use ::model::{self, engine_words, state};
 pub use engine::{DlqEntry, RunConfig, SimError, Simulation};
 pub use fault::Fault;
 pub use model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, RefusedCall, Stage};
