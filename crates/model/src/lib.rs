@@ -4,7 +4,7 @@
 //!
 //! No SQLite here: the screens (`queuelab-app`) build on these types alone, so a change to a
 //! view never waits for the engine or its bundled C library. The simulator (`queuelab-sim`)
-//! re-exports every module under its old path.
+//! re-exports these types and modules under its own paths (`sim::state`, `sim::lab::file`, ...).
 
 pub mod dlq;
 pub mod engine_words;

@@ -265,8 +265,8 @@ mod tests {
         );
     }
 
-    /// The table as it stood when the menu, names and slots were four lists: the same names
-    /// in the same order, each kind in its own slot.
+    /// The names, their menu order and each kind's slot, spelled out: scenario files, traces
+    /// and the fault menu's snapshots depend on them, so a reordered or renamed row fails here.
     #[test]
     fn the_fault_table_keeps_its_names_order_and_slots() {
         let names: Vec<&str> = Fault::MENU.iter().map(|f| f.as_str()).collect();
