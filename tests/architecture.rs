@@ -1,14 +1,16 @@
 //! Guards the boundaries that the book's architecture chapter (`docs/src/architecture.md`)
 //! states and the compiler does not see. The layer order is the crates' (`crates/`): a crate can
 //! only import the crates its manifest lists. What stays here: the pure layers' manifests list
-//! no terminal, async runtime or mailer; every UI string key used in the pure layers and the
+//! no terminal, async runtime or mailer; the screens' crate and the model under it build
+//! without SQLite; every UI string key used in the pure layers and the
 //! views exists in both languages; what only Unix has is named in one platform module per crate;
 //! and every file the chapter's "where to change what" table names exists.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The crates that must stay free of the terminal, the async runtime and the mailer.
-const PURE: [&str; 4] = ["content", "domain", "sim", "app"];
+const PURE: [&str; 5] = ["content", "domain", "model", "sim", "app"];
 const FORBIDDEN: [&str; 4] = ["ratatui", "crossterm", "tokio", "lettre"];
 
 fn root() -> &'static Path {
@@ -76,6 +78,104 @@ fn the_boundary_check_can_fail() {
             .iter()
             .any(|d| FORBIDDEN.contains(&d.as_str()))
     );
+}
+
+/// The packages that are SQLite: a crate that builds one of them waits for SQLite's C.
+const SQLITE: [&str; 2] = ["rusqlite", "libsqlite3-sys"];
+
+/// The workspace's resolved dependency graph, as Cargo reports it from `Cargo.lock` (offline:
+/// every package is on disk once the tests are built).
+fn metadata() -> serde_json::Value {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--manifest-path",
+        ])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
+}
+
+/// The names of the packages `cargo test -p package` compiles: the package's dependencies of
+/// every kind (its tests included), then their normal and build dependencies (a dependency's
+/// own dev-dependencies are never built).
+fn built_for(metadata: &serde_json::Value, package: &str) -> BTreeSet<String> {
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+    let packages = metadata["packages"].as_array().expect("packages");
+    let name_of = |id: &str| {
+        packages
+            .iter()
+            .find(|p| p["id"] == id)
+            .map(|p| text(&p["name"]))
+            .unwrap_or_default()
+    };
+    let root = packages.iter().find(|p| p["name"] == package).map_or_else(
+        || panic!("{package} is a workspace package"),
+        |p| text(&p["id"]),
+    );
+    let nodes = metadata["resolve"]["nodes"].as_array().expect("resolve");
+    let mut seen = BTreeSet::from([root.clone()]);
+    let mut todo = vec![root.clone()];
+    while let Some(id) = todo.pop() {
+        let Some(node) = nodes.iter().find(|n| n["id"] == id.as_str()) else {
+            continue;
+        };
+        for dep in node["deps"].as_array().into_iter().flatten() {
+            let built = id == root
+                || dep["dep_kinds"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|k| k["kind"] != "dev");
+            let pkg = text(&dep["pkg"]);
+            if built && seen.insert(pkg.clone()) {
+                todo.push(pkg);
+            }
+        }
+    }
+    seen.iter().map(|id| name_of(id)).collect()
+}
+
+#[test]
+fn the_screens_and_the_model_build_without_sqlite() {
+    let metadata = metadata();
+    for package in ["queuelab-app", "queuelab-model"] {
+        let built = built_for(&metadata, package);
+        assert!(
+            built.contains("queuelab-content"),
+            "{package}: the graph was read ({built:?})"
+        );
+        let sqlite: Vec<&str> = SQLITE.into_iter().filter(|p| built.contains(*p)).collect();
+        assert!(
+            sqlite.is_empty(),
+            "{package} builds {sqlite:?}: it must take the simulator's data from queuelab-model, \
+             never depend on queuelab-sim"
+        );
+    }
+}
+
+#[test]
+fn the_sqlite_check_can_fail() {
+    // The simulator and the root package do build SQLite, read with the same rule, so the test
+    // above is not vacuous.
+    let metadata = metadata();
+    for package in ["queuelab-sim", "queuelab"] {
+        let built = built_for(&metadata, package);
+        assert!(
+            SQLITE.iter().all(|p| built.contains(*p)),
+            "{package}: {built:?}"
+        );
+    }
 }
 
 /// Names of what only Unix has. Outside the platform modules they may appear in tests only.

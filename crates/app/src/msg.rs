@@ -153,7 +153,7 @@ pub enum Msg {
         lab_id: String,
         /// Whether it passed (the store records it).
         passed: bool,
-        /// Why it failed ([`sim::lab::LabVerdict::reason`]); empty when it passed.
+        /// Why it failed (the verdict's reason, `LabVerdict::reason` in `queuelab-sim`); empty when it passed.
         reason: String,
         /// What the lab screen shows.
         report: super::labs::LabReport,

@@ -9,7 +9,7 @@ use super::simulator::view::mode_key;
 use super::{Effect, Session, reader, simulator};
 use domain::workshop::pace::PaceReply;
 use domain::workshop::{Pace, PaceKind};
-use sim::model::Mode;
+use model::Mode;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A pacing command as the trainee receives it, with the room's answers when it reveals a

@@ -8,26 +8,7 @@ use rusqlite::Connection;
 
 use super::store::RunPaths;
 
-/// The verdict of the invariant check over the run's files.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InvariantCheck {
-    /// Accepted orders with no effect and no DLQ entry.
-    pub lost: u64,
-    /// Effects beyond one per order (+ second provider charges).
-    pub duplicate_effects: u64,
-    /// Orders that took effect after a later order of the same customer (ordered scenarios
-    /// only): the count behind the "out of order" violations, all of them, not the listed few.
-    pub out_of_order: u64,
-    /// Human-readable violations (first few of each kind).
-    pub violations: Vec<String>,
-}
-
-impl InvariantCheck {
-    /// True when no invariant is broken.
-    pub fn ok(&self) -> bool {
-        self.violations.is_empty()
-    }
-}
+pub use model::InvariantCheck;
 
 const MAX_LISTED: usize = 5;
 
@@ -281,6 +262,18 @@ pub fn reason_fits_body(description: &str, body: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schema_error_fits_only_its_own_schema_version() {
+        let poison = "unsupported schema version v2 (poison message)";
+        assert!(reason_fits_body(poison, "v2|7|100|0|-"));
+        assert!(!reason_fits_body(poison, "v1|8|100|0|-"));
+        assert!(reason_fits_body(
+            "lock expired on every delivery",
+            "v1|8|100|0|-"
+        ));
+        assert!(!reason_fits_body("blob missing", "v1|8|100|0|-"));
+    }
 
     #[test]
     fn the_later_order_is_named_as_the_one_that_went_first() {

@@ -5,7 +5,7 @@ use super::picker::Picker;
 use super::protocol::{LabRun, RunSpec};
 use super::story::StoryState;
 use super::triage::Triage;
-use sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
+use model::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
 /// Playback speeds as multiples of the scenario's pace ([`super::pace`]): at 1x every
@@ -139,7 +139,7 @@ pub struct Timeline {
     /// Tokens moving in the current beat.
     pub moves: Vec<Move>,
     /// The fault injected last (shown until the run restarts).
-    pub last_fault: Option<sim::Fault>,
+    pub last_fault: Option<model::Fault>,
 }
 
 /// The simulator screen's own state.

@@ -8,7 +8,7 @@ use super::protocol::SimReply;
 use super::{SimState, Tab};
 use crate::keymap::Action;
 use crate::{Effect, Session};
-use sim::{DlqEntry, Event, EventKind, Table};
+use model::{DlqEntry, Event, EventKind, Table};
 
 /// Largest DLQ replay batch the triage offers ("a small batch").
 pub const MAX_BATCH: u32 = 10;

@@ -5,7 +5,7 @@
 use super::SimState;
 use crate::Session;
 use content::Strings;
-use sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
+use model::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
 pub const TAB_WIDTH: usize = 14;
@@ -13,7 +13,7 @@ pub const TAB_WIDTH: usize = 14;
 /// The caption of an event in the app's language, durations shown for people (7 days, not
 /// 604800000 ms).
 pub fn caption(session: &Session, event: &Event) -> String {
-    sim::moments::caption(&session.content.captions, session.lang, event)
+    model::moments::caption(&session.content.captions, session.lang, event)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").
@@ -33,7 +33,7 @@ pub fn transcript(session: &Session, s: &SimState, n: usize) -> Vec<String> {
         .map(|e| {
             format!(
                 "#{} {}",
-                sim::moments::event_number(e.index),
+                model::moments::event_number(e.index),
                 caption(session, e)
             )
         })
@@ -239,11 +239,11 @@ pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(&'static str, u
 }
 
 /// The string key of a mode's name on screen.
-pub fn mode_key(mode: sim::Mode) -> &'static str {
+pub fn mode_key(mode: model::Mode) -> &'static str {
     match mode {
-        sim::Mode::Safe => "simulator.mode_safe",
-        sim::Mode::Naive => "simulator.mode_naive",
-        sim::Mode::Pitfall => "simulator.mode_pitfall",
+        model::Mode::Safe => "simulator.mode_safe",
+        model::Mode::Naive => "simulator.mode_naive",
+        model::Mode::Pitfall => "simulator.mode_pitfall",
     }
 }
 

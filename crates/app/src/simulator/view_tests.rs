@@ -3,8 +3,8 @@
 use super::labels::consumer_state_key;
 use super::view::{compare_rows, compare_sentence, failing};
 use content::Strings;
-use sim::store::RunPaths;
-use sim::{
+use model::RunPaths;
+use model::{
     Actor, BrokerKind, Event, EventKind, InvariantCheck, Metrics, Mode, Outcome, RunReport,
     Snapshot, Stage,
 };
@@ -78,7 +78,7 @@ fn orders_out_of_order_are_a_compare_row_and_the_difference() {
 }
 
 fn picture(actor: Actor, kind: EventKind) -> Snapshot {
-    let state = sim::state::State::default();
+    let state = model::state::State::default();
     Snapshot {
         scalars: state.scalars,
         metrics: Metrics::default(),

@@ -6,7 +6,7 @@ use super::super::{SimState, scenario_text};
 use crate::Session;
 use content::doc::Block;
 use content::{Chapter, Decision};
-use sim::Fault;
+use model::Fault;
 
 /// One row of the scenario menu.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +131,7 @@ pub fn fault_rows(session: &Session, s: &SimState) -> Vec<FaultRow> {
         .map(|fault| {
             let (name, mut does) = fault_keys(*fault);
             // Service Bus makes no copies of its own: there the fault is a second send.
-            if *fault == Fault::DuplicateDelivery && s.settings.broker == sim::BrokerKind::Asb {
+            if *fault == Fault::DuplicateDelivery && s.settings.broker == model::BrokerKind::Asb {
                 does = "fault.duplicate_delivery_does_asb";
             }
             FaultRow {
@@ -180,7 +180,7 @@ pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<&'static
             "fault.blocked_nothing_to_publish",
         ),
         // On Service Bus the duplicate is a retried send: it needs a send still to come.
-        Fault::DuplicateDelivery if s.settings.broker == sim::BrokerKind::Asb => (
+        Fault::DuplicateDelivery if s.settings.broker == model::BrokerKind::Asb => (
             to_accept || stages.outbox_pending + stages.dispatching > 0,
             "fault.blocked_nothing_to_publish",
         ),

@@ -65,7 +65,7 @@ static EMBEDDED: LazyLock<Captions> = LazyLock::new(|| {
 });
 
 /// The engine's words for `key` with `args`: the English text of the embedded captions.
-pub(crate) fn english(key: &str, args: &[&str]) -> String {
+pub fn english(key: &str, args: &[&str]) -> String {
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     EMBEDDED.render(Lang::En, key, &args)
 }
@@ -80,7 +80,7 @@ pub fn say(captions: &Captions, lang: Lang, text: &str) -> String {
         .iter()
         .find_map(|key| {
             let shape = captions.get(Lang::En, key)?;
-            let values = crate::lab::violation_words::read(shape, text)?;
+            let values = crate::violation_words::read(shape, text)?;
             let args: Vec<String> = values
                 .into_iter()
                 .map(|(_, value)| say(captions, lang, value))

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::model::{Event, Stage};
-use super::report::Metrics;
+use crate::report::Metrics;
+use crate::{Event, Stage};
 
 /// Rows kept per table in the picture (the newest by key); the files hold all of them.
 pub const TABLE_ROW_CAP: usize = 100;
@@ -254,7 +254,7 @@ pub struct Snapshot {
 }
 
 /// Column index helpers so engine code names cells instead of counting.
-pub(crate) mod col {
+pub mod col {
     pub const OUTBOX_PUBLISHED: usize = 3;
     pub const OUTBOX_LEASE_OWNER: usize = 4;
     pub const OUTBOX_LEASE_UNTIL: usize = 5;
@@ -267,7 +267,7 @@ pub(crate) mod col {
 }
 
 /// Derives tokens from the table window at time `now`.
-pub(crate) fn tokens(tables: &Tables, now: u64) -> Vec<Token> {
+pub fn tokens(tables: &Tables, now: u64) -> Vec<Token> {
     let mut out = Vec::new();
     let cell = |r: &[String], i: usize| r.get(i).cloned().unwrap_or_default();
     for (_, r) in tables.rows(Table::Outbox) {

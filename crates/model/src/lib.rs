@@ -1,12 +1,36 @@
-//! Plain value types shared by the engine, its snapshots and its callers.
+//! Plain value types shared by the engine, its snapshots and its callers: what a run is made of
+//! (modes, brokers, actors, stages, events), what the engine shows of it (snapshots, reports,
+//! moments, DLQ entries), the lab file a learner writes and the engine's words for all of them.
+//!
+//! No SQLite here: the screens (`queuelab-app`) build on these types alone, so a change to a
+//! view never waits for the engine or its bundled C library. The simulator (`queuelab-sim`)
+//! re-exports these types and modules under its own paths (`sim::state`, `sim::lab::file`, ...).
+
+pub mod dlq;
+pub mod engine_words;
+pub mod event_kind;
+pub mod lab_file;
+pub mod learner_copy;
+pub mod moments;
+pub mod probe;
+pub mod report;
+pub mod run_paths;
+pub mod state;
+pub mod violation_words;
 
 use std::fmt;
 
-pub use super::event_kind::EventKind;
+pub use content::scenario::{DEFAULT_OUTAGE_MS, FAULT_KINDS, Fault};
+pub use dlq::DlqEntry;
+pub use event_kind::EventKind;
+pub use moments::{Moment, MomentKind};
+pub use report::{InvariantCheck, Metrics, RunReport};
+pub use run_paths::RunPaths;
+pub use state::{Snapshot, Table, Tables, Token};
 
 /// The message id the API gives order number `order`'s outbox row; the story reads an order's
 /// message from it rather than storing it.
-pub(crate) fn order_message_id(order: u32) -> String {
+pub fn order_message_id(order: u32) -> String {
     format!("msg-{order:06}")
 }
 
@@ -327,25 +351,26 @@ impl Event {
         self.args = args;
         self
     }
-    /// Feeds [`Event::trace_line`] plus a newline into `hasher` without building the string
-    /// (the engine hashes every event; this keeps the hot path allocation-free).
-    pub fn hash_into(&self, hasher: &mut impl sha2::Digest) {
+    /// Feeds [`Event::trace_line`] plus a newline into `update`, piece by piece, without
+    /// building the string (the engine hashes every event; this keeps the hot path
+    /// allocation-free). `update` is the hasher's own, so this crate needs no hash library.
+    pub fn hash_into(&self, update: &mut impl FnMut(&[u8])) {
         let mut num = [0_u8; 20];
-        hasher.update(fmt_u64(&mut num, self.index).as_bytes());
-        hasher.update(b" ");
-        hasher.update(fmt_u64(&mut num, self.at_ms).as_bytes());
-        hasher.update(b" ");
+        update(fmt_u64(&mut num, self.index).as_bytes());
+        update(b" ");
+        update(fmt_u64(&mut num, self.at_ms).as_bytes());
+        update(b" ");
         // The actor's trace name without allocating (this runs once per event).
         match self.actor {
             Actor::Dispatcher(i) => {
-                hasher.update(b"dispatcher-");
-                hasher.update([b'A' + (i % 26)]);
+                update(b"dispatcher-");
+                update(&[b'A' + (i % 26)]);
             }
             Actor::Consumer(i) => {
-                hasher.update(b"consumer-");
-                hasher.update([b'A' + (i % 26)]);
+                update(b"consumer-");
+                update(&[b'A' + (i % 26)]);
             }
-            other => hasher.update(other.fixed_name().as_bytes()),
+            other => update(other.fixed_name().as_bytes()),
         }
         for part in [
             self.stage.as_str(),
@@ -354,18 +379,18 @@ impl Event {
             self.outcome.as_str(),
             self.caption,
         ] {
-            hasher.update(b" ");
-            hasher.update(part.as_bytes());
+            update(b" ");
+            update(part.as_bytes());
         }
         for a in &self.args {
-            hasher.update(b" |");
-            hasher.update(a.as_bytes());
+            update(b" |");
+            update(a.as_bytes());
         }
         for s in self.sql {
-            hasher.update(b" ;");
-            hasher.update(s.as_bytes());
+            update(b" ;");
+            update(s.as_bytes());
         }
-        hasher.update(b"\n");
+        update(b"\n");
     }
 
     /// The canonical trace line (what the trace hash is computed over).
@@ -410,10 +435,9 @@ fn fmt_u64(buf: &mut [u8; 20], mut n: u64) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::{Digest, Sha256};
 
     #[test]
-    fn streamed_hash_equals_the_hash_of_the_trace_line() {
+    fn the_streamed_bytes_are_the_trace_line() {
         let e = Event {
             index: 1234,
             at_ms: 0,
@@ -426,10 +450,10 @@ mod tests {
             caption: "sim.applied",
             args: vec!["CR-1".into(), String::new()],
         };
-        let mut a = Sha256::new();
-        e.hash_into(&mut a);
+        let mut streamed = Vec::new();
+        e.hash_into(&mut |bytes: &[u8]| streamed.extend_from_slice(bytes));
         let mut line = e.trace_line();
         line.push('\n');
-        assert_eq!(a.finalize(), Sha256::digest(line.as_bytes()));
+        assert_eq!(String::from_utf8(streamed).as_deref(), Ok(line.as_str()));
     }
 }

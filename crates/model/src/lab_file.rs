@@ -6,10 +6,12 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use super::guard::limits::{MAX_FILE_BYTES, MAX_STATEMENT_BYTES, human_bytes};
-use super::split;
+pub mod limits;
+mod split;
+
 use content::LabSection as Section;
 use content::{Lang, Strings, problem_position};
+use limits::{MAX_FILE_BYTES, MAX_STATEMENT_BYTES, human_bytes};
 
 /// One SQL statement of a section, where it starts in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -189,9 +191,9 @@ impl LabFileError {
                 &[
                     (
                         "steps",
-                        &(super::guard::STEPS_PER_STATEMENT / 1_000_000).to_string(),
+                        &(limits::STEPS_PER_STATEMENT / 1_000_000).to_string(),
                     ),
-                    ("seconds", &super::guard::STATEMENT_SECONDS.to_string()),
+                    ("seconds", &limits::STATEMENT_SECONDS.to_string()),
                 ],
             ),
             K::OpenTransaction => strings.get("lab.err_open_transaction").to_owned(),
@@ -313,7 +315,7 @@ fn header(line: &str) -> Option<&str> {
 
 impl LabFile {
     /// Parses a lab file: sections, statements and their positions. Parameters and SQL are
-    /// checked later, against a database ([`super::hooks::LabSql::prepare`]).
+    /// checked later, against a database (`LabSql::prepare` in `queuelab-sim`).
     pub fn parse(text: &str) -> Result<LabFile, LabFileError> {
         if text.len() > MAX_FILE_BYTES {
             return Err(LabFileError {

@@ -1,10 +1,9 @@
 //! What an event is: one variant per kind of step, each with its stable machine name (used in
 //! traces, `--history`, tests) and its caption key in `assets/sim/captions.toml`. The names
-//! live in `names`, the checks that names and captions match in `tests`.
+//! live in `names`; `queuelab-sim` checks that names and captions match (it holds the engine's
+//! own caption lists).
 
 mod names;
-#[cfg(test)]
-mod tests;
 
 /// The kind of an [`super::Event`]. Variant names are stable: other layers (the moments, the
 /// views, the history) match on them instead of comparing strings.

@@ -59,7 +59,7 @@ pub fn say(strings: &Strings, violation: &str) -> String {
 /// The placeholders' values when `text` has the shape `shape`. A placeholder takes the
 /// shortest text up to the literal after it (none of the values holds that literal); one at
 /// the end takes the rest, and no value is empty.
-pub(crate) fn read<'s, 't>(shape: &'s str, text: &'t str) -> Option<Vec<(&'s str, &'t str)>> {
+pub fn read<'s, 't>(shape: &'s str, text: &'t str) -> Option<Vec<(&'s str, &'t str)>> {
     let mut values = Vec::new();
     let mut rest_shape = shape;
     let mut rest = text;

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::EventKind;
-use crate::model::BrokerKind;
+use crate::BrokerKind;
 
 impl EventKind {
     /// The stable machine name (kebab case), e.g. `receive-empty`.
