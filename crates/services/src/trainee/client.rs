@@ -1,5 +1,7 @@
-//! A small blocking HTTPS/1.1 client for the host's JSON API: one request per connection, the
-//! host pinned by its certificate fingerprint, every step bounded by the caller's deadline.
+//! The transport under [`crate::HostClient`]: a small blocking HTTPS/1.1 client, one request per
+//! connection, the host pinned by its certificate fingerprint, every step bounded by the
+//! caller's deadline, every request naming its protocol. The host's routes and bodies are
+//! [`crate::HostClient`]'s; [`send`] and [`request`] carry raw requests (scripts, tests).
 
 use domain::workshop::JoinUrl;
 use domain::workshop::wire::{PROTOCOL, PROTOCOL_HEADER};
@@ -41,7 +43,8 @@ pub enum RequestError {
     Other(String),
 }
 
-/// Sends one request to the host of `url` and reads the reply before `deadline`.
+/// Sends one raw request to the host of `url` and reads the reply before `deadline`; the
+/// reason of a failure as text.
 pub fn request(
     url: &JoinUrl,
     method: &str,
