@@ -3,33 +3,30 @@
 //! This machine needs no SMTP settings; the prompts and messages are the local flow's.
 
 use super::Failure;
+use super::host_cmd::host_failure_in;
 use super::lines::{Lines, Session};
 use content::Strings;
 use domain::report::Report;
-use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use domain::workshop::wire::{Caller, CodeReply, CodeRequest, ReportSubmit, SendReply};
+use services::HostClient;
 use services::mail::validate_address;
 use services::store::Membership;
-use services::trainee::client::relay_mail;
 use std::io::{BufRead, Write};
 
-fn post<T: serde::Serialize>(
-    member: &Membership,
-    path: &str,
-    body: &T,
-) -> Result<MailReply, Failure> {
-    relay_mail(&member.url, path, body).map_err(Failure::new)
-}
-
+/// A reply's words: the UI string `key` filled with the address, the tries left and the
+/// seconds to wait.
 fn say_reply<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
     s: &Strings,
-    reply: &MailReply,
+    key: &str,
     address: &str,
+    remaining: Option<usize>,
+    wait_secs: Option<i64>,
 ) -> Result<String, Failure> {
-    let remaining = reply.remaining.map(|r| r.to_string()).unwrap_or_default();
-    let secs = reply.wait_secs.map(|w| w.to_string()).unwrap_or_default();
+    let remaining = remaining.map(|r| r.to_string()).unwrap_or_default();
+    let secs = wait_secs.map(|w| w.to_string()).unwrap_or_default();
     let message = s.fill(
-        &reply.key,
+        key,
         &[
             ("address", address),
             ("remaining", &remaining),
@@ -40,6 +37,48 @@ fn say_reply<R: BufRead, W: Write>(
     Ok(message)
 }
 
+/// What the trainee reads for the host's answer to a code request.
+fn say_code_reply<R: BufRead, W: Write>(
+    lines: &mut Lines<R, W>,
+    s: &Strings,
+    reply: CodeReply,
+    address: &str,
+) -> Result<String, Failure> {
+    match reply.outcome() {
+        Ok(_) => say_reply(lines, s, "report.code_sent", address, None, None),
+        Err(denied) => say_reply(
+            lines,
+            s,
+            denied.key(),
+            address,
+            None,
+            Some(denied.wait_secs()),
+        ),
+    }
+}
+
+/// What the trainee reads for the host's verdict on a typed code.
+fn say_send_reply<R: BufRead, W: Write>(
+    lines: &mut Lines<R, W>,
+    s: &Strings,
+    reply: SendReply,
+    address: &str,
+) -> Result<String, Failure> {
+    let (remaining, wait_secs) = match reply {
+        SendReply::Wrong { remaining } => (Some(remaining), None),
+        SendReply::Locked { wait_secs } => (None, Some(wait_secs)),
+        _ => (None, None),
+    };
+    say_reply(
+        lines,
+        s,
+        reply.verdict().key(),
+        address,
+        remaining,
+        wait_secs,
+    )
+}
+
 /// The report flow through the workshop host.
 pub fn confirm_and_send<R: BufRead, W: Write>(
     session: &Session,
@@ -48,6 +87,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     report: &Report,
 ) -> Result<(), Failure> {
     let s = &session.course().strings;
+    let host = HostClient::new(member.url.clone());
     let caller = Caller {
         code: member.url.code.clone(),
         trainee: member.trainee_id.clone(),
@@ -70,12 +110,14 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             address: address.clone(),
             lang: session.lang,
         };
-        let reply = post(member, "/api/report/code", &req)?;
-        let message = say_reply(lines, s, &reply, &address)?;
-        if reply.done {
+        let reply = host
+            .request_code(&req)
+            .map_err(|e| host_failure_in(s, &e))?;
+        let message = say_code_reply(lines, s, reply, &address)?;
+        if reply.done() {
             return Err(Failure::new(message));
         }
-        if reply.copy_offered && consent.is_none() {
+        if reply.outcome().is_ok_and(|issued| issued.copy_offered) && consent.is_none() {
             *consent = Some(ask_consent(lines, s)?);
         }
         Ok(())
@@ -96,17 +138,15 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             report: report.clone(),
             instructor_copy: consent.unwrap_or(false),
         };
-        let reply = post(member, "/api/report/send", &submit)?;
-        let message = say_reply(lines, s, &reply, &address)?;
-        if reply.key == "otp.accepted" {
-            let key = if reply.sent {
-                "report.sent"
-            } else {
-                "report.queued"
-            };
+        let reply = host
+            .submit_report(&submit)
+            .map_err(|e| host_failure_in(s, &e))?;
+        let message = say_send_reply(lines, s, reply, &address)?;
+        if let SendReply::Accepted { sent } = reply {
+            let key = if sent { "report.sent" } else { "report.queued" };
             return lines.say(&s.fill(key, &[("address", &address)]));
         }
-        if reply.done {
+        if reply.done() {
             return Err(Failure::new(message));
         }
     }

@@ -19,6 +19,7 @@ mod labs_checked;
 mod mail;
 mod presence;
 mod projector_login;
+mod protocol_version;
 mod relay;
 mod replay_memory;
 mod session_language;

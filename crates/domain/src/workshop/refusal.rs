@@ -36,6 +36,8 @@ pub enum JoinRefusal {
         /// The host's one-line reason.
         reason: String,
     },
+    /// The host speaks another protocol: this queuelab must be updated to the host's version.
+    Version(super::wire::VersionRefusal),
     /// The local progress store failed.
     Local {
         /// What failed.
@@ -55,6 +57,7 @@ impl JoinRefusal {
             JoinRefusal::NotConfirmed { .. } => "join.refused_unconfirmed",
             JoinRefusal::Host { .. } => "join.refused_host",
             JoinRefusal::Local { .. } => "join.refused_local",
+            JoinRefusal::Version(_) => "join.refused_version",
         }
     }
 
@@ -71,6 +74,7 @@ impl JoinRefusal {
             JoinRefusal::Host { reason } | JoinRefusal::Local { reason } => {
                 vec![("reason", reason.clone())]
             }
+            JoinRefusal::Version(refusal) => refusal.values(),
         }
     }
 
