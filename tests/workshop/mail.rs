@@ -10,7 +10,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[path = "../mail_smtp/server.rs"]
+#[path = "../pty_cli/mail_smtp/server.rs"]
 #[allow(dead_code)] // the fault helpers serve the mail_smtp tests
 pub(crate) mod server;
 

@@ -10,6 +10,7 @@ mod feedback_setting;
 mod host_files;
 mod host_pty;
 mod hostile_connections;
+mod hostile_room;
 mod instructor_copy;
 mod instructor_key;
 mod join_page;

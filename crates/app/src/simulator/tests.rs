@@ -1,5 +1,5 @@
 //! The simulator's controls as commands: which `SimCommand` each key sends, with replies
-//! written by hand (no engine, no thread). The real engine runs in `tests/sim_screen.rs`.
+//! written by hand (no engine, no thread). The real engine runs in `tests/screens/sim_screen.rs`.
 
 use super::*;
 use crate::input::{Key, KeyCode};
