@@ -6,9 +6,10 @@
 //! - CPU time of the real binary in a pseudo-terminal over 10 s paused and 10 s playing, read
 //!   from `/proc/PID/stat` (`QUEUELAB_BENCH_SKIP_PTY=1` skips this part).
 
-#[path = "../tests/support/sim_harness.rs"]
+#[path = "../tests/screens/support/sim_harness.rs"]
+#[allow(dead_code)] // the screen tests' harness: the benchmark drives a part of it
 mod harness;
-#[path = "../tests/support/pty.rs"]
+#[path = "../tests/pty_cli/support/pty.rs"]
 #[allow(dead_code)]
 mod pty;
 

@@ -11,7 +11,7 @@
 //!
 //! Linux only (reads /proc). Not part of `cargo test`.
 
-#[path = "../tests/support/pty.rs"]
+#[path = "../tests/pty_cli/support/pty.rs"]
 #[allow(dead_code)]
 mod pty;
 

@@ -12,8 +12,8 @@ use queuelab::content::{ContentSource, Lang};
 use queuelab::domain::Fact;
 use queuelab::domain::quiz::Attempt;
 use queuelab::domain::workshop::JoinUrl;
-use queuelab::services::Store;
 use queuelab::services::trainee::{client, deliver};
+use queuelab::services::{HostClient, Store};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -146,16 +146,10 @@ fn main() {
     let elapsed = started.elapsed();
     let cpu = (cpu_ticks(pid) - ticks_before) as f64 / TICKS;
     let peak_kb = proc_field(pid, "status", "VmHWM");
-    let summary = client::request(
-        &join,
-        "GET",
-        "/api/summary",
-        Some(&key),
-        b"",
-        client::deadline_in(10_000),
-    )
-    .expect("summary");
-    let view: serde_json::Value = serde_json::from_slice(&summary.body).expect("json");
+    let (_, summary) = HostClient::new(join.clone())
+        .summary(&key)
+        .expect("summary");
+    let view: serde_json::Value = serde_json::from_str(&summary).expect("json");
     let _ = host.kill();
     let _ = host.wait();
     let mut delays = delays.lock().expect("lock").clone();

@@ -7,8 +7,8 @@ use super::join_cmd::say;
 use super::{Cli, Failure};
 use content::key;
 use domain::workshop::{JoinUrl, SummaryView};
-use services::host::{HostState, Kicked};
-use services::trainee::client::{deadline_in, request};
+use services::host::HostState;
+use services::{HostClient, HostError};
 
 /// Runs `queuelab host ...`.
 pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
@@ -22,12 +22,14 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
             silent,
             yes,
         }) => match who {
-            Some(who) if !*silent => kick(url, &key.resolve()?, who),
-            _ => super::host_door::kick_silent(url, &key.resolve()?, *yes),
+            Some(who) if !*silent => kick(cli, url, &key.resolve()?, who),
+            _ => super::host_door::kick_silent(cli, url, &key.resolve()?, *yes),
         },
-        Some(HostAction::Lock { url, key }) => super::host_door::lock(url, &key.resolve()?, true),
+        Some(HostAction::Lock { url, key }) => {
+            super::host_door::lock(cli, url, &key.resolve()?, true)
+        }
         Some(HostAction::Unlock { url, key }) => {
-            super::host_door::lock(url, &key.resolve()?, false)
+            super::host_door::lock(cli, url, &key.resolve()?, false)
         }
         Some(HostAction::Pace { url, key, what }) => {
             super::host_pace::run(cli, url, &key.resolve()?, what)
@@ -36,45 +38,59 @@ pub fn run(cli: &Cli, args: &HostArgs) -> Result<(), Failure> {
     }
 }
 
+/// The client of the host of `url` (the join URL), for an instructor's command.
+pub(super) fn host_at(url: &str) -> Result<HostClient, Failure> {
+    JoinUrl::parse(url)
+        .map(HostClient::new)
+        .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// A failed call to the host as the command's failure; a host of another protocol is named in
+/// the instructor's language with the version to install.
+pub(super) fn host_failure(cli: &Cli, e: &HostError) -> Failure {
+    if !matches!(e, HostError::Version(_)) {
+        return Failure::new(e.to_string());
+    }
+    let Ok(content) = super::load_content(cli) else {
+        return Failure::new(e.to_string());
+    };
+    let configured = super::paths(cli)
+        .and_then(|paths| super::config(&paths))
+        .ok()
+        .and_then(|config| config.workshop.language);
+    let lang = super::pick_lang(cli.globals.lang, None, configured);
+    host_failure_in(&content.course(lang).strings, e)
+}
+
+/// A failed call to the host as a failure worded with `strings` where it is the user's to act
+/// on (a host of another protocol).
+pub(super) fn host_failure_in(strings: &content::Strings, e: &HostError) -> Failure {
+    match e {
+        HostError::Version(refusal) => {
+            Failure::new(refusal.message(strings, key::host::REFUSED_VERSION))
+        }
+        _ => Failure::new(e.to_string()),
+    }
+}
+
 fn status(cli: &Cli, url: &str, key: &str, json: bool) -> Result<(), Failure> {
-    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
-    let reply = request(
-        &url,
-        "GET",
-        "/api/summary",
-        Some(key),
-        b"",
-        deadline_in(5_000),
-    )
-    .and_then(|reply| reply.accepted("host"))
-    .map_err(Failure::new)?;
+    let (view, text) = host_at(url)?
+        .summary(key)
+        .map_err(|e| host_failure(cli, &e))?;
     if json {
-        say!("{}", String::from_utf8_lossy(&reply.body));
+        say!("{text}");
         return Ok(());
     }
-    let view: SummaryView = serde_json::from_slice(&reply.body)
-        .map_err(|e| Failure::new(format!("the host's summary is not readable: {e}")))?;
     let content = super::load_content(cli)?;
     let lang = super::pick_lang(cli.globals.lang, None, None);
     print_summary(&view, &content.course(lang).strings);
     Ok(())
 }
 
-fn kick(url: &str, key: &str, who: &str) -> Result<(), Failure> {
-    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
-    let body = serde_json::json!({ "who": who }).to_string();
-    let reply = request(
-        &url,
-        "POST",
-        "/api/kick",
-        Some(key),
-        body.as_bytes(),
-        deadline_in(5_000),
-    )
-    .and_then(|reply| reply.accepted("host"))
-    .map_err(Failure::new)?;
-    let kicked: Kicked = serde_json::from_slice(&reply.body)
-        .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
+fn kick(cli: &Cli, url: &str, key: &str, who: &str) -> Result<(), Failure> {
+    let kicked = host_at(url)?
+        .kick(key, who, true)
+        .map_err(|e| host_failure(cli, &e))?;
     say!(
         "removed {} ({}), {} events deleted",
         kicked.name,

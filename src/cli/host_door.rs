@@ -1,28 +1,15 @@
 //! `queuelab host lock|unlock` and `queuelab host kick --silent`: the instructor's hand on the
 //! door of a running session during a flood of registrations.
 
-use super::Failure;
+use super::host_cmd::{host_at, host_failure};
 use super::join_cmd::say;
-use domain::workshop::JoinUrl;
-use services::host::SilentRemoved;
-use services::trainee::client::{Reply, deadline_in, request};
-
-/// Asks the host of `url` with the instructor key.
-fn ask(url: &str, key: &str, method: &str, path: &str) -> Result<Reply, Failure> {
-    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
-    request(&url, method, path, Some(key), b"", deadline_in(5_000))
-        .and_then(|reply| reply.accepted("host"))
-        .map_err(Failure::new)
-}
+use super::{Cli, Failure};
 
 /// `host lock` / `host unlock`.
-pub fn lock(url: &str, key: &str, locked: bool) -> Result<(), Failure> {
-    ask(
-        url,
-        key,
-        "POST",
-        if locked { "/api/lock" } else { "/api/unlock" },
-    )?;
+pub fn lock(cli: &Cli, url: &str, key: &str, locked: bool) -> Result<(), Failure> {
+    host_at(url)?
+        .set_locked(key, locked)
+        .map_err(|e| host_failure(cli, &e))?;
     say!(
         "{}",
         if locked {
@@ -36,12 +23,9 @@ pub fn lock(url: &str, key: &str, locked: bool) -> Result<(), Failure> {
 
 /// `host kick --silent [--yes]`: shows how many trainees never sent an event, asks, removes
 /// them in one action.
-pub fn kick_silent(url: &str, key: &str, yes: bool) -> Result<(), Failure> {
-    let counted = ask(url, key, "GET", "/api/silent")?;
-    let n = serde_json::from_slice::<serde_json::Value>(&counted.body)
-        .ok()
-        .and_then(|v| v["n"].as_u64())
-        .ok_or_else(|| Failure::new("the host's answer is not readable"))?;
+pub fn kick_silent(cli: &Cli, url: &str, key: &str, yes: bool) -> Result<(), Failure> {
+    let host = host_at(url)?;
+    let n = host.count_silent(key).map_err(|e| host_failure(cli, &e))?.n;
     say!("{n} trainee(s) never sent an event");
     if n == 0 {
         return Ok(());
@@ -58,9 +42,7 @@ pub fn kick_silent(url: &str, key: &str, yes: bool) -> Result<(), Failure> {
             return Ok(());
         }
     }
-    let reply = ask(url, key, "POST", "/api/silent")?;
-    let removed: SilentRemoved = serde_json::from_slice(&reply.body)
-        .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
+    let removed = host.remove_silent(key).map_err(|e| host_failure(cli, &e))?;
     say!(
         "removed {} trainee(s) who never sent an event; their clients are refused from now on",
         removed.n

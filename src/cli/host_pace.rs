@@ -3,13 +3,12 @@
 //! w keys do. Numbers are the ones trainees see (chapter 3, decision 2, scenario 5 of
 //! `sim --list`).
 
+use super::host_cmd::{host_at, host_failure};
 use super::join_cmd::say;
 use super::{Cli, Failure};
 use app::dashboard::{PromptKind, prompt};
 use clap::Subcommand;
 use content::key;
-use domain::workshop::{JoinUrl, Pace};
-use services::trainee::client::{deadline_in, request};
 
 /// What to ask the room.
 #[derive(Debug, Clone, Subcommand)]
@@ -42,7 +41,7 @@ pub enum PaceWhat {
 
 /// Sends the command; prints what the host stored.
 pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failure> {
-    let url = JoinUrl::parse(url).map_err(|e| Failure::usage(e.to_string()))?;
+    let host = host_at(url)?;
     let content = super::load_content(cli)?;
     let (kind, text) = match what {
         PaceWhat::Chapter { n } => (PromptKind::Chapter, n.clone()),
@@ -69,19 +68,7 @@ pub fn run(cli: &Cli, url: &str, key: &str, what: &PaceWhat) -> Result<(), Failu
         };
         Failure::usage(strings.fill(key, &[("value", &value)]))
     })?;
-    let body = serde_json::to_vec(&pace).map_err(|e| Failure::new(e.to_string()))?;
-    let reply = request(
-        &url,
-        "POST",
-        "/api/pace",
-        Some(key),
-        &body,
-        deadline_in(5_000),
-    )
-    .and_then(|reply| reply.accepted("host"))
-    .map_err(Failure::new)?;
-    let stored: Pace = serde_json::from_slice(&reply.body)
-        .map_err(|e| Failure::new(format!("the host's answer is not readable: {e}")))?;
+    let stored = host.pace(key, &pace).map_err(|e| host_failure(cli, &e))?;
     say!("{}", app::dashboard::describe(&content, lang, &stored.kind));
     Ok(())
 }

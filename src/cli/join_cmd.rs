@@ -5,8 +5,8 @@ use super::lines::Session;
 use super::{Cli, Failure};
 use content::key;
 use domain::workshop::{EventKind, JoinRefusal, JoinTarget, check_name, same_digits};
-use services::Store;
 use services::trainee::{self, client::deadline_in, join};
+use services::{HostError, Store};
 
 /// `println!` without the panic on a closed stdout (`queuelab join | head -1`): output that
 /// nobody reads is dropped.
@@ -89,7 +89,8 @@ pub fn run_join(
         say!("{}", strings.get(key::join::NOT_JOINED));
         return Ok(());
     };
-    let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true).map_err(Failure::new)?;
+    let delivery = trainee::deliver(store, deadline_in(FLUSH_MS), true)
+        .map_err(|e| Failure::new(e.to_string()))?;
     let session_name = delivery
         .session
         .clone()
@@ -115,15 +116,20 @@ pub fn run_join(
     if let Some(error) = delivery.error {
         // A refusal (wrong code, session full, too many new trainees) is an answer, not an
         // outage: the command fails with it.
-        if let Some(reason) = error.strip_prefix(join::REFUSED) {
-            // "03: session full" after "the host answered 4": the host's own words remain.
-            let reason = reason
-                .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ')
-                .to_owned();
-            let refusal = JoinRefusal::Host { reason };
+        let refusal = match &error {
+            HostError::Version(refusal) => Some(JoinRefusal::Version(refusal.clone())),
+            // The host's own words remain.
+            error => error.refusal().map(|reason| JoinRefusal::Host {
+                reason: reason.to_owned(),
+            }),
+        };
+        if let Some(refusal) = refusal {
             return Err(Failure::new(refusal.message(&strings)));
         }
-        say!("{}", line(key::join::STATUS_UNREACHABLE, "reason", &error));
+        say!(
+            "{}",
+            line(key::join::STATUS_UNREACHABLE, "reason", &error.to_string())
+        );
     }
     Ok(())
 }
@@ -200,7 +206,8 @@ pub fn run_leave(cli: &Cli) -> Result<(), Failure> {
     let strings = session.course().strings.clone();
     // What waits and the leave itself go to the host before the membership (and its
     // outbox) ends.
-    let left = trainee::leave(&mut session.store, deadline_in(FLUSH_MS)).map_err(Failure::new)?;
+    let left = trainee::leave(&mut session.store, deadline_in(FLUSH_MS))
+        .map_err(|e| Failure::new(e.to_string()))?;
     say!(
         "{}",
         strings.get(if left {

@@ -3,42 +3,81 @@
 //! This machine needs no SMTP settings; the prompts and messages are the local flow's.
 
 use super::Failure;
+use super::host_cmd::host_failure_in;
 use super::lines::{Lines, Session};
-use content::Strings;
 use content::key;
+use content::{Key, Strings};
 use domain::report::Report;
-use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use domain::workshop::wire::{Caller, CodeReply, CodeRequest, ReportSubmit, SendReply};
+use services::HostClient;
 use services::mail::validate_address;
 use services::store::Membership;
-use services::trainee::client::relay_mail;
 use std::io::{BufRead, Write};
 
-fn post<T: serde::Serialize>(
-    member: &Membership,
-    path: &str,
-    body: &T,
-) -> Result<MailReply, Failure> {
-    relay_mail(&member.url, path, body).map_err(Failure::new)
-}
-
+/// A reply's words: the UI string `key` filled with the address, the tries left and the
+/// seconds to wait.
 fn say_reply<R: BufRead, W: Write>(
     lines: &mut Lines<R, W>,
     s: &Strings,
-    reply: &MailReply,
+    key: Key,
     address: &str,
+    remaining: Option<usize>,
+    wait_secs: Option<i64>,
 ) -> Result<String, Failure> {
-    let remaining = reply.remaining.map(|r| r.to_string()).unwrap_or_default();
-    let secs = reply.wait_secs.map(|w| w.to_string()).unwrap_or_default();
-    let args = [
-        ("address", address),
-        ("remaining", remaining.as_str()),
-        ("secs", secs.as_str()),
-    ];
-    // wire reply carries a key: one this version does not know is shown as it came.
-    let message =
-        content::Key::parse(&reply.key).map_or_else(|| reply.key.clone(), |key| s.fill(key, &args));
+    let remaining = remaining.map(|r| r.to_string()).unwrap_or_default();
+    let secs = wait_secs.map(|w| w.to_string()).unwrap_or_default();
+    let message = s.fill(
+        key,
+        &[
+            ("address", address),
+            ("remaining", &remaining),
+            ("secs", &secs),
+        ],
+    );
     lines.say(&message)?;
     Ok(message)
+}
+
+/// What the trainee reads for the host's answer to a code request.
+fn say_code_reply<R: BufRead, W: Write>(
+    lines: &mut Lines<R, W>,
+    s: &Strings,
+    reply: CodeReply,
+    address: &str,
+) -> Result<String, Failure> {
+    match reply.outcome() {
+        Ok(_) => say_reply(lines, s, key::report::CODE_SENT, address, None, None),
+        Err(denied) => say_reply(
+            lines,
+            s,
+            denied.key(),
+            address,
+            None,
+            Some(denied.wait_secs()),
+        ),
+    }
+}
+
+/// What the trainee reads for the host's verdict on a typed code.
+fn say_send_reply<R: BufRead, W: Write>(
+    lines: &mut Lines<R, W>,
+    s: &Strings,
+    reply: SendReply,
+    address: &str,
+) -> Result<String, Failure> {
+    let (remaining, wait_secs) = match reply {
+        SendReply::Wrong { remaining } => (Some(remaining), None),
+        SendReply::Locked { wait_secs } => (None, Some(wait_secs)),
+        _ => (None, None),
+    };
+    say_reply(
+        lines,
+        s,
+        reply.verdict().key(),
+        address,
+        remaining,
+        wait_secs,
+    )
 }
 
 /// The report flow through the workshop host.
@@ -49,6 +88,7 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
     report: &Report,
 ) -> Result<(), Failure> {
     let s = &session.course().strings;
+    let host = HostClient::new(member.url.clone());
     let caller = Caller {
         code: member.url.code.clone(),
         trainee: member.trainee_id.clone(),
@@ -71,12 +111,14 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             address: address.clone(),
             lang: session.lang,
         };
-        let reply = post(member, "/api/report/code", &req)?;
-        let message = say_reply(lines, s, &reply, &address)?;
-        if reply.done {
+        let reply = host
+            .request_code(&req)
+            .map_err(|e| host_failure_in(s, &e))?;
+        let message = say_code_reply(lines, s, reply, &address)?;
+        if reply.done() {
             return Err(Failure::new(message));
         }
-        if reply.copy_offered && consent.is_none() {
+        if reply.outcome().is_ok_and(|issued| issued.copy_offered) && consent.is_none() {
             *consent = Some(ask_consent(lines, s)?);
         }
         Ok(())
@@ -97,17 +139,19 @@ pub fn confirm_and_send<R: BufRead, W: Write>(
             report: report.clone(),
             instructor_copy: consent.unwrap_or(false),
         };
-        let reply = post(member, "/api/report/send", &submit)?;
-        let message = say_reply(lines, s, &reply, &address)?;
-        if reply.key == key::otp::ACCEPTED.name() {
-            let key = if reply.sent {
+        let reply = host
+            .submit_report(&submit)
+            .map_err(|e| host_failure_in(s, &e))?;
+        let message = say_send_reply(lines, s, reply, &address)?;
+        if let SendReply::Accepted { sent } = reply {
+            let key = if sent {
                 key::report::SENT
             } else {
                 key::report::QUEUED
             };
             return lines.say(&s.fill(key, &[("address", &address)]));
         }
-        if reply.done {
+        if reply.done() {
             return Err(Failure::new(message));
         }
     }

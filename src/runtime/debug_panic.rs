@@ -1,4 +1,4 @@
-//! A hidden fault trigger for the terminal-restore test (`tests/terminal_restore.rs`): with the
+//! A hidden fault trigger for the terminal-restore test (`tests/pty_cli/terminal_restore.rs`): with the
 //! environment variable `QUEUELAB_DEBUG_PANIC` set, the event loop panics right after its first
 //! frame, so the test can prove that a panic leaves the terminal in cooked mode with mouse
 //! reporting off and prints its message on the main screen. Nothing in the workshop sets the

@@ -1,4 +1,4 @@
-//! A hidden fault trigger for the terminal-restore test (`tests/terminal_restore.rs`): with the
+//! A hidden fault trigger for the terminal-restore test (`tests/pty_cli/terminal_restore.rs`): with the
 //! environment variable `QUEUELAB_DEBUG_SLOW_SETUP` set, the set-up after the first frame
 //! (`loop_setup.rs`) waits 3 s before it builds the runtime, so the test can send a signal while
 //! only the early catch (`platform/early_signals.rs`) handles it, which happens otherwise only

@@ -6,7 +6,7 @@ use content::key;
 
 mod host_relay;
 
-use app::{CodeRequestOutcome, Delivery, MailRequest, Msg};
+use app::{CodeRequestOutcome, Delivery, MailFlowError, MailRequest, Msg};
 use content::{Content, Lang};
 use domain::otp::OneTimeCode;
 use domain::outbox::{DEFAULT_RETRY, MailKind};
@@ -93,8 +93,8 @@ fn failure(command: &MailRequest, reason: &str) -> Msg {
     match command {
         MailRequest::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
         MailRequest::ClearFiles => Msg::ResultsCleared(Err(reason)),
-        MailRequest::RequestCode { .. } => Msg::CodeRequested(Err(reason)),
-        MailRequest::ConfirmCode { .. } => Msg::CodeChecked(Err(reason)),
+        MailRequest::RequestCode { .. } => Msg::CodeRequested(Err(MailFlowError::Failed(reason))),
+        MailRequest::ConfirmCode { .. } => Msg::CodeChecked(Err(MailFlowError::Failed(reason))),
     }
 }
 
@@ -226,7 +226,11 @@ impl Ctx {
             .map_err(|e| e.to_string())
     }
 
-    fn request_code(&mut self, address: &str, lang: Lang) -> Result<CodeRequestOutcome, String> {
+    fn request_code(
+        &mut self,
+        address: &str,
+        lang: Lang,
+    ) -> Result<CodeRequestOutcome, MailFlowError> {
         let address = match mail::validate_address(address) {
             Ok(a) => a,
             Err(e) => return Ok(CodeRequestOutcome::Invalid { key: e.key() }),
@@ -234,7 +238,8 @@ impl Ctx {
         let (attempt_id, _) = self.report(lang, None)?;
         // Joined: the host issues the code, under limits this machine cannot reset.
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
-            return host_relay::request_code(&member, &address, lang);
+            return host_relay::request_code(&member, &address, lang)
+                .map_err(host_relay::flow_error);
         }
         let strings = &self.content.course(lang).strings;
         let issued = self
@@ -258,11 +263,12 @@ impl Ctx {
         consent: bool,
         lang: Lang,
         name: Option<&str>,
-    ) -> Result<domain::otp::Verdict, String> {
+    ) -> Result<domain::otp::Verdict, MailFlowError> {
         let (_, report) = self.report(lang, name)?;
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
             let (verdict, status) =
-                host_relay::submit(&member, address, code.reveal(), consent, &report)?;
+                host_relay::submit(&member, address, code.reveal(), consent, &report)
+                    .map_err(host_relay::flow_error)?;
             // Sent after the verdict, as the local flow's dispatch reports it.
             self.host_status = status;
             return Ok(verdict);
@@ -276,7 +282,7 @@ impl Ctx {
                 consent,
                 &report,
             )
-            .map_err(|e| e.to_string())
+            .map_err(|e| MailFlowError::Failed(e.to_string()))
     }
 
     /// Sends what is due; returns what happened to the newest mail of `kind`, and tells the

@@ -111,20 +111,7 @@ impl SimDriver {
 
     fn execute(&mut self, command: SimCommand) -> Result<Vec<SimReply>, SimError> {
         Ok(match command {
-            SimCommand::Start { run, spec } => {
-                self.discard_current();
-                let expected_events = self.expected_events(&spec)?;
-                let sim = self.create(&spec, spec.mode)?;
-                let reply = SimReply::Started {
-                    run,
-                    dir: sim.paths().dir.display().to_string(),
-                    consumers: sim.scenario().setup.consumers,
-                    head: Box::new(sim.snapshot()),
-                    expected_events,
-                };
-                self.current = Some(Run::new(run, sim));
-                vec![reply]
-            }
+            SimCommand::Start { run, spec } => vec![self.start(run, &spec)?],
             SimCommand::Step { run, count } => {
                 let r = self.run(run)?;
                 let stepped = r.step(u64::from(count), false)?;
@@ -149,24 +136,7 @@ impl SimDriver {
                 let stepped = r.step(u64::MAX, false)?;
                 vec![advanced(run, &r.sim, stepped)?]
             }
-            SimCommand::View { run, index } => {
-                let sim = self.sim(run)?;
-                match sim.state_at(index) {
-                    Some(snapshot) => vec![SimReply::Viewed {
-                        run,
-                        index,
-                        snapshot: Box::new(snapshot),
-                    }],
-                    None => vec![SimReply::Failed {
-                        run,
-                        reason: format!(
-                            "event {} is outside the step-back window (earliest: {})",
-                            index + 1,
-                            sim.earliest_step_back().map_or(0, |e| e + 1)
-                        ),
-                    }],
-                }
-            }
+            SimCommand::View { run, index } => vec![self.view(run, index)?],
             SimCommand::Inject { run, fault } => {
                 self.run(run)?.inject(fault);
                 Vec::new()
@@ -190,23 +160,64 @@ impl SimDriver {
                 vec![advanced(run, &r.sim, stepped)?]
             }
             SimCommand::Compare { run, spec, against } => {
-                // The faults the learner injected into this run happen in both modes too, so
-                // the comparison shows the consequence of what was just done.
-                let faults = self
-                    .current
-                    .as_ref()
-                    .filter(|r| r.tag == run)
-                    .map(|r| r.faults.clone())
-                    .unwrap_or_default();
-                let safe = run::run_with_faults(&mut self.create(&spec, Mode::Safe)?, &faults)?;
-                let naive = run::run_with_faults(&mut self.create(&spec, against)?, &faults)?;
-                vec![SimReply::Compared {
-                    run,
-                    safe: Box::new(safe),
-                    naive: Box::new(naive),
-                }]
+                vec![self.compare(run, &spec, against)?]
             }
             SimCommand::Stop => Vec::new(),
+        })
+    }
+
+    /// A new run replaces the current one.
+    fn start(&mut self, run: u64, spec: &RunSpec) -> Result<SimReply, SimError> {
+        self.discard_current();
+        let expected_events = self.expected_events(spec)?;
+        let sim = self.create(spec, spec.mode)?;
+        let reply = SimReply::Started {
+            run,
+            dir: sim.paths().dir.display().to_string(),
+            consumers: sim.scenario().setup.consumers,
+            head: Box::new(sim.snapshot()),
+            expected_events,
+        };
+        self.current = Some(Run::new(run, sim));
+        Ok(reply)
+    }
+
+    /// The picture after event `index`, or why it is out of reach.
+    fn view(&mut self, run: u64, index: u64) -> Result<SimReply, SimError> {
+        let sim = self.sim(run)?;
+        Ok(match sim.state_at(index) {
+            Some(snapshot) => SimReply::Viewed {
+                run,
+                index,
+                snapshot: Box::new(snapshot),
+            },
+            None => SimReply::Failed {
+                run,
+                reason: format!(
+                    "event {} is outside the step-back window (earliest: {})",
+                    index + 1,
+                    sim.earliest_step_back().map_or(0, |e| e + 1)
+                ),
+            },
+        })
+    }
+
+    /// The run's settings played in the safe mode and in `against`, each to its end.
+    fn compare(&mut self, run: u64, spec: &RunSpec, against: Mode) -> Result<SimReply, SimError> {
+        // The faults the learner injected into this run happen in both modes too, so the
+        // comparison shows the consequence of what was just done.
+        let faults = self
+            .current
+            .as_ref()
+            .filter(|r| r.tag == run)
+            .map(|r| r.faults.clone())
+            .unwrap_or_default();
+        let safe = run::run_with_faults(&mut self.create(spec, Mode::Safe)?, &faults)?;
+        let naive = run::run_with_faults(&mut self.create(spec, against)?, &faults)?;
+        Ok(SimReply::Compared {
+            run,
+            safe: Box::new(safe),
+            naive: Box::new(naive),
         })
     }
 

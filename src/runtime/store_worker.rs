@@ -71,80 +71,7 @@ impl StoreWorker {
                     }
                 };
                 for command in early.into_iter().chain(inbox) {
-                    let msg = match command {
-                        StoreRequest::Save(fact) => {
-                            Msg::FactSaved(store.save(&fact).map_err(|e| {
-                                log::warn(&format!("saving {fact:?} failed: {e}"));
-                                e.to_string()
-                            }))
-                        }
-                        StoreRequest::ClearResults => {
-                            Msg::ResultsCleared(store.clear().map_err(|e| e.to_string()))
-                        }
-                        StoreRequest::ListDamaged => Msg::DamagedCopies(
-                            store.damaged_copies().iter().map(|p| describe(p)).collect(),
-                        ),
-                        StoreRequest::DeleteDamaged => Msg::DamagedDeleted(
-                            store
-                                .delete_damaged_copies()
-                                .map(|deleted| deleted.len())
-                                .map_err(|e| e.to_string()),
-                        ),
-                        StoreRequest::Reread => match opening::reread(&store) {
-                            Ok(stored) => Msg::StoreReread(Box::new(stored)),
-                            Err(e) => Msg::FactSaved(Err(e.to_string())),
-                        },
-                        StoreRequest::StartAttempt => {
-                            // Question and option ids are the same in every language (content
-                            // check), so the order from either course fits both.
-                            let quiz = &content.course(Lang::default()).quiz;
-                            let attempt = Attempt::new(quiz, rand::random());
-                            Msg::AttemptStarted(
-                                store.start_attempt(&attempt).map_err(|e| e.to_string()),
-                            )
-                        }
-                        StoreRequest::ReadLabs => lab_results(&store),
-                        StoreRequest::LabChecked {
-                            lab_id,
-                            passed,
-                            reason,
-                        } => {
-                            match store.record_lab_check(&lab_id, passed, &reason) {
-                                Ok(()) => lab_results(&store),
-                                Err(e) => Msg::FactSaved(Err(e.to_string())),
-                            }
-                        }
-                        StoreRequest::LabHint { lab_id, level } => {
-                            match store.record_lab_hint(&lab_id, level) {
-                                Ok(()) => lab_results(&store),
-                                Err(e) => Msg::FactSaved(Err(e.to_string())),
-                            }
-                        }
-                        StoreRequest::Stuck(screen) => Msg::FactSaved(
-                            store
-                                .queue_event(&EventKind::Stuck {
-                                    screen,
-                                    text: String::new(),
-                                })
-                                .map_err(|e| e.to_string()),
-                        ),
-                        StoreRequest::Solved => Msg::FactSaved(
-                            store
-                                .queue_event(&EventKind::Solved)
-                                .map_err(|e| e.to_string()),
-                        ),
-                        StoreRequest::SaveAnswer {
-                            attempt_id,
-                            question_id,
-                            chosen,
-                            correct,
-                            finished,
-                        } => Msg::FactSaved(
-                            store
-                                .save_answer(attempt_id, &question_id, &chosen, correct, finished)
-                                .map_err(|e| e.to_string()),
-                        ),
-                    };
+                    let msg = answer(&mut store, &content, command);
                     // A saved fact may have queued a workshop event: wake the dispatcher.
                     if let (Some(wake), Msg::FactSaved(Ok(()))) = (&workshop, &msg) {
                         let _ = wake.send(());
@@ -172,6 +99,74 @@ impl StoreWorker {
             log::warn("the store thread panicked");
             None
         })
+    }
+}
+
+/// Runs one request on the open store and says how it went.
+fn answer(store: &mut services::Store, content: &Content, command: StoreRequest) -> Msg {
+    match command {
+        StoreRequest::Save(fact) => Msg::FactSaved(store.save(&fact).map_err(|e| {
+            log::warn(&format!("saving {fact:?} failed: {e}"));
+            e.to_string()
+        })),
+        StoreRequest::ClearResults => Msg::ResultsCleared(store.clear().map_err(|e| e.to_string())),
+        StoreRequest::ListDamaged => {
+            Msg::DamagedCopies(store.damaged_copies().iter().map(|p| describe(p)).collect())
+        }
+        StoreRequest::DeleteDamaged => Msg::DamagedDeleted(
+            store
+                .delete_damaged_copies()
+                .map(|deleted| deleted.len())
+                .map_err(|e| e.to_string()),
+        ),
+        StoreRequest::Reread => match opening::reread(store) {
+            Ok(stored) => Msg::StoreReread(Box::new(stored)),
+            Err(e) => Msg::FactSaved(Err(e.to_string())),
+        },
+        StoreRequest::StartAttempt => {
+            // Question and option ids are the same in every language (content
+            // check), so the order from either course fits both.
+            let quiz = &content.course(Lang::default()).quiz;
+            let attempt = Attempt::new(quiz, rand::random());
+            Msg::AttemptStarted(store.start_attempt(&attempt).map_err(|e| e.to_string()))
+        }
+        StoreRequest::ReadLabs => lab_results(store),
+        StoreRequest::LabChecked {
+            lab_id,
+            passed,
+            reason,
+        } => match store.record_lab_check(&lab_id, passed, &reason) {
+            Ok(()) => lab_results(store),
+            Err(e) => Msg::FactSaved(Err(e.to_string())),
+        },
+        StoreRequest::LabHint { lab_id, level } => match store.record_lab_hint(&lab_id, level) {
+            Ok(()) => lab_results(store),
+            Err(e) => Msg::FactSaved(Err(e.to_string())),
+        },
+        StoreRequest::Stuck(screen) => Msg::FactSaved(
+            store
+                .queue_event(&EventKind::Stuck {
+                    screen,
+                    text: String::new(),
+                })
+                .map_err(|e| e.to_string()),
+        ),
+        StoreRequest::Solved => Msg::FactSaved(
+            store
+                .queue_event(&EventKind::Solved)
+                .map_err(|e| e.to_string()),
+        ),
+        StoreRequest::SaveAnswer {
+            attempt_id,
+            question_id,
+            chosen,
+            correct,
+            finished,
+        } => Msg::FactSaved(
+            store
+                .save_answer(attempt_id, &question_id, &chosen, correct, finished)
+                .map_err(|e| e.to_string()),
+        ),
     }
 }
 

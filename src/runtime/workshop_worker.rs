@@ -243,7 +243,9 @@ fn membership(store: &mut Store, request: WorkshopRequest) -> Msg {
             Msg::WorkshopJoined(
                 services::trainee::leave(store, deadline_in(LEAVE_FLUSH_MS))
                     .map(|_| false)
-                    .map_err(|reason| JoinRefusal::Local { reason }),
+                    .map_err(|e| JoinRefusal::Local {
+                        reason: e.to_string(),
+                    }),
             )
         }
     }

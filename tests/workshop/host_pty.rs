@@ -4,7 +4,7 @@
 
 use crate::support::{free_port, run};
 
-#[path = "../support/pty.rs"]
+#[path = "../pty_cli/support/pty.rs"]
 #[allow(dead_code)]
 pub(crate) mod pty;
 

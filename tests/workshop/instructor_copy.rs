@@ -157,7 +157,10 @@ fn a_joined_trainee_who_agrees_sends_the_instructor_exactly_one_copy() {
         "caller": read_caller(&trainee, &url), "address": "ada@example.org",
         "typed": code_in(&mails[0]), "report": shown, "instructor_copy": true,
     });
-    assert_eq!(post(&url, "/api/report/send", &again)["key"], "otp.used");
+    assert_eq!(
+        post(&url, "/api/report/send", &again)["verdict"],
+        "already-used"
+    );
     // Running the flow again right away meets the host's cooldown: the first report's copy
     // stays the only one.
     let (mut child, mut stdin, rx) = report(&trainee);

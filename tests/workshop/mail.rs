@@ -10,7 +10,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[path = "../mail_smtp/server.rs"]
+#[path = "../pty_cli/mail_smtp/server.rs"]
 #[allow(dead_code)] // the fault helpers serve the mail_smtp tests
 pub(crate) mod server;
 
@@ -150,7 +150,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     post(&url, "/api/events", &registration);
     let ask = serde_json::json!({"caller": caller, "address": "bob@example.org", "lang": "en"});
     let reply = post(&url, "/api/report/code", &ask);
-    assert_eq!(reply["key"], "report.code_sent", "{reply}");
+    assert_eq!(reply["outcome"], "issued", "{reply}");
     let right = code_in(&wait_for_mails(&smtp, 3)[2]);
     let wrong = if right == "123456" {
         "654321"
@@ -163,7 +163,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
             let (url, caller, report) = (url.clone(), caller.clone(), report.clone());
             std::thread::spawn(move || {
                 let body = serde_json::json!({"caller": caller, "address": "bob@example.org", "typed": wrong, "report": report});
-                post(&url, "/api/report/send", &body)["key"].as_str().expect("key").to_owned()
+                post(&url, "/api/report/send", &body)["verdict"].as_str().expect("key").to_owned()
             })
         })
         .collect();
@@ -171,19 +171,19 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
         .into_iter()
         .map(|g| g.join().expect("guess"))
         .collect();
-    let wrongs = keys.iter().filter(|k| *k == "otp.wrong").count();
+    let wrongs = keys.iter().filter(|k| *k == "wrong").count();
     assert_eq!(
         wrongs, 5,
         "exactly the try limit is counted as wrong: {keys:?}"
     );
     assert!(
-        keys.iter().all(|k| k == "otp.wrong" || k == "otp.locked"),
+        keys.iter().all(|k| k == "wrong" || k == "locked"),
         "{keys:?}"
     );
     let body = serde_json::json!({"caller": caller, "address": "bob@example.org", "typed": right, "report": report});
     assert_eq!(
-        post(&url, "/api/report/send", &body)["key"],
-        "otp.locked",
+        post(&url, "/api/report/send", &body)["verdict"],
+        "locked",
         "the right code comes too late"
     );
     assert_eq!(smtp.received().len(), 3, "no report for bob");

@@ -90,7 +90,7 @@ fn submit(url: &JoinUrl, caller: &serde_json::Value, address: &str, typed: &str)
     let report = serde_json::json!({"subject": "x", "lang": "en", "blocks": []});
     let body =
         serde_json::json!({"caller": caller, "address": address, "typed": typed, "report": report});
-    post(url, "/api/report/send", &body)["key"]
+    post(url, "/api/report/send", &body)["verdict"]
         .as_str()
         .expect("key")
         .to_owned()
@@ -124,7 +124,7 @@ fn a_code_queued_while_smtp_is_down_goes_out_on_its_own_once_it_is_up() {
     let (host, url) = host_on(dir.path(), smtp_port, "");
     let ada = register(&url, 1);
     let reply = ask_code(&url, &ada, "ada@example.org");
-    assert_eq!(reply["key"], "report.code_sent", "{reply}");
+    assert_eq!(reply["outcome"], "issued", "{reply}");
     assert_eq!(reply["sent"], false, "the server is down: {reply}");
     // The host's data folder shows the relay's outbox.
     let out = run(&dir.path().join("host"), &["mail", "status"], "");
@@ -174,7 +174,7 @@ fn a_code_queued_while_smtp_is_down_goes_out_on_its_own_once_it_is_up() {
     }
     assert_eq!(mails[0].to, ["ada@example.org"]);
     let code = code_in(&mails[0].data);
-    assert_eq!(submit(&url, &ada, "ada@example.org", &code), "otp.accepted");
+    assert_eq!(submit(&url, &ada, "ada@example.org", &code), "accepted");
     wait_for_mails(&smtp, 2, WAIT);
     drop(host);
 }
@@ -242,7 +242,7 @@ fn trainees_get_their_answer_at_once_while_a_slow_server_takes_the_mails() {
         .collect();
     for ask in asks {
         let (reply, took) = ask.join().expect("ask");
-        assert_eq!(reply["key"], "report.code_sent", "{reply}");
+        assert_eq!(reply["outcome"], "issued", "{reply}");
         // Sent in the request, three mails at 6 s each took 6, 12 and 18 s (or a 408).
         assert!(took < Duration::from_secs(5), "an answer took {took:?}");
     }
@@ -269,7 +269,7 @@ fn fake_trainees_cannot_use_up_the_rooms_codes_nor_lock_out_or_flood_a_victim() 
         let keys: Vec<String> = ["victim@example.org", "v1@example.org", "v2@example.org"]
             .iter()
             .map(|a| {
-                ask_code(&url, fake, a)["key"]
+                ask_code(&url, fake, a)["outcome"]
                     .as_str()
                     .expect("key")
                     .to_owned()
@@ -277,16 +277,16 @@ fn fake_trainees_cannot_use_up_the_rooms_codes_nor_lock_out_or_flood_a_victim() 
             .collect();
         assert_eq!(
             keys,
-            ["report.code_sent", "otp.other_address", "otp.other_address"],
+            ["issued", "other-address", "other-address"],
             "one address per trainee and hour"
         );
     }
     // The real trainees: each one's first code goes out, the victim's own included.
     let (honest, victim) = (register(&url, 2), register(&url, 3));
     let reply = ask_code(&url, &honest, "honest@example.org");
-    assert_eq!(reply["key"], "report.code_sent", "{reply}");
+    assert_eq!(reply["outcome"], "issued", "{reply}");
     let reply = ask_code(&url, &victim, "victim@example.org");
-    assert_eq!(reply["key"], "report.code_sent", "not locked out: {reply}");
+    assert_eq!(reply["outcome"], "issued", "not locked out: {reply}");
     let mails = wait_for_mails(&smtp, 7, WAIT);
     assert_eq!(
         mails
@@ -307,11 +307,11 @@ fn fake_trainees_cannot_use_up_the_rooms_codes_nor_lock_out_or_flood_a_victim() 
     // A fake trainee guesses for the victim's address: only its own code counts the tries.
     for _ in 0..6 {
         let key = submit(&url, &fakes[0], "victim@example.org", "000000");
-        assert_ne!(key, "otp.accepted");
+        assert_ne!(key, "accepted");
     }
     assert_eq!(
         submit(&url, &victim, "victim@example.org", &code),
-        "otp.accepted",
+        "accepted",
         "the attacker's guesses do not count against the victim"
     );
 }
@@ -325,7 +325,7 @@ fn the_room_limit_from_the_config_never_refuses_a_first_code() {
     for i in 1..=3 {
         let caller = register(&url, i);
         let reply = ask_code(&url, &caller, &format!("t{i}@example.org"));
-        assert_eq!(reply["key"], "report.code_sent", "{reply}");
+        assert_eq!(reply["outcome"], "issued", "{reply}");
     }
 }
 
@@ -388,10 +388,7 @@ fn the_relayed_report_is_the_hosts_own_never_the_trainees_text() {
     let smtp = Smtp::start();
     let (_host, url) = host_on(dir.path(), smtp.port, "");
     let ada = register(&url, 1);
-    assert_eq!(
-        ask_code(&url, &ada, "ada@example.org")["key"],
-        "report.code_sent"
-    );
+    assert_eq!(ask_code(&url, &ada, "ada@example.org")["outcome"], "issued");
     let code = code_in(&wait_for_mails(&smtp, 1, WAIT)[0].data);
     // A forged score and a phishing link, in the subject and in the body.
     let forged = serde_json::json!({
@@ -404,7 +401,7 @@ fn the_relayed_report_is_the_hosts_own_never_the_trainees_text() {
     });
     let body = serde_json::json!({"caller": ada, "address": "ada@example.org",
         "typed": code, "report": forged});
-    assert_eq!(post(&url, "/api/report/send", &body)["key"], "otp.accepted");
+    assert_eq!(post(&url, "/api/report/send", &body)["verdict"], "accepted");
     let mails = wait_for_mails(&smtp, 2, WAIT);
     let report = &mails[1].data;
     for forged_text in ["evil.example", "10/10", "10 of 10", "certificate"] {

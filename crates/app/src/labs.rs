@@ -98,7 +98,7 @@ pub fn open_list(session: &mut Session) -> Vec<Effect> {
 
 /// The learner's copy of `lab` as the lab thread writes it.
 pub fn file_of(session: &Session, lab: &Lab) -> String {
-    sim::lab::learner_copy::copy_path(std::path::Path::new(&session.info.data_dir), lab)
+    model::learner_copy::copy_path(std::path::Path::new(&session.info.data_dir), lab)
         .display()
         .to_string()
 }

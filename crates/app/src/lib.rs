@@ -39,8 +39,8 @@ pub use home::{HomeState, MenuItem, home_layout};
 pub use labs::{LabListState, LabRequest, LabState};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
-    CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailRequest, Msg, ShareFailure,
-    ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
+    CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailFlowError, MailRequest, Msg,
+    ShareFailure, ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
 };
 pub use ordering::{
     Feedback, OrderingState, summary_area as ordering_summary_area,

@@ -22,6 +22,32 @@ pub enum Delivery {
     Failed(String),
 }
 
+/// Why the report's code request or code check got no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailFlowError {
+    /// This machine's store, the report, the mail library or the workshop host failed (the
+    /// reason, in a sentence).
+    Failed(String),
+    /// The workshop host speaks another protocol: the learner must update queuelab to its
+    /// version.
+    HostVersion(domain::workshop::wire::VersionRefusal),
+}
+
+impl std::fmt::Display for MailFlowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MailFlowError::Failed(reason) => f.write_str(reason),
+            MailFlowError::HostVersion(refusal) => refusal.fmt(f),
+        }
+    }
+}
+
+impl From<String> for MailFlowError {
+    fn from(reason: String) -> MailFlowError {
+        MailFlowError::Failed(reason)
+    }
+}
+
 /// The answer to a code request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CodeRequestOutcome {
@@ -94,9 +120,9 @@ pub enum Msg {
     /// The local copy of the report was saved at this path.
     ReportSaved(Result<String, String>),
     /// A code was requested.
-    CodeRequested(Result<CodeRequestOutcome, String>),
+    CodeRequested(Result<CodeRequestOutcome, MailFlowError>),
     /// A typed code was checked.
-    CodeChecked(Result<Verdict, String>),
+    CodeChecked(Result<Verdict, MailFlowError>),
     /// The damaged copies next to the progress store (sent when Settings opens).
     DamagedCopies(Vec<DamagedCopy>),
     /// The damaged copies were deleted (how many), or not.
@@ -153,7 +179,7 @@ pub enum Msg {
         lab_id: String,
         /// Whether it passed (the store records it).
         passed: bool,
-        /// Why it failed ([`sim::lab::LabVerdict::reason`]); empty when it passed.
+        /// Why it failed (the verdict's reason, `LabVerdict::reason` in `queuelab-sim`); empty when it passed.
         reason: String,
         /// What the lab screen shows.
         report: super::labs::LabReport,

@@ -10,7 +10,7 @@ use super::{Effect, Session, reader, simulator};
 use content::key;
 use domain::workshop::pace::PaceReply;
 use domain::workshop::{Pace, PaceKind};
-use sim::model::Mode;
+use model::Mode;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A pacing command as the trainee receives it, with the room's answers when it reveals a

@@ -3,7 +3,7 @@
 //! remaining tries, and the sending status.
 
 use super::input::{Key, KeyCode};
-use super::msg::{CodeRequestOutcome, Delivery};
+use super::msg::{CodeRequestOutcome, Delivery, MailFlowError};
 use super::{Effect, MailRequest, Screen, Session};
 use content::key;
 use domain::address;
@@ -324,7 +324,7 @@ pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<Strin
 pub fn code_requested(
     s: &mut ReportState,
     session: &Session,
-    outcome: Result<CodeRequestOutcome, String>,
+    outcome: Result<CodeRequestOutcome, MailFlowError>,
 ) {
     s.busy = false;
     match outcome {
@@ -359,13 +359,26 @@ pub fn code_requested(
             say(s, session, key, &[], true);
             s.phase = ReportPhase::Address;
         }
-        Err(reason) => say(
+        Err(e) => say_failure(s, session, &e),
+    }
+}
+
+/// Why the flow got no answer; a workshop host of another protocol names the version to
+/// install.
+fn say_failure(s: &mut ReportState, session: &Session, e: &MailFlowError) {
+    match e {
+        MailFlowError::Failed(reason) => say(
             s,
             session,
             key::common::SAVE_FAILED,
-            &[("reason", &reason)],
+            &[("reason", reason)],
             true,
         ),
+        MailFlowError::HostVersion(refusal) => {
+            let values = refusal.values();
+            let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            say(s, session, key::host::REFUSED_VERSION, &pairs, true);
+        }
     }
 }
 
@@ -418,18 +431,16 @@ pub fn say_sent(s: &mut ReportState, session: &Session) {
 }
 
 /// The verdict on a typed code.
-pub fn code_checked(s: &mut ReportState, session: &Session, verdict: Result<Verdict, String>) {
+pub fn code_checked(
+    s: &mut ReportState,
+    session: &Session,
+    verdict: Result<Verdict, MailFlowError>,
+) {
     s.busy = false;
     let verdict = match verdict {
         Ok(v) => v,
-        Err(reason) => {
-            say(
-                s,
-                session,
-                key::common::SAVE_FAILED,
-                &[("reason", &reason)],
-                true,
-            );
+        Err(e) => {
+            say_failure(s, session, &e);
             return;
         }
     };

@@ -27,9 +27,9 @@ pub use triage::{Dropped, MAX_BATCH, ShownEntry, Triage, entries_at, last_drop};
 use super::input::{Key, Mouse, MouseKind};
 use super::keymap::Action;
 use super::{Effect, Screen, Session, layout};
+use content::scenario::ScenarioText;
 use domain::{Fact, SimChoice};
-use sim::scenario::ScenarioText;
-use sim::{BrokerKind, Mode};
+use model::{BrokerKind, Mode};
 
 /// The texts of scenario `id` in the session's language (from the loaded content, so
 /// `--content` folders are honoured).
@@ -287,7 +287,7 @@ fn count_run(s: &mut SimState, session: &mut Session, mut effects: Vec<Effect>) 
 pub fn on_captured_key(s: &mut SimState, session: &mut Session, key: Key) -> Vec<Effect> {
     if let Some(p) = s.picker.filter(|p| p.kind == PickerKind::Fault)
         && key.code == super::input::KeyCode::Enter
-        && let Some(fault) = sim::Fault::MENU.get(p.cursor).copied()
+        && let Some(fault) = model::Fault::MENU.get(p.cursor).copied()
         && let Some(reason) = picker::blocked(session, s, fault)
     {
         // Armed, it would never fire: say why instead.

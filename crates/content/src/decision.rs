@@ -151,77 +151,88 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Vec<Decisio
         problems,
     );
     check_answer_positions(path, text, &file.decision, problems);
-    let mut decisions = Vec::new();
-    for raw in file.decision {
-        for (field, value) in [
-            ("title", &raw.title),
-            ("situation", &raw.situation),
-            ("instruction", &raw.instruction),
-            ("explanation", &raw.explanation),
-        ] {
-            check_text(path, text, field, value, problems);
-        }
-        check_ids(
+    file.decision
+        .into_iter()
+        .map(|raw| {
+            check_card(path, text, &raw, problems);
+            into_decision(text, raw)
+        })
+        .collect()
+}
+
+/// One card's own checks: its texts, option ids and texts, options, reveals, one right answer.
+fn check_card(path: &str, text: &str, raw: &RawDecision, problems: &mut Vec<Problem>) {
+    for (field, value) in [
+        ("title", &raw.title),
+        ("situation", &raw.situation),
+        ("instruction", &raw.instruction),
+        ("explanation", &raw.explanation),
+    ] {
+        check_text(path, text, field, value, problems);
+    }
+    check_ids(
+        path,
+        text,
+        "option",
+        raw.option.iter().map(|o| &o.id),
+        problems,
+    );
+    for option in &raw.option {
+        check_text(path, text, "option text", &option.text, problems);
+        check_text(path, text, "option feedback", &option.feedback, problems);
+    }
+    check_options(path, text, raw, problems);
+    check_reveals(path, text, raw, problems);
+    let correct = raw.option.iter().filter(|o| o.correct).count();
+    if correct != 1 {
+        problems.push(at(
             path,
             text,
-            "option",
-            raw.option.iter().map(|o| &o.id),
-            problems,
-        );
-        for option in &raw.option {
-            check_text(path, text, "option text", &option.text, problems);
-            check_text(path, text, "option feedback", &option.feedback, problems);
-        }
-        check_options(path, text, &raw, problems);
-        check_reveals(path, text, &raw, problems);
-        let correct = raw.option.iter().filter(|o| o.correct).count();
-        if correct != 1 {
-            problems.push(at(
-                path,
-                text,
-                &raw.id,
-                format!(
-                    "decision {:?} has {correct} correct options; exactly one must be correct",
-                    raw.id.get_ref()
-                ),
-            ));
-        }
-        let id_line = super::problem::line_column(text, raw.id.span().start).0;
-        let card_scenario = raw.scenario.get_ref().clone();
-        decisions.push(Decision {
-            id: raw.id.into_inner(),
-            chapter: raw.chapter.into_inner(),
-            scenario: raw.scenario.into_inner(),
-            title: raw.title.into_inner(),
-            situation: raw.situation.into_inner(),
-            instruction: raw.instruction.into_inner(),
-            explanation: raw.explanation.into_inner(),
-            reveals: raw
-                .reveals
-                .into_inner()
-                .into_iter()
-                .map(Spanned::into_inner)
-                .collect(),
-            options: raw
-                .option
-                .into_iter()
-                .map(|o| DecisionOption {
-                    line: super::problem::line_column(text, o.id.span().start).0,
-                    id: o.id.into_inner(),
-                    text: o.text.into_inner(),
-                    correct: o.correct,
-                    feedback: o.feedback.into_inner(),
-                    mode: o.mode.into_inner(),
-                    scenario: o
-                        .scenario
-                        .map_or_else(|| card_scenario.clone(), Spanned::into_inner),
-                    same_design_as: o.same_design_as.map(Spanned::into_inner),
-                })
-                .collect(),
-            id_line,
-        });
+            &raw.id,
+            format!(
+                "decision {:?} has {correct} correct options; exactly one must be correct",
+                raw.id.get_ref()
+            ),
+        ));
     }
-    decisions
+}
+
+/// The card as the course holds it (an option without its own scenario plays the card's).
+fn into_decision(text: &str, raw: RawDecision) -> Decision {
+    let id_line = super::problem::line_column(text, raw.id.span().start).0;
+    let card_scenario = raw.scenario.get_ref().clone();
+    Decision {
+        id: raw.id.into_inner(),
+        chapter: raw.chapter.into_inner(),
+        scenario: raw.scenario.into_inner(),
+        title: raw.title.into_inner(),
+        situation: raw.situation.into_inner(),
+        instruction: raw.instruction.into_inner(),
+        explanation: raw.explanation.into_inner(),
+        reveals: raw
+            .reveals
+            .into_inner()
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
+        options: raw
+            .option
+            .into_iter()
+            .map(|o| DecisionOption {
+                line: super::problem::line_column(text, o.id.span().start).0,
+                id: o.id.into_inner(),
+                text: o.text.into_inner(),
+                correct: o.correct,
+                feedback: o.feedback.into_inner(),
+                mode: o.mode.into_inner(),
+                scenario: o
+                    .scenario
+                    .map_or_else(|| card_scenario.clone(), Spanned::into_inner),
+                same_design_as: o.same_design_as.map(Spanned::into_inner),
+            })
+            .collect(),
+        id_line,
+    }
 }
 
 /// The right option sits at a different position on every card, so "it is always the second"

@@ -140,6 +140,43 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Reference {
         }
     };
     check_version(path, text, &file.format_version, problems);
+    check_lists(path, text, &file, problems);
+    check_runbook_and_levels(path, text, &file, problems);
+    check_calculator(path, text, &file.calculator, problems);
+    if file.source.is_empty() {
+        problems.push(Problem::file(
+            path,
+            "list the documentation sources ([[source]])",
+        ));
+    }
+    for (what, values) in [
+        ("flow label", field(&file.flow, |s| &s.label)),
+        (
+            "checklist question",
+            field(&file.checklist, |c| &c.question),
+        ),
+        ("source title", field(&file.source, |s| &s.title)),
+    ] {
+        for value in &values {
+            check_text(path, text, what, value, problems);
+        }
+    }
+    Reference {
+        flow: file.flow.into_iter().map(Spanned::into_inner).collect(),
+        checklist: file
+            .checklist
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
+        runbook: file.runbook.into_iter().map(Spanned::into_inner).collect(),
+        levels: file.level.into_iter().map(Spanned::into_inner).collect(),
+        calculator: file.calculator.into_inner(),
+        sources: file.source.into_iter().map(Spanned::into_inner).collect(),
+    }
+}
+
+/// The stages, checklist and runbook: unique ids, and as many as the map shows.
+fn check_lists(path: &str, text: &str, file: &File, problems: &mut Vec<Problem>) {
     check_ids(
         path,
         text,
@@ -181,6 +218,11 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Reference {
         RUNBOOK_COUNT,
         problems,
     );
+}
+
+/// Every runbook signal names a metric the simulator has; the levels are the known ones, in
+/// order, each with an item.
+fn check_runbook_and_levels(path: &str, text: &str, file: &File, problems: &mut Vec<Problem>) {
     for signal in &file.runbook {
         if !RUNBOOK_METRICS.contains(&signal.get_ref().metric.as_str()) {
             problems.push(at(
@@ -206,37 +248,6 @@ pub fn parse(path: &str, text: &str, problems: &mut Vec<Problem>) -> Reference {
         if level.get_ref().items.is_empty() {
             problems.push(at(path, text, level, "a level needs at least one item"));
         }
-    }
-    check_calculator(path, text, &file.calculator, problems);
-    if file.source.is_empty() {
-        problems.push(Problem::file(
-            path,
-            "list the documentation sources ([[source]])",
-        ));
-    }
-    for (what, values) in [
-        ("flow label", field(&file.flow, |s| &s.label)),
-        (
-            "checklist question",
-            field(&file.checklist, |c| &c.question),
-        ),
-        ("source title", field(&file.source, |s| &s.title)),
-    ] {
-        for value in &values {
-            check_text(path, text, what, value, problems);
-        }
-    }
-    Reference {
-        flow: file.flow.into_iter().map(Spanned::into_inner).collect(),
-        checklist: file
-            .checklist
-            .into_iter()
-            .map(Spanned::into_inner)
-            .collect(),
-        runbook: file.runbook.into_iter().map(Spanned::into_inner).collect(),
-        levels: file.level.into_iter().map(Spanned::into_inner).collect(),
-        calculator: file.calculator.into_inner(),
-        sources: file.source.into_iter().map(Spanned::into_inner).collect(),
     }
 }
 

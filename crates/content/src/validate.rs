@@ -97,93 +97,63 @@ fn check_course(
     }
 }
 
+/// What must agree between the languages: the file that says it, what it is, and how to read
+/// it from a course.
+type ParityRule = (&'static str, &'static str, fn(&Course) -> Vec<String>);
+
+const PARITY: [ParityRule; 10] = [
+    ("lessons/en/glossary.toml", "glossary term ids", |c| {
+        c.glossary.terms.iter().map(|t| t.id.clone()).collect()
+    }),
+    (
+        "lessons/en/chapters",
+        "chapter ids (in order)",
+        chapter_keys,
+    ),
+    (
+        "lessons/en/decisions.toml",
+        "decisions, options and answers",
+        decision_keys,
+    ),
+    ("lessons/en/ordering.toml", "ordering step ids", |c| {
+        c.ordering.steps.iter().map(|s| s.id.clone()).collect()
+    }),
+    ("lessons/en/reference.toml", "flow stage ids", |c| {
+        c.reference.flow.iter().map(|f| f.id.clone()).collect()
+    }),
+    ("lessons/en/reference.toml", "checklist ids", |c| {
+        c.reference.checklist.iter().map(|c| c.id.clone()).collect()
+    }),
+    (
+        "lessons/en/reference.toml",
+        "runbook ids and metrics",
+        |c| {
+            c.reference
+                .runbook
+                .iter()
+                .map(|r| format!("{}={}", r.id, r.metric))
+                .collect()
+        },
+    ),
+    (
+        "quiz/en/quiz.toml",
+        "questions, options and answers",
+        question_keys,
+    ),
+    ("quiz/en/quiz.toml", "level thresholds", |c| {
+        c.quiz
+            .levels
+            .iter()
+            .map(|l| format!("{}>={}", l.id, l.min_score))
+            .collect()
+    }),
+    ("assets/strings/en.toml", "string keys", |c| {
+        c.strings.keys().map(str::to_owned).collect()
+    }),
+];
+
 fn check_parity(de: &Course, en: &Course, problems: &mut Vec<Problem>) {
-    let pairs: [(&str, &str, Vec<String>, Vec<String>); 10] = [
-        (
-            "lessons/en/glossary.toml",
-            "glossary term ids",
-            de.glossary.terms.iter().map(|t| t.id.clone()).collect(),
-            en.glossary.terms.iter().map(|t| t.id.clone()).collect(),
-        ),
-        (
-            "lessons/en/chapters",
-            "chapter ids (in order)",
-            chapter_keys(de),
-            chapter_keys(en),
-        ),
-        (
-            "lessons/en/decisions.toml",
-            "decisions, options and answers",
-            decision_keys(de),
-            decision_keys(en),
-        ),
-        (
-            "lessons/en/ordering.toml",
-            "ordering step ids",
-            de.ordering.steps.iter().map(|s| s.id.clone()).collect(),
-            en.ordering.steps.iter().map(|s| s.id.clone()).collect(),
-        ),
-        (
-            "lessons/en/reference.toml",
-            "flow stage ids",
-            de.reference.flow.iter().map(|f| f.id.clone()).collect(),
-            en.reference.flow.iter().map(|f| f.id.clone()).collect(),
-        ),
-        (
-            "lessons/en/reference.toml",
-            "checklist ids",
-            de.reference
-                .checklist
-                .iter()
-                .map(|c| c.id.clone())
-                .collect(),
-            en.reference
-                .checklist
-                .iter()
-                .map(|c| c.id.clone())
-                .collect(),
-        ),
-        (
-            "lessons/en/reference.toml",
-            "runbook ids and metrics",
-            de.reference
-                .runbook
-                .iter()
-                .map(|r| format!("{}={}", r.id, r.metric))
-                .collect(),
-            en.reference
-                .runbook
-                .iter()
-                .map(|r| format!("{}={}", r.id, r.metric))
-                .collect(),
-        ),
-        (
-            "quiz/en/quiz.toml",
-            "questions, options and answers",
-            question_keys(de),
-            question_keys(en),
-        ),
-        (
-            "quiz/en/quiz.toml",
-            "level thresholds",
-            de.quiz
-                .levels
-                .iter()
-                .map(|l| format!("{}>={}", l.id, l.min_score))
-                .collect(),
-            en.quiz
-                .levels
-                .iter()
-                .map(|l| format!("{}>={}", l.id, l.min_score))
-                .collect(),
-        ),
-        (
-            "assets/strings/en.toml",
-            "string keys",
-            de.strings.keys().map(str::to_owned).collect(),
-            en.strings.keys().map(str::to_owned).collect(),
-        ),
-    ];
+    let pairs = PARITY.map(|(path, what, read)| (path, what, read(de), read(en)));
     for (path, what, de_keys, en_keys) in pairs {
         if de_keys != en_keys {
             let only_de: Vec<&String> = de_keys.iter().filter(|k| !en_keys.contains(k)).collect();

@@ -5,6 +5,7 @@ pub mod config;
 pub mod discovery;
 pub mod export;
 pub mod host;
+pub mod host_client;
 pub mod http;
 pub mod log;
 pub mod mail;
@@ -16,5 +17,6 @@ pub mod tls;
 pub mod trainee;
 
 pub use config::{Config, ConfigError};
+pub use host_client::{HostClient, HostError};
 pub use paths::Paths;
 pub use store::{Store, StoreError};

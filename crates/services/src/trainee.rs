@@ -5,7 +5,8 @@
 pub mod client;
 pub mod join;
 
-use crate::store::{Membership, Store};
+use crate::host_client::{HostClient, HostError};
+use crate::store::{Membership, Store, StoreError};
 use domain::workshop::wire::{BatchReply, EventBatch, MAX_BATCH};
 use std::time::Instant;
 
@@ -19,7 +20,7 @@ pub struct Delivery {
     /// Events still waiting.
     pub pending: u32,
     /// Why delivery stopped early, if it did.
-    pub error: Option<String>,
+    pub error: Option<HostError>,
     /// The session name the host reported.
     pub session: Option<String>,
     /// The name the room shows for the trainee, as the host last said.
@@ -31,9 +32,9 @@ pub struct Delivery {
 
 /// Delivers pending events until none is left or `deadline` passes. `all` ignores the backoff
 /// (an explicit "deliver now" from a short command); otherwise only due events go.
-pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delivery, String> {
+pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delivery, StoreError> {
     let mut out = Delivery::default();
-    let Some(member) = store.membership().map_err(|e| e.to_string())? else {
+    let Some(member) = store.membership()? else {
         return Ok(out);
     };
     // An explicit delivery with nothing waiting still says hello: it registers the trainee,
@@ -41,9 +42,7 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
     let mut hello = all;
     loop {
         let due_by = (!all).then(crate::store::now_ms);
-        let batch = store
-            .pending_events(MAX_BATCH, due_by)
-            .map_err(|e| e.to_string())?;
+        let batch = store.pending_events(MAX_BATCH, due_by)?;
         if (batch.is_empty() && !hello) || Instant::now() >= deadline {
             break;
         }
@@ -56,7 +55,7 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
             deadline,
         ) {
             Ok(reply) => {
-                store.mark_delivered(&ids).map_err(|e| e.to_string())?;
+                store.mark_delivered(&ids)?;
                 out.delivered += reply.stored + reply.duplicates;
                 out.rejected.extend(
                     reply
@@ -65,9 +64,7 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
                         .map(|r| format!("{}: {}", r.id, r.reason)),
                 );
                 if member.session_name.as_deref() != Some(reply.session.as_str()) {
-                    store
-                        .set_session_name(&reply.session)
-                        .map_err(|e| e.to_string())?;
+                    store.set_session_name(&reply.session)?;
                 }
                 out.session = Some(reply.session);
                 if reply.name.is_some() {
@@ -75,13 +72,13 @@ pub fn deliver(store: &mut Store, deadline: Instant, all: bool) -> Result<Delive
                 }
             }
             Err(e) => {
-                store.mark_failed(&ids, &e).map_err(|e| e.to_string())?;
+                store.mark_failed(&ids, &e.to_string())?;
                 out.error = Some(e);
                 break;
             }
         }
     }
-    out.pending = store.pending_count().map_err(|e| e.to_string())?;
+    out.pending = store.pending_count()?;
     Ok(out)
 }
 
@@ -89,7 +86,7 @@ fn send(
     member: &Membership,
     events: Vec<domain::workshop::Event>,
     deadline: Instant,
-) -> Result<BatchReply, String> {
+) -> Result<BatchReply, HostError> {
     let batch = EventBatch {
         code: member.url.code.clone(),
         trainee: member.trainee_id.clone(),
@@ -97,40 +94,33 @@ fn send(
         name: member.name.clone(),
         events,
     };
-    let body = serde_json::to_vec(&batch).map_err(|e| e.to_string())?;
-    let reply = client::request(&member.url, "POST", "/api/events", None, &body, deadline)?
-        .accepted("host")?;
-    serde_json::from_slice(&reply.body)
-        .map_err(|e| format!("the host's answer is not a delivery receipt: {e}"))
+    HostClient::new(member.url.clone()).deliver(&batch, deadline)
 }
 
 /// Leaves the session: tells the host (the room no longer counts the trainee), hands over
 /// what waits until `deadline`, then ends the membership and its outbox. True when there was
 /// a membership to end. Whatever the host did not receive by then stays unsaid: the trainee
 /// is gone here either way.
-pub fn leave(store: &mut Store, deadline: Instant) -> Result<bool, String> {
-    if store.membership().map_err(|e| e.to_string())?.is_some() {
-        store
-            .queue_event(&domain::workshop::EventKind::Left)
-            .map_err(|e| e.to_string())?;
+pub fn leave(store: &mut Store, deadline: Instant) -> Result<bool, StoreError> {
+    if store.membership()?.is_some() {
+        store.queue_event(&domain::workshop::EventKind::Left)?;
         let _ = deliver(store, deadline, true);
     }
-    store.leave().map_err(|e| e.to_string())
+    store.leave()
 }
 
 /// Asks the host for the pacing commands after `after` (the join code is the credential, the
-/// trainee's token for what concerns this trainee).
+/// trainee's token for what concerns this trainee: whether the instructor saw its stuck
+/// signal, its second votes).
 pub fn poll_paces(
     member: &Membership,
     after: u64,
     deadline: Instant,
-) -> Result<domain::workshop::pace::PaceReply, String> {
-    // The trainee's id asks whether the instructor saw its stuck signal.
-    let path = format!("/api/pace?after={after}&trainee={}", member.trainee_id);
-    // The token after the join code: the host answers about this trainee to its own client.
-    let bearer = format!("{}:{}", member.url.code, member.token);
-    let reply = client::request(&member.url, "GET", &path, Some(&bearer), b"", deadline)?
-        .accepted("host")?;
-    serde_json::from_slice(&reply.body)
-        .map_err(|e| format!("the host's pacing answer is not readable: {e}"))
+) -> Result<domain::workshop::pace::PaceReply, HostError> {
+    HostClient::new(member.url.clone()).poll_paces(
+        &member.trainee_id,
+        &member.token,
+        after,
+        deadline,
+    )
 }

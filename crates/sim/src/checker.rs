@@ -73,23 +73,33 @@ fn belongs(description: &str, body: &str) -> bool {
     true
 }
 
-/// Checks the run in `paths` (and `history`, when given). `ordered`: the scenario promises
-/// per-customer order, so effects of one customer must follow the order of its orders.
-pub fn check(
-    paths: &RunPaths,
-    history: Option<&HistoryDigest>,
-    ordered: bool,
-) -> Result<Verdict, String> {
+/// An effect row as the checker reads it: its id, order, message, and whether its payload was
+/// verified.
+type EffectRow = (i64, i64, String, bool);
+
+/// What the checker reads of a run's files.
+struct RunRows {
+    /// Every order and its customer.
+    orders: BTreeMap<i64, String>,
+    effects: Vec<EffectRow>,
+    /// The message ids the inbox has processed.
+    processed: BTreeSet<String>,
+    dlq: Vec<DlqRow>,
+    /// Every charge at the provider: its idempotency key and order.
+    charges: Vec<(Option<String>, i64)>,
+}
+
+/// Reads what the checker judges from the run's three files, read-only.
+fn read_run(paths: &RunPaths) -> Result<RunRows, String> {
     let svc = read_only(&paths.service_db, "service.db")?;
     let broker = read_only(&paths.broker_db, "broker.db")?;
     let provider = read_only(&paths.provider_db, "provider.db")?;
-    let orders: BTreeMap<i64, String> =
-        rows(&svc, "service.db", "SELECT id, customer FROM orders", |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?
-        .into_iter()
-        .collect();
-    let effects: Vec<(i64, i64, String, bool)> = rows(
+    let orders = rows(&svc, "service.db", "SELECT id, customer FROM orders", |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?
+    .into_iter()
+    .collect();
+    let effects = rows(
         &svc,
         "service.db",
         // A lab run's effects are the engine's ledger (the learner's table may be rewritten).
@@ -99,7 +109,7 @@ pub fn check(
         ),
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0)),
     )?;
-    let processed: BTreeSet<String> = rows(
+    let processed = rows(
         &svc,
         "service.db",
         "SELECT message_id FROM inbox WHERE processed_ms IS NOT NULL",
@@ -107,7 +117,7 @@ pub fn check(
     )?
     .into_iter()
     .collect();
-    let dlq: Vec<DlqRow> = rows(
+    let dlq = rows(
         &broker,
         "broker.db",
         "SELECT order_id, message_id, body, description, replayed_ms IS NULL, logical_id \
@@ -123,18 +133,49 @@ pub fn check(
             })
         },
     )?;
-    let charges: Vec<(Option<String>, i64)> = rows(
+    let charges = rows(
         &provider,
         "provider.db",
         "SELECT idempotency_key, order_id FROM charges",
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
+    Ok(RunRows {
+        orders,
+        effects,
+        processed,
+        dlq,
+        charges,
+    })
+}
 
+/// Checks the run in `paths` (and `history`, when given). `ordered`: the scenario promises
+/// per-customer order, so effects of one customer must follow the order of its orders.
+pub fn check(
+    paths: &RunPaths,
+    history: Option<&HistoryDigest>,
+    ordered: bool,
+) -> Result<Verdict, String> {
+    let run = read_run(paths)?;
     let mut v = Verdict::default();
+    let per_order = check_effects(&run, &mut v);
+    check_charges(&run.charges, &mut v);
+    check_dlq(&run, &per_order, &mut v);
+    if ordered {
+        check_order(&run, &mut v);
+    }
+    if let Some(history) = history {
+        check_history(history, &run.effects, &run.dlq, &mut v);
+    }
+    Ok(v)
+}
+
+/// Every effect belongs to an existing order and a verified payload; every order has one effect
+/// or an open DLQ entry. Returns the effects per order.
+fn check_effects(run: &RunRows, v: &mut Verdict) -> HashMap<i64, u64> {
     let mut per_order: HashMap<i64, u64> = HashMap::new();
-    for (_, order, _, payload_ok) in &effects {
+    for (_, order, _, payload_ok) in &run.effects {
         *per_order.entry(*order).or_default() += 1;
-        if !orders.contains_key(order) {
+        if !run.orders.contains_key(order) {
             v.violations
                 .push(format!("effect for order {order}, which does not exist"));
         }
@@ -144,8 +185,8 @@ pub fn check(
             ));
         }
     }
-    let open_dlq: BTreeSet<i64> = dlq.iter().filter(|d| d.open).map(|d| d.order).collect();
-    for id in orders.keys() {
+    let open_dlq: BTreeSet<i64> = run.dlq.iter().filter(|d| d.open).map(|d| d.order).collect();
+    for id in run.orders.keys() {
         let n = per_order.get(id).copied().unwrap_or(0);
         if n == 0 && !open_dlq.contains(id) {
             v.lost += 1;
@@ -157,9 +198,14 @@ pub fn check(
             v.violations.push(format!("order {id}: {n} effects"));
         }
     }
+    per_order
+}
+
+/// One charge per idempotency key and per order at the provider.
+fn check_charges(charges: &[(Option<String>, i64)], v: &mut Verdict) {
     let mut per_key: HashMap<&str, u64> = HashMap::new();
     let mut charges_per_order: HashMap<i64, u64> = HashMap::new();
-    for (key, order) in &charges {
+    for (key, order) in charges {
         if let Some(k) = key {
             *per_key.entry(k).or_default() += 1;
         }
@@ -174,53 +220,51 @@ pub fn check(
         v.violations
             .push(format!("order {order}: charged {n} times"));
     }
-    for d in &dlq {
+}
+
+/// A DLQ entry's reason fits its message, and an open entry beside an effect is one the inbox
+/// would recognise on replay.
+fn check_dlq(run: &RunRows, per_order: &HashMap<i64, u64>, v: &mut Verdict) {
+    for d in &run.dlq {
         if !belongs(&d.description, &d.body) {
             v.violations.push(format!(
                 "DLQ entry of {}: its reason belongs to another message",
                 d.message_id
             ));
         }
-        if d.open && per_order.contains_key(&d.order) && !processed.contains(&d.logical_id) {
+        if d.open && per_order.contains_key(&d.order) && !run.processed.contains(&d.logical_id) {
             v.violations.push(format!(
                 "order {}: effect and an open DLQ entry the inbox would not recognise",
                 d.order
             ));
         }
     }
-    if ordered {
-        // A group moves on when its head is dead-lettered; a replay comes late by design.
-        let mut seen: BTreeSet<i64> = dlq.iter().map(|d| d.order).collect();
-        let mut highest: HashMap<&str, i64> = HashMap::new();
-        for (_, order, _, _) in &effects {
-            if !seen.insert(*order) {
-                continue;
-            }
-            let customer = orders.get(order).map_or("", String::as_str);
-            let top = highest.entry(customer).or_insert(0);
-            if *order < *top {
-                v.violations.push(format!(
-                    "{customer}: order {order} took effect out of order"
-                ));
-            }
-            *top = (*top).max(*order);
+}
+
+/// Per customer, effects follow the order of the orders.
+fn check_order(run: &RunRows, v: &mut Verdict) {
+    // A group moves on when its head is dead-lettered; a replay comes late by design.
+    let mut seen: BTreeSet<i64> = run.dlq.iter().map(|d| d.order).collect();
+    let mut highest: HashMap<&str, i64> = HashMap::new();
+    for (_, order, _, _) in &run.effects {
+        if !seen.insert(*order) {
+            continue;
         }
+        let customer = run.orders.get(order).map_or("", String::as_str);
+        let top = highest.entry(customer).or_insert(0);
+        if *order < *top {
+            v.violations.push(format!(
+                "{customer}: order {order} took effect out of order"
+            ));
+        }
+        *top = (*top).max(*order);
     }
-    if let Some(history) = history {
-        check_history(history, &effects, &dlq, &mut v);
-    }
-    Ok(v)
 }
 
 /// The files and the history must tell the same story: every effect row and every DLQ entry
 /// was produced by an operation the history records as performed, counted per message - two
 /// effect rows of one message need two effect operations.
-fn check_history(
-    history: &HistoryDigest,
-    effects: &[(i64, i64, String, bool)],
-    dlq: &[DlqRow],
-    v: &mut Verdict,
-) {
+fn check_history(history: &HistoryDigest, effects: &[EffectRow], dlq: &[DlqRow], v: &mut Verdict) {
     let mut rows: BTreeMap<(&str, i64), u64> = BTreeMap::new();
     for (_, order, message_id, _) in effects {
         *rows.entry((message_id.as_str(), *order)).or_default() += 1;

@@ -54,7 +54,7 @@ mod view;
 pub(crate) use config::SqlContext;
 pub use config::{RunConfig, SimError};
 pub use lab_marker::marked_section;
-pub use view::DlqEntry;
+pub use model::DlqEntry;
 
 pub(crate) use action::{Action, ConsumerState, DispatcherState};
 use parts::{Actors, BrokerState, Ledger, RunSpec, Script};

@@ -8,31 +8,31 @@ use rusqlite::Connection;
 
 use super::store::RunPaths;
 
-/// The verdict of the invariant check over the run's files.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InvariantCheck {
-    /// Accepted orders with no effect and no DLQ entry.
-    pub lost: u64,
-    /// Effects beyond one per order (+ second provider charges).
-    pub duplicate_effects: u64,
-    /// Orders that took effect after a later order of the same customer (ordered scenarios
-    /// only): the count behind the "out of order" violations, all of them, not the listed few.
-    pub out_of_order: u64,
-    /// Human-readable violations (first few of each kind).
-    pub violations: Vec<String>,
-}
-
-impl InvariantCheck {
-    /// True when no invariant is broken.
-    pub fn ok(&self) -> bool {
-        self.violations.is_empty()
-    }
-}
+pub use model::InvariantCheck;
 
 const MAX_LISTED: usize = 5;
 
 fn sql_err(file: &str, e: &rusqlite::Error) -> String {
     format!("invariant check could not read {file}: {e}")
+}
+
+/// Reads `(key, count)` pairs from `sql` on `conn` (`file` names it in the error).
+fn counts(conn: &Connection, file: &str, sql: &str) -> Result<HashMap<i64, i64>, String> {
+    let mut stmt = conn.prepare(sql).map_err(|e| sql_err(file, &e))?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+        .map_err(|e| sql_err(file, &e))?;
+    rows.collect::<Result<_, _>>()
+        .map_err(|e| sql_err(file, &e))
+}
+
+/// Per order: its effects, its charges at the provider, its open DLQ entries, and whether an
+/// open DLQ entry of it is one the inbox would not recognise.
+struct Tallies {
+    effects: HashMap<i64, i64>,
+    charges: HashMap<i64, i64>,
+    dlq: HashMap<i64, i64>,
+    unguarded: std::collections::BTreeSet<i64>,
 }
 
 /// Checks the run's invariants on the files: every accepted order has exactly one effect or sits in
@@ -42,57 +42,28 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
     let svc = Connection::open(&paths.service_db).map_err(|e| sql_err("service.db", &e))?;
     let broker = Connection::open(&paths.broker_db).map_err(|e| sql_err("broker.db", &e))?;
     let provider = Connection::open(&paths.provider_db).map_err(|e| sql_err("provider.db", &e))?;
-    let counts = |conn: &Connection, file: &str, sql: &str| -> Result<HashMap<i64, i64>, String> {
-        let mut stmt = conn.prepare(sql).map_err(|e| sql_err(file, &e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-            .map_err(|e| sql_err(file, &e))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(|e| sql_err(file, &e))
-    };
     let orders = counts(&svc, "service.db", "SELECT id, 0 FROM orders")?;
     // A lab run counts from the engine's ledger: the learner's tables are theirs to rewrite.
     let source = crate::lab::ledger::effects_source(&svc);
-    let effects = counts(
-        &svc,
-        "service.db",
-        &format!("SELECT order_id, COUNT(*) FROM {source} GROUP BY order_id"),
-    )?;
-    let charges = counts(
-        &provider,
-        "provider.db",
-        "SELECT order_id, COUNT(*) FROM charges GROUP BY order_id",
-    )?;
-    let dlq = counts(
-        &broker,
-        "broker.db",
-        "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL GROUP BY order_id",
-    )?;
-    let foreign_reasons = foreign_dlq_reasons(&broker)?;
-    // An open DLQ entry beside an effect is harmless only when the inbox would recognise a
-    // replay (a processed marker for its message id); otherwise a replay applies it again.
-    let unguarded = {
-        let mut stmt = broker
-            .prepare("SELECT DISTINCT order_id, logical_id FROM dlq WHERE replayed_ms IS NULL")
-            .map_err(|e| sql_err("broker.db", &e))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-            .map_err(|e| sql_err("broker.db", &e))?;
-        let mut marked = svc
-            .prepare("SELECT 1 FROM inbox WHERE message_id = ?1 AND processed_ms IS NOT NULL")
-            .map_err(|e| sql_err("service.db", &e))?;
-        let mut out = std::collections::BTreeSet::new();
-        for row in rows {
-            let (order, message_id) = row.map_err(|e| sql_err("broker.db", &e))?;
-            if !marked
-                .exists([&message_id])
-                .map_err(|e| sql_err("service.db", &e))?
-            {
-                out.insert(order);
-            }
-        }
-        out
+    let tallies = Tallies {
+        effects: counts(
+            &svc,
+            "service.db",
+            &format!("SELECT order_id, COUNT(*) FROM {source} GROUP BY order_id"),
+        )?,
+        charges: counts(
+            &provider,
+            "provider.db",
+            "SELECT order_id, COUNT(*) FROM charges GROUP BY order_id",
+        )?,
+        dlq: counts(
+            &broker,
+            "broker.db",
+            "SELECT order_id, COUNT(*) FROM dlq WHERE replayed_ms IS NULL GROUP BY order_id",
+        )?,
+        unguarded: unguarded_dlq_orders(&broker, &svc)?,
     };
+    let foreign_reasons = foreign_dlq_reasons(&broker)?;
     let unverified: i64 = svc
         .query_row(
             &format!("SELECT COUNT(*) FROM {source} WHERE payload_ok = 0"),
@@ -101,12 +72,68 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
         )
         .map_err(|e| sql_err("service.db", &e))?;
     let mut check = InvariantCheck::default();
+    judge_orders(&mut check, &orders, &tallies);
+    for id in tallies.effects.keys().chain(tallies.charges.keys()) {
+        if !orders.contains_key(id) {
+            check
+                .violations
+                .push(format!("effect for order {id} which does not exist"));
+        }
+    }
+    for (seq, message_id) in foreign_reasons {
+        check.violations.push(format!(
+            "DLQ entry {seq} ({message_id}) carries a reason that belongs to another message"
+        ));
+    }
+    if ordered {
+        judge_order_per_customer(&mut check, &svc, &broker)?;
+    }
+    if unverified > 0 {
+        check.violations.push(format!(
+            "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
+        ));
+    }
+    Ok(check)
+}
+
+/// The orders with an open DLQ entry whose message the inbox would not recognise: an open DLQ
+/// entry beside an effect is harmless only when the inbox has a processed marker for its
+/// message id; otherwise a replay applies it again.
+fn unguarded_dlq_orders(
+    broker: &Connection,
+    svc: &Connection,
+) -> Result<std::collections::BTreeSet<i64>, String> {
+    let mut stmt = broker
+        .prepare("SELECT DISTINCT order_id, logical_id FROM dlq WHERE replayed_ms IS NULL")
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let mut marked = svc
+        .prepare("SELECT 1 FROM inbox WHERE message_id = ?1 AND processed_ms IS NOT NULL")
+        .map_err(|e| sql_err("service.db", &e))?;
+    let mut out = std::collections::BTreeSet::new();
+    for row in rows {
+        let (order, message_id) = row.map_err(|e| sql_err("broker.db", &e))?;
+        if !marked
+            .exists([&message_id])
+            .map_err(|e| sql_err("service.db", &e))?
+        {
+            out.insert(order);
+        }
+    }
+    Ok(out)
+}
+
+/// Each order in turn: lost (no effect, not in the DLQ), an effect beside an unrecognised DLQ
+/// entry, more than one effect or charge. The first few of each kind are listed.
+fn judge_orders(check: &mut InvariantCheck, orders: &HashMap<i64, i64>, tallies: &Tallies) {
     let mut ids: Vec<&i64> = orders.keys().collect();
     ids.sort_unstable();
     let (mut lost_listed, mut dup_listed) = (0, 0);
     for id in ids {
-        let n = effects.get(id).copied().unwrap_or(0);
-        if n == 0 && !dlq.contains_key(id) {
+        let n = tallies.effects.get(id).copied().unwrap_or(0);
+        if n == 0 && !tallies.dlq.contains_key(id) {
             check.lost += 1;
             if lost_listed < MAX_LISTED {
                 check
@@ -115,7 +142,7 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
                 lost_listed += 1;
             }
         }
-        if n > 0 && unguarded.contains(id) {
+        if n > 0 && tallies.unguarded.contains(id) {
             check.violations.push(format!(
                 "order {id}: has an effect and an open DLQ entry the inbox would not recognise"
             ));
@@ -127,7 +154,7 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
                 dup_listed += 1;
             }
         }
-        let c = charges.get(id).copied().unwrap_or(0);
+        let c = tallies.charges.get(id).copied().unwrap_or(0);
         if c > 1 {
             check.duplicate_effects += (c - 1) as u64;
             if dup_listed < MAX_LISTED {
@@ -143,38 +170,27 @@ pub fn check_invariants(paths: &RunPaths, ordered: bool) -> Result<InvariantChec
             .violations
             .push(format!("... {} lost orders in total", check.lost));
     }
-    for id in effects.keys().chain(charges.keys()) {
-        if !orders.contains_key(id) {
-            check
-                .violations
-                .push(format!("effect for order {id} which does not exist"));
-        }
+}
+
+/// Per customer, no order's effect before its previous order's (dead-lettered orders aside).
+fn judge_order_per_customer(
+    check: &mut InvariantCheck,
+    svc: &Connection,
+    broker: &Connection,
+) -> Result<(), String> {
+    let dead_lettered: std::collections::HashSet<i64> = broker
+        .prepare("SELECT DISTINCT order_id FROM dlq")
+        .and_then(|mut st| {
+            st.query_map([], |r| r.get::<_, i64>(0))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(|e| sql_err("broker.db", &e))?;
+    let late = out_of_order(svc, &dead_lettered)?;
+    check.out_of_order = late.len() as u64;
+    for swap in late.iter().take(MAX_LISTED) {
+        check.violations.push(swap.violation());
     }
-    for (seq, message_id) in foreign_reasons {
-        check.violations.push(format!(
-            "DLQ entry {seq} ({message_id}) carries a reason that belongs to another message"
-        ));
-    }
-    if ordered {
-        let dead_lettered: std::collections::HashSet<i64> = broker
-            .prepare("SELECT DISTINCT order_id FROM dlq")
-            .and_then(|mut st| {
-                st.query_map([], |r| r.get::<_, i64>(0))?
-                    .collect::<rusqlite::Result<_>>()
-            })
-            .map_err(|e| sql_err("broker.db", &e))?;
-        let late = out_of_order(&svc, &dead_lettered)?;
-        check.out_of_order = late.len() as u64;
-        for swap in late.iter().take(MAX_LISTED) {
-            check.violations.push(swap.violation());
-        }
-    }
-    if unverified > 0 {
-        check.violations.push(format!(
-            "{unverified} effect(s) applied on a claim-check payload whose hash did not match"
-        ));
-    }
-    Ok(check)
+    Ok(())
 }
 
 /// An order that took effect after a later order of the same customer.
@@ -281,6 +297,18 @@ pub fn reason_fits_body(description: &str, body: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schema_error_fits_only_its_own_schema_version() {
+        let poison = "unsupported schema version v2 (poison message)";
+        assert!(reason_fits_body(poison, "v2|7|100|0|-"));
+        assert!(!reason_fits_body(poison, "v1|8|100|0|-"));
+        assert!(reason_fits_body(
+            "lock expired on every delivery",
+            "v1|8|100|0|-"
+        ));
+        assert!(!reason_fits_body("blob missing", "v1|8|100|0|-"));
+    }
 
     #[test]
     fn the_later_order_is_named_as_the_one_that_went_first() {

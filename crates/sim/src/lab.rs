@@ -5,22 +5,17 @@
 //! scenarios and brokers.
 
 mod breach;
-pub mod file;
 pub mod guard;
 pub mod hooks;
 pub mod lab_check;
-pub mod learner_copy;
 pub mod ledger;
 pub mod mutants;
-pub mod probe;
 mod rerun;
 pub mod runner;
 pub mod runs_lock;
 pub mod side_effects;
-mod split;
 mod trail;
 mod vary;
-pub mod violation_words;
 
 pub use breach::Breach;
 pub use content::LabSection as Section;
@@ -34,3 +29,8 @@ pub use runner::{
 };
 pub use side_effects::{SideEffect, SideEffects};
 pub use trail::{Trail, TrailEntry};
+
+// The lab file's format, its learner copy, the probes and the violations' words are plain data
+// the screens use too: they live in `queuelab-model` and keep their paths here.
+pub use model::lab_file as file;
+pub use model::{learner_copy, probe, violation_words};

@@ -48,22 +48,34 @@
 pub mod blobs;
 pub mod checker;
 pub mod engine;
-pub mod engine_words;
-pub mod event_kind;
+/// The kinds of events (defined in `queuelab-model`); its tests check that the captions the
+/// engine needs are all there, which takes the engine's own lists.
+pub mod event_kind {
+    pub use model::event_kind::*;
+
+    #[cfg(test)]
+    mod tests;
+}
 pub mod fault;
 pub mod history;
 pub mod invariants;
 pub mod lab;
-pub mod model;
 pub mod moments;
 pub mod profile;
-pub mod report;
+/// Metrics of a run, the invariant check over the run's files, and the final report (the types
+/// live in `queuelab-model`, which the screens use without the engine).
+pub mod report {
+    pub use super::invariants::{check_invariants, out_of_order, reason_fits_body};
+    pub use model::report::*;
+}
 pub mod retry;
 pub mod scenario;
-pub mod state;
 pub mod store;
 pub mod timeline;
 
+// The plain data of a run lives in `queuelab-model`, which the screens use without SQLite; its
+// modules keep their paths here (`sim::model::Mode`, `sim::state::Snapshot`, ...).
+pub use ::model::{self, engine_words, state};
 pub use engine::{DlqEntry, RunConfig, SimError, Simulation};
 pub use fault::Fault;
 pub use model::{Actor, BrokerKind, Event, EventKind, Mode, Outcome, Pitfall, RefusedCall, Stage};

@@ -231,7 +231,7 @@ fn reason_title(dash: &Dashboard, id: &str) -> String {
     if let Some(kind) = dash.content.moments.get(dash.lang, &format!("kind.{id}")) {
         return kind.to_owned();
     }
-    // wire reply carries a key: the id a trainee's check reported, looked up by name.
+    // The id comes from a trainee's device, perhaps another build: looked up by name.
     dash.strings()
         .lookup(&format!("lab.reason.{id}"))
         .unwrap_or(id)

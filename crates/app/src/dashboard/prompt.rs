@@ -7,7 +7,7 @@ use content::key;
 use content::{Content, Lang};
 use domain::workshop::PaceKind;
 use domain::workshop::pace::PACE_MODES;
-use sim::Mode;
+use model::Mode;
 
 /// Longest input (a number, a space and a mode fit easily).
 const MAX_INPUT: usize = 24;

@@ -7,13 +7,13 @@ use crate::test_app::{chars, key, test_app};
 use crate::{App, Msg, Screen};
 use content::Lang;
 use content::key;
-use sim::{BrokerKind, Mode};
+use model::{BrokerKind, Mode};
 
 fn broken(app: &mut App, text: &str) {
     broken_at(app, text, None);
 }
 
-fn broken_at(app: &mut App, text: &str, statement: Option<(u64, sim::lab::Section)>) {
+fn broken_at(app: &mut App, text: &str, statement: Option<(u64, content::LabSection)>) {
     let lab_id = app.session.content.labs[0].id.clone();
     app.update(Msg::LabChecked {
         lab_id,
@@ -97,7 +97,7 @@ fn s_opens_at_the_statement_the_report_names() {
     broken_at(
         &mut app,
         "-- @handle\nSELECT 1;\n",
-        Some((4_250, sim::lab::Section::Handle)),
+        Some((4_250, content::LabSection::Handle)),
     );
     let effects = chars(&mut app, "s");
     let commands: Vec<&SimCommand> = effects
@@ -115,17 +115,17 @@ fn s_opens_at_the_statement_the_report_names() {
         &SimCommand::StepToStatement {
             run: *run,
             at_ms: 4_250,
-            section: sim::lab::Section::Handle,
+            section: content::LabSection::Handle,
         }
     );
     // The start's reply does not end the wait: a step key now would run past the statement.
     let head = || {
-        Box::new(sim::Snapshot {
-            scalars: sim::state::Scalars::default(),
-            metrics: sim::Metrics::default(),
+        Box::new(model::Snapshot {
+            scalars: model::state::Scalars::default(),
+            metrics: model::Metrics::default(),
             tokens: Vec::new(),
             last_event: None,
-            tables: sim::Tables::default(),
+            tables: model::Tables::default(),
         })
     };
     let run = *run;

@@ -71,14 +71,14 @@ pub struct FailedRun {
     /// Scenario id.
     pub scenario: String,
     /// Broker profile.
-    pub broker: sim::BrokerKind,
+    pub broker: model::BrokerKind,
     /// Seed.
     pub seed: u64,
     /// The learner's file at the check.
     pub text: String,
     /// Where the run broke: the virtual time and section of the learner's statement the
     /// report names (the simulator opens there); none when the report names none.
-    pub statement: Option<(u64, sim::lab::Section)>,
+    pub statement: Option<(u64, content::LabSection)>,
     /// The statement-level fault a targeted run was aimed at, when one broke the file.
-    pub probe: Option<sim::lab::probe::Probe>,
+    pub probe: Option<model::probe::Probe>,
 }

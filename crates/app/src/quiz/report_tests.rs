@@ -409,3 +409,28 @@ fn the_name_is_offered_again_on_the_next_request() {
     app.update(Msg::ResultsCleared(Ok(())));
     assert_eq!(app.session.report_name, None);
 }
+
+#[test]
+fn a_workshop_host_of_another_protocol_is_named_with_the_version_to_install() {
+    let mut app = app();
+    started(&mut app);
+    for _ in 0..content::QUESTION_COUNT {
+        answer(&mut app, true);
+        key(&mut app, KeyCode::Enter);
+    }
+    chars(&mut app, "m");
+    app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
+    chars(&mut app, "ada@example.org");
+    key(&mut app, KeyCode::Enter);
+    let newer = domain::workshop::wire::VersionRefusal {
+        protocol: 99,
+        queuelab: "99.0.0".into(),
+    };
+    app.update(Msg::CodeRequested(Err(MailFlowError::HostVersion(newer))));
+    let (text, error) = report_state(&app).messages.last().expect("message").clone();
+    assert!(error && !report_state(&app).busy);
+    assert!(
+        text.contains("Update queuelab to version 99.0.0") && text.contains("protocol 99"),
+        "{text}"
+    );
+}

@@ -125,8 +125,8 @@ fn see_decision_happen(session: &mut Session, id: &str) -> Vec<Effect> {
         .get(id)
         .and_then(|option| d.option(option));
     let (scenario, mode) = match chosen.map(|o| (o, o.run())) {
-        Some((_, Some((scenario, mode)))) => (scenario.to_owned(), sim::Mode::parse(mode)),
-        Some((_, None)) => (d.scenario.clone(), Some(sim::Mode::Safe)),
+        Some((_, Some((scenario, mode)))) => (scenario.to_owned(), model::Mode::parse(mode)),
+        Some((_, None)) => (d.scenario.clone(), Some(model::Mode::Safe)),
         None => (d.scenario.clone(), None),
     };
     let no_run = chosen.is_some_and(|o| o.run().is_none());

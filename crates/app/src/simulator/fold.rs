@@ -2,7 +2,7 @@
 //! renewals, sweeps) collapse into one line ("… 6 quiet steps") unless the learner opens the
 //! full log, so the events that teach something stay on screen.
 
-use sim::{Event, EventKind};
+use model::{Event, EventKind};
 
 /// True for an event that only shows the machinery turning over.
 pub fn is_routine(kind: EventKind) -> bool {
@@ -64,7 +64,7 @@ pub fn rows<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim::{Actor, Outcome, Stage};
+    use model::{Actor, Outcome, Stage};
 
     fn ev(index: u64, kind: EventKind) -> Event {
         Event {

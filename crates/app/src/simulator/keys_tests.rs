@@ -62,8 +62,8 @@ fn a_run_opened_from_a_chapter_is_the_one_the_simulator_opens_on_next() {
     assert_eq!(s.settings.mode, Mode::Naive);
 }
 
-fn entry() -> sim::DlqEntry {
-    sim::DlqEntry {
+fn entry() -> model::DlqEntry {
+    model::DlqEntry {
         seq: 1,
         message_id: "msg-000001".into(),
         reason: "MaxDeliveryCountExceeded".into(),
@@ -72,18 +72,18 @@ fn entry() -> sim::DlqEntry {
     }
 }
 
-fn finished_with(app: &mut App, dlq: Vec<sim::DlqEntry>) -> u64 {
+fn finished_with(app: &mut App, dlq: Vec<model::DlqEntry>) -> u64 {
     let Some(s) = sim(app) else {
         panic!("not the simulator")
     };
     let run = s.timeline.run;
     let head = || {
-        Box::new(sim::Snapshot {
-            scalars: sim::state::Scalars::default(),
-            metrics: sim::Metrics::default(),
+        Box::new(model::Snapshot {
+            scalars: model::state::Scalars::default(),
+            metrics: model::Metrics::default(),
             tokens: Vec::new(),
             last_event: None,
-            tables: sim::Tables::default(),
+            tables: model::Tables::default(),
         })
     };
     app.update(Msg::Sim(SimReply::Started {
@@ -118,12 +118,12 @@ fn replay_in_a_finished_run_viewed_in_history_acts_or_says_why_not() {
     app.update(Msg::Sim(SimReply::Viewed {
         run,
         index,
-        snapshot: Box::new(sim::Snapshot {
-            scalars: sim::state::Scalars::default(),
-            metrics: sim::Metrics::default(),
+        snapshot: Box::new(model::Snapshot {
+            scalars: model::state::Scalars::default(),
+            metrics: model::Metrics::default(),
             tokens: Vec::new(),
             last_event: None,
-            tables: sim::Tables::default(),
+            tables: model::Tables::default(),
         }),
     }));
     for _ in 0..3 {

@@ -8,9 +8,9 @@ use super::protocol::{LabRun, SimCommand};
 use super::{SimState, playback};
 use crate::keymap::Action;
 use crate::{Effect, Screen, Session};
+use content::LabSection as Section;
 use content::key;
-use sim::lab::Section;
-use sim::{BrokerKind, Mode};
+use model::{BrokerKind, Mode};
 
 /// Where a lab check's run broke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 
 use content::key;
 use content::{Lang, Strings};
-use sim::moments::human_ms;
-use sim::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
+use model::moments::human_ms;
+use model::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
 
 /// The title of a box, in words.
 pub fn title(strings: &Strings, stage: Stage, broker: BrokerKind) -> String {
@@ -261,7 +261,7 @@ mod tests {
         let e = Event {
             index: 3,
             at_ms: 1,
-            actor: sim::Actor::Consumer(0),
+            actor: model::Actor::Consumer(0),
             stage: Stage::Consumer,
             message_id: Some("msg-000003".into()),
             kind: EventKind::CheckNoneNaive,
@@ -278,12 +278,12 @@ mod tests {
     #[test]
     fn counts_come_in_words_numbers_and_legend() {
         let s = Strings::from_pairs([(key::flow::BROKER_ASB, "{n} visible · {m} locked")]);
-        let mut snap = sim::state::State::default();
+        let mut snap = model::state::State::default();
         snap.scalars.stages.queued = 3;
         snap.scalars.stages.in_flight = 1;
         let snap = Snapshot {
             scalars: snap.scalars,
-            metrics: sim::Metrics::default(),
+            metrics: model::Metrics::default(),
             tokens: Vec::new(),
             last_event: None,
             tables: snap.tables,

@@ -8,7 +8,7 @@ use super::SimState;
 use super::playback;
 use crate::input::{Key, KeyCode};
 use crate::{Effect, Session};
-use sim::Fault;
+use model::Fault;
 
 /// Which menu is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@ pub use replies::on_reply;
 use super::protocol::SimCommand;
 use super::{Compare, SimState};
 use crate::Effect;
-use sim::Mode;
+use model::Mode;
 
 /// Most events one tick may ask for (a slow frame must not turn into a burst).
 const MAX_EVENTS_PER_TICK: u32 = 50;
@@ -208,7 +208,7 @@ pub fn compare_against(s: &mut SimState, against: Mode) -> Vec<Effect> {
 }
 
 /// Sends a fault to the head of the run (history view returns to the head first).
-pub fn inject(s: &mut SimState, fault: sim::Fault) -> Vec<Effect> {
+pub fn inject(s: &mut SimState, fault: model::Fault) -> Vec<Effect> {
     s.timeline.cursor = None;
     s.timeline.viewed = None;
     s.timeline.finished = false;

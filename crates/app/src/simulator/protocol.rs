@@ -1,8 +1,8 @@
 //! What the simulator screen asks of the engine thread, and what comes back. Plain data: the
 //! pure core never holds a `Simulation` (it owns SQLite connections).
 
-use sim::lab::LabFile;
-use sim::{BrokerKind, DlqEntry, Event, Fault, Mode, Moment, RunReport, Snapshot};
+use model::lab_file::LabFile;
+use model::{BrokerKind, DlqEntry, Event, Fault, Mode, Moment, RunReport, Snapshot};
 
 /// The settings that pick a run.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -34,7 +34,7 @@ pub struct LabRun {
     pub file: LabFile,
     /// The statement-level fault the failing run was aimed at (a crash after a durable point,
     /// a twin in a gap): the run plays it again, else it would not break.
-    pub probe: Option<sim::lab::probe::Probe>,
+    pub probe: Option<model::probe::Probe>,
 }
 
 impl LabRun {
@@ -52,7 +52,7 @@ impl LabRun {
 
     /// The same run with the failing run's fault aimed again.
     #[must_use]
-    pub fn with_probe(mut self, probe: Option<sim::lab::probe::Probe>) -> LabRun {
+    pub fn with_probe(mut self, probe: Option<model::probe::Probe>) -> LabRun {
         self.probe = probe;
         self
     }
@@ -92,7 +92,7 @@ pub enum SimCommand {
         /// Virtual time of the statement, ms.
         at_ms: u64,
         /// Its section.
-        section: sim::lab::Section,
+        section: content::LabSection,
     },
     /// The picture right after event `index` (step back / forward in history).
     View {

@@ -8,7 +8,7 @@ use crate::test_app::{content, test_app};
 use crate::{App, Info, Msg, Options, StoreRequest};
 use content::Lang;
 use domain::Progress;
-use sim::{Metrics, Snapshot};
+use model::{Metrics, Snapshot};
 
 fn choice(scenario: &str, mode: &str, broker: &str) -> SimChoice {
     SimChoice {
@@ -57,11 +57,11 @@ fn started(app: &mut App) {
         dir: "/runs/x".into(),
         consumers: 2,
         head: Box::new(Snapshot {
-            scalars: sim::state::Scalars::default(),
+            scalars: model::state::Scalars::default(),
             metrics: Metrics::default(),
             tokens: Vec::new(),
             last_event: None,
-            tables: sim::Tables::default(),
+            tables: model::Tables::default(),
         }),
         expected_events: 100,
     }));
@@ -175,14 +175,14 @@ fn faults_say_when_no_matching_step_is_left() {
         panic!("not the simulator")
     };
     let rows = fault_rows(&app.session, s);
-    let blocked = |rows: &[FaultRow], f: sim::Fault| {
+    let blocked = |rows: &[FaultRow], f: model::Fault| {
         rows.iter()
             .find(|r| r.fault == f)
             .and_then(|r| r.blocked.clone())
     };
-    assert_eq!(blocked(&rows, sim::Fault::PoisonMessage), None);
+    assert_eq!(blocked(&rows, model::Fault::PoisonMessage), None);
     assert!(
-        blocked(&rows, sim::Fault::BlobMissing).is_some(),
+        blocked(&rows, model::Fault::BlobMissing).is_some(),
         "no claim-check here"
     );
     // Every order accepted, nothing left in the system: the consumer faults cannot fire.
@@ -190,12 +190,12 @@ fn faults_say_when_no_matching_step_is_left() {
         head.scalars.stages.accepted = 10;
     }
     let rows = fault_rows(&app.session, s);
-    assert!(blocked(&rows, sim::Fault::PoisonMessage).is_some());
-    assert!(blocked(&rows, sim::Fault::DuplicateDelivery).is_some());
+    assert!(blocked(&rows, model::Fault::PoisonMessage).is_some());
+    assert!(blocked(&rows, model::Fault::DuplicateDelivery).is_some());
     assert_eq!(
         blocked(
             &rows,
-            sim::Fault::BrokerDown {
+            model::Fault::BrokerDown {
                 duration_ms: 10_000
             }
         ),

@@ -7,7 +7,7 @@ use crate::input::{Key, KeyCode};
 use crate::test_app::test_app;
 use crate::{App, Msg};
 use content::Lang;
-use sim::{Actor, Event, EventKind, Outcome, Stage};
+use model::{Actor, Event, EventKind, Outcome, Stage};
 use view::{TableLine, table_window};
 
 fn event(index: u64) -> Event {

@@ -6,7 +6,7 @@ use super::protocol::{LabRun, RunSpec};
 use super::story::StoryState;
 use super::triage::Triage;
 use content::key;
-use sim::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
+use model::{BrokerKind, Event, Metrics, Mode, RunReport, Snapshot, Stage};
 use std::collections::VecDeque;
 
 /// Playback speeds as multiples of the scenario's pace ([`super::pace`]): at 1x every
@@ -140,7 +140,7 @@ pub struct Timeline {
     /// Tokens moving in the current beat.
     pub moves: Vec<Move>,
     /// The fault injected last (shown until the run restarts).
-    pub last_fault: Option<sim::Fault>,
+    pub last_fault: Option<model::Fault>,
 }
 
 /// The simulator screen's own state.

@@ -2,7 +2,7 @@
 //! moment's cause and back, and "next moment". Pure: indexes only, the pictures come from the
 //! engine thread like every other step.
 
-use sim::Moment;
+use model::Moment;
 
 /// What the story remembers for the simulator screen.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -86,7 +86,7 @@ impl StoryState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim::MomentKind;
+    use model::MomentKind;
 
     fn moment(event: u64, cause: u64) -> Moment {
         Moment {

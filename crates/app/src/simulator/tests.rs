@@ -1,20 +1,20 @@
 //! The simulator's controls as commands: which `SimCommand` each key sends, with replies
-//! written by hand (no engine, no thread). The real engine runs in `tests/sim_screen.rs`.
+//! written by hand (no engine, no thread). The real engine runs in `tests/screens/sim_screen.rs`.
 
 use super::*;
 use crate::input::{Key, KeyCode};
 use crate::test_app::test_app;
 use crate::{App, Msg};
 use content::Lang;
-use sim::{Metrics, Snapshot};
+use model::{Metrics, Snapshot};
 
 fn empty_snapshot() -> Box<Snapshot> {
     Box::new(Snapshot {
-        scalars: sim::state::Scalars::default(),
+        scalars: model::state::Scalars::default(),
         metrics: Metrics::default(),
         tokens: Vec::new(),
         last_event: None,
-        tables: sim::Tables::default(),
+        tables: model::Tables::default(),
     })
 }
 
@@ -237,7 +237,7 @@ fn fault_menu_compare_replay_and_leaving() {
     key(&mut app, KeyCode::Down);
     let cmds = key(&mut app, KeyCode::Enter);
     assert!(
-        matches!(cmds[..], [SimCommand::Inject { run: r, fault: sim::Fault::BrokerDown { .. } }] if r == run),
+        matches!(cmds[..], [SimCommand::Inject { run: r, fault: model::Fault::BrokerDown { .. } }] if r == run),
         "{cmds:?}"
     );
     assert!(matches!(
@@ -262,7 +262,7 @@ fn fault_menu_compare_replay_and_leaving() {
         events: Vec::new(),
         total: 3,
         finished: false,
-        dlq: vec![sim::DlqEntry {
+        dlq: vec![model::DlqEntry {
             seq: 1,
             message_id: "msg-000001".into(),
             reason: "MaxDeliveryCountExceeded".into(),
@@ -285,9 +285,9 @@ fn fault_menu_compare_replay_and_leaving() {
     assert_eq!(commands(&leaving), vec![SimCommand::Stop]);
 }
 
-fn moment(event: u64, cause: u64) -> sim::Moment {
-    sim::Moment {
-        kind: sim::MomentKind::DuplicateEffect,
+fn moment(event: u64, cause: u64) -> model::Moment {
+    model::Moment {
+        kind: model::MomentKind::DuplicateEffect,
         at_ms: event * 100,
         event,
         cause_event: cause,

@@ -9,7 +9,7 @@ use super::{SimState, Tab};
 use crate::keymap::Action;
 use crate::{Effect, Session};
 use content::key;
-use sim::{DlqEntry, Event, EventKind, Table};
+use model::{DlqEntry, Event, EventKind, Table};
 
 /// Largest DLQ replay batch the triage offers ("a small batch").
 pub const MAX_BATCH: u32 = 10;

@@ -6,7 +6,7 @@ use super::SimState;
 use crate::Session;
 use content::Strings;
 use content::key;
-use sim::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
+use model::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
 pub const TAB_WIDTH: usize = 14;
@@ -14,7 +14,7 @@ pub const TAB_WIDTH: usize = 14;
 /// The caption of an event in the app's language, durations shown for people (7 days, not
 /// 604800000 ms).
 pub fn caption(session: &Session, event: &Event) -> String {
-    sim::moments::caption(&session.content.captions, session.lang, event)
+    model::moments::caption(&session.content.captions, session.lang, event)
 }
 
 /// Events up to the one shown, oldest first (history view hides the "future").
@@ -34,7 +34,7 @@ pub fn transcript(session: &Session, s: &SimState, n: usize) -> Vec<String> {
         .map(|e| {
             format!(
                 "#{} {}",
-                sim::moments::event_number(e.index),
+                model::moments::event_number(e.index),
                 caption(session, e)
             )
         })
@@ -242,11 +242,11 @@ pub fn compare_rows(safe: &RunReport, naive: &RunReport) -> Vec<(content::Key, u
 }
 
 /// The string key of a mode's name on screen.
-pub fn mode_key(mode: sim::Mode) -> content::Key {
+pub fn mode_key(mode: model::Mode) -> content::Key {
     match mode {
-        sim::Mode::Safe => key::simulator::MODE_SAFE,
-        sim::Mode::Naive => key::simulator::MODE_NAIVE,
-        sim::Mode::Pitfall => key::simulator::MODE_PITFALL,
+        model::Mode::Safe => key::simulator::MODE_SAFE,
+        model::Mode::Naive => key::simulator::MODE_NAIVE,
+        model::Mode::Pitfall => key::simulator::MODE_PITFALL,
     }
 }
 

@@ -4,8 +4,8 @@ use super::labels::consumer_state_key;
 use super::view::{compare_rows, compare_sentence, failing};
 use content::Strings;
 use content::key;
-use sim::store::RunPaths;
-use sim::{
+use model::RunPaths;
+use model::{
     Actor, BrokerKind, Event, EventKind, InvariantCheck, Metrics, Mode, Outcome, RunReport,
     Snapshot, Stage,
 };
@@ -82,7 +82,7 @@ fn orders_out_of_order_are_a_compare_row_and_the_difference() {
 }
 
 fn picture(actor: Actor, kind: EventKind) -> Snapshot {
-    let state = sim::state::State::default();
+    let state = model::state::State::default();
     Snapshot {
         scalars: state.scalars,
         metrics: Metrics::default(),

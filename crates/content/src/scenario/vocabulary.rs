@@ -106,74 +106,95 @@ impl Jitter {
     }
 }
 
-/// A named fault. Most faults arm a trigger that fires at the next matching step;
-/// `BrokerDown` takes effect at once for its duration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Fault {
-    /// The API commits, then the client times out (outcome unknown) and retries with the same request id.
-    ApiTimeoutAfterCommit,
-    /// The broker is unreachable for the given virtual milliseconds.
-    BrokerDown {
-        /// How long the outage lasts.
-        duration_ms: u64,
-    },
-    /// A dispatcher crashes after publishing, before marking the outbox rows.
-    DispatcherCrashAfterPublish,
-    /// A consumer loses its connection right after its first durable write, before settling.
-    ConsumerLostConnectionAfterEffect,
-    /// A consumer takes longer than the lock / visibility timeout.
-    ConsumerSlowerThanLock,
-    /// The broker delivers one message twice (SQS standard does this occasionally).
-    DuplicateDelivery,
-    /// The next accepted order carries a body the consumer cannot process (until the cause is fixed).
-    PoisonMessage,
-    /// The external provider performs the call, then the response times out.
-    ProviderTimeoutAfterPerform,
-    /// The next claim-check blob disappears before it is read.
-    BlobMissing,
-    /// The next claim-check blob is altered after the checksum was taken.
-    BlobHashMismatch,
-}
+/// Declares [`Fault`] from one table, one row per kind: its documentation, the variant (with its
+/// one parameter and that parameter's default, for a fault that has one) and its name in
+/// scenario files, traces and the UI menu. A row's place is the kind's place in the menu and
+/// its slot in a per-kind table, so the enum, [`FAULT_KINDS`], [`Fault::MENU`],
+/// [`Fault::as_str`] and [`Fault::slot`] cannot disagree.
+macro_rules! faults {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident $({
+            $(#[$field_doc:meta])*
+            $field:ident: $ty:ty = $default:expr
+        })? => $name:literal,
+    )+) => {
+        /// A named fault. Most faults arm a trigger that fires at the next matching step;
+        /// `BrokerDown` takes effect at once for its duration.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Fault {
+            $(
+                $(#[$doc])*
+                $variant $({
+                    $(#[$field_doc])*
+                    $field: $ty
+                })?,
+            )+
+        }
 
-/// Number of distinct fault kinds.
-pub const FAULT_KINDS: usize = 10;
+        /// The kinds without their parameters, in table order: a kind's discriminant is its
+        /// slot.
+        #[derive(Clone, Copy)]
+        enum Kind {
+            $($variant,)+
+        }
+
+        /// Number of distinct fault kinds.
+        pub const FAULT_KINDS: usize = [$(Kind::$variant),+].len();
+
+        impl Fault {
+            /// One of each kind, in menu order (a parameter at its default: `BrokerDown` with
+            /// the default outage).
+            pub const MENU: [Fault; FAULT_KINDS] = [$(Fault::$variant $({ $field: $default })?,)+];
+
+            /// The name used in scenario files, traces and the UI menu.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Fault::$variant { .. } => $name,)+
+                }
+            }
+
+            /// Index into a per-kind table (the engine's armed triggers): the kind's place in
+            /// the menu.
+            pub fn slot(self) -> usize {
+                match self {
+                    $(Fault::$variant { .. } => Kind::$variant as usize,)+
+                }
+            }
+        }
+    };
+}
 
 /// Default outage when `broker-down` is injected without a duration.
 pub const DEFAULT_OUTAGE_MS: u64 = 10_000;
 
+faults! {
+    /// The API commits, then the client times out (outcome unknown) and retries with the same request id.
+    ApiTimeoutAfterCommit => "api-timeout-after-commit",
+    /// The broker is unreachable for the given virtual milliseconds.
+    BrokerDown {
+        /// How long the outage lasts.
+        duration_ms: u64 = DEFAULT_OUTAGE_MS
+    } => "broker-down",
+    /// A dispatcher crashes after publishing, before marking the outbox rows.
+    DispatcherCrashAfterPublish => "dispatcher-crash-after-publish",
+    /// A consumer loses its connection right after its first durable write, before settling.
+    ConsumerLostConnectionAfterEffect => "consumer-lost-connection-after-effect",
+    /// A consumer takes longer than the lock / visibility timeout.
+    ConsumerSlowerThanLock => "consumer-slower-than-lock",
+    /// The broker delivers one message twice (SQS standard does this occasionally).
+    DuplicateDelivery => "duplicate-delivery",
+    /// The next accepted order carries a body the consumer cannot process (until the cause is fixed).
+    PoisonMessage => "poison-message",
+    /// The external provider performs the call, then the response times out.
+    ProviderTimeoutAfterPerform => "provider-timeout-after-perform",
+    /// The next claim-check blob disappears before it is read.
+    BlobMissing => "blob-missing",
+    /// The next claim-check blob is altered after the checksum was taken.
+    BlobHashMismatch => "blob-hash-mismatch",
+}
+
 impl Fault {
-    /// One of each kind, in menu order (`BrokerDown` with the default outage).
-    pub const MENU: [Fault; FAULT_KINDS] = [
-        Fault::ApiTimeoutAfterCommit,
-        Fault::BrokerDown {
-            duration_ms: DEFAULT_OUTAGE_MS,
-        },
-        Fault::DispatcherCrashAfterPublish,
-        Fault::ConsumerLostConnectionAfterEffect,
-        Fault::ConsumerSlowerThanLock,
-        Fault::DuplicateDelivery,
-        Fault::PoisonMessage,
-        Fault::ProviderTimeoutAfterPerform,
-        Fault::BlobMissing,
-        Fault::BlobHashMismatch,
-    ];
-
-    /// The name used in scenario files, traces and the UI menu.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Fault::ApiTimeoutAfterCommit => "api-timeout-after-commit",
-            Fault::BrokerDown { .. } => "broker-down",
-            Fault::DispatcherCrashAfterPublish => "dispatcher-crash-after-publish",
-            Fault::ConsumerLostConnectionAfterEffect => "consumer-lost-connection-after-effect",
-            Fault::ConsumerSlowerThanLock => "consumer-slower-than-lock",
-            Fault::DuplicateDelivery => "duplicate-delivery",
-            Fault::PoisonMessage => "poison-message",
-            Fault::ProviderTimeoutAfterPerform => "provider-timeout-after-perform",
-            Fault::BlobMissing => "blob-missing",
-            Fault::BlobHashMismatch => "blob-hash-mismatch",
-        }
-    }
-
     /// Parses a name; `duration_ms` is used for `broker-down` only.
     pub fn parse(name: &str, duration_ms: Option<u64>) -> Option<Fault> {
         let f = Fault::MENU.into_iter().find(|f| f.as_str() == name)?;
@@ -183,22 +204,6 @@ impl Fault {
             },
             other => other,
         })
-    }
-
-    /// Index into a per-kind table (the engine's armed triggers).
-    pub fn slot(self) -> usize {
-        match self {
-            Fault::ApiTimeoutAfterCommit => 0,
-            Fault::BrokerDown { .. } => 1,
-            Fault::DispatcherCrashAfterPublish => 2,
-            Fault::ConsumerLostConnectionAfterEffect => 3,
-            Fault::ConsumerSlowerThanLock => 4,
-            Fault::DuplicateDelivery => 5,
-            Fault::PoisonMessage => 6,
-            Fault::ProviderTimeoutAfterPerform => 7,
-            Fault::BlobMissing => 8,
-            Fault::BlobHashMismatch => 9,
-        }
     }
 }
 
@@ -257,6 +262,43 @@ mod tests {
         assert_eq!(
             ScriptAction::parse("fix-cause"),
             Some(ScriptAction::FixCause)
+        );
+    }
+
+    /// The names, their menu order and each kind's slot, spelled out: scenario files, traces
+    /// and the fault menu's snapshots depend on them, so a reordered or renamed row fails here.
+    #[test]
+    fn the_fault_table_keeps_its_names_order_and_slots() {
+        let names: Vec<&str> = Fault::MENU.iter().map(|f| f.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "api-timeout-after-commit",
+                "broker-down",
+                "dispatcher-crash-after-publish",
+                "consumer-lost-connection-after-effect",
+                "consumer-slower-than-lock",
+                "duplicate-delivery",
+                "poison-message",
+                "provider-timeout-after-perform",
+                "blob-missing",
+                "blob-hash-mismatch",
+            ]
+        );
+        assert_eq!(FAULT_KINDS, 10);
+        for (i, f) in Fault::MENU.into_iter().enumerate() {
+            assert_eq!(f.slot(), i, "{}", f.as_str());
+        }
+        assert_eq!(
+            Fault::MENU[1],
+            Fault::BrokerDown {
+                duration_ms: DEFAULT_OUTAGE_MS
+            }
+        );
+        assert_eq!(
+            Fault::BrokerDown { duration_ms: 1 }.slot(),
+            1,
+            "the parameter is no part of the kind"
         );
     }
 

@@ -38,6 +38,8 @@ pub enum JoinRefusal {
         /// The host's one-line reason.
         reason: String,
     },
+    /// The host speaks another protocol: this queuelab must be updated to the host's version.
+    Version(super::wire::VersionRefusal),
     /// The local progress store failed.
     Local {
         /// What failed.
@@ -57,6 +59,7 @@ impl JoinRefusal {
             JoinRefusal::NotConfirmed { .. } => key::join::REFUSED_UNCONFIRMED,
             JoinRefusal::Host { .. } => key::join::REFUSED_HOST,
             JoinRefusal::Local { .. } => key::join::REFUSED_LOCAL,
+            JoinRefusal::Version(_) => key::join::REFUSED_VERSION,
         }
     }
 
@@ -73,6 +76,7 @@ impl JoinRefusal {
             JoinRefusal::Host { reason } | JoinRefusal::Local { reason } => {
                 vec![("reason", reason.clone())]
             }
+            JoinRefusal::Version(refusal) => refusal.values(),
         }
     }
 

@@ -1,7 +1,97 @@
-//! The JSON bodies trainee and host exchange.
+//! The host protocol: every route ([`Route`]), the JSON bodies trainee, instructor and host
+//! exchange, and the protocol version. These types are the only definition of the protocol:
+//! the host answers with them and `services`' host client asks with them. Replies say what
+//! happened as tagged enums ([`CodeReply`], [`SendReply`]); the client words them itself in
+//! its user's language.
+//!
+//! The version, checked in both directions:
+//! - the host's [`Hello`] names its [`PROTOCOL`] and its queuelab version; a client whose
+//!   protocol differs refuses to join, telling its user to install the host's version;
+//! - every request of queuelab's own client carries its protocol in the [`PROTOCOL_HEADER`]
+//!   header, and the host answers one that names another protocol with 426 and a
+//!   [`VersionRefusal`] (a trainee who joined before the host was updated learns the same at
+//!   the next delivery, an instructor at the next command). A request without the header (a
+//!   browser, a script) is served: the version guards queuelab's client, not the API.
+
+mod instructor;
+mod relay;
+mod route;
+
+pub use instructor::{Acknowledged, DoorState, Kicked, SilentCount, SilentRemoved, Who};
+pub use relay::{CodeReply, Issued, SendReply};
+pub use route::{Miss, Route};
 
 use super::Event;
 use serde::{Deserialize, Serialize};
+
+/// The protocol this build speaks. A change to a route or a body that an older build would
+/// misread raises it.
+pub const PROTOCOL: u32 = 2;
+/// The protocol of a host that names none in its [`Hello`]: the first, whose replies carried
+/// UI string keys.
+const UNVERSIONED: u32 = 1;
+/// The request header that carries the client's [`PROTOCOL`].
+pub const PROTOCOL_HEADER: &str = "x-queuelab-protocol";
+/// The HTTP status of a request refused for its protocol (426 Upgrade Required).
+pub const VERSION_STATUS: u16 = 426;
+/// The version of queuelab this build is, as a [`Hello`] names it.
+pub const QUEUELAB_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn unversioned() -> u32 {
+    UNVERSIONED
+}
+
+/// The host's answer to a request of another protocol: what to install.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionRefusal {
+    /// The host's protocol.
+    pub protocol: u32,
+    /// The host's queuelab version.
+    pub queuelab: String,
+}
+
+impl VersionRefusal {
+    /// This build's own version, as a host states it.
+    pub fn this_build() -> VersionRefusal {
+        VersionRefusal {
+            protocol: PROTOCOL,
+            queuelab: QUEUELAB_VERSION.to_owned(),
+        }
+    }
+
+    /// The values a version refusal's UI string fills in: the host's version and protocol,
+    /// this build's.
+    pub fn values(&self) -> Vec<(&'static str, String)> {
+        let version = if self.queuelab.is_empty() {
+            "?".to_owned()
+        } else {
+            self.queuelab.clone()
+        };
+        vec![
+            ("version", version),
+            ("host", self.protocol.to_string()),
+            ("ours", PROTOCOL.to_string()),
+            ("ours_version", QUEUELAB_VERSION.to_owned()),
+        ]
+    }
+
+    /// The refusal in the language of `strings`, worded by the UI string `key`.
+    pub fn message(&self, strings: &content::Strings, key: content::Key) -> String {
+        let values = self.values();
+        let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        strings.fill(key, &pairs)
+    }
+}
+
+impl std::fmt::Display for VersionRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the host runs queuelab {} (protocol {}), this queuelab {QUEUELAB_VERSION} speaks protocol {PROTOCOL}: update queuelab to {}",
+            self.queuelab, self.protocol, self.queuelab
+        )
+    }
+}
 
 /// Largest number of events in one delivery.
 pub const MAX_BATCH: usize = 200;
@@ -28,6 +118,31 @@ pub struct EventBatch {
 pub struct Hello {
     /// The session's name.
     pub session: String,
+    /// The host's protocol ([`PROTOCOL`] of its build).
+    #[serde(default = "unversioned")]
+    pub protocol: u32,
+    /// The host's queuelab version: the one a client of another protocol should install.
+    #[serde(default)]
+    pub queuelab: String,
+}
+
+impl Hello {
+    /// The hello of this build's host for the session `session`.
+    pub fn new(session: &str) -> Hello {
+        Hello {
+            session: session.to_owned(),
+            protocol: PROTOCOL,
+            queuelab: QUEUELAB_VERSION.to_owned(),
+        }
+    }
+
+    /// The refusal to join a host of another protocol; None when the protocols match.
+    pub fn mismatch(&self) -> Option<VersionRefusal> {
+        (self.protocol != PROTOCOL).then(|| VersionRefusal {
+            protocol: self.protocol,
+            queuelab: self.queuelab.clone(),
+        })
+    }
 }
 
 /// An event the host refused, with the reason.
@@ -99,22 +214,29 @@ pub struct ReportSubmit {
     pub instructor_copy: bool,
 }
 
-/// The host's answer to either mail request: a UI string key with its values, the same keys
-/// the local flow shows, so the trainee prints them in its own language.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct MailReply {
-    /// `report.code_sent`, `report.queued`, or an `otp.*` key.
-    pub key: String,
-    /// Tries left after a wrong code.
-    pub remaining: Option<usize>,
-    /// Seconds to wait (cooldown, hourly limit, lock).
-    pub wait_secs: Option<i64>,
-    /// Whether the mail went out (code or report).
-    pub sent: bool,
-    /// Whether the flow is over (report queued, or locked).
-    pub done: bool,
-    /// Whether the host offers a copy to its instructor (its config names one): the trainee is
-    /// asked for consent. The address itself stays on the host.
-    #[serde(default)]
-    pub copy_offered: bool,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hello_without_a_protocol_is_the_first_protocol_and_a_mismatch() {
+        let old: Hello = serde_json::from_str(r#"{"session":"Kurs"}"#).expect("reads");
+        assert_eq!(old.protocol, UNVERSIONED);
+        assert_eq!(
+            old.mismatch().map(|r| r.protocol),
+            Some(UNVERSIONED),
+            "an unversioned host is refused"
+        );
+        assert_eq!(Hello::new("Kurs").mismatch(), None);
+        let newer = Hello {
+            protocol: PROTOCOL + 1,
+            queuelab: "9.0.0".into(),
+            ..Hello::new("Kurs")
+        };
+        let refusal = newer.mismatch().expect("refused");
+        assert!(
+            refusal.to_string().contains("update queuelab to 9.0.0"),
+            "{refusal}"
+        );
+    }
 }

@@ -4,12 +4,13 @@
 
 use super::db::TraineeCheck;
 use super::login;
-use super::mail_relay::MailRelay;
+use super::mail_relay::{MailRelay, RelayError};
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names, projector};
 use content::key;
 use domain::workshop::check_name;
 use domain::workshop::wire::{
-    BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Rejected, ReportSubmit,
+    BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Miss, PROTOCOL, Rejected, ReportSubmit,
+    Route, SendReply, VERSION_STATUS, VersionRefusal,
 };
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
@@ -118,85 +119,99 @@ impl HostState {
         }
     }
 
+    /// The refusal of a request whose client names another protocol (the value of its
+    /// protocol header); None for this build's protocol or no header at all.
+    pub fn version_refusal(protocol: Option<&str>) -> Option<ApiResponse> {
+        let named = protocol?;
+        if named.trim().parse::<u32>() == Ok(PROTOCOL) {
+            return None;
+        }
+        let mut refusal = ApiResponse::json(&VersionRefusal::this_build());
+        refusal.status = VERSION_STATUS;
+        Some(refusal)
+    }
+
     /// Answers a request already admitted.
     pub fn route(&self, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
         if req.body.len() > MAX_BODY {
             return ApiResponse::text(413, &format!("body larger than {MAX_BODY} bytes"));
         }
-        if let Some(reply) = self.door_route(req, now_ms) {
-            return reply;
+        match Route::find(req.method, req.path) {
+            Ok(route) => match self.instructor(req) {
+                Err(refusal) if route.instructor() => refusal.response(),
+                _ => self.api(route, req, now_ms),
+            },
+            Err(Miss::Method) => method_not_allowed(),
+            Err(Miss::Path) => self.page(req),
         }
-        match (req.method, req.path) {
-            ("POST", "/api/events") => self.events(req.body, req.peer, now_ms),
-            ("POST", "/api/report/code") => self.relay_call(req.body, MailRelay::request_code),
-            ("POST", "/api/report/send") => {
-                self.relay_call(req.body, |relay, submit: &ReportSubmit| {
-                    // The report comes from what the host stored, never from the request.
-                    let trainee = names::normal_id(&submit.caller.trainee);
-                    let record = lock(&self.db)
-                        .trainee_record(&trainee)
-                        .map_err(|e| (500, format!("host database: {e}")))?
-                        .unwrap_or_default();
-                    let reply = relay.submit(submit, &self.name, record)?;
-                    if reply.key == key::otp::ACCEPTED.name() && relay.offers_copy() {
-                        self.note_instructor_copy(&trainee, submit.instructor_copy);
-                    }
-                    Ok(reply)
-                })
-            }
-            ("GET", "/api/summary") => match self.instructor(req) {
-                Ok(()) => match self.summary() {
-                    Ok(view) => ApiResponse::json(&view),
-                    Err(e) => ApiResponse::text(500, &e),
-                },
-                Err(refusal) => refusal.response(),
-            },
-            ("POST", "/api/pace") => match self.instructor(req) {
-                Ok(()) => self.send_pace(req.body, now_ms),
-                Err(refusal) => refusal.response(),
-            },
-            ("POST", "/api/kick") => match self.instructor(req) {
-                Ok(()) => self.kick_request(req.body, now_ms, true),
-                Err(refusal) => refusal.response(),
-            },
-            ("POST", "/api/remove") => match self.instructor(req) {
-                Ok(()) => self.kick_request(req.body, now_ms, false),
-                Err(refusal) => refusal.response(),
-            },
-            ("POST", "/api/ack") => match self.instructor(req) {
-                Ok(()) => self.ack_request(req.body),
-                Err(refusal) => refusal.response(),
-            },
-            ("GET", "/api/pace") => self.pace_poll(req, now_ms),
-            ("GET", "/join") => self.join_page_for(req),
-            ("GET", "/api/hello") => match self.join_code(req) {
-                Ok(()) => ApiResponse::json(&Hello {
-                    session: self.name.clone(),
-                }),
+    }
+
+    /// Answers an API route; the instructor key was checked for the routes that need it, the
+    /// trainee's credentials are checked here.
+    fn api(&self, route: Route, req: &ApiRequest<'_>, now_ms: i64) -> ApiResponse {
+        match route {
+            Route::Events => self.events(req.body, req.peer, now_ms),
+            Route::PacePoll => self.pace_poll(req, now_ms),
+            Route::Hello => match self.join_code(req) {
+                Ok(()) => ApiResponse::json(&Hello::new(&self.name)),
                 Err(denied) => denied,
             },
+            Route::ReportCode => self.relay_call(req.body, MailRelay::request_code),
+            Route::ReportSend => {
+                self.relay_call(req.body, |relay, submit| self.report(relay, submit))
+            }
+            Route::Summary => match self.summary() {
+                Ok(view) => ApiResponse::json(&view),
+                Err(e) => ApiResponse::text(500, &e),
+            },
+            Route::Pace => self.send_pace(req.body, now_ms),
+            Route::Kick => self.kick_request(req.body, now_ms, true),
+            Route::Remove => self.kick_request(req.body, now_ms, false),
+            Route::Ack => self.ack_request(req.body),
+            Route::Lock | Route::Unlock | Route::CountSilent | Route::RemoveSilent => {
+                self.door_request(route, now_ms)
+            }
+        }
+    }
+
+    /// Relays a report: composed from what the host stored, never from the request.
+    fn report(&self, relay: &MailRelay, submit: &ReportSubmit) -> Result<SendReply, RelayError> {
+        let trainee = names::normal_id(&submit.caller.trainee);
+        let record = lock(&self.db)
+            .trainee_record(&trainee)
+            .map_err(|e| RelayError::Database(e.to_string()))?
+            .unwrap_or_default();
+        let reply = relay.submit(submit, &self.name, record)?;
+        if matches!(reply, SendReply::Accepted { .. }) && relay.offers_copy() {
+            self.note_instructor_copy(&trainee, submit.instructor_copy);
+        }
+        Ok(reply)
+    }
+
+    /// The pages for a browser: the join page, the projector page, its script and login.
+    fn page(&self, req: &ApiRequest<'_>) -> ApiResponse {
+        match (req.method, req.path) {
+            ("GET", "/join") => self.join_page_for(req),
             ("GET", login::PROJECTOR_PATH) => self.projector_page(req),
             ("GET", projector::LIVE_PATH) => self.projector_live(req),
             ("GET", projector::SCRIPT_PATH) => HostState::projector_script(),
             ("POST", login::LOGIN_PATH) => self.login(req.body),
             (
                 _,
-                "/api/events"
-                | "/api/summary"
-                | "/api/pace"
-                | "/api/kick"
-                | "/api/remove"
-                | "/api/ack"
-                | "/api/hello"
-                | "/join"
+                "/join"
                 | login::PROJECTOR_PATH
                 | projector::LIVE_PATH
                 | projector::SCRIPT_PATH
                 | login::LOGIN_PATH,
-            ) => ApiResponse::text(405, "method not allowed here"),
+            ) => method_not_allowed(),
             _ => ApiResponse::text(
                 404,
-                "no such page; the API has POST /api/events, GET /api/pace and GET /api/summary",
+                &format!(
+                    "no such page; the API has {}, {} and {}",
+                    Route::Events.spelled(),
+                    Route::PacePoll.spelled(),
+                    Route::Summary.spelled()
+                ),
             ),
         }
     }
@@ -433,6 +448,10 @@ impl HostState {
             lock(&self.summary).contact_stored(trainee, now_ms);
         }
     }
+}
+
+fn method_not_allowed() -> ApiResponse {
+    ApiResponse::text(405, "method not allowed here")
 }
 
 /// What a removed trainee is told when their client delivers again.

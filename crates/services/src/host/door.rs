@@ -9,14 +9,7 @@ use domain::workshop::summary::door::Door;
 /// One minute, in ms: the window of the joins-per-minute figure.
 const MINUTE_MS: i64 = 60_000;
 
-/// What removing the silent trainees did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SilentRemoved {
-    /// How many trainees never sent an event (before removing, or removed).
-    pub n: usize,
-    /// Their names, when they were removed.
-    pub names: Vec<String>,
-}
+pub use domain::workshop::wire::SilentRemoved;
 
 impl HostState {
     /// Whether new trainees are kept out.

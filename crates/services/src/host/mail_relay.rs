@@ -17,7 +17,7 @@ use domain::otp::{IssueDenied, MAX_CODES_PER_WINDOW, Verdict, WINDOW_SECS};
 use domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
 use domain::workshop::Event;
 use domain::workshop::summary::RelayCounts;
-use domain::workshop::wire::{CodeRequest, MailReply, ReportSubmit};
+use domain::workshop::wire::{CodeReply, CodeRequest, ReportSubmit, SendReply};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -45,6 +45,34 @@ pub fn missing_settings(config: &Config) -> Option<&'static str> {
     (config.mail.transport == Transport::File).then_some(
         "no [mail] settings with transport = \"smtp\" in the config: trainees cannot mail their reports through this host",
     )
+}
+
+/// Why the relay did not answer a request with a reply (each answers with its own status).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RelayError {
+    /// The address is not one a mail can go to (the reason in the trainee's language).
+    #[error("address refused: {0}")]
+    Address(String),
+    /// The trainee has no report to send yet (the reason in the trainee's language).
+    #[error("{0}")]
+    NoReport(String),
+    /// The relay's or the host's store failed.
+    #[error("{0}")]
+    Store(String),
+    /// The host database failed.
+    #[error("host database: {0}")]
+    Database(String),
+}
+
+impl RelayError {
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> u16 {
+        match self {
+            RelayError::Address(_) => 422,
+            RelayError::NoReport(_) => 409,
+            RelayError::Store(_) | RelayError::Database(_) => 500,
+        }
+    }
 }
 
 /// The key a code is kept under: the trainee who asked and the address.
@@ -194,13 +222,9 @@ impl MailRelay {
     }
 
     /// Issues a code for the address and queues its mail.
-    pub fn request_code(&self, req: &CodeRequest) -> Result<MailReply, (u16, String)> {
-        let address = validate_address(&req.address).map_err(|e| {
-            (
-                422,
-                format!("address refused: {}", self.strings(req.lang).get(e.key())),
-            )
-        })?;
+    pub fn request_code(&self, req: &CodeRequest) -> Result<CodeReply, RelayError> {
+        let address = validate_address(&req.address)
+            .map_err(|e| RelayError::Address(self.strings(req.lang).get(e.key()).to_owned()))?;
         let trainee = &super::names::normal_id(&req.caller.trainee);
         let now = now_secs();
         let issued = self
@@ -213,20 +237,13 @@ impl MailRelay {
                 now,
                 |recent| room_limits(recent, trainee, &address, self.room_limit, now),
             )
-            .map_err(|e| (500, e.to_string()))?;
+            .map_err(|e| RelayError::Store(e.to_string()))?;
         Ok(match issued {
-            Ok(mail_id) => MailReply {
-                key: key::report::CODE_SENT.name().into(),
+            Ok(mail_id) => CodeReply::Issued {
                 sent: self.hand_over(mail_id),
                 copy_offered: self.offers_copy(),
-                ..MailReply::default()
             },
-            Err(denied) => MailReply {
-                key: denied.key().name().into(),
-                wait_secs: Some(denied.wait_secs()),
-                done: matches!(denied, IssueDenied::Locked { .. }),
-                ..MailReply::default()
-            },
+            Err(denied) => CodeReply::from(denied),
         })
     }
 
@@ -238,22 +255,17 @@ impl MailRelay {
         req: &ReportSubmit,
         workshop: &str,
         record: (String, Vec<Event>),
-    ) -> Result<MailReply, (u16, String)> {
+    ) -> Result<SendReply, RelayError> {
         let lang = req.report.lang;
-        let address = validate_address(&req.address).map_err(|e| {
-            (
-                422,
-                format!("address refused: {}", self.strings(lang).get(e.key())),
-            )
-        })?;
+        let address = validate_address(&req.address)
+            .map_err(|e| RelayError::Address(self.strings(lang).get(e.key()).to_owned()))?;
         let (name, events) = record;
         let trainee = TraineeRecord {
             name: &name,
             events,
         };
         let Some(report) = compose(&self.content, lang, workshop, trainee, now_secs()) else {
-            return Err((
-                409,
+            return Err(RelayError::NoReport(
                 self.strings(lang).get(key::report::NEED_QUIZ).to_owned(),
             ));
         };
@@ -272,7 +284,7 @@ impl MailRelay {
                 req.instructor_copy,
                 &report,
             )
-            .map_err(|e| (500, e.to_string()))?;
+            .map_err(|e| RelayError::Store(e.to_string()))?;
         // The report just queued is the newest report mail: nobody else wrote while we held
         // the store.
         let queued = matches!(verdict, Verdict::Accepted { .. })
@@ -281,23 +293,8 @@ impl MailRelay {
             .and_then(|mails| mails.into_iter().find(|m| m.mail.kind == MailKind::Report))
             .map(|m| m.id);
         drop(store);
-        let mut reply = MailReply {
-            key: verdict.key().name().into(),
-            ..MailReply::default()
-        };
-        match verdict {
-            Verdict::Accepted { .. } => {
-                reply.sent = queued.is_some_and(|id| self.hand_over(id));
-                reply.done = true;
-            }
-            Verdict::Wrong { remaining } => reply.remaining = Some(remaining),
-            Verdict::Locked { wait_secs } => {
-                reply.wait_secs = Some(wait_secs);
-                reply.done = true;
-            }
-            _ => {}
-        }
-        Ok(reply)
+        let sent = queued.is_some_and(|id| self.hand_over(id));
+        Ok(SendReply::new(verdict, sent))
     }
 
     fn strings(&self, lang: Lang) -> &content::Strings {

@@ -2,17 +2,7 @@
 //! acknowledging a stuck signal. Each changes the database and the summary together.
 
 use super::{HostState, lock, names};
-
-/// A trainee the instructor removed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Kicked {
-    /// Their id.
-    pub id: String,
-    /// Their name in the room.
-    pub name: String,
-    /// How many of their events were deleted.
-    pub events: usize,
-}
+pub use domain::workshop::wire::Kicked;
 
 impl HostState {
     /// Removes the trainee called `who` (name in any case, or id): their events leave the

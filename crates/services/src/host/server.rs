@@ -6,6 +6,7 @@ use super::HostState;
 use super::api::{ApiRequest, ApiResponse, MAX_BODY};
 use crate::http::{self, Accept, Handler, HttpError, Limits, Request, Response, Server};
 use crate::store::now_ms;
+use domain::workshop::wire::PROTOCOL_HEADER;
 use hyper::body::Bytes;
 use hyper::header::{self, HeaderValue};
 use std::net::SocketAddr;
@@ -65,8 +66,16 @@ impl Handler for HostHandler {
         to_response(answer)
     }
 
-    fn admit(&self, _head: &hyper::http::request::Parts, peer: SocketAddr) -> Option<Response> {
-        self.0.admit(peer.ip(), now_ms()).err().map(to_response)
+    fn admit(&self, head: &hyper::http::request::Parts, peer: SocketAddr) -> Option<Response> {
+        if let Err(refused) = self.0.admit(peer.ip(), now_ms()) {
+            return Some(to_response(refused));
+        }
+        // A client of another protocol is refused before its body is read.
+        let protocol = head
+            .headers
+            .get(PROTOCOL_HEADER)
+            .map(|v| v.to_str().unwrap_or(""));
+        HostState::version_refusal(protocol).map(to_response)
     }
 }
 

@@ -131,29 +131,12 @@ impl Dispatcher {
                 return Ok(None);
             }
             let reason = "the code expired before it could be sent; ask for a new code".to_owned();
-            store.mark_mail_failed(row.id, &reason)?;
-            return Ok(Some(Outcome::Failed {
-                id: row.id,
-                kind,
-                reason,
-            }));
+            return failed(store, row, reason).map(Some);
         }
         let message = match build_message(row, &self.from, code.as_ref()) {
             Ok(message) => message,
-            Err(reason) => {
-                // Nothing went on the wire; retrying cannot help (bad address).
-                store.mark_mail_failed(row.id, &reason)?;
-                log::warn(&format!(
-                    "mail {} ({}) failed: {reason}",
-                    row.id,
-                    kind.as_str()
-                ));
-                return Ok(Some(Outcome::Failed {
-                    id: row.id,
-                    kind,
-                    reason,
-                }));
-            }
+            // Nothing went on the wire; retrying cannot help (bad address).
+            Err(reason) => return failed(store, row, reason).map(Some),
         };
         if !store.begin_mail_attempt(row.id, now)? {
             return Ok(None);
@@ -184,17 +167,7 @@ impl Dispatcher {
                 } else {
                     domain::send_failure::gave_up(attempts, &err.reason)
                 };
-                store.mark_mail_failed(row.id, &reason)?;
-                log::warn(&format!(
-                    "mail {} ({}) failed: {reason}",
-                    row.id,
-                    kind.as_str()
-                ));
-                Ok(Some(Outcome::Failed {
-                    id: row.id,
-                    kind,
-                    reason,
-                }))
+                failed(store, row, reason).map(Some)
             }
             Err(err) => {
                 let jitter: f64 = rand::rng().random();
@@ -215,4 +188,19 @@ impl Dispatcher {
             }
         }
     }
+}
+
+/// Marks `row` failed for good with `reason`, and logs it.
+fn failed(store: &mut Store, row: &OutboxMail, reason: String) -> Result<Outcome, StoreError> {
+    store.mark_mail_failed(row.id, &reason)?;
+    log::warn(&format!(
+        "mail {} ({}) failed: {reason}",
+        row.id,
+        row.mail.kind.as_str()
+    ));
+    Ok(Outcome::Failed {
+        id: row.id,
+        kind: row.mail.kind,
+        reason,
+    })
 }

@@ -1,7 +1,10 @@
-//! A small blocking HTTPS/1.1 client for the host's JSON API: one request per connection, the
-//! host pinned by its certificate fingerprint, every step bounded by the caller's deadline.
+//! The transport under [`crate::HostClient`]: a small blocking HTTPS/1.1 client, one request per
+//! connection, the host pinned by its certificate fingerprint, every step bounded by the
+//! caller's deadline, every request naming its protocol. The host's routes and bodies are
+//! [`crate::HostClient`]'s; [`send`] and [`request`] carry raw requests (scripts, tests).
 
 use domain::workshop::JoinUrl;
+use domain::workshop::wire::{PROTOCOL, PROTOCOL_HEADER};
 use rustls::pki_types::ServerName;
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -24,45 +27,24 @@ impl Reply {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).trim().to_owned()
     }
-
-    /// This reply when the host accepted the request (200); otherwise an error with its status
-    /// and message, "the {host} answered 403: wrong join code" (the workshop worker tells a
-    /// refusal by "the host answered 4").
-    pub fn accepted(self, host: &str) -> Result<Reply, String> {
-        if self.status == 200 {
-            Ok(self)
-        } else {
-            Err(format!(
-                "the {host} answered {}: {}",
-                self.status,
-                self.text()
-            ))
-        }
-    }
 }
 
 /// Why a request got no answer from the host.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
     /// Nothing answered before the deadline (no route, refused, silent).
+    #[error("{0}")]
     Unreachable(String),
     /// A host answered with another certificate than the pinned one.
+    #[error("{0}")]
     Certificate(String),
     /// Anything else (set-up, a malformed or too large answer).
+    #[error("{0}")]
     Other(String),
 }
 
-impl std::fmt::Display for RequestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RequestError::Unreachable(m)
-            | RequestError::Certificate(m)
-            | RequestError::Other(m) => f.write_str(m),
-        }
-    }
-}
-
-/// Sends one request to the host of `url` and reads the reply before `deadline`.
+/// Sends one raw request to the host of `url` and reads the reply before `deadline`; the
+/// reason of a failure as text.
 pub fn request(
     url: &JoinUrl,
     method: &str,
@@ -142,6 +124,20 @@ pub fn send(
     body: &[u8],
     deadline: Instant,
 ) -> Result<Reply, RequestError> {
+    send_as(url, PROTOCOL, method, path, bearer, body, deadline)
+}
+
+/// [`send`] as a client of `protocol` (a host refuses a protocol it does not speak; this is
+/// how a test or a tool asks as another build).
+pub fn send_as(
+    url: &JoinUrl,
+    protocol: u32,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: &[u8],
+    deadline: Instant,
+) -> Result<Reply, RequestError> {
     let tcp = connect(&url.authority(), deadline)?;
     let config = crate::tls::pinned_client_config(&url.fingerprint).map_err(RequestError::Other)?;
     let name = ServerName::try_from(url.host.clone())
@@ -152,8 +148,9 @@ pub fn send(
     // first write) waits at most until the one deadline: a host that accepts TCP and then
     // stays silent costs the caller its deadline, never more.
     let mut tls = rustls::StreamOwned::new(conn, Bounded { tcp, deadline });
+    // Every request names its protocol: the host refuses one it does not speak.
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n{PROTOCOL_HEADER}: {protocol}\r\n",
         url.authority(),
         body.len()
     );
@@ -280,18 +277,3 @@ pub fn deadline_in(millis: u64) -> Instant {
 /// at most its first-attempt patience (1.5 s) plus its own work, so a few seconds cover a busy
 /// host on a crowded Wi-Fi; a host that is gone costs the trainee 10 s, not half a minute.
 pub const MAIL_REQUEST_MS: u64 = 10_000;
-
-/// Posts one report-mail request (`/api/report/code` or `/api/report/send`) to the host of
-/// `url`, which relays the mail with its own configuration, and reads its answer.
-pub fn relay_mail<T: serde::Serialize>(
-    url: &JoinUrl,
-    path: &str,
-    body: &T,
-) -> Result<domain::workshop::wire::MailReply, String> {
-    let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
-    let reply = request(url, "POST", path, None, &body, deadline_in(MAIL_REQUEST_MS))
-        .map_err(|e| format!("the workshop host relays the report mail: {e}"))?
-        .accepted("workshop host")?;
-    serde_json::from_slice(&reply.body)
-        .map_err(|e| format!("the workshop host's answer is not readable: {e}"))
-}

@@ -1,10 +1,11 @@
 //! Joining a workshop session, refused at join time when it cannot work: the host is asked
-//! (`GET /api/hello` with the join code, over the pinned connection) before the membership is
+//! (its hello with the join code, over the pinned connection) before the membership is
 //! recorded, so a wrong code, another host's certificate or an unreachable address is a refusal
 //! the learner reads at once, never "joined" with an outbox that nobody will ever take.
 
 use super::client::{self, RequestError};
 use super::{Delivery, deliver};
+use crate::host_client::{HostClient, HostError};
 use crate::{Store, discovery};
 use domain::workshop::wire::Hello;
 use domain::workshop::{JoinRefusal, JoinUrl, check_digits};
@@ -35,16 +36,21 @@ pub struct Joined {
     pub delivery: Delivery,
 }
 
-/// Retries `try_once` while nothing answers, until `deadline`.
-fn with_retries<T>(
+/// Whether a request may be tried again: nothing answered, or the connection broke (a
+/// host restarting); never another certificate.
+fn unanswered(e: &RequestError) -> bool {
+    matches!(e, RequestError::Unreachable(_) | RequestError::Other(_))
+}
+
+/// Retries `try_once` while `retry` says its error is worth another try, until `deadline`.
+fn with_retries<T, E>(
     deadline: Instant,
-    mut try_once: impl FnMut() -> Result<T, RequestError>,
-) -> Result<T, RequestError> {
+    retry: impl Fn(&E) -> bool,
+    mut try_once: impl FnMut() -> Result<T, E>,
+) -> Result<T, E> {
     loop {
         match try_once() {
-            Err(RequestError::Unreachable(_) | RequestError::Other(_))
-                if Instant::now() + RETRY_PAUSE < deadline =>
-            {
+            Err(e) if retry(&e) && Instant::now() + RETRY_PAUSE < deadline => {
                 std::thread::sleep(RETRY_PAUSE);
             }
             other => return other,
@@ -74,7 +80,7 @@ fn certificate_url(
     code: &str,
     deadline: Instant,
 ) -> Result<JoinUrl, JoinRefusal> {
-    let fingerprint = with_retries(deadline, || {
+    let fingerprint = with_retries(deadline, unanswered, || {
         client::observe_certificate(host, port, deadline)
     })
     .map_err(|e| JoinRefusal::Unreachable {
@@ -180,31 +186,35 @@ fn ask(
     Err(refusal)
 }
 
-/// Asks the host of `url` whether it takes this join code, over the pinned connection.
+/// Asks the host of `url` whether it takes this join code, over the pinned connection, and
+/// whether it speaks this build's protocol.
 pub fn hello(url: &JoinUrl, deadline: Instant) -> Result<Hello, JoinRefusal> {
+    let host = HostClient::new(url.clone());
+    let retry =
+        |e: &HostError| matches!(e, HostError::NoAnswer { reason, .. } if unanswered(reason));
+    with_retries(deadline, retry, || host.hello(deadline)).map_err(|e| refusal(e, url))
+}
+
+/// The learner's reason for a hello that failed.
+fn refusal(e: HostError, url: &JoinUrl) -> JoinRefusal {
     let address = url.authority();
-    let reply = with_retries(deadline, || {
-        client::send(url, "GET", "/api/hello", Some(&url.code), b"", deadline)
-    })
-    .map_err(|e| match e {
-        RequestError::Certificate(_) => JoinRefusal::WrongCertificate {
-            address: address.clone(),
+    match e {
+        HostError::NoAnswer {
+            reason: RequestError::Certificate(_),
+            ..
+        } => JoinRefusal::WrongCertificate { address },
+        HostError::NoAnswer {
+            reason: RequestError::Unreachable(detail) | RequestError::Other(detail),
+            ..
+        } => JoinRefusal::Unreachable { address, detail },
+        HostError::Refused {
+            status: 401 | 403, ..
+        } => JoinRefusal::WrongCode,
+        HostError::Refused { message, .. } => JoinRefusal::Host { reason: message },
+        HostError::Version(refusal) => JoinRefusal::Version(refusal),
+        e @ (HostError::Unreadable { .. } | HostError::Encode { .. }) => JoinRefusal::Host {
+            reason: e.to_string(),
         },
-        RequestError::Unreachable(detail) | RequestError::Other(detail) => {
-            JoinRefusal::Unreachable {
-                address: address.clone(),
-                detail,
-            }
-        }
-    })?;
-    match reply.status {
-        200 => serde_json::from_slice(&reply.body).map_err(|e| JoinRefusal::Host {
-            reason: format!("the host's answer is not readable: {e}"),
-        }),
-        401 | 403 => Err(JoinRefusal::WrongCode),
-        _ => Err(JoinRefusal::Host {
-            reason: reply.text(),
-        }),
     }
 }
 
@@ -232,19 +242,19 @@ pub fn join(
         .map_err(local)?;
     store.set_session_name(&hello.session).map_err(local)?;
     // The registration gets its own few seconds even when the hello used most of the deadline.
-    let delivery = deliver(store, client::deadline_in(DELIVERY_MS), true)
-        .map_err(|reason| JoinRefusal::Local { reason })?;
-    if let Some(error) = &delivery.error
-        && let Some(reason) = error.strip_prefix(REFUSED)
-    {
+    let delivery = deliver(store, client::deadline_in(DELIVERY_MS), true).map_err(local)?;
+    let refused = match &delivery.error {
+        Some(HostError::Version(refusal)) => Some(JoinRefusal::Version(refusal.clone())),
+        Some(error) => error.refusal().map(|reason| JoinRefusal::Host {
+            reason: reason.to_owned(),
+        }),
+        None => None,
+    };
+    if let Some(refused) = refused {
         if !rejoin {
             store.leave().map_err(local)?;
         }
-        return Err(JoinRefusal::Host {
-            reason: reason
-                .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ')
-                .to_owned(),
-        });
+        return Err(refused);
     }
     Ok(Joined {
         session: delivery.session.clone().unwrap_or(hello.session),
@@ -252,8 +262,6 @@ pub fn join(
     })
 }
 
-/// How a delivery error starts when the host answered 4xx (it refused; retrying will not help).
-pub const REFUSED: &str = "the host answered 4";
 /// How long the registration after a successful hello may take.
 const DELIVERY_MS: u64 = 5_000;
 

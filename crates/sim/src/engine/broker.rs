@@ -111,6 +111,43 @@ impl Simulation {
         let actor = Actor::Consumer(c);
         let token = self.actors.broker.next_token;
         self.actors.broker.next_token += 1;
+        let Some(r) = self.take_visible(actor, token)? else {
+            return Ok(Receive::Empty);
+        };
+        if r.delivery_count > self.spec.settings.max_deliveries {
+            return self
+                .dead_letter_by_broker(&r, token)
+                .map(Receive::DeadLettered);
+        }
+        self.lock_for_receiver(&r, token);
+        let copied = self.copy_if_duplicated(&r)?;
+        let sql = if copied {
+            RECEIVE_DUP_SQL
+        } else if self.spec.settings.ordered {
+            RECEIVE_ORDERED_SQL
+        } else {
+            RECEIVE_SQL
+        };
+        let caption = match (copied, r.delivery_count > 1) {
+            (true, _) => EventKind::ReceivedTwice,
+            (false, true) => EventKind::ReceivedAgain,
+            (false, false) => EventKind::Received,
+        };
+        let ev = Event::new(actor, Stage::Consumer, caption)
+            .message(&r.logical_id)
+            .sql(sql)
+            .args(vec![
+                r.delivery_count.to_string(),
+                self.spec.settings.lock_ms.to_string(),
+                // For the record: the queue row and the lock token / receipt handle.
+                r.seq.to_string(),
+                token_text(token),
+            ]);
+        Ok(Receive::Delivered(r, ev))
+    }
+
+    /// The next visible message, locked under `token`, if any.
+    fn take_visible(&mut self, actor: Actor, token: u64) -> Result<Option<Received>, SimError> {
         let offset = match self.spec.broker {
             // SQS standard: best-effort order; sometimes a later message comes first.
             BrokerKind::Sqs
@@ -140,14 +177,12 @@ impl Simulation {
             )
             .ctx(actor, "receive")?;
         }
-        let Some(r) = got else {
-            return Ok(Receive::Empty);
-        };
-        if r.delivery_count > self.spec.settings.max_deliveries {
-            return self
-                .dead_letter_by_broker(&r, token)
-                .map(Receive::DeadLettered);
-        }
+        Ok(got)
+    }
+
+    /// Records the receiver's lock on `r` (its expiry scheduled), in the picture, the metrics
+    /// and the facts.
+    fn lock_for_receiver(&mut self, r: &Received, token: u64) {
         let until = self.clock.now + self.spec.settings.lock_ms;
         self.actors.broker.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
@@ -181,6 +216,11 @@ impl Simulation {
         if r.delivery_count > 1 {
             self.ledger.metrics.redeliveries += 1;
         }
+    }
+
+    /// SQS standard's occasional duplicate, or the armed fault: a second copy of `r` another
+    /// receiver can take at once. True when a copy was made.
+    fn copy_if_duplicated(&mut self, r: &Received) -> Result<bool, SimError> {
         // Each message is duplicated at most once, so a trigger hits distinct messages.
         let fresh = !self.actors.broker.duplicated.contains(&r.order_id);
         let standard_dup = fresh
@@ -203,42 +243,20 @@ impl Simulation {
                 .script
                 .armed
                 .take(crate::fault::Fault::DuplicateDelivery);
-        if standard_dup || forced_dup {
-            self.actors.broker.duplicated.insert(r.order_id);
+        if !(standard_dup || forced_dup) {
+            return Ok(false);
         }
-        let sql = if standard_dup || forced_dup {
-            // A second copy another receiver can take at once: SQS standard's occasional
-            // duplicate (at-least-once: a copy on another server of the queue).
-            let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
-                .ctx(Actor::Broker, "duplicate delivery")?;
-            self.ledger.metrics.redeliveries += 1;
-            self.note(Fact::Copied {
-                message_id: r.logical_id.clone(),
-            });
-            self.picture_enqueued(copy, &r.message_id, None);
-            self.wake_consumers(self.clock.now + 1, 1);
-            RECEIVE_DUP_SQL
-        } else if self.spec.settings.ordered {
-            RECEIVE_ORDERED_SQL
-        } else {
-            RECEIVE_SQL
-        };
-        let caption = match (standard_dup || forced_dup, r.delivery_count > 1) {
-            (true, _) => EventKind::ReceivedTwice,
-            (false, true) => EventKind::ReceivedAgain,
-            (false, false) => EventKind::Received,
-        };
-        let ev = Event::new(actor, Stage::Consumer, caption)
-            .message(&r.logical_id)
-            .sql(sql)
-            .args(vec![
-                r.delivery_count.to_string(),
-                self.spec.settings.lock_ms.to_string(),
-                // For the record: the queue row and the lock token / receipt handle.
-                r.seq.to_string(),
-                token_text(token),
-            ]);
-        Ok(Receive::Delivered(r, ev))
+        self.actors.broker.duplicated.insert(r.order_id);
+        // At-least-once: a copy on another server of the queue.
+        let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
+            .ctx(Actor::Broker, "duplicate delivery")?;
+        self.ledger.metrics.redeliveries += 1;
+        self.note(Fact::Copied {
+            message_id: r.logical_id.clone(),
+        });
+        self.picture_enqueued(copy, &r.message_id, None);
+        self.wake_consumers(self.clock.now + 1, 1);
+        Ok(true)
     }
 
     /// Removes a settled / dead-lettered row from the picture and the lock table.

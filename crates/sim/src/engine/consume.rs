@@ -187,95 +187,15 @@ impl Simulation {
     }
 
     pub(crate) fn consumer_apply(&mut self, c: u8) -> Result<Option<Event>, SimError> {
-        let Some(mut d) = self.delivery(c) else {
+        let Some(d) = self.delivery(c) else {
             return Ok(None);
         };
-        let actor = Actor::Consumer(c);
         let pitfall = self.spec.settings.pitfall;
-        // The careful consumer makes sure it still holds the message before it commits: once
-        // the lock is gone the broker may have handed the message to another consumer or to
-        // the DLQ, and an effect now would sit beside that DLQ entry.
-        if self.spec.mode != Mode::Naive && !d.settled && self.broker_is_down() {
-            // The check is a broker call of its own: Service Bus renews the lock, SQS
-            // extends the visibility of the receipt handle.
-            let call = match self.spec.broker {
-                BrokerKind::Asb => "RenewMessageLock",
-                BrokerKind::Sqs => "ChangeMessageVisibility",
-            };
-            return Ok(Some(self.broker_call_failed(c, &d, call, LOCK_CHECK_SQL)));
-        }
-        if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled && self.broker_is_down() {
-            let call = self.settle_call();
-            return Ok(Some(self.broker_call_failed(c, &d, call, SETTLE_SQL)));
-        }
-        if self.spec.mode != Mode::Naive
-            && !d.settled
-            && !lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
-                .ctx(actor, "check lock")?
-        {
-            self.ledger.metrics.lock_lost += 1;
-            self.note(Fact::LockLost {
-                message_id: d.message_id.clone(),
-            });
-            self.poll_again(c, self.clock.now + 1);
-            return Ok(Some(
-                Event::new(actor, Stage::Broker, EventKind::LockCheckFailed)
-                    .message(&d.message_id)
-                    .sql(LOCK_CHECK_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![super::broker::token_text(d.token)]),
-            ));
+        if let Some(refused) = self.check_lock_before_apply(c, &d)? {
+            return Ok(Some(refused));
         }
         if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled {
-            let ok = complete(&self.conns.broker, d.seq, d.token, self.clock.now)
-                .ctx(actor, "settle early")?;
-            if !ok {
-                self.ledger.metrics.lock_lost += 1;
-                self.note(Fact::LockLost {
-                    message_id: d.message_id.clone(),
-                });
-                self.poll_again(c, self.clock.now + 1);
-                return Ok(Some(
-                    Event::new(actor, Stage::Broker, EventKind::LockLost)
-                        .message(&d.message_id)
-                        .sql(SETTLE_SQL)
-                        .outcome(Outcome::Failed)
-                        .args(vec![
-                            super::broker::token_text(d.token),
-                            crate::model::RefusedCall::Complete.name().to_string(),
-                        ]),
-                ));
-            }
-            self.picture_dequeued(d.seq);
-            d.settled = true;
-            if !self
-                .script
-                .armed
-                .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
-            {
-                // The early complete is an operation of its own: the work follows next.
-                let token = super::broker::token_text(d.token);
-                let message_id = d.message_id.clone();
-                self.put_delivery(c, d);
-                self.schedule(self.clock.now + 1, Action::ConsumerApply(c));
-                return Ok(Some(
-                    Event::new(actor, Stage::Broker, EventKind::Settled)
-                        .message(&message_id)
-                        .sql(SETTLE_SQL)
-                        .args(vec![token]),
-                ));
-            }
-            self.ledger.metrics.lost += 1;
-            self.note(Fact::Lost {
-                message_id: d.message_id.clone(),
-                loss: Loss::SettledBeforeCommit,
-            });
-            return Ok(Some(self.lose_connection(
-                c,
-                &d,
-                EventKind::SettledThenConnectionLost,
-                SETTLE_SQL,
-            )));
+            return self.settle_early(c, d).map(Some);
         }
         if self.lab_takes_consumer() {
             // The learner's @handle calls the provider itself in the two-phase scenarios, and
@@ -302,5 +222,93 @@ impl Simulation {
             (_, Some(Pitfall::EffectOutsideTx)) => self.apply_trap(c, &d, e, created),
             _ => Ok(Some(self.apply_in_one_transaction(c, d, e, created))),
         }
+    }
+
+    /// The careful consumer makes sure it still holds the message before it commits: once the
+    /// lock is gone the broker may have handed the message to another consumer or to the DLQ,
+    /// and an effect now would sit beside that DLQ entry. The event that ends the attempt, if
+    /// any.
+    fn check_lock_before_apply(&mut self, c: u8, d: &Delivery) -> Result<Option<Event>, SimError> {
+        let actor = Actor::Consumer(c);
+        let pitfall = self.spec.settings.pitfall;
+        if self.spec.mode != Mode::Naive && !d.settled && self.broker_is_down() {
+            // The check is a broker call of its own: Service Bus renews the lock, SQS
+            // extends the visibility of the receipt handle.
+            let call = match self.spec.broker {
+                BrokerKind::Asb => "RenewMessageLock",
+                BrokerKind::Sqs => "ChangeMessageVisibility",
+            };
+            return Ok(Some(self.broker_call_failed(c, d, call, LOCK_CHECK_SQL)));
+        }
+        if pitfall == Some(Pitfall::SettleBeforeCommit) && !d.settled && self.broker_is_down() {
+            let call = self.settle_call();
+            return Ok(Some(self.broker_call_failed(c, d, call, SETTLE_SQL)));
+        }
+        if self.spec.mode != Mode::Naive
+            && !d.settled
+            && !lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
+                .ctx(actor, "check lock")?
+        {
+            self.ledger.metrics.lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            self.poll_again(c, self.clock.now + 1);
+            return Ok(Some(
+                Event::new(actor, Stage::Broker, EventKind::LockCheckFailed)
+                    .message(&d.message_id)
+                    .sql(LOCK_CHECK_SQL)
+                    .outcome(Outcome::Failed)
+                    .args(vec![super::broker::token_text(d.token)]),
+            ));
+        }
+        Ok(None)
+    }
+
+    /// The pitfall "settle before commit": the consumer completes the message first; the work
+    /// follows as an operation of its own, unless the connection drops in between (the order
+    /// is lost).
+    fn settle_early(&mut self, c: u8, mut d: Delivery) -> Result<Event, SimError> {
+        let actor = Actor::Consumer(c);
+        let ok = complete(&self.conns.broker, d.seq, d.token, self.clock.now)
+            .ctx(actor, "settle early")?;
+        if !ok {
+            self.ledger.metrics.lock_lost += 1;
+            self.note(Fact::LockLost {
+                message_id: d.message_id.clone(),
+            });
+            self.poll_again(c, self.clock.now + 1);
+            return Ok(Event::new(actor, Stage::Broker, EventKind::LockLost)
+                .message(&d.message_id)
+                .sql(SETTLE_SQL)
+                .outcome(Outcome::Failed)
+                .args(vec![
+                    super::broker::token_text(d.token),
+                    crate::model::RefusedCall::Complete.name().to_string(),
+                ]));
+        }
+        self.picture_dequeued(d.seq);
+        d.settled = true;
+        if !self
+            .script
+            .armed
+            .take_for(Fault::ConsumerLostConnectionAfterEffect, d.order_id)
+        {
+            // The early complete is an operation of its own: the work follows next.
+            let token = super::broker::token_text(d.token);
+            let message_id = d.message_id.clone();
+            self.put_delivery(c, d);
+            self.schedule(self.clock.now + 1, Action::ConsumerApply(c));
+            return Ok(Event::new(actor, Stage::Broker, EventKind::Settled)
+                .message(&message_id)
+                .sql(SETTLE_SQL)
+                .args(vec![token]));
+        }
+        self.ledger.metrics.lost += 1;
+        self.note(Fact::Lost {
+            message_id: d.message_id.clone(),
+            loss: Loss::SettledBeforeCommit,
+        });
+        Ok(self.lose_connection(c, &d, EventKind::SettledThenConnectionLost, SETTLE_SQL))
     }
 }

@@ -52,7 +52,7 @@ impl Recorder {
         event.index = self.events;
         event.at_ms = scalars.now_ms;
         self.events += 1;
-        event.hash_into(&mut self.hasher);
+        event.hash_into(&mut |bytes: &[u8]| self.hasher.update(bytes));
         scalars.event_index = Some(event.index);
         self.live.scalars = scalars;
         let delta = Delta {

@@ -108,7 +108,6 @@ impl Simulation {
         ids: ReplayIds,
     ) -> Result<Event, SimError> {
         let actor = Actor::Operator;
-        let now = self.clock.now;
         if self.broker_is_down() {
             // The resubmit tool cannot reach the broker: nothing is sent, nothing completed.
             return Ok(Event::new(actor, Stage::Dlq, EventKind::BrokerCallFailed)
@@ -119,8 +118,26 @@ impl Simulation {
         let conn = &self.conns.broker;
         let tx = super::begin_immediate(conn).ctx(actor, "begin replay")?;
         let picked = pick(&tx, n, chosen).ctx(actor, "pick DLQ entries")?;
+        let out = self.send_copies(&tx, &picked, ids)?;
+        tx.commit().ctx(actor, "commit replay")?;
+        self.record_replay(&out);
+        let ordered = self.spec.settings.ordered;
+        Ok(replay_event(n, window, ids, ordered, &out))
+    }
+
+    /// Sends a copy of each picked entry under its own or a new message id, and completes the
+    /// entry whatever became of the copy (duplicate detection may drop it silently).
+    fn send_copies(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        picked: &[Picked],
+        ids: ReplayIds,
+    ) -> Result<Outcomes, SimError> {
+        let actor = Actor::Operator;
+        let now = self.clock.now;
+        let window = self.spec.settings.dedup_window_ms;
         let mut out = Outcomes::default();
-        for p in &picked {
+        for p in picked {
             let id = match ids {
                 ReplayIds::Same => p.message_id.clone(),
                 ReplayIds::New => new_message_id(&p.logical_id, p.dlq_seq),
@@ -140,7 +157,7 @@ impl Simulation {
                 body: &p.body,
                 group: group.as_deref(),
             };
-            let seq = super::broker::send(&tx, now, window, &copy).ctx(actor, "replay")?;
+            let seq = super::broker::send(tx, now, window, &copy).ctx(actor, "replay")?;
             // The send "succeeded" either way, so the tool completes the DLQ entry.
             tx.prepare_cached(SQL_REPLAY_MARK)
                 .and_then(|mut s| s.execute(params![p.dlq_seq, now as i64]))
@@ -164,7 +181,13 @@ impl Simulation {
                 group,
             });
         }
-        tx.commit().ctx(actor, "commit replay")?;
+        Ok(out)
+    }
+
+    /// Puts a replay's outcome into the picture, the facts, the metrics and the stages, and
+    /// wakes the consumers for the copies sent.
+    fn record_replay(&mut self, out: &Outcomes) {
+        let now = self.clock.now;
         let completed = out
             .sent
             .iter()
@@ -196,8 +219,6 @@ impl Simulation {
         let st = &mut self.ledger.stages;
         st.dlq = st.dlq.saturating_sub(completed.len() as u64);
         self.wake_consumers(now + 1, out.sent.len());
-        let ordered = self.spec.settings.ordered;
-        Ok(replay_event(n, window, ids, ordered, &out))
     }
 }
 

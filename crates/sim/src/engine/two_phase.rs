@@ -231,26 +231,7 @@ impl Simulation {
             .ctx(actor, "naive marker")?;
             (eid, Some(mid))
         } else {
-            // The claim is a lease: finish only while it is still ours. If the sweeper
-            // removed it as stale, another delivery may own the message by now.
-            let tx = super::begin_immediate(conn).ctx(actor, "begin finish")?;
-            let mid: Option<i64> = tx
-                .prepare_cached(inbox::SQL_CLAIM_DONE)
-                .and_then(|mut s| {
-                    s.query_row(
-                        rusqlite::params![
-                            d.message_id,
-                            CONSUMER_NAME,
-                            e.instance,
-                            self.clock.now as i64
-                        ],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                })
-                .ctx(actor, "mark the claim processed")?;
-            let Some(mid) = mid else {
-                tx.rollback().ctx(actor, "rollback finish")?;
+            let Some(eid) = self.finish_claimed(c, &d, &e)? else {
                 return Ok(Some(self.fail(
                     c,
                     d,
@@ -258,14 +239,6 @@ impl Simulation {
                     CLAIM_LOST_SQL,
                 )));
             };
-            let eid = inbox::insert_effect(&tx, &e, self.clock.now).ctx(actor, "effect")?;
-            tx.commit().ctx(actor, "commit finish")?;
-            self.change(RowChange::Set(
-                Table::Inbox,
-                mid,
-                col::INBOX_PROCESSED,
-                self.clock.now.to_string(),
-            ));
             (eid, None)
         };
         if let Some(id) = marker {
@@ -302,5 +275,48 @@ impl Simulation {
                 .sql(sql)
                 .args(args),
         ))
+    }
+
+    /// The safe phase 3 in one transaction: marks the claim processed, if it is still ours
+    /// (the claim is a lease: if the sweeper removed it as stale, another delivery may own the
+    /// message by now), and writes the effect. The effect's id, or `None` when the claim was
+    /// gone and nothing was written.
+    fn finish_claimed(
+        &mut self,
+        c: u8,
+        d: &Delivery,
+        e: &inbox::EffectRow,
+    ) -> Result<Option<i64>, SimError> {
+        let actor = Actor::Consumer(c);
+        let conn = &self.conns.consumers[usize::from(c)];
+        let tx = super::begin_immediate(conn).ctx(actor, "begin finish")?;
+        let mid: Option<i64> = tx
+            .prepare_cached(inbox::SQL_CLAIM_DONE)
+            .and_then(|mut s| {
+                s.query_row(
+                    rusqlite::params![
+                        d.message_id,
+                        CONSUMER_NAME,
+                        e.instance,
+                        self.clock.now as i64
+                    ],
+                    |r| r.get(0),
+                )
+                .optional()
+            })
+            .ctx(actor, "mark the claim processed")?;
+        let Some(mid) = mid else {
+            tx.rollback().ctx(actor, "rollback finish")?;
+            return Ok(None);
+        };
+        let eid = inbox::insert_effect(&tx, e, self.clock.now).ctx(actor, "effect")?;
+        tx.commit().ctx(actor, "commit finish")?;
+        self.change(RowChange::Set(
+            Table::Inbox,
+            mid,
+            col::INBOX_PROCESSED,
+            self.clock.now.to_string(),
+        ));
+        Ok(Some(eid))
     }
 }

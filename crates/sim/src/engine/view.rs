@@ -4,7 +4,7 @@
 use sha2::Digest;
 
 use super::{SimError, Simulation, SqlContext};
-use crate::model::{Actor, Event, Mode};
+use crate::model::{Actor, DlqEntry, Event, Mode};
 use crate::profile::BrokerProfile;
 use crate::report::{RunReport, check_invariants};
 use crate::scenario::Scenario;
@@ -130,19 +130,4 @@ impl Simulation {
             paths: self.spec.paths.clone(),
         })
     }
-}
-
-/// One DLQ entry for triage.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DlqEntry {
-    /// DLQ sequence number.
-    pub seq: i64,
-    /// The message.
-    pub message_id: String,
-    /// Dead-letter reason.
-    pub reason: String,
-    /// The last error seen.
-    pub description: String,
-    /// Deliveries before it was dead-lettered.
-    pub delivery_count: i64,
 }

@@ -26,15 +26,8 @@ use super::file::LabFileErrorKind;
 pub use engine_sql::engine_sql_finding;
 pub use limits::limit_finding;
 
-/// Virtual-machine steps between two calls of the progress handler.
-const STEPS_PER_TICK: i32 = 1_000;
-/// Calls of the progress handler one statement may use (about 20 million VM steps: far more
-/// than any honest handler statement needs, a fraction of a second of work).
-const TICKS_PER_STATEMENT: u32 = 20_000;
-/// The VM steps one statement may use.
-pub const STEPS_PER_STATEMENT: u64 = STEPS_PER_TICK as u64 * TICKS_PER_STATEMENT as u64;
-/// The seconds one statement may run, whatever its count of steps.
-pub const STATEMENT_SECONDS: u64 = 5;
+pub use model::lab_file::limits::{STATEMENT_SECONDS, STEPS_PER_STATEMENT};
+use model::lab_file::limits::{STEPS_PER_TICK, TICKS_PER_STATEMENT};
 
 /// The switch and the findings shared with the connection's callbacks.
 #[derive(Debug)]

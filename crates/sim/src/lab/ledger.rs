@@ -68,40 +68,43 @@ pub(crate) fn set_delivery(
     message_id: &str,
     amount: Option<i64>,
 ) -> rusqlite::Result<()> {
-    conn.execute("DELETE FROM temp.engine_delivery", [])?;
-    conn.execute(
+    clear_delivery(conn)?;
+    conn.prepare_cached(
         "INSERT INTO temp.engine_delivery (message_id, amount_cents, readable) VALUES (?1, ?2, ?3)",
-        rusqlite::params![message_id, amount, i64::from(amount.is_some())],
-    )?;
+    )?
+    .execute(rusqlite::params![
+        message_id,
+        amount,
+        i64::from(amount.is_some())
+    ])?;
     Ok(())
 }
 
 /// `conn` handles no delivery any more.
 pub(crate) fn clear_delivery(conn: &Connection) -> rusqlite::Result<()> {
-    conn.execute("DELETE FROM temp.engine_delivery", [])
+    conn.prepare_cached("DELETE FROM temp.engine_delivery")?
+        .execute([])
         .map(|_| ())
 }
 
 /// Whether a ledger entry after `after` credits something the delivery in hand does not say: a
 /// body the consumer could not read, or another amount than the message's.
 pub(crate) fn unlike_delivery(conn: &Connection, after: i64) -> rusqlite::Result<bool> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM effect_ledger WHERE id > ?1 \
            AND delivered_message_id IS NOT NULL \
            AND (payload_ok = 0 OR amount_cents IS NOT delivered_amount))",
-        [after],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([after], |r| r.get(0))
 }
 
 /// Whether the ledger holds an effect taken for a delivery of `message_id` (committed: a
 /// rolled-back effect left no entry).
 pub(crate) fn holds_effect(conn: &Connection, message_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM effect_ledger WHERE delivered_message_id = ?1)",
-        [message_id],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([message_id], |r| r.get(0))
 }
 
 fn is_engine_object(name: &str) -> bool {

@@ -5,7 +5,7 @@ use super::explain;
 use super::order_book::OrderBook;
 use super::order_state::{Mark, OrderState, Receive, Setting};
 use super::{Fact, Guard, Loss, Moment, OUTBOX_WAITING_MS};
-use crate::model::{BrokerKind, Event, EventKind, Mode, Pitfall, RefusedCall};
+use crate::model::{Actor, BrokerKind, Event, EventKind, Mode, Pitfall, RefusedCall};
 
 /// Derives moments from a run's events; feed it every event in order with
 /// [`Story::observe`] and call [`Story::finish`] once the run has ended.
@@ -106,29 +106,7 @@ impl Story {
                 message_id,
                 seq,
                 delivery,
-            } => {
-                let Some(order) = self.order_of(message_id) else {
-                    return;
-                };
-                self.orders.received(*seq, order, *delivery);
-                let broker = self.setting.broker;
-                let moment = {
-                    let st = self.state(order, message_id);
-                    let m = (*delivery > 1)
-                        .then(|| explain::redelivered(st, now, *seq, *delivery, broker));
-                    st.received(Receive {
-                        at: now,
-                        actor,
-                        seq: *seq,
-                        delivery: *delivery,
-                        lock_expired: None,
-                    });
-                    m
-                };
-                if let Some(m) = moment {
-                    self.push(order, m);
-                }
-            }
+            } => self.received(now, actor, message_id, *seq, *delivery),
             Fact::Copied { message_id } => {
                 self.with(message_id, |_, st| Some(explain::copied(st, now)));
             }
@@ -136,57 +114,9 @@ impl Story {
                 self.with(message_id, |_, st| Some(explain::sent_twice(st, now)));
             }
             Fact::Effect { order, message_id } => {
-                let marker_only = all.iter().any(|f| {
-                    matches!(f, Fact::Prevented { message_id: m, guard: Guard::MarkerOnly } if m == message_id)
-                });
-                let setting = self.setting;
-                let swept = self.swept;
-                // An effect written without its marker (the connection dropped in between)
-                // leaves the inbox empty: the marker's time comes from a later delivery.
-                let without_marker = matches!(
-                    event.kind,
-                    EventKind::NaiveEffectThenConnectionLost
-                        | EventKind::TrapEffectThenConnectionLost
-                        | EventKind::AppliedNoInbox
-                        | EventKind::NoInboxEffectThenConnectionLost
-                );
-                let st = self.state(*order, message_id);
-                st.effects += 1;
-                if !without_marker {
-                    st.marker.get_or_insert(now);
-                }
-                let moment = match st.first_effect {
-                    None => {
-                        st.first_effect = Some((now, actor));
-                        None
-                    }
-                    Some(_) => Some(explain::duplicate_effect(
-                        st,
-                        now,
-                        actor,
-                        setting,
-                        swept,
-                        marker_only,
-                    )),
-                };
-                if let Some(m) = moment {
-                    self.push(*order, m);
-                }
+                self.effect(now, event, *order, message_id, all);
             }
-            Fact::Charged { order, message_id } => {
-                let st = self.state(*order, message_id);
-                st.charges += 1;
-                let moment = match st.first_charge {
-                    None => {
-                        st.first_charge = Some(now);
-                        None
-                    }
-                    Some(first) => Some(explain::duplicate_charge(st, now, first)),
-                };
-                if let Some(m) = moment {
-                    self.push(*order, m);
-                }
-            }
+            Fact::Charged { order, message_id } => self.charged(now, *order, message_id),
             Fact::ConnectionLost { message_id } => {
                 if let Some(st) = self
                     .order_of(message_id)
@@ -228,38 +158,8 @@ impl Story {
                     Some(m)
                 });
             }
-            Fact::LockLost { message_id } => {
-                let setting = self.setting;
-                // The careful consumer's own check tried no call; a refused call is named
-                // as the consumer made it.
-                let at = match (event.kind, RefusedCall::of(event)) {
-                    (EventKind::LockCheckFailed, _) => explain::LostAt::Check,
-                    (_, RefusedCall::Complete) => explain::LostAt::Settle,
-                    (_, call) => explain::LostAt::Call(call.name()),
-                };
-                self.with(message_id, |_, st| {
-                    Some(explain::lock_lost(st, now, actor, setting, at))
-                });
-            }
-            Fact::Lost { message_id, loss } => {
-                let setting = self.setting;
-                let down = self.broker_down;
-                let Some(order) = self.order_of(message_id) else {
-                    return;
-                };
-                let st = self.state(order, message_id);
-                if *loss == Loss::ReplayDropped {
-                    // The resubmit tool completed the DLQ entry of the dropped copy.
-                    st.dlq_open = st.dlq_open.saturating_sub(1);
-                }
-                if st.lost_moment.is_some() {
-                    return;
-                }
-                let m = explain::lost(st, now, *loss, setting, down);
-                let at = u32::try_from(self.moments.len()).unwrap_or(u32::MAX);
-                self.state(order, message_id).lost_moment = Some(at);
-                self.push(order, m);
-            }
+            Fact::LockLost { message_id } => self.lock_lost(now, event, message_id),
+            Fact::Lost { message_id, loss } => self.lost(now, message_id, *loss),
             Fact::Replayed { message_id, as_id } => {
                 if let (Some(new), Some(order)) = (as_id, self.order_of(message_id)) {
                     // The copy's deliveries and effects belong to the same order.
@@ -270,24 +170,146 @@ impl Story {
                     Some(explain::replayed(st, now, as_id.as_deref()))
                 });
             }
-            Fact::OutboxLag { outbox_id, age_ms } => {
-                if *age_ms < OUTBOX_WAITING_MS {
-                    self.outbox_waiting = false;
-                    return;
-                }
-                if self.outbox_waiting {
-                    return;
-                }
-                self.outbox_waiting = true;
-                let down = self.broker_down;
-                if let Some(order) = self.orders.order_of_outbox(*outbox_id)
-                    && let Some(st) = self.orders.get(order)
-                {
-                    let m = explain::outbox_waiting(st, now, *age_ms, down);
-                    self.push(order, m);
-                }
-            }
+            Fact::OutboxLag { outbox_id, age_ms } => self.outbox_lag(now, *outbox_id, *age_ms),
             Fact::MarkersSwept { retention_ms, .. } => self.swept = Some((now, *retention_ms)),
+        }
+    }
+
+    /// A delivery reached a consumer; a redelivery explains why it came again.
+    fn received(&mut self, now: Mark, actor: Actor, message_id: &str, seq: i64, delivery: u32) {
+        let Some(order) = self.order_of(message_id) else {
+            return;
+        };
+        self.orders.received(seq, order, delivery);
+        let broker = self.setting.broker;
+        let moment = {
+            let st = self.state(order, message_id);
+            let m = (delivery > 1).then(|| explain::redelivered(st, now, seq, delivery, broker));
+            st.received(Receive {
+                at: now,
+                actor,
+                seq,
+                delivery,
+                lock_expired: None,
+            });
+            m
+        };
+        if let Some(m) = moment {
+            self.push(order, m);
+        }
+    }
+
+    /// An effect was applied; a second one for the same order is a duplicate-effect moment.
+    fn effect(&mut self, now: Mark, event: &Event, order: i64, message_id: &str, all: &[Fact]) {
+        let marker_only = all.iter().any(|f| {
+            matches!(f, Fact::Prevented { message_id: m, guard: Guard::MarkerOnly } if m == message_id)
+        });
+        let setting = self.setting;
+        let swept = self.swept;
+        // An effect written without its marker (the connection dropped in between) leaves the
+        // inbox empty: the marker's time comes from a later delivery.
+        let without_marker = matches!(
+            event.kind,
+            EventKind::NaiveEffectThenConnectionLost
+                | EventKind::TrapEffectThenConnectionLost
+                | EventKind::AppliedNoInbox
+                | EventKind::NoInboxEffectThenConnectionLost
+        );
+        let actor = event.actor;
+        let st = self.state(order, message_id);
+        st.effects += 1;
+        if !without_marker {
+            st.marker.get_or_insert(now);
+        }
+        let moment = match st.first_effect {
+            None => {
+                st.first_effect = Some((now, actor));
+                None
+            }
+            Some(_) => Some(explain::duplicate_effect(
+                st,
+                now,
+                actor,
+                setting,
+                swept,
+                marker_only,
+            )),
+        };
+        if let Some(m) = moment {
+            self.push(order, m);
+        }
+    }
+
+    /// The provider charged; a second charge for the same order is a duplicate-charge moment.
+    fn charged(&mut self, now: Mark, order: i64, message_id: &str) {
+        let st = self.state(order, message_id);
+        st.charges += 1;
+        let moment = match st.first_charge {
+            None => {
+                st.first_charge = Some(now);
+                None
+            }
+            Some(first) => Some(explain::duplicate_charge(st, now, first)),
+        };
+        if let Some(m) = moment {
+            self.push(order, m);
+        }
+    }
+
+    /// A consumer lost its lock; the moment names the call that found out.
+    fn lock_lost(&mut self, now: Mark, event: &Event, message_id: &str) {
+        let setting = self.setting;
+        let actor = event.actor;
+        // The careful consumer's own check tried no call; a refused call is named as the
+        // consumer made it.
+        let at = match (event.kind, RefusedCall::of(event)) {
+            (EventKind::LockCheckFailed, _) => explain::LostAt::Check,
+            (_, RefusedCall::Complete) => explain::LostAt::Settle,
+            (_, call) => explain::LostAt::Call(call.name()),
+        };
+        self.with(message_id, |_, st| {
+            Some(explain::lock_lost(st, now, actor, setting, at))
+        });
+    }
+
+    /// An order was lost: one moment per order, however many ways it was lost.
+    fn lost(&mut self, now: Mark, message_id: &str, loss: Loss) {
+        let setting = self.setting;
+        let down = self.broker_down;
+        let Some(order) = self.order_of(message_id) else {
+            return;
+        };
+        let st = self.state(order, message_id);
+        if loss == Loss::ReplayDropped {
+            // The resubmit tool completed the DLQ entry of the dropped copy.
+            st.dlq_open = st.dlq_open.saturating_sub(1);
+        }
+        if st.lost_moment.is_some() {
+            return;
+        }
+        let m = explain::lost(st, now, loss, setting, down);
+        let at = u32::try_from(self.moments.len()).unwrap_or(u32::MAX);
+        self.state(order, message_id).lost_moment = Some(at);
+        self.push(order, m);
+    }
+
+    /// An outbox row waits: one moment when the wait first passes the threshold, none again
+    /// until the outbox has caught up.
+    fn outbox_lag(&mut self, now: Mark, outbox_id: i64, age_ms: u64) {
+        if age_ms < OUTBOX_WAITING_MS {
+            self.outbox_waiting = false;
+            return;
+        }
+        if self.outbox_waiting {
+            return;
+        }
+        self.outbox_waiting = true;
+        let down = self.broker_down;
+        if let Some(order) = self.orders.order_of_outbox(outbox_id)
+            && let Some(st) = self.orders.get(order)
+        {
+            let m = explain::outbox_waiting(st, now, age_ms, down);
+            self.push(order, m);
         }
     }
 

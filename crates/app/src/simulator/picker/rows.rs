@@ -7,7 +7,7 @@ use crate::Session;
 use content::doc::Block;
 use content::key;
 use content::{Chapter, Decision};
-use sim::Fault;
+use model::Fault;
 
 /// One row of the scenario menu.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +141,7 @@ pub fn fault_rows(session: &Session, s: &SimState) -> Vec<FaultRow> {
         .map(|fault| {
             let (name, mut does) = fault_keys(*fault);
             // Service Bus makes no copies of its own: there the fault is a second send.
-            if *fault == Fault::DuplicateDelivery && s.settings.broker == sim::BrokerKind::Asb {
+            if *fault == Fault::DuplicateDelivery && s.settings.broker == model::BrokerKind::Asb {
                 does = key::fault::DUPLICATE_DELIVERY_DOES_ASB;
             }
             FaultRow {
@@ -190,7 +190,7 @@ pub fn blocked(session: &Session, s: &SimState, fault: Fault) -> Option<content:
             key::fault::BLOCKED_NOTHING_TO_PUBLISH,
         ),
         // On Service Bus the duplicate is a retried send: it needs a send still to come.
-        Fault::DuplicateDelivery if s.settings.broker == sim::BrokerKind::Asb => (
+        Fault::DuplicateDelivery if s.settings.broker == model::BrokerKind::Asb => (
             to_accept || stages.outbox_pending + stages.dispatching > 0,
             key::fault::BLOCKED_NOTHING_TO_PUBLISH,
         ),

@@ -5,7 +5,7 @@ use super::super::protocol::SimReply;
 use super::super::{Compare, LOG_CAP, Move, SAMPLE_CAP, SimState};
 use super::take_queued_step;
 use crate::Effect;
-use sim::{Snapshot, Stage};
+use model::{Snapshot, Stage};
 use std::collections::BTreeMap;
 
 /// Most tokens animated at once (the rest simply appear at their stage).
@@ -104,14 +104,14 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
 
 /// Tokens whose stage changed between two pictures, plus a message that reached its effect
 /// or the DLQ with the last event (its token left the queue tables).
-fn moves(old: &Snapshot, new: &Snapshot, events: &[sim::Event]) -> Vec<Move> {
+fn moves(old: &Snapshot, new: &Snapshot, events: &[model::Event]) -> Vec<Move> {
     // A message received again in this beat travels as the same order coming back.
     let again = |id: &str| {
         events.iter().any(|e| {
             e.message_id.as_deref() == Some(id)
                 && matches!(
                     e.kind,
-                    sim::EventKind::ReceivedAgain | sim::EventKind::ReceivedTwice
+                    model::EventKind::ReceivedAgain | model::EventKind::ReceivedTwice
                 )
         })
     };

@@ -8,15 +8,15 @@ use crate::input::{Key, KeyCode};
 use crate::test_app::test_app;
 use crate::{App, Msg, Screen};
 use content::Lang;
-use sim::{Actor, DlqEntry, Event, Metrics, Outcome, Snapshot, Stage};
+use model::{Actor, DlqEntry, Event, Metrics, Outcome, Snapshot, Stage};
 
 fn snapshot() -> Box<Snapshot> {
     Box::new(Snapshot {
-        scalars: sim::state::Scalars::default(),
+        scalars: model::state::Scalars::default(),
         metrics: Metrics::default(),
         tokens: Vec::new(),
         last_event: None,
-        tables: sim::Tables::default(),
+        tables: model::Tables::default(),
     })
 }
 

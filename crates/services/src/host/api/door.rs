@@ -1,43 +1,27 @@
-//! The door's API, for the instructor key: `POST /api/lock` and `/api/unlock`, `GET
-//! /api/silent` (how many trainees never sent an event) and `POST /api/silent` (remove them).
+//! The door's API, for the instructor key: lock and unlock the room, count the trainees who
+//! never sent an event and remove them.
 
-use super::{ApiRequest, ApiResponse};
+use super::ApiResponse;
 use crate::host::HostState;
+use domain::workshop::wire::{DoorState, Route, SilentCount};
 
 impl HostState {
-    /// Answers a door request; None for any other path.
-    pub(super) fn door_route(&self, req: &ApiRequest<'_>, now_ms: i64) -> Option<ApiResponse> {
-        let action = match (req.method, req.path) {
-            ("POST", "/api/lock") => Door::Lock(true),
-            ("POST", "/api/unlock") => Door::Lock(false),
-            ("GET", "/api/silent") => Door::CountSilent,
-            ("POST", "/api/silent") => Door::RemoveSilent,
-            (_, "/api/lock" | "/api/unlock" | "/api/silent") => {
-                return Some(ApiResponse::text(405, "method not allowed here"));
+    /// Answers a door route ([`Route::Lock`], [`Route::Unlock`], [`Route::CountSilent`],
+    /// [`Route::RemoveSilent`]); the caller checked the instructor key.
+    pub(super) fn door_request(&self, route: Route, now_ms: i64) -> ApiResponse {
+        let answer = match route {
+            Route::Lock | Route::Unlock => {
+                let locked = route == Route::Lock;
+                self.set_locked(locked)
+                    .map(|()| ApiResponse::json(&DoorState { locked }))
             }
-            _ => return None,
-        };
-        if let Err(refusal) = self.instructor(req) {
-            return Some(refusal.response());
-        }
-        let answer = match action {
-            Door::Lock(locked) => self
-                .set_locked(locked)
-                .map(|()| serde_json::json!({ "locked": locked })),
-            Door::CountSilent => self.silent_count().map(|n| serde_json::json!({ "n": n })),
-            Door::RemoveSilent => self
+            Route::CountSilent => self
+                .silent_count()
+                .map(|n| ApiResponse::json(&SilentCount { n })),
+            _ => self
                 .remove_silent(now_ms)
-                .and_then(|r| serde_json::to_value(r).map_err(|e| e.to_string())),
+                .map(|removed| ApiResponse::json(&removed)),
         };
-        Some(match answer {
-            Ok(value) => ApiResponse::json(&value),
-            Err(e) => ApiResponse::text(500, &e),
-        })
+        answer.unwrap_or_else(|e| ApiResponse::text(500, &e))
     }
-}
-
-enum Door {
-    Lock(bool),
-    CountSilent,
-    RemoveSilent,
 }

@@ -4,6 +4,7 @@
 use super::{ApiRequest, ApiResponse, same};
 use crate::host::{HostState, login, projector};
 use domain::workshop::PaceKind;
+use domain::workshop::wire::{Acknowledged, Who};
 
 /// Why a request does not get the instructor's side of the API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +114,7 @@ impl HostState {
         }
     }
 
-    /// `POST /api/pace`: the instructor sends a pacing command (JSON of a `PaceKind`).
+    /// [`Route::Pace`](domain::workshop::wire::Route::Pace): the instructor sends a pacing command (JSON of a `PaceKind`).
     pub(super) fn send_pace(&self, body: &[u8], now_ms: i64) -> ApiResponse {
         let kind: PaceKind = match serde_json::from_slice(body) {
             Ok(k) => k,
@@ -125,10 +126,11 @@ impl HostState {
         }
     }
 
-    /// `POST /api/kick` (`ban`) or `POST /api/remove` with `{"who": "NAME or ID"}`: the
+    /// [`Route::Kick`](domain::workshop::wire::Route::Kick) (`ban`) or `Route::Remove` with a
+    /// [`Who`]: the
     /// instructor removes a trainee and refuses their client, or only removes their row.
     pub(super) fn kick_request(&self, body: &[u8], now_ms: i64, ban: bool) -> ApiResponse {
-        let request: KickRequest = match serde_json::from_slice(body) {
+        let request: Who = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not a kick request: {e}")),
         };
@@ -147,15 +149,15 @@ impl HostState {
         }
     }
 
-    /// `POST /api/ack` with `{"who": "NAME or ID"}`: the instructor acknowledges a stuck
+    /// [`Route::Ack`](domain::workshop::wire::Route::Ack) with a [`Who`]: the instructor acknowledges a stuck
     /// signal. Answers the trainee's name.
     pub(super) fn ack_request(&self, body: &[u8]) -> ApiResponse {
-        let request: KickRequest = match serde_json::from_slice(body) {
+        let request: Who = match serde_json::from_slice(body) {
             Ok(r) => r,
             Err(e) => return ApiResponse::text(400, &format!("not an acknowledgement: {e}")),
         };
         match self.acknowledge(&request.who) {
-            Ok(Some(name)) => ApiResponse::json(&serde_json::json!({ "name": name })),
+            Ok(Some(name)) => ApiResponse::json(&Acknowledged { name }),
             Ok(None) => ApiResponse::text(
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
@@ -163,12 +165,4 @@ impl HostState {
             Err(e) => ApiResponse::text(409, &e),
         }
     }
-}
-
-/// The body of `POST /api/kick`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KickRequest {
-    /// The trainee's name (any case) or id.
-    who: String,
 }

@@ -2,19 +2,19 @@
 //! trainee's language when the host has no mail settings.
 
 use super::ApiResponse;
-use crate::host::mail_relay::MailRelay;
+use crate::host::mail_relay::{MailRelay, RelayError};
 use crate::host::{HostState, lock};
 use content::Lang;
 use content::key;
-use domain::workshop::wire::{Caller, CodeRequest, MailReply, ReportSubmit};
+use domain::workshop::wire::{Caller, CodeRequest, ReportSubmit};
 
 impl HostState {
     /// A mail relay request, run only for a registered trainee. A host without mail settings
     /// refuses it with the reason in the trainee's language (503: nothing was queued).
-    pub(super) fn relay_call<T: serde::de::DeserializeOwned + HasCaller>(
+    pub(super) fn relay_call<T: serde::de::DeserializeOwned + HasCaller, R: serde::Serialize>(
         &self,
         body: &[u8],
-        call: impl FnOnce(&MailRelay, &T) -> Result<MailReply, (u16, String)>,
+        call: impl FnOnce(&MailRelay, &T) -> Result<R, RelayError>,
     ) -> ApiResponse {
         let request: T = match serde_json::from_slice(body) {
             Ok(r) => r,
@@ -29,7 +29,7 @@ impl HostState {
         };
         match call(relay, &request) {
             Ok(reply) => ApiResponse::json(&reply),
-            Err((status, message)) => ApiResponse::text(status, &message),
+            Err(e) => ApiResponse::text(e.status(), &e.to_string()),
         }
     }
 }

@@ -54,6 +54,27 @@ pub fn check_ids(doc: &PortableProgress, content: &Content) -> Result<(), String
         .cloned()
         .collect();
     note("scenario id(s)", scenarios);
+    note("question id(s)", unknown_questions(doc, course));
+    let labs = doc
+        .labs
+        .iter()
+        .flatten()
+        .filter(|lab| !content.labs.iter().any(|l| l.id == lab.id))
+        .map(|lab| lab.id.clone())
+        .collect();
+    note("lab id(s)", labs);
+    if unknown.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}; this file does not fit this queuelab's content",
+            unknown.join("; ")
+        ))
+    }
+}
+
+/// The quiz's question ids, and `question=option` pairs, that the course does not have.
+fn unknown_questions(doc: &PortableProgress, course: &content::Course) -> BTreeSet<String> {
     let mut questions = BTreeSet::new();
     for attempt in doc.quiz.iter().flatten() {
         let shown = attempt.order.iter();
@@ -74,21 +95,5 @@ pub fn check_ids(doc: &PortableProgress, content: &Content) -> Result<(), String
             }
         }
     }
-    note("question id(s)", questions);
-    let labs = doc
-        .labs
-        .iter()
-        .flatten()
-        .filter(|lab| !content.labs.iter().any(|l| l.id == lab.id))
-        .map(|lab| lab.id.clone())
-        .collect();
-    note("lab id(s)", labs);
-    if unknown.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}; this file does not fit this queuelab's content",
-            unknown.join("; ")
-        ))
-    }
+    questions
 }

@@ -4,6 +4,7 @@
 
 use super::{PortableProgress, QuizAnswerRecord, QuizAttemptRecord};
 use crate::store::{SIM_CHOICE_KEY, Store, StoreError, now_secs, put_setting};
+use domain::progress::Progress;
 use rusqlite::{TransactionBehavior, params};
 use std::collections::BTreeMap;
 
@@ -89,83 +90,12 @@ impl Store {
 
     /// Replaces what `doc` carries in one transaction; everything else stays.
     pub(in crate::store) fn replace(&mut self, doc: &PortableProgress) -> Result<(), StoreError> {
-        let progress = &doc.progress;
         let write = |conn: &mut rusqlite::Connection| -> rusqlite::Result<()> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            for table in PROGRESS_TABLES {
-                tx.execute(&format!("DELETE FROM {table}"), [])?;
-            }
-            for key in PROGRESS_SETTINGS {
-                tx.execute("DELETE FROM setting WHERE key = ?1", [key])?;
-            }
             let now = now_secs();
-            for id in &progress.chapters_read {
-                tx.execute(
-                    "INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            for (d, o) in &progress.decisions {
-                tx.execute(
-                    "INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)",
-                    params![d, o, now],
-                )?;
-            }
-            for (item, ticked) in &progress.checklist {
-                tx.execute(
-                    "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)",
-                    params![item, ticked, now],
-                )?;
-            }
-            for (chapter, scroll) in &progress.positions {
-                tx.execute(
-                    "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)",
-                    params![chapter, scroll],
-                )?;
-            }
-            let o = progress.ordering;
-            tx.execute(
-                "INSERT INTO ordering_record (id, solved, attempts, mistakes) VALUES (1, ?1, ?2, ?3)",
-                params![o.solved, o.attempts, o.mistakes],
-            )?;
-            for id in &progress.scenarios_run {
-                tx.execute(
-                    "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2)",
-                    params![id, now],
-                )?;
-            }
-            if let Some(last) = &progress.last_chapter {
-                put_setting(&tx, "last_chapter", last)?;
-            }
-            if let Some(lang) = progress.language {
-                put_setting(&tx, "language", lang.code())?;
-            }
-            if let Some(choice) = &progress.simulator {
-                put_setting(&tx, SIM_CHOICE_KEY, &choice.encode())?;
-            }
+            replace_progress(&tx, &doc.progress, now)?;
             if let Some(quiz) = &doc.quiz {
-                for table in QUIZ_TABLES {
-                    tx.execute(&format!("DELETE FROM {table}"), [])?;
-                }
-                for a in quiz {
-                    tx.execute(
-                        "INSERT INTO quiz_attempt (id, seed, started_at, finished_at, score) VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![a.id, a.seed, a.started_at, a.finished_at, a.score],
-                    )?;
-                    for (question, options) in &a.order {
-                        tx.execute(
-                            "INSERT INTO quiz_order (attempt_id, question_id, option_ids) VALUES (?1, ?2, ?3)",
-                            params![a.id, question, join(options)],
-                        )?;
-                    }
-                    for answer in &a.answers {
-                        tx.execute(
-                            "INSERT INTO quiz_answer (attempt_id, question_id, option_ids, correct, answered_at)
-                             VALUES (?1, ?2, ?3, ?4, ?5)",
-                            params![a.id, answer.question, join(&answer.options), answer.correct, answer.answered_at],
-                        )?;
-                    }
-                }
+                replace_quiz(&tx, quiz)?;
             }
             if let Some(labs) = &doc.labs {
                 tx.execute("DELETE FROM lab_result", [])?;
@@ -181,4 +111,94 @@ impl Store {
         };
         write(&mut self.conn).map_err(|e| self.err(e))
     }
+}
+
+/// Chapters, decisions, checklist, positions, ordering game, scenarios and the progress
+/// settings, replaced in `tx`.
+fn replace_progress(
+    tx: &rusqlite::Transaction<'_>,
+    progress: &Progress,
+    now: i64,
+) -> rusqlite::Result<()> {
+    for table in PROGRESS_TABLES {
+        tx.execute(&format!("DELETE FROM {table}"), [])?;
+    }
+    for key in PROGRESS_SETTINGS {
+        tx.execute("DELETE FROM setting WHERE key = ?1", [key])?;
+    }
+    for id in &progress.chapters_read {
+        tx.execute(
+            "INSERT INTO chapter_read (chapter_id, read_at) VALUES (?1, ?2)",
+            params![id, now],
+        )?;
+    }
+    for (d, o) in &progress.decisions {
+        tx.execute(
+            "INSERT INTO decision_answer (decision_id, option_id, answered_at) VALUES (?1, ?2, ?3)",
+            params![d, o, now],
+        )?;
+    }
+    for (item, ticked) in &progress.checklist {
+        tx.execute(
+            "INSERT INTO checklist (item_id, ticked, updated_at) VALUES (?1, ?2, ?3)",
+            params![item, ticked, now],
+        )?;
+    }
+    for (chapter, scroll) in &progress.positions {
+        tx.execute(
+            "INSERT INTO chapter_position (chapter_id, scroll) VALUES (?1, ?2)",
+            params![chapter, scroll],
+        )?;
+    }
+    let o = progress.ordering;
+    tx.execute(
+        "INSERT INTO ordering_record (id, solved, attempts, mistakes) VALUES (1, ?1, ?2, ?3)",
+        params![o.solved, o.attempts, o.mistakes],
+    )?;
+    for id in &progress.scenarios_run {
+        tx.execute(
+            "INSERT INTO scenario_run (scenario_id, first_run_at) VALUES (?1, ?2)",
+            params![id, now],
+        )?;
+    }
+    if let Some(last) = &progress.last_chapter {
+        put_setting(tx, "last_chapter", last)?;
+    }
+    if let Some(lang) = progress.language {
+        put_setting(tx, "language", lang.code())?;
+    }
+    if let Some(choice) = &progress.simulator {
+        put_setting(tx, SIM_CHOICE_KEY, &choice.encode())?;
+    }
+    Ok(())
+}
+
+/// Every quiz attempt with its option order and answers, replaced in `tx`.
+fn replace_quiz(
+    tx: &rusqlite::Transaction<'_>,
+    quiz: &[QuizAttemptRecord],
+) -> rusqlite::Result<()> {
+    for table in QUIZ_TABLES {
+        tx.execute(&format!("DELETE FROM {table}"), [])?;
+    }
+    for a in quiz {
+        tx.execute(
+            "INSERT INTO quiz_attempt (id, seed, started_at, finished_at, score) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![a.id, a.seed, a.started_at, a.finished_at, a.score],
+        )?;
+        for (question, options) in &a.order {
+            tx.execute(
+                "INSERT INTO quiz_order (attempt_id, question_id, option_ids) VALUES (?1, ?2, ?3)",
+                params![a.id, question, join(options)],
+            )?;
+        }
+        for answer in &a.answers {
+            tx.execute(
+                "INSERT INTO quiz_answer (attempt_id, question_id, option_ids, correct, answered_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![a.id, answer.question, join(&answer.options), answer.correct, answer.answered_at],
+            )?;
+        }
+    }
+    Ok(())
 }

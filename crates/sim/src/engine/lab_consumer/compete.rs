@@ -12,6 +12,7 @@ use super::super::action::Delivery;
 use super::super::lab_effects::ProviderAnswer;
 use super::super::lab_probe::writes;
 use super::super::{SimError, Simulation, SqlContext};
+use super::handle::SQL_MAX_EFFECT;
 use super::{int, roll_back_open, text};
 use crate::lab::hooks::{StatementError, run_statement};
 use crate::lab::ledger;
@@ -19,7 +20,6 @@ use crate::lab::{Section, SideEffect, TrailEntry};
 use crate::model::Actor;
 use content::LabInvariant;
 
-const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
 /// A claim of an instance on a message, not processed, taken after a time.
 const SQL_LIVE_CLAIM: &str = "SELECT id, received_ms FROM inbox WHERE message_id = ?1 AND instance = ?2 \
      AND processed_ms IS NULL AND received_ms > ?3 ORDER BY id DESC LIMIT 1";
@@ -145,7 +145,8 @@ impl Simulation {
         let max_effect = |sim: &Simulation| -> Result<i64, SimError> {
             sim.conns
                 .sweeper
-                .query_row(SQL_MAX_EFFECT, [], |r| r.get(0))
+                .prepare_cached(SQL_MAX_EFFECT)
+                .and_then(|mut st| st.query_row([], |r| r.get(0)))
                 .ctx(actor, "count effects")
         };
         let mut before = max_effect(self)?;

@@ -28,7 +28,7 @@ use crate::moments::{Fact, Guard as FactGuard};
 use content::LabInvariant;
 
 /// The newest entry of the engine's ledger: a statement that moved it wrote an effect.
-const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
+pub(super) const SQL_MAX_EFFECT: &str = "SELECT COALESCE(MAX(id), 0) FROM effect_ledger";
 
 fn is_unique_violation(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.extended_code == SQLITE_CONSTRAINT_UNIQUE)
@@ -74,7 +74,8 @@ impl Simulation {
             ),
         ];
         let max_effect = |conn: &Connection| -> Result<i64, SimError> {
-            conn.query_row(SQL_MAX_EFFECT, [], |r| r.get(0))
+            conn.prepare_cached(SQL_MAX_EFFECT)
+                .and_then(|mut st| st.query_row([], |r| r.get(0)))
                 .ctx(actor, "count effects")
         };
         let mut before = max_effect(&self.conns.consumers[i])?;
@@ -87,6 +88,7 @@ impl Simulation {
                 None => return Ok(None),
             };
             let mut boundary = Boundary::before(&self.conns.consumers[i], index, statements.len());
+            let changes_before = self.conns.consumers[i].total_changes();
             let result = run_statement(&self.conns.consumers[i], &guard, stmt, &binds);
             let here = self.trail_entry(c, &d, stmt);
             last = Some(here.clone());
@@ -199,7 +201,14 @@ impl Simulation {
                     return Ok(Some(self.fail(c, d, text, LAB_HANDLE_SQL)));
                 }
             }
-            let now_max = max_effect(&self.conns.consumers[i])?;
+            // A statement that changed no row wrote no effect: the ledger is read only after
+            // one that did (a read after every statement costs a lab run its budget).
+            let changed = self.conns.consumers[i].total_changes() != changes_before;
+            let now_max = if changed {
+                max_effect(&self.conns.consumers[i])?
+            } else {
+                before
+            };
             if now_max > before {
                 if ledger::unlike_delivery(&self.conns.consumers[i], before)
                     .ctx(actor, "read the ledger")?

@@ -9,14 +9,11 @@ use rusqlite::{Connection, ErrorCode};
 
 use super::super::file::LabFileErrorKind;
 use super::Guard;
+pub use model::lab_file::limits::{MAX_FILE_BYTES, MAX_STATEMENT_BYTES, human_bytes};
 
 /// The longest string or blob (and table row) a statement may make, in bytes. A message body
 /// is a few hundred bytes; a megabyte leaves room for anything a handler honestly stores.
 pub const MAX_VALUE_BYTES: usize = 1024 * 1024;
-/// The largest lab file, in bytes (the reference solutions are 1–3 KB with their comments).
-pub const MAX_FILE_BYTES: usize = 256 * 1024;
-/// The longest single statement, in bytes.
-pub const MAX_STATEMENT_BYTES: usize = 16 * 1024;
 /// The largest a run's service database (and the temporary one) may grow, in bytes: a run's
 /// own rows take well under a megabyte.
 pub const MAX_DATABASE_BYTES: usize = 32 * 1024 * 1024;
@@ -105,20 +102,6 @@ pub fn limit_finding(e: &rusqlite::Error) -> Option<LabFileErrorKind> {
     }
 }
 
-/// `n` bytes as a person reads it: `812 bytes`, `16 KB`, `1.0 MB`, `52.4 MB`.
-pub fn human_bytes(n: usize) -> String {
-    const KB: usize = 1024;
-    const MB: usize = 1024 * 1024;
-    match n {
-        n if n < KB => format!("{n} B"),
-        n if n < MB => format!("{} KB", n.div_ceil(KB)),
-        n => {
-            let tenths = n.saturating_mul(10) / MB;
-            format!("{}.{} MB", tenths / 10, tenths % 10)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,12 +158,5 @@ mod tests {
         let sql = format!("SELECT '{}'", "x".repeat(MAX_STATEMENT_BYTES));
         let e = conn.prepare(&sql).map(drop).expect_err("too long");
         assert_eq!(e.sqlite_error_code(), Some(ErrorCode::TooBig), "{e}");
-    }
-
-    #[test]
-    fn sizes_read_as_people_say_them() {
-        assert_eq!(human_bytes(812), "812 B");
-        assert_eq!(human_bytes(16 * 1024), "16 KB");
-        assert_eq!(human_bytes(52_428_800), "50.0 MB");
     }
 }

@@ -1,0 +1,46 @@
+//! Runs the queuelab binary the way the CLI tests need it: English, its own data folder, the
+//! given input on stdin, and the whole output collected.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// `queuelab --lang en --data-dir DATA ARGS…` with a plain locale.
+pub fn command(data: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_queuelab"));
+    cmd.args(["--lang", "en", "--data-dir"])
+        .arg(data)
+        .args(args)
+        .env("LANG", "C");
+    cmd
+}
+
+/// `queuelab --data-dir DATA ARGS…` with a plain locale and nothing on stdin, waited for: the
+/// language is whatever ARGS say (the default when they say nothing).
+pub fn queuelab(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("LANG", "C")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs [`command`] with `input` on stdin and waits for it to end.
+pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write input");
+    child.wait_with_output().expect("it ends")
+}
