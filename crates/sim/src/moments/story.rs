@@ -149,15 +149,7 @@ impl Story {
                 message_id,
                 description,
                 delivery_count,
-            } => {
-                let broker = self.setting.broker;
-                self.with(message_id, |_, st| {
-                    st.dlq_open += 1;
-                    let m = explain::dead_lettered(st, now, description, *delivery_count, broker);
-                    st.dead_lettered = Some(now);
-                    Some(m)
-                });
-            }
+            } => self.dead_lettered(now, message_id, description, *delivery_count),
             Fact::LockLost { message_id } => self.lock_lost(now, event, message_id),
             Fact::Lost { message_id, loss } => self.lost(now, message_id, *loss),
             Fact::Replayed { message_id, as_id } => {
@@ -254,6 +246,17 @@ impl Story {
         if let Some(m) = moment {
             self.push(order, m);
         }
+    }
+
+    /// A message went to the DLQ; its entry stays open until a replay completes it.
+    fn dead_lettered(&mut self, now: Mark, message_id: &str, description: &str, count: u32) {
+        let broker = self.setting.broker;
+        self.with(message_id, |_, st| {
+            st.dlq_open += 1;
+            let m = explain::dead_lettered(st, now, description, count, broker);
+            st.dead_lettered = Some(now);
+            Some(m)
+        });
     }
 
     /// A consumer lost its lock; the moment names the call that found out.
