@@ -182,16 +182,27 @@ fn vm_hwm_kib() -> Option<u64> {
 
 fn main() {
     let root = tempfile::tempdir().expect("tempdir");
+    if !measure_throughput(root.path()) {
+        return;
+    }
+    measure_step_back(root.path());
+    measure_memory(root.path());
+    // 4. The CLI run with the history written and checked: both stream, so its peak stays
+    //    near the plain run's.
+    cli_history_memory(root.path());
+}
 
+/// 1. Throughput against the bare floor; false when only throughput was asked for.
+fn measure_throughput(root: &std::path::Path) -> bool {
     // 1. Throughput: best of three alternating rounds (the machine is shared).
     let mut engine_time = Duration::MAX;
     let mut floor_time = Duration::MAX;
     let mut kinds = Vec::new();
     for round in 0..3 {
-        let (t, k, ok) = engine(&root.path().join(format!("engine-{round}")), 10_000);
+        let (t, k, ok) = engine(&root.join(format!("engine-{round}")), 10_000);
         assert!(ok, "chaos with 10,000 messages broke a safe-mode invariant");
         engine_time = engine_time.min(t);
-        floor_time = floor_time.min(floor(&root.path().join(format!("floor-{round}")), &k));
+        floor_time = floor_time.min(floor(&root.join(format!("floor-{round}")), &k));
         kinds = k;
     }
     let mut shape: HashMap<&str, usize> = HashMap::new();
@@ -219,11 +230,14 @@ fn main() {
         let mut v: Vec<_> = shape.into_iter().collect();
         v.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
         println!("{v:?}");
-        return;
+        return false;
     }
+    true
+}
 
-    // 2. Step back in a 10,000-event run.
-    let mut sim = new_run(&root.path().join("stepback"), 1_500, 2);
+/// 2. Step back in a 10,000-event run.
+fn measure_step_back(root: &std::path::Path) {
+    let mut sim = new_run(&root.join("stepback"), 1_500, 2);
     while sim.event_count() < 10_000 && sim.step().expect("step").is_some() {}
     let n = sim.event_count();
     let mut rng = StdRng::seed_from_u64(5);
@@ -249,11 +263,14 @@ fn main() {
         }
     );
     drop(sim);
+}
 
+/// 3. Peak memory of a 100,000-message headless run.
+fn measure_memory(root: &std::path::Path) {
     // 3. Peak memory of a 100,000-message headless run (VmHWM covers the whole process, so
     //    it also bounds the runs above).
     let t = Instant::now();
-    let mut big = new_run(&root.path().join("big"), 100_000, 3);
+    let mut big = new_run(&root.join("big"), 100_000, 3);
     let report = big.run_to_end().expect("100k run");
     let hwm = vm_hwm_kib().unwrap_or(0);
     println!(
@@ -275,10 +292,6 @@ fn main() {
         }
     );
     drop(big);
-
-    // 4. The CLI run with the history written and checked: both stream, so its peak stays
-    //    near the plain run's.
-    cli_history_memory(root.path());
 }
 
 /// Peak RSS (kB) of `queuelab sim` with `args`, by `/usr/bin/time -v`; `None` when the tool
