@@ -108,43 +108,28 @@ fn trainee(
     }
 }
 
-#[test]
-fn forty_trainees_every_fact_once_across_a_host_sigkill() {
-    let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
-    let decisions: Vec<(String, Vec<String>)> = content
-        .course(Lang::En)
-        .decisions
-        .iter()
-        .map(|d| {
-            (
-                d.id.clone(),
-                d.options.iter().map(|o| o.id.clone()).collect(),
-            )
-        })
-        .collect();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let host_data = dir.path().join("host");
-    let port = free_port();
-    let host = Arc::new(Mutex::new(Some(Host::start(&host_data, port, &[]))));
-    let url = host
-        .lock()
-        .expect("lock")
-        .as_ref()
-        .expect("host")
-        .url
-        .clone();
+/// Every trainee runs its session on `PARALLEL` threads; halfway, the host is killed hard,
+/// left down for a moment and restarted on the same folder and port. What each trainee did.
+fn trainees_across_a_host_kill(
+    dir: &std::path::Path,
+    url: &str,
+    decisions: &[(String, Vec<String>)],
+    host: &Arc<Mutex<Option<Host>>>,
+    host_data: &std::path::Path,
+    port: u16,
+) -> Vec<(usize, Expected)> {
     let done = Arc::new(AtomicUsize::new(0));
     let next = Arc::new(AtomicUsize::new(0));
     let results = Arc::new(Mutex::new(Vec::new()));
     let workers: Vec<_> = (0..PARALLEL)
         .map(|_| {
-            let (dir, url, decisions) = (PathBuf::from(dir.path()), url.clone(), decisions.clone());
+            let (dir, url, decisions) = (PathBuf::from(dir), url.to_owned(), decisions.to_vec());
             let (done, next, results, host, host_data) = (
                 done.clone(),
                 next.clone(),
                 results.clone(),
                 host.clone(),
-                host_data.clone(),
+                host_data.to_path_buf(),
             );
             std::thread::spawn(move || {
                 loop {
@@ -171,6 +156,52 @@ fn forty_trainees_every_fact_once_across_a_host_sigkill() {
     for w in workers {
         w.join().expect("worker");
     }
+    std::mem::take(&mut *results.lock().expect("lock"))
+}
+
+/// Each trainee's row on the host holds its decisions, quiz and stuck signal.
+fn each_trainee_as_expected(trainees: &[serde_json::Value], results: &[(usize, Expected)]) {
+    for (i, expected) in results {
+        let t = trainees
+            .iter()
+            .find(|t| t["name"] == expected.name.as_str())
+            .unwrap_or_else(|| panic!("trainee {i} on the host"));
+        let got: BTreeMap<String, String> =
+            serde_json::from_value(t["decisions"].clone()).expect("decisions");
+        assert_eq!(got, expected.decisions, "decisions of {}", expected.name);
+        assert_eq!(t["quiz"]["answered"], 10, "{}", expected.name);
+        assert_eq!(t["quiz"]["correct"], expected.score, "{}", expected.name);
+        assert_eq!(t["stuck"], *i == 7, "{}", expected.name);
+    }
+}
+
+#[test]
+fn forty_trainees_every_fact_once_across_a_host_sigkill() {
+    let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
+    let decisions: Vec<(String, Vec<String>)> = content
+        .course(Lang::En)
+        .decisions
+        .iter()
+        .map(|d| {
+            (
+                d.id.clone(),
+                d.options.iter().map(|o| o.id.clone()).collect(),
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host_data = dir.path().join("host");
+    let port = free_port();
+    let host = Arc::new(Mutex::new(Some(Host::start(&host_data, port, &[]))));
+    let url = host
+        .lock()
+        .expect("lock")
+        .as_ref()
+        .expect("host")
+        .url
+        .clone();
+    let results =
+        trainees_across_a_host_kill(dir.path(), &url, &decisions, &host, &host_data, port);
     // What could not be delivered while the host was down goes with the next command.
     for i in 0..TRAINEES {
         let out = run(&dir.path().join(format!("t{i:02}")), &["join"], "");
@@ -203,19 +234,7 @@ fn forty_trainees_every_fact_once_across_a_host_sigkill() {
     let view = host.status(dir.path());
     let trainees = view["trainees"].as_array().expect("trainees");
     assert_eq!(trainees.len(), TRAINEES, "{view}");
-    let results = results.lock().expect("lock");
-    for (i, expected) in results.iter() {
-        let t = trainees
-            .iter()
-            .find(|t| t["name"] == expected.name.as_str())
-            .unwrap_or_else(|| panic!("trainee {i} on the host"));
-        let got: BTreeMap<String, String> =
-            serde_json::from_value(t["decisions"].clone()).expect("decisions");
-        assert_eq!(got, expected.decisions, "decisions of {}", expected.name);
-        assert_eq!(t["quiz"]["answered"], 10, "{}", expected.name);
-        assert_eq!(t["quiz"]["correct"], expected.score, "{}", expected.name);
-        assert_eq!(t["stuck"], *i == 7, "{}", expected.name);
-    }
+    each_trainee_as_expected(trainees, &results);
     let stuck: Vec<&str> = trainees
         .iter()
         .filter(|t| t["stuck"] == true)
