@@ -43,15 +43,51 @@ fn issue_accept_retry_and_clear() {
             Some(1),
         )
         .expect("answer");
+    let (code_id, mail_id) = issue_deny_and_fail(&mut store, attempt.id);
+    retry_bookkeeping(&mut store, &path, mail_id);
+    let other = accept_once(&mut store, &path, code_id);
+    // Failed reports come back with `mail retry`; code mails do not.
+    let report_id = store.due_mails(150).expect("due")[0].id;
+    store
+        .mark_mail_failed(report_id, "gave up")
+        .expect("failed");
+    assert_eq!(
+        store.report_mail_status().expect("status"),
+        Some(MailStatus::Failed("gave up".into()))
+    );
+    assert_eq!(store.requeue_mails(300).expect("requeue"), 1);
+    assert_eq!(store.due_mails(300).expect("due").len(), 1);
+
+    store.clear().expect("clear");
+    assert!(store.mails().expect("mails").is_empty());
+    assert!(store.report_request().expect("request").is_none());
+    assert_eq!(
+        store.otp_history("ada@example.org").expect("h"),
+        OtpHistory::default()
+    );
+    assert!(store.latest_attempt().expect("attempt").is_none());
+    drop((store, other));
+    let bytes = std::fs::read(&path).expect("db");
+    assert!(
+        !bytes
+            .windows(15)
+            .any(|w| w.eq_ignore_ascii_case(b"ada@example.org")),
+        "the address is gone from the file after clear (VACUUM)"
+    );
+}
+
+/// A code is issued, a second one within the cooldown denied without a mail, a wrong code
+/// counted per address, case-insensitively. The code's and its mail's ids.
+fn issue_deny_and_fail(store: &mut Store, attempt_id: i64) -> (i64, i64) {
     let (code_id, mail_id) = store
-        .issue_code("Ada@Example.org", attempt.id, 100, |h| {
+        .issue_code("Ada@Example.org", attempt_id, 100, |h| {
             assert!(h.codes.is_empty());
             Ok(new_code("c1"))
         })
         .expect("store")
         .expect("issued");
     let denied = store
-        .issue_code("ada@example.org", attempt.id, 120, |h| {
+        .issue_code("ada@example.org", attempt_id, 120, |h| {
             assert_eq!(
                 h.codes.len(),
                 1,
@@ -81,10 +117,14 @@ fn issue_accept_retry_and_clear() {
         vec![130]
     );
 
-    // Retry bookkeeping on the code mail.
+    (code_id, mail_id)
+}
+
+/// Retry bookkeeping on the code mail: the lease keeps a second dispatcher off the row.
+fn retry_bookkeeping(store: &mut Store, path: &std::path::Path, mail_id: i64) {
     assert_eq!(store.due_mails(100).expect("due").len(), 1);
     assert!(store.begin_mail_attempt(mail_id, 100).expect("begin"));
-    let (mut rival, _) = Store::open(&path).expect("a second dispatcher");
+    let (mut rival, _) = Store::open(path).expect("a second dispatcher");
     assert!(
         !rival.begin_mail_attempt(mail_id, 101).expect("begin"),
         "the lease keeps a second dispatcher off the row"
@@ -98,9 +138,11 @@ fn issue_accept_retry_and_clear() {
     assert_eq!(store.next_mail_due().expect("next"), Some(200));
     store.mark_mail_sent(mail_id, 200, "smtp").expect("sent");
     assert_eq!(store.next_mail_due().expect("next"), None);
+}
 
-    // Accepting is single use, also from a second connection.
-    let (mut other, _) = Store::open(&path).expect("second connection");
+/// Accepting is single use, also from a second connection (returned, still open).
+fn accept_once(store: &mut Store, path: &std::path::Path, code_id: i64) -> Store {
+    let (mut other, _) = Store::open(path).expect("second connection");
     let report = mail(MailKind::Report, "r1");
     let accept = |_: &OtpHistory| Verdict::Accepted { code_id };
     assert_eq!(
@@ -123,34 +165,7 @@ fn issue_accept_retry_and_clear() {
     assert!(request.confirmed);
     assert_eq!(request.address, "Ada@Example.org");
 
-    // Failed reports come back with `mail retry`; code mails do not.
-    let report_id = store.due_mails(150).expect("due")[0].id;
-    store
-        .mark_mail_failed(report_id, "gave up")
-        .expect("failed");
-    assert_eq!(
-        store.report_mail_status().expect("status"),
-        Some(MailStatus::Failed("gave up".into()))
-    );
-    assert_eq!(store.requeue_mails(300).expect("requeue"), 1);
-    assert_eq!(store.due_mails(300).expect("due").len(), 1);
-
-    store.clear().expect("clear");
-    assert!(store.mails().expect("mails").is_empty());
-    assert!(store.report_request().expect("request").is_none());
-    assert_eq!(
-        store.otp_history("ada@example.org").expect("h"),
-        OtpHistory::default()
-    );
-    assert!(store.latest_attempt().expect("attempt").is_none());
-    drop((store, other));
-    let bytes = std::fs::read(&path).expect("db");
-    assert!(
-        !bytes
-            .windows(15)
-            .any(|w| w.eq_ignore_ascii_case(b"ada@example.org")),
-        "the address is gone from the file after clear (VACUUM)"
-    );
+    other
 }
 
 /// Codes to many different addresses stop at the limit for all addresses.
