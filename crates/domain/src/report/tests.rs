@@ -15,26 +15,7 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
     assert_eq!(scenarios.len(), 1, "the shipped lost-ack scenario");
     for lang in [Lang::De, Lang::En] {
         let course = content.course(lang);
-        let mut attempt = Attempt::new(&course.quiz, 5);
-        let drawn: Vec<String> = attempt
-            .questions(&course.quiz)
-            .iter()
-            .map(|q| q.id.clone())
-            .collect();
-        for q in course
-            .quiz
-            .questions
-            .iter()
-            .filter(|q| drawn.contains(&q.id))
-        {
-            let right: BTreeSet<String> = q
-                .options
-                .iter()
-                .filter(|o| o.correct)
-                .map(|o| o.id.clone())
-                .collect();
-            attempt.answer(&q.id, right);
-        }
+        let (attempt, drawn) = all_right_attempt(&course.quiz);
         let mut progress = Progress::default();
         let d = &course.decisions[0];
         progress
@@ -47,23 +28,7 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
         progress.checklist.insert(item.id.clone(), true);
         // Lab 1 solved after three checks, lab 2 checked twice and not solved, the rest new.
         let labs = &content.labs[..];
-        let lab_results = std::collections::BTreeMap::from([
-            (
-                labs[0].id.clone(),
-                crate::LabResult {
-                    attempts: 3,
-                    solved_at: Some(1),
-                    hints: 1,
-                },
-            ),
-            (
-                labs[1].id.clone(),
-                crate::LabResult {
-                    attempts: 2,
-                    ..Default::default()
-                },
-            ),
-        ]);
+        let lab_results = lab_results(labs);
         let report = build(&ReportInput {
             course,
             scenarios: &scenarios,
@@ -76,31 +41,7 @@ fn report_holds_every_part_in_both_renderings_and_languages() {
             labs,
             lab_results: &lab_results,
         });
-        let s = &course.strings;
-        let lab_line = |key: content::Key, i: usize, checks: &str| {
-            let title = s.fill(
-                key::report::LAB_TITLE,
-                &[
-                    ("n", &labs[i].number.to_string()),
-                    ("title", &labs[i].title[&lang]),
-                ],
-            );
-            s.fill(key, &[("title", &title), ("checks", checks)])
-        };
-        let text = report.text();
-        assert!(text.contains(s.get(key::report::LABS)), "{text}");
-        assert!(
-            text.contains(&lab_line(key::report::LAB_SOLVED, 0, "3")),
-            "{text}"
-        );
-        assert!(
-            text.contains(&lab_line(key::report::LAB_OPEN, 1, "2")),
-            "{text}"
-        );
-        assert!(
-            text.contains(&lab_line(key::report::LAB_NEW, 2, "0")),
-            "{text}"
-        );
+        assert_lab_lines(&report.text(), &course.strings, labs, lang);
         let text = report.text();
         let html = report.html();
         assert!(text.contains("2026-11-30"));
@@ -262,4 +203,72 @@ fn every_quiz_topic_has_a_next_step_and_an_unknown_one_has_none() {
         assert_eq!(step.name(), format!("report.step.{topic}"));
     }
     assert_eq!(step_key("kafka"), None);
+}
+
+/// An attempt with every drawn question answered right, and the drawn question ids.
+fn all_right_attempt(quiz: &content::Quiz) -> (Attempt, Vec<String>) {
+    let mut attempt = Attempt::new(quiz, 5);
+    let drawn: Vec<String> = attempt
+        .questions(quiz)
+        .iter()
+        .map(|q| q.id.clone())
+        .collect();
+    for q in quiz.questions.iter().filter(|q| drawn.contains(&q.id)) {
+        let right: BTreeSet<String> = q
+            .options
+            .iter()
+            .filter(|o| o.correct)
+            .map(|o| o.id.clone())
+            .collect();
+        attempt.answer(&q.id, right);
+    }
+    (attempt, drawn)
+}
+
+/// Lab 1 solved after three checks with a hint, lab 2 checked twice and not solved.
+fn lab_results(labs: &[content::Lab]) -> std::collections::BTreeMap<String, crate::LabResult> {
+    std::collections::BTreeMap::from([
+        (
+            labs[0].id.clone(),
+            crate::LabResult {
+                attempts: 3,
+                solved_at: Some(1),
+                hints: 1,
+            },
+        ),
+        (
+            labs[1].id.clone(),
+            crate::LabResult {
+                attempts: 2,
+                ..Default::default()
+            },
+        ),
+    ])
+}
+
+/// The report's labs part: its heading and one line per lab, solved, open or new.
+fn assert_lab_lines(text: &str, s: &content::Strings, labs: &[content::Lab], lang: Lang) {
+    let lab_line = |key: content::Key, i: usize, checks: &str| {
+        let title = s.fill(
+            key::report::LAB_TITLE,
+            &[
+                ("n", &labs[i].number.to_string()),
+                ("title", &labs[i].title[&lang]),
+            ],
+        );
+        s.fill(key, &[("title", &title), ("checks", checks)])
+    };
+    assert!(text.contains(s.get(key::report::LABS)), "{text}");
+    assert!(
+        text.contains(&lab_line(key::report::LAB_SOLVED, 0, "3")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&lab_line(key::report::LAB_OPEN, 1, "2")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&lab_line(key::report::LAB_NEW, 2, "0")),
+        "{text}"
+    );
 }
