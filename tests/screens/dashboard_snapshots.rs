@@ -56,10 +56,10 @@ fn trainee(name: &str, chapters: u32, decisions: &[(&str, &str)], quiz: (u32, u3
     }
 }
 
-/// The summary as a host serving in `lang` sends it: places and screens by their titles.
-fn summary(lang: Lang) -> SummaryView {
-    let c = content();
-    let texts = queuelab::domain::workshop::RoomTexts::of(&c, lang);
+/// Ada (all four decisions, two labs solved, away for two hours), Bob (stuck, seen by the
+/// instructor) and Chris (a long name, reading chapter 6).
+fn three_trainees(c: &queuelab::content::Content, lang: Lang, labs: &[String]) -> Vec<TraineeView> {
+    let texts = queuelab::domain::workshop::RoomTexts::of(c, lang);
     let course = c.course(Lang::En);
     let d: Vec<&str> = course.decisions.iter().map(|d| d.id.as_str()).collect();
     let opt = |i: usize, j: usize| course.decisions[i].options[j].id.as_str();
@@ -85,7 +85,6 @@ fn summary(lang: Lang) -> SummaryView {
     // Ada closed her laptop two hours ago: in the room (she did not leave), but not active.
     ada.last_seen_ms = NOW_MS - 7_200_000;
     ada.last_contact_ms = NOW_MS - 7_200_000;
-    let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
     ada.labs_solved = vec![labs[0].clone(), labs[1].clone()];
     ada.screen = Some(texts.place(&Place::Quiz));
     let mut chris = trainee(
@@ -95,9 +94,13 @@ fn summary(lang: Lang) -> SummaryView {
         (0, 0),
     );
     chris.screen = Some(texts.place(&Place::Chapter(course.chapters[5].id.clone())));
-    let trainees = vec![ada, bob, chris];
+    vec![ada, bob, chris]
+}
+
+/// How many trainees chose each option of each decision.
+fn tally_decisions(trainees: &[TraineeView]) -> BTreeMap<String, BTreeMap<String, u32>> {
     let mut decisions: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for t in &trainees {
+    for t in trainees {
         for (k, v) in &t.decisions {
             *decisions
                 .entry(k.clone())
@@ -106,6 +109,17 @@ fn summary(lang: Lang) -> SummaryView {
                 .or_default() += 1;
         }
     }
+    decisions
+}
+
+/// The summary as a host serving in `lang` sends it: places and screens by their titles.
+fn summary(lang: Lang) -> SummaryView {
+    let c = content();
+    let course = c.course(Lang::En);
+    let d: Vec<&str> = course.decisions.iter().map(|d| d.id.as_str()).collect();
+    let labs: Vec<String> = c.labs.iter().map(|l| l.id.clone()).collect();
+    let trainees = three_trainees(&c, lang, &labs);
+    let decisions = tally_decisions(&trainees);
     let q = &course.quiz.questions;
     let quiz = [(0, 1, 2), (3, 0, 2), (7, 2, 2)]
         .into_iter()
