@@ -53,6 +53,65 @@ fn cpu_ticks(pid: u32) -> u64 {
     get(11) + get(12)
 }
 
+/// Trainee `i`'s session on its own store: joins, saves every chapter, decision, ordering and
+/// scenario fact and a whole quiz, each after a think time, and delivers it at once; each
+/// save-to-delivered delay goes into `delays`.
+fn one_trainee(
+    i: usize,
+    path: &std::path::Path,
+    course: &queuelab::content::Course,
+    scenarios: &[String],
+    join: &JoinUrl,
+    delays: &Mutex<Vec<Duration>>,
+) {
+    let (mut store, _) = Store::open(path).expect("store");
+    store.join(join, &format!("Trainee {i:02}")).expect("join");
+    let timed = |store: &mut Store, save: &dyn Fn(&mut Store)| {
+        std::thread::sleep(Duration::from_millis(
+            THINK_MS / 2 + rand::random_range(0..THINK_MS),
+        ));
+        let t = Instant::now();
+        save(store);
+        let d = deliver(store, client::deadline_in(10_000), false).expect("deliver");
+        assert!(d.error.is_none() && d.pending == 0, "{d:?}");
+        delays.lock().expect("lock").push(t.elapsed());
+    };
+    let mut facts: Vec<Fact> = course
+        .chapters
+        .iter()
+        .map(|c| Fact::ChapterRead(c.id.clone()))
+        .collect();
+    facts.extend(course.decisions.iter().map(|d| Fact::DecisionAnswered {
+        decision: d.id.clone(),
+        option: d.options[i % d.options.len()].id.clone(),
+    }));
+    facts.extend([
+        Fact::OrderingAttempt,
+        Fact::OrderingMistake,
+        Fact::OrderingSolved,
+    ]);
+    facts.extend(scenarios.iter().map(|s| Fact::ScenarioRun(s.clone())));
+    for fact in facts {
+        timed(&mut store, &|s: &mut Store| s.save(&fact).expect("save"));
+    }
+    let mut attempt = store
+        .start_attempt(&Attempt::new(&course.quiz, i as u64))
+        .expect("attempt");
+    while let Some(q) = attempt.next_question(&course.quiz) {
+        let chosen: BTreeSet<String> = [attempt.options(q)[0].id.clone()].into_iter().collect();
+        attempt.answer(&q.id, chosen.clone());
+        let correct = attempt.is_correct(q);
+        let finished = attempt
+            .is_complete(&course.quiz)
+            .then(|| attempt.score(&course.quiz).correct);
+        let (id, qid) = (attempt.id, q.id.clone());
+        timed(&mut store, &|s: &mut Store| {
+            s.save_answer(id, &qid, &chosen, correct, finished)
+                .expect("answer");
+        });
+    }
+}
+
 fn main() {
     let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
     let course = content.course(Lang::En).clone();
@@ -89,55 +148,7 @@ fn main() {
                 delays.clone(),
             );
             let path = dir.path().join(format!("t{i:02}.db"));
-            std::thread::spawn(move || {
-                let (mut store, _) = Store::open(&path).expect("store");
-                store.join(&join, &format!("Trainee {i:02}")).expect("join");
-                let timed = |store: &mut Store, save: &dyn Fn(&mut Store)| {
-                    std::thread::sleep(Duration::from_millis(
-                        THINK_MS / 2 + rand::random_range(0..THINK_MS),
-                    ));
-                    let t = Instant::now();
-                    save(store);
-                    let d = deliver(store, client::deadline_in(10_000), false).expect("deliver");
-                    assert!(d.error.is_none() && d.pending == 0, "{d:?}");
-                    delays.lock().expect("lock").push(t.elapsed());
-                };
-                let mut facts: Vec<Fact> = course
-                    .chapters
-                    .iter()
-                    .map(|c| Fact::ChapterRead(c.id.clone()))
-                    .collect();
-                facts.extend(course.decisions.iter().map(|d| Fact::DecisionAnswered {
-                    decision: d.id.clone(),
-                    option: d.options[i % d.options.len()].id.clone(),
-                }));
-                facts.extend([
-                    Fact::OrderingAttempt,
-                    Fact::OrderingMistake,
-                    Fact::OrderingSolved,
-                ]);
-                facts.extend(scenarios.iter().map(|s| Fact::ScenarioRun(s.clone())));
-                for fact in facts {
-                    timed(&mut store, &|s: &mut Store| s.save(&fact).expect("save"));
-                }
-                let mut attempt = store
-                    .start_attempt(&Attempt::new(&course.quiz, i as u64))
-                    .expect("attempt");
-                while let Some(q) = attempt.next_question(&course.quiz) {
-                    let chosen: BTreeSet<String> =
-                        [attempt.options(q)[0].id.clone()].into_iter().collect();
-                    attempt.answer(&q.id, chosen.clone());
-                    let correct = attempt.is_correct(q);
-                    let finished = attempt
-                        .is_complete(&course.quiz)
-                        .then(|| attempt.score(&course.quiz).correct);
-                    let (id, qid) = (attempt.id, q.id.clone());
-                    timed(&mut store, &|s: &mut Store| {
-                        s.save_answer(id, &qid, &chosen, correct, finished)
-                            .expect("answer");
-                    });
-                }
-            })
+            std::thread::spawn(move || one_trainee(i, &path, &course, &scenarios, &join, &delays))
         })
         .collect();
     for t in threads {
