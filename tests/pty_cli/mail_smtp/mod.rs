@@ -196,19 +196,7 @@ fn code_and_report_arrive_with_their_parts_and_the_code_is_stored_nowhere() {
     );
     let raw = &code_mail.data;
     let code = code_in(raw);
-    let stored = fx.store.mails().expect("mails");
-    assert_eq!(
-        header(raw, "Message-ID"),
-        Some(stored[0].mail.message_id.as_str())
-    );
-    assert_eq!(header(raw, "To"), Some(LEARNER));
-    assert_eq!(header(raw, "From"), Some("\"Queue Lab\" <lab@example.org>"));
-    assert_eq!(
-        header(raw, "Subject"),
-        Some("Your queuelab confirmation code")
-    );
-    assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("text/plain")));
-    assert!(header(raw, "Date").is_some());
+    assert_code_mail_headers(raw, &fx.store);
 
     let report = fx.report();
     let verdict = fx
@@ -244,20 +232,7 @@ fn code_and_report_arrive_with_their_parts_and_the_code_is_stored_nowhere() {
         vec![LEARNER.to_owned(), INSTRUCTOR.to_owned()],
         "copy with consent"
     );
-    let raw = &report_mail.data;
-    assert_eq!(header(raw, "Cc"), Some(INSTRUCTOR));
-    assert_eq!(header(raw, "Subject"), Some("Your queuelab report"));
-    assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("multipart/alternative")));
-    assert!(raw.contains("Content-Type: text/plain; charset=utf-8"));
-    assert!(raw.contains("Content-Type: text/html; charset=utf-8"));
-    let ids: BTreeSet<_> = fx
-        .store
-        .mails()
-        .expect("mails")
-        .iter()
-        .map(|m| m.mail.message_id.clone())
-        .collect();
-    assert_eq!(ids.len(), 2, "each mail has its own Message-ID");
+    assert_report_mail_parts(&report_mail.data, &fx.store);
 
     // The code is in the mail only: not in the database, its WAL, nor the log.
     drop(fx.store);
@@ -303,40 +278,7 @@ fn down_4xx_tls_and_dropped_connections_keep_the_report_queued_then_deliver_it_o
         ("tls", Mode::Accept, smtp.port, Security::Tls),
     ] {
         smtp.set_mode(mode);
-        let outcomes = fx
-            .smtp_with(port, security)
-            .run_due(&mut fx.store, now)
-            .expect("dispatch");
-        let [
-            Outcome::Retry {
-                next_at, reason, ..
-            },
-        ] = &outcomes[..]
-        else {
-            panic!("{name}: expected a retry, got {outcomes:?}");
-        };
-        assert!(*next_at > now, "{name}: backoff");
-        assert!(!reason.is_empty());
-        let report_row = fx
-            .store
-            .mails()
-            .expect("mails")
-            .into_iter()
-            .next()
-            .expect("row");
-        assert_eq!(
-            report_row.status,
-            MailStatus::Queued,
-            "{name}: still queued"
-        );
-        assert!(
-            fx.smtp(port)
-                .run_due(&mut fx.store, now)
-                .expect("dispatch")
-                .is_empty(),
-            "{name}: not due before the backoff ends"
-        );
-        now = *next_at;
+        now = retry_after(&mut fx, name, port, security, now);
     }
     assert!(smtp.received().is_empty(), "nothing accepted so far");
     smtp.set_mode(Mode::Accept);
@@ -379,4 +321,77 @@ fn down_4xx_tls_and_dropped_connections_keep_the_report_queued_then_deliver_it_o
         .expect("row");
     assert_eq!(row.status, MailStatus::Sent);
     assert_eq!(row.attempts, 5);
+}
+
+/// The code mail's headers: its stored Message-ID, the learner, the sender, the subject, plain
+/// text and a date.
+fn assert_code_mail_headers(raw: &str, store: &Store) {
+    let stored = store.mails().expect("mails");
+    assert_eq!(
+        header(raw, "Message-ID"),
+        Some(stored[0].mail.message_id.as_str())
+    );
+    assert_eq!(header(raw, "To"), Some(LEARNER));
+    assert_eq!(header(raw, "From"), Some("\"Queue Lab\" <lab@example.org>"));
+    assert_eq!(
+        header(raw, "Subject"),
+        Some("Your queuelab confirmation code")
+    );
+    assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("text/plain")));
+    assert!(header(raw, "Date").is_some());
+}
+
+/// The report mail: a copy to the instructor, both parts, its own Message-ID.
+fn assert_report_mail_parts(raw: &str, store: &Store) {
+    assert_eq!(header(raw, "Cc"), Some(INSTRUCTOR));
+    assert_eq!(header(raw, "Subject"), Some("Your queuelab report"));
+    assert!(header(raw, "Content-Type").is_some_and(|c| c.starts_with("multipart/alternative")));
+    assert!(raw.contains("Content-Type: text/plain; charset=utf-8"));
+    assert!(raw.contains("Content-Type: text/html; charset=utf-8"));
+    let ids: BTreeSet<_> = store
+        .mails()
+        .expect("mails")
+        .iter()
+        .map(|m| m.mail.message_id.clone())
+        .collect();
+    assert_eq!(ids.len(), 2, "each mail has its own Message-ID");
+}
+
+/// One failed try (`name`) through the server at `port`: a retry with a backoff, the report
+/// still queued and not due before the backoff ends. When the next try is due.
+fn retry_after(fx: &mut Fixture, name: &str, port: u16, security: Security, now: i64) -> i64 {
+    let outcomes = fx
+        .smtp_with(port, security)
+        .run_due(&mut fx.store, now)
+        .expect("dispatch");
+    let [
+        Outcome::Retry {
+            next_at, reason, ..
+        },
+    ] = &outcomes[..]
+    else {
+        panic!("{name}: expected a retry, got {outcomes:?}");
+    };
+    assert!(*next_at > now, "{name}: backoff");
+    assert!(!reason.is_empty());
+    let report_row = fx
+        .store
+        .mails()
+        .expect("mails")
+        .into_iter()
+        .next()
+        .expect("row");
+    assert_eq!(
+        report_row.status,
+        MailStatus::Queued,
+        "{name}: still queued"
+    );
+    assert!(
+        fx.smtp(port)
+            .run_due(&mut fx.store, now)
+            .expect("dispatch")
+            .is_empty(),
+        "{name}: not due before the backoff ends"
+    );
+    *next_at
 }
