@@ -170,21 +170,16 @@ fn call(
     )
 }
 
-#[test]
-fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let content = content();
-    let decision = content.course(Lang::En).decisions[1].id.clone();
-    let state = HostState::open(dir.path(), None, &content).expect("opens");
-    let reveal = format!(r#"{{"kind":"reveal-decision","decision":"{decision}"}}"#);
+/// A pace without a key, with a wrong key, or naming an unknown chapter is refused.
+fn assert_pace_refused_without_the_key(state: &HostState, reveal: &str) {
     let chapter = r#"{"kind":"open-chapter","chapter":"no-such-chapter"}"#;
     assert_eq!(
-        call(&state, "POST", "/api/pace", "", None, reveal.as_bytes()).status,
+        call(state, "POST", "/api/pace", "", None, reveal.as_bytes()).status,
         401
     );
     assert_eq!(
         call(
-            &state,
+            state,
             "POST",
             "/api/pace",
             "",
@@ -195,7 +190,7 @@ fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
         403
     );
     let bad = call(
-        &state,
+        state,
         "POST",
         "/api/pace",
         "",
@@ -204,6 +199,16 @@ fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
     );
     assert_eq!(bad.status, 422, "content ids are checked");
     assert!(String::from_utf8_lossy(&bad.body).contains("no-such-chapter"));
+}
+
+#[test]
+fn pacing_needs_the_key_to_send_the_code_to_read_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let decision = content.course(Lang::En).decisions[1].id.clone();
+    let state = HostState::open(dir.path(), None, &content).expect("opens");
+    let reveal = format!(r#"{{"kind":"reveal-decision","decision":"{decision}"}}"#);
+    assert_pace_refused_without_the_key(&state, &reveal);
     let key = state.key.clone();
     for _ in 0..2 {
         let sent = call(
