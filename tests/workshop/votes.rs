@@ -139,9 +139,20 @@ fn a_second_vote_is_counted_beside_the_first_and_shown_everywhere() {
     assert_eq!(reply.distributions[&d.id][&d.options[0].id], 2);
     assert_eq!(reply.second_distributions[&d.id][&d.options[1].id], 1);
     host.kill();
-    let out_dir = dir.path().join("export");
+    export_shows_both_rounds(&host_dir, dir.path(), &content, d);
+}
+
+/// The export after the session: the second vote in the CSV's last column, the decisions by
+/// their titles, both rounds side by side in the HTML.
+fn export_shows_both_rounds(
+    host_dir: &std::path::Path,
+    dir: &std::path::Path,
+    content: &queuelab::content::Content,
+    d: &queuelab::content::Decision,
+) {
+    let out_dir = dir.join("export");
     let out = run(
-        &host_dir,
+        host_dir,
         &["host", "export", "--out", out_dir.to_str().expect("utf8")],
         "",
     );
