@@ -97,6 +97,22 @@ fn host_cmd(host: &Host, dir: &Path, args: &[&str], input: &str) -> String {
     said
 }
 
+/// Ten addresses register thirty fake trainees each, at the same time; each is accepted.
+fn flood(url: &JoinUrl) {
+    std::thread::scope(|scope| {
+        for a in 0..ADDRESSES {
+            scope.spawn(move || {
+                let from = Ipv4Addr::new(127, 0, 0, 2 + a);
+                for i in 0..PER_ADDRESS {
+                    let (status, body) =
+                        post_from(from, url, &fake(url, usize::from(a) * 1000 + i));
+                    assert_eq!(status, 200, "{from}: {body}");
+                }
+            });
+        }
+    });
+}
+
 #[test]
 fn a_flood_from_ten_addresses_is_seen_locked_out_and_removed_in_one_action() {
     let _serial = super::one_attack_at_a_time();
@@ -113,19 +129,7 @@ fn a_flood_from_ten_addresses_is_seen_locked_out_and_removed_in_one_action() {
     assert!(stuck.status.success(), "{stuck:?}");
 
     // The flood: ten addresses register thirty fake trainees each, at the same time.
-    std::thread::scope(|scope| {
-        for a in 0..ADDRESSES {
-            let url = &url;
-            scope.spawn(move || {
-                let from = Ipv4Addr::new(127, 0, 0, 2 + a);
-                for i in 0..PER_ADDRESS {
-                    let (status, body) =
-                        post_from(from, url, &fake(url, usize::from(a) * 1000 + i));
-                    assert_eq!(status, 200, "{from}: {body}");
-                }
-            });
-        }
-    });
+    flood(&url);
     let total = PER_ADDRESS * usize::from(ADDRESSES);
     let view = summary(&host, &instructor);
     let door = &view["door"];
