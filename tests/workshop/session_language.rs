@@ -25,21 +25,8 @@ fn without_lang(data: &std::path::Path, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-#[test]
-fn a_german_session_projects_and_exports_in_german() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let host_dir = dir.path().join("host");
-    let host = Host::start_in("de", &host_dir, free_port(), &[]);
-    let trainee = dir.path().join("t");
-    let out = run(&trainee, &["join", &host.url, "--name", "Grace"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = run(&trainee, &["decide", "--plain"], "1\n");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = run(&trainee, &["stuck", "lost"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-
+/// The projector page of a German session: German headings, the stuck trainee as a count.
+fn projector_page_is_german(host: &Host) {
     let url = JoinUrl::parse(&host.url).expect("url");
     let page = request(
         &url,
@@ -67,6 +54,24 @@ fn a_german_session_projects_and_exports_in_german() {
     }
     // The stuck trainee is a count, never a name on the wall.
     assert!(!html.contains("Grace"), "{html}");
+}
+
+#[test]
+fn a_german_session_projects_and_exports_in_german() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let host_dir = dir.path().join("host");
+    let host = Host::start_in("de", &host_dir, free_port(), &[]);
+    let trainee = dir.path().join("t");
+    let out = run(&trainee, &["join", &host.url, "--name", "Grace"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&trainee, &["decide", "--plain"], "1\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&trainee, &["stuck", "lost"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    projector_page_is_german(&host);
 
     let status = host.status(&trainee);
     let grace = &status["trainees"][0];
