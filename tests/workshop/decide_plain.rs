@@ -6,7 +6,7 @@
 
 use crate::support::{Host, command_in, command_saved_lang, free_port, run};
 use queuelab::content::key;
-use queuelab::content::{ContentSource, Lang};
+use queuelab::content::{ContentSource, Decision, Lang};
 use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
@@ -32,6 +32,46 @@ fn pace(host: &Host, data: &Path, what: &str, k: &str) {
     let said = host.pace(data, what, k);
     assert!(!said.contains("{\""), "{said}");
     assert!(said.contains("Decision 1"), "{said}");
+}
+
+/// After delivery: decisions 1 and 3 answered on the host, decision 2 not.
+fn first_round_reached_the_host(host: &Host, ada: &Path, dir: &Path, d: [&Decision; 3]) {
+    let [d1, d2, d3] = d;
+    let out = run(ada, &["join"], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
+    let view = host.status(dir);
+    let row = &view["trainees"][0];
+    assert_eq!(
+        row["decisions"][&d1.id],
+        d1.options[1].id.as_str(),
+        "{view}"
+    );
+    assert_eq!(
+        row["decisions"][&d3.id],
+        d3.options[0].id.as_str(),
+        "{view}"
+    );
+    assert!(row["decisions"].get(&d2.id).is_none(), "{view}");
+}
+
+/// After delivery: the first answer kept, the second vote counted beside it, once.
+fn second_vote_reached_the_host(host: &Host, ada: &Path, dir: &Path, d1: &Decision) {
+    let out = run(ada, &["join"], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
+    let view = host.status(dir);
+    let row = &view["trainees"][0];
+    assert_eq!(
+        row["decisions"][&d1.id],
+        d1.options[1].id.as_str(),
+        "{view}"
+    );
+    assert_eq!(
+        row["second_votes"][&d1.id],
+        d1.options[2].id.as_str(),
+        "{view}"
+    );
+    assert_eq!(view["second_votes"][&d1.id][&d1.options[2].id], 1, "{view}");
+    assert_eq!(view["second_votes"][&d1.id][&d1.options[3].id], 0, "{view}");
 }
 
 #[test]
@@ -68,21 +108,7 @@ fn the_command_line_votes_as_the_room_does() {
         "{text}"
     );
     assert!(text.contains("no vote is open"), "{text}");
-    let out = run(&ada, &["join"], "");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
-    let view = host.status(dir.path());
-    let row = &view["trainees"][0];
-    assert_eq!(
-        row["decisions"][&d1.id],
-        d1.options[1].id.as_str(),
-        "{view}"
-    );
-    assert_eq!(
-        row["decisions"][&d3.id],
-        d3.options[0].id.as_str(),
-        "{view}"
-    );
-    assert!(row["decisions"].get(&d2.id).is_none(), "{view}");
+    first_round_reached_the_host(&host, &ada, dir.path(), [d1, d2, d3]);
 
     // The second vote: asked again, counted as the second vote, once.
     pace(&host, dir.path(), "second-vote", "1");
@@ -99,22 +125,7 @@ fn the_command_line_votes_as_the_room_does() {
     let text = decide(&ada, "", "");
     assert!(text.contains(&d2.situation), "{text}");
     assert!(!text.contains(&d1.situation), "{text}");
-    let out = run(&ada, &["join"], "");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("waiting: 0"));
-    let view = host.status(dir.path());
-    let row = &view["trainees"][0];
-    assert_eq!(
-        row["decisions"][&d1.id],
-        d1.options[1].id.as_str(),
-        "{view}"
-    );
-    assert_eq!(
-        row["second_votes"][&d1.id],
-        d1.options[2].id.as_str(),
-        "{view}"
-    );
-    assert_eq!(view["second_votes"][&d1.id][&d1.options[2].id], 1, "{view}");
-    assert_eq!(view["second_votes"][&d1.id][&d1.options[3].id], 0, "{view}");
+    second_vote_reached_the_host(&host, &ada, dir.path(), d1);
 
     // After the reveal the verdict on the trainee's answer (the newest, here the second vote)
     // and the explanation show; nothing is asked.
