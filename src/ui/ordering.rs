@@ -11,8 +11,19 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-/// Draws the ordering game.
+/// Draws the ordering game: the head, then either the summary or the cards with the panel below.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
+    draw_head(frame, app, state, theme);
+    if state.game.is_solved() {
+        draw_summary(frame, app, state, theme);
+        return;
+    }
+    draw_cards(frame, app, state, theme);
+    draw_below(frame, app, state, theme);
+}
+
+/// Draws the two head rows: the title, then the progress n/total and the attempts and mistakes.
+fn draw_head(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
     let s = app.session.strings();
     let game = &app.session.course().ordering;
     let body = layout::body(app.session.size.0, app.session.size.1);
@@ -52,26 +63,31 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         Paragraph::new(head),
         clip(frame, Rect::new(0, body.y, body.width, 2)),
     );
-    let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
+}
+
+/// Draws the summary of a solved game, scrolled to the state's offset.
+fn draw_summary(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
     let rest = rect(app::ordering_summary_area(&app.session));
-    if state.game.is_solved() {
-        // Laid out by the app, which also stops the scrolling at the last line.
-        let lines: Vec<Line<'_>> =
-            app::ordering_summary_lines(&app.session, usize::from(rest.width))
-                .into_iter()
-                .skip(usize::from(state.scroll))
-                .map(|line| {
-                    Line::from(
-                        line.spans
-                            .into_iter()
-                            .map(|span| Span::styled(span.text, theme.tone(span.tone)))
-                            .collect::<Vec<_>>(),
-                    )
-                })
-                .collect();
-        frame.render_widget(Paragraph::new(lines), clip(frame, rest));
-        return;
-    }
+    // Laid out by the app, which also stops the scrolling at the last line.
+    let lines: Vec<Line<'_>> = app::ordering_summary_lines(&app.session, usize::from(rest.width))
+        .into_iter()
+        .skip(usize::from(state.scroll))
+        .map(|line| {
+            Line::from(
+                line.spans
+                    .into_iter()
+                    .map(|span| Span::styled(span.text, theme.tone(span.tone)))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), clip(frame, rest));
+}
+
+/// Draws the card list: placed cards with their place, open cards with their text cut to one row.
+fn draw_cards(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
+    let game = &app.session.course().ordering;
+    let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
     let check = if app.session.options.ascii {
         "+"
     } else {
@@ -114,6 +130,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &The
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), clip(frame, rect(cards)));
+}
+
+/// Draws the panel below the cards: the open card at the cursor in full, the feedback, the intro.
+fn draw_below(frame: &mut Frame<'_>, app: &App, state: &OrderingState, theme: &Theme) {
+    let s = app.session.strings();
+    let game = &app.session.course().ordering;
+    let body = layout::body(app.session.size.0, app.session.size.1);
+    let cards = layout::ordering_cards(app.session.size.0, app.session.size.1);
     let mut below: Vec<Line<'_>> = Vec::new();
     // The card at the cursor in full: the list cuts long texts to one row.
     if let Some(card) = state

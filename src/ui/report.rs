@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-/// Draws the report screen.
+/// Draws the report screen: the title row, then the entry field and the flow's messages.
 pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme) {
     let s = app.session.strings();
     let body = layout::body(app.session.size.0, app.session.size.1);
@@ -24,6 +24,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
         )),
         clip(frame, Rect::new(0, body.y, body.width, 1)),
     );
+    let mut lines = entry_lines(app, state, theme);
+    lines.extend(flow_lines(app, state, theme));
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        clip(
+            frame,
+            rect(layout::reader_text(app.session.size.0, app.session.size.1)),
+        ),
+    );
+}
+
+/// The phase's hint and its entry field: name and address, the copy question, or the code
+/// (as dots); nothing once done.
+fn entry_lines<'a>(app: &'a App, state: &'a ReportState, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.session.strings();
     let mut lines: Vec<Line<'_>> = Vec::new();
     let (hint, prompt) = match state.phase {
         ReportPhase::Address => (
@@ -43,40 +58,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
     }
     let cursor = if state.busy { "" } else { "_" };
     if state.phase == ReportPhase::Address {
-        // The optional name sits above the address; the focused field carries the cursor.
-        let (name_cursor, address_cursor) = if state.name_focus {
-            (cursor, "")
-        } else {
-            ("", cursor)
-        };
-        lines.push(Line::from(vec![
-            Span::styled(
-                s.get(key::report::NAME_PROMPT).trim_end().to_owned(),
-                theme.tone(Tone::Bold),
-            ),
-            Span::raw(" "),
-            Span::styled(
-                format!("{}{name_cursor}", state.name),
-                if state.name_focus {
-                    theme.selected()
-                } else {
-                    theme.dim()
-                },
-            ),
-        ]));
-        lines.push(Line::from(vec![
-            Span::styled(prompt.trim_end().to_owned(), theme.tone(Tone::Bold)),
-            Span::raw(" "),
-            Span::styled(
-                format!("{}{address_cursor}", state.input),
-                if state.name_focus {
-                    theme.dim()
-                } else {
-                    theme.selected()
-                },
-            ),
-        ]));
-        lines.push(Line::styled(s.get(key::report::NAME_HINT), theme.dim()));
+        lines.extend(address_lines(app, state, theme, prompt, cursor));
     } else if state.phase == ReportPhase::Consent {
         let question = if state.copy_offer == app::CopyOffer::Host {
             s.get(key::report::CC_PROMPT_HOST).to_owned()
@@ -103,6 +85,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
             Span::styled(format!("{shown}{cursor}"), theme.selected()),
         ]));
     }
+    lines
+}
+
+/// Below the field: tries left and resend (code phase), sending, the flow's messages and the
+/// report's mail status.
+fn flow_lines<'a>(app: &'a App, state: &'a ReportState, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.session.strings();
+    let mut lines: Vec<Line<'_>> = Vec::new();
     if state.phase == ReportPhase::Code {
         let mut status = Vec::new();
         if state.remaining < MAX_FAILURES {
@@ -139,11 +129,52 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, state: &ReportState, theme: &Theme
             Span::styled(text, theme.tone(Tone::Bold)),
         ]));
     }
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }),
-        clip(
-            frame,
-            rect(layout::reader_text(app.session.size.0, app.session.size.1)),
+    lines
+}
+
+/// The name field over the address field; the focused one carries the cursor.
+fn address_lines<'a>(
+    app: &'a App,
+    state: &'a ReportState,
+    theme: &Theme,
+    prompt: &'a str,
+    cursor: &str,
+) -> Vec<Line<'a>> {
+    let s = app.session.strings();
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    // The optional name sits above the address; the focused field carries the cursor.
+    let (name_cursor, address_cursor) = if state.name_focus {
+        (cursor, "")
+    } else {
+        ("", cursor)
+    };
+    lines.push(Line::from(vec![
+        Span::styled(
+            s.get(key::report::NAME_PROMPT).trim_end().to_owned(),
+            theme.tone(Tone::Bold),
         ),
-    );
+        Span::raw(" "),
+        Span::styled(
+            format!("{}{name_cursor}", state.name),
+            if state.name_focus {
+                theme.selected()
+            } else {
+                theme.dim()
+            },
+        ),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(prompt.trim_end().to_owned(), theme.tone(Tone::Bold)),
+        Span::raw(" "),
+        Span::styled(
+            format!("{}{address_cursor}", state.input),
+            if state.name_focus {
+                theme.dim()
+            } else {
+                theme.selected()
+            },
+        ),
+    ]));
+    lines.push(Line::styled(s.get(key::report::NAME_HINT), theme.dim()));
+    lines
 }

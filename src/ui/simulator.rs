@@ -153,53 +153,12 @@ fn offer_compare(
     }
 }
 
+/// Draws the info row: the scenario's title, mode, broker and seed, the play state with its
+/// speed, the position and the time; the seed and then the title give way when it is narrow.
 fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.session.strings();
     let title = scenario_text(&app.session, s.scenario_id())
         .map_or_else(|| s.scenario_id().to_owned(), |t| t.title.clone());
-    let (mark, state_key) = if s.timeline.playing {
-        (
-            if app.session.options.ascii {
-                ">"
-            } else {
-                "▶"
-            },
-            key::simulator::PLAYING,
-        )
-    } else if s.timeline.finished && s.timeline.cursor.is_none() {
-        (
-            if app.session.options.ascii {
-                "#"
-            } else {
-                "■"
-            },
-            key::simulator::FINISHED,
-        )
-    } else {
-        (
-            if app.session.options.ascii {
-                "||"
-            } else {
-                "⏸"
-            },
-            key::simulator::PAUSED,
-        )
-    };
-    let position = match (s.timeline.cursor, s.shown_index()) {
-        (Some(i), _) => strings.fill(
-            key::simulator::HISTORY,
-            &[
-                ("n", &(i + 1).to_string()),
-                ("total", &s.timeline.total.to_string()),
-            ],
-        ),
-        (None, Some(i)) => strings.fill(key::simulator::EVENT, &[("n", &(i + 1).to_string())]),
-        (None, None) => strings.get(key::simulator::NOT_STARTED).to_owned(),
-    };
-    let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
-    let now = sim::moments::human_ms(app.session.lang, now);
-    let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
-    let times = if app.session.options.ascii { "x" } else { "×" };
     // A lab's run plays the learner's file, not a mode.
     let mode = match &s.settings.lab {
         Some(lab) => strings.fill(key::simulator::LAB_MODE, &[("n", &lab.number.to_string())]),
@@ -207,13 +166,8 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
             .get(app::simulator::view::mode_key(s.settings.mode))
             .to_owned(),
     };
-    let state = format!("{mark} {} {times}{speed}", strings.get(state_key));
-    // Before the first event there is no time to show.
-    let tail = if s.shown_index().is_some() {
-        format!(" · {position} · {now}")
-    } else {
-        format!(" · {position}")
-    };
+    let state = play_state(app, s);
+    let tail = position_tail(app, s);
     let seed_part = format!(
         "{} {} · ",
         strings.get(key::simulator::SEED),
@@ -246,6 +200,66 @@ fn info(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: lay
         Span::raw(tail),
     ];
     frame.render_widget(Paragraph::new(Line::from(spans)), clip(frame, rect(area)));
+}
+
+/// The play state: its mark (playing, finished or paused), its word and the speed.
+fn play_state(app: &App, s: &SimState) -> String {
+    let strings = app.session.strings();
+    let (mark, state_key) = if s.timeline.playing {
+        (
+            if app.session.options.ascii {
+                ">"
+            } else {
+                "▶"
+            },
+            key::simulator::PLAYING,
+        )
+    } else if s.timeline.finished && s.timeline.cursor.is_none() {
+        (
+            if app.session.options.ascii {
+                "#"
+            } else {
+                "■"
+            },
+            key::simulator::FINISHED,
+        )
+    } else {
+        (
+            if app.session.options.ascii {
+                "||"
+            } else {
+                "⏸"
+            },
+            key::simulator::PAUSED,
+        )
+    };
+    let speed = SPEEDS[s.settings.speed.min(SPEEDS.len() - 1)];
+    let times = if app.session.options.ascii { "x" } else { "×" };
+    format!("{mark} {} {times}{speed}", strings.get(state_key))
+}
+
+/// Where the run stands: the history position or the event, and the time once there is one.
+fn position_tail(app: &App, s: &SimState) -> String {
+    let strings = app.session.strings();
+    let position = match (s.timeline.cursor, s.shown_index()) {
+        (Some(i), _) => strings.fill(
+            key::simulator::HISTORY,
+            &[
+                ("n", &(i + 1).to_string()),
+                ("total", &s.timeline.total.to_string()),
+            ],
+        ),
+        (None, Some(i)) => strings.fill(key::simulator::EVENT, &[("n", &(i + 1).to_string())]),
+        (None, None) => strings.get(key::simulator::NOT_STARTED).to_owned(),
+    };
+    let now = s.shown().map_or(0, |snap| snap.scalars.now_ms);
+    let now = sim::moments::human_ms(app.session.lang, now);
+    // Before the first event there is no time to show.
+    if s.shown_index().is_some() {
+        format!(" · {position} · {now}")
+    } else {
+        format!(" · {position}")
+    }
 }
 
 /// What the story panel shows: the current moment (see [`story::lines`]), else the newest

@@ -24,13 +24,26 @@ const MAX_NAME_W: usize = 24;
 /// The place column ("chapter Outbox") is at least this wide; it takes what the name leaves.
 const MIN_SCREEN_W: usize = 16;
 
-/// The section's lines at `width`.
+/// The section's lines at `width`: warnings, the door, who is stuck, the relay, the trainee
+/// table, the labs and the rules behind the figures.
 pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let s = dash.strings();
-    let course = dash.course();
-    let view = &dash.summary;
     let mut out = warning_lines(dash, theme, width);
     out.extend(super::door::lines(dash, theme, width));
+    stuck_lines(dash, theme, width, &mut out);
+    relay_line(dash, width, &mut out);
+    if !trainee_table(dash, theme, width, &mut out) {
+        return out;
+    }
+    labs(dash, theme, width, &mut out);
+    rules_lines(dash, theme, width, &mut out);
+    out
+}
+
+/// Who is stuck, newest first: name, screen, since when, whether seen, and (privately) their
+/// words.
+fn stuck_lines(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    let view = &dash.summary;
     let mut stuck: Vec<_> = view.trainees.iter().filter(|t| t.stuck).collect();
     // Newest first: the one who just asked is the one to look at.
     stuck.sort_by_key(|t| std::cmp::Reverse(t.stuck_since_ms));
@@ -86,7 +99,12 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             theme.tone(Tone::Bad),
         ));
     }
-    if let Some(relay) = &view.relay {
+}
+
+/// The mail relay's counts, when the room has a relay.
+fn relay_line(dash: &Dashboard, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
+    if let Some(relay) = &dash.summary.relay {
         out.push(Line::raw(""));
         out.push(Line::from(plain(format!(
             " {}",
@@ -104,6 +122,19 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             )
         ))));
     }
+}
+
+/// The trainee table: its title, the head and one row per trainee; `false` (after a note)
+/// when there is no trainee yet.
+fn trainee_table(
+    dash: &Dashboard,
+    theme: &Theme,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) -> bool {
+    let s = dash.strings();
+    let course = dash.course();
+    let view = &dash.summary;
     out.push(Line::raw(""));
     out.push(title(
         &s.fill(
@@ -117,7 +148,7 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             format!("   {}", s.get(key::dash::NO_TRAINEES)),
             theme,
         )));
-        return out;
+        return false;
     }
     let figures_w = 3 + CHAPTERS_W + DECISIONS_W + QUIZ_W + LABS_W + SEEN_W;
     let name_w = width
@@ -163,7 +194,12 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
             plain(cell(t.screen.as_deref().unwrap_or("-"), screen_w)),
         ]));
     }
-    labs(dash, theme, width, &mut out);
+    true
+}
+
+/// The rules behind the figures, wrapped, under the table.
+fn rules_lines(dash: &Dashboard, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let s = dash.strings();
     out.push(Line::raw(""));
     let minutes = (domain::workshop::summary::ACTIVE_MS / 60_000).to_string();
     let rules = s.fill(
@@ -176,7 +212,6 @@ pub fn lines(dash: &Dashboard, theme: &Theme, width: usize) -> Vec<Line<'static>
     for line in textwrap_lines(&rules, width.saturating_sub(4)) {
         out.push(Line::from(dim(format!("   {line}"), theme)));
     }
-    out
 }
 
 /// One line per lab somebody checked: how many solved it, and where the others' newest check

@@ -60,137 +60,33 @@ fn cut_line(text: &str, width: usize) -> String {
     super::picker::cut_at_word(text, width)
 }
 
-/// Draws the map into `area`.
+/// What every box of one drawn map shares: the shown snapshot, its failing and active stage.
+struct MapFrame<'a> {
+    app: &'a App,
+    s: &'a SimState,
+    theme: &'a Theme,
+    snap: Option<&'a Snapshot>,
+    failing: Option<(Stage, content::Key)>,
+    active: Option<Stage>,
+}
+
+/// Draws the map into `area`: the eight boxes, the arrows with their tokens, the legend.
 pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let boxes = layout::flow_boxes(area);
     let snap = s.shown();
-    let failing = snap.and_then(view::failing);
-    let active = snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage);
+    let map = MapFrame {
+        app,
+        s,
+        theme,
+        snap,
+        failing: snap.and_then(view::failing),
+        active: snap.and_then(|x| x.last_event.as_ref()).map(|e| e.stage),
+    };
     let ascii = app.session.options.ascii;
     let strings = app.session.strings();
-    let border = if ascii {
-        super::super::theme::ASCII_BORDER
-    } else {
-        ratatui::symbols::border::ROUNDED
-    };
     let mut legend: Vec<String> = Vec::new();
     for (stage, area) in Stage::ALL.iter().zip(boxes) {
-        let n = snap.map_or(0, |x| count(*stage, x));
-        let fail = failing.filter(|(f, _)| f == stage);
-        let is_active = active == Some(*stage);
-        let style = match (fail, is_active) {
-            (Some(_), _) => theme.tone(Tone::Bad),
-            (None, true) => theme.tone(Tone::Focus),
-            (None, false) => theme.tone(Tone::Border),
-        };
-        // The counts go inside the box, in words; the consumers box lists its instances.
-        // A narrow box gets its short title, one narrower still none: never a cut word.
-        let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
-        let title = Some(labels::title(strings, *stage, s.settings.broker))
-            .filter(fits)
-            .or_else(|| Some(labels::short_title(strings, *stage, s.settings.broker)).filter(fits))
-            .unwrap_or_default();
-        // The active stage gets a thick frame and a failing one a double frame, so neither
-        // depends on colour.
-        let set = match (fail, is_active, ascii) {
-            (Some(_), _, false) => ratatui::symbols::border::DOUBLE,
-            (None, true, false) => ratatui::symbols::border::THICK,
-            _ => border,
-        };
-        let inner_w = usize::from(area.width.saturating_sub(2));
-        let mut rows = usize::from(area.height.saturating_sub(2));
-        let mut lines = Vec::new();
-        // What is failing goes into the title when it fits there (the rows stay for the
-        // instances), else first in the box, so a small box never cuts it off.
-        let mark = fail.map(|(_, key)| {
-            let sign = if ascii { "!" } else { "✗" };
-            format!("{sign} {}", strings.get(key))
-        });
-        let plain_title = title.clone();
-        let title = match &mark {
-            Some(m) if title.chars().count() + m.chars().count() + 3 <= usize::from(area.width) => {
-                format!("{title} {m}")
-            }
-            Some(m) => {
-                lines.push(Line::styled(cut_line(m, inner_w), theme.tone(Tone::Bad)));
-                rows = rows.saturating_sub(1);
-                title
-            }
-            None => title,
-        };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_set(set)
-            .border_style(style)
-            .title(Span::styled(title.clone(), style));
-        if *stage == Stage::Consumer {
-            for i in 0..s.timeline.consumers {
-                let (text, outcome) =
-                    labels::consumer_state(strings, s.settings.broker, view::instance_event(s, i));
-                let tone = if outcome == Outcome::Ok {
-                    Tone::Text
-                } else {
-                    Tone::Bad
-                };
-                // One row per instance, so every instance stays on screen.
-                let text = format!("{} {text}", view::instance_letter(i));
-                lines.push(Line::styled(cut_line(&text, inner_w), theme.tone(tone)));
-            }
-        } else {
-            let dups = snap.map_or(0, view::duplicate_effects);
-            let words = snap.and_then(|x| {
-                labels::count_line(
-                    strings,
-                    app.session.lang,
-                    *stage,
-                    s.settings.broker,
-                    x,
-                    n,
-                    dups,
-                )
-            });
-            let tone = if dups > 0 && *stage == Stage::Effect {
-                Tone::Bad
-            } else {
-                Tone::Text
-            };
-            // Each part on its own row when they fit that way, else the words wrapped.
-            let fitted = |w: &labels::CountWords| {
-                let one_each = w.parts.len() <= rows.max(1)
-                    && w.parts.iter().all(|p| p.chars().count() <= inner_w);
-                if one_each {
-                    Some(w.parts.clone())
-                } else {
-                    fit_words(&w.full, inner_w, rows.max(1))
-                }
-            };
-            match words {
-                Some(w) => {
-                    if let Some(fitted) = fitted(&w) {
-                        lines.extend(
-                            fitted
-                                .into_iter()
-                                .map(|l| Line::styled(l, theme.tone(tone))),
-                        );
-                    } else {
-                        // One row per part when they fit ("3" over "1.2 s"), else one line.
-                        let numbers = if w.numbers.len() <= rows.max(1) {
-                            w.numbers.clone()
-                        } else {
-                            vec![w.numbers.join(" · ")]
-                        };
-                        lines.extend(
-                            numbers
-                                .iter()
-                                .map(|l| Line::styled(cut_line(l, inner_w), theme.tone(tone))),
-                        );
-                        legend.push(format!("{plain_title}: {}", w.legend));
-                    }
-                }
-                None => lines.push(Line::raw(n.to_string())),
-            }
-        }
-        frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
+        draw_box(frame, &map, *stage, area, &mut legend);
     }
     tokens::arrows(frame, &boxes, ascii, theme.dim());
     let moves = &s.timeline.moves;
@@ -215,6 +111,182 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
         ));
     }
     draw_legend(frame, &boxes, area, &notes.join(" · "), theme);
+}
+
+/// Draws one stage's box: its frame and title, then the instances (consumers) or the counts;
+/// a count too wide for the box adds its meaning to `legend`.
+fn draw_box(
+    frame: &mut Frame<'_>,
+    map: &MapFrame<'_>,
+    stage: Stage,
+    area: layout::Area,
+    legend: &mut Vec<String>,
+) {
+    let inner_w = usize::from(area.width.saturating_sub(2));
+    let mut rows = usize::from(area.height.saturating_sub(2));
+    let mut lines = Vec::new();
+    let (block, plain_title) = box_frame(map, stage, area, &mut lines, &mut rows);
+    if stage == Stage::Consumer {
+        lines.extend(instance_lines(map, inner_w));
+    } else {
+        count_lines(map, stage, inner_w, rows, &mut lines, |meaning| {
+            legend.push(format!("{plain_title}: {meaning}"));
+        });
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), clip(frame, rect(area)));
+}
+
+/// The box's frame: its border by state and its title with the failure mark when that fits;
+/// a mark that does not fit goes into `lines` and takes one of the `rows`. Returns the block
+/// and the title without the mark.
+fn box_frame(
+    map: &MapFrame<'_>,
+    stage: Stage,
+    area: layout::Area,
+    lines: &mut Vec<Line<'static>>,
+    rows: &mut usize,
+) -> (Block<'static>, String) {
+    let (s, theme) = (map.s, map.theme);
+    let ascii = map.app.session.options.ascii;
+    let strings = map.app.session.strings();
+    let border = if ascii {
+        super::super::theme::ASCII_BORDER
+    } else {
+        ratatui::symbols::border::ROUNDED
+    };
+    let fail = map.failing.filter(|(f, _)| *f == stage);
+    let is_active = map.active == Some(stage);
+    let style = match (fail, is_active) {
+        (Some(_), _) => theme.tone(Tone::Bad),
+        (None, true) => theme.tone(Tone::Focus),
+        (None, false) => theme.tone(Tone::Border),
+    };
+    // The counts go inside the box, in words; the consumers box lists its instances.
+    // A narrow box gets its short title, one narrower still none: never a cut word.
+    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+    let title = Some(labels::title(strings, stage, s.settings.broker))
+        .filter(fits)
+        .or_else(|| Some(labels::short_title(strings, stage, s.settings.broker)).filter(fits))
+        .unwrap_or_default();
+    // The active stage gets a thick frame and a failing one a double frame, so neither
+    // depends on colour.
+    let set = match (fail, is_active, ascii) {
+        (Some(_), _, false) => ratatui::symbols::border::DOUBLE,
+        (None, true, false) => ratatui::symbols::border::THICK,
+        _ => border,
+    };
+    let inner_w = usize::from(area.width.saturating_sub(2));
+    // What is failing goes into the title when it fits there (the rows stay for the
+    // instances), else first in the box, so a small box never cuts it off.
+    let mark = fail.map(|(_, key)| {
+        let sign = if ascii { "!" } else { "✗" };
+        format!("{sign} {}", strings.get(key))
+    });
+    let plain_title = title.clone();
+    let title = match &mark {
+        Some(m) if title.chars().count() + m.chars().count() + 3 <= usize::from(area.width) => {
+            format!("{title} {m}")
+        }
+        Some(m) => {
+            lines.push(Line::styled(cut_line(m, inner_w), theme.tone(Tone::Bad)));
+            *rows = rows.saturating_sub(1);
+            title
+        }
+        None => title,
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_set(set)
+        .border_style(style)
+        .title(Span::styled(title, style));
+    (block, plain_title)
+}
+
+/// The consumers box's rows: one per instance with what it last did, so every instance stays
+/// on screen.
+fn instance_lines(map: &MapFrame<'_>, inner_w: usize) -> Vec<Line<'static>> {
+    let s = map.s;
+    let strings = map.app.session.strings();
+    (0..s.timeline.consumers)
+        .map(|i| {
+            let (text, outcome) =
+                labels::consumer_state(strings, s.settings.broker, view::instance_event(s, i));
+            let tone = if outcome == Outcome::Ok {
+                Tone::Text
+            } else {
+                Tone::Bad
+            };
+            let text = format!("{} {text}", view::instance_letter(i));
+            Line::styled(cut_line(&text, inner_w), map.theme.tone(tone))
+        })
+        .collect()
+}
+
+/// A stage box's counts in words into `lines`: one part a row, or the words wrapped, or when
+/// neither fits the bare numbers, whose meaning goes to `to_legend`.
+fn count_lines(
+    map: &MapFrame<'_>,
+    stage: Stage,
+    inner_w: usize,
+    rows: usize,
+    lines: &mut Vec<Line<'static>>,
+    to_legend: impl FnOnce(&str),
+) {
+    let (app, s, theme, snap) = (map.app, map.s, map.theme, map.snap);
+    let strings = app.session.strings();
+    let n = snap.map_or(0, |x| count(stage, x));
+    let dups = snap.map_or(0, view::duplicate_effects);
+    let words = snap.and_then(|x| {
+        labels::count_line(
+            strings,
+            app.session.lang,
+            stage,
+            s.settings.broker,
+            x,
+            n,
+            dups,
+        )
+    });
+    let tone = if dups > 0 && stage == Stage::Effect {
+        Tone::Bad
+    } else {
+        Tone::Text
+    };
+    // Each part on its own row when they fit that way, else the words wrapped.
+    let fitted = |w: &labels::CountWords| {
+        let one_each =
+            w.parts.len() <= rows.max(1) && w.parts.iter().all(|p| p.chars().count() <= inner_w);
+        if one_each {
+            Some(w.parts.clone())
+        } else {
+            fit_words(&w.full, inner_w, rows.max(1))
+        }
+    };
+    match words {
+        Some(w) => {
+            if let Some(fitted) = fitted(&w) {
+                lines.extend(
+                    fitted
+                        .into_iter()
+                        .map(|l| Line::styled(l, theme.tone(tone))),
+                );
+            } else {
+                // One row per part when they fit ("3" over "1.2 s"), else one line.
+                let numbers = if w.numbers.len() <= rows.max(1) {
+                    w.numbers.clone()
+                } else {
+                    vec![w.numbers.join(" · ")]
+                };
+                lines.extend(
+                    numbers
+                        .iter()
+                        .map(|l| Line::styled(cut_line(l, inner_w), theme.tone(tone))),
+                );
+                to_legend(&w.legend);
+            }
+        }
+        None => lines.push(Line::raw(n.to_string())),
+    }
 }
 
 /// The legend under the left half of the map (beside the retry box): what the bare numbers

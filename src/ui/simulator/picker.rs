@@ -79,7 +79,47 @@ fn rows(app: &App, s: &SimState, kind: PickerKind) -> Vec<Row> {
     }
 }
 
-/// Draws the open menu over the screen.
+/// The menu's rows from `first`, `shown` of them, each a name column and its note (the one at
+/// `cursor` selected), then the rule above the explanation.
+fn list_lines<'a>(
+    rows: &[Row],
+    cursor: usize,
+    first: usize,
+    shown: usize,
+    inner_w: usize,
+    ascii: bool,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let name_w = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(inner_w / 2);
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for (i, row) in rows.iter().enumerate().skip(first).take(shown) {
+        let marker = if i == cursor { "> " } else { "  " };
+        let name = cut_at_word(&row.name, name_w);
+        let note_w = inner_w.saturating_sub(name_w + 4);
+        let note = cut_at_word(&row.note, note_w);
+        let head = format!("{marker}{name:<name_w$}  ");
+        let note_tone = if row.warn { Tone::Bad } else { Tone::Dim };
+        lines.push(if i == cursor {
+            Line::styled(format!("{head}{note}"), theme.selected())
+        } else {
+            Line::from(vec![
+                Span::raw(head),
+                Span::styled(note, theme.tone(note_tone)),
+            ])
+        });
+    }
+    let rule = if ascii { "-" } else { "─" };
+    lines.push(Line::styled(rule.repeat(inner_w), theme.dim()));
+    lines
+}
+
+/// Draws the open menu over the screen: the popup's frame, the list, the selected row's
+/// explanation and the keys line.
 pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, picker: Picker, theme: &Theme) {
     let strings = app.session.strings();
     let rows = rows(app, s, picker.kind);
@@ -101,33 +141,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, picker: Picker, them
     let detail_h = inner_h.saturating_sub(list_h + 1).clamp(least, DETAIL_ROWS);
     let shown = usize::from(inner_h.saturating_sub(detail_h + 1)).max(1);
     let first = picker.cursor.saturating_sub(shown - 1);
-    let name_w = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(inner_w / 2);
-    let mut lines: Vec<Line<'_>> = Vec::new();
-    for (i, row) in rows.iter().enumerate().skip(first).take(shown) {
-        let marker = if i == picker.cursor { "> " } else { "  " };
-        let name = cut_at_word(&row.name, name_w);
-        let note_w = inner_w.saturating_sub(name_w + 4);
-        let note = cut_at_word(&row.note, note_w);
-        let head = format!("{marker}{name:<name_w$}  ");
-        let note_tone = if row.warn { Tone::Bad } else { Tone::Dim };
-        lines.push(if i == picker.cursor {
-            Line::styled(format!("{head}{note}"), theme.selected())
-        } else {
-            Line::from(vec![
-                Span::raw(head),
-                Span::styled(note, theme.tone(note_tone)),
-            ])
-        });
-    }
     let ascii = app.session.options.ascii;
-    let rule = if ascii { "-" } else { "─" };
-    lines.push(Line::styled(rule.repeat(inner_w), theme.dim()));
-    let mut list = lines;
+    let mut list = list_lines(&rows, picker.cursor, first, shown, inner_w, ascii, theme);
     let set = super::super::theme::border_set(ascii);
     let block = Block::default()
         .borders(Borders::ALL)

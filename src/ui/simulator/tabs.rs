@@ -82,92 +82,11 @@ fn bottom_window(lines: Vec<Line<'_>>, height: usize, scroll: usize) -> Vec<Line
 const SQL_INDENT: &str = "      ";
 const SQL_CONTINUED: &str = "        ";
 
+/// Draws the log tab: the event lines scrolled from the bottom, with a note in the first row
+/// when the selected event's own line scrolled out above its SQL.
 fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
-    let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
-    let selected = s.shown_index();
     let strings = app.session.strings();
-    let mut lines = Vec::new();
-    // The row of the selected event's line, and its index.
-    let mut selected_row = None;
-    // Routine steps fold into one line unless the full log is open (`o`); the SQL shows for
-    // the selected event on demand (`s`), or for every event in the full log with SQL on.
-    for row in fold::rows(events.into_iter().rev(), s.full_log, selected) {
-        let e = match row {
-            fold::Row::Quiet { count, .. } => {
-                let text = if count == 1 {
-                    strings.get(key::simulator::QUIET_STEP).to_owned()
-                } else {
-                    strings.fill(key::simulator::QUIET_STEPS, &[("n", &count.to_string())])
-                };
-                lines.push(Line::styled(text, theme.dim()));
-                continue;
-            }
-            fold::Row::Event(e) => e,
-        };
-        let tone = match e.outcome {
-            Outcome::Ok => Tone::Good,
-            Outcome::Failed | Outcome::Unknown => Tone::Bad,
-        };
-        let id = e
-            .message_id
-            .as_deref()
-            .map(view::short_id)
-            .unwrap_or_default();
-        let mark = if Some(e.index) == selected {
-            selected_row = Some((lines.len(), e.index));
-            ">"
-        } else {
-            " "
-        };
-        let head = format!(
-            "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
-            sim::moments::event_number(e.index),
-            sim::moments::human_ms(app.session.lang, e.at_ms),
-            e.actor.to_string()
-        );
-        let outcome = format!("[{}] ", e.outcome.as_str());
-        // Captions end at a word with "…" (the story panel shows the selected one whole); while
-        // the panel explains a moment instead, the selected event's caption wraps here whole.
-        let indent = head.chars().count() + outcome.chars().count();
-        let room = usize::from(area.width).saturating_sub(indent);
-        let caption = view::caption(&app.session, e);
-        let mut rows = if Some(e.index) == selected && s.story.explains(selected) {
-            super::super::help::wrap(&super::units::glue(&caption), room)
-        } else {
-            vec![super::picker::cut_at_word(&caption, room)]
-        }
-        .into_iter();
-        lines.push(Line::from(vec![
-            Span::styled(super::units::glue(&head), theme.dim()),
-            Span::styled(outcome, theme.tone(tone)),
-            Span::raw(super::units::glue(&rows.next().unwrap_or_default())),
-        ]));
-        for row in rows {
-            lines.push(Line::raw(format!("{}{row}", " ".repeat(indent))));
-        }
-        if s.show_sql && (s.full_log || Some(e.index) == selected) {
-            // Each statement wraps between words, continued rows indented further, so no
-            // condition is cut at the edge (the log scrolls when they are many).
-            let width = usize::from(area.width).saturating_sub(SQL_INDENT.len() + 2);
-            // A lab's run: below the marker of a section of the learner's file, its
-            // statements with their line numbers.
-            let own = s
-                .settings
-                .lab
-                .as_ref()
-                .map(|lab| super::lab_sql::statements(lab, e.sql))
-                .unwrap_or_default();
-            for sql in e.sql.iter().copied().chain(own.iter().map(String::as_str)) {
-                for (k, part) in super::super::help::wrap(sql, width).into_iter().enumerate() {
-                    let indent = if k == 0 { SQL_INDENT } else { SQL_CONTINUED };
-                    lines.push(Line::styled(
-                        format!("{indent}{part}"),
-                        theme.tone(Tone::Code),
-                    ));
-                }
-            }
-        }
-    }
+    let (mut lines, selected_row) = log_lines(app, s, theme, area);
     if lines.is_empty() {
         lines.push(Line::styled(
             app.session.strings().get(key::simulator::LOG_EMPTY),
@@ -195,6 +114,122 @@ fn log(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layo
         );
     }
     frame.render_widget(Paragraph::new(shown), clip(frame, rect(area)));
+}
+
+/// The log's lines, oldest first, and the row of the selected event's line with its index.
+fn log_lines<'a>(
+    app: &'a App,
+    s: &'a SimState,
+    theme: &Theme,
+    area: layout::Area,
+) -> (Vec<Line<'a>>, Option<(usize, u64)>) {
+    let events: Vec<_> = view::events_until(s).rev().take(LOG_WINDOW).collect();
+    let selected = s.shown_index();
+    let strings = app.session.strings();
+    let mut lines = Vec::new();
+    // The row of the selected event's line, and its index.
+    let mut selected_row = None;
+    // Routine steps fold into one line unless the full log is open (`o`); the SQL shows for
+    // the selected event on demand (`s`), or for every event in the full log with SQL on.
+    for row in fold::rows(events.into_iter().rev(), s.full_log, selected) {
+        let e = match row {
+            fold::Row::Quiet { count, .. } => {
+                let text = if count == 1 {
+                    strings.get(key::simulator::QUIET_STEP).to_owned()
+                } else {
+                    strings.fill(key::simulator::QUIET_STEPS, &[("n", &count.to_string())])
+                };
+                lines.push(Line::styled(text, theme.dim()));
+                continue;
+            }
+            fold::Row::Event(e) => e,
+        };
+        if Some(e.index) == selected {
+            selected_row = Some((lines.len(), e.index));
+        }
+        lines.extend(event_lines(app, s, theme, area, e));
+        if s.show_sql && (s.full_log || Some(e.index) == selected) {
+            lines.extend(sql_lines(s, theme, area, e));
+        }
+    }
+    (lines, selected_row)
+}
+
+/// One event's line: marker, number, time, actor, message, outcome and caption; the selected
+/// event's caption wraps whole while the story panel explains a moment instead.
+fn event_lines<'a>(
+    app: &App,
+    s: &SimState,
+    theme: &Theme,
+    area: layout::Area,
+    e: &sim::Event,
+) -> Vec<Line<'a>> {
+    let selected = s.shown_index();
+    let mut lines = Vec::new();
+    let tone = match e.outcome {
+        Outcome::Ok => Tone::Good,
+        Outcome::Failed | Outcome::Unknown => Tone::Bad,
+    };
+    let id = e
+        .message_id
+        .as_deref()
+        .map(view::short_id)
+        .unwrap_or_default();
+    let mark = if Some(e.index) == selected { ">" } else { " " };
+    let head = format!(
+        "{mark}#{:<4}{:>8} {:<13} {id:<5} ",
+        sim::moments::event_number(e.index),
+        sim::moments::human_ms(app.session.lang, e.at_ms),
+        e.actor.to_string()
+    );
+    let outcome = format!("[{}] ", e.outcome.as_str());
+    // Captions end at a word with "…" (the story panel shows the selected one whole); while
+    // the panel explains a moment instead, the selected event's caption wraps here whole.
+    let indent = head.chars().count() + outcome.chars().count();
+    let room = usize::from(area.width).saturating_sub(indent);
+    let caption = view::caption(&app.session, e);
+    let mut rows = if Some(e.index) == selected && s.story.explains(selected) {
+        super::super::help::wrap(&super::units::glue(&caption), room)
+    } else {
+        vec![super::picker::cut_at_word(&caption, room)]
+    }
+    .into_iter();
+    lines.push(Line::from(vec![
+        Span::styled(super::units::glue(&head), theme.dim()),
+        Span::styled(outcome, theme.tone(tone)),
+        Span::raw(super::units::glue(&rows.next().unwrap_or_default())),
+    ]));
+    for row in rows {
+        lines.push(Line::raw(format!("{}{row}", " ".repeat(indent))));
+    }
+    lines
+}
+
+/// The event's SQL statements (and, in a lab's run, the learner's own), wrapped between
+/// words with continued rows indented further.
+fn sql_lines<'a>(s: &SimState, theme: &Theme, area: layout::Area, e: &sim::Event) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    // Each statement wraps between words, continued rows indented further, so no
+    // condition is cut at the edge (the log scrolls when they are many).
+    let width = usize::from(area.width).saturating_sub(SQL_INDENT.len() + 2);
+    // A lab's run: below the marker of a section of the learner's file, its
+    // statements with their line numbers.
+    let own = s
+        .settings
+        .lab
+        .as_ref()
+        .map(|lab| super::lab_sql::statements(lab, e.sql))
+        .unwrap_or_default();
+    for sql in e.sql.iter().copied().chain(own.iter().map(String::as_str)) {
+        for (k, part) in super::super::help::wrap(sql, width).into_iter().enumerate() {
+            let indent = if k == 0 { SQL_INDENT } else { SQL_CONTINUED };
+            lines.push(Line::styled(
+                format!("{indent}{part}"),
+                theme.tone(Tone::Code),
+            ));
+        }
+    }
+    lines
 }
 
 fn tables(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {

@@ -7,7 +7,7 @@ use super::super::rect;
 use super::super::theme::Theme;
 use super::picker;
 use app::doc_layout::Tone;
-use app::simulator::{MAX_BATCH, ShownEntry, entries_at, last_drop, view};
+use app::simulator::{Dropped, MAX_BATCH, ShownEntry, entries_at, last_drop, view};
 use app::{App, SimState, layout};
 use content::key;
 use ratatui::Frame;
@@ -23,11 +23,53 @@ use unicode_width::UnicodeWidthStr;
 /// entries.
 pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area: layout::Area) {
     let strings = app.session.strings();
-    let lang = app.session.lang;
+    let width = usize::from(area.width);
+    let height = usize::from(area.height);
+    let entries = entries_at(s);
+    let drop = last_drop(s);
+    let mut lines = head_lines(app, s, theme, area, &entries, drop.as_ref());
+    // The entries take every row left, less one for the "more" hint when they do not all fit.
+    let room = height.saturating_sub(lines.len()).max(1);
+    let skip = usize::from(s.scroll).min(entries.len().saturating_sub(1));
+    let rest = entries.len() - skip;
+    let shown = if rest > room {
+        room.saturating_sub(1).max(1)
+    } else {
+        rest
+    };
+    for entry in entries.iter().skip(skip).take(shown) {
+        lines.push(entry_line(strings, theme, entry, width));
+    }
+    let hidden = rest - shown;
+    if hidden > 0 {
+        let text = strings.fill(key::simulator::TRIAGE_MORE, &[("n", &hidden.to_string())]);
+        lines.push(Line::styled(picker::cut_at_word(&text, width), theme.dim()));
+    }
+    // The explanations, each only when it fits whole in the rows still free.
+    for (text, style) in details(app, theme, &entries, drop.as_ref()) {
+        let mut rows = Vec::new();
+        wrapped(&mut rows, &text, width, style);
+        if lines.len() + rows.len() <= height {
+            lines.extend(rows);
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+}
+
+/// The keys row ("cause fixed", the batch) and the summary (entries at the event, what was
+/// dropped); the summary keeps one row when wrapping it would push out the first entry.
+fn head_lines(
+    app: &App,
+    s: &SimState,
+    theme: &Theme,
+    area: layout::Area,
+    entries: &[ShownEntry],
+    drop: Option<&Dropped>,
+) -> Vec<Line<'static>> {
+    let strings = app.session.strings();
     let width = usize::from(area.width);
     let height = usize::from(area.height);
     let fixed = if s.triage.cause_fixed { "[x]" } else { "[ ]" };
-    let entries = entries_at(s);
     let event = s.shown_index().map_or(0, |i| i + 1);
     let keys = format!(
         "{fixed} {}  ·  {}",
@@ -47,7 +89,6 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
     });
     let mut lines = Vec::new();
     wrapped(&mut lines, &keys, width, key_tone);
-    let drop = last_drop(s);
     let mut summary = strings.fill(
         key::simulator::DLQ_COUNT,
         &[
@@ -55,7 +96,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             ("event", &event.to_string()),
         ],
     );
-    if let Some(drop) = &drop {
+    if let Some(drop) = drop {
         summary.push_str(" · ");
         summary
             .push_str(&strings.fill(key::simulator::TRIAGE_DROPPED_SHORT, &[("n", &drop.count)]));
@@ -75,26 +116,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             summary_tone,
         ));
     }
-    // The entries take every row left, less one for the "more" hint when they do not all fit.
-    let room = height.saturating_sub(lines.len()).max(1);
-    let skip = usize::from(s.scroll).min(entries.len().saturating_sub(1));
-    let rest = entries.len() - skip;
-    let shown = if rest > room {
-        room.saturating_sub(1).max(1)
-    } else {
-        rest
-    };
-    for entry in entries.iter().skip(skip).take(shown) {
-        lines.push(entry_line(strings, theme, entry, width));
-    }
-    let hidden = rest - shown;
-    if hidden > 0 {
-        let text = strings.fill(key::simulator::TRIAGE_MORE, &[("n", &hidden.to_string())]);
-        lines.push(Line::styled(picker::cut_at_word(&text, width), theme.dim()));
-    }
-    // The explanations, each only when it fits whole in the rows still free.
+    lines
+}
+
+/// The longer explanations with their styles: what duplicate detection dropped, and what a
+/// replay under a new message id means.
+fn details(
+    app: &App,
+    theme: &Theme,
+    entries: &[ShownEntry],
+    drop: Option<&Dropped>,
+) -> Vec<(String, Style)> {
+    let strings = app.session.strings();
+    let lang = app.session.lang;
     let mut details = Vec::new();
-    if let Some(drop) = &drop {
+    if let Some(drop) = drop {
         details.push((
             strings.fill(
                 key::simulator::TRIAGE_DROPPED,
@@ -113,14 +149,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, s: &SimState, theme: &Theme, area:
             theme.dim(),
         ));
     }
-    for (text, style) in details {
-        let mut rows = Vec::new();
-        wrapped(&mut rows, &text, width, style);
-        if lines.len() + rows.len() <= height {
-            lines.extend(rows);
-        }
-    }
-    frame.render_widget(Paragraph::new(lines), clip(frame, rect(area)));
+    details
 }
 
 /// One DLQ entry in one row: its mark, id, reason (or where to look for it on SQS), deliveries
