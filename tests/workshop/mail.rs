@@ -45,22 +45,19 @@ fn all_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     out
 }
 
-#[test]
-fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (smtp, host) = host_with_mail(dir.path());
-
-    let trainee = dir.path().join("trainee");
-    let out = run(&trainee, &["join", &host.url, "--name", "Ada"], "");
+/// Ada joins, finishes the quiz and sends her report with `report --plain` through the host:
+/// a wrong code first, then the right one; her folder holds no mail settings.
+fn ada_reports_through_the_host(trainee: &std::path::Path, smtp: &server::Smtp, host: &Host) {
+    let out = run(trainee, &["join", &host.url, "--name", "Ada"], "");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = run(&trainee, &["quiz", "--plain"], &"1\n".repeat(10));
+    let out = run(trainee, &["quiz", "--plain"], &"1\n".repeat(10));
     assert!(out.status.success());
 
-    let mut child = crate::support::command(&trainee, &["report", "--plain"])
+    let mut child = crate::support::command(trainee, &["report", "--plain"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -89,7 +86,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     };
     writeln!(stdin, "ada@example.org").expect("write");
     expect("A 6-digit code is on its way to ada@example.org");
-    let code = code_in(&wait_for_mails(&smtp, 1)[0]);
+    let code = code_in(&wait_for_mails(smtp, 1)[0]);
     writeln!(stdin, "000000").expect("write");
     expect("Wrong code. 4 tries left.");
     writeln!(stdin, "{code}").expect("write");
@@ -97,7 +94,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     expect("Report sent to ada@example.org.");
     drop(stdin);
     assert!(child.wait().expect("ends").success());
-    let mails = wait_for_mails(&smtp, 2);
+    let mails = wait_for_mails(smtp, 2);
     assert_eq!(mails[1].to, ["ada@example.org"]);
     assert!(
         mails[1].data.contains("queuelab report"),
@@ -112,7 +109,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
         "{}",
         mails[1].data
     );
-    for (path, bytes) in all_files(&trainee) {
+    for (path, bytes) in all_files(trainee) {
         let text = String::from_utf8_lossy(&bytes);
         assert!(
             !text.contains("smtp")
@@ -122,9 +119,11 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
             path.display()
         );
     }
+}
 
-    // Twenty trainees guess at once for one address: the host counts every try. Bob asks from
-    // a client of his own (a trainee's codes go to one address an hour).
+/// Twenty trainees guess at once for one address: the host counts every try. Bob asks from a
+/// client of his own (a trainee's codes go to one address an hour).
+fn twenty_guesses_stop_at_the_try_limit(smtp: &server::Smtp, host: &Host) {
     let url = JoinUrl::parse(&host.url).expect("url");
     let caller = serde_json::json!({
         "code": url.code, "trainee": "b".repeat(32), "token": "token-of-bob-0123456789",
@@ -151,7 +150,7 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
     let ask = serde_json::json!({"caller": caller, "address": "bob@example.org", "lang": "en"});
     let reply = post(&url, "/api/report/code", &ask);
     assert_eq!(reply["outcome"], "issued", "{reply}");
-    let right = code_in(&wait_for_mails(&smtp, 3)[2]);
+    let right = code_in(&wait_for_mails(smtp, 3)[2]);
     let wrong = if right == "123456" {
         "654321"
     } else {
@@ -187,6 +186,15 @@ fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
         "the right code comes too late"
     );
     assert_eq!(smtp.received().len(), 3, "no report for bob");
+}
+
+#[test]
+fn report_goes_through_the_host_and_guesses_stop_at_its_try_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (smtp, host) = host_with_mail(dir.path());
+
+    ada_reports_through_the_host(&dir.path().join("trainee"), &smtp, &host);
+    twenty_guesses_stop_at_the_try_limit(&smtp, &host);
 }
 
 pub(crate) fn post(url: &JoinUrl, path: &str, body: &serde_json::Value) -> serde_json::Value {
