@@ -319,6 +319,63 @@ fn log_in(browser: &Browser<'_>, authority: &str, key: &str) {
     );
 }
 
+/// The page while the room votes: its title and language, the stuck as a count, the first
+/// decision's options, none marked, no counts, never the key, and the join box.
+fn assert_voting_page(dom: &str, lang: &str, labels: [&str; 4], host: &Host) {
+    let [title, stuck, others, first_title] = labels;
+    assert!(dom.contains(title), "{lang}: {dom}");
+    assert!(dom.contains(&format!("<html lang=\"{lang}\"")), "{dom}");
+    assert!(dom.contains(stuck), "{lang}: stuck as a count: {dom}");
+    assert!(dom.contains(others), "{lang}: {dom}");
+    assert!(!dom.contains("Trainee &lt;1&gt;"), "no stuck names: {dom}");
+    let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
+    assert!(focus.contains(first_title), "{lang}: {focus}");
+    assert!(
+        focus.contains("<ol class=\"options\">") && focus.matches("<li").count() >= 3,
+        "{lang}: the options while voting: {focus}"
+    );
+    assert!(
+        !dom.contains("class=\"right\"") && !dom.contains('\u{2713}'),
+        "{lang}: {dom}"
+    );
+    assert!(
+        !dom.contains("class=\"bar\""),
+        "{lang}: no counts before the reveal"
+    );
+    assert!(!dom.contains(&host.key), "the key is never on the page");
+    let code = host.short.split(' ').nth(1).expect("HOST:PORT CODE");
+    assert!(
+        dom.contains(&format!("id=\"code\">{code}<"))
+            && dom.contains(&format!("queuelab join {code}</b>"))
+            && dom.contains(&host.digits),
+        "{lang}: the join box: {dom}"
+    );
+}
+
+/// The page after the reveal: the last decision in focus with both rounds, each summing to
+/// 100 %, and nothing loaded from elsewhere.
+fn assert_revealed_page(dom: &str, lang: &str, focus_title: &str) {
+    let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
+    assert!(focus.contains(focus_title), "{lang}: {focus}");
+    assert!(
+        focus.contains("class=\"chart paired\""),
+        "{lang}: both rounds: {focus}"
+    );
+    let columns = percent_columns(focus);
+    assert_eq!(columns.len(), 2, "{lang}: two rounds: {focus}");
+    for column in &columns {
+        assert_eq!(
+            column.iter().sum::<u32>(),
+            100,
+            "{lang}: {columns:?} in {focus}"
+        );
+    }
+    assert!(
+        !dom.contains("<script>") && !dom.contains("http://"),
+        "self-contained: {dom}"
+    );
+}
+
 #[test]
 fn projector_page_in_headless_chromium_shows_the_options_while_voting_the_reveal_live_and_a_readable_qr_code()
  {
@@ -373,33 +430,7 @@ fn projector_page_in_headless_chromium_shows_the_options_while_voting_the_reveal
 
         // While the room votes: the first decision's options, none marked, no counts.
         let dom = browser.text_of_page();
-        assert!(dom.contains(title), "{lang}: {dom}");
-        assert!(dom.contains(&format!("<html lang=\"{lang}\"")), "{dom}");
-        assert!(dom.contains(stuck), "{lang}: stuck as a count: {dom}");
-        assert!(dom.contains(others), "{lang}: {dom}");
-        assert!(!dom.contains("Trainee &lt;1&gt;"), "no stuck names: {dom}");
-        let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
-        assert!(focus.contains(first_title), "{lang}: {focus}");
-        assert!(
-            focus.contains("<ol class=\"options\">") && focus.matches("<li").count() >= 3,
-            "{lang}: the options while voting: {focus}"
-        );
-        assert!(
-            !dom.contains("class=\"right\"") && !dom.contains('\u{2713}'),
-            "{lang}: {dom}"
-        );
-        assert!(
-            !dom.contains("class=\"bar\""),
-            "{lang}: no counts before the reveal"
-        );
-        assert!(!dom.contains(&host.key), "the key is never on the page");
-        let code = host.short.split(' ').nth(1).expect("HOST:PORT CODE");
-        assert!(
-            dom.contains(&format!("id=\"code\">{code}<"))
-                && dom.contains(&format!("queuelab join {code}</b>"))
-                && dom.contains(&host.digits),
-            "{lang}: the join box: {dom}"
-        );
+        assert_voting_page(&dom, lang, [title, stuck, others, first_title], &host);
         for size in SIZES {
             let path = shot(size, "voting");
             assert_eq!(qr_text(&path), host.url, "{}", path.display());
@@ -416,25 +447,7 @@ fn projector_page_in_headless_chromium_shows_the_options_while_voting_the_reveal
             browser.eval("window.notReloaded === true"),
             Value::Bool(true)
         );
-        let focus = &dom[dom.find("id=\"focus\"").expect("a decision in focus")..];
-        assert!(focus.contains(focus_title), "{lang}: {focus}");
-        assert!(
-            focus.contains("class=\"chart paired\""),
-            "{lang}: both rounds: {focus}"
-        );
-        let columns = percent_columns(focus);
-        assert_eq!(columns.len(), 2, "{lang}: two rounds: {focus}");
-        for column in &columns {
-            assert_eq!(
-                column.iter().sum::<u32>(),
-                100,
-                "{lang}: {columns:?} in {focus}"
-            );
-        }
-        assert!(
-            !dom.contains("<script>") && !dom.contains("http://"),
-            "self-contained: {dom}"
-        );
+        assert_revealed_page(&dom, lang, focus_title);
         for size in SIZES {
             let path = shot(size, "revealed");
             assert_eq!(qr_text(&path), host.url, "{}", path.display());
