@@ -12,7 +12,7 @@ use crate::support::pty;
 
 use mail::{code_in, header, plain_text, wait_for_mails};
 use pty::{Session, WAIT};
-use queuelab::content::{ContentSource, Lang, load};
+use queuelab::content::{ContentSource, Lang, OrderingStep, load};
 use rusqlite::Connection;
 use server::{Received, Smtp};
 use std::path::Path;
@@ -208,16 +208,9 @@ fn smtp_config(dir: &Path, port: u16) -> std::path::PathBuf {
     path
 }
 
-#[test]
-fn the_whole_journey_survives_kills_in_the_second_pass() {
-    let smtp = Smtp::start();
-    let data = tempfile::tempdir().expect("tempdir");
-    let etc = tempfile::tempdir().expect("tempdir");
-    let config = smtp_config(etc.path(), smtp.port);
-    let content = load(&ContentSource::Embedded).expect("embedded content");
-    let steps = &content.course(Lang::En).ordering.steps;
-    let mut s = start(data.path(), &config);
-
+/// The first pass through everything: chapter 1 jumped to its end, decision 1 answered, the
+/// ordering game solved, a scenario played, the quiz and its report sent through the server.
+fn first_pass(s: &mut Session, smtp: &Smtp, data: &std::path::Path, steps: &[OrderingStep]) {
     // Jump to the end of chapter 1: that alone is not reading it.
     s.wait_for("Start with chapter 1");
     s.send("2");
@@ -266,15 +259,28 @@ fn the_whole_journey_survives_kills_in_the_second_pass() {
 
     // The quiz, then the report through the SMTP server.
     s.send("7");
-    answer(&mut s, 1, 10);
-    let code = request_code(&mut s, &smtp, FIRST, 0);
-    let report = confirm(&mut s, &smtp, FIRST, &code, 1);
-    assert_report_content(&report, data.path());
+    answer(s, 1, 10);
+    let code = request_code(s, smtp, FIRST, 0);
+    let report = confirm(s, smtp, FIRST, &code, 1);
+    assert_report_content(&report, data);
     s.send("\x1b");
     s.wait_for("Your result");
     s.send("q");
     s.wait_for("Report: sent");
-    assert_first_pass_saved(data.path());
+    assert_first_pass_saved(data);
+}
+
+#[test]
+fn the_whole_journey_survives_kills_in_the_second_pass() {
+    let smtp = Smtp::start();
+    let data = tempfile::tempdir().expect("tempdir");
+    let etc = tempfile::tempdir().expect("tempdir");
+    let config = smtp_config(etc.path(), smtp.port);
+    let content = load(&ContentSource::Embedded).expect("embedded content");
+    let steps = &content.course(Lang::En).ordering.steps;
+    let mut s = start(data.path(), &config);
+
+    first_pass(&mut s, &smtp, data.path(), steps);
 
     // Second pass: retake the quiz and die (SIGKILL) after three answers.
     s.send("7");
