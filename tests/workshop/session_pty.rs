@@ -75,25 +75,17 @@ fn join(tui: &mut Session, line: &str, digits: &str, name: &str) {
     tui.wait_for("Workshop: Room 9");
 }
 
-#[test]
-fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
-    let content = load(&ContentSource::Embedded).expect("content");
-    let course = content.course(Lang::En);
-    let decision = &course.decisions[0];
-    let chapter = 1 + course
-        .chapters
-        .iter()
-        .position(|c| c.id == decision.chapter)
-        .expect("the decision's chapter");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mdns = free_udp_port().to_string();
-    let port = free_port();
-    let mut host = start_dashboard(
-        &dir.path().join("host"),
-        port,
-        "Room 9",
-        &[(PORT_ENV, &mdns)],
-    );
+/// What the join screen shows the instructor: the code, the check digits, the join URL; and the
+/// instructor key, read from the header with `v` and hidden again.
+struct Room {
+    code: String,
+    digits: String,
+    url: String,
+    key: String,
+}
+
+/// Opens the join screen (`3`) and reads the code, the check digits and the URL, then the key.
+fn read_the_join_screen(host: &mut Session) -> Room {
     host.send("3");
     host.wait_for("Check digits");
     let join_screen = host.screen();
@@ -130,15 +122,17 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         .to_owned();
     host.send("v");
 
-    // Ada: the code alone, found on the network.
-    let mut ada = trainee(&dir.path().join("ada"), &mdns);
-    ada.wait_for("workshop");
-    join(&mut ada, &code, &digits, "Ada");
+    Room {
+        code,
+        digits,
+        url,
+        key,
+    }
+}
 
-    // Bob: first a host where nothing listens, then a code this host never issued; each is
-    // refused with the reason and his text stays for the next try.
-    let mut bob = trainee(&dir.path().join("bob"), &mdns);
-    bob.wait_for("workshop");
+/// Bob tries a host where nothing listens, then a code this host never issued; each is refused
+/// with the reason and his text stays for the next try; then he joins.
+fn bob_is_refused_twice_then_joins(bob: &mut Session, code: &str, port: u16, digits: &str) {
     let nobody = format!("127.0.0.1:{} {code}", free_port());
     bob.send("w");
     bob.send(&nobody);
@@ -165,12 +159,138 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     );
     assert!(!bob.screen().contains("Your name"), "{}", bob.screen());
     bob.send("\x1b");
-    join(
-        &mut bob,
-        &format!("127.0.0.1:{port} {code}"),
-        &digits,
-        "Bob",
+    join(bob, &format!("127.0.0.1:{port} {code}"), digits, "Bob");
+}
+
+/// Cleo leaves (her row stays), Dora joins again under her full name (the same row, renamed),
+/// Ada leaves and joins again (one row, not two).
+fn leave_and_join_again(
+    host: &mut Session,
+    ada: &mut Session,
+    dir: &Path,
+    room: &Room,
+    cli_trainees: [&Path; 2],
+    short: &str,
+) {
+    let [cleo, dora] = cli_trainees;
+    let Room {
+        code,
+        digits,
+        url,
+        key,
+    } = room;
+    // Cleo leaves: gone from the room, her row stays with her answers.
+    let said = cli(cleo, &["leave"], "");
+    assert!(said.contains("left the workshop"), "{said}");
+    host.wait_for("3 in the room · 3 active · 1 stuck");
+    let text = status(dir, url, key);
+    assert!(text.contains("(3 in the room · 3 active)"), "{text}");
+    assert!(row(&text, "Cleo").contains("left"), "{text}");
+    // Dora joins again under her full name: the same row, renamed.
+    let said = cli(
+        dora,
+        &[
+            "join",
+            short,
+            code,
+            "--check-digits",
+            digits,
+            "--name",
+            "Dora Schmidt",
+        ],
+        "",
     );
+    assert!(said.contains("als Dora Schmidt."), "{said}");
+    host.wait_for("Dora Schmidt");
+    let text = status(dir, url, key);
+    assert!(
+        text.contains("trainees: 4 (3 in the room · 3 active)"),
+        "{text}"
+    );
+    assert!(row(&text, "Dora Schmidt").contains("active"), "{text}");
+
+    // Ada leaves and joins again: one row, not two.
+    ada.send("\x1b");
+    ada.wait_for("Workshop: Room 9");
+    ada.send("w");
+    ada.wait_for("Leave the workshop?");
+    ada.send("y");
+    ada.wait_for("Left the workshop");
+    join(ada, code, digits, "Ada");
+    host.wait_for("3 in the room · 3 active · 1 stuck");
+    let room = host.screen();
+    assert_eq!(room.matches("Ada").count(), 1, "one row for Ada: {room}");
+    assert_eq!(room.matches("Dora").count(), 1, "one row for Dora: {room}");
+    let cleo_row = room
+        .lines()
+        .find(|l| l.contains("Cleo"))
+        .expect("Cleo's row");
+    assert!(cleo_row.contains(" left "), "{room}");
+}
+
+/// The export after the session says who is active and who left.
+fn export_says_who_left(dir: &Path) {
+    let out_dir = dir.join("export");
+    let out = run(
+        &dir.join("host"),
+        &["host", "export", "--out", out_dir.to_str().expect("utf8")],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let csv = std::fs::read_to_string(out_dir.join("summary.csv")).expect("csv");
+    for (name, presence) in [
+        ("Ada", "active"),
+        ("Bob", "active"),
+        ("Cleo", "left"),
+        ("Dora Schmidt", "active"),
+    ] {
+        let line = csv
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {csv}"));
+        assert!(
+            line.contains(&format!(",{presence},")) || line.contains(&format!(",{presence}")),
+            "{name}: {csv}"
+        );
+    }
+}
+
+#[test]
+fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
+    let content = load(&ContentSource::Embedded).expect("content");
+    let course = content.course(Lang::En);
+    let decision = &course.decisions[0];
+    let chapter = 1 + course
+        .chapters
+        .iter()
+        .position(|c| c.id == decision.chapter)
+        .expect("the decision's chapter");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mdns = free_udp_port().to_string();
+    let port = free_port();
+    let mut host = start_dashboard(
+        &dir.path().join("host"),
+        port,
+        "Room 9",
+        &[(PORT_ENV, &mdns)],
+    );
+    let room = read_the_join_screen(&mut host);
+    let Room {
+        code,
+        digits,
+        url,
+        key,
+    } = &room;
+    let (code, digits, url, key) = (code.as_str(), digits.as_str(), url.as_str(), key.as_str());
+
+    // Ada: the code alone, found on the network.
+    let mut ada = trainee(&dir.path().join("ada"), &mdns);
+    ada.wait_for("workshop");
+    join(&mut ada, code, digits, "Ada");
+
+    let mut bob = trainee(&dir.path().join("bob"), &mdns);
+    bob.wait_for("workshop");
+    bob_is_refused_twice_then_joins(&mut bob, code, port, digits);
     // Cleo and Dora on the command line; Dora chose German when joining.
     let (cleo, dora) = (dir.path().join("cleo"), dir.path().join("dora"));
     let short = format!("127.0.0.1:{port}");
@@ -181,9 +301,9 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
             &[
                 "join",
                 &short,
-                &code,
+                code,
                 "--check-digits",
-                &digits,
+                digits,
                 "--name",
                 name,
             ],
@@ -194,7 +314,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     }
     host.send("1");
     host.wait_for("4 in the room · 4 active · 0 stuck");
-    let text = status(dir.path(), &url, &key);
+    let text = status(dir.path(), url, key);
     assert!(text.contains("(4 in the room · 4 active)"), "{text}");
 
     // The instructor sends the room to the decision's chapter; all vote, feedback held.
@@ -264,53 +384,14 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     host.wait_for("Acknowledged Bob's stuck signal");
     bob.wait_for("The instructor has seen that you are stuck");
 
-    // Cleo leaves: gone from the room, her row stays with her answers.
-    let said = cli(&cleo, &["leave"], "");
-    assert!(said.contains("left the workshop"), "{said}");
-    host.wait_for("3 in the room · 3 active · 1 stuck");
-    let text = status(dir.path(), &url, &key);
-    assert!(text.contains("(3 in the room · 3 active)"), "{text}");
-    assert!(row(&text, "Cleo").contains("left"), "{text}");
-    // Dora joins again under her full name: the same row, renamed.
-    let said = cli(
-        &dora,
-        &[
-            "join",
-            &short,
-            &code,
-            "--check-digits",
-            &digits,
-            "--name",
-            "Dora Schmidt",
-        ],
-        "",
+    leave_and_join_again(
+        &mut host,
+        &mut ada,
+        dir.path(),
+        &room,
+        [&cleo, &dora],
+        &short,
     );
-    assert!(said.contains("als Dora Schmidt."), "{said}");
-    host.wait_for("Dora Schmidt");
-    let text = status(dir.path(), &url, &key);
-    assert!(
-        text.contains("trainees: 4 (3 in the room · 3 active)"),
-        "{text}"
-    );
-    assert!(row(&text, "Dora Schmidt").contains("active"), "{text}");
-
-    // Ada leaves and joins again: one row, not two.
-    ada.send("\x1b");
-    ada.wait_for("Workshop: Room 9");
-    ada.send("w");
-    ada.wait_for("Leave the workshop?");
-    ada.send("y");
-    ada.wait_for("Left the workshop");
-    join(&mut ada, &code, &digits, "Ada");
-    host.wait_for("3 in the room · 3 active · 1 stuck");
-    let room = host.screen();
-    assert_eq!(room.matches("Ada").count(), 1, "one row for Ada: {room}");
-    assert_eq!(room.matches("Dora").count(), 1, "one row for Dora: {room}");
-    let cleo_row = room
-        .lines()
-        .find(|l| l.contains("Cleo"))
-        .expect("Cleo's row");
-    assert!(cleo_row.contains(" left "), "{room}");
     for mut tui in [ada, bob] {
         tui.send("q");
     }
@@ -318,28 +399,5 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     host.wait_for("Stop the session");
     host.send("\r");
     assert!(host.wait_exit(), "q ends the host cleanly");
-    // The export after the session says the same.
-    let out_dir = dir.path().join("export");
-    let out = run(
-        &dir.path().join("host"),
-        &["host", "export", "--out", out_dir.to_str().expect("utf8")],
-        "",
-    );
-    assert!(out.status.success(), "{out:?}");
-    let csv = std::fs::read_to_string(out_dir.join("summary.csv")).expect("csv");
-    for (name, presence) in [
-        ("Ada", "active"),
-        ("Bob", "active"),
-        ("Cleo", "left"),
-        ("Dora Schmidt", "active"),
-    ] {
-        let line = csv
-            .lines()
-            .find(|l| l.starts_with(name))
-            .unwrap_or_else(|| panic!("{name}: {csv}"));
-        assert!(
-            line.contains(&format!(",{presence},")) || line.contains(&format!(",{presence}")),
-            "{name}: {csv}"
-        );
-    }
+    export_says_who_left(dir.path());
 }
