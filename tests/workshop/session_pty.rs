@@ -255,6 +255,71 @@ fn export_says_who_left(dir: &Path) {
     }
 }
 
+/// The instructor sends the room to the decision's chapter; all four vote with feedback held;
+/// a second vote (Bob keeps his answer); the reveal shows both rounds.
+fn two_rounds_and_the_reveal(
+    host: &mut Session,
+    tuis: [&mut Session; 2],
+    cli_trainees: [&Path; 2],
+    chapter: usize,
+    decision: &queuelab::content::Decision,
+) {
+    let [ada, bob] = tuis;
+    let [cleo, dora] = cli_trainees;
+    host.send(&format!("c{chapter}\r"));
+    for (tui, answer) in [(&mut *ada, "1"), (&mut *bob, "2")] {
+        tui.wait_for(&format!("Instructor: open chapter {chapter}"));
+        tui.send("F");
+        tui.wait_for(&decision.title);
+        tui.send(answer);
+        tui.wait_for("Answer saved");
+        let screen = tui.screen();
+        assert!(
+            !screen.contains("Right.") && !screen.contains("Not quite."),
+            "held until the reveal: {screen}"
+        );
+    }
+    let said = cli(cleo, &["decide", "--plain", "1"], "2\n");
+    assert!(said.contains("Answer saved"), "{said}");
+    assert!(
+        !said.contains("Right.") && !said.contains("Not quite."),
+        "{said}"
+    );
+    let said = cli(dora, &["decide", "--plain", "1"], "1\n");
+    assert!(
+        said.contains("Antwort gespeichert"),
+        "German without --lang: {said}"
+    );
+    assert!(
+        !said.contains("Richtig.") && !said.contains("Nicht ganz."),
+        "{said}"
+    );
+    host.send("2");
+    host.wait_for("answers: 4 ·");
+    // After the discussion: a second vote. Ada, Cleo and Dora answer again, Bob keeps his.
+    host.send("w1\r");
+    host.wait_for("Second vote opened: Decision 1: The broker is down.");
+    for tui in [&mut *ada, &mut *bob] {
+        tui.wait_for("second vote on Decision 1");
+        tui.wait_for("· Second vote");
+    }
+    ada.send("4");
+    ada.wait_for("Second vote saved");
+    let said = cli(cleo, &["decide", "--plain", "1"], "4\n");
+    assert!(said.contains("Second vote saved"), "{said}");
+    let said = cli(dora, &["decide", "--plain", "1"], "3\n");
+    assert!(said.contains("Antwort der 2. Runde gespeichert"), "{said}");
+    let said = cli(cleo, &["decide", "--plain", "1"], "1\n");
+    assert!(said.contains("Second vote already given"), "once: {said}");
+    host.wait_for("answers: 4, second vote: 3");
+    // The reveal: right/wrong for everybody, both rounds in the banner, each count first.
+    host.send("r1\r");
+    for tui in [&mut *ada, &mut *bob] {
+        tui.wait_for("first→second vote [1] 2→0 · [2] 2→0");
+        tui.wait_for("[3] 0→1 · [4] 0→2");
+    }
+}
+
 #[test]
 fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     let content = load(&ContentSource::Embedded).expect("content");
@@ -317,59 +382,13 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     let text = status(dir.path(), url, key);
     assert!(text.contains("(4 in the room · 4 active)"), "{text}");
 
-    // The instructor sends the room to the decision's chapter; all vote, feedback held.
-    host.send(&format!("c{chapter}\r"));
-    for (tui, answer) in [(&mut ada, "1"), (&mut bob, "2")] {
-        tui.wait_for(&format!("Instructor: open chapter {chapter}"));
-        tui.send("F");
-        tui.wait_for(&decision.title);
-        tui.send(answer);
-        tui.wait_for("Answer saved");
-        let screen = tui.screen();
-        assert!(
-            !screen.contains("Right.") && !screen.contains("Not quite."),
-            "held until the reveal: {screen}"
-        );
-    }
-    let said = cli(&cleo, &["decide", "--plain", "1"], "2\n");
-    assert!(said.contains("Answer saved"), "{said}");
-    assert!(
-        !said.contains("Right.") && !said.contains("Not quite."),
-        "{said}"
+    two_rounds_and_the_reveal(
+        &mut host,
+        [&mut ada, &mut bob],
+        [&cleo, &dora],
+        chapter,
+        decision,
     );
-    let said = cli(&dora, &["decide", "--plain", "1"], "1\n");
-    assert!(
-        said.contains("Antwort gespeichert"),
-        "German without --lang: {said}"
-    );
-    assert!(
-        !said.contains("Richtig.") && !said.contains("Nicht ganz."),
-        "{said}"
-    );
-    host.send("2");
-    host.wait_for("answers: 4 ·");
-    // After the discussion: a second vote. Ada, Cleo and Dora answer again, Bob keeps his.
-    host.send("w1\r");
-    host.wait_for("Second vote opened: Decision 1: The broker is down.");
-    for tui in [&mut ada, &mut bob] {
-        tui.wait_for("second vote on Decision 1");
-        tui.wait_for("· Second vote");
-    }
-    ada.send("4");
-    ada.wait_for("Second vote saved");
-    let said = cli(&cleo, &["decide", "--plain", "1"], "4\n");
-    assert!(said.contains("Second vote saved"), "{said}");
-    let said = cli(&dora, &["decide", "--plain", "1"], "3\n");
-    assert!(said.contains("Antwort der 2. Runde gespeichert"), "{said}");
-    let said = cli(&cleo, &["decide", "--plain", "1"], "1\n");
-    assert!(said.contains("Second vote already given"), "once: {said}");
-    host.wait_for("answers: 4, second vote: 3");
-    // The reveal: right/wrong for everybody, both rounds in the banner, each count first.
-    host.send("r1\r");
-    for tui in [&mut ada, &mut bob] {
-        tui.wait_for("first→second vote [1] 2→0 · [2] 2→0");
-        tui.wait_for("[3] 0→1 · [4] 0→2");
-    }
     // Bob is stuck; the instructor picks his row with the arrows and acknowledges it.
     bob.send("\x1b");
     bob.send("!");
