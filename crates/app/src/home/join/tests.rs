@@ -5,7 +5,7 @@
 
 use crate::input::{Key, KeyCode};
 use crate::test_app::{chars, key, test_app};
-use crate::{Effect, Msg, Screen, WorkshopLine, WorkshopRequest};
+use crate::{App, Effect, Msg, Screen, WorkshopLine, WorkshopRequest};
 use content::Lang;
 use domain::workshop::JoinRefusal;
 
@@ -23,51 +23,7 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     let mut app = test_app(Lang::En, 80, 24);
     chars(&mut app, "w");
     assert!(form(&app).is_some(), "w opens the dialog");
-    chars(&mut app, "http://nope");
-    key(&mut app, KeyCode::Enter);
-    let f = form(&app).expect("still open");
-    assert!(
-        f.error.as_deref().is_some_and(|e| e.contains("https://")),
-        "{f:?}"
-    );
-    assert_eq!(f.input, "http://nope", "the typed text stays");
-    for _ in 0..11 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    // A code alone of the wrong length is named; one of the right form is looked for on the
-    // LAN, and a network without the session names the fallback, the typed code kept.
-    chars(&mut app, "ABCDEFGH");
-    key(&mut app, KeyCode::Enter);
-    let f = form(&app).expect("still open");
-    assert!(
-        f.error
-            .as_deref()
-            .is_some_and(|e| e.contains("ABCDEFGH has 8 characters")),
-        "{f:?}"
-    );
-    for _ in 0..8 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    chars(&mut app, "k7q-2m9x");
-    assert_eq!(
-        key(&mut app, KeyCode::Enter),
-        [Effect::Workshop(WorkshopRequest::Find {
-            code: "K7Q2M9X".into(),
-            declined: Vec::new(),
-        })]
-    );
-    app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
-    let f = form(&app).expect("still open");
-    assert_eq!(f.input, "k7q-2m9x", "the typed code stays");
-    assert!(
-        f.error
-            .as_deref()
-            .is_some_and(|e| e.contains("HOST:PORT CODE")),
-        "{f:?}"
-    );
-    for _ in 0..8 {
-        key(&mut app, KeyCode::Backspace);
-    }
+    bad_urls_and_codes_are_named(&mut app);
     chars(&mut app, URL);
     assert_eq!(
         key(&mut app, KeyCode::Enter),
@@ -108,6 +64,56 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     key(&mut app, KeyCode::Esc);
     assert!(form(&app).is_none(), "Esc closes");
     assert!(!app.session.quitting);
+}
+
+/// A URL without https, a code of the wrong length and a code no host on the LAN announces are
+/// each named in the dialog, which stays open with the typed text; the field ends empty.
+fn bad_urls_and_codes_are_named(app: &mut App) {
+    chars(app, "http://nope");
+    key(app, KeyCode::Enter);
+    let f = form(app).expect("still open");
+    assert!(
+        f.error.as_deref().is_some_and(|e| e.contains("https://")),
+        "{f:?}"
+    );
+    assert_eq!(f.input, "http://nope", "the typed text stays");
+    for _ in 0..11 {
+        key(app, KeyCode::Backspace);
+    }
+    // A code alone of the wrong length is named; one of the right form is looked for on the
+    // LAN, and a network without the session names the fallback, the typed code kept.
+    chars(app, "ABCDEFGH");
+    key(app, KeyCode::Enter);
+    let f = form(app).expect("still open");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("ABCDEFGH has 8 characters")),
+        "{f:?}"
+    );
+    for _ in 0..8 {
+        key(app, KeyCode::Backspace);
+    }
+    chars(app, "k7q-2m9x");
+    assert_eq!(
+        key(app, KeyCode::Enter),
+        [Effect::Workshop(WorkshopRequest::Find {
+            code: "K7Q2M9X".into(),
+            declined: Vec::new(),
+        })]
+    );
+    app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
+    let f = form(app).expect("still open");
+    assert_eq!(f.input, "k7q-2m9x", "the typed code stays");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("HOST:PORT CODE")),
+        "{f:?}"
+    );
+    for _ in 0..8 {
+        key(app, KeyCode::Backspace);
+    }
 }
 
 #[test]
