@@ -272,58 +272,15 @@ impl Dashboard {
         Vec::new()
     }
 
+    /// Keys of the dashboard: Ctrl+C quits, an open prompt takes every other key, otherwise a key
+    /// picks a section, scrolls, opens a prompt or flips a view.
     fn on_key(&mut self, key: Key) -> Vec<DashEffect> {
         if key.is_ctrl_c() {
             self.quitting = true;
             return Vec::new();
         }
-        if let Some(prompt) = &mut self.prompt
-            && prompt.kind.takes_trainee()
-            && matches!(key.code, KeyCode::Up | KeyCode::Down)
-        {
-            let last = self.summary.trainees.len().checked_sub(1);
-            prompt.cursor = match (key.code, prompt.cursor, last) {
-                (_, _, None) => None,
-                (KeyCode::Up, None | Some(0), Some(last)) => Some(last),
-                (KeyCode::Up, Some(i), _) => Some(i - 1),
-                (_, Some(i), Some(last)) if i < last => Some(i + 1),
-                _ => Some(0),
-            };
-            return Vec::new();
-        }
-        if let Some(prompt) = &mut self.prompt {
-            return match prompt.on_key(key) {
-                prompt::Outcome::Typing => Vec::new(),
-                prompt::Outcome::Cancelled => {
-                    self.prompt = None;
-                    Vec::new()
-                }
-                prompt::Outcome::Submitted(text) => {
-                    let kind = prompt.kind;
-                    if kind.takes_trainee() {
-                        return self.submit_trainee(kind, &text);
-                    }
-                    let target = prompt.target.take();
-                    self.prompt = None;
-                    if let Some(effects) = self.door_submitted(kind) {
-                        return effects;
-                    }
-                    if let Some(effects) = self.confirmed(kind, target) {
-                        return effects;
-                    }
-                    match prompt::parse(kind, &text, &self.content) {
-                        Ok(pace) => {
-                            self.note = None;
-                            vec![DashEffect::SendPace(pace)]
-                        }
-                        Err((key, value)) => {
-                            let text = self.strings().fill(key, &[("value", &value)]);
-                            self.note = Some((text, true));
-                            Vec::new()
-                        }
-                    }
-                }
-            };
+        if self.prompt.is_some() {
+            return self.on_prompt_key(key);
         }
         match key.code {
             KeyCode::Char('q') => self.ask(PromptKind::Quit),
@@ -363,6 +320,68 @@ impl Dashboard {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Keys while a prompt is open: in a prompt that takes a trainee the arrows move through the
+    /// rows (wrapping around); every other key goes to the prompt.
+    fn on_prompt_key(&mut self, key: Key) -> Vec<DashEffect> {
+        let Some(prompt) = &mut self.prompt else {
+            return Vec::new();
+        };
+        if prompt.kind.takes_trainee() && matches!(key.code, KeyCode::Up | KeyCode::Down) {
+            let last = self.summary.trainees.len().checked_sub(1);
+            prompt.cursor = match (key.code, prompt.cursor, last) {
+                (_, _, None) => None,
+                (KeyCode::Up, None | Some(0), Some(last)) => Some(last),
+                (KeyCode::Up, Some(i), _) => Some(i - 1),
+                (_, Some(i), Some(last)) if i < last => Some(i + 1),
+                _ => Some(0),
+            };
+            return Vec::new();
+        }
+        match prompt.on_key(key) {
+            prompt::Outcome::Typing => Vec::new(),
+            prompt::Outcome::Cancelled => {
+                self.prompt = None;
+                Vec::new()
+            }
+            prompt::Outcome::Submitted(text) => {
+                let kind = prompt.kind;
+                if kind.takes_trainee() {
+                    return self.submit_trainee(kind, &text);
+                }
+                let target = prompt.target.take();
+                self.prompt = None;
+                self.prompt_submitted(kind, target, &text)
+            }
+        }
+    }
+
+    /// A submitted prompt that takes no trainee: a door or a confirmation when it is one, else
+    /// the typed pace (chapter, scenario, ...) goes to the room, or what is wrong with it is said.
+    fn prompt_submitted(
+        &mut self,
+        kind: PromptKind,
+        target: Option<(String, String)>,
+        text: &str,
+    ) -> Vec<DashEffect> {
+        if let Some(effects) = self.door_submitted(kind) {
+            return effects;
+        }
+        if let Some(effects) = self.confirmed(kind, target) {
+            return effects;
+        }
+        match prompt::parse(kind, text, &self.content) {
+            Ok(pace) => {
+                self.note = None;
+                vec![DashEffect::SendPace(pace)]
+            }
+            Err((key, value)) => {
+                let text = self.strings().fill(key, &[("value", &value)]);
+                self.note = Some((text, true));
+                Vec::new()
+            }
+        }
     }
 
     /// Enter in a prompt that takes a trainee: the row chosen with the arrows when nothing was

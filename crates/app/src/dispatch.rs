@@ -7,7 +7,8 @@ use super::{
 use content::key;
 
 impl App {
-    /// Routes one message to the screen or the session it concerns.
+    /// Routes one message to the screen or the session it concerns: input stays here, every
+    /// group of worker reports goes to the helper that decides it.
     pub(super) fn dispatch(&mut self, msg: Msg) -> Vec<Effect> {
         let session = &mut self.session;
         match msg {
@@ -25,7 +26,48 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::ShareStarted(result) => map::on_share_started(session, result),
             Msg::FactSaved(Ok(())) => Vec::new(),
+            msg @ (Msg::FactSaved(Err(_))
+            | Msg::StoreOpened(_)
+            | Msg::StoreReread(_)
+            | Msg::StoreBusy(_)
+            | Msg::StoreFailed(_)
+            | Msg::ResultsCleared(_)
+            | Msg::AttemptStarted(Err(_))
+            | Msg::DamagedCopies(_)
+            | Msg::DamagedDeleted(_)) => self.on_store_report(msg),
+            msg @ (Msg::Tick { .. }
+            | Msg::Sim(_)
+            | Msg::AttemptStarted(Ok(_))
+            | Msg::ReportSaved(_)
+            | Msg::CodeRequested(_)
+            | Msg::CodeChecked(_)
+            | Msg::MailUpdated { .. }) => self.on_screen_report(msg),
+            msg @ (Msg::WorkshopUpdated(_)
+            | Msg::WorkshopJoined(_)
+            | Msg::WorkshopObserved(_)
+            | Msg::WorkshopGreeted(_)
+            | Msg::PaceReceived(_)
+            | Msg::VotesUpdated(_)
+            | Msg::StuckUpdated(_)) => self.on_workshop_report(msg),
+            msg @ (Msg::LabResults(_)
+            | Msg::LabOpened(_)
+            | Msg::LabEdited { .. }
+            | Msg::LabProgress { .. }
+            | Msg::LabChecked { .. }
+            | Msg::LabFileSaved { .. }
+            | Msg::LabFileGone { .. }
+            | Msg::LabWaiting { .. }
+            | Msg::LabReset { .. }) => self.on_lab_report(msg),
+        }
+    }
+
+    /// Decides what the store's answers change in the session: the stored state, a failed save,
+    /// cleared results and damaged copies. `dispatch` routes only these messages here.
+    fn on_store_report(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
+        match msg {
             Msg::StoreOpened(stored) => {
                 session.store_opened(*stored);
                 Vec::new()
@@ -52,7 +94,6 @@ impl App {
                 session.notify(text, true);
                 Vec::new()
             }
-            Msg::ShareStarted(result) => map::on_share_started(session, result),
             Msg::ResultsCleared(Ok(())) => {
                 session.quiz = QuizRecord::default();
                 session.report_status = None;
@@ -63,6 +104,21 @@ impl App {
                 session.notify(text, false);
                 Vec::new()
             }
+            Msg::DamagedCopies(copies) => {
+                session.damaged = copies;
+                Vec::new()
+            }
+            Msg::DamagedDeleted(result) => settings::damaged_deleted(session, result),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Decides which shown screen a timer tick or a worker's answer goes to (simulator, reader,
+    /// chapters, quiz, report); an answer for a screen no longer shown changes only the session.
+    /// `dispatch` routes only these messages here.
+    fn on_screen_report(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
+        match msg {
             Msg::Tick { elapsed_ms } => match &mut self.screen {
                 Screen::Simulator(state) => simulator::on_tick(state, session, elapsed_ms),
                 Screen::Reader(state) => reader::on_tick(state, session, elapsed_ms),
@@ -100,14 +156,30 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::DamagedCopies(copies) => {
-                session.damaged = copies;
+            Msg::MailUpdated { report, delivery } => {
+                let sent = report == Some(MailStatus::Sent);
+                session.report_status = report;
+                if let Screen::Report(state) = &mut self.screen {
+                    if let Some(delivery) = &delivery {
+                        report::delivered(state, session, delivery);
+                    }
+                    if sent && delivery.is_some() {
+                        report::say_sent(state, session);
+                    }
+                }
                 Vec::new()
             }
-            Msg::DamagedDeleted(result) => settings::damaged_deleted(session, result),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Decides what the workshop's news change: the status line, the join dialog on the home
+    /// screen, the pace, the votes and the stuck flag. `dispatch` routes only these messages here.
+    fn on_workshop_report(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
+        match msg {
             Msg::WorkshopUpdated(line) => {
                 session.workshop = Some(line);
-                Vec::new()
             }
             Msg::WorkshopJoined(result) => {
                 if matches!(result, Ok(false)) {
@@ -116,24 +188,40 @@ impl App {
                 if let Screen::Home(state) = &mut self.screen {
                     home::join::answered(&mut state.join, session, result);
                 }
-                Vec::new()
             }
             Msg::WorkshopObserved(result) => {
                 if let Screen::Home(state) = &mut self.screen {
                     home::join::observed(&mut state.join, session, result);
                 }
-                Vec::new()
             }
             Msg::WorkshopGreeted(result) => {
                 if let Screen::Home(state) = &mut self.screen {
                     home::join::greeted(&mut state.join, session, result);
                 }
-                Vec::new()
             }
-            Msg::PaceReceived(notice) => {
-                pace::received(session, notice);
-                Vec::new()
+            Msg::PaceReceived(notice) => pace::received(session, notice),
+            Msg::VotesUpdated(votes) => session.votes.updated(votes),
+            Msg::StuckUpdated(stuck) => {
+                if stuck == Some(true) && session.stuck != Some(true) {
+                    let text = session
+                        .strings()
+                        .get(key::workshop::STUCK_ACKNOWLEDGED)
+                        .to_owned();
+                    session.notify(text, false);
+                }
+                session.stuck = stuck;
             }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Decides which lab screen a lab worker's report concerns: only the lab shown with the same
+    /// id changes, except results and checks, which count for every lab. `dispatch` routes only
+    /// these messages here.
+    fn on_lab_report(&mut self, msg: Msg) -> Vec<Effect> {
+        let session = &mut self.session;
+        match msg {
             Msg::LabResults(results) => {
                 let screens = std::iter::once(&mut self.screen).chain(self.history.iter_mut());
                 labs::results_arrived(screens, &results);
@@ -203,34 +291,7 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::VotesUpdated(votes) => {
-                session.votes.updated(votes);
-                Vec::new()
-            }
-            Msg::StuckUpdated(stuck) => {
-                if stuck == Some(true) && session.stuck != Some(true) {
-                    let text = session
-                        .strings()
-                        .get(key::workshop::STUCK_ACKNOWLEDGED)
-                        .to_owned();
-                    session.notify(text, false);
-                }
-                session.stuck = stuck;
-                Vec::new()
-            }
-            Msg::MailUpdated { report, delivery } => {
-                let sent = report == Some(MailStatus::Sent);
-                session.report_status = report;
-                if let Screen::Report(state) = &mut self.screen {
-                    if let Some(delivery) = &delivery {
-                        report::delivered(state, session, delivery);
-                    }
-                    if sent && delivery.is_some() {
-                        report::say_sent(state, session);
-                    }
-                }
-                Vec::new()
-            }
+            _ => Vec::new(),
         }
     }
 }

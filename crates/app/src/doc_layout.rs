@@ -7,7 +7,7 @@ use content::key;
 mod widgets;
 pub mod wrap;
 
-use content::doc::{Block, Directive, Inline, Widget};
+use content::doc::{Block, Directive, Inline, ListItem, Widget};
 use content::{Chapter, Course, Strings};
 use domain::Progress;
 use domain::calculator::{CalcField, CalcValues};
@@ -167,7 +167,8 @@ impl DocContext<'_> {
 /// Cells reserved on the left of every line for the focus marker.
 pub const GUTTER: usize = 2;
 
-/// Lays out the chapter for `width` cells (including the gutter).
+/// Lays out the chapter for `width` cells (including the gutter): the title, then block after
+/// block until a decision card veils the rest.
 pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLine> {
     let max = usize::from(width).saturating_sub(GUTTER).max(10);
     let mut lines = Vec::new();
@@ -181,99 +182,16 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
     let mut next_target = 0;
     for block in &chapter.blocks {
         let start = lines.len();
-        match block {
-            Block::Heading { level, text } => {
-                let tone = if *level <= 2 {
-                    Tone::Heading
-                } else {
-                    Tone::Subheading
-                };
-                lines.extend(
-                    wrap::wrap(&runs(text, Some(tone)), max, &[], &[])
-                        .into_iter()
-                        .map(DocLine::new),
-                );
+        if let Block::Directive { directive, .. } = block {
+            widgets::directive(directive, ctx, max, &mut next_target, &mut lines);
+            if let Directive::Decision(id) = directive
+                && let Some(notice) = veiled_after(ctx.progress, ctx.votes, id)
+            {
+                veil_after_card(ctx, notice, max, &mut lines);
+                break;
             }
-            Block::Paragraph(text) => lines.extend(
-                wrap::wrap(&runs(text, None), max, &[], &[])
-                    .into_iter()
-                    .map(DocLine::new),
-            ),
-            Block::List(items) => {
-                for item in items {
-                    let indent = "  ".repeat(item.depth);
-                    let marker = if ctx.ascii && item.marker == "•" {
-                        "*"
-                    } else {
-                        item.marker.as_str()
-                    };
-                    let first = [Span {
-                        text: format!("{indent}{marker} "),
-                        tone: Tone::Dim,
-                    }];
-                    let rest = [Span {
-                        text: " ".repeat(wrap::width(&first[0].text)),
-                        tone: Tone::Text,
-                    }];
-                    lines.extend(
-                        wrap::wrap(&runs(&item.text, None), max, &first, &rest)
-                            .into_iter()
-                            .map(DocLine::new),
-                    );
-                }
-            }
-            Block::Quote(paragraphs) => {
-                let bar = [Span {
-                    text: if ctx.ascii { "| " } else { "▌ " }.to_owned(),
-                    tone: Tone::Border,
-                }];
-                for (i, paragraph) in paragraphs.iter().enumerate() {
-                    if i > 0 {
-                        lines.push(DocLine::new(bar.to_vec()));
-                    }
-                    lines.extend(
-                        wrap::wrap(&runs(paragraph, Some(Tone::Quote)), max, &bar, &bar)
-                            .into_iter()
-                            .map(DocLine::new),
-                    );
-                }
-            }
-            // The fence's language tag (`csharp`, `sql`) is for the author's tools: on screen it
-            // read as a stray word above the code, which shows its language itself.
-            Block::Code { text, .. } => {
-                for line in text.lines() {
-                    for piece in wrap::hard_wrap(line, max.saturating_sub(2)) {
-                        lines.push(DocLine::new(vec![Span {
-                            text: format!("  {piece}"),
-                            tone: Tone::CodeBlock,
-                        }]));
-                    }
-                }
-            }
-            Block::Table { header, rows } => {
-                let header: Vec<_> = header.iter().map(|c| runs(c, None)).collect();
-                let rows: Vec<Vec<_>> = rows
-                    .iter()
-                    .map(|r| r.iter().map(|c| runs(c, None)).collect())
-                    .collect();
-                lines.extend(wrap::table(&header, &rows, max, ctx.ascii));
-            }
-            Block::Rule => {
-                let rule = if ctx.ascii { "-" } else { "─" }.repeat(max.min(40));
-                lines.push(DocLine::new(vec![Span {
-                    text: rule,
-                    tone: Tone::Border,
-                }]));
-            }
-            Block::Directive { directive, .. } => {
-                widgets::directive(directive, ctx, max, &mut next_target, &mut lines);
-                if let Directive::Decision(id) = directive
-                    && let Some(notice) = veiled_after(ctx.progress, ctx.votes, id)
-                {
-                    veil_after_card(ctx, notice, max, &mut lines);
-                    break;
-                }
-            }
+        } else {
+            prose_block(block, ctx, max, &mut lines);
         }
         if lines.len() > start {
             lines.push(DocLine::blank());
@@ -281,6 +199,108 @@ pub fn layout(chapter: &Chapter, ctx: &DocContext<'_>, width: u16) -> Vec<DocLin
     }
     apply_focus_gutter(&mut lines, ctx);
     lines
+}
+
+/// Lays out one block of prose (heading, paragraph, list, quote, code, table, rule); directives
+/// are laid out by `layout`, which decides where the chapter stops.
+fn prose_block(block: &Block, ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
+    match block {
+        Block::Heading { level, text } => {
+            let tone = if *level <= 2 {
+                Tone::Heading
+            } else {
+                Tone::Subheading
+            };
+            lines.extend(
+                wrap::wrap(&runs(text, Some(tone)), max, &[], &[])
+                    .into_iter()
+                    .map(DocLine::new),
+            );
+        }
+        Block::Paragraph(text) => lines.extend(
+            wrap::wrap(&runs(text, None), max, &[], &[])
+                .into_iter()
+                .map(DocLine::new),
+        ),
+        Block::List(items) => list_lines(items, ctx, max, lines),
+        Block::Quote(paragraphs) => quote_lines(paragraphs, ctx, max, lines),
+        // The fence's language tag (`csharp`, `sql`) is for the author's tools: on screen it
+        // read as a stray word above the code, which shows its language itself.
+        Block::Code { text, .. } => {
+            for line in text.lines() {
+                for piece in wrap::hard_wrap(line, max.saturating_sub(2)) {
+                    lines.push(DocLine::new(vec![Span {
+                        text: format!("  {piece}"),
+                        tone: Tone::CodeBlock,
+                    }]));
+                }
+            }
+        }
+        Block::Table { header, rows } => {
+            let header: Vec<_> = header.iter().map(|c| runs(c, None)).collect();
+            let rows: Vec<Vec<_>> = rows
+                .iter()
+                .map(|r| r.iter().map(|c| runs(c, None)).collect())
+                .collect();
+            lines.extend(wrap::table(&header, &rows, max, ctx.ascii));
+        }
+        Block::Rule => {
+            let rule = if ctx.ascii { "-" } else { "─" }.repeat(max.min(40));
+            lines.push(DocLine::new(vec![Span {
+                text: rule,
+                tone: Tone::Border,
+            }]));
+        }
+        Block::Directive { .. } => {}
+    }
+}
+
+/// A list: each item indented by its depth, its marker (a `*` for `•` in ASCII) hanging.
+fn list_lines(items: &[ListItem], ctx: &DocContext<'_>, max: usize, lines: &mut Vec<DocLine>) {
+    for item in items {
+        let indent = "  ".repeat(item.depth);
+        let marker = if ctx.ascii && item.marker == "•" {
+            "*"
+        } else {
+            item.marker.as_str()
+        };
+        let first = [Span {
+            text: format!("{indent}{marker} "),
+            tone: Tone::Dim,
+        }];
+        let rest = [Span {
+            text: " ".repeat(wrap::width(&first[0].text)),
+            tone: Tone::Text,
+        }];
+        lines.extend(
+            wrap::wrap(&runs(&item.text, None), max, &first, &rest)
+                .into_iter()
+                .map(DocLine::new),
+        );
+    }
+}
+
+/// A quote: every line behind a bar, paragraphs parted by a line holding only the bar.
+fn quote_lines(
+    paragraphs: &[Vec<Inline>],
+    ctx: &DocContext<'_>,
+    max: usize,
+    lines: &mut Vec<DocLine>,
+) {
+    let bar = [Span {
+        text: if ctx.ascii { "| " } else { "▌ " }.to_owned(),
+        tone: Tone::Border,
+    }];
+    for (i, paragraph) in paragraphs.iter().enumerate() {
+        if i > 0 {
+            lines.push(DocLine::new(bar.to_vec()));
+        }
+        lines.extend(
+            wrap::wrap(&runs(paragraph, Some(Tone::Quote)), max, &bar, &bar)
+                .into_iter()
+                .map(DocLine::new),
+        );
+    }
 }
 
 /// Why the chapter stops below the card of decision `id`, as the key of the line that says so;

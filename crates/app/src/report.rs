@@ -173,8 +173,6 @@ pub fn captures_keys(state: &ReportState) -> bool {
 /// Keys while typing: characters, Backspace, Enter, Esc (back).
 pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> Vec<Effect> {
     let lang = session.lang;
-    // Joined, the host's config alone decides whether a copy is offered.
-    let cc = session.instructor_cc.is_some() && session.workshop.is_none();
     if key.code == KeyCode::Esc {
         session.back();
         return Vec::new();
@@ -216,47 +214,7 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
             s.input.pop();
             Vec::new()
         }
-        (ReportPhase::Address, KeyCode::Enter) => {
-            let learner = match display_name(&s.name) {
-                Ok(learner) => learner,
-                Err(e) => {
-                    s.name_focus = true;
-                    say(s, session, e.key(), &[], true);
-                    return Vec::new();
-                }
-            };
-            match address::validate(&s.input) {
-                Ok(valid) => {
-                    s.address = valid;
-                    s.input.clear();
-                    s.messages.clear();
-                    // The local copy was saved without a name; save it again with it.
-                    let mut effects: Vec<Effect> = learner
-                        .iter()
-                        .map(|name| {
-                            Effect::Mail(MailRequest::SaveReport {
-                                lang,
-                                name: Some(name.clone()),
-                            })
-                        })
-                        .collect();
-                    session.report_name.clone_from(&learner);
-                    s.learner = learner;
-                    if cc {
-                        s.phase = ReportPhase::Consent;
-                    } else {
-                        s.phase = ReportPhase::Code;
-                        s.busy = true;
-                        effects.push(request_code(s, lang));
-                    }
-                    effects
-                }
-                Err(e) => {
-                    say(s, session, e.key(), &[], true);
-                    Vec::new()
-                }
-            }
-        }
+        (ReportPhase::Address, KeyCode::Enter) => submit_address(s, session),
         (ReportPhase::Code, KeyCode::Enter) if !s.input.trim().is_empty() => {
             // The typed code leaves the screen state at once.
             let code = OneTimeCode::typed(&std::mem::take(&mut s.input));
@@ -270,6 +228,53 @@ pub fn on_captured_key(s: &mut ReportState, session: &mut Session, key: Key) -> 
             })]
         }
         _ => Vec::new(),
+    }
+}
+
+/// Enter on the address: a valid name and address are kept (and the local copy saved again with
+/// the name); then the copy question, or at once the code request. A bad one is said on screen.
+fn submit_address(s: &mut ReportState, session: &mut Session) -> Vec<Effect> {
+    let lang = session.lang;
+    // Joined, the host's config alone decides whether a copy is offered.
+    let cc = session.instructor_cc.is_some() && session.workshop.is_none();
+    let learner = match display_name(&s.name) {
+        Ok(learner) => learner,
+        Err(e) => {
+            s.name_focus = true;
+            say(s, session, e.key(), &[], true);
+            return Vec::new();
+        }
+    };
+    match address::validate(&s.input) {
+        Ok(valid) => {
+            s.address = valid;
+            s.input.clear();
+            s.messages.clear();
+            // The local copy was saved without a name; save it again with it.
+            let mut effects: Vec<Effect> = learner
+                .iter()
+                .map(|name| {
+                    Effect::Mail(MailRequest::SaveReport {
+                        lang,
+                        name: Some(name.clone()),
+                    })
+                })
+                .collect();
+            session.report_name.clone_from(&learner);
+            s.learner = learner;
+            if cc {
+                s.phase = ReportPhase::Consent;
+            } else {
+                s.phase = ReportPhase::Code;
+                s.busy = true;
+                effects.push(request_code(s, lang));
+            }
+            effects
+        }
+        Err(e) => {
+            say(s, session, e.key(), &[], true);
+            Vec::new()
+        }
     }
 }
 

@@ -131,22 +131,32 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
     if let Some(effects) = triage::on_action(s, session, action) {
         return count_run(s, session, effects);
     }
-    let effects = match action {
-        Action::PlayPause => playback::play_pause(s),
-        Action::StepForward => playback::step_forward(s),
-        Action::StepBack => playback::step_back(s),
-        Action::Top => playback::view_first(s),
-        Action::Bottom => playback::to_end(s),
-        Action::Faster => {
+    let effects = run_action(s, session, action)
+        .or_else(|| view_action(s, session, action))
+        .unwrap_or_default();
+    let effects = remember(s, session, effects);
+    count_run(s, session, effects)
+}
+
+/// Decides the actions that steer the run: playback, speed, and what a restart runs (mode,
+/// broker, seed, scenario, fault); None for any other action.
+fn run_action(s: &mut SimState, session: &Session, action: Action) -> Option<Vec<Effect>> {
+    match action {
+        Action::PlayPause => Some(playback::play_pause(s)),
+        Action::StepForward => Some(playback::step_forward(s)),
+        Action::StepBack => Some(playback::step_back(s)),
+        Action::Top => Some(playback::view_first(s)),
+        Action::Bottom => Some(playback::to_end(s)),
+        Action::Faster => Some({
             s.settings.speed = (s.settings.speed + 1).min(SPEEDS.len() - 1);
             Vec::new()
-        }
-        Action::Slower => {
+        }),
+        Action::Slower => Some({
             s.settings.speed = s.settings.speed.saturating_sub(1);
             Vec::new()
-        }
-        Action::Restart => playback::restart(s),
-        Action::CycleMode => {
+        }),
+        Action::Restart => Some(playback::restart(s)),
+        Action::CycleMode => Some({
             let next = (Mode::ALL
                 .iter()
                 .position(|m| *m == s.settings.mode)
@@ -155,29 +165,37 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
                 % Mode::ALL.len();
             s.settings.mode = Mode::ALL[next];
             playback::restart(s)
-        }
-        Action::CycleBroker => {
+        }),
+        Action::CycleBroker => Some({
             s.settings.broker = match s.settings.broker {
                 BrokerKind::Asb => BrokerKind::Sqs,
                 BrokerKind::Sqs => BrokerKind::Asb,
             };
             playback::restart(s)
-        }
-        Action::NextSeed => {
+        }),
+        Action::NextSeed => Some({
             s.settings.seed = s.settings.seed.wrapping_add(1);
             playback::restart(s)
-        }
-        Action::ChooseScenario => {
+        }),
+        Action::ChooseScenario => Some({
             s.timeline.playing = false;
             s.picker = Some(Picker::scenarios(session, s.scenario_id()));
             Vec::new()
-        }
-        Action::InjectFault => {
+        }),
+        Action::InjectFault => Some({
             s.picker = Some(Picker::faults());
             Vec::new()
-        }
-        Action::Compare => playback::compare(s),
-        Action::FocusNext | Action::FocusPrev => {
+        }),
+        Action::Compare => Some(playback::compare(s)),
+        _ => None,
+    }
+}
+
+/// Decides the actions that change only what is shown: the tab, scrolling, the moments, the
+/// full log and the SQL; None for any other action.
+fn view_action(s: &mut SimState, session: &Session, action: Action) -> Option<Vec<Effect>> {
+    match action {
+        Action::FocusNext | Action::FocusPrev => Some({
             let i = Tab::ALL.iter().position(|t| *t == s.tab).unwrap_or(0);
             let n = Tab::ALL.len();
             let next = if action == Action::FocusNext {
@@ -188,30 +206,28 @@ pub fn on_action(s: &mut SimState, session: &mut Session, action: Action) -> Vec
             s.tab = Tab::ALL[next];
             s.scroll = 0;
             Vec::new()
-        }
-        Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
+        }),
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown => Some({
             let height = layout::simulator(session.size.0, session.size.1)
                 .content
                 .height;
             scroll(s, action, page_rows(s.tab, height));
             Vec::new()
-        }
-        Action::JumpToCause => moment_keys::why(s),
-        Action::NextMoment => moment_keys::next_moment(s),
-        Action::PrevMoment => moment_keys::prev_moment(s),
-        Action::TogglePauseAtMoments => moment_keys::toggle_pause(s),
-        Action::ToggleFullLog => {
+        }),
+        Action::JumpToCause => Some(moment_keys::why(s)),
+        Action::NextMoment => Some(moment_keys::next_moment(s)),
+        Action::PrevMoment => Some(moment_keys::prev_moment(s)),
+        Action::TogglePauseAtMoments => Some(moment_keys::toggle_pause(s)),
+        Action::ToggleFullLog => Some({
             s.full_log = !s.full_log;
             Vec::new()
-        }
-        Action::ToggleSql => {
+        }),
+        Action::ToggleSql => Some({
             s.show_sql = !s.show_sql;
             Vec::new()
-        }
-        _ => Vec::new(),
-    };
-    let effects = remember(s, session, effects);
-    count_run(s, session, effects)
+        }),
+        _ => None,
+    }
 }
 
 /// Saves the scenario, mode and broker when a run with other ones starts, so the next

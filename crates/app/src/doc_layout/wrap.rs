@@ -152,18 +152,7 @@ pub fn table(
         return Vec::new();
     }
     let sep_width = 3 * (cols - 1);
-    let cell_width = |cell: &Vec<(String, Tone)>| cell.iter().map(|(t, _)| width(t)).sum::<usize>();
-    let natural: Vec<usize> = (0..cols)
-        .map(|c| {
-            std::iter::once(header.get(c))
-                .chain(rows.iter().map(|r| r.get(c)))
-                .flatten()
-                .map(cell_width)
-                .max()
-                .unwrap_or(0)
-                .max(1)
-        })
-        .collect();
+    let natural = natural_widths(header, rows, cols);
     let budget = max.saturating_sub(sep_width);
     if budget < 6 * cols {
         return stacked(header, rows, max);
@@ -174,50 +163,12 @@ pub fn table(
     } else {
         (" │ ", "─┼─", '─')
     };
-    let mut lines = Vec::new();
     let wraps = rows.iter().any(|row| {
         row.iter()
             .zip(&widths)
             .any(|(cell, w)| cell_width(cell) > *w)
     });
-    let emit_row = |cells: &[Vec<(String, Tone)>], bold: bool, lines: &mut Vec<DocLine>| {
-        let wrapped: Vec<Vec<Vec<Span>>> = (0..cols)
-            .map(|c| {
-                let runs: Vec<(String, Tone)> = cells
-                    .get(c)
-                    .map(|cell| {
-                        cell.iter()
-                            .map(|(t, tone)| (t.clone(), if bold { Tone::Bold } else { *tone }))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                wrap(&runs, widths[c], &[], &[])
-            })
-            .collect();
-        let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
-        for i in 0..height {
-            let mut spans = Vec::new();
-            for (c, cell) in wrapped.iter().enumerate() {
-                if c > 0 {
-                    spans.push(Span {
-                        text: bar.to_owned(),
-                        tone: Tone::Border,
-                    });
-                }
-                let content = cell.get(i).cloned().unwrap_or_default();
-                let pad = widths[c].saturating_sub(spans_width(&content));
-                spans.extend(content);
-                if c + 1 < cols {
-                    spans.push(Span {
-                        text: " ".repeat(pad),
-                        tone: Tone::Text,
-                    });
-                }
-            }
-            lines.push(DocLine::new(spans));
-        }
-    };
-    emit_row(header, true, &mut lines);
+    let mut lines = row_lines(header, true, &widths, bar);
     let rule_line: String = widths
         .iter()
         .map(|w| rule.to_string().repeat(*w))
@@ -229,24 +180,99 @@ pub fn table(
     }]));
     for (i, row) in rows.iter().enumerate() {
         if wraps && i > 0 {
-            let thin: String = rule_line
-                .chars()
-                .map(|c| {
-                    if c == rule {
-                        if ascii { '.' } else { '┄' }
-                    } else {
-                        ' '
-                    }
-                })
-                .collect();
             lines.push(DocLine::new(vec![Span {
-                text: thin,
+                text: thin_rule(&rule_line, rule, ascii),
                 tone: Tone::Border,
             }]));
         }
-        emit_row(row, false, &mut lines);
+        lines.extend(row_lines(row, false, &widths, bar));
     }
     lines
+}
+
+/// The cells a cell's text takes on one line.
+fn cell_width(cell: &[(String, Tone)]) -> usize {
+    cell.iter().map(|(t, _)| width(t)).sum()
+}
+
+/// Each of the `cols` columns' widest cell on one line, at least 1.
+fn natural_widths(
+    header: &[Vec<(String, Tone)>],
+    rows: &[Vec<Vec<(String, Tone)>>],
+    cols: usize,
+) -> Vec<usize> {
+    (0..cols)
+        .map(|c| {
+            std::iter::once(header.get(c))
+                .chain(rows.iter().map(|r| r.get(c)))
+                .flatten()
+                .map(|cell| cell_width(cell))
+                .max()
+                .unwrap_or(0)
+                .max(1)
+        })
+        .collect()
+}
+
+/// One table row (the header bold), each cell wrapped to its column and padded, parted by `bar`.
+fn row_lines(
+    cells: &[Vec<(String, Tone)>],
+    bold: bool,
+    widths: &[usize],
+    bar: &str,
+) -> Vec<DocLine> {
+    let cols = widths.len();
+    let wrapped: Vec<Vec<Vec<Span>>> = (0..cols)
+        .map(|c| {
+            let runs: Vec<(String, Tone)> = cells
+                .get(c)
+                .map(|cell| {
+                    cell.iter()
+                        .map(|(t, tone)| (t.clone(), if bold { Tone::Bold } else { *tone }))
+                        .collect()
+                })
+                .unwrap_or_default();
+            wrap(&runs, widths[c], &[], &[])
+        })
+        .collect();
+    let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+    let mut lines = Vec::new();
+    for i in 0..height {
+        let mut spans = Vec::new();
+        for (c, cell) in wrapped.iter().enumerate() {
+            if c > 0 {
+                spans.push(Span {
+                    text: bar.to_owned(),
+                    tone: Tone::Border,
+                });
+            }
+            let content = cell.get(i).cloned().unwrap_or_default();
+            let pad = widths[c].saturating_sub(spans_width(&content));
+            spans.extend(content);
+            if c + 1 < cols {
+                spans.push(Span {
+                    text: " ".repeat(pad),
+                    tone: Tone::Text,
+                });
+            }
+        }
+        lines.push(DocLine::new(spans));
+    }
+    lines
+}
+
+/// The header rule dotted, without crossings: it parts rows whose cells wrap and would run on.
+fn thin_rule(rule_line: &str, rule: char, ascii: bool) -> String {
+    rule_line
+        .chars()
+        .map(|c| {
+            if c == rule {
+                if ascii { '.' } else { '┄' }
+            } else {
+                ' '
+            }
+        })
+        .collect()
 }
 
 /// Shares `budget` cells between columns: columns that fit keep their natural width, the rest

@@ -370,37 +370,7 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
         // A poll that comes before the host counted it does not take "saved" back.
         app.update(Msg::VotesUpdated(open.clone()));
         assert!(reader_text(&app).contains(saved), "{}", reader_text(&app));
-        // The reveal shows right/wrong, and its banner both rounds of the room.
-        let both: BTreeMap<String, u32> = [(d.options[1].id.clone(), 2)].into();
-        let firsts: BTreeMap<String, u32> = [(d.options[0].id.clone(), 2)].into();
-        app.update(Msg::PaceReceived(PaceNotice {
-            pace: Pace {
-                id: 5,
-                at_ms: 1,
-                kind: PaceKind::RevealDecision {
-                    decision: d.id.clone(),
-                },
-            },
-            distribution: Some(firsts),
-            second_distribution: Some(both),
-        }));
-        app.update(Msg::VotesUpdated(RoomVotes {
-            revealed: [d.id.clone()].into(),
-            ..open
-        }));
-        let text = banner(&app.session).expect("a banner");
-        assert!(
-            text.contains("[1] 2→0") && text.contains("[2] 0→2"),
-            "{text}"
-        );
-        let card = reader_text(&app);
-        assert!(!card.contains(saved), "{card}");
-        let verdict = if d.options[1].correct {
-            strings.get(key::decision::CORRECT)
-        } else {
-            strings.get(key::decision::WRONG)
-        };
-        assert!(card.contains(verdict), "{card}");
+        reveal_both_rounds(&mut app, d, open, &strings);
         // After the reveal an answer is an ordinary one again.
         let effects = chars(&mut app, "3");
         assert!(
@@ -411,4 +381,46 @@ fn a_second_vote_asks_again_records_it_as_such_and_the_reveal_shows_both_rounds(
             "{effects:?}"
         );
     }
+}
+
+/// The reveal after a second vote: the banner shows both rounds of the room, the card no longer
+/// says "saved" but right or wrong for the second answer.
+fn reveal_both_rounds(
+    app: &mut App,
+    d: &content::Decision,
+    open: RoomVotes,
+    strings: &content::Strings,
+) {
+    let saved = strings.get(key::decision::SECOND_SAVED);
+    // The reveal shows right/wrong, and its banner both rounds of the room.
+    let both: BTreeMap<String, u32> = [(d.options[1].id.clone(), 2)].into();
+    let firsts: BTreeMap<String, u32> = [(d.options[0].id.clone(), 2)].into();
+    app.update(Msg::PaceReceived(PaceNotice {
+        pace: Pace {
+            id: 5,
+            at_ms: 1,
+            kind: PaceKind::RevealDecision {
+                decision: d.id.clone(),
+            },
+        },
+        distribution: Some(firsts),
+        second_distribution: Some(both),
+    }));
+    app.update(Msg::VotesUpdated(RoomVotes {
+        revealed: [d.id.clone()].into(),
+        ..open
+    }));
+    let text = banner(&app.session).expect("a banner");
+    assert!(
+        text.contains("[1] 2→0") && text.contains("[2] 0→2"),
+        "{text}"
+    );
+    let card = reader_text(app);
+    assert!(!card.contains(saved), "{card}");
+    let verdict = if d.options[1].correct {
+        strings.get(key::decision::CORRECT)
+    } else {
+        strings.get(key::decision::WRONG)
+    };
+    assert!(card.contains(verdict), "{card}");
 }

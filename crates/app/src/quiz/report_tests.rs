@@ -26,12 +26,28 @@ fn report_state_mut(app: &mut App) -> &mut ReportState {
 #[test]
 fn report_flow_address_code_and_status() {
     let mut app = app();
-    started(&mut app);
+    finish_quiz_and_open_report(&mut app);
+    enter_address(&mut app);
+    confirm_code(&mut app);
+    app.update(Msg::MailUpdated {
+        report: Some(MailStatus::Sent),
+        delivery: Some(Delivery::Smtp),
+    });
+    assert_eq!(app.session.report_status, Some(MailStatus::Sent));
+    let last = &report_state(&app).messages.last().expect("msg").0;
+    assert!(last.contains("ada@example.org"), "{last}");
+    key(&mut app, KeyCode::Esc);
+    assert!(matches!(app.screen, Screen::Quiz(_)));
+}
+
+/// Answers every question, opens the report (saved at once) and checks `?` and typing there.
+fn finish_quiz_and_open_report(app: &mut App) {
+    started(app);
     for _ in 0..content::QUESTION_COUNT {
-        answer(&mut app, true);
-        key(&mut app, KeyCode::Enter);
+        answer(app, true);
+        key(app, KeyCode::Enter);
     }
-    let effects = chars(&mut app, "m");
+    let effects = chars(app, "m");
     assert_eq!(
         effects,
         vec![Effect::Mail(MailRequest::SaveReport {
@@ -40,15 +56,18 @@ fn report_flow_address_code_and_status() {
         })]
     );
     app.update(Msg::ReportSaved(Ok("/data/reports/report-9.html".into())));
-    assert!(report_state(&app).messages[0].0.contains("report-9.html"));
-    chars(&mut app, "?");
+    assert!(report_state(app).messages[0].0.contains("report-9.html"));
+    chars(app, "?");
     assert!(app.session.help, "? opens the help, also while typing");
-    chars(&mut app, "x");
-    assert!(!app.session.help && report_state(&app).input.is_empty());
+    chars(app, "x");
+    assert!(!app.session.help && report_state(app).input.is_empty());
+}
 
-    assert!(chars(&mut app, "ada@example").is_empty());
-    assert!(key(&mut app, KeyCode::Enter).is_empty());
-    let (text, error) = report_state(&app).messages.last().expect("message").clone();
+/// A dotless domain is refused with its reason; the fixed address asks for a code.
+fn enter_address(app: &mut App) {
+    assert!(chars(app, "ada@example").is_empty());
+    assert!(key(app, KeyCode::Enter).is_empty());
+    let (text, error) = report_state(app).messages.last().expect("message").clone();
     assert!(error);
     assert_eq!(
         text,
@@ -56,9 +75,9 @@ fn report_flow_address_code_and_status() {
             .strings()
             .get(key::address::ERR_DOMAIN_NOT_DOTTED)
     );
-    let effects = chars(&mut app, ".org");
+    let effects = chars(app, ".org");
     assert!(effects.is_empty());
-    let effects = key(&mut app, KeyCode::Enter);
+    let effects = key(app, KeyCode::Enter);
     assert_eq!(
         effects,
         vec![Effect::Mail(MailRequest::RequestCode {
@@ -66,15 +85,19 @@ fn report_flow_address_code_and_status() {
             lang: Lang::En
         })]
     );
-    assert!(report_state(&app).busy);
+    assert!(report_state(app).busy);
     app.update(Msg::CodeRequested(Ok(CodeRequestOutcome::Sent(
         Delivery::File("/data/mail/000001-code.eml".into()),
     ))));
-    assert!(!report_state(&app).busy);
-    chars(&mut app, "123456");
-    let effects = key(&mut app, KeyCode::Enter);
+    assert!(!report_state(app).busy);
+}
+
+/// A wrong code counts down, `r` asks again, a cooldown is said, the right code is accepted.
+fn confirm_code(app: &mut App) {
+    chars(app, "123456");
+    let effects = key(app, KeyCode::Enter);
     assert!(
-        report_state(&app).input.is_empty(),
+        report_state(app).input.is_empty(),
         "the code leaves the state"
     );
     assert!(
@@ -89,10 +112,10 @@ fn report_flow_address_code_and_status() {
         })]
     ));
     app.update(Msg::CodeChecked(Ok(Verdict::Wrong { remaining: 4 })));
-    assert_eq!(report_state(&app).remaining, 4);
-    assert_eq!(report_state(&app).phase, ReportPhase::Code);
+    assert_eq!(report_state(app).remaining, 4);
+    assert_eq!(report_state(app).phase, ReportPhase::Code);
     assert_eq!(
-        chars(&mut app, "r"),
+        chars(app, "r"),
         vec![Effect::Mail(MailRequest::RequestCode {
             address: "ada@example.org".into(),
             lang: Lang::En
@@ -104,31 +127,22 @@ fn report_flow_address_code_and_status() {
         secs: 42,
     })));
     assert!(
-        report_state(&app)
+        report_state(app)
             .messages
             .last()
             .expect("msg")
             .0
             .contains("42")
     );
-    chars(&mut app, "654321");
-    key(&mut app, KeyCode::Enter);
+    chars(app, "654321");
+    key(app, KeyCode::Enter);
     app.update(Msg::CodeChecked(Ok(Verdict::Accepted { code_id: 1 })));
-    assert_eq!(report_state(&app).phase, ReportPhase::Done);
+    assert_eq!(report_state(app).phase, ReportPhase::Done);
     assert!(
-        report_state(&app).messages.iter().all(|(_, error)| !error),
+        report_state(app).messages.iter().all(|(_, error)| !error),
         "an accepted code clears the earlier complaints: {:?}",
-        report_state(&app).messages
+        report_state(app).messages
     );
-    app.update(Msg::MailUpdated {
-        report: Some(MailStatus::Sent),
-        delivery: Some(Delivery::Smtp),
-    });
-    assert_eq!(app.session.report_status, Some(MailStatus::Sent));
-    let last = &report_state(&app).messages.last().expect("msg").0;
-    assert!(last.contains("ada@example.org"), "{last}");
-    key(&mut app, KeyCode::Esc);
-    assert!(matches!(app.screen, Screen::Quiz(_)));
 }
 
 #[test]

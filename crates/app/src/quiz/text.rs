@@ -148,6 +148,7 @@ fn progress(session: &Session, attempt: &Attempt, question_id: &str) -> String {
     )
 }
 
+/// The result page: the score, the level and its next steps, the review and the keys onward.
 fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
     let s = session.strings();
     let quiz = &session.course().quiz;
@@ -190,39 +191,7 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
         }
     }
     out.push(DocLine::blank());
-    let review = attempt.review(quiz);
-    if review.is_empty() {
-        para(
-            &mut out,
-            "",
-            s.get(key::quiz::REVIEW_NONE),
-            Tone::Text,
-            width,
-        );
-    } else {
-        para(
-            &mut out,
-            "",
-            s.get(key::quiz::REVIEW),
-            Tone::Subheading,
-            width,
-        );
-        let join = |opts: &[&QuestionOption]| {
-            opts.iter()
-                .map(|o| o.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        };
-        for r in review {
-            para(&mut out, "- ", &r.question.prompt, Tone::Bold, width);
-            let yours = s.fill(key::quiz::YOUR_ANSWER, &[("answer", &join(&r.chosen))]);
-            para(&mut out, "  ", &yours, Tone::Text, width);
-            let right = s.fill(key::quiz::RIGHT_ANSWER, &[("answer", &join(&r.correct))]);
-            para(&mut out, "  ", &right, Tone::Text, width);
-            let why = s.fill(key::quiz::EXPLANATION, &[("text", &r.question.explanation)]);
-            para(&mut out, "  ", &why, Tone::Dim, width);
-        }
-    }
+    review_lines(session, attempt, width, &mut out);
     out.push(DocLine::blank());
     let keys = format!(
         "m: {}   r: {}",
@@ -231,6 +200,34 @@ fn result(session: &Session, attempt: &Attempt, width: usize) -> Vec<DocLine> {
     );
     para(&mut out, "", &keys, Tone::Focus, width);
     out
+}
+
+/// The review: every question answered wrong with the learner's and the right answer and the
+/// explanation, or a line saying there is none.
+fn review_lines(session: &Session, attempt: &Attempt, width: usize, out: &mut Vec<DocLine>) {
+    let s = session.strings();
+    let quiz = &session.course().quiz;
+    let review = attempt.review(quiz);
+    if review.is_empty() {
+        para(out, "", s.get(key::quiz::REVIEW_NONE), Tone::Text, width);
+    } else {
+        para(out, "", s.get(key::quiz::REVIEW), Tone::Subheading, width);
+        let join = |opts: &[&QuestionOption]| {
+            opts.iter()
+                .map(|o| o.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
+        for r in review {
+            para(out, "- ", &r.question.prompt, Tone::Bold, width);
+            let yours = s.fill(key::quiz::YOUR_ANSWER, &[("answer", &join(&r.chosen))]);
+            para(out, "  ", &yours, Tone::Text, width);
+            let right = s.fill(key::quiz::RIGHT_ANSWER, &[("answer", &join(&r.correct))]);
+            para(out, "  ", &right, Tone::Text, width);
+            let why = s.fill(key::quiz::EXPLANATION, &[("text", &r.question.explanation)]);
+            para(out, "  ", &why, Tone::Dim, width);
+        }
+    }
 }
 
 #[cfg(test)]

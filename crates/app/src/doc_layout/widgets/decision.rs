@@ -4,8 +4,8 @@
 use super::{add, plain, span, title_line};
 use crate::doc_layout::wrap::wrap;
 use crate::doc_layout::{DocContext, DocLine, Tone};
-use content::Decision;
 use content::key;
+use content::{Decision, DecisionOption, Strings};
 
 /// Lays out one decision card; all its lines belong to `target`.
 pub fn decision_card(
@@ -17,30 +17,17 @@ pub fn decision_card(
 ) {
     let s = ctx.strings();
     let chosen = ctx.progress.decisions.get(&d.id).and_then(|o| d.option(o));
-    if let Some(votes) = ctx.votes
-        && !votes.verdict_shown(&d.id)
-    {
-        let state = if votes.in_second_vote(&d.id) {
-            Some(if votes.second_given.contains(&d.id) {
-                Held::SecondSaved
-            } else {
-                Held::SecondOpen
-            })
-        } else {
-            chosen.map(|_| Held::Saved)
-        };
-        if let Some(state) = state {
-            held_card(
-                d,
-                ctx,
-                max,
-                target,
-                chosen.map(|c| c.id.as_str()),
-                state,
-                lines,
-            );
-            return;
-        }
+    if let Some(state) = held_state(d, ctx, chosen) {
+        held_card(
+            d,
+            ctx,
+            max,
+            target,
+            chosen.map(|c| c.id.as_str()),
+            state,
+            lines,
+        );
+        return;
     }
     let mut title = d.title.clone();
     if let Some(choice) = chosen {
@@ -52,6 +39,40 @@ pub fn decision_card(
         title = format!("{title} · {verdict}");
     }
     head(d, &title, ctx, max, target, lines);
+    option_lines(d, ctx, chosen, max, target, lines);
+    match chosen {
+        None => prompt_lines(d, s, max, target, lines),
+        Some(choice) => answer_lines(d, ctx, choice, max, target, lines),
+    }
+}
+
+/// Decides whether the session holds right/wrong back on this card, and how: while the
+/// instructor has not shown the verdict, an answered card or a second vote stays held.
+fn held_state(d: &Decision, ctx: &DocContext<'_>, chosen: Option<&DecisionOption>) -> Option<Held> {
+    let votes = ctx.votes?;
+    if votes.verdict_shown(&d.id) {
+        return None;
+    }
+    if votes.in_second_vote(&d.id) {
+        Some(if votes.second_given.contains(&d.id) {
+            Held::SecondSaved
+        } else {
+            Held::SecondOpen
+        })
+    } else {
+        chosen.map(|_| Held::Saved)
+    }
+}
+
+/// The options with their keys; once answered, each is marked right, or wrong where chosen.
+fn option_lines(
+    d: &Decision,
+    ctx: &DocContext<'_>,
+    chosen: Option<&DecisionOption>,
+    max: usize,
+    target: Option<usize>,
+    lines: &mut Vec<DocLine>,
+) {
     for (i, option) in d.options.iter().enumerate() {
         let is_chosen = chosen.is_some_and(|c| c.id == option.id);
         let mark = match (chosen.is_some(), option.correct, is_chosen, ctx.ascii) {
@@ -82,67 +103,83 @@ pub fn decision_card(
             target,
         );
     }
-    match chosen {
-        None => {
-            add(
-                lines,
-                wrap(&plain(&d.instruction, Tone::Italic), max, &[], &[]),
-                target,
-            );
-            let keys = format!("1-{}", d.options.len());
-            add(
-                lines,
-                wrap(
-                    &plain(
-                        &s.fill(key::decision::CHOOSE, &[("keys", &keys)]),
-                        Tone::Dim,
-                    ),
-                    max,
-                    &[],
-                    &[],
-                ),
-                target,
-            );
-        }
-        Some(choice) => {
-            // The title already carries the verdict; the feedback says why.
-            let tone = if choice.correct {
-                Tone::Good
-            } else {
-                Tone::Bad
-            };
-            add(
-                lines,
-                wrap(&plain(&choice.feedback, tone), max, &[], &[]),
-                target,
-            );
-            // A card has three or four options, so each other one is named by its key.
-            for (n, other) in d
-                .options
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.id != choice.id)
-            {
-                let label = s.fill(key::decision::OTHER_OPTION, &[("n", &(n + 1).to_string())]);
-                let mut runs = plain(&format!("{label}: "), Tone::Bold);
-                runs.push((other.feedback.clone(), Tone::Text));
-                add(lines, wrap(&runs, max, &[], &[]), target);
-            }
-            let bar = [span(if ctx.ascii { "| " } else { "▌ " }, Tone::Border)];
-            add(
-                lines,
-                wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
-                target,
-            );
-            // The run of the learner's own choice; a choice no run shows says so.
-            let see = match choice.run() {
-                Some((scenario, _)) => s.fill(key::decision::SEE_IT, &[("scenario", scenario)]),
-                None => s.fill(key::decision::SEE_IT_NONE, &[("scenario", &d.scenario)]),
-            };
-            let see = format!("s: {see}");
-            add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
-        }
+}
+
+/// Before an answer: the instruction and the keys that choose.
+fn prompt_lines(
+    d: &Decision,
+    s: &Strings,
+    max: usize,
+    target: Option<usize>,
+    lines: &mut Vec<DocLine>,
+) {
+    add(
+        lines,
+        wrap(&plain(&d.instruction, Tone::Italic), max, &[], &[]),
+        target,
+    );
+    let keys = format!("1-{}", d.options.len());
+    add(
+        lines,
+        wrap(
+            &plain(
+                &s.fill(key::decision::CHOOSE, &[("keys", &keys)]),
+                Tone::Dim,
+            ),
+            max,
+            &[],
+            &[],
+        ),
+        target,
+    );
+}
+
+/// After an answer: why, what each other choice would cause, the principle and the run to see.
+fn answer_lines(
+    d: &Decision,
+    ctx: &DocContext<'_>,
+    choice: &DecisionOption,
+    max: usize,
+    target: Option<usize>,
+    lines: &mut Vec<DocLine>,
+) {
+    let s = ctx.strings();
+    // The title already carries the verdict; the feedback says why.
+    let tone = if choice.correct {
+        Tone::Good
+    } else {
+        Tone::Bad
+    };
+    add(
+        lines,
+        wrap(&plain(&choice.feedback, tone), max, &[], &[]),
+        target,
+    );
+    // A card has three or four options, so each other one is named by its key.
+    for (n, other) in d
+        .options
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.id != choice.id)
+    {
+        let label = s.fill(key::decision::OTHER_OPTION, &[("n", &(n + 1).to_string())]);
+        let mut runs = plain(&format!("{label}: "), Tone::Bold);
+        runs.push((other.feedback.clone(), Tone::Text));
+        add(lines, wrap(&runs, max, &[], &[]), target);
     }
+    let bar = [span(if ctx.ascii { "| " } else { "▌ " }, Tone::Border)];
+    add(
+        lines,
+        wrap(&plain(&d.explanation, Tone::Quote), max, &bar, &bar),
+        target,
+    );
+    // The run of the learner's own choice; a choice no run shows says so.
+    let see = match choice.run() {
+        Some((scenario, _)) => s.fill(key::decision::SEE_IT, &[("scenario", scenario)]),
+        None => s.fill(key::decision::SEE_IT_NONE, &[("scenario", &d.scenario)]),
+    };
+    let see = format!("s: {see}");
+    add(lines, wrap(&plain(&see, Tone::Dim), max, &[], &[]), target);
 }
 
 /// The card's title line and its situation, the same on every card.

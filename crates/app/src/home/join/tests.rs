@@ -5,7 +5,7 @@
 
 use crate::input::{Key, KeyCode};
 use crate::test_app::{chars, key, test_app};
-use crate::{Effect, Msg, Screen, WorkshopLine, WorkshopRequest};
+use crate::{App, Effect, Msg, Screen, WorkshopLine, WorkshopRequest};
 use content::Lang;
 use domain::workshop::JoinRefusal;
 
@@ -23,51 +23,7 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     let mut app = test_app(Lang::En, 80, 24);
     chars(&mut app, "w");
     assert!(form(&app).is_some(), "w opens the dialog");
-    chars(&mut app, "http://nope");
-    key(&mut app, KeyCode::Enter);
-    let f = form(&app).expect("still open");
-    assert!(
-        f.error.as_deref().is_some_and(|e| e.contains("https://")),
-        "{f:?}"
-    );
-    assert_eq!(f.input, "http://nope", "the typed text stays");
-    for _ in 0..11 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    // A code alone of the wrong length is named; one of the right form is looked for on the
-    // LAN, and a network without the session names the fallback, the typed code kept.
-    chars(&mut app, "ABCDEFGH");
-    key(&mut app, KeyCode::Enter);
-    let f = form(&app).expect("still open");
-    assert!(
-        f.error
-            .as_deref()
-            .is_some_and(|e| e.contains("ABCDEFGH has 8 characters")),
-        "{f:?}"
-    );
-    for _ in 0..8 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    chars(&mut app, "k7q-2m9x");
-    assert_eq!(
-        key(&mut app, KeyCode::Enter),
-        [Effect::Workshop(WorkshopRequest::Find {
-            code: "K7Q2M9X".into(),
-            declined: Vec::new(),
-        })]
-    );
-    app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
-    let f = form(&app).expect("still open");
-    assert_eq!(f.input, "k7q-2m9x", "the typed code stays");
-    assert!(
-        f.error
-            .as_deref()
-            .is_some_and(|e| e.contains("HOST:PORT CODE")),
-        "{f:?}"
-    );
-    for _ in 0..8 {
-        key(&mut app, KeyCode::Backspace);
-    }
+    bad_urls_and_codes_are_named(&mut app);
     chars(&mut app, URL);
     assert_eq!(
         key(&mut app, KeyCode::Enter),
@@ -108,6 +64,56 @@ fn a_bad_url_is_named_a_good_one_and_a_name_ask_to_join() {
     key(&mut app, KeyCode::Esc);
     assert!(form(&app).is_none(), "Esc closes");
     assert!(!app.session.quitting);
+}
+
+/// A URL without https, a code of the wrong length and a code no host on the LAN announces are
+/// each named in the dialog, which stays open with the typed text; the field ends empty.
+fn bad_urls_and_codes_are_named(app: &mut App) {
+    chars(app, "http://nope");
+    key(app, KeyCode::Enter);
+    let f = form(app).expect("still open");
+    assert!(
+        f.error.as_deref().is_some_and(|e| e.contains("https://")),
+        "{f:?}"
+    );
+    assert_eq!(f.input, "http://nope", "the typed text stays");
+    for _ in 0..11 {
+        key(app, KeyCode::Backspace);
+    }
+    // A code alone of the wrong length is named; one of the right form is looked for on the
+    // LAN, and a network without the session names the fallback, the typed code kept.
+    chars(app, "ABCDEFGH");
+    key(app, KeyCode::Enter);
+    let f = form(app).expect("still open");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("ABCDEFGH has 8 characters")),
+        "{f:?}"
+    );
+    for _ in 0..8 {
+        key(app, KeyCode::Backspace);
+    }
+    chars(app, "k7q-2m9x");
+    assert_eq!(
+        key(app, KeyCode::Enter),
+        [Effect::Workshop(WorkshopRequest::Find {
+            code: "K7Q2M9X".into(),
+            declined: Vec::new(),
+        })]
+    );
+    app.update(Msg::WorkshopObserved(Err(JoinRefusal::NotFound)));
+    let f = form(app).expect("still open");
+    assert_eq!(f.input, "k7q-2m9x", "the typed code stays");
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("HOST:PORT CODE")),
+        "{f:?}"
+    );
+    for _ in 0..8 {
+        key(app, KeyCode::Backspace);
+    }
 }
 
 #[test]
@@ -210,47 +216,7 @@ fn a_short_line_shows_the_check_digits_and_joins_only_when_confirmed() {
 fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refusal() {
     let mut app = test_app(Lang::De, 80, 24);
     chars(&mut app, "w");
-    // Read from the projector with a zero for the O: no host issues a 0.
-    chars(&mut app, "192.168.1.5:8740 K0Q2M9X");
-    assert!(key(&mut app, KeyCode::Enter).is_empty());
-    let f = form(&app).expect("still open");
-    assert!(matches!(f.step, super::JoinStep::Url), "no name asked yet");
-    assert_eq!(f.input, "192.168.1.5:8740 K0Q2M9X", "the typed text stays");
-    let error = f.error.clone().unwrap_or_default();
-    assert!(
-        error.starts_with("Falscher Beitrittscode: K0Q2M9X enthält 0"),
-        "{error}"
-    );
-    // One character too few.
-    key(&mut app, KeyCode::Backspace);
-    key(&mut app, KeyCode::Enter);
-    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
-    assert!(error.contains("K0Q2M9 hat 6 Zeichen"), "{error}");
-    // Not even the short form: named in German, not in the parser's English.
-    for _ in 0..24 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    chars(&mut app, "192.168.1.5 K7Q2M9X");
-    key(&mut app, KeyCode::Enter);
-    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
-    assert!(
-        error.contains("ist weder ein Beitrittscode noch HOST:PORT CODE"),
-        "{error}"
-    );
-    for _ in 0..19 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    chars(&mut app, "https://127.0.0.1:8740/join?code=ABC");
-    key(&mut app, KeyCode::Enter);
-    let error = form(&app).and_then(|f| f.error.clone()).unwrap_or_default();
-    assert!(
-        error.starts_with("In der Beitritts-URL fehlt code="),
-        "{error}"
-    );
-    for _ in 0..37 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    assert_eq!(form(&app).map(|f| f.input.as_str()), Some(""));
+    malformed_codes_are_named_in_german(&mut app);
 
     // A well-formed code the host does not know: refused after the digits, before the name.
     chars(&mut app, "192.168.1.5:8740 k7q2-m9x");
@@ -304,6 +270,52 @@ fn a_wrong_code_is_named_before_the_name_in_german_and_the_name_survives_a_refus
         Some("Anna"),
         "the name typed before is offered again"
     );
+}
+
+/// A code with a 0, a code one character short, a line of neither form and a URL without its
+/// code are each named in German in the open dialog; the field ends empty.
+fn malformed_codes_are_named_in_german(app: &mut App) {
+    // Read from the projector with a zero for the O: no host issues a 0.
+    chars(app, "192.168.1.5:8740 K0Q2M9X");
+    assert!(key(app, KeyCode::Enter).is_empty());
+    let f = form(app).expect("still open");
+    assert!(matches!(f.step, super::JoinStep::Url), "no name asked yet");
+    assert_eq!(f.input, "192.168.1.5:8740 K0Q2M9X", "the typed text stays");
+    let error = f.error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("Falscher Beitrittscode: K0Q2M9X enthält 0"),
+        "{error}"
+    );
+    // One character too few.
+    key(app, KeyCode::Backspace);
+    key(app, KeyCode::Enter);
+    let error = form(app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(error.contains("K0Q2M9 hat 6 Zeichen"), "{error}");
+    // Not even the short form: named in German, not in the parser's English.
+    for _ in 0..24 {
+        key(app, KeyCode::Backspace);
+    }
+    chars(app, "192.168.1.5 K7Q2M9X");
+    key(app, KeyCode::Enter);
+    let error = form(app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(
+        error.contains("ist weder ein Beitrittscode noch HOST:PORT CODE"),
+        "{error}"
+    );
+    for _ in 0..19 {
+        key(app, KeyCode::Backspace);
+    }
+    chars(app, "https://127.0.0.1:8740/join?code=ABC");
+    key(app, KeyCode::Enter);
+    let error = form(app).and_then(|f| f.error.clone()).unwrap_or_default();
+    assert!(
+        error.starts_with("In der Beitritts-URL fehlt code="),
+        "{error}"
+    );
+    for _ in 0..37 {
+        key(app, KeyCode::Backspace);
+    }
+    assert_eq!(form(app).map(|f| f.input.as_str()), Some(""));
 }
 
 #[test]

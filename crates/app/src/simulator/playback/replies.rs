@@ -30,48 +30,7 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
             s.timeline.consumers = consumers;
             s.timeline.head = Some(head);
         }
-        SimReply::Advanced {
-            head,
-            events,
-            total,
-            finished,
-            dlq,
-            report,
-            moments,
-            ..
-        } => {
-            s.timeline.pending = false;
-            s.timeline.opening_at_statement = None;
-            if !moments.is_empty() && s.settings.pause_at_moments {
-                // Pause at moments: the presenter's clicker (`.`) continues.
-                s.timeline.playing = false;
-            }
-            s.story.extend(&moments);
-            s.timeline.moves = s
-                .timeline
-                .head
-                .as_deref()
-                .map(|old| moves(old, &head, &events))
-                .unwrap_or_default();
-            s.timeline.head = Some(head);
-            s.timeline.total = total;
-            s.timeline.finished = finished;
-            s.triage.dlq = dlq;
-            s.timeline.report = report;
-            if finished {
-                s.timeline.playing = false;
-            }
-            s.timeline.log.extend(events);
-            while s.timeline.log.len() > LOG_CAP {
-                s.timeline.log.pop_front();
-            }
-            if let Some(h) = &s.timeline.head {
-                s.timeline.samples.push_back(h.metrics);
-                while s.timeline.samples.len() > SAMPLE_CAP {
-                    s.timeline.samples.pop_front();
-                }
-            }
-        }
+        reply @ SimReply::Advanced { .. } => advanced(s, reply),
         SimReply::Viewed {
             index, snapshot, ..
         } => {
@@ -99,6 +58,55 @@ pub fn on_reply(s: &mut SimState, reply: SimReply) -> Vec<Effect> {
         Vec::new()
     } else {
         take_queued_step(s)
+    }
+}
+
+/// Folds a step of the run: the new head and the moves to animate towards it, the totals, the
+/// log and the samples (both capped), and a pause at a moment or at the end.
+fn advanced(s: &mut SimState, reply: SimReply) {
+    let SimReply::Advanced {
+        head,
+        events,
+        total,
+        finished,
+        dlq,
+        report,
+        moments,
+        ..
+    } = reply
+    else {
+        return;
+    };
+    s.timeline.pending = false;
+    s.timeline.opening_at_statement = None;
+    if !moments.is_empty() && s.settings.pause_at_moments {
+        // Pause at moments: the presenter's clicker (`.`) continues.
+        s.timeline.playing = false;
+    }
+    s.story.extend(&moments);
+    s.timeline.moves = s
+        .timeline
+        .head
+        .as_deref()
+        .map(|old| moves(old, &head, &events))
+        .unwrap_or_default();
+    s.timeline.head = Some(head);
+    s.timeline.total = total;
+    s.timeline.finished = finished;
+    s.triage.dlq = dlq;
+    s.timeline.report = report;
+    if finished {
+        s.timeline.playing = false;
+    }
+    s.timeline.log.extend(events);
+    while s.timeline.log.len() > LOG_CAP {
+        s.timeline.log.pop_front();
+    }
+    if let Some(h) = &s.timeline.head {
+        s.timeline.samples.push_back(h.metrics);
+        while s.timeline.samples.len() > SAMPLE_CAP {
+            s.timeline.samples.pop_front();
+        }
     }
 }
 
