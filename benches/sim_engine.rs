@@ -59,6 +59,109 @@ fn engine(dir: &std::path::Path, messages: u32) -> (Duration, Vec<Shape>, bool) 
     (elapsed, kinds, ok)
 }
 
+/// The ids the floor's statements number their rows with.
+#[derive(Default)]
+struct Counters {
+    order: i64,
+    seq: i64,
+    effect: i64,
+}
+
+/// One engine event's statements on the bare connections: `svc` is the acting instance's
+/// service connection.
+fn floor_event(
+    svc: &Connection,
+    broker: &Connection,
+    kind: &str,
+    rows: usize,
+    now: i64,
+    n: &mut Counters,
+) {
+    match kind {
+        k if k.starts_with("api-") => {
+            n.order += 1;
+            let order = n.order;
+            let tx = svc.unchecked_transaction().expect("tx");
+            tx.prepare_cached("INSERT INTO orders (request_id, customer, amount_cents, created_ms) VALUES (?1, 'c', 100, ?2) ON CONFLICT(request_id) DO NOTHING RETURNING id")
+                .and_then(|mut s| s.query_row(params![format!("req-{order}"), now], |r| r.get::<_, i64>(0)))
+                .expect("order");
+            tx.prepare_cached("INSERT INTO outbox (message_id, order_id, body, created_ms) VALUES (?1, ?2, 'v1|1|100|0|-', ?3)")
+                .and_then(|mut s| s.execute(params![format!("msg-{order}"), order, now]))
+                .expect("outbox");
+            tx.commit().expect("commit");
+        }
+        "dispatcher-claimed" => {
+            let mut s = svc
+                .prepare_cached("UPDATE outbox SET lease_owner = 'd', lease_until_ms = ?1 + 1000, attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox WHERE published_ms IS NULL AND (lease_until_ms IS NULL OR lease_until_ms <= ?1) ORDER BY id LIMIT 10) RETURNING id, message_id, body")
+                .expect("claim");
+            let n = s
+                .query_map(params![now], |r| r.get::<_, i64>(0))
+                .expect("claim")
+                .count();
+            std::hint::black_box(n);
+        }
+        k if k.starts_with("published") || k.starts_with("dispatcher-crashed") => {
+            let tx = broker.unchecked_transaction().expect("tx");
+            for _ in 0..rows {
+                n.seq += 1;
+                let seq = n.seq;
+                tx.prepare_cached("INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, visible_ms, dedup_id) VALUES (?1, ?1, ?2, 'v1|1|100|0|-', ?3, ?3, ?1)")
+                    .and_then(|mut s| s.execute(params![format!("msg-{seq}"), seq, now]))
+                    .expect("enqueue");
+            }
+            tx.commit().expect("commit");
+        }
+        k if k.starts_with("dispatcher-mark") => {
+            let tx = svc.unchecked_transaction().expect("tx");
+            for _ in 0..rows {
+                tx.prepare_cached("UPDATE outbox SET published_ms = ?1, lease_owner = NULL, lease_until_ms = NULL WHERE id = (SELECT MIN(id) FROM outbox WHERE published_ms IS NULL)")
+                    .and_then(|mut s| s.execute(params![now]))
+                    .expect("mark");
+            }
+            tx.commit().expect("commit");
+        }
+        k if k.starts_with("receive") => {
+            let mut s = broker
+                .prepare_cached("UPDATE queue SET visible_ms = ?1 + 5000, locked_until_ms = ?1 + 5000, lock_token = 'lt', delivery_count = delivery_count + 1 WHERE seq = (SELECT seq FROM queue WHERE visible_ms <= ?1 ORDER BY seq LIMIT 1) RETURNING seq, message_id, body")
+                .expect("receive");
+            let r = s
+                .query_map(params![now], |r| r.get::<_, i64>(0))
+                .expect("receive")
+                .count();
+            std::hint::black_box(r);
+        }
+        k if k.starts_with("check") => {
+            let found = svc
+                .prepare_cached("SELECT 1 FROM inbox WHERE message_id = ?1 AND consumer = 'billing' AND processed_ms IS NOT NULL LIMIT 1")
+                .and_then(|mut s| s.exists(params![format!("msg-{}", n.effect)]))
+                .expect("check");
+            std::hint::black_box(found);
+        }
+        k if k.starts_with("applied") || k == "duplicate-prevented" => {
+            n.effect += 1;
+            let effect = n.effect;
+            let tx = svc.unchecked_transaction().expect("tx");
+            tx.prepare_cached("INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms) VALUES (?1, 'billing', 'A', ?2, ?2)")
+                .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
+                .expect("inbox");
+            tx.prepare_cached("INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok, applied_ms, instance) VALUES (?1, ?2, ?3, 'credit', 100, 1, ?4, 'A')")
+                .and_then(|mut s| s.execute(params![format!("CR-{effect}"), effect, format!("m-{effect}"), now]))
+                .expect("effect");
+            tx.prepare_cached("INSERT INTO receipts (message_id, instance, outcome, at_ms) VALUES (?1, 'A', 'applied', ?2)")
+                .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
+                .expect("receipt");
+            tx.commit().expect("commit");
+        }
+        _ => {
+            // settle, abandon, dead-letter, sweep, replay: one single-row write on the broker.
+            broker
+                .prepare_cached("DELETE FROM queue WHERE seq = (SELECT MIN(seq) FROM queue)")
+                .and_then(|mut s| s.execute([]))
+                .expect("settle");
+        }
+    }
+}
+
 /// The bare floor: for every engine event that ran SQL, the same statements in the same
 /// transactions on the same schema and pragmas, through the same actor's connection (each
 /// dispatcher and consumer instance has its own, as in the engine), with a plain loop instead
@@ -76,7 +179,7 @@ fn floor(dir: &std::path::Path, kinds: &[Shape]) -> Duration {
     let broker = store::open(&dir.join("broker.db"), "broker.db").expect("broker.db");
     broker.execute_batch(BROKER_SQL).expect("schema");
     let _provider = store::open(&dir.join("provider.db"), "provider.db").expect("provider.db");
-    let (mut order, mut seq, mut effect) = (0_i64, 0_i64, 0_i64);
+    let mut n = Counters::default();
     for (t, (kind, actor, rows)) in kinds.iter().enumerate() {
         let now = t as i64;
         let svc: &Connection = match actor {
@@ -85,86 +188,7 @@ fn floor(dir: &std::path::Path, kinds: &[Shape]) -> Duration {
             Actor::Sweeper => &sweeper,
             _ => &api,
         };
-        match *kind {
-            k if k.starts_with("api-") => {
-                order += 1;
-                let tx = svc.unchecked_transaction().expect("tx");
-                tx.prepare_cached("INSERT INTO orders (request_id, customer, amount_cents, created_ms) VALUES (?1, 'c', 100, ?2) ON CONFLICT(request_id) DO NOTHING RETURNING id")
-                    .and_then(|mut s| s.query_row(params![format!("req-{order}"), now], |r| r.get::<_, i64>(0)))
-                    .expect("order");
-                tx.prepare_cached("INSERT INTO outbox (message_id, order_id, body, created_ms) VALUES (?1, ?2, 'v1|1|100|0|-', ?3)")
-                    .and_then(|mut s| s.execute(params![format!("msg-{order}"), order, now]))
-                    .expect("outbox");
-                tx.commit().expect("commit");
-            }
-            "dispatcher-claimed" => {
-                let mut s = svc
-                    .prepare_cached("UPDATE outbox SET lease_owner = 'd', lease_until_ms = ?1 + 1000, attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox WHERE published_ms IS NULL AND (lease_until_ms IS NULL OR lease_until_ms <= ?1) ORDER BY id LIMIT 10) RETURNING id, message_id, body")
-                    .expect("claim");
-                let n = s
-                    .query_map(params![now], |r| r.get::<_, i64>(0))
-                    .expect("claim")
-                    .count();
-                std::hint::black_box(n);
-            }
-            k if k.starts_with("published") || k.starts_with("dispatcher-crashed") => {
-                let tx = broker.unchecked_transaction().expect("tx");
-                for _ in 0..*rows {
-                    seq += 1;
-                    tx.prepare_cached("INSERT INTO queue (message_id, logical_id, order_id, body, enqueued_ms, visible_ms, dedup_id) VALUES (?1, ?1, ?2, 'v1|1|100|0|-', ?3, ?3, ?1)")
-                        .and_then(|mut s| s.execute(params![format!("msg-{seq}"), seq, now]))
-                        .expect("enqueue");
-                }
-                tx.commit().expect("commit");
-            }
-            k if k.starts_with("dispatcher-mark") => {
-                let tx = svc.unchecked_transaction().expect("tx");
-                for _ in 0..*rows {
-                    tx.prepare_cached("UPDATE outbox SET published_ms = ?1, lease_owner = NULL, lease_until_ms = NULL WHERE id = (SELECT MIN(id) FROM outbox WHERE published_ms IS NULL)")
-                        .and_then(|mut s| s.execute(params![now]))
-                        .expect("mark");
-                }
-                tx.commit().expect("commit");
-            }
-            k if k.starts_with("receive") => {
-                let mut s = broker
-                    .prepare_cached("UPDATE queue SET visible_ms = ?1 + 5000, locked_until_ms = ?1 + 5000, lock_token = 'lt', delivery_count = delivery_count + 1 WHERE seq = (SELECT seq FROM queue WHERE visible_ms <= ?1 ORDER BY seq LIMIT 1) RETURNING seq, message_id, body")
-                    .expect("receive");
-                let r = s
-                    .query_map(params![now], |r| r.get::<_, i64>(0))
-                    .expect("receive")
-                    .count();
-                std::hint::black_box(r);
-            }
-            k if k.starts_with("check") => {
-                let found = svc
-                    .prepare_cached("SELECT 1 FROM inbox WHERE message_id = ?1 AND consumer = 'billing' AND processed_ms IS NOT NULL LIMIT 1")
-                    .and_then(|mut s| s.exists(params![format!("msg-{effect}")]))
-                    .expect("check");
-                std::hint::black_box(found);
-            }
-            k if k.starts_with("applied") || k == "duplicate-prevented" => {
-                effect += 1;
-                let tx = svc.unchecked_transaction().expect("tx");
-                tx.prepare_cached("INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms) VALUES (?1, 'billing', 'A', ?2, ?2)")
-                    .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
-                    .expect("inbox");
-                tx.prepare_cached("INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok, applied_ms, instance) VALUES (?1, ?2, ?3, 'credit', 100, 1, ?4, 'A')")
-                    .and_then(|mut s| s.execute(params![format!("CR-{effect}"), effect, format!("m-{effect}"), now]))
-                    .expect("effect");
-                tx.prepare_cached("INSERT INTO receipts (message_id, instance, outcome, at_ms) VALUES (?1, 'A', 'applied', ?2)")
-                    .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
-                    .expect("receipt");
-                tx.commit().expect("commit");
-            }
-            _ => {
-                // settle, abandon, dead-letter, sweep, replay: one single-row write on the broker.
-                broker
-                    .prepare_cached("DELETE FROM queue WHERE seq = (SELECT MIN(seq) FROM queue)")
-                    .and_then(|mut s| s.execute([]))
-                    .expect("settle");
-            }
-        }
+        floor_event(svc, &broker, kind, *rows, now, &mut n);
     }
     start.elapsed()
 }
