@@ -117,18 +117,7 @@ pub fn decide<R: BufRead, W: Write>(
     let course = session.course().clone();
     let s = &course.strings;
     let total = course.decisions.len();
-    let picked: Vec<(usize, &Decision)> = match only {
-        None => course.decisions.iter().enumerate().collect(),
-        Some(n) => match n.checked_sub(1).and_then(|i| course.decisions.get(i)) {
-            Some(d) => vec![(n - 1, d)],
-            None => {
-                return Err(Failure::usage(s.fill(
-                    key::decide::NO_SUCH,
-                    &[("value", &n.to_string()), ("total", &total.to_string())],
-                )));
-            }
-        },
-    };
+    let picked = pick(&course.decisions, only, s)?;
     let answered = session
         .store
         .load()
@@ -150,20 +139,7 @@ pub fn decide<R: BufRead, W: Write>(
             continue;
         }
         asked = true;
-        lines.say("")?;
-        lines.say(&progress)?;
-        lines.say(&decision.title)?;
-        if round == Round::Second {
-            lines.say(s.get(key::decide::SECOND_OPEN))?;
-            if let Some(first) = first {
-                lines.say(&numbered(s, key::decide::YOUR_FIRST, decision, first))?;
-            }
-        }
-        lines.say(&decision.situation)?;
-        for (k, option) in decision.options.iter().enumerate() {
-            lines.say(&format!("  {}. {}", k + 1, option.text))?;
-        }
-        lines.say(&decision.instruction)?;
+        show_decision(decision, round, first, &progress, s, lines)?;
         let Some(option) = ask_option(decision, s, lines)? else {
             lines.say(s.get(key::decide::EOF))?;
             return Ok(());
@@ -196,6 +172,55 @@ pub fn decide<R: BufRead, W: Write>(
     if !asked && only.is_none() {
         lines.say(s.get(key::decide::ALL_ANSWERED))?;
     }
+    Ok(())
+}
+
+/// Decides which decisions to ask: all of them in course order, or only decision `only`
+/// (1-based; one that does not exist is a usage error).
+fn pick<'a>(
+    decisions: &'a [Decision],
+    only: Option<usize>,
+    s: &Strings,
+) -> Result<Vec<(usize, &'a Decision)>, Failure> {
+    let total = decisions.len();
+    Ok(match only {
+        None => decisions.iter().enumerate().collect(),
+        Some(n) => match n.checked_sub(1).and_then(|i| decisions.get(i)) {
+            Some(d) => vec![(n - 1, d)],
+            None => {
+                return Err(Failure::usage(s.fill(
+                    key::decide::NO_SUCH,
+                    &[("value", &n.to_string()), ("total", &total.to_string())],
+                )));
+            }
+        },
+    })
+}
+
+/// Shows an open decision: its number, title, (in the second round) that the second vote is
+/// open and the learner's first answer, the situation, the numbered options and what to type.
+fn show_decision<R: BufRead, W: Write>(
+    decision: &Decision,
+    round: Round,
+    first: Option<&str>,
+    progress: &str,
+    s: &Strings,
+    lines: &mut Lines<R, W>,
+) -> Result<(), Failure> {
+    lines.say("")?;
+    lines.say(progress)?;
+    lines.say(&decision.title)?;
+    if round == Round::Second {
+        lines.say(s.get(key::decide::SECOND_OPEN))?;
+        if let Some(first) = first {
+            lines.say(&numbered(s, key::decide::YOUR_FIRST, decision, first))?;
+        }
+    }
+    lines.say(&decision.situation)?;
+    for (k, option) in decision.options.iter().enumerate() {
+        lines.say(&format!("  {}. {}", k + 1, option.text))?;
+    }
+    lines.say(&decision.instruction)?;
     Ok(())
 }
 

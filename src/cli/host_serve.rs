@@ -67,8 +67,84 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     // The dashboard covers the terminal: its warnings are shown inside it, in its language.
     let dashboard =
         !args.headless && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let mut warnings = shared_folder_warning(&paths, shared.is_some(), dashboard);
+    // Held until the session stops: a second host on this folder would serve the same code
+    // and key with a second copy of the state.
+    let _folder = files::lock_folder(&paths.data_dir).map_err(Failure::new)?;
+    let content = super::load_content(cli)?;
+    let identity = Identity::load_or_create(&paths.data_dir.join("host-identity.der"))
+        .map_err(Failure::new)?;
+    let tls = identity.server_config().map_err(Failure::new)?;
+    let opened = open_state(
+        cli,
+        args,
+        &paths,
+        &config,
+        &content,
+        dashboard,
+        &mut warnings,
+    )?;
+    let (state, lang) = (Arc::new(opened.0), opened.1);
+    let bind = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    let stop = StopSignal::register()?;
+    let server = server::start(SocketAddr::new(bind, args.port), Arc::clone(&state), tls)
+        .map_err(|e| Failure::new(format!("{e}; pick another port with --port")))?;
+    let url = join_url(bind, server.local_addr().port(), &state, &identity);
+    // Derived once: each derivation costs about 0.1 s by design (see `check_digits`).
+    let digits =
+        check_digits(&url.fingerprint, &url.code).map_err(|e| Failure::new(e.to_string()))?;
+    // Held until the session stops; dropping it says goodbye on the network.
+    let advertised = advertise(args, &state.name, bind, &url);
+    let reach = Reach {
+        url,
+        digits,
+        discovery: advertised.as_ref().map(|a| a.name.clone()),
+    };
+    publish_join_pages(&state, &content, lang, &reach);
+    let projector = format!(
+        "https://{}{}",
+        reach.url.authority(),
+        services::host::login::PROJECTOR_PATH
+    );
+    if dashboard {
+        let access = Access {
+            join_url: reach.url.to_string(),
+            projector_url: projector,
+            key: state.key.clone(),
+            discovery: reach.discovery.clone(),
+            check_digits: reach.digits.clone(),
+        };
+        // The dashboard owns Ctrl+C and SIGTERM while it runs.
+        drop(stop);
+        let shown = show_dashboard(cli, &paths, content, lang, access, &warnings, &state);
+        server.stop();
+        shown?;
+        // No instructor key here: the terminal may still be on the projector. A restart shows
+        // it again with `v`.
+        say!("session stopped; a restart with the same --data-dir continues it");
+        say!("join: {}", reach.url);
+        return Ok(());
+    }
+    print_access(cli, args, &content, &state, &reach, &projector);
+    // Tests and scripts read these lines while the host runs.
+    let _ = std::io::stdout().flush();
+    stop.wait();
+    server.stop();
+    if !args.headless {
+        say!("session stopped");
+    }
+    Ok(())
+}
+
+/// Decides whether the data folder is shared with other users of this computer: then the
+/// instructor is warned (on stderr at once when there is no dashboard to show it in).
+fn shared_folder_warning(
+    paths: &services::Paths,
+    shared: bool,
+    dashboard: bool,
+) -> Vec<StartWarning> {
     let mut warnings = Vec::new();
-    if shared.is_some() {
+    if shared {
         warnings.push(StartWarning::SharedFolder);
         if !dashboard {
             warn(&format!(
@@ -78,16 +154,47 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             ));
         }
     }
-    // Held until the session stops: a second host on this folder would serve the same code
-    // and key with a second copy of the state.
-    let _folder = files::lock_folder(&paths.data_dir).map_err(Failure::new)?;
-    let content = super::load_content(cli)?;
-    let identity = Identity::load_or_create(&paths.data_dir.join("host-identity.der"))
-        .map_err(Failure::new)?;
-    let tls = identity.server_config().map_err(Failure::new)?;
+    warnings
+}
+
+/// The URL trainees join with: on the LAN a routable address (a loopback or specific bind
+/// names itself), the served port, the session's code and the certificate's fingerprint.
+fn join_url(bind: IpAddr, port: u16, state: &HostState, identity: &Identity) -> JoinUrl {
+    let public = if bind.is_unspecified() {
+        lan_ip().unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
+    } else {
+        bind
+    };
+    JoinUrl {
+        host: public.to_string(),
+        port,
+        code: state.code.clone(),
+        fingerprint: identity.fingerprint(),
+    }
+}
+
+/// How trainees reach the running session: the join URL, its check digits and the name it is
+/// advertised under (none without discovery).
+struct Reach {
+    url: JoinUrl,
+    digits: String,
+    discovery: Option<String>,
+}
+
+/// Decides the session's state before serving: its language (`--lang`, else the language it
+/// was served in before, else the config's), its feedback setting and whether reports go out
+/// through the mail relay (without the config's mail settings: a warning instead).
+fn open_state(
+    cli: &Cli,
+    args: &ServeArgs,
+    paths: &services::Paths,
+    config: &services::Config,
+    content: &content::Content,
+    dashboard: bool,
+    warnings: &mut Vec<StartWarning>,
+) -> Result<(HostState, content::Lang), Failure> {
     let name = args.name.as_deref().or(config.workshop.name.as_deref());
-    let state = HostState::open(&paths.data_dir, name, &content).map_err(Failure::new)?;
-    // --lang, else the language the session was served in before, else the config's.
+    let state = HostState::open(&paths.data_dir, name, content).map_err(Failure::new)?;
     let lang = super::pick_lang(
         cli.globals.lang,
         state.stored_lang(),
@@ -99,81 +206,75 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             .set_hold_feedback(feedback == Feedback::Held)
             .map_err(Failure::new)?;
     }
-    if let Some(reason) = mail_relay::missing_settings(&config) {
+    if let Some(reason) = mail_relay::missing_settings(config) {
         warnings.push(StartWarning::NoRelay);
         if !dashboard {
             warn(&format!("{reason}; they are told so when they try"));
         }
     } else {
-        let relay = MailRelay::open(&paths.data_dir, &config, &content).map_err(Failure::new)?;
+        let relay = MailRelay::open(&paths.data_dir, config, content).map_err(Failure::new)?;
         state = state.with_relay(relay);
     }
-    let state = Arc::new(state);
-    let bind = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-    let stop = StopSignal::register()?;
-    let server = server::start(SocketAddr::new(bind, args.port), Arc::clone(&state), tls)
-        .map_err(|e| Failure::new(format!("{e}; pick another port with --port")))?;
-    // Trainees on the LAN need a routable address; a loopback or specific bind names itself.
-    let public = if bind.is_unspecified() {
-        lan_ip().unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))
-    } else {
-        bind
-    };
-    let url = JoinUrl {
-        host: public.to_string(),
-        port: server.local_addr().port(),
-        code: state.code.clone(),
-        fingerprint: identity.fingerprint(),
-    };
-    // Derived once: each derivation costs about 0.1 s by design (see `check_digits`).
-    let digits =
-        check_digits(&url.fingerprint, &url.code).map_err(|e| Failure::new(e.to_string()))?;
-    // Held until the session stops; dropping it says goodbye on the network.
-    let advertised = advertise(args, &state.name, bind, &url);
+    Ok((state, lang))
+}
+
+/// Hands the projector and the room pages the join lines: the full room page and the one shown
+/// before the instructor reveals a decision.
+fn publish_join_pages(
+    state: &HostState,
+    content: &content::Content,
+    lang: content::Lang,
+    reach: &Reach,
+) {
     state.set_projector_join(projector::JoinLines {
-        url: url.clone(),
-        discovery: advertised.as_ref().map(|a| a.name.clone()),
-        digits: digits.clone(),
+        url: reach.url.clone(),
+        discovery: reach.discovery.clone(),
+        digits: reach.digits.clone(),
     });
-    let join_line = format!("queuelab join {} --name NAME", url.short_line());
+    let join_line = format!("queuelab join {} --name NAME", reach.url.short_line());
     let course = content.course(lang);
+    let digits = &reach.digits;
     state.set_join_pages(JoinPages {
-        full: services::export::room_html(course, lang, &join_line, &digits),
-        before_reveal: services::export::room_html_before_reveal(course, lang, &join_line, &digits),
+        full: services::export::room_html(course, lang, &join_line, digits),
+        before_reveal: services::export::room_html_before_reveal(course, lang, &join_line, digits),
     });
-    let projector = format!(
-        "https://{}{}",
-        url.authority(),
-        services::host::login::PROJECTOR_PATH
-    );
-    if dashboard {
-        let access = Access {
-            join_url: url.to_string(),
-            projector_url: projector,
-            key: state.key.clone(),
-            discovery: advertised.as_ref().map(|a| a.name.clone()),
-            check_digits: digits.clone(),
-        };
-        let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
-        dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        dash.warnings = warnings
-            .iter()
-            .map(|w| w.text(dash.strings(), &paths.data_dir))
-            .collect();
-        for warning in &dash.warnings {
-            services::log::warn(warning);
-        }
-        // The dashboard owns Ctrl+C and SIGTERM while it runs.
-        drop(stop);
-        let shown = crate::runtime::dashboard_loop::run(dash, &state);
-        server.stop();
-        shown.map_err(Failure::new)?;
-        // No instructor key here: the terminal may still be on the projector. A restart shows
-        // it again with `v`.
-        say!("session stopped; a restart with the same --data-dir continues it");
-        say!("join: {url}");
-        return Ok(());
+}
+
+/// Runs the terminal dashboard with the start warnings in its language (also logged) until the
+/// instructor leaves it.
+fn show_dashboard(
+    cli: &Cli,
+    paths: &services::Paths,
+    content: content::Content,
+    lang: content::Lang,
+    access: Access,
+    warnings: &[StartWarning],
+    state: &HostState,
+) -> Result<(), Failure> {
+    let mut dash = Dashboard::new(Arc::new(content), lang, access, cli.globals.ascii);
+    dash.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    dash.warnings = warnings
+        .iter()
+        .map(|w| w.text(dash.strings(), &paths.data_dir))
+        .collect();
+    for warning in &dash.warnings {
+        services::log::warn(warning);
     }
+    crate::runtime::dashboard_loop::run(dash, state).map_err(Failure::new)
+}
+
+/// Prints how to reach the session without a dashboard: the lines scripts read (join, check
+/// digits, discovery, feedback, instructor key) and, unless headless, the name, a QR code, the
+/// projector and status lines.
+fn print_access(
+    cli: &Cli,
+    args: &ServeArgs,
+    content: &content::Content,
+    state: &HostState,
+    reach: &Reach,
+    projector: &str,
+) {
+    let url = &reach.url;
     if !args.headless {
         say!("{}", state.name);
         print_qr(
@@ -184,12 +285,13 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     }
     say!("join: {url}");
     say!("join short: {}", url.short_line());
-    say!("check digits: {digits}");
+    say!("check digits: {}", reach.digits);
     say!(
         "discovery: {}",
-        advertised
-            .as_ref()
-            .map_or("off (trainees type HOST:PORT CODE)", |a| a.name.as_str())
+        reach
+            .discovery
+            .as_deref()
+            .unwrap_or("off (trainees type HOST:PORT CODE)")
     );
     say!(
         "feedback: {}",
@@ -209,14 +311,6 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         );
         say!("Ctrl+C stops the session; a restart with the same --data-dir continues it.");
     }
-    // Tests and scripts read these lines while the host runs.
-    let _ = std::io::stdout().flush();
-    stop.wait();
-    server.stop();
-    if !args.headless {
-        say!("session stopped");
-    }
-    Ok(())
 }
 
 /// Advertises the session on the LAN unless `--no-discovery`; a network that refuses it is a

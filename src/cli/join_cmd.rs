@@ -33,55 +33,74 @@ pub fn run_join(
     let strings = session.course().strings.clone();
     let store = &mut session.store;
     if let Some(target) = target {
-        let target = JoinTarget::parse(target)
-            .map_err(|e| Failure::usage(strings.fill(e.key(), &[("typed", target)])))?;
-        let old = store
-            .membership()
-            .map_err(|e| Failure::new(e.to_string()))?;
-        let code = match &target {
-            JoinTarget::Url(url) => url.code.clone(),
-            JoinTarget::Short { code, .. } | JoinTarget::Code { code } => code.clone(),
-        };
-        let name = match (name, &old) {
-            (Some(name), _) => check_name(name).map_err(Failure::usage)?,
-            (None, Some(old)) if old.url.code == code => old.name.clone(),
-            (None, _) => return Err(Failure::usage(strings.get(key::join::NAME_NEEDED))),
-        };
-        let refused = |r: JoinRefusal| Failure::new(r.message(&strings));
-        let deadline = deadline_in(join::JOIN_MS);
-        let url = match target {
-            JoinTarget::Url(url) => url,
-            JoinTarget::Short { host, port, code } => {
-                let observed = join::observe(&host, port, &code, deadline).map_err(refused)?;
-                confirm_digits(&observed.digits, digits, &strings).map_err(refused)?;
-                observed.url
-            }
-            JoinTarget::Code { code } => {
-                find_confirmed(&code, digits, &strings).map_err(refused)?
-            }
-        };
-        let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
-        // The language chosen when joining stays the trainee's for decide, quiz and join.
-        if let Some(lang) = cli.globals.lang {
-            store
-                .save(&domain::Fact::LanguageChosen(lang))
-                .map_err(|e| Failure::new(e.to_string()))?;
-        }
-        say!(
-            "{}",
-            strings.fill(
-                key::join::JOINED_AS,
-                &[
-                    ("session", &joined.session),
-                    ("address", &url.authority()),
-                    // The name the room shows: "Ada (2)" when another Ada came first.
-                    ("name", joined.delivery.name.as_deref().unwrap_or(&name))
-                ]
-            )
-        );
+        join_target(cli, store, &strings, target, (name, digits))?;
     } else if name.is_some() || digits.is_some() {
         return Err(Failure::usage(strings.get(key::join::FLAGS_ALONE)));
     }
+    print_status(store, &strings)
+}
+
+/// Joins the session `target` names: the name is `--name`, else the one used before in the
+/// same session; a short address or a bare code is trusted only after its check digits are
+/// confirmed. `--lang` becomes the trainee's language.
+fn join_target(
+    cli: &Cli,
+    store: &mut Store,
+    strings: &content::Strings,
+    target: &str,
+    (name, digits): (Option<&str>, Option<&str>),
+) -> Result<(), Failure> {
+    let target = JoinTarget::parse(target)
+        .map_err(|e| Failure::usage(strings.fill(e.key(), &[("typed", target)])))?;
+    let old = store
+        .membership()
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let code = match &target {
+        JoinTarget::Url(url) => url.code.clone(),
+        JoinTarget::Short { code, .. } | JoinTarget::Code { code } => code.clone(),
+    };
+    let name = match (name, &old) {
+        (Some(name), _) => check_name(name).map_err(Failure::usage)?,
+        (None, Some(old)) if old.url.code == code => old.name.clone(),
+        (None, _) => return Err(Failure::usage(strings.get(key::join::NAME_NEEDED))),
+    };
+    let refused = |r: JoinRefusal| Failure::new(r.message(strings));
+    let deadline = deadline_in(join::JOIN_MS);
+    let url = match target {
+        JoinTarget::Url(url) => url,
+        JoinTarget::Short { host, port, code } => {
+            let observed = join::observe(&host, port, &code, deadline).map_err(refused)?;
+            confirm_digits(&observed.digits, digits, strings).map_err(refused)?;
+            observed.url
+        }
+        JoinTarget::Code { code } => find_confirmed(&code, digits, strings).map_err(refused)?,
+    };
+    let joined = join::join(store, &url, &name, deadline).map_err(refused)?;
+    // The language chosen when joining stays the trainee's for decide, quiz and join.
+    if let Some(lang) = cli.globals.lang {
+        store
+            .save(&domain::Fact::LanguageChosen(lang))
+            .map_err(|e| Failure::new(e.to_string()))?;
+    }
+    say!(
+        "{}",
+        strings.fill(
+            key::join::JOINED_AS,
+            &[
+                ("session", &joined.session),
+                ("address", &url.authority()),
+                // The name the room shows: "Ada (2)" when another Ada came first.
+                ("name", joined.delivery.name.as_deref().unwrap_or(&name))
+            ]
+        )
+    );
+    Ok(())
+}
+
+/// Delivers what waits and prints the membership's status: session, host, name, delivered and
+/// waiting facts, refused facts. A refusal from the host fails the command; an unreachable
+/// host is only said.
+fn print_status(store: &mut Store, strings: &content::Strings) -> Result<(), Failure> {
     let Some(member) = store
         .membership()
         .map_err(|e| Failure::new(e.to_string()))?
@@ -124,7 +143,7 @@ pub fn run_join(
             }),
         };
         if let Some(refusal) = refusal {
-            return Err(Failure::new(refusal.message(&strings)));
+            return Err(Failure::new(refusal.message(strings)));
         }
         say!(
             "{}",

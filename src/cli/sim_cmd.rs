@@ -223,14 +223,13 @@ fn run_dir(
     )))
 }
 
+/// Runs the simulation to its end, then writes the report as JSON or as a text summary.
 fn execute(
     config: RunConfig,
     args: &SimArgs,
     lang: Lang,
     content: &content::Content,
 ) -> Result<(), SimError> {
-    let captions = &content.captions;
-    let strings = &content.course(lang).strings;
     let mut sim = Simulation::new(config)?;
     // Stays only when the run never reaches its end (a signal, a crash): the folder says so.
     let unfinished = sim::store::IncompleteMark::set(&sim.paths().dir)?;
@@ -244,33 +243,13 @@ fn execute(
         None => None,
     };
     let mut digest = args.check.then(history::HistoryDigest::default);
-    while sim.step()?.is_some() {
-        let Some((e, facts)) = sim.last_step() else {
-            break;
-        };
-        let seen = story.observe(e, facts);
-        if record.is_some() || digest.is_some() {
-            for op in history::operations(e) {
-                if let Some(r) = record.as_mut() {
-                    r.write(&op)?;
-                }
-                if let Some(d) = digest.as_mut() {
-                    d.observe(&op);
-                }
-            }
-        }
-        if args.transcript {
-            let text = moments::caption(captions, lang, e);
-            let msg = e
-                .message_id
-                .as_deref()
-                .map(|m| format!(" {m}"))
-                .unwrap_or_default();
-            // A closed stdout (e.g. `| head`) must not abort the run.
-            let _ = writeln!(out, "[{:>9} ms] {}{msg}: {text}", e.at_ms, e.actor);
-            print_moments(&mut out, seen, &content.moments, lang);
-        }
-    }
+    let mut watch = Watch {
+        story: &mut story,
+        record: &mut record,
+        digest: &mut digest,
+        out: &mut out,
+    };
+    run_to_end(&mut sim, &mut watch, args, lang, content)?;
     let late = story.finish();
     if args.transcript {
         print_moments(&mut out, &late, &content.moments, lang);
@@ -286,74 +265,150 @@ fn execute(
         None => None,
     };
     if args.json {
-        let mut value = report.to_json();
-        if let (Some(c), Some(map)) = (&checked, value.as_object_mut()) {
-            map.insert("checker_ok".into(), c.ok().into());
-            map.insert("checker_violations".into(), c.violations.clone().into());
-        }
-        value["moments"] = moments
-            .iter()
-            .map(|m| m.to_json(&content.moments))
-            .collect();
-        let json = serde_json::to_string_pretty(&value).unwrap_or_default();
-        let _ = writeln!(out, "{json}");
+        print_json(&mut out, &report, checked.as_ref(), &moments, content);
     } else {
-        let m = &report.metrics;
-        let verdict = strings.get(if report.invariants.ok() {
-            key::sim::CLI_OK
-        } else {
-            key::sim::CLI_BROKEN
-        });
-        let n = |v: u64| v.to_string();
-        let line = strings.fill(
-            key::sim::CLI_SUMMARY,
-            &[
-                ("scenario", &report.scenario),
-                ("mode", report.mode.as_str()),
-                ("broker", report.broker.as_str()),
-                ("seed", &report.seed.to_string()),
-                ("accepted", &n(m.accepted)),
-                ("effects", &n(m.effects)),
-                ("duplicates", &n(m.duplicate_effects)),
-                ("prevented", &n(m.prevented_duplicates)),
-                ("dead", &n(m.dead_lettered)),
-                ("lost", &n(m.lost)),
-                ("verdict", verdict),
-            ],
+        print_summary(
+            &mut out,
+            &report,
+            checked.as_ref(),
+            &content.course(lang).strings,
         );
-        let _ = writeln!(out, "{line}");
-        for v in &report.invariants.violations {
-            let _ = writeln!(out, "  {v}");
-        }
-        let events = strings.fill(
-            key::sim::CLI_EVENTS,
-            &[
-                ("n", &report.events.to_string()),
-                ("trace", &report.trace_hash),
-            ],
-        );
-        let _ = writeln!(out, "{events}");
-        let dir = report.paths.dir.display().to_string();
-        let _ = writeln!(
-            out,
-            "{}",
-            strings.fill(key::sim::CLI_FILES, &[("dir", &dir)])
-        );
-        if let Some(c) = &checked {
-            let agree = if c.ok() == report.invariants.ok() {
-                "agrees with the engine"
-            } else {
-                "DISAGREES with the engine"
-            };
-            let verdict = if c.ok() { "ok" } else { "BROKEN" };
-            let _ = writeln!(out, "checker: {verdict} ({agree})");
-            for v in &c.violations {
-                let _ = writeln!(out, "  {v}");
-            }
-        }
     }
     let _ = out.flush();
     Ok(())
+}
+
+/// What follows each step of a run: the story of its moments, the history file, the
+/// checker's digest and the transcript's output.
+struct Watch<'a, W: Write> {
+    story: &'a mut Story,
+    record: &'a mut Option<HistoryFile>,
+    digest: &'a mut Option<history::HistoryDigest>,
+    out: &'a mut W,
+}
+
+/// Steps the simulation to its end; each event goes to the history file and the checker's
+/// digest when they are kept, and with `--transcript` to the output with its moments.
+fn run_to_end<W: Write>(
+    sim: &mut Simulation,
+    watch: &mut Watch<'_, W>,
+    args: &SimArgs,
+    lang: Lang,
+    content: &content::Content,
+) -> Result<(), SimError> {
+    while sim.step()?.is_some() {
+        let Some((e, facts)) = sim.last_step() else {
+            break;
+        };
+        let seen = watch.story.observe(e, facts);
+        if watch.record.is_some() || watch.digest.is_some() {
+            for op in history::operations(e) {
+                if let Some(r) = watch.record.as_mut() {
+                    r.write(&op)?;
+                }
+                if let Some(d) = watch.digest.as_mut() {
+                    d.observe(&op);
+                }
+            }
+        }
+        if args.transcript {
+            let text = moments::caption(&content.captions, lang, e);
+            let msg = e
+                .message_id
+                .as_deref()
+                .map(|m| format!(" {m}"))
+                .unwrap_or_default();
+            // A closed stdout (e.g. `| head`) must not abort the run.
+            let _ = writeln!(watch.out, "[{:>9} ms] {}{msg}: {text}", e.at_ms, e.actor);
+            print_moments(watch.out, seen, &content.moments, lang);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the report as JSON (`--json`), with the checker's verdict when it ran and the
+/// run's moments.
+fn print_json(
+    out: &mut impl Write,
+    report: &sim::RunReport,
+    checked: Option<&checker::Verdict>,
+    moments: &[Moment],
+    content: &content::Content,
+) {
+    let mut value = report.to_json();
+    if let (Some(c), Some(map)) = (checked, value.as_object_mut()) {
+        map.insert("checker_ok".into(), c.ok().into());
+        map.insert("checker_violations".into(), c.violations.clone().into());
+    }
+    value["moments"] = moments
+        .iter()
+        .map(|m| m.to_json(&content.moments))
+        .collect();
+    let json = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let _ = writeln!(out, "{json}");
+}
+
+/// Writes the text summary: the counts and the engine's verdict with its violations, the
+/// event count and trace, the run's folder and, when it ran, whether the checker agrees.
+fn print_summary(
+    out: &mut impl Write,
+    report: &sim::RunReport,
+    checked: Option<&checker::Verdict>,
+    strings: &content::Strings,
+) {
+    let m = &report.metrics;
+    let verdict = strings.get(if report.invariants.ok() {
+        key::sim::CLI_OK
+    } else {
+        key::sim::CLI_BROKEN
+    });
+    let n = |v: u64| v.to_string();
+    let line = strings.fill(
+        key::sim::CLI_SUMMARY,
+        &[
+            ("scenario", &report.scenario),
+            ("mode", report.mode.as_str()),
+            ("broker", report.broker.as_str()),
+            ("seed", &report.seed.to_string()),
+            ("accepted", &n(m.accepted)),
+            ("effects", &n(m.effects)),
+            ("duplicates", &n(m.duplicate_effects)),
+            ("prevented", &n(m.prevented_duplicates)),
+            ("dead", &n(m.dead_lettered)),
+            ("lost", &n(m.lost)),
+            ("verdict", verdict),
+        ],
+    );
+    let _ = writeln!(out, "{line}");
+    for v in &report.invariants.violations {
+        let _ = writeln!(out, "  {v}");
+    }
+    let events = strings.fill(
+        key::sim::CLI_EVENTS,
+        &[
+            ("n", &report.events.to_string()),
+            ("trace", &report.trace_hash),
+        ],
+    );
+    let _ = writeln!(out, "{events}");
+    let dir = report.paths.dir.display().to_string();
+    let _ = writeln!(
+        out,
+        "{}",
+        strings.fill(key::sim::CLI_FILES, &[("dir", &dir)])
+    );
+    if let Some(c) = checked {
+        let agree = if c.ok() == report.invariants.ok() {
+            "agrees with the engine"
+        } else {
+            "DISAGREES with the engine"
+        };
+        let verdict = if c.ok() { "ok" } else { "BROKEN" };
+        let _ = writeln!(out, "checker: {verdict} ({agree})");
+        for v in &c.violations {
+            let _ = writeln!(out, "  {v}");
+        }
+    }
 }
 
 /// Prints each moment's explanation as its own transcript line (after the event that made it

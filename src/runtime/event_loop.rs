@@ -77,51 +77,16 @@ async fn event_loop(
 ) -> Result<(), String> {
     let Signals { mut ending, early } = signals;
     let (replies, mut results) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let runs = paths.data_dir.join("sim-runs");
-    let content = app.session.content.clone();
-    // The mail and workshop threads open the progress file only after the store thread has.
-    let (mail_gate, mail_ready) = std::sync::mpsc::channel();
-    let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
-    let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
-    let db = paths.progress_db();
-    let setup = StoreSetup {
-        path: db.clone(),
-        shared_folder,
-        opened: vec![mail_gate, workshop_gate],
-    };
     let mut outcome = Ok(());
     // Home is on the screen. Now the course behind it (Home drew from the UI strings alone),
     // the store and the other threads. Keys typed meanwhile wait in the terminal.
-    let store = StoreWorker::spawn(
-        setup,
-        content.clone(),
-        replies.clone(),
-        Some(workshop_notify.clone()),
-    )
-    .map_err(|e| format!("cannot start the store thread: {e}"))?;
-    prepare_course(&content, app.session.lang);
-    let workshop = WorkshopWorker::spawn(
-        db,
-        replies.clone(),
-        workshop_ready,
-        (workshop_notify, workshop_wake),
-    )
-    .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
-    let lab = LabWorker::spawn(paths.data_dir.clone(), content.clone(), replies.clone())
-        .map_err(|e| format!("cannot start the lab thread: {e}"))?;
-    let mut executor = Executor {
-        store,
-        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
-            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
-        share: ShareSlot::default(),
-        sim: SimWorker::spawn(runs, content.clone(), replies.clone())
-            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
-        lab,
-        pending_edit: None,
-        content,
+    let mut executor = start_workers(
+        app.session.content.clone(),
+        app.session.lang,
+        shared_folder,
+        (paths, config),
         replies,
-        workshop,
-    };
+    )?;
     let mut input = match TerminalInput::start() {
         Ok(input) => input,
         Err(reason) => {
@@ -175,24 +140,88 @@ async fn event_loop(
             }
             let effects = app.update(msg);
             executor.run(effects);
-            if let Some((lab_id, file)) = executor.pending_edit.take() {
-                // The editor gets the terminal alone: the reader is held off meanwhile.
-                let no_editor = app.session.strings().get(key::labs::NO_EDITOR).to_owned();
-                let lent = input.lend();
-                let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
-                drop(lent);
-                // The editor drew over everything: an empty frame makes the next one whole
-                // (`clear` would ask the terminal for the cursor and may time out).
-                let _ = terminal.draw(|_| {});
-                let effects = app.update(Msg::LabEdited { lab_id, result });
-                executor.run(effects);
-            }
+            edit_pending_lab(&mut app, &mut executor, &input, &mut terminal);
             outcome = draw(&mut terminal, &app);
         }
     }
     let unsaved = executor.finish();
     release(terminal);
     store_failure.or(unsaved).map_or(outcome, Err)
+}
+
+/// Starts the threads behind the screen in the order the progress file needs: the store
+/// first (the mail and workshop threads open the file only after it has), the course parse,
+/// then the workshop dispatcher, the lab, mail and simulator threads.
+fn start_workers(
+    content: Arc<Content>,
+    lang: Lang,
+    shared_folder: bool,
+    (paths, config): (Paths, Config),
+    replies: tokio::sync::mpsc::UnboundedSender<Msg>,
+) -> Result<Executor, String> {
+    let runs = paths.data_dir.join("sim-runs");
+    // The mail and workshop threads open the progress file only after the store thread has.
+    let (mail_gate, mail_ready) = std::sync::mpsc::channel();
+    let (workshop_gate, workshop_ready) = std::sync::mpsc::channel();
+    let (workshop_notify, workshop_wake) = std::sync::mpsc::channel();
+    let db = paths.progress_db();
+    let setup = StoreSetup {
+        path: db.clone(),
+        shared_folder,
+        opened: vec![mail_gate, workshop_gate],
+    };
+    let store = StoreWorker::spawn(
+        setup,
+        content.clone(),
+        replies.clone(),
+        Some(workshop_notify.clone()),
+    )
+    .map_err(|e| format!("cannot start the store thread: {e}"))?;
+    prepare_course(&content, lang);
+    let workshop = WorkshopWorker::spawn(
+        db,
+        replies.clone(),
+        workshop_ready,
+        (workshop_notify, workshop_wake),
+    )
+    .map_err(|e| format!("cannot start the workshop dispatcher: {e}"))?;
+    let lab = LabWorker::spawn(paths.data_dir.clone(), content.clone(), replies.clone())
+        .map_err(|e| format!("cannot start the lab thread: {e}"))?;
+    Ok(Executor {
+        store,
+        mail: MailWorker::spawn(paths, config, content.clone(), replies.clone(), mail_ready)
+            .map_err(|e| format!("cannot start the mail thread: {e}"))?,
+        share: ShareSlot::default(),
+        sim: SimWorker::spawn(runs, content.clone(), replies.clone())
+            .map_err(|e| format!("cannot start the simulator thread: {e}"))?,
+        lab,
+        pending_edit: None,
+        content,
+        replies,
+        workshop,
+    })
+}
+
+/// Opens the lab file the app asked to edit, if any, in the learner's editor, then tells the
+/// app what became of it.
+fn edit_pending_lab(
+    app: &mut App,
+    executor: &mut Executor,
+    input: &TerminalInput,
+    terminal: &mut Tui,
+) {
+    if let Some((lab_id, file)) = executor.pending_edit.take() {
+        // The editor gets the terminal alone: the reader is held off meanwhile.
+        let no_editor = app.session.strings().get(key::labs::NO_EDITOR).to_owned();
+        let lent = input.lend();
+        let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
+        drop(lent);
+        // The editor drew over everything: an empty frame makes the next one whole
+        // (`clear` would ask the terminal for the cursor and may time out).
+        let _ = terminal.draw(|_| {});
+        let effects = app.update(Msg::LabEdited { lab_id, result });
+        executor.run(effects);
+    }
 }
 
 /// Ends the workshop for `why` (a signal, a hung-up terminal): saves, as quitting does.

@@ -151,6 +151,67 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         ],
     )));
     blocks.push(Block::Heading(s.get(key::report::QUIZ).to_owned()));
+    push_quiz(input, &mut blocks);
+    push_progress(input, &mut blocks);
+    blocks.push(Block::Para(s.get(key::report::FOOTER).to_owned()));
+    // Course texts mark ids with `code` for the screen; a mail shows plain words.
+    for block in &mut blocks {
+        let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
+        text.retain(|c| c != '`');
+    }
+    let subject = subject(input);
+    Report {
+        subject,
+        lang: input.lang,
+        blocks,
+    }
+}
+
+/// The product's name as the subject strings spell it.
+const PRODUCT: &str = "queuelab";
+
+fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
+    next_steps_for(input.course, input.attempt)
+}
+
+/// What to do next after `attempt`, the one list the result screen and the report both show:
+/// one step per topic the learner got wrong (in quiz order, each topic once), so two
+/// different sets of wrong answers get different steps; the level's steps fill up to
+/// [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
+pub fn next_steps_for(course: &Course, attempt: &Attempt) -> Vec<String> {
+    let s = &course.strings;
+    let quiz = &course.quiz;
+    let mut topics: Vec<&str> = Vec::new();
+    for q in attempt.questions(quiz) {
+        let answered = !attempt.chosen(q).is_empty();
+        if answered && !attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
+            topics.push(q.topic.as_str());
+        }
+    }
+    let mut steps: Vec<String> = topics
+        .iter()
+        // A topic without a step (an unchecked `--content` folder) adds none.
+        .filter_map(|topic| s.lookup(step_key(topic)?.name()).map(str::to_owned))
+        .collect();
+    let level_steps = attempt
+        .score(quiz)
+        .level
+        .map(|l| l.next_steps.clone())
+        .unwrap_or_default();
+    for step in level_steps {
+        if steps.len() >= MIN_NEXT_STEPS {
+            break;
+        }
+        steps.push(step);
+    }
+    steps
+}
+
+/// Each question of the attempt: the learner's answer with its verdict (right, partly right
+/// with the right picks named, wrong or unanswered), the right answer and the explanation.
+fn push_quiz(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    let s = &input.course.strings;
+    let quiz = &input.course.quiz;
     for (n, q) in input.attempt.questions(quiz).into_iter().enumerate() {
         let chosen = input.attempt.chosen(q);
         let correct = input.attempt.is_correct(q);
@@ -209,13 +270,11 @@ pub fn build(input: &ReportInput<'_>) -> Report {
             s.fill(key::report::EXPLANATION, &[("text", &q.explanation)]),
         ));
     }
-    push_progress(input, &mut blocks);
-    blocks.push(Block::Para(s.get(key::report::FOOTER).to_owned()));
-    // Course texts mark ids with `code` for the screen; a mail shows plain words.
-    for block in &mut blocks {
-        let (Block::Heading(text) | Block::Para(text) | Block::Item(text)) = block;
-        text.retain(|c| c != '`');
-    }
+}
+
+/// The report's subject: the workshop's name (unless it names the product) and the learner's.
+fn subject(input: &ReportInput<'_>) -> String {
+    let s = &input.course.strings;
     // The name goes into the subject so an instructor's copy says whose report it is. A
     // workshop named after the product (the default) is not put before it a second time.
     // "Queue Lab" and "queuelab" both name it: spaces and case do not count.
@@ -224,7 +283,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         .to_lowercase()
         .replace([' ', '-'], "")
         .contains(PRODUCT);
-    let subject = match (input.learner, names_product) {
+    match (input.learner, names_product) {
         (Some(name), false) => s.fill(
             key::report::SUBJECT_NAMED,
             &[("workshop", input.workshop), ("name", name)],
@@ -232,52 +291,7 @@ pub fn build(input: &ReportInput<'_>) -> Report {
         (Some(name), true) => s.fill(key::report::SUBJECT_NAMED_PLAIN, &[("name", name)]),
         (None, false) => s.fill(key::report::SUBJECT, &[("workshop", input.workshop)]),
         (None, true) => s.get(key::report::SUBJECT_PLAIN).to_owned(),
-    };
-    Report {
-        subject,
-        lang: input.lang,
-        blocks,
     }
-}
-
-/// The product's name as the subject strings spell it.
-const PRODUCT: &str = "queuelab";
-
-fn next_steps(input: &ReportInput<'_>) -> Vec<String> {
-    next_steps_for(input.course, input.attempt)
-}
-
-/// What to do next after `attempt`, the one list the result screen and the report both show:
-/// one step per topic the learner got wrong (in quiz order, each topic once), so two
-/// different sets of wrong answers get different steps; the level's steps fill up to
-/// [`MIN_NEXT_STEPS`] (and are all there is after a quiz without a mistake).
-pub fn next_steps_for(course: &Course, attempt: &Attempt) -> Vec<String> {
-    let s = &course.strings;
-    let quiz = &course.quiz;
-    let mut topics: Vec<&str> = Vec::new();
-    for q in attempt.questions(quiz) {
-        let answered = !attempt.chosen(q).is_empty();
-        if answered && !attempt.is_correct(q) && !topics.contains(&q.topic.as_str()) {
-            topics.push(q.topic.as_str());
-        }
-    }
-    let mut steps: Vec<String> = topics
-        .iter()
-        // A topic without a step (an unchecked `--content` folder) adds none.
-        .filter_map(|topic| s.lookup(step_key(topic)?.name()).map(str::to_owned))
-        .collect();
-    let level_steps = attempt
-        .score(quiz)
-        .level
-        .map(|l| l.next_steps.clone())
-        .unwrap_or_default();
-    for step in level_steps {
-        if steps.len() >= MIN_NEXT_STEPS {
-            break;
-        }
-        steps.push(step);
-    }
-    steps
 }
 
 /// The key of the next step for quiz topic `topic` (one of [`content::TOPICS`]), or `None` for

@@ -175,28 +175,12 @@ impl LabFileError {
                 &[
                     ("param", name),
                     ("name", section.as_str()),
-                    (
-                        "known",
-                        &(section.parameters().iter())
-                            .chain(section.scenario_parameters())
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    ),
+                    ("known", &known_parameters(*section)),
                 ],
             ),
             K::Sql(text) => strings.fill(key::lab::ERR_SQL, &[("error", text)]),
             K::Forbidden(what) => strings.fill(key::lab::ERR_FORBIDDEN, &[("what", what)]),
-            K::TooLong => strings.fill(
-                key::lab::ERR_TOO_LONG,
-                &[
-                    (
-                        "steps",
-                        &(limits::STEPS_PER_STATEMENT / 1_000_000).to_string(),
-                    ),
-                    ("seconds", &limits::STATEMENT_SECONDS.to_string()),
-                ],
-            ),
+            K::TooLong => too_long(strings),
             K::OpenTransaction => strings.get(key::lab::ERR_OPEN_TRANSACTION).to_owned(),
             K::FunctionNotHere {
                 name,
@@ -217,54 +201,22 @@ impl LabFileError {
             K::MissingSection(section) => {
                 strings.fill(key::lab::ERR_MISSING_SECTION, &[("name", section.as_str())])
             }
-            K::FileTooLarge { size, limit } => strings.fill(
-                key::lab::ERR_FILE_TOO_LARGE,
-                &[
-                    ("size", &human_bytes(*size)),
-                    ("limit", &human_bytes(*limit)),
-                ],
-            ),
-            K::StatementTooLarge { size, limit } => strings.fill(
-                key::lab::ERR_STATEMENT_TOO_LARGE,
-                &[
-                    ("size", &human_bytes(*size)),
-                    ("limit", &human_bytes(*limit)),
-                ],
-            ),
+            K::FileTooLarge { size, limit } => {
+                over_size(strings, key::lab::ERR_FILE_TOO_LARGE, *size, *limit)
+            }
+            K::StatementTooLarge { size, limit } => {
+                over_size(strings, key::lab::ERR_STATEMENT_TOO_LARGE, *size, *limit)
+            }
             K::NotUtf8(byte) => {
                 strings.fill(key::lab::ERR_NOT_UTF8, &[("byte", &format!("{byte:02X}"))])
             }
-            K::ValueTooBig { limit } => strings.fill(
-                key::lab::ERR_VALUE_TOO_BIG,
-                &[("limit", &human_bytes(*limit))],
-            ),
-            K::DatabaseFull { limit } => strings.fill(
-                key::lab::ERR_DATABASE_FULL,
-                &[("limit", &human_bytes(*limit))],
-            ),
-            K::OutOfMemory { limit } => strings.fill(
-                key::lab::ERR_OUT_OF_MEMORY,
-                &[("limit", &human_bytes(*limit))],
-            ),
-            K::ResultTooBig { limit } => strings.fill(
-                key::lab::ERR_RESULT_TOO_BIG,
-                &[("limit", &human_bytes(*limit))],
-            ),
+            K::ValueTooBig { limit } => at_limit(strings, key::lab::ERR_VALUE_TOO_BIG, *limit),
+            K::DatabaseFull { limit } => at_limit(strings, key::lab::ERR_DATABASE_FULL, *limit),
+            K::OutOfMemory { limit } => at_limit(strings, key::lab::ERR_OUT_OF_MEMORY, *limit),
+            K::ResultTooBig { limit } => at_limit(strings, key::lab::ERR_RESULT_TOO_BIG, *limit),
             K::EngineObject(what) => strings.fill(key::lab::ERR_ENGINE_OBJECT, &[("what", what)]),
             K::InEngineSql { trigger, cause } => {
-                let cause = LabFileError {
-                    line: self.line,
-                    column: self.column,
-                    kind: (**cause).clone(),
-                }
-                .message(strings);
-                match trigger {
-                    Some(name) => strings.fill(
-                        key::lab::ERR_IN_ENGINE_SQL_TRIGGER,
-                        &[("trigger", name), ("cause", &cause)],
-                    ),
-                    None => strings.fill(key::lab::ERR_IN_ENGINE_SQL, &[("cause", &cause)]),
-                }
+                self.in_engine_message(trigger.as_deref(), cause, strings)
             }
             K::ClaimShape(column) => strings.fill(
                 key::lab::ERR_CLAIM_SHAPE,
@@ -273,6 +225,29 @@ impl LabFileError {
                     ("columns", &Section::Claim.returned_columns().join(", ")),
                 ],
             ),
+        }
+    }
+
+    /// The message for an error inside SQL the engine ran (a trigger, when SQLite named one):
+    /// the cause in its own words, at the same place.
+    fn in_engine_message(
+        &self,
+        trigger: Option<&str>,
+        cause: &LabFileErrorKind,
+        strings: &Strings,
+    ) -> String {
+        let cause = LabFileError {
+            line: self.line,
+            column: self.column,
+            kind: cause.clone(),
+        }
+        .message(strings);
+        match trigger {
+            Some(name) => strings.fill(
+                key::lab::ERR_IN_ENGINE_SQL_TRIGGER,
+                &[("trigger", name), ("cause", &cause)],
+            ),
+            None => strings.fill(key::lab::ERR_IN_ENGINE_SQL, &[("cause", &cause)]),
         }
     }
 
@@ -301,6 +276,42 @@ impl fmt::Display for LabFileError {
 }
 
 impl std::error::Error for LabFileError {}
+
+/// The parameters a section knows, its scenario's included, for an unknown one's message.
+fn known_parameters(section: Section) -> String {
+    (section.parameters().iter())
+        .chain(section.scenario_parameters())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The message for a statement that ran too long: its step and time limits.
+fn too_long(strings: &Strings) -> String {
+    strings.fill(
+        key::lab::ERR_TOO_LONG,
+        &[
+            (
+                "steps",
+                &(limits::STEPS_PER_STATEMENT / 1_000_000).to_string(),
+            ),
+            ("seconds", &limits::STATEMENT_SECONDS.to_string()),
+        ],
+    )
+}
+
+/// The message for something larger than its limit (a file, a statement): both sizes.
+fn over_size(strings: &Strings, key: content::Key, size: usize, limit: usize) -> String {
+    strings.fill(
+        key,
+        &[("size", &human_bytes(size)), ("limit", &human_bytes(limit))],
+    )
+}
+
+/// The message for a limit reached while running (a value, the database, memory, a result).
+fn at_limit(strings: &Strings, key: content::Key, limit: usize) -> String {
+    strings.fill(key, &[("limit", &human_bytes(limit))])
+}
 
 fn known_sections() -> String {
     Section::ALL

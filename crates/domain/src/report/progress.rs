@@ -8,6 +8,45 @@ use content::key;
 pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
     let s = &input.course.strings;
     let p = input.progress;
+    push_decisions(input, blocks);
+    blocks.push(Block::Heading(s.get(key::report::ORDERING).to_owned()));
+    let key = if p.ordering.solved {
+        key::report::ORDERING_SOLVED
+    } else {
+        key::report::ORDERING_OPEN
+    };
+    blocks.push(Block::Para(s.fill(
+        key,
+        &[
+            ("attempts", &p.ordering.attempts.to_string()),
+            ("mistakes", &p.ordering.mistakes.to_string()),
+        ],
+    )));
+    blocks.push(Block::Heading(s.get(key::report::SCENARIOS).to_owned()));
+    let run: Vec<Block> = input
+        .scenarios
+        .iter()
+        .filter(|sc| p.scenarios_run.contains(&sc.id))
+        .map(|sc| {
+            Block::Item(
+                sc.text(input.lang)
+                    .map_or_else(|| sc.id.clone(), |t| format!("{} ({})", t.title, sc.id)),
+            )
+        })
+        .collect();
+    if run.is_empty() {
+        blocks.push(Block::Para(s.get(key::report::SCENARIOS_NONE).to_owned()));
+    }
+    blocks.extend(run);
+    push_labs(input, blocks);
+    push_checklist(input, blocks);
+}
+
+/// Each decision: the learner's choice and whether it was right, or still open; where the
+/// choice was not right, what would have been.
+fn push_decisions(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    let s = &input.course.strings;
+    let p = input.progress;
     blocks.push(Block::Heading(s.get(key::report::DECISIONS).to_owned()));
     for d in &input.course.decisions {
         let chosen = p
@@ -45,36 +84,12 @@ pub(super) fn push_progress(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
             ));
         }
     }
-    blocks.push(Block::Heading(s.get(key::report::ORDERING).to_owned()));
-    let key = if p.ordering.solved {
-        key::report::ORDERING_SOLVED
-    } else {
-        key::report::ORDERING_OPEN
-    };
-    blocks.push(Block::Para(s.fill(
-        key,
-        &[
-            ("attempts", &p.ordering.attempts.to_string()),
-            ("mistakes", &p.ordering.mistakes.to_string()),
-        ],
-    )));
-    blocks.push(Block::Heading(s.get(key::report::SCENARIOS).to_owned()));
-    let run: Vec<Block> = input
-        .scenarios
-        .iter()
-        .filter(|sc| p.scenarios_run.contains(&sc.id))
-        .map(|sc| {
-            Block::Item(
-                sc.text(input.lang)
-                    .map_or_else(|| sc.id.clone(), |t| format!("{} ({})", t.title, sc.id)),
-            )
-        })
-        .collect();
-    if run.is_empty() {
-        blocks.push(Block::Para(s.get(key::report::SCENARIOS_NONE).to_owned()));
-    }
-    blocks.extend(run);
-    push_labs(input, blocks);
+}
+
+/// The checklist: how many items are ticked, then each item with its mark.
+fn push_checklist(input: &ReportInput<'_>, blocks: &mut Vec<Block>) {
+    let s = &input.course.strings;
+    let p = input.progress;
     blocks.push(Block::Heading(s.fill(
         key::report::CHECKLIST,
         &[

@@ -2,16 +2,16 @@
 //! and tests can call it directly. Trainees authenticate with the join code (and their own
 //! token for their own events); the summary and the projector page need the instructor key.
 
-use super::db::TraineeCheck;
+use super::db::{HostDb, TraineeCheck};
 use super::login;
 use super::mail_relay::{MailRelay, RelayError};
 use super::{HostState, MAX_EVENTS_PER_TRAINEE, MAX_TRAINEES, lock, names, projector};
 use content::key;
-use domain::workshop::check_name;
 use domain::workshop::wire::{
     BatchReply, Caller, EventBatch, Hello, MAX_BATCH, Miss, PROTOCOL, Rejected, ReportSubmit,
     Route, SendReply, VERSION_STATUS, VersionRefusal,
 };
+use domain::workshop::{Event, check_name};
 use sha2::{Digest, Sha256};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
@@ -313,105 +313,22 @@ impl HostState {
             Ok(b) => b,
             Err(e) => return ApiResponse::text(400, &format!("not an event batch: {e}")),
         };
-        if !same(&batch.code, &self.code) {
-            return ApiResponse::text(403, "wrong join code; ask the instructor for the join URL");
-        }
-        let name = match check_name(&batch.name) {
-            Ok(n) => n,
-            Err(e) => return ApiResponse::text(422, &e),
+        let (name, trainee) = match self.check_batch(&batch) {
+            Ok(checked) => checked,
+            Err(refusal) => return refusal,
         };
-        if let Some(key) = names::refused_name(&name) {
-            return ApiResponse::text(422, &self.refusal(key, None));
-        }
-        // Checked again after normalising: a ligature or a compatibility form can lengthen it.
-        let name = match check_name(&names::normal_name(&name)) {
-            Ok(n) => n,
-            Err(e) => return ApiResponse::text(422, &e),
-        };
-        let trainee = names::normal_id(&batch.trainee);
-        let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
-        if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
-            return ApiResponse::text(
-                422,
-                "trainee id or token malformed; run queuelab join URL --name NAME again",
-            );
-        }
-        if batch.events.len() > MAX_BATCH {
-            return ApiResponse::text(413, &format!("more than {MAX_BATCH} events in one batch"));
-        }
         let hash = token_hash(&batch.token);
         let mut db = lock(&self.db);
-        match db.check_trainee(&trainee, &hash) {
-            Ok(TraineeCheck::Known) => {}
-            Ok(TraineeCheck::New) => match db.trainee_count() {
-                // A known trainee (its token) comes back through `Known` above, never here.
-                _ if self.locked() => {
-                    return ApiResponse::text(403, &self.refusal(key::workshop::ROOM_LOCKED, None));
-                }
-                _ if !lock(&self.registrations).allow(peer, now_ms) => {
-                    return ApiResponse::text(
-                        429,
-                        "too many new trainees from this address; try again in a minute",
-                    );
-                }
-                Ok(n) if n >= MAX_TRAINEES => {
-                    return ApiResponse::text(
-                        403,
-                        &format!("this session is full ({MAX_TRAINEES} trainees)"),
-                    );
-                }
-                Ok(_) => {}
-                Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
-            },
-            Ok(TraineeCheck::WrongToken) => {
-                return ApiResponse::text(403, "these events belong to another trainee");
-            }
-            Ok(TraineeCheck::Removed) => {
-                return ApiResponse::text(403, REMOVED);
-            }
-            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
+        if let Err(refusal) = self.admit_trainee(&db, &trainee, &hash, peer, now_ms) {
+            return refusal;
         }
-        let mut rejected = Vec::new();
-        let mut valid = Vec::new();
-        for mut event in batch.events {
-            // What the trainee wrote reaches the dashboard, the status and the exports.
-            names::clean_event(&mut event);
-            names::clamp_time(&mut event, now_ms);
-            match self.catalog.validate(&event) {
-                Ok(()) => valid.push(event),
-                Err(reason) => rejected.push(Rejected {
-                    id: event.id,
-                    reason,
-                }),
-            }
-        }
-        // The quota bounds what one trainee can make the host store (and replay at start).
-        let room = match db.event_count(&trainee) {
-            Ok(n) => MAX_EVENTS_PER_TRAINEE.saturating_sub(n) as usize,
-            Err(e) => return ApiResponse::text(500, &format!("host database: {e}")),
-        };
-        if valid.len() > room {
-            for event in valid.split_off(room) {
-                rejected.push(Rejected {
-                    id: event.id,
-                    reason: format!(
-                        "this trainee's quota of {MAX_EVENTS_PER_TRAINEE} events is used up"
-                    ),
-                });
-            }
+        let (mut valid, mut rejected) = self.sort_events(batch.events, now_ms);
+        if let Err(refusal) = keep_within_quota(&db, &trainee, &mut valid, &mut rejected) {
+            return refusal;
         }
         let stored = match db.store_batch(&trainee, &name, &hash, valid, now_ms) {
             Ok(s) => s,
-            Err(e) => {
-                // Either way nothing was stored and the trainee's dispatcher tries again later;
-                // the reason tells the instructor what to fix.
-                let why = if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
-                    "host disk full; the instructor must free space"
-                } else {
-                    "host database busy, try again"
-                };
-                return ApiResponse::text(503, &format!("{why}: {e}"));
-            }
+            Err(e) => return store_failure(&e),
         };
         // Summary after the commit, under the database lock: the order of application matches
         // the order of storage, and a reader never sees an event the database does not hold.
@@ -434,6 +351,135 @@ impl HostState {
             name: Some(stored.name.clone()),
         })
     }
+
+    /// Decides whether a batch is well formed for this session: the join code, the display
+    /// name (allowed, and still short enough once normalised), the trainee id and token, the
+    /// batch size. Gives the normalised name and trainee id.
+    fn check_batch(&self, batch: &EventBatch) -> Result<(String, String), ApiResponse> {
+        if !same(&batch.code, &self.code) {
+            return Err(ApiResponse::text(
+                403,
+                "wrong join code; ask the instructor for the join URL",
+            ));
+        }
+        let name = check_name(&batch.name).map_err(|e| ApiResponse::text(422, &e))?;
+        if let Some(key) = names::refused_name(&name) {
+            return Err(ApiResponse::text(422, &self.refusal(key, None)));
+        }
+        // Checked again after normalising: a ligature or a compatibility form can lengthen it.
+        let name =
+            check_name(&names::normal_name(&name)).map_err(|e| ApiResponse::text(422, &e))?;
+        let trainee = names::normal_id(&batch.trainee);
+        let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
+        if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {
+            return Err(ApiResponse::text(
+                422,
+                "trainee id or token malformed; run queuelab join URL --name NAME again",
+            ));
+        }
+        if batch.events.len() > MAX_BATCH {
+            return Err(ApiResponse::text(
+                413,
+                &format!("more than {MAX_BATCH} events in one batch"),
+            ));
+        }
+        Ok((name, trainee))
+    }
+
+    /// Decides whether this trainee may store events: a known trainee with its token may; a new
+    /// one only while the room is open, the address is not registering too many and the
+    /// session is not full; a wrong token or a removed trainee may not.
+    fn admit_trainee(
+        &self,
+        db: &HostDb,
+        trainee: &str,
+        hash: &str,
+        peer: IpAddr,
+        now_ms: i64,
+    ) -> Result<(), ApiResponse> {
+        match db.check_trainee(trainee, hash) {
+            Ok(TraineeCheck::Known) => Ok(()),
+            Ok(TraineeCheck::New) => match db.trainee_count() {
+                // A known trainee (its token) comes back through `Known` above, never here.
+                _ if self.locked() => Err(ApiResponse::text(
+                    403,
+                    &self.refusal(key::workshop::ROOM_LOCKED, None),
+                )),
+                _ if !lock(&self.registrations).allow(peer, now_ms) => Err(ApiResponse::text(
+                    429,
+                    "too many new trainees from this address; try again in a minute",
+                )),
+                Ok(n) if n >= MAX_TRAINEES => Err(ApiResponse::text(
+                    403,
+                    &format!("this session is full ({MAX_TRAINEES} trainees)"),
+                )),
+                Ok(_) => Ok(()),
+                Err(e) => Err(ApiResponse::text(500, &format!("host database: {e}"))),
+            },
+            Ok(TraineeCheck::WrongToken) => Err(ApiResponse::text(
+                403,
+                "these events belong to another trainee",
+            )),
+            Ok(TraineeCheck::Removed) => Err(ApiResponse::text(403, REMOVED)),
+            Err(e) => Err(ApiResponse::text(500, &format!("host database: {e}"))),
+        }
+    }
+
+    /// Decides which events of a batch the catalog accepts (after cleaning what the trainee
+    /// wrote, which reaches the dashboard, the status and the exports): the valid ones and the
+    /// rejected ones with their reasons.
+    fn sort_events(&self, events: Vec<Event>, now_ms: i64) -> (Vec<Event>, Vec<Rejected>) {
+        let mut rejected = Vec::new();
+        let mut valid = Vec::new();
+        for mut event in events {
+            names::clean_event(&mut event);
+            names::clamp_time(&mut event, now_ms);
+            match self.catalog.validate(&event) {
+                Ok(()) => valid.push(event),
+                Err(reason) => rejected.push(Rejected {
+                    id: event.id,
+                    reason,
+                }),
+            }
+        }
+        (valid, rejected)
+    }
+}
+
+/// Decides how many of the valid events the trainee's quota still takes; the rest are rejected.
+/// The quota bounds what one trainee can make the host store (and replay at start).
+fn keep_within_quota(
+    db: &HostDb,
+    trainee: &str,
+    valid: &mut Vec<Event>,
+    rejected: &mut Vec<Rejected>,
+) -> Result<(), ApiResponse> {
+    let room = match db.event_count(trainee) {
+        Ok(n) => MAX_EVENTS_PER_TRAINEE.saturating_sub(n) as usize,
+        Err(e) => return Err(ApiResponse::text(500, &format!("host database: {e}"))),
+    };
+    if valid.len() > room {
+        for event in valid.split_off(room) {
+            rejected.push(Rejected {
+                id: event.id,
+                reason: format!(
+                    "this trainee's quota of {MAX_EVENTS_PER_TRAINEE} events is used up"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The answer when a batch could not be stored. Either way nothing was stored and the trainee's
+/// dispatcher tries again later; the reason tells the instructor what to fix.
+fn store_failure(e: &rusqlite::Error) -> ApiResponse {
+    let why = if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+        "host disk full; the instructor must free space"
+    } else {
+        "host database busy, try again"
+    };
+    ApiResponse::text(503, &format!("{why}: {e}"))
 }
 
 impl HostState {
