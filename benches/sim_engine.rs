@@ -137,21 +137,7 @@ fn floor_event(
                 .expect("check");
             std::hint::black_box(found);
         }
-        k if k.starts_with("applied") || k == "duplicate-prevented" => {
-            n.effect += 1;
-            let effect = n.effect;
-            let tx = svc.unchecked_transaction().expect("tx");
-            tx.prepare_cached("INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms) VALUES (?1, 'billing', 'A', ?2, ?2)")
-                .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
-                .expect("inbox");
-            tx.prepare_cached("INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok, applied_ms, instance) VALUES (?1, ?2, ?3, 'credit', 100, 1, ?4, 'A')")
-                .and_then(|mut s| s.execute(params![format!("CR-{effect}"), effect, format!("m-{effect}"), now]))
-                .expect("effect");
-            tx.prepare_cached("INSERT INTO receipts (message_id, instance, outcome, at_ms) VALUES (?1, 'A', 'applied', ?2)")
-                .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
-                .expect("receipt");
-            tx.commit().expect("commit");
-        }
+        k if k.starts_with("applied") || k == "duplicate-prevented" => floor_apply(svc, now, n),
         _ => {
             // settle, abandon, dead-letter, sweep, replay: one single-row write on the broker.
             broker
@@ -160,6 +146,23 @@ fn floor_event(
                 .expect("settle");
         }
     }
+}
+
+/// An applied delivery: inbox row, effect and receipt in one transaction.
+fn floor_apply(svc: &Connection, now: i64, n: &mut Counters) {
+    n.effect += 1;
+    let effect = n.effect;
+    let tx = svc.unchecked_transaction().expect("tx");
+    tx.prepare_cached("INSERT INTO inbox (message_id, consumer, instance, received_ms, processed_ms) VALUES (?1, 'billing', 'A', ?2, ?2)")
+        .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
+        .expect("inbox");
+    tx.prepare_cached("INSERT INTO effects (business_key, order_id, message_id, kind, amount_cents, payload_ok, applied_ms, instance) VALUES (?1, ?2, ?3, 'credit', 100, 1, ?4, 'A')")
+        .and_then(|mut s| s.execute(params![format!("CR-{effect}"), effect, format!("m-{effect}"), now]))
+        .expect("effect");
+    tx.prepare_cached("INSERT INTO receipts (message_id, instance, outcome, at_ms) VALUES (?1, 'A', 'applied', ?2)")
+        .and_then(|mut s| s.execute(params![format!("m-{effect}"), now]))
+        .expect("receipt");
+    tx.commit().expect("commit");
 }
 
 /// The bare floor: for every engine event that ran SQL, the same statements in the same

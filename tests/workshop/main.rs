@@ -175,6 +175,22 @@ fn each_trainee_as_expected(trainees: &[serde_json::Value], results: &[(usize, E
     }
 }
 
+/// Every fact once: the join, 4 decisions, 10 answers and 1 score per trainee, plus one stuck
+/// signal; every decision counted once per trainee.
+fn every_fact_once(view: &serde_json::Value, decisions: &[(String, Vec<String>)]) {
+    let expected_events = (TRAINEES * (1 + decisions.len() + 10 + 1) + 1) as u64;
+    assert_eq!(view["events"], expected_events, "{view}");
+    for (decision, _) in decisions {
+        let total: u64 = view["decisions"][decision]
+            .as_object()
+            .expect("distribution")
+            .values()
+            .filter_map(serde_json::Value::as_u64)
+            .sum();
+        assert_eq!(total, TRAINEES as u64, "{decision}");
+    }
+}
+
 #[test]
 fn forty_trainees_every_fact_once_across_a_host_sigkill() {
     let content = queuelab::content::load(&ContentSource::Embedded).expect("content");
@@ -245,19 +261,7 @@ fn forty_trainees_every_fact_once_across_a_host_sigkill() {
         trainees.iter().find(|t| t["stuck"] == true).expect("stuck")["stuck_text"],
         "the lock expired"
     );
-    // Every fact once: the join, 4 decisions, 10 answers and 1 score per trainee, plus one
-    // stuck signal.
-    let expected_events = (TRAINEES * (1 + decisions.len() + 10 + 1) + 1) as u64;
-    assert_eq!(view["events"], expected_events, "{view}");
-    for (decision, _) in &decisions {
-        let total: u64 = view["decisions"][decision]
-            .as_object()
-            .expect("distribution")
-            .values()
-            .filter_map(serde_json::Value::as_u64)
-            .sum();
-        assert_eq!(total, TRAINEES as u64, "{decision}");
-    }
+    every_fact_once(&view, &decisions);
     assert!(
         view["duplicates"].as_u64().expect("count") >= resent as u64,
         "{view}"

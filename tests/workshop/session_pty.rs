@@ -320,6 +320,22 @@ fn two_rounds_and_the_reveal(
     }
 }
 
+/// Bob is stuck; the instructor picks his row with the arrows and acknowledges it.
+fn bob_stuck_and_seen(host: &mut Session, bob: &mut Session) {
+    bob.send("\x1b");
+    bob.send("!");
+    host.send("1");
+    host.wait_for("1 stuck");
+    host.send("a");
+    host.wait_for(" 2. Bob · active · STUCK");
+    host.send("\x1b[B");
+    host.send("\x1b[B");
+    host.wait_for(" > 2. Bob");
+    host.send("\r");
+    host.wait_for("Acknowledged Bob's stuck signal");
+    bob.wait_for("The instructor has seen that you are stuck");
+}
+
 #[test]
 fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
     let content = load(&ContentSource::Embedded).expect("content");
@@ -389,19 +405,7 @@ fn a_session_in_a_real_room_from_joining_to_the_second_vote_and_back() {
         chapter,
         decision,
     );
-    // Bob is stuck; the instructor picks his row with the arrows and acknowledges it.
-    bob.send("\x1b");
-    bob.send("!");
-    host.send("1");
-    host.wait_for("1 stuck");
-    host.send("a");
-    host.wait_for(" 2. Bob · active · STUCK");
-    host.send("\x1b[B");
-    host.send("\x1b[B");
-    host.wait_for(" > 2. Bob");
-    host.send("\r");
-    host.wait_for("Acknowledged Bob's stuck signal");
-    bob.wait_for("The instructor has seen that you are stuck");
+    bob_stuck_and_seen(&mut host, &mut bob);
 
     leave_and_join_again(
         &mut host,

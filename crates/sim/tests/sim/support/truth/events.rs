@@ -17,6 +17,10 @@ pub(super) const REACHABLE_AGAIN: [&str; 2] = ["reachable again", "wieder erreic
 
 /// Every falsehood in the run's captions (in `captions`, both languages): durations and
 /// claims against the events, and the run's broker's words.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one rule per event kind, read as one list beside the captions it checks"
+)]
 pub(super) fn caption_falsehoods(
     run: &Run,
     captions: &Captions,

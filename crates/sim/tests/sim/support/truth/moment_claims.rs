@@ -23,6 +23,10 @@ fn text(m: &Moment, i: usize) -> Option<&str> {
     }
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one rule per moment kind, read as one list beside the moments it checks"
+)]
 pub(super) fn moment_falsehoods(run: &Run, m: &Moment, texts: &Captions, out: &mut Vec<String>) {
     let mut say = |why: String| {
         out.push(format!(
