@@ -13,9 +13,6 @@
 # usage: scripts/build-times.sh RUSTLINGS_GIT_CHECKOUT [EARLIER_REVISION]
 set -euo pipefail
 shopt -s inherit_errexit
-# EPOCHREALTIME is written with the locale's decimal separator.
-export LC_ALL=C
-
 usage="usage: scripts/build-times.sh RUSTLINGS_GIT_CHECKOUT [EARLIER_REVISION]"
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
   echo "$usage" >&2
@@ -24,6 +21,8 @@ fi
 rustlings="$1"
 earlier="${2:-}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/measure-common.sh
+. "$repo/scripts/measure-common.sh"
 tail_of="$repo/scripts/timings-tail.py"
 view_file="src/ui/home.rs"
 
@@ -31,46 +30,22 @@ if ! [ -f "$rustlings/Cargo.toml" ] || ! git -C "$rustlings" rev-parse -q --veri
   echo "build-times: $rustlings is no git checkout with a Cargo.toml (give the path of a rustlings clone)" >&2
   exit 2
 fi
-if [ -n "$earlier" ] && ! git -C "$repo" rev-parse --verify -q "$earlier^{commit}" >/dev/null; then
-  echo "build-times: $earlier is not a revision of $repo" >&2
-  exit 2
-fi
-
-# Settings from the caller's shell would make the builds differ from a fresh clone's (a
-# compiler cache would make a "clean" build a cached one). Settings in ~/.cargo/config.toml
-# still apply: keep it free of rustflags, linkers and wrappers when measuring.
-unset CARGO_TARGET_DIR CARGO_INCREMENTAL CARGO_BUILD_JOBS RUSTFLAGS CARGO_ENCODED_RUSTFLAGS \
-  RUSTC_WRAPPER CARGO_BUILD_RUSTC_WRAPPER CARGO_PROFILE_RELEASE_CODEGEN_UNITS
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-# clone NAME SOURCE [REVISION]: a fresh local clone in $work/NAME, its crates fetched.
-clone() {
-  git clone -q --no-local "$2" "$work/$1"
-  if [ -n "${3:-}" ]; then git -C "$work/$1" checkout -q "$3"; fi
-  (cd "$work/$1" && cargo fetch --locked -q)
-}
+if [ -n "$earlier" ]; then require_revision "$repo" "$earlier"; fi
 
 # cargo_build NAME ARGS...: a release build of $work/NAME; its output goes to $work/NAME.log,
 # whose end is shown when the build fails.
 cargo_build() {
   local name="$1"
   shift
-  if ! (cd "$work/$name" && CARGO_TARGET_DIR="$work/target-$name" cargo build --release --locked "$@" >>"$work/$name.log" 2>&1); then
-    echo "build-times: the build of $name failed:" >&2
-    tail -n 20 "$work/$name.log" >&2
-    return 1
-  fi
+  (cd "$work/$name" && CARGO_TARGET_DIR="$work/target-$name" cargo build --release --locked "$@" >>"$work/$name.log" 2>&1) ||
+    fail_with_log "the build of $name" "$work/$name.log"
 }
 
 # build NAME: seconds of a clean release build of $work/NAME into an empty target directory.
 build() {
-  local start end
-  start=$EPOCHREALTIME
+  local start=$EPOCHREALTIME
   cargo_build "$1" --timings
-  end=$EPOCHREALTIME
-  python3 -c "print(f'{$end - $start:.1f}')"
+  seconds_since "$start"
 }
 
 # tail_after_dependencies NAME: "total  last-dependency  tail" from the build's timings report.
@@ -84,7 +59,7 @@ tail_after_dependencies() {
 
 # rebuild NAME: seconds of the release rebuild after touching the view file.
 rebuild() {
-  local start end
+  local start
   if ! [ -f "$work/$1/$view_file" ]; then
     echo "build-times: $1 has no $view_file to touch" >&2
     return 1
@@ -92,8 +67,7 @@ rebuild() {
   touch "$work/$1/$view_file"
   start=$EPOCHREALTIME
   cargo_build "$1"
-  end=$EPOCHREALTIME
-  python3 -c "print(f'{$end - $start:.1f}')"
+  seconds_since "$start"
 }
 
 head_rev=$(git -C "$repo" rev-parse --short HEAD)
@@ -118,6 +92,8 @@ for name in "${names[@]}"; do
   ratio=$(python3 -c "print(f'{$seconds / $rustlings_s:.1f}')")
   echo "clean release build, ${label[$name]}: $seconds s = ${ratio}x rustlings;" \
     "timings: last dependency done at $last_dep s of $total s, tail after it $tail_s s"
+  echo "its critical path:"
+  python3 "$tail_of" --path "$work/target-$name/cargo-timings/cargo-timing.html"
 done
 for name in "${names[@]}"; do
   seconds=$(rebuild "$name")

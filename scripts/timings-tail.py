@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Reads a `cargo build --timings` report and prints, in seconds and tab-separated:
 the whole build, the moment the last dependency finished, and the tail after it.
+With --path it prints the build's critical path instead: from the unit that finished last,
+back through the unit whose end (or metadata, for a pipelined start) let each one start last.
 
-usage: timings-tail.py CARGO_TIMING_HTML WORKSPACE_PACKAGE...
+usage: timings-tail.py [--path] CARGO_TIMING_HTML WORKSPACE_PACKAGE...
 
 A dependency is any unit whose package is not one of the named workspace packages (build
 scripts of the workspace's own packages count as its own). The tail is the time the build
@@ -27,12 +29,44 @@ def units_of(html):
     return units
 
 
+def critical_path(units):
+    """The chain of units that held the build's end, first unit first."""
+    released_by = {}
+    for unit in units:
+        end = unit["start"] + unit["duration"]
+        rmeta = unit["start"] + (unit.get("rmeta_time") or unit["duration"])
+        for index in unit.get("unlocked_units", []):
+            released_by.setdefault(index, []).append((end, unit))
+        for index in unit.get("unlocked_rmeta_units", []):
+            released_by.setdefault(index, []).append((rmeta, unit))
+    unit = max(units, key=lambda u: u["start"] + u["duration"])
+    chain = [unit]
+    while released_by.get(unit["i"]):
+        unit = max(released_by[unit["i"]], key=lambda pair: pair[0])[1]
+        chain.append(unit)
+    return list(reversed(chain))
+
+
+def print_path(units):
+    print("start\tseconds\tunit")
+    for unit in critical_path(units):
+        target = unit.get("target", "").strip()
+        print(f"{unit['start']:.1f}\t{unit['duration']:.1f}\t{unit['name']}{target}")
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    path = args[:1] == ["--path"]
+    if path:
+        args = args[1:]
+    if len(args) < 1 or (not path and len(args) < 2):
         sys.exit(__doc__)
-    with open(sys.argv[1], encoding="utf-8") as f:
+    with open(args[0], encoding="utf-8") as f:
         units = units_of(f.read())
-    own = set(sys.argv[2:])
+    if path:
+        print_path(units)
+        return
+    own = set(args[1:])
     ends = [(u["name"] in own, u["start"] + u["duration"]) for u in units]
     # Rounded first, so the three figures add up as printed.
     total = round(max(end for _, end in ends), 1)
