@@ -8,7 +8,8 @@
 # crates are fetched from Cargo's registry before any clock starts.
 #
 # It measures committed revisions (HEAD, not changes in the working tree). Three release target
-# directories take several GB under $TMPDIR (default /tmp).
+# directories take several GB under $TMPDIR (default /tmp) until the script ends; each queuelab
+# build's timings report stays in target/build-times/.
 #
 # usage: scripts/build-times.sh RUSTLINGS_GIT_CHECKOUT [EARLIER_REVISION]
 set -euo pipefail
@@ -94,6 +95,8 @@ for name in "${names[@]}"; do
     "timings: last dependency done at $last_dep s of $total s, tail after it $tail_s s"
   echo "its critical path:"
   python3 "$tail_of" --path "$work/target-$name/cargo-timings/cargo-timing.html"
+  mkdir -p "$repo/target/build-times"
+  cp "$work/target-$name/cargo-timings/cargo-timing.html" "$repo/target/build-times/$name.html"
 done
 for name in "${names[@]}"; do
   seconds=$(rebuild "$name")

@@ -29,16 +29,23 @@ def units_of(html):
     return units
 
 
+def metadata_ready(unit):
+    """When a unit's metadata let the units waiting on it start (the end of its frontend)."""
+    for name, span in unit.get("sections") or []:
+        if name == "frontend":
+            return unit["start"] + span["end"]
+    return unit["start"] + unit["duration"]
+
+
 def critical_path(units):
     """The chain of units that held the build's end, first unit first."""
     released_by = {}
     for unit in units:
         end = unit["start"] + unit["duration"]
-        rmeta = unit["start"] + (unit.get("rmeta_time") or unit["duration"])
-        for index in unit.get("unlocked_units", []):
+        for index in unit.get("unblocked_units", []):
             released_by.setdefault(index, []).append((end, unit))
-        for index in unit.get("unlocked_rmeta_units", []):
-            released_by.setdefault(index, []).append((rmeta, unit))
+        for index in unit.get("unblocked_rmeta_units", []):
+            released_by.setdefault(index, []).append((metadata_ready(unit), unit))
     unit = max(units, key=lambda u: u["start"] + u["duration"])
     chain = [unit]
     while released_by.get(unit["i"]):
@@ -50,8 +57,8 @@ def critical_path(units):
 def print_path(units):
     print("start\tseconds\tunit")
     for unit in critical_path(units):
-        target = unit.get("target", "").strip()
-        print(f"{unit['start']:.1f}\t{unit['duration']:.1f}\t{unit['name']}{target}")
+        unit_name = f"{unit['name']} {unit.get('target', '').strip()}".strip()
+        print(f"{unit['start']:.1f}\t{unit['duration']:.1f}\t{unit_name}")
 
 
 def main():
