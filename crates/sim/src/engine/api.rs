@@ -9,7 +9,8 @@ use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table};
+use crate::state::RowChange;
+use crate::state::rows::{OrderRow, OutboxRow};
 
 pub(crate) const SQL_ORDER_INSERT: &str = "INSERT INTO orders (request_id, customer, amount_cents, created_ms) \
      VALUES (?1, ?2, ?3, ?4) ON CONFLICT(request_id) DO NOTHING RETURNING id";
@@ -186,35 +187,9 @@ impl Simulation {
         }
         tx.commit().ctx(actor, "commit the order")?;
 
-        let now = self.clock.now.to_string();
-        self.change(RowChange::Put(
-            Table::Orders,
-            order_id,
-            std::sync::Arc::new(vec![
-                order_id.to_string(),
-                req.clone(),
-                amount.to_string(),
-                now.clone(),
-            ]),
-        ));
-        self.ledger.stages.accepted += 1;
-        self.ledger.metrics.accepted += 1;
+        self.picture_order(order_id, &req, amount);
         if let Some(id) = outbox_id {
-            self.change(RowChange::Put(
-                Table::Outbox,
-                id,
-                std::sync::Arc::new(vec![
-                    id.to_string(),
-                    msg.clone(),
-                    now,
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    "0".into(),
-                ]),
-            ));
-            self.ledger.unpublished.insert((self.clock.now, id));
-            self.ledger.stages.outbox_pending += 1;
+            self.picture_outbox_written(id, &msg);
             self.wake_dispatcher(self.clock.now + 1);
         }
         self.note(Fact::Accepted {
@@ -245,6 +220,29 @@ impl Simulation {
             .message(&msg)
             .sql(API_SQL)
             .args(vec![req, order_id.to_string()]))
+    }
+
+    /// Puts a committed order into the picture and counts it accepted.
+    pub(crate) fn picture_order(&mut self, id: i64, request_id: &str, amount_cents: i64) {
+        self.change(RowChange::put(&OrderRow {
+            id,
+            request_id: request_id.to_owned(),
+            amount_cents,
+            created_ms: self.clock.now,
+        }));
+        self.ledger.stages.accepted += 1;
+        self.ledger.metrics.accepted += 1;
+    }
+
+    /// Puts an outbox row written beside its order into the picture and the outbox's backlog.
+    pub(crate) fn picture_outbox_written(&mut self, id: i64, message_id: &str) {
+        self.change(RowChange::put(&OutboxRow::written(
+            id,
+            message_id.to_owned(),
+            self.clock.now,
+        )));
+        self.ledger.unpublished.insert((self.clock.now, id));
+        self.ledger.stages.outbox_pending += 1;
     }
 
     /// The message body, and for claim-check the blob key and checksum.

@@ -5,7 +5,7 @@ use super::action::Delivery;
 use super::inbox::EffectRow;
 use super::{CONSUMER_NAME, Simulation};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table};
+use crate::state::{RowChange, rows};
 
 impl Simulation {
     /// The next effect row for delivery `d` handled by consumer `c`.
@@ -32,19 +32,15 @@ impl Simulation {
 
     /// Puts an applied effect into the picture and the metrics.
     pub(crate) fn picture_effect(&mut self, e: &EffectRow, effect_id: i64, created: u64) {
-        self.change(RowChange::Put(
-            Table::Effects,
-            effect_id,
-            std::sync::Arc::new(vec![
-                effect_id.to_string(),
-                e.business_key.clone(),
-                e.order_id.to_string(),
-                e.message_id.clone(),
-                e.kind.into(),
-                self.clock.now.to_string(),
-                e.instance.clone(),
-            ]),
-        ));
+        self.change(RowChange::put(&rows::EffectRow {
+            id: effect_id,
+            business_key: e.business_key.clone(),
+            order_id: e.order_id,
+            message_id: e.message_id.clone(),
+            kind: e.kind.into(),
+            applied_ms: self.clock.now,
+            instance: e.instance.clone(),
+        }));
         self.ledger.stages.effects += 1;
         self.ledger.metrics.effects += 1;
         self.note(Fact::Effect {
@@ -66,24 +62,15 @@ impl Simulation {
         instance: &str,
         processed: bool,
     ) {
-        let now = self.clock.now.to_string();
-        let p = if processed {
-            now.clone()
-        } else {
-            String::new()
-        };
-        self.change(RowChange::Put(
-            Table::Inbox,
+        let now = self.clock.now;
+        self.change(RowChange::put(&rows::InboxRow {
             id,
-            std::sync::Arc::new(vec![
-                id.to_string(),
-                message_id.into(),
-                CONSUMER_NAME.into(),
-                instance.into(),
-                now,
-                p,
-            ]),
-        ));
+            message_id: message_id.into(),
+            consumer: CONSUMER_NAME.into(),
+            instance: instance.into(),
+            received_ms: now,
+            processed_ms: processed.then_some(now),
+        }));
         self.ledger.stages.inbox += 1;
     }
 }

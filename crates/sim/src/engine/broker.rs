@@ -13,7 +13,8 @@ pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::moments::{Fact, Guard};
-use crate::state::{RowChange, Table, col};
+use crate::state::rows::{QueueColumn, QueueRow};
+use crate::state::{RowChange, Table};
 
 /// What a receive got.
 pub(crate) enum Receive {
@@ -40,18 +41,14 @@ impl Simulation {
 
     /// Puts a queue row into the picture.
     pub(crate) fn picture_enqueued(&mut self, seq: i64, message_id: &str, group: Option<&str>) {
-        self.change(RowChange::Put(
-            Table::Queue,
+        self.change(RowChange::put(&QueueRow {
             seq,
-            std::sync::Arc::new(vec![
-                seq.to_string(),
-                message_id.to_string(),
-                self.clock.now.to_string(),
-                String::new(),
-                "0".into(),
-                group.unwrap_or_default().to_string(),
-            ]),
-        ));
+            message_id: message_id.to_string(),
+            visible_ms: self.clock.now,
+            lock_token: None,
+            delivery_count: 0,
+            group_id: group.map(str::to_owned),
+        }));
         self.ledger.stages.queued += 1;
     }
 
@@ -186,24 +183,14 @@ impl Simulation {
         let until = self.clock.now + self.spec.settings.lock_ms;
         self.actors.broker.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_VISIBLE,
-            until.to_string(),
-        ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_LOCK,
-            token_text(token),
-        ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_DELIVERIES,
-            r.delivery_count.to_string(),
-        ));
+        let cells = [
+            (QueueColumn::VisibleMs, until.to_string()),
+            (QueueColumn::LockToken, token_text(token)),
+            (QueueColumn::DeliveryCount, r.delivery_count.to_string()),
+        ];
+        for (column, value) in cells {
+            self.change(RowChange::set(r.seq, column, value));
+        }
         self.ledger.stages.in_flight += 1;
         self.ledger.metrics.delivered += 1;
         // The consumer reads the envelope: from here on the message is its logical id (the

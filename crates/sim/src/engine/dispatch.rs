@@ -10,7 +10,8 @@ use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Guard, Loss};
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::OutboxColumn;
 
 impl Simulation {
     /// Wakes one idle dispatcher at `at` when the outbox has work.
@@ -80,12 +81,12 @@ impl Simulation {
         }
         for (c, state) in &rows {
             let cells = [
-                (col::OUTBOX_LEASE_OWNER, &state.owner),
-                (col::OUTBOX_LEASE_UNTIL, &state.until),
-                (col::OUTBOX_ATTEMPTS, &state.attempts),
+                (OutboxColumn::LeaseOwner, &state.owner),
+                (OutboxColumn::LeaseUntilMs, &state.until),
+                (OutboxColumn::Attempts, &state.attempts),
             ];
             for (column, value) in cells {
-                self.change(RowChange::Set(Table::Outbox, c.id, column, value.clone()));
+                self.change(RowChange::set(c.id, column, value.clone()));
             }
         }
         self.ledger.stages.dispatching += rows.len() as u64;
@@ -128,16 +129,14 @@ impl Simulation {
                     .and_then(|mut s| s.execute(params![c.id, me])),
             }
             .ctx(Actor::Dispatcher(d), "release the lease")?;
-            self.change(RowChange::Set(
-                Table::Outbox,
+            self.change(RowChange::set(
                 c.id,
-                col::OUTBOX_LEASE_OWNER,
+                OutboxColumn::LeaseOwner,
                 String::new(),
             ));
-            self.change(RowChange::Set(
-                Table::Outbox,
+            self.change(RowChange::set(
                 c.id,
-                col::OUTBOX_LEASE_UNTIL,
+                OutboxColumn::LeaseUntilMs,
                 String::new(),
             ));
         }
@@ -363,12 +362,12 @@ impl Simulation {
         let (marked, states) = self.mark_rows(d, &batch)?;
         for (id, state) in &states {
             let cells = [
-                (col::OUTBOX_PUBLISHED, &state.published),
-                (col::OUTBOX_LEASE_OWNER, &state.owner),
-                (col::OUTBOX_LEASE_UNTIL, &state.until),
+                (OutboxColumn::PublishedMs, &state.published),
+                (OutboxColumn::LeaseOwner, &state.owner),
+                (OutboxColumn::LeaseUntilMs, &state.until),
             ];
             for (column, value) in cells {
-                self.change(RowChange::Set(Table::Outbox, *id, column, value.clone()));
+                self.change(RowChange::set(*id, column, value.clone()));
             }
         }
         // Only a row the mark left published leaves the outbox's backlog.

@@ -12,7 +12,8 @@ use rusqlite::{OptionalExtension, params};
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::DlqColumn;
 
 pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body, \
      group_id FROM dlq WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
@@ -195,10 +196,9 @@ impl Simulation {
             .chain(out.dropped.iter().map(|d| d.0))
             .collect::<Vec<_>>();
         for dlq_seq in &completed {
-            self.change(RowChange::Set(
-                Table::Dlq,
+            self.change(RowChange::set(
                 *dlq_seq,
-                col::DLQ_REPLAYED,
+                DlqColumn::ReplayedMs,
                 now.to_string(),
             ));
         }

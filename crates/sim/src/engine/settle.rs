@@ -9,7 +9,8 @@ use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, RefusedCall, Stage};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::QueueColumn;
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
@@ -93,10 +94,9 @@ impl Simulation {
             self.clock.now + self.spec.settings.lock_ms / 2,
             Action::ConsumerRenew { c, token },
         );
-        self.change(RowChange::Set(
-            Table::Queue,
+        self.change(RowChange::set(
             d.seq,
-            col::QUEUE_VISIBLE,
+            QueueColumn::VisibleMs,
             until.to_string(),
         ));
         let caption = match self.spec.broker {
@@ -208,18 +208,12 @@ impl Simulation {
         if self.actors.broker.locks.remove(&d.seq).is_some() {
             self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
         }
-        self.change(RowChange::Set(
-            Table::Queue,
+        self.change(RowChange::set(
             d.seq,
-            col::QUEUE_VISIBLE,
+            QueueColumn::VisibleMs,
             visible.to_string(),
         ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            d.seq,
-            col::QUEUE_LOCK,
-            String::new(),
-        ));
+        self.change(RowChange::set(d.seq, QueueColumn::LockToken, String::new()));
         self.schedule(visible.max(self.clock.now + 1), Action::BrokerWake);
         let jitter = self.spec.settings.retry.jitter.as_str().to_string();
         let (kind, args) = match self.spec.broker {

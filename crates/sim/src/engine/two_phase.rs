@@ -9,7 +9,8 @@ use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::moments::{Fact, Guard};
-use crate::state::{RowChange, Table, col};
+use crate::state::rows::InboxColumn;
+use crate::state::{RowChange, Table};
 
 const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
 const CLAIM_DUP_SQL: &[&str] = &[
@@ -311,10 +312,9 @@ impl Simulation {
         };
         let eid = inbox::insert_effect(&tx, e, self.clock.now).ctx(actor, "effect")?;
         tx.commit().ctx(actor, "commit finish")?;
-        self.change(RowChange::Set(
-            Table::Inbox,
+        self.change(RowChange::set(
             mid,
-            col::INBOX_PROCESSED,
+            InboxColumn::ProcessedMs,
             self.clock.now.to_string(),
         ));
         Ok(Some(eid))

@@ -2,15 +2,12 @@
 //! into the picture, the ledger and the facts as the built-in API does; a message published for
 //! an order that was never saved; a lost order; and the event that tells how the request ended.
 
-use std::sync::Arc;
-
 use super::super::action::Action;
 use super::super::{SimError, Simulation, SqlContext};
 use super::{AcceptRequest, End, LAB_ACCEPT_SQL, order_of};
 use crate::lab::{LabFileError, LabFileErrorKind, Section, TrailEntry};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table};
 use content::LabInvariant;
 
 const SQL_NEW_OUTBOX: &str =
@@ -43,23 +40,11 @@ impl Simulation {
                     .collect()
             })
             .ctx(actor, "read the outbox rows the lab file wrote")?;
-        let now = self.clock.now.to_string();
         if let (Some(id), false) = (order_id, before_order) {
             if let Some(l) = &mut self.lab {
                 l.accepted.insert(req.request_id.clone());
             }
-            self.change(RowChange::Put(
-                Table::Orders,
-                id,
-                Arc::new(vec![
-                    id.to_string(),
-                    req.request_id.clone(),
-                    req.amount_cents.to_string(),
-                    now.clone(),
-                ]),
-            ));
-            self.ledger.stages.accepted += 1;
-            self.ledger.metrics.accepted += 1;
+            self.picture_order(id, &req.request_id, req.amount_cents);
             // The order's message is the one its outbox row names (the client's concurrent
             // retry may have written it, under its own id).
             let row = new_rows.iter().find(|r| r.2 == id);
@@ -73,21 +58,7 @@ impl Simulation {
             if let Some(l) = &mut self.lab {
                 l.seen_outbox = l.seen_outbox.max(*id);
             }
-            self.change(RowChange::Put(
-                Table::Outbox,
-                *id,
-                Arc::new(vec![
-                    id.to_string(),
-                    message_id.clone(),
-                    now.clone(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    "0".into(),
-                ]),
-            ));
-            self.ledger.unpublished.insert((self.clock.now, *id));
-            self.ledger.stages.outbox_pending += 1;
+            self.picture_outbox_written(*id, message_id);
         }
         if !new_rows.is_empty() {
             self.wake_dispatcher(self.clock.now + 1);
