@@ -230,8 +230,7 @@ impl Simulation {
             amount_cents,
             created_ms: self.clock.now,
         }));
-        self.ledger.stages.accepted += 1;
-        self.ledger.metrics.accepted += 1;
+        self.ledger.order_accepted();
     }
 
     /// Puts an outbox row written beside its order into the picture and the outbox's backlog.
@@ -241,8 +240,7 @@ impl Simulation {
             message_id.to_owned(),
             self.clock.now,
         )));
-        self.ledger.unpublished.insert((self.clock.now, id));
-        self.ledger.stages.outbox_pending += 1;
+        self.ledger.outbox_written(self.clock.now, id);
     }
 
     /// The message body, and for claim-check the blob key and checksum.
@@ -311,7 +309,7 @@ impl Simulation {
     ) -> Result<Event, SimError> {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
-            self.ledger.metrics.lost += 1;
+            self.ledger.lost(1);
             self.note(Fact::Lost {
                 message_id: msg.to_string(),
                 loss: Loss::DirectPublishFailed,

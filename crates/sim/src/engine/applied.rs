@@ -17,8 +17,7 @@ impl Simulation {
         amount: i64,
         payload_ok: bool,
     ) -> EffectRow {
-        let n = self.ledger.next_effect;
-        self.ledger.next_effect += 1;
+        let n = self.ledger.next_business_key();
         EffectRow {
             business_key: format!("CR-{n:08}"),
             order_id: d.order_id,
@@ -41,18 +40,12 @@ impl Simulation {
             applied_ms: self.clock.now,
             instance: e.instance.clone(),
         }));
-        self.ledger.stages.effects += 1;
-        self.ledger.metrics.effects += 1;
+        self.ledger
+            .effect_applied(e.order_id, self.clock.now.saturating_sub(created));
         self.note(Fact::Effect {
             order: e.order_id,
             message_id: e.message_id.clone(),
         });
-        if let Some(n) = self.ledger.effects_per_order.get_mut(e.order_id as usize) {
-            *n = n.saturating_add(1);
-        }
-        self.ledger
-            .ages
-            .push(u32::try_from(self.clock.now.saturating_sub(created)).unwrap_or(u32::MAX));
     }
 
     pub(crate) fn picture_marker(
@@ -71,6 +64,6 @@ impl Simulation {
             received_ms: now,
             processed_ms: processed.then_some(now),
         }));
-        self.ledger.stages.inbox += 1;
+        self.ledger.inbox_marked();
     }
 }

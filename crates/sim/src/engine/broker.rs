@@ -49,7 +49,7 @@ impl Simulation {
             delivery_count: 0,
             group_id: group.map(str::to_owned),
         }));
-        self.ledger.stages.queued += 1;
+        self.ledger.enqueued();
     }
 
     /// Enqueues one message outside a batch (publish-in-request pitfall) and wakes a consumer.
@@ -72,11 +72,11 @@ impl Simulation {
         )
         .ctx(actor, "enqueue")?;
         if let Some(seq) = seq {
-            self.ledger.metrics.published += 1;
+            self.ledger.published();
             self.picture_enqueued(seq, msg, group);
             self.wake_consumers(self.clock.now + 1, 1);
         } else {
-            self.ledger.metrics.prevented_duplicates += 1;
+            self.ledger.duplicate_prevented();
             self.note(Fact::Prevented {
                 message_id: msg.to_string(),
                 guard: Guard::BrokerDedup,
@@ -191,8 +191,7 @@ impl Simulation {
         for (column, value) in cells {
             self.change(RowChange::set(r.seq, column, value));
         }
-        self.ledger.stages.in_flight += 1;
-        self.ledger.metrics.delivered += 1;
+        self.ledger.delivered(r.delivery_count);
         // The consumer reads the envelope: from here on the message is its logical id (the
         // broker's MessageId differs only for a DLQ replay under a new one).
         self.note(Fact::Received {
@@ -200,9 +199,6 @@ impl Simulation {
             seq: r.seq,
             delivery: r.delivery_count,
         });
-        if r.delivery_count > 1 {
-            self.ledger.metrics.redeliveries += 1;
-        }
     }
 
     /// SQS standard's occasional duplicate, or the armed fault: a second copy of `r` another
@@ -237,7 +233,7 @@ impl Simulation {
         // At-least-once: a copy on another server of the queue.
         let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
             .ctx(Actor::Broker, "duplicate delivery")?;
-        self.ledger.metrics.redeliveries += 1;
+        self.ledger.copied();
         self.note(Fact::Copied {
             message_id: r.logical_id.clone(),
         });
@@ -249,9 +245,9 @@ impl Simulation {
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
         if self.actors.broker.locks.remove(&seq).is_some() {
-            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
+            self.ledger.lock_ended();
         }
         self.change(RowChange::Delete(Table::Queue, seq));
-        self.ledger.stages.queued = self.ledger.stages.queued.saturating_sub(1);
+        self.ledger.dequeued();
     }
 }

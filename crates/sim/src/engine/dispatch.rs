@@ -38,7 +38,7 @@ impl Simulation {
             .filter(|(j, _)| Some(*j) != me)
             .map(|(_, d)| d.batch.len())
             .sum();
-        self.ledger.unpublished.len() > held
+        self.ledger.unpublished_rows() > held
     }
 
     /// The statements a publish ran: the duplicate-detection lookup only on a broker that
@@ -53,10 +53,9 @@ impl Simulation {
 
     /// Records the current outbox lag (age of the oldest unpublished row).
     pub(crate) fn note_outbox_lag(&mut self) {
-        if let Some(&(created, outbox_id)) = self.ledger.unpublished.first() {
+        if let Some((created, outbox_id)) = self.ledger.oldest_unpublished() {
             let lag = self.clock.now.saturating_sub(created);
-            let m = &mut self.ledger.metrics;
-            m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
+            self.ledger.outbox_lag_seen(lag);
             self.note(Fact::OutboxLag {
                 outbox_id,
                 age_ms: lag,
@@ -89,7 +88,7 @@ impl Simulation {
                 self.change(RowChange::set(c.id, column, value.clone()));
             }
         }
-        self.ledger.stages.dispatching += rows.len() as u64;
+        self.ledger.rows_leased(rows.len());
         let first = rows[0].0.message_id.clone();
         let n = rows.len();
         self.actors.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
@@ -140,13 +139,10 @@ impl Simulation {
                 String::new(),
             ));
         }
-        let st = &mut self.ledger.stages;
-        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.ledger.batch_let_go(batch.len());
         if reason.is_some() {
-            for c in &batch {
-                self.ledger.unpublished.retain(|(_, id)| *id != c.id);
-            }
-            st.outbox_pending = st.outbox_pending.saturating_sub(batch.len() as u64);
+            let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
+            self.ledger.rows_given_up(&ids);
         }
         Ok(())
     }
@@ -171,7 +167,7 @@ impl Simulation {
                 .retry
                 .delay_ms(failures, last, &mut self.rng);
             self.actors.dispatchers[i].last_delay = delay;
-            self.ledger.metrics.retries += 1;
+            self.ledger.retried();
             self.schedule(self.clock.now + delay, Action::DispatcherPoll(d));
             return Ok(
                 Event::new(actor, Stage::Dispatcher, EventKind::PublishFailedBrokerDown)
@@ -194,7 +190,7 @@ impl Simulation {
             let attempts = self.actors.dispatchers[i].failures + 1;
             let reason =
                 format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
-            self.ledger.metrics.retries += 1;
+            self.ledger.retried();
             if attempts >= MAX_PUBLISH_ATTEMPTS {
                 self.actors.dispatchers[i].failures = 0;
                 for c in self.actors.dispatchers[i].batch.clone() {
@@ -263,11 +259,11 @@ impl Simulation {
         let mut dropped = 0;
         for (c, seq) in sends.iter().zip(&results) {
             if let Some(seq) = seq {
-                self.ledger.metrics.published += 1;
+                self.ledger.published();
                 self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
             } else {
                 dropped += 1;
-                self.ledger.metrics.prevented_duplicates += 1;
+                self.ledger.duplicate_prevented();
                 self.note(Fact::Prevented {
                     message_id: c.message_id.clone(),
                     guard: Guard::BrokerDedup,
@@ -300,8 +296,7 @@ impl Simulation {
             self.actors.dispatchers[i].down_until = restart;
             self.schedule(restart, Action::DispatcherRestart(d));
             self.schedule(lease_end, Action::LeaseExpiry);
-            let st = &mut self.ledger.stages;
-            st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+            self.ledger.batch_let_go(batch.len());
             return Ok(Event::new(
                 actor,
                 Stage::Dispatcher,
@@ -375,14 +370,8 @@ impl Simulation {
             .filter(|(_, st)| !st.published.is_empty())
             .map(|(id, _)| *id)
             .collect();
-        let before = self.ledger.unpublished.len();
-        self.ledger
-            .unpublished
-            .retain(|(_, id)| !ids_set.contains(id));
-        let removed = (before - self.ledger.unpublished.len()) as u64;
-        let st = &mut self.ledger.stages;
-        st.outbox_pending = st.outbox_pending.saturating_sub(removed);
-        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.ledger.rows_marked_published(&ids_set);
+        self.ledger.batch_let_go(batch.len());
         self.note_outbox_lag();
         // A learner's mark that left a row unmarked: no poll of its own (a claim that returns
         // that row again would loop); the next order or lease expiry wakes a dispatcher.

@@ -209,15 +209,14 @@ impl Simulation {
                 as_id: (s.message_id != s.logical_id).then(|| s.message_id.clone()),
             });
         }
-        self.ledger.metrics.lost += out.dropped.len() as u64;
+        self.ledger.lost(out.dropped.len());
         for (_, id, _) in &out.dropped {
             self.note(Fact::Lost {
                 message_id: id.clone(),
                 loss: Loss::ReplayDropped,
             });
         }
-        let st = &mut self.ledger.stages;
-        st.dlq = st.dlq.saturating_sub(completed.len() as u64);
+        self.ledger.replayed(completed.len());
         self.wake_consumers(now + 1, out.sent.len());
     }
 }

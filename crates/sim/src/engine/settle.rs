@@ -137,7 +137,7 @@ impl Simulation {
             // The call succeeded for the consumer; the broker kept the message because
             // another receive holds the newer handle. No settle was refused, so no lock-lost
             // moment: the event's own caption says what happened.
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             return Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::DeletedStaleHandle)
                     .message(&d.message_id)
@@ -206,7 +206,7 @@ impl Simulation {
             return Ok(Some(self.lock_lost(c, &d, call, ABANDON_SQL)));
         }
         if self.actors.broker.locks.remove(&d.seq).is_some() {
-            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
+            self.ledger.lock_ended();
         }
         self.change(RowChange::set(
             d.seq,
@@ -307,7 +307,7 @@ impl Simulation {
             }
             // Neither call was refused: the stale handle's delete deleted nothing. No lock
             // was lost at a settle, so no lock-lost moment; the caption says what happened.
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             args.push(token_text(d.token));
             return Ok(Some(
                 Event::new(actor, Stage::Dlq, EventKind::ForwardedToDlqStaleDelete)
@@ -343,7 +343,7 @@ impl Simulation {
         call: RefusedCall,
         sql: &'static [&'static str],
     ) -> Event {
-        self.ledger.metrics.lock_lost += 1;
+        self.ledger.lock_lost();
         self.note(Fact::LockLost {
             message_id: d.message_id.clone(),
         });

@@ -81,10 +81,8 @@ impl Simulation {
                 String::new(),
             ));
         }
-        let st = &mut self.ledger.stages;
-        st.inbox = st
-            .inbox
-            .saturating_sub((retained.len() + claims.len()) as u64);
+        self.ledger
+            .inbox_markers_removed(retained.len() + claims.len());
         if !leases.is_empty() {
             self.wake_dispatcher(now);
         }

@@ -19,7 +19,7 @@ impl Simulation {
 
     fn snapshot_of(&self, state: &State, last_event: Option<&Event>) -> Snapshot {
         let mut metrics = state.scalars.metrics;
-        metrics.set_ages(&self.ledger.ages[..state.scalars.ages_len.min(self.ledger.ages.len())]);
+        metrics.set_ages(self.ledger.first_ages(state.scalars.ages_len));
         Snapshot {
             scalars: state.scalars,
             metrics,
@@ -112,8 +112,7 @@ impl Simulation {
     pub fn report(&self) -> Result<RunReport, SimError> {
         let invariants = check_invariants(&self.spec.paths, self.spec.scenario.setup.groups > 0)
             .map_err(SimError::Check)?;
-        let mut metrics = self.ledger.metrics;
-        metrics.set_ages(&self.ledger.ages);
+        let mut metrics = self.ledger.metrics_with_ages();
         metrics.lost = invariants.lost;
         metrics.duplicate_effects = invariants.duplicate_effects;
         Ok(RunReport {

@@ -108,8 +108,7 @@ impl Simulation {
             delivery_count: note.deliveries,
             replayed_ms: None,
         }));
-        self.ledger.stages.dlq += 1;
-        self.ledger.metrics.dead_lettered += 1;
+        self.ledger.dead_lettered();
         self.note(Fact::DeadLettered {
             message_id: message_id.to_string(),
             description: note.description.to_string(),

@@ -24,7 +24,7 @@ impl Simulation {
         }
         self.actors.broker.locks.remove(&seq);
         self.note(Fact::LockExpired { seq });
-        self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
+        self.ledger.lock_ended();
         self.change(RowChange::set(seq, QueueColumn::LockToken, String::new()));
         self.wake_consumers(self.clock.now, 1);
         // The lock ran its full duration, counted from the delivery or the last renewal.

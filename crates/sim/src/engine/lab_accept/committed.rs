@@ -122,7 +122,7 @@ impl Simulation {
                 .as_ref()
                 .is_some_and(|l| l.published.contains(&req.request_id));
             if !has_row && !sent && !self.ledger_knows_lost(&req.request_id) {
-                self.ledger.metrics.lost += 1;
+                self.ledger.lost(1);
                 // The statement where the request ended names the loss in the report.
                 let at = if let End::Failed { at, .. } | End::Crashed { at, .. } = &end {
                     at.clone()
