@@ -7,6 +7,13 @@ use std::sync::Arc;
 use crate::report::Metrics;
 use crate::{Event, Stage};
 
+pub mod rows;
+
+use rows::{
+    Cells, Column, DlqColumn, EffectColumn, InboxColumn, OrderColumn, OutboxColumn, QueueColumn,
+    TableColumn, TableRow,
+};
+
 /// Rows kept per table in the picture (the newest by key); the files hold all of them.
 pub const TABLE_ROW_CAP: usize = 100;
 
@@ -50,52 +57,16 @@ impl Table {
         }
     }
 
-    /// Column headers of the picture's rows (a readable subset of the SQL columns).
+    /// Column headers of the picture's rows (a readable subset of the SQL columns), defined
+    /// with the table's column enum in [`rows`].
     pub fn columns(self) -> &'static [&'static str] {
         match self {
-            Table::Orders => &["id", "request_id", "amount_cents", "created_ms"],
-            Table::Outbox => &[
-                "id",
-                "message_id",
-                "created_ms",
-                "published_ms",
-                "lease_owner",
-                "lease_until_ms",
-                "attempts",
-            ],
-            Table::Queue => &[
-                "seq",
-                "message_id",
-                "visible_ms",
-                "lock_token",
-                "delivery_count",
-                "group_id",
-            ],
-            Table::Dlq => &[
-                "seq",
-                "message_id",
-                "reason",
-                "description",
-                "delivery_count",
-                "replayed_ms",
-            ],
-            Table::Inbox => &[
-                "id",
-                "message_id",
-                "consumer",
-                "instance",
-                "received_ms",
-                "processed_ms",
-            ],
-            Table::Effects => &[
-                "id",
-                "business_key",
-                "order_id",
-                "message_id",
-                "kind",
-                "applied_ms",
-                "instance",
-            ],
+            Table::Orders => OrderColumn::HEADERS,
+            Table::Outbox => OutboxColumn::HEADERS,
+            Table::Queue => QueueColumn::HEADERS,
+            Table::Dlq => DlqColumn::HEADERS,
+            Table::Inbox => InboxColumn::HEADERS,
+            Table::Effects => EffectColumn::HEADERS,
         }
     }
 
@@ -104,15 +75,39 @@ impl Table {
     }
 }
 
+/// A whole row of the picture: its table, key and display cells, built from a typed row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    table: Table,
+    key: i64,
+    cells: Arc<Vec<String>>,
+}
+
 /// One change to the picture, recorded per event so that step back can replay it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowChange {
     /// Insert or replace a whole row (shared with the picture and the step-back log).
-    Put(Table, i64, Arc<Vec<String>>),
+    Put(Row),
     /// Set one cell of an existing row (ignored when the row left the window).
-    Set(Table, i64, usize, String),
+    Set(i64, Column, String),
     /// Remove a row.
     Delete(Table, i64),
+}
+
+impl RowChange {
+    /// Inserts or replaces `row` in its table.
+    pub fn put<R: TableRow>(row: &R) -> RowChange {
+        RowChange::Put(Row {
+            table: R::Column::TABLE,
+            key: row.key(),
+            cells: Arc::new(rows::cells(row)),
+        })
+    }
+
+    /// Sets `column` of the row with `key` in the column's table to `value`.
+    pub fn set(key: i64, column: impl Into<Column>, value: String) -> RowChange {
+        RowChange::Set(key, column.into(), value)
+    }
 }
 
 /// The bounded table window.
@@ -125,17 +120,18 @@ impl Tables {
     /// Applies one change; keeps at most [`TABLE_ROW_CAP`] rows per table (drops the oldest key).
     pub fn apply(&mut self, change: &RowChange) {
         match change {
-            RowChange::Put(t, key, cells) => {
-                let map = &mut self.maps[t.slot()];
-                map.insert(*key, Arc::clone(cells));
+            RowChange::Put(row) => {
+                let map = &mut self.maps[row.table.slot()];
+                map.insert(row.key, Arc::clone(&row.cells));
                 while map.len() > TABLE_ROW_CAP {
                     map.pop_first();
                 }
             }
-            RowChange::Set(t, key, col, value) => {
-                if let Some(row) = self.maps[t.slot()].get_mut(key)
-                    && row.get(*col) != Some(value)
-                    && let Some(cell) = Arc::make_mut(row).get_mut(*col)
+            RowChange::Set(key, column, value) => {
+                let i = column.index();
+                if let Some(row) = self.maps[column.table().slot()].get_mut(key)
+                    && row.get(i) != Some(value)
+                    && let Some(cell) = Arc::make_mut(row).get_mut(i)
                 {
                     cell.clone_from(value);
                 }
@@ -151,6 +147,11 @@ impl Tables {
         self.maps[table.slot()]
             .iter()
             .map(|(k, v)| (*k, v.as_slice()))
+    }
+
+    /// Rows of the table of columns `C` in key order, each read by those columns.
+    pub fn rows_of<C: TableColumn>(&self) -> impl Iterator<Item = (i64, Cells<'_, C>)> {
+        self.rows(C::TABLE).map(|(k, cells)| (k, Cells::new(cells)))
     }
 
     /// Number of rows of `table` in the window.
@@ -253,46 +254,25 @@ pub struct Snapshot {
     pub tables: Tables,
 }
 
-/// Column index helpers so engine code names cells instead of counting.
-pub mod col {
-    pub const OUTBOX_PUBLISHED: usize = 3;
-    pub const OUTBOX_LEASE_OWNER: usize = 4;
-    pub const OUTBOX_LEASE_UNTIL: usize = 5;
-    pub const OUTBOX_ATTEMPTS: usize = 6;
-    pub const QUEUE_VISIBLE: usize = 2;
-    pub const QUEUE_LOCK: usize = 3;
-    pub const QUEUE_DELIVERIES: usize = 4;
-    pub const DLQ_REPLAYED: usize = 5;
-    pub const INBOX_PROCESSED: usize = 5;
-}
-
 /// Derives tokens from the table window at time `now`.
 pub fn tokens(tables: &Tables, now: u64) -> Vec<Token> {
     let mut out = Vec::new();
-    let cell = |r: &[String], i: usize| r.get(i).cloned().unwrap_or_default();
-    for (_, r) in tables.rows(Table::Outbox) {
-        if r.get(col::OUTBOX_PUBLISHED).is_some_and(String::is_empty) {
-            let leased = r
-                .get(col::OUTBOX_LEASE_OWNER)
-                .is_some_and(|s| !s.is_empty());
-            let stage = if leased {
-                Stage::Dispatcher
-            } else {
+    for (_, r) in tables.rows_of::<OutboxColumn>() {
+        if r.is_empty(OutboxColumn::PublishedMs) {
+            let stage = if r.is_empty(OutboxColumn::LeaseOwner) {
                 Stage::Outbox
+            } else {
+                Stage::Dispatcher
             };
             out.push(Token {
                 stage,
-                message_id: cell(r, 1),
+                message_id: r[OutboxColumn::MessageId].to_owned(),
             });
         }
     }
-    for (_, r) in tables.rows(Table::Queue) {
-        let locked = r.get(col::QUEUE_LOCK).is_some_and(|s| !s.is_empty());
-        let visible: u64 = r
-            .get(col::QUEUE_VISIBLE)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let stage = if locked {
+    for (_, r) in tables.rows_of::<QueueColumn>() {
+        let visible: u64 = r[QueueColumn::VisibleMs].parse().unwrap_or(0);
+        let stage = if !r.is_empty(QueueColumn::LockToken) {
             Stage::Consumer
         } else if visible > now {
             Stage::Retry
@@ -301,14 +281,14 @@ pub fn tokens(tables: &Tables, now: u64) -> Vec<Token> {
         };
         out.push(Token {
             stage,
-            message_id: cell(r, 1),
+            message_id: r[QueueColumn::MessageId].to_owned(),
         });
     }
-    for (_, r) in tables.rows(Table::Dlq) {
-        if r.get(col::DLQ_REPLAYED).is_some_and(String::is_empty) {
+    for (_, r) in tables.rows_of::<DlqColumn>() {
+        if r.is_empty(DlqColumn::ReplayedMs) {
             out.push(Token {
                 stage: Stage::Dlq,
-                message_id: cell(r, 1),
+                message_id: r[DlqColumn::MessageId].to_owned(),
             });
         }
     }
@@ -317,27 +297,77 @@ pub fn tokens(tables: &Tables, now: u64) -> Vec<Token> {
 
 #[cfg(test)]
 mod tests {
+    use super::rows::{OrderRow, OutboxRow, QueueRow};
     use super::*;
+
+    fn order(id: i64) -> OrderRow {
+        OrderRow {
+            id,
+            request_id: format!("req-{id}"),
+            amount_cents: 100,
+            created_ms: 0,
+        }
+    }
 
     #[test]
     fn window_keeps_the_newest_rows() {
         let mut t = Tables::default();
         for k in 0..(TABLE_ROW_CAP as i64 + 5) {
-            t.apply(&RowChange::Put(
-                Table::Orders,
-                k,
-                Arc::new(vec![k.to_string()]),
-            ));
+            t.apply(&RowChange::put(&order(k)));
         }
         assert_eq!(t.len(Table::Orders), TABLE_ROW_CAP);
         assert_eq!(t.rows(Table::Orders).next().map(|r| r.0), Some(5));
-        t.apply(&RowChange::Set(Table::Orders, 5, 0, "x".into()));
-        t.apply(&RowChange::Set(Table::Orders, 1, 0, "gone".into()));
-        assert_eq!(
-            t.rows(Table::Orders).next().map(|r| r.1[0].clone()),
-            Some("x".into())
-        );
+        t.apply(&RowChange::set(5, OrderColumn::RequestId, "x".into()));
+        t.apply(&RowChange::set(1, OrderColumn::RequestId, "gone".into()));
+        let first = t
+            .rows_of::<OrderColumn>()
+            .next()
+            .map(|(k, r)| (k, r[OrderColumn::RequestId].to_owned()));
+        assert_eq!(first, Some((5, "x".to_owned())));
         t.apply(&RowChange::Delete(Table::Orders, 5));
         assert_eq!(t.len(Table::Orders), TABLE_ROW_CAP - 1);
+    }
+
+    #[test]
+    fn a_cell_update_changes_only_its_own_table() {
+        let mut t = Tables::default();
+        t.apply(&RowChange::put(&order(3)));
+        t.apply(&RowChange::put(&OutboxRow::written(3, "msg-3".into(), 9)));
+        t.apply(&RowChange::set(3, OutboxColumn::LeaseOwner, "d1".into()));
+        let outbox: Vec<_> = t.rows(Table::Outbox).map(|(_, r)| r.to_vec()).collect();
+        assert_eq!(outbox, [vec!["3", "msg-3", "9", "", "d1", "", "0"]]);
+        let orders: Vec<_> = t.rows(Table::Orders).map(|(_, r)| r.to_vec()).collect();
+        assert_eq!(orders, [vec!["3", "req-3", "100", "0"]]);
+    }
+
+    #[test]
+    fn tokens_follow_the_typed_cells() {
+        let mut t = Tables::default();
+        t.apply(&RowChange::put(&OutboxRow::written(1, "msg-1".into(), 0)));
+        t.apply(&RowChange::put(&OutboxRow::written(2, "msg-2".into(), 0)));
+        t.apply(&RowChange::set(2, OutboxColumn::LeaseOwner, "d0".into()));
+        let queued = |seq: i64, visible_ms: u64, lock: Option<&str>| QueueRow {
+            seq,
+            message_id: format!("msg-q{seq}"),
+            visible_ms,
+            lock_token: lock.map(str::to_owned),
+            delivery_count: 0,
+            group_id: None,
+        };
+        t.apply(&RowChange::put(&queued(1, 0, None)));
+        t.apply(&RowChange::put(&queued(2, 50, None)));
+        t.apply(&RowChange::put(&queued(3, 50, Some("t1"))));
+        let stages: Vec<(Stage, String)> = tokens(&t, 10)
+            .into_iter()
+            .map(|k| (k.stage, k.message_id))
+            .collect();
+        let want = [
+            (Stage::Outbox, "msg-1"),
+            (Stage::Dispatcher, "msg-2"),
+            (Stage::Broker, "msg-q1"),
+            (Stage::Retry, "msg-q2"),
+            (Stage::Consumer, "msg-q3"),
+        ];
+        assert_eq!(stages, want.map(|(s, m)| (s, m.to_owned())));
     }
 }

@@ -6,6 +6,7 @@
 use content::key;
 use content::{Lang, Strings};
 use model::moments::human_ms;
+use model::state::rows::OutboxColumn;
 use model::{BrokerKind, Event, EventKind, Outcome, Snapshot, Stage, Table};
 
 /// The title of a box, in words.
@@ -47,9 +48,9 @@ pub fn short_title(strings: &Strings, stage: Stage, broker: BrokerKind) -> Strin
 /// The age of the oldest unpublished outbox row in the picture, ms.
 fn oldest_outbox_ms(snap: &Snapshot) -> Option<u64> {
     snap.tables
-        .rows(Table::Outbox)
-        .filter(|(_, r)| r.get(3).is_some_and(String::is_empty))
-        .filter_map(|(_, r)| r.get(2)?.parse::<u64>().ok())
+        .rows_of::<OutboxColumn>()
+        .filter(|(_, r)| r.is_empty(OutboxColumn::PublishedMs))
+        .filter_map(|(_, r)| r[OutboxColumn::CreatedMs].parse::<u64>().ok())
         .min()
         .map(|created| snap.scalars.now_ms.saturating_sub(created))
 }

@@ -9,7 +9,8 @@ use super::{SimState, Tab};
 use crate::keymap::Action;
 use crate::{Effect, Session};
 use content::key;
-use model::{DlqEntry, Event, EventKind, Table};
+use model::state::rows::DlqColumn;
+use model::{DlqEntry, Event, EventKind};
 
 /// Largest DLQ replay batch the triage offers ("a small batch").
 pub const MAX_BATCH: u32 = 10;
@@ -158,16 +159,15 @@ pub fn entries_at(s: &SimState) -> Vec<ShownEntry> {
         return Vec::new();
     };
     let dropped = last_drop(s).map(|d| d.ids).unwrap_or_default();
-    let cell = |r: &[String], i: usize| r.get(i).cloned().unwrap_or_default();
     snap.tables
-        .rows(Table::Dlq)
-        .filter(|(_, r)| r.get(5).is_some_and(String::is_empty))
+        .rows_of::<DlqColumn>()
+        .filter(|(_, r)| r.is_empty(DlqColumn::ReplayedMs))
         .map(|(_, r)| ShownEntry {
-            dropped: dropped.contains(&cell(r, 1)),
-            message_id: cell(r, 1),
-            reason: cell(r, 2),
-            description: cell(r, 3),
-            deliveries: cell(r, 4),
+            dropped: dropped.iter().any(|id| id == &r[DlqColumn::MessageId]),
+            message_id: r[DlqColumn::MessageId].to_owned(),
+            reason: r[DlqColumn::Reason].to_owned(),
+            description: r[DlqColumn::Description].to_owned(),
+            deliveries: r[DlqColumn::DeliveryCount].to_owned(),
         })
         .collect()
 }

@@ -6,6 +6,7 @@ use super::SimState;
 use crate::Session;
 use content::Strings;
 use content::key;
+use model::state::rows::EffectColumn;
 use model::{Actor, Event, EventKind, Metrics, Outcome, RunReport, Snapshot, Stage, Table};
 
 /// Width of one tab title (fixed, so a click is hit-tested without strings).
@@ -306,10 +307,10 @@ pub fn short_id(id: &str) -> String {
 /// duplicates only in its final report, so the live map derives them from the rows.
 pub fn duplicate_effects(snapshot: &Snapshot) -> u64 {
     let mut per_order: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
-    for (_, cells) in snapshot.tables.rows(Table::Effects) {
-        if let Some(order) = cells.get(2) {
-            *per_order.entry(order.as_str()).or_default() += 1;
-        }
+    for (_, cells) in snapshot.tables.rows_of::<EffectColumn>() {
+        *per_order
+            .entry(cells.get(EffectColumn::OrderId))
+            .or_default() += 1;
     }
     per_order.values().map(|n| n.saturating_sub(1)).sum()
 }

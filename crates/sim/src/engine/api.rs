@@ -5,11 +5,13 @@ use rand::RngExt;
 use rusqlite::{OptionalExtension, params};
 
 use super::action::Action;
+use super::lab_accept::AcceptRequest;
 use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, Event, EventKind, Outcome, Pitfall, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table};
+use crate::state::RowChange;
+use crate::state::rows::{OrderRow, OutboxRow};
 
 pub(crate) const SQL_ORDER_INSERT: &str = "INSERT INTO orders (request_id, customer, amount_cents, created_ms) \
      VALUES (?1, ?2, ?3, ?4) ON CONFLICT(request_id) DO NOTHING RETURNING id";
@@ -95,6 +97,17 @@ pub(crate) fn previous_order_of(order: u32, groups: u32) -> Option<u32> {
     (pair > groups).then(|| 2 * (pair - groups))
 }
 
+/// What the built-in API's transaction did.
+enum Commit {
+    /// A new order, with its outbox row unless the message is published in the request.
+    New {
+        order_id: i64,
+        outbox_id: Option<i64>,
+    },
+    /// The request id was saved before: this order.
+    Existing(i64),
+}
+
 impl Simulation {
     /// `ms` with the scenario's timing jitter drawn from the seed: `ms` plus up to
     /// `timing_jitter_pct` percent, so that different seeds give different interleavings.
@@ -107,133 +120,74 @@ impl Simulation {
         }
     }
 
-    #[allow(clippy::too_many_lines)] // one narrated step: accept, retry, timeout, pitfall
     pub(crate) fn api_request(&mut self, order: u32, retry: bool) -> Result<Event, SimError> {
         if !retry && order < self.spec.messages {
-            let next = self.clock.now + self.jittered(self.spec.scenario.setup.arrival_ms);
-            self.schedule(
-                next,
-                Action::ApiRequest {
-                    order: order + 1,
-                    retry: false,
-                },
-            );
+            self.schedule_arrival(order + 1);
         }
-        let req = request_id(order);
+        let request_id = request_id(order);
         // Every request makes a new message id, as chapter 8's code does; the engine's own API
         // never writes a retry's message, so only a lab's `@accept` sees it.
-        let msg = if retry && self.lab_accepts() {
+        let message_id = if retry && self.lab_accepts() {
             self.lab_retry_message_id(order)
         } else {
             crate::model::order_message_id(order)
         };
         let amount = amount_cents(order);
-        let actor = Actor::Api;
         let customer = customer_of(order, self.spec.scenario.setup.groups);
-        let group = self.message_group(&customer, &msg);
+        let group = self.message_group(&customer, &message_id);
         let poison = !retry && self.script.armed.take(Fault::PoisonMessage);
         let version = if poison { BODY_V2 } else { BODY_V1 };
         let (body, blob) = self.api_body(order, version, amount)?;
         let direct = self.spec.settings.pitfall == Some(Pitfall::PublishInRequest);
-        if self.lab_accepts() {
-            return self.lab_accept(&super::lab_accept::AcceptRequest {
-                order,
-                retry,
-                request_id: req,
-                message_id: msg,
-                customer,
-                amount_cents: amount,
-                body,
-                group,
-            });
-        }
-
-        let conn = &self.conns.api;
-        let tx = super::begin_immediate(conn).ctx(actor, "begin the order transaction")?;
-        let new_id: Option<i64> = tx
-            .prepare_cached(SQL_ORDER_INSERT)
-            .and_then(|mut s| {
-                s.query_row(params![req, customer, amount, self.clock.now as i64], |r| {
-                    r.get(0)
-                })
-                .optional()
-            })
-            .ctx(actor, "insert the order")?;
-        let Some(order_id) = new_id else {
-            let existing: i64 = tx
-                .prepare_cached(SQL_ORDER_FIND)
-                .and_then(|mut s| s.query_row(params![req], |r| r.get(0)))
-                .ctx(actor, "find the order by request id")?;
-            tx.commit().ctx(actor, "commit")?;
-            return Ok(Event::new(actor, Stage::Api, EventKind::ApiSameOrder)
-                .message(&msg)
-                .sql(API_RETRY_SQL)
-                .args(vec![req, existing.to_string()]));
+        let req = AcceptRequest {
+            order,
+            retry,
+            request_id,
+            message_id,
+            customer,
+            amount_cents: amount,
+            body,
+            group,
         };
-        let mut outbox_id = None;
-        if !direct {
-            let (key, sha) = blob.clone().unzip();
-            outbox_id = Some(
-                tx.prepare_cached(SQL_OUTBOX_INSERT)
-                    .and_then(|mut s| {
-                        s.query_row(
-                            params![msg, order_id, body, key, sha, group, self.clock.now as i64],
-                            |r| r.get::<_, i64>(0),
-                        )
-                    })
-                    .ctx(actor, "insert the outbox row")?,
-            );
+        if self.lab_accepts() {
+            return self.lab_accept(&req);
         }
-        tx.commit().ctx(actor, "commit the order")?;
-
-        let now = self.clock.now.to_string();
-        self.change(RowChange::Put(
-            Table::Orders,
-            order_id,
-            std::sync::Arc::new(vec![
-                order_id.to_string(),
-                req.clone(),
-                amount.to_string(),
-                now.clone(),
-            ]),
-        ));
-        self.ledger.stages.accepted += 1;
-        self.ledger.metrics.accepted += 1;
+        let (order_id, outbox_id) = match self.api_commit(&req, blob, direct)? {
+            Commit::New {
+                order_id,
+                outbox_id,
+            } => (order_id, outbox_id),
+            Commit::Existing(existing) => {
+                return Ok(Event::new(Actor::Api, Stage::Api, EventKind::ApiSameOrder)
+                    .message(&req.message_id)
+                    .sql(API_RETRY_SQL)
+                    .args(vec![req.request_id, existing.to_string()]));
+            }
+        };
+        let msg = req.message_id.as_str();
+        self.picture_order(order_id, &req.request_id, amount);
         if let Some(id) = outbox_id {
-            self.change(RowChange::Put(
-                Table::Outbox,
-                id,
-                std::sync::Arc::new(vec![
-                    id.to_string(),
-                    msg.clone(),
-                    now,
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    "0".into(),
-                ]),
-            ));
-            self.ledger.unpublished.insert((self.clock.now, id));
-            self.ledger.stages.outbox_pending += 1;
+            self.picture_outbox_written(id, msg);
             self.wake_dispatcher(self.clock.now + 1);
         }
         self.note(Fact::Accepted {
             order: order_id,
-            message_id: msg.clone(),
+            message_id: msg.to_owned(),
             outbox_id,
         });
         if direct {
-            return self.api_publish_direct(order_id, &msg, &body, group.as_deref());
+            return self.api_publish_direct(order_id, msg, &req.body, req.group.as_deref());
         }
+        let args = vec![req.request_id.clone(), order_id.to_string()];
         if !retry && self.script.armed.take(Fault::ApiTimeoutAfterCommit) {
             let again = self.clock.now + self.spec.scenario.setup.client_retry_ms;
             self.schedule(again, Action::ApiRequest { order, retry: true });
             return Ok(
-                Event::new(actor, Stage::Api, EventKind::ApiTimeoutAfterCommit)
-                    .message(&msg)
+                Event::new(Actor::Api, Stage::Api, EventKind::ApiTimeoutAfterCommit)
+                    .message(msg)
                     .sql(API_SQL)
                     .outcome(Outcome::Unknown)
-                    .args(vec![req, order_id.to_string()]),
+                    .args(args),
             );
         }
         let caption = if poison {
@@ -241,10 +195,87 @@ impl Simulation {
         } else {
             EventKind::ApiAccepted
         };
-        Ok(Event::new(actor, Stage::Api, caption)
-            .message(&msg)
+        Ok(Event::new(Actor::Api, Stage::Api, caption)
+            .message(msg)
             .sql(API_SQL)
-            .args(vec![req, order_id.to_string()]))
+            .args(args))
+    }
+
+    /// The client sends order `order` after the scenario's (jittered) arrival interval.
+    fn schedule_arrival(&mut self, order: u32) {
+        let next = self.clock.now + self.jittered(self.spec.scenario.setup.arrival_ms);
+        let retry = false;
+        self.schedule(next, Action::ApiRequest { order, retry });
+    }
+
+    /// The built-in API's transaction: the order, and beside it the outbox row unless the
+    /// message is published in the request. A request id already saved commits nothing new.
+    fn api_commit(
+        &self,
+        req: &AcceptRequest,
+        blob: Option<(String, String)>,
+        direct: bool,
+    ) -> Result<Commit, SimError> {
+        let actor = Actor::Api;
+        let now = self.clock.now as i64;
+        let tx =
+            super::begin_immediate(&self.conns.api).ctx(actor, "begin the order transaction")?;
+        let new_id: Option<i64> = tx
+            .prepare_cached(SQL_ORDER_INSERT)
+            .and_then(|mut s| {
+                let (id, customer) = (&req.request_id, &req.customer);
+                s.query_row(params![id, customer, req.amount_cents, now], |r| r.get(0))
+                    .optional()
+            })
+            .ctx(actor, "insert the order")?;
+        let Some(order_id) = new_id else {
+            let existing: i64 = tx
+                .prepare_cached(SQL_ORDER_FIND)
+                .and_then(|mut s| s.query_row(params![req.request_id], |r| r.get(0)))
+                .ctx(actor, "find the order by request id")?;
+            tx.commit().ctx(actor, "commit")?;
+            return Ok(Commit::Existing(existing));
+        };
+        let mut outbox_id = None;
+        if !direct {
+            let (key, sha) = blob.unzip();
+            let (msg, body, group) = (&req.message_id, &req.body, &req.group);
+            outbox_id = Some(
+                tx.prepare_cached(SQL_OUTBOX_INSERT)
+                    .and_then(|mut s| {
+                        s.query_row(params![msg, order_id, body, key, sha, group, now], |r| {
+                            r.get::<_, i64>(0)
+                        })
+                    })
+                    .ctx(actor, "insert the outbox row")?,
+            );
+        }
+        tx.commit().ctx(actor, "commit the order")?;
+        Ok(Commit::New {
+            order_id,
+            outbox_id,
+        })
+    }
+
+    /// Puts a committed order into the picture and counts it accepted.
+    pub(crate) fn picture_order(&mut self, id: i64, request_id: &str, amount_cents: i64) {
+        self.change(RowChange::put(&OrderRow {
+            id,
+            request_id: request_id.to_owned(),
+            amount_cents,
+            created_ms: self.clock.now,
+        }));
+        self.ledger.order_accepted();
+    }
+
+    /// Puts an outbox row written beside its order into the picture and the outbox's backlog.
+    pub(crate) fn picture_outbox_written(&mut self, id: i64, message_id: &str) {
+        self.change(RowChange::put(&OutboxRow::written(
+            id,
+            message_id.to_owned(),
+            self.clock.now,
+        )));
+        self.ledger.outbox_written(self.clock.now, id);
     }
 
     /// The message body, and for claim-check the blob key and checksum.
@@ -313,7 +344,7 @@ impl Simulation {
     ) -> Result<Event, SimError> {
         let args = vec![msg.to_string(), order_id.to_string()];
         if self.broker_is_down() {
-            self.ledger.metrics.lost += 1;
+            self.ledger.lost(1);
             self.note(Fact::Lost {
                 message_id: msg.to_string(),
                 loss: Loss::DirectPublishFailed,

@@ -5,7 +5,7 @@ use super::action::Delivery;
 use super::inbox::EffectRow;
 use super::{CONSUMER_NAME, Simulation};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table};
+use crate::state::{RowChange, rows};
 
 impl Simulation {
     /// The next effect row for delivery `d` handled by consumer `c`.
@@ -17,8 +17,7 @@ impl Simulation {
         amount: i64,
         payload_ok: bool,
     ) -> EffectRow {
-        let n = self.ledger.next_effect;
-        self.ledger.next_effect += 1;
+        let n = self.ledger.next_business_key();
         EffectRow {
             business_key: format!("CR-{n:08}"),
             order_id: d.order_id,
@@ -32,31 +31,21 @@ impl Simulation {
 
     /// Puts an applied effect into the picture and the metrics.
     pub(crate) fn picture_effect(&mut self, e: &EffectRow, effect_id: i64, created: u64) {
-        self.change(RowChange::Put(
-            Table::Effects,
-            effect_id,
-            std::sync::Arc::new(vec![
-                effect_id.to_string(),
-                e.business_key.clone(),
-                e.order_id.to_string(),
-                e.message_id.clone(),
-                e.kind.into(),
-                self.clock.now.to_string(),
-                e.instance.clone(),
-            ]),
-        ));
-        self.ledger.stages.effects += 1;
-        self.ledger.metrics.effects += 1;
+        self.change(RowChange::put(&rows::EffectRow {
+            id: effect_id,
+            business_key: e.business_key.clone(),
+            order_id: e.order_id,
+            message_id: e.message_id.clone(),
+            kind: e.kind.into(),
+            applied_ms: self.clock.now,
+            instance: e.instance.clone(),
+        }));
+        self.ledger
+            .effect_applied(e.order_id, self.clock.now.saturating_sub(created));
         self.note(Fact::Effect {
             order: e.order_id,
             message_id: e.message_id.clone(),
         });
-        if let Some(n) = self.ledger.effects_per_order.get_mut(e.order_id as usize) {
-            *n = n.saturating_add(1);
-        }
-        self.ledger
-            .ages
-            .push(u32::try_from(self.clock.now.saturating_sub(created)).unwrap_or(u32::MAX));
     }
 
     pub(crate) fn picture_marker(
@@ -66,24 +55,15 @@ impl Simulation {
         instance: &str,
         processed: bool,
     ) {
-        let now = self.clock.now.to_string();
-        let p = if processed {
-            now.clone()
-        } else {
-            String::new()
-        };
-        self.change(RowChange::Put(
-            Table::Inbox,
+        let now = self.clock.now;
+        self.change(RowChange::put(&rows::InboxRow {
             id,
-            std::sync::Arc::new(vec![
-                id.to_string(),
-                message_id.into(),
-                CONSUMER_NAME.into(),
-                instance.into(),
-                now,
-                p,
-            ]),
-        ));
-        self.ledger.stages.inbox += 1;
+            message_id: message_id.into(),
+            consumer: CONSUMER_NAME.into(),
+            instance: instance.into(),
+            received_ms: now,
+            processed_ms: processed.then_some(now),
+        }));
+        self.ledger.inbox_marked();
     }
 }

@@ -52,12 +52,7 @@ impl Simulation {
         let previous = u32::try_from(order_id)
             .ok()
             .and_then(|order| super::api::previous_order_of(order, groups));
-        let still_open = previous.filter(|p| {
-            self.ledger
-                .effects_per_order
-                .get(*p as usize)
-                .is_some_and(|n| *n == 0)
-        });
+        let still_open = previous.filter(|p| self.ledger.has_no_effect(*p));
         if let Some(previous) = still_open {
             let customer = super::api::customer_of(order_id as u32, groups);
             (
@@ -252,7 +247,7 @@ impl Simulation {
                     .args(args)
             }
             Ok(Applied::Duplicate) => {
-                self.ledger.metrics.prevented_duplicates += 1;
+                self.ledger.duplicate_prevented();
                 self.note(Fact::Prevented {
                     message_id: msg.clone(),
                     guard: Guard::UniqueIndex,

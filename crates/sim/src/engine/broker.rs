@@ -13,7 +13,8 @@ pub(crate) use super::queue::*;
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::moments::{Fact, Guard};
-use crate::state::{RowChange, Table, col};
+use crate::state::rows::{QueueColumn, QueueRow};
+use crate::state::{RowChange, Table};
 
 /// What a receive got.
 pub(crate) enum Receive {
@@ -40,19 +41,15 @@ impl Simulation {
 
     /// Puts a queue row into the picture.
     pub(crate) fn picture_enqueued(&mut self, seq: i64, message_id: &str, group: Option<&str>) {
-        self.change(RowChange::Put(
-            Table::Queue,
+        self.change(RowChange::put(&QueueRow {
             seq,
-            std::sync::Arc::new(vec![
-                seq.to_string(),
-                message_id.to_string(),
-                self.clock.now.to_string(),
-                String::new(),
-                "0".into(),
-                group.unwrap_or_default().to_string(),
-            ]),
-        ));
-        self.ledger.stages.queued += 1;
+            message_id: message_id.to_string(),
+            visible_ms: self.clock.now,
+            lock_token: None,
+            delivery_count: 0,
+            group_id: group.map(str::to_owned),
+        }));
+        self.ledger.enqueued();
     }
 
     /// Enqueues one message outside a batch (publish-in-request pitfall) and wakes a consumer.
@@ -75,11 +72,11 @@ impl Simulation {
         )
         .ctx(actor, "enqueue")?;
         if let Some(seq) = seq {
-            self.ledger.metrics.published += 1;
+            self.ledger.published();
             self.picture_enqueued(seq, msg, group);
             self.wake_consumers(self.clock.now + 1, 1);
         } else {
-            self.ledger.metrics.prevented_duplicates += 1;
+            self.ledger.duplicate_prevented();
             self.note(Fact::Prevented {
                 message_id: msg.to_string(),
                 guard: Guard::BrokerDedup,
@@ -186,26 +183,15 @@ impl Simulation {
         let until = self.clock.now + self.spec.settings.lock_ms;
         self.actors.broker.locks.insert(r.seq, (token, until));
         self.schedule(until, Action::LockExpiry { seq: r.seq, token });
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_VISIBLE,
-            until.to_string(),
-        ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_LOCK,
-            token_text(token),
-        ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            r.seq,
-            col::QUEUE_DELIVERIES,
-            r.delivery_count.to_string(),
-        ));
-        self.ledger.stages.in_flight += 1;
-        self.ledger.metrics.delivered += 1;
+        let cells = [
+            (QueueColumn::VisibleMs, until.to_string()),
+            (QueueColumn::LockToken, token_text(token)),
+            (QueueColumn::DeliveryCount, r.delivery_count.to_string()),
+        ];
+        for (column, value) in cells {
+            self.change(RowChange::set(r.seq, column, value));
+        }
+        self.ledger.delivered(r.delivery_count);
         // The consumer reads the envelope: from here on the message is its logical id (the
         // broker's MessageId differs only for a DLQ replay under a new one).
         self.note(Fact::Received {
@@ -213,9 +199,6 @@ impl Simulation {
             seq: r.seq,
             delivery: r.delivery_count,
         });
-        if r.delivery_count > 1 {
-            self.ledger.metrics.redeliveries += 1;
-        }
     }
 
     /// SQS standard's occasional duplicate, or the armed fault: a second copy of `r` another
@@ -250,7 +233,7 @@ impl Simulation {
         // At-least-once: a copy on another server of the queue.
         let copy = duplicate(&self.conns.broker, r.seq, self.clock.now, self.clock.now)
             .ctx(Actor::Broker, "duplicate delivery")?;
-        self.ledger.metrics.redeliveries += 1;
+        self.ledger.copied();
         self.note(Fact::Copied {
             message_id: r.logical_id.clone(),
         });
@@ -262,9 +245,9 @@ impl Simulation {
     /// Removes a settled / dead-lettered row from the picture and the lock table.
     pub(crate) fn picture_dequeued(&mut self, seq: i64) {
         if self.actors.broker.locks.remove(&seq).is_some() {
-            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
+            self.ledger.lock_ended();
         }
         self.change(RowChange::Delete(Table::Queue, seq));
-        self.ledger.stages.queued = self.ledger.stages.queued.saturating_sub(1);
+        self.ledger.dequeued();
     }
 }

@@ -146,7 +146,7 @@ impl Simulation {
                 .ctx(actor, "receipt")?;
                 CHECK_FOUND_SQL
             };
-            self.ledger.metrics.prevented_duplicates += 1;
+            self.ledger.duplicate_prevented();
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::InboxCheck,
@@ -249,7 +249,7 @@ impl Simulation {
             && !lock_held(&self.conns.broker, d.seq, d.token, self.clock.now)
                 .ctx(actor, "check lock")?
         {
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
@@ -273,7 +273,7 @@ impl Simulation {
         let ok = complete(&self.conns.broker, d.seq, d.token, self.clock.now)
             .ctx(actor, "settle early")?;
         if !ok {
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             self.note(Fact::LockLost {
                 message_id: d.message_id.clone(),
             });
@@ -304,7 +304,7 @@ impl Simulation {
                 .sql(SETTLE_SQL)
                 .args(vec![token]));
         }
-        self.ledger.metrics.lost += 1;
+        self.ledger.lost(1);
         self.note(Fact::Lost {
             message_id: d.message_id.clone(),
             loss: Loss::SettledBeforeCommit,

@@ -10,7 +10,8 @@ use super::{SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Guard, Loss};
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::OutboxColumn;
 
 impl Simulation {
     /// Wakes one idle dispatcher at `at` when the outbox has work.
@@ -37,7 +38,7 @@ impl Simulation {
             .filter(|(j, _)| Some(*j) != me)
             .map(|(_, d)| d.batch.len())
             .sum();
-        self.ledger.unpublished.len() > held
+        self.ledger.unpublished_rows() > held
     }
 
     /// The statements a publish ran: the duplicate-detection lookup only on a broker that
@@ -52,10 +53,9 @@ impl Simulation {
 
     /// Records the current outbox lag (age of the oldest unpublished row).
     pub(crate) fn note_outbox_lag(&mut self) {
-        if let Some(&(created, outbox_id)) = self.ledger.unpublished.first() {
+        if let Some((created, outbox_id)) = self.ledger.oldest_unpublished() {
             let lag = self.clock.now.saturating_sub(created);
-            let m = &mut self.ledger.metrics;
-            m.outbox_lag_max_ms = m.outbox_lag_max_ms.max(lag);
+            self.ledger.outbox_lag_seen(lag);
             self.note(Fact::OutboxLag {
                 outbox_id,
                 age_ms: lag,
@@ -80,15 +80,15 @@ impl Simulation {
         }
         for (c, state) in &rows {
             let cells = [
-                (col::OUTBOX_LEASE_OWNER, &state.owner),
-                (col::OUTBOX_LEASE_UNTIL, &state.until),
-                (col::OUTBOX_ATTEMPTS, &state.attempts),
+                (OutboxColumn::LeaseOwner, &state.owner),
+                (OutboxColumn::LeaseUntilMs, &state.until),
+                (OutboxColumn::Attempts, &state.attempts),
             ];
             for (column, value) in cells {
-                self.change(RowChange::Set(Table::Outbox, c.id, column, value.clone()));
+                self.change(RowChange::set(c.id, column, value.clone()));
             }
         }
-        self.ledger.stages.dispatching += rows.len() as u64;
+        self.ledger.rows_leased(rows.len());
         let first = rows[0].0.message_id.clone();
         let n = rows.len();
         self.actors.dispatchers[i].batch = rows.into_iter().map(|(c, _)| c).collect();
@@ -128,31 +128,25 @@ impl Simulation {
                     .and_then(|mut s| s.execute(params![c.id, me])),
             }
             .ctx(Actor::Dispatcher(d), "release the lease")?;
-            self.change(RowChange::Set(
-                Table::Outbox,
+            self.change(RowChange::set(
                 c.id,
-                col::OUTBOX_LEASE_OWNER,
+                OutboxColumn::LeaseOwner,
                 String::new(),
             ));
-            self.change(RowChange::Set(
-                Table::Outbox,
+            self.change(RowChange::set(
                 c.id,
-                col::OUTBOX_LEASE_UNTIL,
+                OutboxColumn::LeaseUntilMs,
                 String::new(),
             ));
         }
-        let st = &mut self.ledger.stages;
-        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.ledger.batch_let_go(batch.len());
         if reason.is_some() {
-            for c in &batch {
-                self.ledger.unpublished.retain(|(_, id)| *id != c.id);
-            }
-            st.outbox_pending = st.outbox_pending.saturating_sub(batch.len() as u64);
+            let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
+            self.ledger.rows_given_up(&ids);
         }
         Ok(())
     }
 
-    #[allow(clippy::too_many_lines)] // one narrated step: outage, size limit, publish, crash window
     pub(crate) fn dispatcher_publish(&mut self, d: u8) -> Result<Event, SimError> {
         let actor = Actor::Dispatcher(d);
         let i = usize::from(d);
@@ -160,71 +154,11 @@ impl Simulation {
             .batch
             .first()
             .map(|c| c.message_id.clone());
-        let n = self.actors.dispatchers[i].batch.len();
         if self.broker_is_down() {
-            self.release_batch(d, SQL_RELEASE, None)?;
-            let st = &mut self.actors.dispatchers[i];
-            st.failures += 1;
-            let (failures, last) = (st.failures, st.last_delay);
-            let delay = self
-                .spec
-                .settings
-                .retry
-                .delay_ms(failures, last, &mut self.rng);
-            self.actors.dispatchers[i].last_delay = delay;
-            self.ledger.metrics.retries += 1;
-            self.schedule(self.clock.now + delay, Action::DispatcherPoll(d));
-            return Ok(
-                Event::new(actor, Stage::Dispatcher, EventKind::PublishFailedBrokerDown)
-                    .maybe_message(first.as_deref())
-                    .sql(RELEASE_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![n.to_string(), delay.to_string()]),
-            );
+            return self.publish_while_broker_down(d, first.as_deref());
         }
-        let limit = self.spec.profile.max_message_bytes.value;
-        let too_big = self.actors.dispatchers[i].batch.iter().find_map(|c| {
-            let size = c
-                .body
-                .rsplit_once("inline:")
-                .and_then(|(_, b)| b.parse::<u64>().ok())
-                .unwrap_or(c.body.len() as u64);
-            (size > limit).then_some(size)
-        });
-        if let Some(size) = too_big {
-            let attempts = self.actors.dispatchers[i].failures + 1;
-            let reason =
-                format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
-            self.ledger.metrics.retries += 1;
-            if attempts >= MAX_PUBLISH_ATTEMPTS {
-                self.actors.dispatchers[i].failures = 0;
-                for c in self.actors.dispatchers[i].batch.clone() {
-                    self.note(Fact::Lost {
-                        message_id: c.message_id,
-                        loss: Loss::GaveUp,
-                    });
-                }
-                self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
-                self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
-                return Ok(Event::new(actor, Stage::Outbox, EventKind::PublishGaveUp)
-                    .maybe_message(first.as_deref())
-                    .sql(GIVE_UP_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![size.to_string(), limit.to_string()]));
-            }
-            self.actors.dispatchers[i].failures = attempts;
-            self.release_batch(d, SQL_RELEASE, None)?;
-            self.schedule(
-                self.clock.now + self.spec.settings.retry.base_ms,
-                Action::DispatcherPoll(d),
-            );
-            return Ok(
-                Event::new(actor, Stage::Dispatcher, EventKind::PublishTooLarge)
-                    .maybe_message(first.as_deref())
-                    .sql(RELEASE_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(vec![size.to_string(), limit.to_string()]),
-            );
+        if let Some(size) = self.oversized_in_batch(i) {
+            return self.publish_too_large(d, first.as_deref(), size);
         }
         let batch = self.actors.dispatchers[i].batch.clone();
         if let Some(c) = batch.first() {
@@ -240,41 +174,8 @@ impl Simulation {
         let retried = self.send_retried_in(&batch);
         // Every send of the batch: each row once, the retried one twice.
         let sends: Vec<&Claimed> = batch.iter().chain(retried.iter()).collect();
-        let results = {
-            let conn = &self.conns.broker;
-            let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
-            let mut out = Vec::with_capacity(sends.len());
-            for c in &sends {
-                out.push(
-                    super::broker::enqueue(
-                        &tx,
-                        self.clock.now,
-                        self.spec.settings.dedup_window_ms,
-                        &c.message_id,
-                        c.order_id,
-                        &c.body,
-                        c.group_id.as_deref(),
-                    )
-                    .ctx(actor, "publish")?,
-                );
-            }
-            tx.commit().ctx(Actor::Broker, "commit publish")?;
-            out
-        };
-        let mut dropped = 0;
-        for (c, seq) in sends.iter().zip(&results) {
-            if let Some(seq) = seq {
-                self.ledger.metrics.published += 1;
-                self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
-            } else {
-                dropped += 1;
-                self.ledger.metrics.prevented_duplicates += 1;
-                self.note(Fact::Prevented {
-                    message_id: c.message_id.clone(),
-                    guard: Guard::BrokerDedup,
-                });
-            }
-        }
+        let results = self.send_to_broker(actor, &sends)?;
+        let dropped = self.take_in_sends(&sends, &results);
         let enqueued = sends.len() - dropped;
         // A retried send the broker kept is a second message of its own.
         let kept_twice = retried
@@ -294,37 +195,32 @@ impl Simulation {
             .map(|c| c.message_id.as_str())
             .collect::<Vec<_>>()
             .join(" ");
+        let sql = self.publish_sql(enqueued == 0);
         if self.script.armed.take(Fault::DispatcherCrashAfterPublish) {
-            let restart = self.clock.now + self.spec.scenario.setup.restart_ms;
-            let lease_end = self.clock.now + self.spec.scenario.setup.lease_ms;
-            self.actors.dispatchers[i].batch.clear();
-            self.actors.dispatchers[i].down_until = restart;
-            self.schedule(restart, Action::DispatcherRestart(d));
-            self.schedule(lease_end, Action::LeaseExpiry);
-            let st = &mut self.ledger.stages;
-            st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+            let lease_end = self.crash_after_publish(d, batch.len());
             return Ok(Event::new(
                 actor,
                 Stage::Dispatcher,
                 EventKind::DispatcherCrashedAfterPublish,
             )
             .maybe_message(first.as_deref())
-            .sql(self.publish_sql(enqueued == 0))
+            .sql(sql)
             .outcome(Outcome::Failed)
             .args(vec![enqueued.to_string(), lease_end.to_string(), ids]));
         }
         self.schedule(self.clock.now + 1, Action::DispatcherMark(d));
         if let Some(c) = kept_twice {
+            let args = vec![
+                batch.len().to_string(),
+                dropped.to_string(),
+                ids,
+                c.message_id.clone(),
+            ];
             return Ok(
                 Event::new(actor, Stage::Broker, EventKind::PublishedRetried)
                     .message(&c.message_id)
-                    .sql(self.publish_sql(enqueued == 0))
-                    .args(vec![
-                        batch.len().to_string(),
-                        dropped.to_string(),
-                        ids,
-                        c.message_id.clone(),
-                    ]),
+                    .sql(sql)
+                    .args(args),
             );
         }
         let caption = if dropped > 0 {
@@ -334,8 +230,156 @@ impl Simulation {
         };
         Ok(Event::new(actor, Stage::Broker, caption)
             .maybe_message(first.as_deref())
-            .sql(self.publish_sql(enqueued == 0))
+            .sql(sql)
             .args(vec![enqueued.to_string(), dropped.to_string(), ids]))
+    }
+
+    /// The broker is down: the dispatcher releases its batch and polls again after its
+    /// retry delay.
+    fn publish_while_broker_down(&mut self, d: u8, first: Option<&str>) -> Result<Event, SimError> {
+        let i = usize::from(d);
+        let n = self.actors.dispatchers[i].batch.len();
+        self.release_batch(d, SQL_RELEASE, None)?;
+        let st = &mut self.actors.dispatchers[i];
+        st.failures += 1;
+        let (failures, last) = (st.failures, st.last_delay);
+        let delay = self
+            .spec
+            .settings
+            .retry
+            .delay_ms(failures, last, &mut self.rng);
+        self.actors.dispatchers[i].last_delay = delay;
+        self.ledger.retried();
+        self.schedule(self.clock.now + delay, Action::DispatcherPoll(d));
+        Ok(Event::new(
+            Actor::Dispatcher(d),
+            Stage::Dispatcher,
+            EventKind::PublishFailedBrokerDown,
+        )
+        .maybe_message(first)
+        .sql(RELEASE_SQL)
+        .outcome(Outcome::Failed)
+        .args(vec![n.to_string(), delay.to_string()]))
+    }
+
+    /// The size of the first message of dispatcher `i`'s batch over the broker's limit.
+    fn oversized_in_batch(&self, i: usize) -> Option<u64> {
+        let limit = self.spec.profile.max_message_bytes.value;
+        self.actors.dispatchers[i].batch.iter().find_map(|c| {
+            let size = c
+                .body
+                .rsplit_once("inline:")
+                .and_then(|(_, b)| b.parse::<u64>().ok())
+                .unwrap_or(c.body.len() as u64);
+            (size > limit).then_some(size)
+        })
+    }
+
+    /// A message of the batch is over the broker's size limit: the dispatcher retries, and
+    /// after its last attempt gives the batch up (its messages are lost).
+    fn publish_too_large(
+        &mut self,
+        d: u8,
+        first: Option<&str>,
+        size: u64,
+    ) -> Result<Event, SimError> {
+        let (actor, i) = (Actor::Dispatcher(d), usize::from(d));
+        let limit = self.spec.profile.max_message_bytes.value;
+        let attempts = self.actors.dispatchers[i].failures + 1;
+        let reason = format!("message size {size} bytes exceeds the broker limit of {limit} bytes");
+        self.ledger.retried();
+        let args = vec![size.to_string(), limit.to_string()];
+        if attempts >= MAX_PUBLISH_ATTEMPTS {
+            self.actors.dispatchers[i].failures = 0;
+            for c in self.actors.dispatchers[i].batch.clone() {
+                self.note(Fact::Lost {
+                    message_id: c.message_id,
+                    loss: Loss::GaveUp,
+                });
+            }
+            self.release_batch(d, SQL_GIVE_UP, Some(&reason))?;
+            self.schedule(self.clock.now + 1, Action::DispatcherPoll(d));
+            return Ok(Event::new(actor, Stage::Outbox, EventKind::PublishGaveUp)
+                .maybe_message(first)
+                .sql(GIVE_UP_SQL)
+                .outcome(Outcome::Failed)
+                .args(args));
+        }
+        self.actors.dispatchers[i].failures = attempts;
+        self.release_batch(d, SQL_RELEASE, None)?;
+        self.schedule(
+            self.clock.now + self.spec.settings.retry.base_ms,
+            Action::DispatcherPoll(d),
+        );
+        Ok(
+            Event::new(actor, Stage::Dispatcher, EventKind::PublishTooLarge)
+                .maybe_message(first)
+                .sql(RELEASE_SQL)
+                .outcome(Outcome::Failed)
+                .args(args),
+        )
+    }
+
+    /// Sends every message of `sends` to the broker in one transaction; each result is the
+    /// queue row, `None` when duplicate detection dropped the message.
+    fn send_to_broker(
+        &self,
+        actor: Actor,
+        sends: &[&Claimed],
+    ) -> Result<Vec<Option<i64>>, SimError> {
+        let conn = &self.conns.broker;
+        let tx = super::begin_immediate(conn).ctx(Actor::Broker, "begin publish")?;
+        let mut out = Vec::with_capacity(sends.len());
+        for c in sends {
+            out.push(
+                super::broker::enqueue(
+                    &tx,
+                    self.clock.now,
+                    self.spec.settings.dedup_window_ms,
+                    &c.message_id,
+                    c.order_id,
+                    &c.body,
+                    c.group_id.as_deref(),
+                )
+                .ctx(actor, "publish")?,
+            );
+        }
+        tx.commit().ctx(Actor::Broker, "commit publish")?;
+        Ok(out)
+    }
+
+    /// Puts each kept send into the picture and counts each dropped one as a duplicate the
+    /// broker prevented; returns how many were dropped.
+    fn take_in_sends(&mut self, sends: &[&Claimed], results: &[Option<i64>]) -> usize {
+        let mut dropped = 0;
+        for (c, seq) in sends.iter().zip(results) {
+            if let Some(seq) = seq {
+                self.ledger.published();
+                self.picture_enqueued(*seq, &c.message_id, c.group_id.as_deref());
+            } else {
+                dropped += 1;
+                self.ledger.duplicate_prevented();
+                self.note(Fact::Prevented {
+                    message_id: c.message_id.clone(),
+                    guard: Guard::BrokerDedup,
+                });
+            }
+        }
+        dropped
+    }
+
+    /// The dispatcher crashes right after publishing, before it marks its batch: it restarts
+    /// later and the lease keeps the rows until it ends. Returns the lease's end.
+    fn crash_after_publish(&mut self, d: u8, batch_len: usize) -> u64 {
+        let i = usize::from(d);
+        let restart = self.clock.now + self.spec.scenario.setup.restart_ms;
+        let lease_end = self.clock.now + self.spec.scenario.setup.lease_ms;
+        self.actors.dispatchers[i].batch.clear();
+        self.actors.dispatchers[i].down_until = restart;
+        self.schedule(restart, Action::DispatcherRestart(d));
+        self.schedule(lease_end, Action::LeaseExpiry);
+        self.ledger.batch_let_go(batch_len);
+        lease_end
     }
 
     /// The "duplicate delivery" fault on Service Bus: the broker makes no copies of its own,
@@ -363,12 +407,12 @@ impl Simulation {
         let (marked, states) = self.mark_rows(d, &batch)?;
         for (id, state) in &states {
             let cells = [
-                (col::OUTBOX_PUBLISHED, &state.published),
-                (col::OUTBOX_LEASE_OWNER, &state.owner),
-                (col::OUTBOX_LEASE_UNTIL, &state.until),
+                (OutboxColumn::PublishedMs, &state.published),
+                (OutboxColumn::LeaseOwner, &state.owner),
+                (OutboxColumn::LeaseUntilMs, &state.until),
             ];
             for (column, value) in cells {
-                self.change(RowChange::Set(Table::Outbox, *id, column, value.clone()));
+                self.change(RowChange::set(*id, column, value.clone()));
             }
         }
         // Only a row the mark left published leaves the outbox's backlog.
@@ -376,14 +420,8 @@ impl Simulation {
             .filter(|(_, st)| !st.published.is_empty())
             .map(|(id, _)| *id)
             .collect();
-        let before = self.ledger.unpublished.len();
-        self.ledger
-            .unpublished
-            .retain(|(_, id)| !ids_set.contains(id));
-        let removed = (before - self.ledger.unpublished.len()) as u64;
-        let st = &mut self.ledger.stages;
-        st.outbox_pending = st.outbox_pending.saturating_sub(removed);
-        st.dispatching = st.dispatching.saturating_sub(batch.len() as u64);
+        self.ledger.rows_marked_published(&ids_set);
+        self.ledger.batch_let_go(batch.len());
         self.note_outbox_lag();
         // A learner's mark that left a row unmarked: no poll of its own (a claim that returns
         // that row again would loop); the next order or lease expiry wakes a dispatcher.

@@ -3,17 +3,19 @@
 //! run ([`Script`]) and the run's accounting ([`Ledger`]). The clock and event queue live in
 //! [`super::scheduler`], the event log and the picture in [`super::recorder`].
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::Settings;
 use super::action::{ConsumerState, DispatcherState};
 use crate::fault::Armed;
 use crate::model::{BrokerKind, Mode};
 use crate::profile::BrokerProfile;
-use crate::report::Metrics;
 use crate::scenario::{Scenario, ScriptStep};
-use crate::state::StageCounters;
 use crate::store::RunPaths;
+
+mod ledger;
+
+pub(crate) use ledger::Ledger;
 
 /// What is run: fixed when the run is created.
 pub(crate) struct RunSpec {
@@ -67,23 +69,4 @@ pub(crate) struct Script {
     pub cause_fixed: bool,
     /// DLQ selections waiting for their `ReplayChosen` step, in order.
     pub chosen_replays: VecDeque<Vec<i64>>,
-}
-
-/// The run's accounting: metrics, stage counters and what the invariants and moments need.
-#[derive(Default)]
-pub(crate) struct Ledger {
-    /// Counter metrics (percentiles are computed from `ages` when read).
-    pub metrics: Metrics,
-    /// Exact counts per flow-map stage.
-    pub stages: StageCounters,
-    /// Age of each message when its effect was applied, ms.
-    pub ages: Vec<u32>,
-    /// Effects per order number (index = order).
-    pub effects_per_order: Vec<u8>,
-    /// Provider charges per order number (index = order).
-    pub charges_per_order: Vec<u8>,
-    /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
-    pub unpublished: BTreeSet<(u64, i64)>,
-    /// The number of the next effect's business key.
-    pub next_effect: u64,
 }

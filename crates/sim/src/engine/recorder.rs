@@ -11,7 +11,7 @@ use crate::timeline::{Delta, Timeline};
 /// Everything a run leaves for its readers, event by event.
 pub(crate) struct Recorder {
     /// The picture after the last event (tables and counters).
-    pub live: State,
+    live: State,
     /// Picture changes of the event being executed (they go into its delta).
     pending: Vec<RowChange>,
     /// Deltas and checkpoints for step back.
@@ -19,9 +19,9 @@ pub(crate) struct Recorder {
     /// What the event being executed did, for the story layer.
     pub facts: Vec<Fact>,
     /// SHA-256 over the canonical event lines.
-    pub hasher: Sha256,
+    hasher: Sha256,
     /// Events recorded so far.
-    pub events: u64,
+    events: u64,
     /// The event queue ran dry.
     pub finished: bool,
 }
@@ -62,5 +62,40 @@ impl Recorder {
         };
         self.timeline.push(delta, &self.live);
         self.timeline.last_event()
+    }
+
+    /// The picture after the last event.
+    pub fn live(&self) -> &State {
+        &self.live
+    }
+
+    /// The last event recorded.
+    pub fn last_event(&self) -> Option<&Event> {
+        self.timeline.last_event()
+    }
+
+    /// The picture right after event `index`, when the step-back window still holds it.
+    pub fn state_at(&self, index: u64) -> Option<State> {
+        self.timeline.state_at(index)
+    }
+
+    /// Oldest event index [`Recorder::state_at`] can rebuild.
+    pub fn earliest_step_back(&self) -> Option<u64> {
+        self.timeline.earliest()
+    }
+
+    /// The events in the step-back window, oldest first.
+    pub fn recent_events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
+        self.timeline.events()
+    }
+
+    /// Number of events recorded so far.
+    pub fn event_count(&self) -> u64 {
+        self.events
+    }
+
+    /// Hex SHA-256 over the canonical lines of the events recorded so far.
+    pub fn trace_hash(&self) -> String {
+        crate::blobs::sha256_hex_digest(self.hasher.clone().finalize().as_slice())
     }
 }

@@ -12,7 +12,8 @@ use rusqlite::{OptionalExtension, params};
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::DlqColumn;
 
 pub(crate) const SQL_REPLAY_PICK: &str = "SELECT seq, message_id, logical_id, order_id, body, \
      group_id FROM dlq WHERE replayed_ms IS NULL ORDER BY seq LIMIT ?1";
@@ -195,10 +196,9 @@ impl Simulation {
             .chain(out.dropped.iter().map(|d| d.0))
             .collect::<Vec<_>>();
         for dlq_seq in &completed {
-            self.change(RowChange::Set(
-                Table::Dlq,
+            self.change(RowChange::set(
                 *dlq_seq,
-                col::DLQ_REPLAYED,
+                DlqColumn::ReplayedMs,
                 now.to_string(),
             ));
         }
@@ -209,15 +209,14 @@ impl Simulation {
                 as_id: (s.message_id != s.logical_id).then(|| s.message_id.clone()),
             });
         }
-        self.ledger.metrics.lost += out.dropped.len() as u64;
+        self.ledger.lost(out.dropped.len());
         for (_, id, _) in &out.dropped {
             self.note(Fact::Lost {
                 message_id: id.clone(),
                 loss: Loss::ReplayDropped,
             });
         }
-        let st = &mut self.ledger.stages;
-        st.dlq = st.dlq.saturating_sub(completed.len() as u64);
+        self.ledger.replayed(completed.len());
         self.wake_consumers(now + 1, out.sent.len());
     }
 }

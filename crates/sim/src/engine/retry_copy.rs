@@ -12,7 +12,8 @@ use super::action::{Action, Delivery};
 use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Mode, Stage};
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::QueueColumn;
 
 /// The scheduled copy: a new `MessageId` (also its duplicate-detection id), hidden until
 /// `visible_ms`, the attempt counter one higher; group, body and the envelope's id unchanged.
@@ -81,10 +82,9 @@ impl Simulation {
             return Ok(None);
         };
         self.picture_enqueued(copy, &copy_id, None);
-        self.change(RowChange::Set(
-            Table::Queue,
+        self.change(RowChange::set(
             copy,
-            col::QUEUE_VISIBLE,
+            QueueColumn::VisibleMs,
             visible.to_string(),
         ));
         self.schedule(visible, Action::BrokerWake);

@@ -9,7 +9,8 @@ use super::payload::Failure;
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Outcome, RefusedCall, Stage};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::QueueColumn;
 
 const SETTLE_SQL: &[&str] = &[super::broker::SQL_COMPLETE];
 const ABANDON_SQL: &[&str] = &[super::broker::SQL_ABANDON];
@@ -93,10 +94,9 @@ impl Simulation {
             self.clock.now + self.spec.settings.lock_ms / 2,
             Action::ConsumerRenew { c, token },
         );
-        self.change(RowChange::Set(
-            Table::Queue,
+        self.change(RowChange::set(
             d.seq,
-            col::QUEUE_VISIBLE,
+            QueueColumn::VisibleMs,
             until.to_string(),
         ));
         let caption = match self.spec.broker {
@@ -137,7 +137,7 @@ impl Simulation {
             // The call succeeded for the consumer; the broker kept the message because
             // another receive holds the newer handle. No settle was refused, so no lock-lost
             // moment: the event's own caption says what happened.
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             return Ok(Some(
                 Event::new(actor, Stage::Broker, EventKind::DeletedStaleHandle)
                     .message(&d.message_id)
@@ -206,20 +206,14 @@ impl Simulation {
             return Ok(Some(self.lock_lost(c, &d, call, ABANDON_SQL)));
         }
         if self.actors.broker.locks.remove(&d.seq).is_some() {
-            self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
+            self.ledger.lock_ended();
         }
-        self.change(RowChange::Set(
-            Table::Queue,
+        self.change(RowChange::set(
             d.seq,
-            col::QUEUE_VISIBLE,
+            QueueColumn::VisibleMs,
             visible.to_string(),
         ));
-        self.change(RowChange::Set(
-            Table::Queue,
-            d.seq,
-            col::QUEUE_LOCK,
-            String::new(),
-        ));
+        self.change(RowChange::set(d.seq, QueueColumn::LockToken, String::new()));
         self.schedule(visible.max(self.clock.now + 1), Action::BrokerWake);
         let jitter = self.spec.settings.retry.jitter.as_str().to_string();
         let (kind, args) = match self.spec.broker {
@@ -313,7 +307,7 @@ impl Simulation {
             }
             // Neither call was refused: the stale handle's delete deleted nothing. No lock
             // was lost at a settle, so no lock-lost moment; the caption says what happened.
-            self.ledger.metrics.lock_lost += 1;
+            self.ledger.lock_lost();
             args.push(token_text(d.token));
             return Ok(Some(
                 Event::new(actor, Stage::Dlq, EventKind::ForwardedToDlqStaleDelete)
@@ -349,7 +343,7 @@ impl Simulation {
         call: RefusedCall,
         sql: &'static [&'static str],
     ) -> Event {
-        self.ledger.metrics.lock_lost += 1;
+        self.ledger.lock_lost();
         self.note(Fact::LockLost {
             message_id: d.message_id.clone(),
         });

@@ -9,7 +9,8 @@ use super::{CONSUMER_NAME, SimError, Simulation, SqlContext};
 use crate::fault::Fault;
 use crate::model::{Actor, Event, EventKind, Mode, Outcome, Pitfall, Stage};
 use crate::moments::{Fact, Guard};
-use crate::state::{RowChange, Table, col};
+use crate::state::rows::InboxColumn;
+use crate::state::{RowChange, Table};
 
 const CLAIM_SQL: &[&str] = &["BEGIN IMMEDIATE", inbox::SQL_INBOX_INSERT, "COMMIT"];
 const CLAIM_DUP_SQL: &[&str] = &[
@@ -74,7 +75,7 @@ impl Simulation {
                 if done == Some(true) {
                     inbox::record_duplicate(conn, &d.message_id, &instance, self.clock.now)
                         .ctx(actor, "receipt")?;
-                    self.ledger.metrics.prevented_duplicates += 1;
+                    self.ledger.duplicate_prevented();
                     self.note(Fact::Prevented {
                         message_id: d.message_id.clone(),
                         guard: Guard::UniqueIndex,
@@ -117,15 +118,13 @@ impl Simulation {
         )
         .ctx(Actor::Provider, "charge")?;
         if new {
-            if let Some(n) = self.ledger.charges_per_order.get_mut(d.order_id as usize) {
-                *n = n.saturating_add(1);
-            }
+            self.ledger.charged(d.order_id);
             self.note(Fact::Charged {
                 order: d.order_id,
                 message_id: d.message_id.clone(),
             });
         } else {
-            self.ledger.metrics.prevented_duplicates += 1;
+            self.ledger.duplicate_prevented();
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: Guard::IdempotencyKey,
@@ -194,7 +193,7 @@ impl Simulation {
                 .ok();
             if let Some(rid) = released {
                 self.change(RowChange::Delete(Table::Inbox, rid));
-                self.ledger.stages.inbox = self.ledger.stages.inbox.saturating_sub(1);
+                self.ledger.inbox_markers_removed(1);
             }
         }
         let mut ev = self.fail(
@@ -311,10 +310,9 @@ impl Simulation {
         };
         let eid = inbox::insert_effect(&tx, e, self.clock.now).ctx(actor, "effect")?;
         tx.commit().ctx(actor, "commit finish")?;
-        self.change(RowChange::Set(
-            Table::Inbox,
+        self.change(RowChange::set(
             mid,
-            col::INBOX_PROCESSED,
+            InboxColumn::ProcessedMs,
             self.clock.now.to_string(),
         ));
         Ok(Some(eid))

@@ -10,7 +10,8 @@ use crate::fault::Fault;
 use crate::model::{Actor, Event, EventKind, Pitfall, Stage};
 use crate::moments::Fact;
 use crate::scenario::ScriptAction;
-use crate::state::{RowChange, Table, col};
+use crate::state::rows::OutboxColumn;
+use crate::state::{RowChange, Table};
 
 pub(crate) const SQL_SWEEP_RETENTION: &str =
     "DELETE FROM inbox WHERE processed_ms IS NOT NULL AND processed_ms < ?1 RETURNING id";
@@ -73,23 +74,15 @@ impl Simulation {
             self.change(RowChange::Delete(Table::Inbox, *id));
         }
         for id in &leases {
-            self.change(RowChange::Set(
-                Table::Outbox,
+            self.change(RowChange::set(*id, OutboxColumn::LeaseOwner, String::new()));
+            self.change(RowChange::set(
                 *id,
-                col::OUTBOX_LEASE_OWNER,
-                String::new(),
-            ));
-            self.change(RowChange::Set(
-                Table::Outbox,
-                *id,
-                col::OUTBOX_LEASE_UNTIL,
+                OutboxColumn::LeaseUntilMs,
                 String::new(),
             ));
         }
-        let st = &mut self.ledger.stages;
-        st.inbox = st
-            .inbox
-            .saturating_sub((retained.len() + claims.len()) as u64);
+        self.ledger
+            .inbox_markers_removed(retained.len() + claims.len());
         if !leases.is_empty() {
             self.wake_dispatcher(now);
         }

@@ -1,8 +1,6 @@
 //! The read side of a run for the UI and the CLI: snapshots, step back, the event log, DLQ
 //! triage and the final report.
 
-use sha2::Digest;
-
 use super::{SimError, Simulation, SqlContext};
 use crate::model::{Actor, DlqEntry, Event, Mode};
 use crate::profile::BrokerProfile;
@@ -14,12 +12,12 @@ use crate::store::RunPaths;
 impl Simulation {
     /// The current picture.
     pub fn snapshot(&self) -> Snapshot {
-        self.snapshot_of(&self.recorder.live, self.recorder.timeline.last_event())
+        self.snapshot_of(self.recorder.live(), self.recorder.last_event())
     }
 
     fn snapshot_of(&self, state: &State, last_event: Option<&Event>) -> Snapshot {
         let mut metrics = state.scalars.metrics;
-        metrics.set_ages(&self.ledger.ages[..state.scalars.ages_len.min(self.ledger.ages.len())]);
+        metrics.set_ages(self.ledger.first_ages(state.scalars.ages_len));
         Snapshot {
             scalars: state.scalars,
             metrics,
@@ -33,24 +31,23 @@ impl Simulation {
     /// the step-back window (see [`Simulation::earliest_step_back`]) or has not happened.
     pub fn state_at(&self, index: u64) -> Option<Snapshot> {
         self.recorder
-            .timeline
             .state_at(index)
             .map(|s| self.snapshot_of(&s, s.last_event.as_ref()))
     }
 
     /// Oldest event index [`Simulation::state_at`] can rebuild.
     pub fn earliest_step_back(&self) -> Option<u64> {
-        self.recorder.timeline.earliest()
+        self.recorder.earliest_step_back()
     }
 
     /// Recent events (the step-back window), oldest first, with SQL and outcome.
     pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
-        self.recorder.timeline.events()
+        self.recorder.recent_events()
     }
 
     /// Number of events so far.
     pub fn event_count(&self) -> u64 {
-        self.recorder.events
+        self.recorder.event_count()
     }
 
     /// Virtual time, ms.
@@ -60,7 +57,7 @@ impl Simulation {
 
     /// Hex SHA-256 over the canonical event lines so far.
     pub fn trace_hash(&self) -> String {
-        crate::blobs::sha256_hex_digest(self.recorder.hasher.clone().finalize().as_slice())
+        self.recorder.trace_hash()
     }
 
     /// The run's files (for `sqlite3`).
@@ -112,8 +109,7 @@ impl Simulation {
     pub fn report(&self) -> Result<RunReport, SimError> {
         let invariants = check_invariants(&self.spec.paths, self.spec.scenario.setup.groups > 0)
             .map_err(SimError::Check)?;
-        let mut metrics = self.ledger.metrics;
-        metrics.set_ages(&self.ledger.ages);
+        let mut metrics = self.ledger.metrics_with_ages();
         metrics.lost = invariants.lost;
         metrics.duplicate_effects = invariants.duplicate_effects;
         Ok(RunReport {
@@ -125,7 +121,7 @@ impl Simulation {
             metrics,
             invariants,
             trace_hash: self.trace_hash(),
-            events: self.recorder.events,
+            events: self.recorder.event_count(),
             duration_ms: self.clock.now,
             paths: self.spec.paths.clone(),
         })

@@ -7,9 +7,8 @@
 use crate::support::sim_run;
 
 use queuelab_sim::scenario::ScriptAction;
-use queuelab_sim::{
-    BrokerKind, Event, EventKind, Mode, MomentKind, Outcome, Simulation, Story, Table,
-};
+use queuelab_sim::state::rows::QueueColumn;
+use queuelab_sim::{BrokerKind, Event, EventKind, Mode, MomentKind, Outcome, Simulation, Story};
 use sim_run::{named, start, start_in};
 
 /// `poison-dlq` with its poison messages but without the scripted fix and replays: the test is
@@ -66,8 +65,8 @@ fn replay_event(s: &mut Simulation, story: &mut Story) -> Event {
 fn queued_ids(s: &Simulation) -> Vec<String> {
     s.snapshot()
         .tables
-        .rows(Table::Queue)
-        .map(|(_, r)| r[1].clone())
+        .rows_of::<QueueColumn>()
+        .map(|(_, r)| r[QueueColumn::MessageId].to_owned())
         .collect()
 }
 

@@ -4,6 +4,7 @@
 use crate::support::sim_run;
 
 use queuelab_sim::scenario::{self, Scenario};
+use queuelab_sim::state::rows::QueueColumn;
 use queuelab_sim::{BrokerKind, Event, EventKind, Mode};
 use sim_run::{fault_at, named, run, start};
 
@@ -305,8 +306,10 @@ fn with_groupless_row(id: &str, broker: BrokerKind) -> (Vec<Event>, bool) {
         grouped &= sim
             .snapshot()
             .tables
-            .rows(queuelab_sim::Table::Queue)
-            .all(|(_, r)| r[1] == "msg-by-hand" || !r[5].is_empty());
+            .rows_of::<QueueColumn>()
+            .all(|(_, r)| {
+                &r[QueueColumn::MessageId] == "msg-by-hand" || !r.is_empty(QueueColumn::GroupId)
+            });
         events.push(e);
         if refused {
             break;

@@ -5,7 +5,8 @@ use super::super::{SimError, Simulation, SqlContext};
 use super::{DEAD_LETTER_SQL, DeadLetterNote, HeldMessage, Received, dead_letter, forward_to_dlq};
 use crate::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table};
+use crate::state::RowChange;
+use crate::state::rows::DlqRow;
 
 /// Service Bus's own `DeadLetterErrorDescription` for `MaxDeliveryCountExceeded`: fixed text
 /// with the count, never the consumer's exception.
@@ -99,20 +100,15 @@ impl Simulation {
 
     /// Puts DLQ entry `d` into the picture, the metrics and the facts.
     fn record_dlq_entry(&mut self, d: i64, message_id: &str, note: &DeadLetterNote<'_>) {
-        self.change(RowChange::Put(
-            Table::Dlq,
-            d,
-            std::sync::Arc::new(vec![
-                d.to_string(),
-                message_id.to_string(),
-                note.reason.to_string(),
-                note.description.to_string(),
-                note.deliveries.to_string(),
-                String::new(),
-            ]),
-        ));
-        self.ledger.stages.dlq += 1;
-        self.ledger.metrics.dead_lettered += 1;
+        self.change(RowChange::put(&DlqRow {
+            seq: d,
+            message_id: message_id.to_string(),
+            reason: note.reason.to_string(),
+            description: note.description.to_string(),
+            delivery_count: note.deliveries,
+            replayed_ms: None,
+        }));
+        self.ledger.dead_lettered();
         self.note(Fact::DeadLettered {
             message_id: message_id.to_string(),
             description: note.description.to_string(),

@@ -54,7 +54,7 @@ impl Simulation {
             .first()
             .map_or_else(String::new, |c| c.message_id.clone());
         let attempts = self.actors.dispatchers[i].failures + 1;
-        self.ledger.metrics.retries += 1;
+        self.ledger.retried();
         let retry = if attempts >= MAX_PUBLISH_ATTEMPTS {
             self.actors.dispatchers[i].failures = 0;
             for c in &never {

@@ -6,7 +6,8 @@ use super::super::Simulation;
 use super::SQL_QUEUED_ID;
 use crate::model::{Actor, BrokerKind, Event, EventKind, Stage};
 use crate::moments::Fact;
-use crate::state::{RowChange, Table, col};
+use crate::state::RowChange;
+use crate::state::rows::QueueColumn;
 
 impl Simulation {
     /// A lock / visibility timeout ran out: the message is visible again.
@@ -23,13 +24,8 @@ impl Simulation {
         }
         self.actors.broker.locks.remove(&seq);
         self.note(Fact::LockExpired { seq });
-        self.ledger.stages.in_flight = self.ledger.stages.in_flight.saturating_sub(1);
-        self.change(RowChange::Set(
-            Table::Queue,
-            seq,
-            col::QUEUE_LOCK,
-            String::new(),
-        ));
+        self.ledger.lock_ended();
+        self.change(RowChange::set(seq, QueueColumn::LockToken, String::new()));
         self.wake_consumers(self.clock.now, 1);
         // The lock ran its full duration, counted from the delivery or the last renewal.
         let caption = match self.spec.broker {

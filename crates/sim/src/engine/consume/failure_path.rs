@@ -22,10 +22,10 @@ impl Simulation {
             text: error,
             permanent,
         } = failure.into();
-        self.ledger.metrics.retries += 1;
+        self.ledger.retried();
         let msg = d.message_id.clone();
         if d.settled {
-            self.ledger.metrics.lost += 1;
+            self.ledger.lost(1);
             self.note(Fact::Lost {
                 message_id: msg.clone(),
                 loss: Loss::FailedAfterSettle,

@@ -2,15 +2,12 @@
 //! into the picture, the ledger and the facts as the built-in API does; a message published for
 //! an order that was never saved; a lost order; and the event that tells how the request ended.
 
-use std::sync::Arc;
-
 use super::super::action::Action;
 use super::super::{SimError, Simulation, SqlContext};
 use super::{AcceptRequest, End, LAB_ACCEPT_SQL, order_of};
 use crate::lab::{LabFileError, LabFileErrorKind, Section, TrailEntry};
 use crate::model::{Actor, Event, EventKind, Outcome, Stage};
 use crate::moments::{Fact, Loss};
-use crate::state::{RowChange, Table};
 use content::LabInvariant;
 
 const SQL_NEW_OUTBOX: &str =
@@ -21,77 +18,15 @@ impl Simulation {
     /// Puts what the request committed into the picture and the ledger, notes a message
     /// published for an order that does not exist, and a lost order when nothing will ever
     /// carry the order's message.
-    #[allow(clippy::too_many_lines)] // one narrated end of a request: each way it can end
     pub(super) fn lab_accept_settle(
         &mut self,
         req: &AcceptRequest,
         end: End,
         published: &[(String, TrailEntry)],
     ) -> Result<Event, SimError> {
-        let actor = Actor::Api;
-        let (before_order, seen_outbox) = match &self.lab {
-            Some(l) => (l.accepted.contains(&req.request_id), l.seen_outbox),
-            None => (false, 0),
-        };
-        let order_id = order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
-        let new_rows: Vec<(i64, String, i64)> = self
-            .conns
-            .api
-            .prepare_cached(SQL_NEW_OUTBOX)
-            .and_then(|mut st| {
-                st.query_map([seen_outbox], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                    .collect()
-            })
-            .ctx(actor, "read the outbox rows the lab file wrote")?;
-        let now = self.clock.now.to_string();
-        if let (Some(id), false) = (order_id, before_order) {
-            if let Some(l) = &mut self.lab {
-                l.accepted.insert(req.request_id.clone());
-            }
-            self.change(RowChange::Put(
-                Table::Orders,
-                id,
-                Arc::new(vec![
-                    id.to_string(),
-                    req.request_id.clone(),
-                    req.amount_cents.to_string(),
-                    now.clone(),
-                ]),
-            ));
-            self.ledger.stages.accepted += 1;
-            self.ledger.metrics.accepted += 1;
-            // The order's message is the one its outbox row names (the client's concurrent
-            // retry may have written it, under its own id).
-            let row = new_rows.iter().find(|r| r.2 == id);
-            self.note(Fact::Accepted {
-                order: id,
-                message_id: row.map_or_else(|| req.message_id.clone(), |r| r.1.clone()),
-                outbox_id: row.map(|r| r.0),
-            });
-        }
-        for (id, message_id, _) in &new_rows {
-            if let Some(l) = &mut self.lab {
-                l.seen_outbox = l.seen_outbox.max(*id);
-            }
-            self.change(RowChange::Put(
-                Table::Outbox,
-                *id,
-                Arc::new(vec![
-                    id.to_string(),
-                    message_id.clone(),
-                    now.clone(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    "0".into(),
-                ]),
-            ));
-            self.ledger.unpublished.insert((self.clock.now, *id));
-            self.ledger.stages.outbox_pending += 1;
-        }
-        if !new_rows.is_empty() {
-            self.wake_dispatcher(self.clock.now + 1);
-        }
+        let before_order =
+            (self.lab.as_ref()).is_some_and(|l| l.accepted.contains(&req.request_id));
+        let order_id = self.take_in_committed(req, before_order)?;
         if order_id.is_none() {
             // The message is out, the order it speaks of was never saved (rolled back): the
             // consumer works on an order that does not exist.
@@ -108,16 +43,7 @@ impl Simulation {
             req.request_id.clone(),
             order_id.map_or_else(String::new, |id| id.to_string()),
         ];
-        // The client sends the request again after a timeout, and after a crash where the
-        // probe says so.
-        let retried = matches!(
-            end,
-            End::Struck
-                | End::Crashed {
-                    client_retry: true,
-                    ..
-                }
-        );
+        let retried = client_retries(&end);
         if retried {
             let again = self.clock.now + self.spec.scenario.setup.client_retry_ms;
             self.schedule(
@@ -128,84 +54,147 @@ impl Simulation {
                 },
             );
         }
-        if let (true, Some(_)) = (retried, order_id) {
-            return Ok(
-                Event::new(actor, Stage::Api, EventKind::ApiTimeoutAfterCommit)
-                    .message(&req.message_id)
-                    .sql(LAB_ACCEPT_SQL)
-                    .outcome(Outcome::Unknown)
-                    .args(args),
-            );
-        }
-        // Unless the client retries (struck), the request is over: an order saved without an outbox row and
-        // without its message sent will never take effect.
-        if let (Some(id), false) = (order_id, retried) {
-            let has_row = self
-                .conns
-                .api
-                .prepare_cached(SQL_OUTBOX_OF_ORDER)
-                .and_then(|mut st| st.exists([id]))
-                .ctx(actor, "look for the order's outbox row")?;
-            let sent = self
-                .lab
-                .as_ref()
-                .is_some_and(|l| l.published.contains(&req.request_id));
-            if !has_row && !sent && !self.ledger_knows_lost(&req.request_id) {
-                self.ledger.metrics.lost += 1;
-                // The statement where the request ended names the loss in the report.
-                let at = if let End::Failed { at, .. } | End::Crashed { at, .. } = &end {
-                    at.clone()
-                } else {
-                    let line = self
-                        .lab
-                        .as_ref()
-                        .map_or(1, |l| l.sql.section_line(Section::Accept));
-                    self.accept_entry(&req.message_id, line, 1)
-                };
-                if let Some(l) = &mut self.lab {
-                    l.trail.entries.push(at);
-                    l.lost.insert(req.request_id.clone());
-                }
-                // A publish the broker refused is the pitfall's loss; any other end is a request
-                // that stopped between the commit and its message.
-                let loss = if matches!(end, End::Failed { refused: true, .. }) {
-                    Loss::DirectPublishFailed
-                } else {
-                    Loss::NoMessage
-                };
-                self.note(Fact::Lost {
-                    message_id: req.message_id.clone(),
-                    loss,
-                });
+        match (order_id, retried) {
+            (Some(_), true) => {
+                return Ok(
+                    Event::new(Actor::Api, Stage::Api, EventKind::ApiTimeoutAfterCommit)
+                        .message(&req.message_id)
+                        .sql(LAB_ACCEPT_SQL)
+                        .outcome(Outcome::Unknown)
+                        .args(args),
+                );
             }
+            // Unless the client retries, the request is over: an order saved without an
+            // outbox row and without its message sent will never take effect.
+            (Some(id), false) => self.count_order_without_message(req, &end, id)?,
+            (None, _) => {}
         }
+        self.request_end_event(req, end, order_id, before_order, &args)
+    }
+
+    /// Reads back what the request committed: its order (counted once per request) and the
+    /// outbox rows the file wrote since the last request, into the picture and the ledger.
+    /// Returns the order's id when one is saved.
+    fn take_in_committed(
+        &mut self,
+        req: &AcceptRequest,
+        before_order: bool,
+    ) -> Result<Option<i64>, SimError> {
+        let actor = Actor::Api;
+        let seen_outbox = self.lab.as_ref().map_or(0, |l| l.seen_outbox);
+        let order_id = order_of(&self.conns.api, &req.request_id).ctx(actor, "find the order")?;
+        let new_rows: Vec<(i64, String, i64)> = self
+            .conns
+            .api
+            .prepare_cached(SQL_NEW_OUTBOX)
+            .and_then(|mut st| {
+                st.query_map([seen_outbox], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect()
+            })
+            .ctx(actor, "read the outbox rows the lab file wrote")?;
+        if let (Some(id), false) = (order_id, before_order) {
+            if let Some(l) = &mut self.lab {
+                l.accepted.insert(req.request_id.clone());
+            }
+            self.picture_order(id, &req.request_id, req.amount_cents);
+            // The order's message is the one its outbox row names (the client's concurrent
+            // retry may have written it, under its own id).
+            let row = new_rows.iter().find(|r| r.2 == id);
+            self.note(Fact::Accepted {
+                order: id,
+                message_id: row.map_or_else(|| req.message_id.clone(), |r| r.1.clone()),
+                outbox_id: row.map(|r| r.0),
+            });
+        }
+        for (id, message_id, _) in &new_rows {
+            if let Some(l) = &mut self.lab {
+                l.seen_outbox = l.seen_outbox.max(*id);
+            }
+            self.picture_outbox_written(*id, message_id);
+        }
+        if !new_rows.is_empty() {
+            self.wake_dispatcher(self.clock.now + 1);
+        }
+        Ok(order_id)
+    }
+
+    /// Counts order `id` lost when the request ended with neither an outbox row nor a sent
+    /// message for it (once per request), naming the statement where it ended.
+    fn count_order_without_message(
+        &mut self,
+        req: &AcceptRequest,
+        end: &End,
+        id: i64,
+    ) -> Result<(), SimError> {
+        let has_row = self
+            .conns
+            .api
+            .prepare_cached(SQL_OUTBOX_OF_ORDER)
+            .and_then(|mut st| st.exists([id]))
+            .ctx(Actor::Api, "look for the order's outbox row")?;
+        let sent = (self.lab.as_ref()).is_some_and(|l| l.published.contains(&req.request_id));
+        if has_row || sent || self.ledger_knows_lost(&req.request_id) {
+            return Ok(());
+        }
+        self.ledger.lost(1);
+        // The statement where the request ended names the loss in the report.
+        let at = if let End::Failed { at, .. } | End::Crashed { at, .. } = end {
+            at.clone()
+        } else {
+            self.accept_entry(&req.message_id, self.accept_line(), 1)
+        };
+        if let Some(l) = &mut self.lab {
+            l.trail.entries.push(at);
+            l.lost.insert(req.request_id.clone());
+        }
+        // A publish the broker refused is the pitfall's loss; any other end is a request
+        // that stopped between the commit and its message.
+        let loss = if matches!(end, End::Failed { refused: true, .. }) {
+            Loss::DirectPublishFailed
+        } else {
+            Loss::NoMessage
+        };
+        self.note(Fact::Lost {
+            message_id: req.message_id.clone(),
+            loss,
+        });
+        Ok(())
+    }
+
+    /// The event that tells how the request ended, or the file's own error when the request
+    /// could not have succeeded on any broker.
+    fn request_end_event(
+        &self,
+        req: &AcceptRequest,
+        end: End,
+        order_id: Option<i64>,
+        before_order: bool,
+        args: &[String],
+    ) -> Result<Event, SimError> {
+        use crate::engine_words::{API_CRASHED, CLIENT_TIMED_OUT, LINE, english};
+        let failed = |reason: String, outcome: Outcome| {
+            let mut args = args.to_vec();
+            args.push(reason);
+            Event::new(Actor::Api, Stage::Api, EventKind::ApiLabFailed)
+                .message(&req.message_id)
+                .sql(LAB_ACCEPT_SQL)
+                .outcome(outcome)
+                .args(args)
+        };
+        let ended = |kind: EventKind| {
+            Event::new(Actor::Api, Stage::Api, kind)
+                .message(&req.message_id)
+                .sql(LAB_ACCEPT_SQL)
+                .args(args.to_vec())
+        };
         match end {
             End::Crashed { at, .. } => {
-                let mut args = args;
-                let crashed = crate::engine_words::english(crate::engine_words::API_CRASHED, &[]);
-                args.push(crate::engine_words::english(
-                    crate::engine_words::LINE,
-                    &[&at.line.to_string(), &crashed],
-                ));
-                Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
-                    .message(&req.message_id)
-                    .sql(LAB_ACCEPT_SQL)
-                    .outcome(Outcome::Unknown)
-                    .args(args))
+                let crashed = english(API_CRASHED, &[]);
+                let reason = english(LINE, &[&at.line.to_string(), &crashed]);
+                Ok(failed(reason, Outcome::Unknown))
             }
-            End::Struck => {
-                // Struck before any order was saved: the client retries all the same.
-                let mut args = args;
-                args.push(crate::engine_words::english(
-                    crate::engine_words::CLIENT_TIMED_OUT,
-                    &[],
-                ));
-                Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
-                    .message(&req.message_id)
-                    .sql(LAB_ACCEPT_SQL)
-                    .outcome(Outcome::Unknown)
-                    .args(args))
-            }
+            // Struck before any order was saved: the client retries all the same.
+            End::Struck => Ok(failed(english(CLIENT_TIMED_OUT, &[]), Outcome::Unknown)),
             // A statement that fails while the broker is up and no order exists is the file's
             // own error: an API that refuses every order would lose nothing and pass.
             End::Failed {
@@ -218,38 +207,24 @@ impl Simulation {
                 kind: LabFileErrorKind::Sql(text),
             })),
             End::Failed { text, at, .. } => {
-                let mut args = args;
-                args.push(crate::engine_words::english(
-                    crate::engine_words::LINE,
-                    &[&at.line.to_string(), &text],
-                ));
-                Ok(Event::new(actor, Stage::Api, EventKind::ApiLabFailed)
-                    .message(&req.message_id)
-                    .sql(LAB_ACCEPT_SQL)
-                    .outcome(Outcome::Failed)
-                    .args(args))
+                let reason = english(LINE, &[&at.line.to_string(), &text]);
+                Ok(failed(reason, Outcome::Failed))
             }
             End::Done => match order_id {
                 None => Err(SimError::Lab(LabFileError {
-                    line: self
-                        .lab
-                        .as_ref()
-                        .map_or(1, |l| l.sql.section_line(Section::Accept)),
+                    line: self.accept_line(),
                     column: 1,
                     kind: LabFileErrorKind::NoOrder,
                 })),
-                Some(_) if before_order => {
-                    Ok(Event::new(actor, Stage::Api, EventKind::ApiSameOrder)
-                        .message(&req.message_id)
-                        .sql(LAB_ACCEPT_SQL)
-                        .args(args))
-                }
-                Some(_) => Ok(Event::new(actor, Stage::Api, EventKind::ApiLabAccepted)
-                    .message(&req.message_id)
-                    .sql(LAB_ACCEPT_SQL)
-                    .args(args)),
+                Some(_) if before_order => Ok(ended(EventKind::ApiSameOrder)),
+                Some(_) => Ok(ended(EventKind::ApiLabAccepted)),
             },
         }
+    }
+
+    /// The line of the file's `@accept` section (1 outside a lab).
+    fn accept_line(&self) -> usize {
+        (self.lab.as_ref()).map_or(1, |l| l.sql.section_line(Section::Accept))
     }
 
     /// Whether the request's order was already counted lost (a second attempt of it).
@@ -258,4 +233,17 @@ impl Simulation {
             .as_ref()
             .is_some_and(|l| l.lost.contains(request_id))
     }
+}
+
+/// The client sends the request again after a timeout, and after a crash where the probe
+/// says so.
+fn client_retries(end: &End) -> bool {
+    matches!(
+        end,
+        End::Struck
+            | End::Crashed {
+                client_retry: true,
+                ..
+            }
+    )
 }
