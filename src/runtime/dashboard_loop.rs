@@ -72,7 +72,7 @@ async fn dashboard_loop(
                         Ok(None) => Err(dash
                             .strings()
                             .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
+                        Err(e) => Err(e.to_string()),
                     };
                     dash.update(DashMsg::Kicked(done));
                 }
@@ -82,7 +82,7 @@ async fn dashboard_loop(
                         Ok(None) => Err(dash
                             .strings()
                             .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
+                        Err(e) => Err(e.to_string()),
                     };
                     dash.update(DashMsg::RowRemoved(done));
                 }
@@ -126,7 +126,7 @@ fn refreshed(state: &HostState) -> DashMsg {
         },
         Err(e) => {
             log::warn(&format!("dashboard: {e}"));
-            DashMsg::PaceDone(Err(e))
+            DashMsg::PaceDone(Err(e.to_string()))
         }
     }
 }
@@ -146,4 +146,5 @@ fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<S
             .remove_silent(now_ms())
             .map(|r| s.fill(key::dash::SILENT_REMOVED, &[("n", &r.n.to_string())])),
     }
+    .map_err(|e| e.to_string())
 }

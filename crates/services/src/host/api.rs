@@ -162,7 +162,7 @@ impl HostState {
             }
             Route::Summary => match self.summary() {
                 Ok(view) => ApiResponse::json(&view),
-                Err(e) => ApiResponse::text(500, &e),
+                Err(e) => ApiResponse::text(500, &e.to_string()),
             },
             Route::Pace => self.send_pace(req.body, now_ms),
             Route::Kick => self.kick_request(req.body, now_ms, true),

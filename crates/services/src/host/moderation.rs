@@ -1,34 +1,33 @@
 //! The instructor's hand on the room: removing a trainee (kick, or only their row) and
 //! acknowledging a stuck signal. Each changes the database and the summary together.
 
-use super::{HostState, lock, names};
+use super::{HostDbError, HostState, lock, names};
 pub use domain::workshop::wire::Kicked;
 
 impl HostState {
     /// Removes the trainee called `who` (name in any case, or id): their events leave the
     /// database and the summary, and their client is refused from now on. None when no
     /// trainee is called so.
-    pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+    pub fn kick(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, HostDbError> {
         self.remove(who, now_ms, true)
     }
 
     /// Removes the row of the trainee called `who` (one who left, a stray row): their events
     /// leave the database and the summary, but unlike [`HostState::kick`] their client is not
     /// refused; delivering again makes a new row. None when no trainee is called so.
-    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, String> {
+    pub fn remove_row(&self, who: &str, now_ms: i64) -> Result<Option<Kicked>, HostDbError> {
         self.remove(who, now_ms, false)
     }
 
-    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, String> {
-        let fail = |e: rusqlite::Error| format!("host database: {e}");
+    fn remove(&self, who: &str, now_ms: i64, ban: bool) -> Result<Option<Kicked>, HostDbError> {
         let mut db = lock(&self.db);
-        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban).map_err(fail)? else {
+        let Some((id, name, events)) = db.remove_trainee(who, now_ms, ban)? else {
             return Ok(None);
         };
         // Rebuilt from the database under its lock (a rare command): the summary holds
         // exactly what is stored, distributions included; every other trainee keeps the
         // contact heard since it was last stored.
-        let mut summary = db.summary(&self.catalog).map_err(fail)?;
+        let mut summary = db.summary(&self.catalog)?;
         let mut old = lock(&self.summary);
         for (trainee, at_ms) in old.contacts() {
             summary.touch(&trainee, at_ms);

@@ -59,7 +59,7 @@ impl HostState {
                     answer.headers = vec![("content-security-policy", projector::CSP.to_owned())];
                     answer
                 }
-                Err(e) => ApiResponse::text(500, &e),
+                Err(e) => ApiResponse::text(500, &e.to_string()),
             },
             Err(refusal @ KeyRefusal::Missing) => {
                 ApiResponse::html(refusal.status(), login::login_page(self.texts(), false))
@@ -80,7 +80,7 @@ impl HostState {
             Ok(view) => ApiResponse::json(&serde_json::json!({
                 "html": projector::live(&view, self.texts())
             })),
-            Err(e) => ApiResponse::text(500, &e),
+            Err(e) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
@@ -145,7 +145,7 @@ impl HostState {
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
             ),
-            Err(e) => ApiResponse::text(500, &e),
+            Err(e) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
