@@ -10,7 +10,7 @@ use app::Msg;
 use app::dashboard::door::DoorAction;
 use app::dashboard::{DashEffect, DashMsg, Dashboard};
 use content::key;
-use services::host::HostState;
+use services::host::{AckError, HostState};
 use services::log;
 use services::store::now_ms;
 use std::time::Duration;
@@ -61,46 +61,8 @@ async fn dashboard_loop(
         };
         let Some(msg) = msg else { continue };
         for effect in dash.update(msg) {
-            match effect {
-                DashEffect::SendPace(kind) => {
-                    let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
-                    dash.update(DashMsg::PaceDone(done));
-                }
-                DashEffect::Kick(who) => {
-                    let done = match state.kick(&who, now_ms()) {
-                        Ok(Some(kicked)) => Ok(kicked.name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e.to_string()),
-                    };
-                    dash.update(DashMsg::Kicked(done));
-                }
-                DashEffect::RemoveRow(who) => {
-                    let done = match state.remove_row(&who, now_ms()) {
-                        Ok(Some(removed)) => Ok(removed.name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e.to_string()),
-                    };
-                    dash.update(DashMsg::RowRemoved(done));
-                }
-                DashEffect::Door(action) => {
-                    let done = door(state, action, dash.strings());
-                    dash.update(DashMsg::DoorDone(done));
-                }
-                DashEffect::Acknowledge(who) => {
-                    let done = match state.acknowledge(&who) {
-                        Ok(Some(name)) => Ok(name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
-                    };
-                    dash.update(DashMsg::Acknowledged(done));
-                }
-            }
+            let answer = carry_out(state, effect, dash.strings());
+            dash.update(answer);
             // The summary shows the revealed decision at once, not a second later.
             dash.update(refreshed(state));
         }
@@ -115,6 +77,35 @@ async fn dashboard_loop(
             .map_err(|e| format!("drawing failed: {e}"))?;
     }
     Ok(())
+}
+
+/// Carries out what the instructor asked for on the host state; the answer for the dashboard.
+fn carry_out(state: &HostState, effect: DashEffect, s: &content::Strings) -> DashMsg {
+    let unknown = |who: &str| s.fill(key::dash::KICK_UNKNOWN, &[("value", who)]);
+    match effect {
+        DashEffect::SendPace(kind) => {
+            DashMsg::PaceDone(state.pace(kind.clone(), now_ms()).map(|_| kind))
+        }
+        DashEffect::Kick(who) => DashMsg::Kicked(match state.kick(&who, now_ms()) {
+            Ok(Some(kicked)) => Ok(kicked.name),
+            Ok(None) => Err(unknown(&who)),
+            Err(e) => Err(e.to_string()),
+        }),
+        DashEffect::RemoveRow(who) => DashMsg::RowRemoved(match state.remove_row(&who, now_ms()) {
+            Ok(Some(removed)) => Ok(removed.name),
+            Ok(None) => Err(unknown(&who)),
+            Err(e) => Err(e.to_string()),
+        }),
+        DashEffect::Door(action) => DashMsg::DoorDone(door(state, action, s)),
+        DashEffect::Acknowledge(who) => DashMsg::Acknowledged(match state.acknowledge(&who) {
+            Ok(Some(name)) => Ok(name),
+            Ok(None) => Err(unknown(&who)),
+            Err(AckError::NotStuck { name }) => {
+                Err(s.fill(key::dash::NOT_STUCK, &[("name", &name)]))
+            }
+            Err(e @ AckError::Database(_)) => Err(e.to_string()),
+        }),
+    }
 }
 
 /// The summary now; a database error keeps the last one on screen and goes to the log.
@@ -147,4 +138,56 @@ fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<S
             .map(|r| s.fill(key::dash::SILENT_REMOVED, &[("n", &r.n.to_string())])),
     }
     .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::workshop::EventKind;
+    use domain::workshop::wire::EventBatch;
+    use services::host::api::ApiRequest;
+
+    /// A host with one trainee ("Ada") who delivered one event and is not stuck.
+    fn room(dir: &std::path::Path, content: &content::Content) -> HostState {
+        let state = HostState::open(dir, Some("Room"), content).expect("host");
+        let batch = EventBatch {
+            code: state.code.clone(),
+            trainee: "a".repeat(32),
+            token: "ada-token-0123456789".into(),
+            name: "Ada".into(),
+            events: vec![domain::workshop::Event {
+                id: "e1".into(),
+                n: 1,
+                at_ms: 5,
+                kind: EventKind::OrderingAttempt,
+            }],
+        };
+        let body = serde_json::to_vec(&batch).expect("json");
+        let request = ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            cookie: None,
+            body: &body,
+            peer: std::net::Ipv4Addr::LOCALHOST.into(),
+        };
+        assert_eq!(state.handle(&request, 1).status, 200);
+        state
+    }
+
+    #[test]
+    fn acknowledging_a_trainee_who_is_not_stuck_is_said_in_the_instructors_language() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content::load(&content::ContentSource::Embedded).expect("content");
+        let state = room(dir.path(), &content);
+        for (lang, said) in [
+            (content::Lang::De, "Ada steckt nicht fest"),
+            (content::Lang::En, "Ada is not stuck"),
+        ] {
+            let strings = &content.course(lang).strings;
+            let answer = carry_out(&state, DashEffect::Acknowledge("ada".into()), strings);
+            assert_eq!(answer, DashMsg::Acknowledged(Err(said.into())));
+        }
+    }
 }

@@ -27,7 +27,7 @@ use domain::workshop::summary::OptionLabel;
 use domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
 pub use door::SilentRemoved;
 use limits::RateLimits;
-pub use moderation::Kicked;
+pub use moderation::{AckError, Kicked};
 use pacing::{revealed, second_votes};
 use std::collections::BTreeMap;
 use std::path::Path;

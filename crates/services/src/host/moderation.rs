@@ -4,6 +4,17 @@
 use super::{HostDbError, HostState, lock, names};
 pub use domain::workshop::wire::Kicked;
 
+/// Why a stuck signal could not be acknowledged.
+#[derive(Debug, thiserror::Error)]
+pub enum AckError {
+    /// The trainee has no open stuck signal (their name).
+    #[error("{name} is not stuck")]
+    NotStuck { name: String },
+    /// The host database failed.
+    #[error(transparent)]
+    Database(#[from] HostDbError),
+}
+
 impl HostState {
     /// Removes the trainee called `who` (name in any case, or id): their events leave the
     /// database and the summary, and their client is refused from now on. None when no
@@ -38,18 +49,17 @@ impl HostState {
 
     /// Acknowledges the open stuck signal of the trainee called `who` (name in any case, or
     /// id): the dashboard marks it and the trainee's next poll tells them. Ok(None) when no
-    /// trainee is called so; Err with the reason when they are not stuck.
-    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, String> {
-        let fail = |e: rusqlite::Error| format!("host database: {e}");
+    /// trainee is called so.
+    pub fn acknowledge(&self, who: &str) -> Result<Option<String>, AckError> {
         let db = lock(&self.db);
-        let Some((id, name)) = db.find_trainee(who).map_err(fail)? else {
+        let Some((id, name)) = db.find_trainee(who).map_err(HostDbError)? else {
             return Ok(None);
         };
         let mut summary = lock(&self.summary);
         let Some(n) = summary.open_stuck(&id) else {
-            return Err(format!("{name} is not stuck"));
+            return Err(AckError::NotStuck { name });
         };
-        db.acknowledge(&id, n).map_err(fail)?;
+        db.acknowledge(&id, n).map_err(HostDbError)?;
         summary.acknowledge(&id, n);
         Ok(Some(name))
     }

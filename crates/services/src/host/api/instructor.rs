@@ -2,7 +2,7 @@
 //! kick, remove, acknowledge).
 
 use super::{ApiRequest, ApiResponse, same};
-use crate::host::{HostState, login, projector};
+use crate::host::{AckError, HostState, login, projector};
 use domain::workshop::PaceKind;
 use domain::workshop::wire::{Acknowledged, Who};
 
@@ -162,7 +162,8 @@ impl HostState {
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
             ),
-            Err(e) => ApiResponse::text(409, &e),
+            Err(e @ AckError::NotStuck { .. }) => ApiResponse::text(409, &e.to_string()),
+            Err(e @ AckError::Database(_)) => ApiResponse::text(500, &e.to_string()),
         }
     }
 }
