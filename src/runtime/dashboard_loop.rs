@@ -84,7 +84,8 @@ fn carry_out(state: &HostState, effect: DashEffect, s: &content::Strings) -> Das
     let unknown = |who: &str| s.fill(key::dash::KICK_UNKNOWN, &[("value", who)]);
     match effect {
         DashEffect::SendPace(kind) => {
-            DashMsg::PaceDone(state.pace(kind.clone(), now_ms()).map(|_| kind))
+            let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
+            DashMsg::PaceDone(done.map_err(|e| e.to_string()))
         }
         DashEffect::Kick(who) => DashMsg::Kicked(match state.kick(&who, now_ms()) {
             Ok(Some(kicked)) => Ok(kicked.name),

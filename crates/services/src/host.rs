@@ -28,6 +28,7 @@ use domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
 pub use door::SilentRemoved;
 use limits::RateLimits;
 pub use moderation::{AckError, Kicked};
+pub use pacing::PaceError;
 use pacing::{revealed, second_votes};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! kick, remove, acknowledge).
 
 use super::{ApiRequest, ApiResponse, same};
-use crate::host::{AckError, HostState, login, projector};
+use crate::host::{AckError, HostState, PaceError, login, projector};
 use domain::workshop::PaceKind;
 use domain::workshop::wire::{Acknowledged, Who};
 
@@ -122,7 +122,8 @@ impl HostState {
         };
         match self.pace(kind, now_ms) {
             Ok(pace) => ApiResponse::json(&pace),
-            Err(e) => ApiResponse::text(422, &e),
+            Err(e @ PaceError::Refused(_)) => ApiResponse::text(422, &e.to_string()),
+            Err(e @ PaceError::Database(_)) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
