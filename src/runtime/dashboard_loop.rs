@@ -8,9 +8,9 @@ use super::terminal_input::{Input, TerminalInput};
 use crate::platform::signals::EndSignals;
 use app::Msg;
 use app::dashboard::door::DoorAction;
-use app::dashboard::{DashEffect, DashMsg, Dashboard};
+use app::dashboard::{DashEffect, DashFailure, DashMsg, Dashboard};
 use content::key;
-use services::host::{AckError, HostState};
+use services::host::{AckError, HostDbError, HostState, PaceError};
 use services::log;
 use services::store::now_ms;
 use std::time::Duration;
@@ -79,34 +79,39 @@ async fn dashboard_loop(
     Ok(())
 }
 
-/// Carries out what the instructor asked for on the host state; the answer for the dashboard.
+/// Carries out what the instructor asked for on the host state; the answer for the dashboard,
+/// which says a failure in its own language. `s` words what a door action did.
 fn carry_out(state: &HostState, effect: DashEffect, s: &content::Strings) -> DashMsg {
-    let unknown = |who: &str| s.fill(key::dash::KICK_UNKNOWN, &[("value", who)]);
+    let unknown = |who: String| DashFailure::UnknownTrainee { who };
     match effect {
-        DashEffect::SendPace(kind) => {
-            let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
-            DashMsg::PaceDone(done.map_err(|e| e.to_string()))
-        }
+        DashEffect::SendPace(kind) => DashMsg::PaceDone(match state.pace(kind.clone(), now_ms()) {
+            Ok(_) => Ok(kind),
+            Err(PaceError::Refused(reason)) => Err(DashFailure::PaceRefused(reason)),
+            Err(PaceError::Database(e)) => Err(database(&e)),
+        }),
         DashEffect::Kick(who) => DashMsg::Kicked(match state.kick(&who, now_ms()) {
             Ok(Some(kicked)) => Ok(kicked.name),
-            Ok(None) => Err(unknown(&who)),
-            Err(e) => Err(e.to_string()),
+            Ok(None) => Err(unknown(who)),
+            Err(e) => Err(database(&e)),
         }),
         DashEffect::RemoveRow(who) => DashMsg::RowRemoved(match state.remove_row(&who, now_ms()) {
             Ok(Some(removed)) => Ok(removed.name),
-            Ok(None) => Err(unknown(&who)),
-            Err(e) => Err(e.to_string()),
+            Ok(None) => Err(unknown(who)),
+            Err(e) => Err(database(&e)),
         }),
         DashEffect::Door(action) => DashMsg::DoorDone(door(state, action, s)),
         DashEffect::Acknowledge(who) => DashMsg::Acknowledged(match state.acknowledge(&who) {
             Ok(Some(name)) => Ok(name),
-            Ok(None) => Err(unknown(&who)),
-            Err(AckError::NotStuck { name }) => {
-                Err(s.fill(key::dash::NOT_STUCK, &[("name", &name)]))
-            }
-            Err(e @ AckError::Database(_)) => Err(e.to_string()),
+            Ok(None) => Err(unknown(who)),
+            Err(AckError::NotStuck { name }) => Err(DashFailure::NotStuck { name }),
+            Err(AckError::Database(e)) => Err(database(&e)),
         }),
     }
+}
+
+/// A host database failure as the dashboard carries it (SQLite's words).
+fn database(e: &HostDbError) -> DashFailure {
+    DashFailure::Database(e.0.to_string())
 }
 
 /// The summary now; a database error keeps the last one on screen and goes to the log.
@@ -118,13 +123,17 @@ fn refreshed(state: &HostState) -> DashMsg {
         },
         Err(e) => {
             log::warn(&format!("dashboard: {e}"));
-            DashMsg::PaceDone(Err(e.to_string()))
+            DashMsg::PaceDone(Err(database(&e)))
         }
     }
 }
 
 /// Carries out a door action from the dashboard; what to say in the footer.
-fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<String, String> {
+fn door(
+    state: &HostState,
+    action: DoorAction,
+    s: &content::Strings,
+) -> Result<String, DashFailure> {
     match action {
         DoorAction::Lock(locked) => state.set_locked(locked).map(|()| {
             s.get(if locked {
@@ -138,7 +147,7 @@ fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<S
             .remove_silent(now_ms())
             .map(|r| s.fill(key::dash::SILENT_REMOVED, &[("n", &r.n.to_string())])),
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| database(&e))
 }
 
 #[cfg(test)]
@@ -178,17 +187,20 @@ mod tests {
     }
 
     #[test]
-    fn acknowledging_a_trainee_who_is_not_stuck_is_said_in_the_instructors_language() {
+    fn a_trainee_who_is_not_stuck_or_not_there_is_a_refusal_the_dashboard_words() {
         let dir = tempfile::tempdir().expect("tempdir");
         let content = content::load(&content::ContentSource::Embedded).expect("content");
         let state = room(dir.path(), &content);
-        for (lang, said) in [
-            (content::Lang::De, "Ada steckt nicht fest"),
-            (content::Lang::En, "Ada is not stuck"),
-        ] {
-            let strings = &content.course(lang).strings;
-            let answer = carry_out(&state, DashEffect::Acknowledge("ada".into()), strings);
-            assert_eq!(answer, DashMsg::Acknowledged(Err(said.into())));
-        }
+        let strings = &content.course(content::Lang::De).strings;
+        let answer = carry_out(&state, DashEffect::Acknowledge("ada".into()), strings);
+        assert_eq!(
+            answer,
+            DashMsg::Acknowledged(Err(DashFailure::NotStuck { name: "Ada".into() }))
+        );
+        let answer = carry_out(&state, DashEffect::Kick("Zed".into()), strings);
+        assert_eq!(
+            answer,
+            DashMsg::Kicked(Err(DashFailure::UnknownTrainee { who: "Zed".into() }))
+        );
     }
 }
