@@ -263,18 +263,26 @@ fn parse_lang(value: &str) -> Result<Lang, String> {
 /// Exit code for usage errors and "cannot run here"; the reason is one line on stderr.
 pub const EXIT_USAGE: u8 = 2;
 
-/// A failure that ends the command with a one-line reason on stderr.
-pub struct Failure {
-    /// Exit code.
-    pub code: u8,
-    /// The one-line reason.
-    pub message: String,
+/// Why a command stopped before its end.
+#[derive(Debug)]
+pub enum Failure {
+    /// Standard output was closed by its reader (`| head`, a terminal that went away): the
+    /// command stops writing and ends successfully without a word, like a tool killed by
+    /// SIGPIPE but without the signal (Rust ignores SIGPIPE, so the write fails instead).
+    Closed,
+    /// The command failed: its exit code and the one-line reason for stderr.
+    Failed {
+        /// Exit code (never 0).
+        code: u8,
+        /// The one-line reason.
+        message: String,
+    },
 }
 
 impl Failure {
     /// A failure with exit code 1.
     pub fn new(message: impl Into<String>) -> Self {
-        Failure {
+        Failure::Failed {
             code: 1,
             message: message.into(),
         }
@@ -282,25 +290,10 @@ impl Failure {
 
     /// A failure with exit code 2 (bad usage, not runnable here).
     pub fn usage(message: impl Into<String>) -> Self {
-        Failure {
+        Failure::Failed {
             code: EXIT_USAGE,
             message: message.into(),
         }
-    }
-
-    /// Standard output was closed by its reader (`| head`): the command stops writing and
-    /// ends with exit code 0 and no message, like a tool killed by SIGPIPE but without the
-    /// signal (Rust ignores SIGPIPE, so the write fails instead).
-    pub fn closed() -> Self {
-        Failure {
-            code: 0,
-            message: String::new(),
-        }
-    }
-
-    /// Whether this is the quiet end of [`Failure::closed`].
-    pub fn is_closed(&self) -> bool {
-        self.code == 0
     }
 }
 
@@ -332,14 +325,14 @@ pub fn run(cli: &Cli) -> ExitCode {
         None => tui_cmd::run(cli),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) if failure.is_closed() => ExitCode::SUCCESS,
-        Err(failure) => {
+        // Nobody is left to read a word when standard output closed.
+        Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Failed { code, message }) => {
             // Not eprintln!: after a hang-up stderr is a closed terminal, and eprintln! panics
             // on the write error ("failed printing to stderr"), which the log would then
             // report as a crash.
-            let _ = writeln!(std::io::stderr(), "queuelab: {}", failure.message);
-            ExitCode::from(failure.code)
+            let _ = writeln!(std::io::stderr(), "queuelab: {message}");
+            ExitCode::from(code)
         }
     }
 }

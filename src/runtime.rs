@@ -6,6 +6,7 @@ mod debug_panic;
 mod debug_slow_setup;
 mod event_loop;
 mod executor;
+mod faults;
 mod lab_editor;
 mod lab_watch;
 mod lab_worker;

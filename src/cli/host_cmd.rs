@@ -187,7 +187,7 @@ fn export(cli: &Cli, out: &std::path::Path) -> Result<(), Failure> {
         config.workshop.language,
     );
     let state = state.with_lang(lang);
-    let view = state.summary().map_err(Failure::new)?;
+    let view = state.summary().map_err(|e| Failure::new(e.to_string()))?;
     let texts = state.texts();
     for path in services::host::export::write_all(&view, texts, out).map_err(Failure::new)? {
         say!("{}", path.display());

@@ -70,7 +70,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let mut warnings = shared_folder_warning(&paths, shared.is_some(), dashboard);
     // Held until the session stops: a second host on this folder would serve the same code
     // and key with a second copy of the state.
-    let _folder = files::lock_folder(&paths.data_dir).map_err(Failure::new)?;
+    let _folder = files::lock_folder(&paths.data_dir).map_err(|e| Failure::new(e.to_string()))?;
     let content = super::load_content(cli)?;
     let identity = Identity::load_or_create(&paths.data_dir.join("host-identity.der"))
         .map_err(Failure::new)?;
@@ -200,11 +200,13 @@ fn open_state(
         state.stored_lang(),
         config.workshop.language,
     );
-    let mut state = state.set_session_lang(lang).map_err(Failure::new)?;
+    let mut state = state
+        .set_session_lang(lang)
+        .map_err(|e| Failure::new(e.to_string()))?;
     if let Some(feedback) = args.feedback {
         state = state
             .set_hold_feedback(feedback == Feedback::Held)
-            .map_err(Failure::new)?;
+            .map_err(|e| Failure::new(e.to_string()))?;
     }
     if let Some(reason) = mail_relay::missing_settings(config) {
         warnings.push(StartWarning::NoRelay);

@@ -60,7 +60,7 @@ fn join_target(
         JoinTarget::Short { code, .. } | JoinTarget::Code { code } => code.clone(),
     };
     let name = match (name, &old) {
-        (Some(name), _) => check_name(name).map_err(Failure::usage)?,
+        (Some(name), _) => check_name(name).map_err(|e| Failure::usage(e.to_string()))?,
         (None, Some(old)) if old.url.code == code => old.name.clone(),
         (None, _) => return Err(Failure::usage(strings.get(key::join::NAME_NEEDED))),
     };

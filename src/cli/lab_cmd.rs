@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::args::LabAction;
 use super::lines::Session;
-use super::{Cli, EXIT_USAGE, Failure};
+use super::{Cli, Failure};
 use content::{Lab, Strings};
 use sim::lab::file::{self as lab_file, ReadError};
 use sim::lab::{
@@ -181,10 +181,7 @@ fn cannot_run(session: &Session, file: &str, e: &LabFileError, json: bool) -> Fa
             return f;
         }
     }
-    Failure {
-        code: EXIT_USAGE,
-        message,
-    }
+    Failure::usage(message)
 }
 
 fn broken(

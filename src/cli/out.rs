@@ -1,6 +1,6 @@
 //! Standard output for the commands. `println!` panics when the reader has gone away
 //! (`queuelab sim ... | head -1`); these write with `writeln!` and turn a closed pipe into
-//! [`Failure::closed`], which ends the command quietly: nobody is left to read the rest.
+//! [`Failure::Closed`], which ends the command quietly: nobody is left to read the rest.
 
 use super::Failure;
 use std::fmt::Display;
@@ -26,7 +26,7 @@ pub fn prompt(out: &mut impl Write, text: impl Display) -> Result<(), Failure> {
 /// The failure for a failed write: quiet for a closed pipe, a one-line reason otherwise.
 pub fn written(e: &std::io::Error) -> Failure {
     if e.kind() == ErrorKind::BrokenPipe {
-        Failure::closed()
+        Failure::Closed
     } else {
         Failure::new(format!("cannot write to standard output: {e}"))
     }
@@ -51,15 +51,15 @@ mod tests {
     #[test]
     fn a_closed_pipe_ends_quietly_and_other_errors_say_why() {
         let closed = to(&mut Closed, "x").expect_err("a closed pipe fails");
-        assert!(closed.is_closed() && closed.message.is_empty());
+        assert!(matches!(closed, Failure::Closed), "{closed:?}");
         let closed = prompt(&mut Closed, "? ").expect_err("also for prompts");
-        assert!(closed.is_closed());
+        assert!(matches!(closed, Failure::Closed), "{closed:?}");
         let full = written(&std::io::Error::from(ErrorKind::StorageFull));
-        assert!(!full.is_closed());
-        assert!(
-            full.message
-                .starts_with("cannot write to standard output: ")
-        );
+        let Failure::Failed { code, message } = full else {
+            panic!("a full disk is a failure: {full:?}");
+        };
+        assert_eq!(code, 1);
+        assert!(message.starts_with("cannot write to standard output: "));
         let mut buffer = Vec::new();
         assert!(to(&mut buffer, "ok").is_ok());
         assert_eq!(buffer, b"ok\n");

@@ -8,9 +8,9 @@ use super::terminal_input::{Input, TerminalInput};
 use crate::platform::signals::EndSignals;
 use app::Msg;
 use app::dashboard::door::DoorAction;
-use app::dashboard::{DashEffect, DashMsg, Dashboard};
+use app::dashboard::{DashEffect, DashFailure, DashMsg, Dashboard};
 use content::key;
-use services::host::HostState;
+use services::host::{AckError, HostDbError, HostState, PaceError};
 use services::log;
 use services::store::now_ms;
 use std::time::Duration;
@@ -61,46 +61,8 @@ async fn dashboard_loop(
         };
         let Some(msg) = msg else { continue };
         for effect in dash.update(msg) {
-            match effect {
-                DashEffect::SendPace(kind) => {
-                    let done = state.pace(kind.clone(), now_ms()).map(|_| kind);
-                    dash.update(DashMsg::PaceDone(done));
-                }
-                DashEffect::Kick(who) => {
-                    let done = match state.kick(&who, now_ms()) {
-                        Ok(Some(kicked)) => Ok(kicked.name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
-                    };
-                    dash.update(DashMsg::Kicked(done));
-                }
-                DashEffect::RemoveRow(who) => {
-                    let done = match state.remove_row(&who, now_ms()) {
-                        Ok(Some(removed)) => Ok(removed.name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
-                    };
-                    dash.update(DashMsg::RowRemoved(done));
-                }
-                DashEffect::Door(action) => {
-                    let done = door(state, action, dash.strings());
-                    dash.update(DashMsg::DoorDone(done));
-                }
-                DashEffect::Acknowledge(who) => {
-                    let done = match state.acknowledge(&who) {
-                        Ok(Some(name)) => Ok(name),
-                        Ok(None) => Err(dash
-                            .strings()
-                            .fill(key::dash::KICK_UNKNOWN, &[("value", &who)])),
-                        Err(e) => Err(e),
-                    };
-                    dash.update(DashMsg::Acknowledged(done));
-                }
-            }
+            let answer = carry_out(state, effect, dash.strings());
+            dash.update(answer);
             // The summary shows the revealed decision at once, not a second later.
             dash.update(refreshed(state));
         }
@@ -117,6 +79,41 @@ async fn dashboard_loop(
     Ok(())
 }
 
+/// Carries out what the instructor asked for on the host state; the answer for the dashboard,
+/// which says a failure in its own language. `s` words what a door action did.
+fn carry_out(state: &HostState, effect: DashEffect, s: &content::Strings) -> DashMsg {
+    let unknown = |who: String| DashFailure::UnknownTrainee { who };
+    match effect {
+        DashEffect::SendPace(kind) => DashMsg::PaceDone(match state.pace(kind.clone(), now_ms()) {
+            Ok(_) => Ok(kind),
+            Err(PaceError::Refused(reason)) => Err(DashFailure::PaceRefused(reason)),
+            Err(PaceError::Database(e)) => Err(database(&e)),
+        }),
+        DashEffect::Kick(who) => DashMsg::Kicked(match state.kick(&who, now_ms()) {
+            Ok(Some(kicked)) => Ok(kicked.name),
+            Ok(None) => Err(unknown(who)),
+            Err(e) => Err(database(&e)),
+        }),
+        DashEffect::RemoveRow(who) => DashMsg::RowRemoved(match state.remove_row(&who, now_ms()) {
+            Ok(Some(removed)) => Ok(removed.name),
+            Ok(None) => Err(unknown(who)),
+            Err(e) => Err(database(&e)),
+        }),
+        DashEffect::Door(action) => DashMsg::DoorDone(door(state, action, s)),
+        DashEffect::Acknowledge(who) => DashMsg::Acknowledged(match state.acknowledge(&who) {
+            Ok(Some(name)) => Ok(name),
+            Ok(None) => Err(unknown(who)),
+            Err(AckError::NotStuck { name }) => Err(DashFailure::NotStuck { name }),
+            Err(AckError::Database(e)) => Err(database(&e)),
+        }),
+    }
+}
+
+/// A host database failure as the dashboard carries it (SQLite's words).
+fn database(e: &HostDbError) -> DashFailure {
+    DashFailure::Database(e.0.to_string())
+}
+
 /// The summary now; a database error keeps the last one on screen and goes to the log.
 fn refreshed(state: &HostState) -> DashMsg {
     match state.summary() {
@@ -126,13 +123,17 @@ fn refreshed(state: &HostState) -> DashMsg {
         },
         Err(e) => {
             log::warn(&format!("dashboard: {e}"));
-            DashMsg::PaceDone(Err(e))
+            DashMsg::PaceDone(Err(database(&e)))
         }
     }
 }
 
 /// Carries out a door action from the dashboard; what to say in the footer.
-fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<String, String> {
+fn door(
+    state: &HostState,
+    action: DoorAction,
+    s: &content::Strings,
+) -> Result<String, DashFailure> {
     match action {
         DoorAction::Lock(locked) => state.set_locked(locked).map(|()| {
             s.get(if locked {
@@ -145,5 +146,61 @@ fn door(state: &HostState, action: DoorAction, s: &content::Strings) -> Result<S
         DoorAction::RemoveSilent => state
             .remove_silent(now_ms())
             .map(|r| s.fill(key::dash::SILENT_REMOVED, &[("n", &r.n.to_string())])),
+    }
+    .map_err(|e| database(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::workshop::EventKind;
+    use domain::workshop::wire::EventBatch;
+    use services::host::api::ApiRequest;
+
+    /// A host with one trainee ("Ada") who delivered one event and is not stuck.
+    fn room(dir: &std::path::Path, content: &content::Content) -> HostState {
+        let state = HostState::open(dir, Some("Room"), content).expect("host");
+        let batch = EventBatch {
+            code: state.code.clone(),
+            trainee: "a".repeat(32),
+            token: "ada-token-0123456789".into(),
+            name: "Ada".into(),
+            events: vec![domain::workshop::Event {
+                id: "e1".into(),
+                n: 1,
+                at_ms: 5,
+                kind: EventKind::OrderingAttempt,
+            }],
+        };
+        let body = serde_json::to_vec(&batch).expect("json");
+        let request = ApiRequest {
+            method: "POST",
+            path: "/api/events",
+            query: "",
+            bearer: None,
+            cookie: None,
+            body: &body,
+            peer: std::net::Ipv4Addr::LOCALHOST.into(),
+        };
+        assert_eq!(state.handle(&request, 1).status, 200);
+        state
+    }
+
+    #[test]
+    fn a_trainee_who_is_not_stuck_or_not_there_is_a_refusal_the_dashboard_words() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let content = content::load(&content::ContentSource::Embedded).expect("content");
+        let state = room(dir.path(), &content);
+        let strings = &content.course(content::Lang::De).strings;
+        let answer = carry_out(&state, DashEffect::Acknowledge("ada".into()), strings);
+        assert_eq!(
+            answer,
+            DashMsg::Acknowledged(Err(DashFailure::NotStuck { name: "Ada".into() }))
+        );
+        let answer = carry_out(&state, DashEffect::Kick("Zed".into()), strings);
+        assert_eq!(
+            answer,
+            DashMsg::Kicked(Err(DashFailure::UnknownTrainee { who: "Zed".into() }))
+        );
     }
 }

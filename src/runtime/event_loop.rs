@@ -13,7 +13,6 @@ use super::terminal::{TerminalGuard, Tui};
 use super::terminal_input::{Input, TerminalInput};
 use super::workshop_worker::WorkshopWorker;
 use app::{App, Msg};
-use content::key;
 use content::{Content, Lang};
 use services::log;
 use services::{Config, Paths};
@@ -96,7 +95,6 @@ async fn event_loop(
         }
     };
     let mut last_tick = tokio::time::Instant::now();
-    let mut store_failure = None;
     // A signal that came before the runtime handled it (`platform/early_signals.rs`): the same
     // as one it reports below.
     if let Some(signal) = early.caught() {
@@ -135,18 +133,16 @@ async fn event_loop(
             signal = ending.next() => { save_and_leave(&mut app, &mut executor, signal); break }
         };
         if let Some(msg) = msg {
-            if let Msg::StoreFailed(reason) = &msg {
-                store_failure = Some(reason.clone());
-            }
             let effects = app.update(msg);
             executor.run(effects);
             edit_pending_lab(&mut app, &mut executor, &input, &mut terminal);
             outcome = draw(&mut terminal, &app);
         }
     }
+    // A store that could not open ended the loop: the store thread says why.
     let unsaved = executor.finish();
     release(terminal);
-    store_failure.or(unsaved).map_or(outcome, Err)
+    unsaved.map_or(outcome, Err)
 }
 
 /// Starts the threads behind the screen in the order the progress file needs: the store
@@ -212,9 +208,8 @@ fn edit_pending_lab(
 ) {
     if let Some((lab_id, file)) = executor.pending_edit.take() {
         // The editor gets the terminal alone: the reader is held off meanwhile.
-        let no_editor = app.session.strings().get(key::labs::NO_EDITOR).to_owned();
         let lent = input.lend();
-        let result = super::lab_editor::edit(&file, app.session.options.mouse, &no_editor);
+        let result = super::lab_editor::edit(&file, app.session.options.mouse);
         drop(lent);
         // The editor drew over everything: an empty frame makes the next one whole
         // (`clear` would ask the terminal for the cursor and may time out).

@@ -8,7 +8,7 @@ use super::share_slot::ShareSlot;
 use super::sim_worker::SimWorker;
 use super::store_worker::StoreWorker;
 use super::workshop_worker::WorkshopWorker;
-use app::{Effect, LabRequest, Msg, ShareRequest};
+use app::{EditError, Effect, LabRequest, Msg, ShareRequest};
 use content::Content;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,10 +54,10 @@ impl Executor {
                 Effect::Workshop(request) => self.workshop.send(request),
                 Effect::Lab(LabRequest::Edit { lab_id }) => match self.lab.file_to_edit(&lab_id) {
                     Ok(file) => self.pending_edit = Some((lab_id, file)),
-                    Err(reason) => {
+                    Err(e) => {
                         let _ = self.replies.send(Msg::LabEdited {
                             lab_id,
-                            result: Err(reason),
+                            result: Err(EditError::File(e)),
                         });
                     }
                 },
@@ -68,7 +68,7 @@ impl Executor {
 
     /// Waits for the threads: every save the learner saw must be on disk before the process
     /// ends. Queued mails stay in the outbox; the next start (or `mail retry`) sends them.
-    /// Returns what could not be saved, if anything.
+    /// Returns why the store could not be opened or what could not be saved, if anything.
     pub fn finish(mut self) -> Option<String> {
         self.share.stop();
         let unsaved = self.store.finish();

@@ -3,6 +3,7 @@
 //! loop holds its terminal reader off meanwhile, so no key meant for the editor is read by
 //! queuelab.
 
+use app::EditError;
 use crossterm::execute;
 use crossterm::terminal::{Clear, ClearType};
 use std::io::stdout;
@@ -31,14 +32,14 @@ pub fn pick_editor(
 }
 
 /// Runs the editor on `file` with the terminal handed over; `Err` says why it could not run or
-/// how it ended, in words for the status line (`no_editor` when none is set or found).
-pub fn edit(file: &Path, mouse: bool, no_editor: &str) -> Result<(), String> {
+/// how it ended.
+pub fn edit(file: &Path, mouse: bool) -> Result<(), EditError> {
     let Some(editor) = pick_editor(
         std::env::var("VISUAL").ok().as_deref(),
         std::env::var("EDITOR").ok().as_deref(),
         std::env::var("PATH").ok().as_deref(),
     ) else {
-        return Err(no_editor.to_owned());
+        return Err(EditError::NoEditor);
     };
     super::terminal::restore();
     // Through the shell, so an editor variable with arguments works; the file is passed as
@@ -52,12 +53,18 @@ pub fn edit(file: &Path, mouse: bool, no_editor: &str) -> Result<(), String> {
     // The alternate screen may still show what the editor drew there.
     let resumed =
         super::terminal::reenter(mouse).and_then(|()| execute!(stdout(), Clear(ClearType::All)));
-    let status = status.map_err(|e| format!("{editor}: {e}"))?;
-    resumed.map_err(|e| format!("cannot take the terminal back: {e}"))?;
+    let status = status.map_err(|e| EditError::Start {
+        editor: editor.clone(),
+        reason: e.to_string(),
+    })?;
+    resumed.map_err(|e| EditError::Terminal(e.to_string()))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("{editor}: {status}"))
+        Err(EditError::Exited {
+            editor,
+            status: status.to_string(),
+        })
     }
 }
 

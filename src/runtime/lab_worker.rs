@@ -3,8 +3,8 @@
 //! working meanwhile; a check is never cut short (the store records every check).
 
 use super::lab_watch::{Change, Watch, next_look};
-use app::Msg;
 use app::labs::{FailedRun, LabProgress, LabReport, LabReportKind, LabRequest};
+use app::{LabFileError, Msg};
 use content::key;
 use content::{Content, Lab, Lang};
 use services::log;
@@ -54,9 +54,9 @@ impl LabWorker {
     }
 
     /// The learner's copy of `lab_id` for the editor, made from the starting file if needed.
-    pub fn file_to_edit(&self, lab_id: &str) -> Result<PathBuf, String> {
+    pub fn file_to_edit(&self, lab_id: &str) -> Result<PathBuf, LabFileError> {
         let lab = find(&self.content, lab_id)?;
-        learner_copy::ensure_copy(&self.data_dir, lab)
+        learner_copy::ensure_copy(&self.data_dir, lab).map_err(LabFileError::Write)
     }
 
     /// Lets the thread go without waiting: a check still running when the learner quits is
@@ -140,12 +140,14 @@ fn seen(watch: &mut Option<Watch>, lab_id: &str) {
     }
 }
 
-fn find<'a>(content: &'a Content, lab_id: &str) -> Result<&'a Lab, String> {
+fn find<'a>(content: &'a Content, lab_id: &str) -> Result<&'a Lab, LabFileError> {
     content
         .labs
         .iter()
         .find(|l| l.id == lab_id)
-        .ok_or_else(|| format!("no lab {lab_id}"))
+        .ok_or_else(|| LabFileError::UnknownLab {
+            lab_id: lab_id.to_owned(),
+        })
 }
 
 fn handle(
@@ -157,12 +159,17 @@ fn handle(
     match request {
         LabRequest::Open { lab_id } => {
             vec![Msg::LabOpened(find(content, &lab_id).and_then(|lab| {
-                learner_copy::ensure_copy(data_dir, lab).map(drop)
+                learner_copy::ensure_copy(data_dir, lab)
+                    .map(drop)
+                    .map_err(LabFileError::Write)
             }))]
         }
         LabRequest::Reset { lab_id } => {
-            let result = find(content, &lab_id)
-                .and_then(|lab| learner_copy::reset_copy(data_dir, lab).map(drop));
+            let result = find(content, &lab_id).and_then(|lab| {
+                learner_copy::reset_copy(data_dir, lab)
+                    .map(drop)
+                    .map_err(LabFileError::Write)
+            });
             vec![Msg::LabReset { lab_id, result }]
         }
         // The executor hands the terminal to the editor itself; nothing to do here.
@@ -170,7 +177,10 @@ fn handle(
         LabRequest::Check { lab_id, lang } => {
             let (reason, report) = match find(content, &lab_id) {
                 Ok(lab) => check(data_dir, content, lab, lang, replies),
-                Err(reason) => (lab_check::CHECK_ERROR.to_owned(), failed(reason)),
+                Err(e) => {
+                    let said = e.describe(&content.course(lang).strings);
+                    (lab_check::CHECK_ERROR.to_owned(), failed(said))
+                }
             };
             vec![Msg::LabChecked {
                 lab_id,
@@ -456,8 +466,22 @@ mod tests {
             answers,
             vec![Msg::LabReset {
                 lab_id: "99-none".into(),
-                result: Err("no lab 99-none".into())
+                result: Err(LabFileError::UnknownLab {
+                    lab_id: "99-none".into()
+                })
             }]
         );
+        let (answers, _) = run(
+            dir.path(),
+            &content,
+            LabRequest::Check {
+                lab_id: "99-none".into(),
+                lang: Lang::De,
+            },
+        );
+        let Msg::LabChecked { report, .. } = &answers[0] else {
+            panic!("{answers:?}")
+        };
+        assert_eq!(report.lines, ["kein Lab 99-none"]);
     }
 }

@@ -2,15 +2,14 @@
 //! dispatcher. It sleeps until a command arrives or the next queued mail is due, so nothing
 //! wakes up while the outbox is empty; SMTP never runs on the UI loop.
 
-use content::key;
-
 mod host_relay;
 
-use app::{CodeRequestOutcome, Delivery, MailFlowError, MailRequest, Msg};
+use super::faults::{save_error, store_fault};
+use app::{CodeRequestOutcome, Delivery, MailFlowError, MailRequest, Msg, SaveError};
 use content::{Content, Lang};
 use domain::otp::OneTimeCode;
 use domain::outbox::{DEFAULT_RETRY, MailKind};
-use services::mail::{self, CodeVault, Dispatcher, Outcome, ReportFlow};
+use services::mail::{self, CodeVault, Dispatcher, MailError, Outcome, ReportFlow};
 use services::store::now_secs;
 use services::{Config, Paths, Store, log};
 use std::sync::Arc;
@@ -61,10 +60,10 @@ impl MailWorker {
                 let _ = store_ready.recv();
                 match setup(paths, config, content, replies.clone()) {
                     Ok(mut ctx) => ctx.run(&inbox),
-                    Err(reason) => {
-                        log::warn(&format!("mail is not available: {reason}"));
+                    Err(e) => {
+                        log::warn(&format!("mail is not available: {e}"));
                         for command in inbox {
-                            let _ = replies.send(failure(&command, &reason));
+                            let _ = replies.send(failure(&command, &e));
                         }
                     }
                 }
@@ -88,13 +87,14 @@ impl MailWorker {
     }
 }
 
-fn failure(command: &MailRequest, reason: &str) -> Msg {
-    let reason = reason.to_owned();
+/// The answer to `command` when mail could not start on this machine.
+fn failure(command: &MailRequest, e: &MailError) -> Msg {
+    let flow = || MailFlowError::Failed(e.to_string());
     match command {
-        MailRequest::SaveReport { .. } => Msg::ReportSaved(Err(reason)),
-        MailRequest::ClearFiles => Msg::ResultsCleared(Err(reason)),
-        MailRequest::RequestCode { .. } => Msg::CodeRequested(Err(MailFlowError::Failed(reason))),
-        MailRequest::ConfirmCode { .. } => Msg::CodeChecked(Err(MailFlowError::Failed(reason))),
+        MailRequest::SaveReport { .. } => Msg::ReportSaved(Err(save_error(e))),
+        MailRequest::ClearFiles => Msg::ResultsCleared(Err(save_error(e))),
+        MailRequest::RequestCode { .. } => Msg::CodeRequested(Err(flow())),
+        MailRequest::ConfirmCode { .. } => Msg::CodeChecked(Err(flow())),
     }
 }
 
@@ -103,18 +103,17 @@ fn setup(
     config: Config,
     content: Arc<Content>,
     replies: UnboundedSender<Msg>,
-) -> Result<Ctx, String> {
-    let (store, _) = Store::open(&paths.progress_db()).map_err(|e| e.to_string())?;
-    let from = mail::from_mailbox(config.mail.from.as_deref()).map_err(|e| e.to_string())?;
+) -> Result<Ctx, MailError> {
+    let (store, _) = Store::open(&paths.progress_db())?;
+    let from = mail::from_mailbox(config.mail.from.as_deref())?;
     let vault = CodeVault::shared();
     let flow = ReportFlow {
-        key: mail::load_or_create_key(&paths.otp_key_file()).map_err(|e| e.to_string())?,
+        key: mail::load_or_create_key(&paths.otp_key_file())?,
         vault: vault.clone(),
         from: from.clone(),
         instructor_cc: config.workshop.instructor_cc.clone(),
     };
-    let transport =
-        mail::from_config(&config.mail, &paths.mail_dir()).map_err(|e| e.to_string())?;
+    let transport = mail::from_config(&config.mail, &paths.mail_dir())?;
     let file_transport = config.mail.transport == services::config::Transport::File;
     Ok(Ctx {
         store,
@@ -165,7 +164,7 @@ impl Ctx {
                 if let Err(e) = mail::clear_files(&self.paths.mail_dir(), &self.paths.reports_dir())
                 {
                     log::warn(&e.to_string());
-                    return Msg::ResultsCleared(Err(e.to_string()));
+                    return Msg::ResultsCleared(Err(save_error(&e)));
                 }
                 self.status_msg(None)
             }
@@ -200,7 +199,7 @@ impl Ctx {
         &self,
         lang: Lang,
         name: Option<&str>,
-    ) -> Result<(i64, domain::report::Report), String> {
+    ) -> Result<(i64, domain::report::Report), SaveError> {
         mail::latest_report(
             &self.store,
             &self.content,
@@ -209,21 +208,25 @@ impl Ctx {
             name,
             now_secs(),
         )
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| {
-            self.content
-                .course(lang)
-                .strings
-                .get(key::report::NEED_QUIZ)
-                .to_owned()
-        })
+        .map_err(|e| SaveError::Store(store_fault(&e)))?
+        .ok_or(SaveError::NoAttempt)
     }
 
-    fn save_report(&self, lang: Lang, name: Option<&str>) -> Result<String, String> {
+    /// The report for the code flow, or why there is none in words for the report screen.
+    fn flow_report(
+        &self,
+        lang: Lang,
+        name: Option<&str>,
+    ) -> Result<(i64, domain::report::Report), MailFlowError> {
+        self.report(lang, name)
+            .map_err(|e| MailFlowError::Failed(e.describe(&self.content.course(lang).strings)))
+    }
+
+    fn save_report(&self, lang: Lang, name: Option<&str>) -> Result<String, SaveError> {
         let (attempt_id, report) = self.report(lang, name)?;
         mail::save_report(&self.paths.reports_dir(), attempt_id, &report)
             .map(|p| p.display().to_string())
-            .map_err(|e| e.to_string())
+            .map_err(|e| save_error(&e))
     }
 
     fn request_code(
@@ -235,7 +238,7 @@ impl Ctx {
             Ok(a) => a,
             Err(e) => return Ok(CodeRequestOutcome::Invalid { key: e.key() }),
         };
-        let (attempt_id, _) = self.report(lang, None)?;
+        let (attempt_id, _) = self.flow_report(lang, None)?;
         // Joined: the host issues the code, under limits this machine cannot reset.
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
             return host_relay::request_code(&member, &address, lang)
@@ -264,7 +267,7 @@ impl Ctx {
         lang: Lang,
         name: Option<&str>,
     ) -> Result<domain::otp::Verdict, MailFlowError> {
-        let (_, report) = self.report(lang, name)?;
+        let (_, report) = self.flow_report(lang, name)?;
         if let Some(member) = self.store.membership().map_err(|e| e.to_string())? {
             let (verdict, status) =
                 host_relay::submit(&member, address, code.reveal(), consent, &report)

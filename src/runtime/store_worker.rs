@@ -3,7 +3,8 @@
 
 mod opening;
 
-use app::{DamagedCopy, Msg, StoreRequest};
+use super::faults::store_fault;
+use app::{DamagedCopy, Msg, SaveError, StoreRequest};
 use content::{Content, Lang};
 use domain::quiz::Attempt;
 use domain::workshop::EventKind;
@@ -58,9 +59,10 @@ impl StoreWorker {
                         let _ = replies.send(Msg::StoreOpened(stored));
                         (store, early)
                     }
+                    // The app ends the loop; the reason is said after the terminal is back.
                     Opened::Failed(e) => {
-                        let _ = replies.send(Msg::StoreFailed(e.to_string()));
-                        return None;
+                        let _ = replies.send(Msg::StoreFailed(store_fault(&e)));
+                        return Some(e.to_string());
                     }
                     Opened::GaveUp { unsaved: 0 } => return None,
                     Opened::GaveUp { unsaved } => {
@@ -91,8 +93,8 @@ impl StoreWorker {
         }
     }
 
-    /// Waits until every queued command is done (called before exit); says what could not
-    /// be saved, if anything.
+    /// Waits until every queued command is done (called before exit); says why the store
+    /// could not be opened or what could not be saved, if anything.
     pub fn finish(self) -> Option<String> {
         drop(self.commands);
         self.thread.join().unwrap_or_else(|_| {
@@ -107,9 +109,11 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
     match command {
         StoreRequest::Save(fact) => Msg::FactSaved(store.save(&fact).map_err(|e| {
             log::warn(&format!("saving {fact:?} failed: {e}"));
-            e.to_string()
+            store_fault(&e)
         })),
-        StoreRequest::ClearResults => Msg::ResultsCleared(store.clear().map_err(|e| e.to_string())),
+        StoreRequest::ClearResults => {
+            Msg::ResultsCleared(store.clear().map_err(|e| SaveError::Store(store_fault(&e))))
+        }
         StoreRequest::ListDamaged => {
             Msg::DamagedCopies(store.damaged_copies().iter().map(|p| describe(p)).collect())
         }
@@ -117,18 +121,18 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
             store
                 .delete_damaged_copies()
                 .map(|deleted| deleted.len())
-                .map_err(|e| e.to_string()),
+                .map_err(|e| store_fault(&e)),
         ),
         StoreRequest::Reread => match opening::reread(store) {
             Ok(stored) => Msg::StoreReread(Box::new(stored)),
-            Err(e) => Msg::FactSaved(Err(e.to_string())),
+            Err(e) => Msg::FactSaved(Err(store_fault(&e))),
         },
         StoreRequest::StartAttempt => {
             // Question and option ids are the same in every language (content
             // check), so the order from either course fits both.
             let quiz = &content.course(Lang::default()).quiz;
             let attempt = Attempt::new(quiz, rand::random());
-            Msg::AttemptStarted(store.start_attempt(&attempt).map_err(|e| e.to_string()))
+            Msg::AttemptStarted(store.start_attempt(&attempt).map_err(|e| store_fault(&e)))
         }
         StoreRequest::ReadLabs => lab_results(store),
         StoreRequest::LabChecked {
@@ -137,11 +141,11 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
             reason,
         } => match store.record_lab_check(&lab_id, passed, &reason) {
             Ok(()) => lab_results(store),
-            Err(e) => Msg::FactSaved(Err(e.to_string())),
+            Err(e) => Msg::FactSaved(Err(store_fault(&e))),
         },
         StoreRequest::LabHint { lab_id, level } => match store.record_lab_hint(&lab_id, level) {
             Ok(()) => lab_results(store),
-            Err(e) => Msg::FactSaved(Err(e.to_string())),
+            Err(e) => Msg::FactSaved(Err(store_fault(&e))),
         },
         StoreRequest::Stuck(screen) => Msg::FactSaved(
             store
@@ -149,12 +153,12 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
                     screen,
                     text: String::new(),
                 })
-                .map_err(|e| e.to_string()),
+                .map_err(|e| store_fault(&e)),
         ),
         StoreRequest::Solved => Msg::FactSaved(
             store
                 .queue_event(&EventKind::Solved)
-                .map_err(|e| e.to_string()),
+                .map_err(|e| store_fault(&e)),
         ),
         StoreRequest::SaveAnswer {
             attempt_id,
@@ -165,7 +169,7 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
         } => Msg::FactSaved(
             store
                 .save_answer(attempt_id, &question_id, &chosen, correct, finished)
-                .map_err(|e| e.to_string()),
+                .map_err(|e| store_fault(&e)),
         ),
     }
 }
@@ -174,7 +178,7 @@ fn answer(store: &mut services::Store, content: &Content, command: StoreRequest)
 fn lab_results(store: &services::Store) -> Msg {
     match store.lab_results() {
         Ok(results) => Msg::LabResults(results),
-        Err(e) => Msg::FactSaved(Err(e.to_string())),
+        Err(e) => Msg::FactSaved(Err(store_fault(&e))),
     }
 }
 

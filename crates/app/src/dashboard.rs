@@ -5,6 +5,7 @@
 use content::key;
 
 pub mod door;
+mod failure;
 pub mod pick;
 pub mod prompt;
 
@@ -12,6 +13,7 @@ use super::input::{Key, KeyCode};
 use content::{Content, Course, Lang, Strings};
 use domain::qr::QrMatrix;
 use domain::workshop::{PaceKind, SummaryView};
+pub use failure::DashFailure;
 pub use prompt::{Prompt, PromptKind};
 use std::sync::Arc;
 use unicode_width::UnicodeWidthStr;
@@ -78,16 +80,16 @@ pub enum DashMsg {
         /// The host's clock (Unix ms) when it was read.
         now_ms: i64,
     },
-    /// A pacing command was stored (Ok) or refused (Err with the reason).
-    PaceDone(Result<PaceKind, String>),
-    /// A trainee was removed (Ok with their name) or not (Err with the reason).
-    Kicked(Result<String, String>),
-    /// A trainee's row was removed (Ok with their name) or not (Err with the reason).
-    RowRemoved(Result<String, String>),
-    /// A stuck signal was acknowledged (Ok with the trainee's name) or not (Err with why).
-    Acknowledged(Result<String, String>),
-    /// A door action was done (Ok with what to say) or not (Err with the reason).
-    DoorDone(Result<String, String>),
+    /// A pacing command was stored (Ok) or not (also when the summary could not be read).
+    PaceDone(Result<PaceKind, DashFailure>),
+    /// A trainee was removed (Ok with their name) or not.
+    Kicked(Result<String, DashFailure>),
+    /// A trainee's row was removed (Ok with their name) or not.
+    RowRemoved(Result<String, DashFailure>),
+    /// A stuck signal was acknowledged (Ok with the trainee's name) or not.
+    Acknowledged(Result<String, DashFailure>),
+    /// A door action was done (Ok with what to say) or not.
+    DoorDone(Result<String, DashFailure>),
 }
 
 /// What the dashboard asks the host to do.
@@ -241,12 +243,12 @@ impl Dashboard {
                 self.now_ms = now_ms;
             }
             DashMsg::PaceDone(Ok(pace)) => self.note = Some((self.describe(&pace), false)),
-            DashMsg::PaceDone(Err(reason))
-            | DashMsg::Kicked(Err(reason))
-            | DashMsg::RowRemoved(Err(reason))
-            | DashMsg::Acknowledged(Err(reason))
-            | DashMsg::DoorDone(Err(reason)) => {
-                self.note = Some((reason, true));
+            DashMsg::PaceDone(Err(failure))
+            | DashMsg::Kicked(Err(failure))
+            | DashMsg::RowRemoved(Err(failure))
+            | DashMsg::Acknowledged(Err(failure))
+            | DashMsg::DoorDone(Err(failure)) => {
+                self.note = Some((failure.describe(self.strings()), true));
             }
             DashMsg::DoorDone(Ok(text)) => self.note = Some((text, false)),
             DashMsg::Acknowledged(Ok(name)) => {

@@ -31,7 +31,7 @@ impl App {
             msg @ (Msg::FactSaved(Err(_))
             | Msg::StoreOpened(_)
             | Msg::StoreReread(_)
-            | Msg::StoreBusy(_)
+            | Msg::StoreBusy
             | Msg::StoreFailed(_)
             | Msg::ResultsCleared(_)
             | Msg::AttemptStarted(Err(_))
@@ -76,7 +76,7 @@ impl App {
                 session.store_reread(*stored);
                 Vec::new()
             }
-            Msg::StoreBusy(_) => {
+            Msg::StoreBusy => {
                 session.store_busy();
                 Vec::new()
             }
@@ -85,13 +85,12 @@ impl App {
                 session.quitting = true;
                 Vec::new()
             }
-            Msg::FactSaved(Err(reason))
-            | Msg::ResultsCleared(Err(reason))
-            | Msg::AttemptStarted(Err(reason)) => {
-                let text = session
-                    .strings()
-                    .fill(key::common::SAVE_FAILED, &[("reason", &reason)]);
-                session.notify(text, true);
+            Msg::FactSaved(Err(fault)) | Msg::AttemptStarted(Err(fault)) => {
+                session.save_failed(&fault.describe(session.strings()));
+                Vec::new()
+            }
+            Msg::ResultsCleared(Err(e)) => {
+                session.save_failed(&e.describe(session.strings()));
                 Vec::new()
             }
             Msg::ResultsCleared(Ok(())) => {

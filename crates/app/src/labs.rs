@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use super::input::{Key, KeyCode};
 use super::keymap::Action;
-use super::{Effect, Screen, Session, StoreRequest};
+use super::{EditError, Effect, LabFileError, Screen, Session, StoreRequest};
 use content::{LAB_HINT_LEVELS, Lab};
 use domain::LabResult;
 
@@ -262,13 +262,19 @@ pub fn on_confirm_key(s: &mut LabState, session: &mut Session, key: Key) -> Vec<
 }
 
 /// The copy could not be made (or was): a failure is said on the status line.
-pub fn opened(session: &mut Session, result: Result<(), String>) {
-    if let Err(reason) = result {
-        let text = session
-            .strings()
-            .fill(key::labs::FILE_FAILED, &[("reason", &reason)]);
-        session.notify(text, true);
+pub fn opened(session: &mut Session, result: Result<(), LabFileError>) {
+    if let Err(e) = result {
+        file_failed(session, &e);
     }
+}
+
+/// Says on the status line that the learner's copy could not be made or reset, and why.
+fn file_failed(session: &mut Session, e: &LabFileError) {
+    let reason = e.describe(session.strings());
+    let text = session
+        .strings()
+        .fill(key::labs::FILE_FAILED, &[("reason", &reason)]);
+    session.notify(text, true);
 }
 
 /// The file was saved (the editor returned, or a save outside queuelab was seen): it is
@@ -282,11 +288,16 @@ pub fn recheck(s: &mut LabState, session: &mut Session) -> Vec<Effect> {
 }
 
 /// The editor returned: the file is checked again at once ("check on save").
-pub fn edited(s: &mut LabState, session: &mut Session, result: Result<(), String>) -> Vec<Effect> {
+pub fn edited(
+    s: &mut LabState,
+    session: &mut Session,
+    result: Result<(), EditError>,
+) -> Vec<Effect> {
     match result {
         Ok(()) => recheck(s, session),
-        Err(reason) => {
-            session.notify(reason, true);
+        Err(e) => {
+            let text = e.describe(session.strings());
+            session.notify(text, true);
             Vec::new()
         }
     }
@@ -307,7 +318,7 @@ pub fn waiting(session: &mut Session) {
 }
 
 /// The starting file is back (or could not be written).
-pub fn was_reset(s: &mut LabState, session: &mut Session, result: Result<(), String>) {
+pub fn was_reset(s: &mut LabState, session: &mut Session, result: Result<(), LabFileError>) {
     match result {
         Ok(()) => {
             s.check = CheckState::Idle;
@@ -316,12 +327,7 @@ pub fn was_reset(s: &mut LabState, session: &mut Session, result: Result<(), Str
                 .fill(key::lab::RESET_DONE, &[("file", &s.file)]);
             session.notify(text, false);
         }
-        Err(reason) => {
-            let text = session
-                .strings()
-                .fill(key::labs::FILE_FAILED, &[("reason", &reason)]);
-            session.notify(text, true);
-        }
+        Err(e) => file_failed(session, &e),
     }
 }
 

@@ -39,8 +39,9 @@ pub use home::{HomeState, MenuItem, home_layout};
 pub use labs::{LabListState, LabRequest, LabState};
 pub use map::{MapSetup, MapState, Sharing};
 pub use msg::{
-    CodeRequestOutcome, DamagedCopy, Delivery, Effect, MailFlowError, MailRequest, Msg,
-    ShareFailure, ShareRequest, StoreRequest, WorkshopLine, WorkshopRequest,
+    CodeRequestOutcome, DamagedCopy, Delivery, EditError, Effect, LabFileError, MailFlowError,
+    MailRequest, Msg, SaveError, ShareFailure, ShareRequest, StoreFault, StoreRequest,
+    WorkshopLine, WorkshopRequest,
 };
 pub use ordering::{
     Feedback, OrderingState, summary_area as ordering_summary_area,

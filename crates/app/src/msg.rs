@@ -9,6 +9,10 @@ use domain::outbox::MailStatus;
 use domain::quiz::Attempt;
 use std::collections::BTreeSet;
 
+mod faults;
+
+pub use faults::{EditError, LabFileError, SaveError, StoreFault};
+
 /// Where a mail went after an attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Delivery {
@@ -98,14 +102,15 @@ pub enum Msg {
     /// What the store holds now, read again on request (another process, such as
     /// `queuelab quiz --plain`, may have changed it).
     StoreReread(Box<super::StoredSession>),
-    /// The progress store could not be opened; the workshop ends with this reason.
-    StoreFailed(String),
-    /// Another queuelab holds the progress store; the store thread waits for it (the reason).
-    StoreBusy(String),
+    /// The progress store could not be opened: the workshop ends (the runtime says why after
+    /// giving the terminal back).
+    StoreFailed(StoreFault),
+    /// Another queuelab holds the progress store; the store thread waits for it.
+    StoreBusy,
     /// A fact was saved (or not).
-    FactSaved(Result<(), String>),
+    FactSaved(Result<(), StoreFault>),
     /// Results were cleared (or not).
-    ResultsCleared(Result<(), String>),
+    ResultsCleared(Result<(), SaveError>),
     /// A frame tick while the simulator plays, with the real time since the last one.
     Tick {
         /// Milliseconds since the previous tick.
@@ -116,9 +121,9 @@ pub enum Msg {
     /// The LAN share started at this URL, or could not.
     ShareStarted(Result<String, ShareFailure>),
     /// A new quiz attempt was saved (with its id).
-    AttemptStarted(Result<Attempt, String>),
+    AttemptStarted(Result<Attempt, StoreFault>),
     /// The local copy of the report was saved at this path.
-    ReportSaved(Result<String, String>),
+    ReportSaved(Result<String, SaveError>),
     /// A code was requested.
     CodeRequested(Result<CodeRequestOutcome, MailFlowError>),
     /// A typed code was checked.
@@ -126,7 +131,7 @@ pub enum Msg {
     /// The damaged copies next to the progress store (sent when Settings opens).
     DamagedCopies(Vec<DamagedCopy>),
     /// The damaged copies were deleted (how many), or not.
-    DamagedDeleted(Result<usize, String>),
+    DamagedDeleted(Result<usize, StoreFault>),
     /// The workshop dispatcher delivered (or tried to).
     WorkshopUpdated(WorkshopLine),
     /// A join (Ok(true)) or leave (Ok(false)) finished, or why it did not.
@@ -141,13 +146,13 @@ pub enum Msg {
     /// The store's lab results (after a list opened, a check or a hint was saved), by lab id.
     LabResults(std::collections::BTreeMap<String, domain::LabResult>),
     /// The learner's copy of a lab file exists now (or could not be made).
-    LabOpened(Result<(), String>),
+    LabOpened(Result<(), LabFileError>),
     /// The learner's editor returned (or could not be started: why).
     LabEdited {
         /// The lab's id.
         lab_id: String,
         /// Ok once the editor ended.
-        result: Result<(), String>,
+        result: Result<(), EditError>,
     },
     /// The learner's copy of a lab file was saved outside queuelab (the lab thread watches it
     /// while its screen is open): the lab screen checks it again.
@@ -189,7 +194,7 @@ pub enum Msg {
         /// The lab's id.
         lab_id: String,
         /// Ok once the starting file is back.
-        result: Result<(), String>,
+        result: Result<(), LabFileError>,
     },
     /// The host said whether right/wrong waits for the reveal, and what was revealed.
     VotesUpdated(super::pace::RoomVotes),

@@ -3,7 +3,7 @@
 //! remaining tries, and the sending status.
 
 use super::input::{Key, KeyCode};
-use super::msg::{CodeRequestOutcome, Delivery, MailFlowError};
+use super::msg::{CodeRequestOutcome, Delivery, MailFlowError, SaveError};
 use super::{Effect, MailRequest, Screen, Session};
 use content::key;
 use domain::address;
@@ -303,7 +303,7 @@ fn on_address_key(s: &mut ReportState, session: &Session, code: KeyCode) -> Opti
 }
 
 /// The local copy was saved (or not).
-pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<String, String>) {
+pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<String, SaveError>) {
     match result {
         Ok(path) => {
             say(
@@ -315,11 +315,11 @@ pub fn report_saved(s: &mut ReportState, session: &Session, result: Result<Strin
             );
             s.saved_at = Some(path);
         }
-        Err(reason) => say(
+        Err(e) => say(
             s,
             session,
             key::common::SAVE_FAILED,
-            &[("reason", &reason)],
+            &[("reason", &e.describe(session.strings()))],
             true,
         ),
     }

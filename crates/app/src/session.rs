@@ -266,6 +266,14 @@ impl Session {
         self.notify(text, true);
     }
 
+    /// Says on the status line that something could not be saved, and why.
+    pub fn save_failed(&mut self, reason: &str) {
+        let text = self
+            .strings()
+            .fill(key::common::SAVE_FAILED, &[("reason", reason)]);
+        self.notify(text, true);
+    }
+
     /// Records a fact in memory and asks the runtime to save it.
     pub fn record(&mut self, fact: Fact) -> Effect {
         if let Some(early) = &mut self.early_facts {

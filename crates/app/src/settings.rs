@@ -3,7 +3,7 @@
 
 use super::input::{Key, KeyCode, Mouse, MouseKind};
 use super::keymap::Action;
-use super::{Effect, MailRequest, Session, StoreRequest, layout};
+use super::{Effect, MailRequest, Session, StoreFault, StoreRequest, layout};
 use content::key;
 use domain::{Fact, Progress};
 
@@ -84,7 +84,7 @@ pub fn on_confirm_key(s: &mut SettingsState, session: &mut Session, key: Key) ->
 }
 
 /// The store deleted the damaged copies (how many), or could not: say so and list again.
-pub fn damaged_deleted(session: &mut Session, result: Result<usize, String>) -> Vec<Effect> {
+pub fn damaged_deleted(session: &mut Session, result: Result<usize, StoreFault>) -> Vec<Effect> {
     let (text, error) = match result {
         Ok(count) => (
             session.strings().fill(
@@ -93,10 +93,11 @@ pub fn damaged_deleted(session: &mut Session, result: Result<usize, String>) -> 
             ),
             false,
         ),
-        Err(reason) => (
-            session
-                .strings()
-                .fill(key::common::SAVE_FAILED, &[("reason", &reason)]),
+        Err(fault) => (
+            session.strings().fill(
+                key::common::SAVE_FAILED,
+                &[("reason", &fault.describe(session.strings()))],
+            ),
             true,
         ),
     };

@@ -376,9 +376,58 @@ fn mouse_click_opens_a_menu_entry_and_wheel_scrolls() {
 #[test]
 fn a_failed_save_is_shown_not_swallowed() {
     let mut app = app(Lang::En);
-    app.update(Msg::FactSaved(Err("disk full".into())));
+    app.update(Msg::FactSaved(Err(StoreFault::File {
+        path: "/data/progress.db".into(),
+        reason: "No space left on device".into(),
+    })));
     let status = app.session.status.as_ref().expect("status");
-    assert!(status.error && status.text.contains("disk full"));
+    assert!(status.error);
+    assert_eq!(
+        status.text,
+        "Could not save: /data/progress.db: No space left on device"
+    );
+}
+
+#[test]
+fn a_store_that_refuses_a_save_says_why_in_the_learners_language() {
+    let busy = || {
+        Msg::FactSaved(Err(StoreFault::Busy {
+            path: "/data/progress.db".into(),
+        }))
+    };
+    let said = |lang: Lang, msg: Msg| {
+        let mut app = app(lang);
+        app.update(msg);
+        let status = app.session.status.clone().expect("status");
+        assert!(status.error, "{status:?}");
+        status.text
+    };
+    assert_eq!(
+        said(Lang::En, busy()),
+        "Could not save: /data/progress.db is in use by another queuelab — close it or wait"
+    );
+    assert_eq!(
+        said(Lang::De, busy()),
+        "Speichern fehlgeschlagen: /data/progress.db wird von einem anderen queuelab benutzt — \
+         schließe es oder warte"
+    );
+    let damaged = Msg::AttemptStarted(Err(StoreFault::Damaged {
+        path: "/data/progress.db".into(),
+        reason: "database disk image is malformed".into(),
+    }));
+    assert_eq!(
+        said(Lang::De, damaged),
+        "Speichern fehlgeschlagen: /data/progress.db ist beschädigt: database disk image is \
+         malformed"
+    );
+    let refused = Msg::ResultsCleared(Err(SaveError::Store(StoreFault::Database {
+        path: "/data/progress.db".into(),
+        detail: "disk I/O error".into(),
+    })));
+    assert_eq!(
+        said(Lang::De, refused),
+        "Speichern fehlgeschlagen: Fortschrittsspeicher /data/progress.db: disk I/O error"
+    );
 }
 
 #[test]

@@ -154,19 +154,47 @@ pub fn event_for(fact: &Fact) -> Option<EventKind> {
     })
 }
 
-/// Why a display name is refused.
-pub fn check_name(name: &str) -> Result<String, String> {
+/// Why a display name for the workshop is refused. The English words are the command line's
+/// and the host's answer; the join dialog says it in the learner's language
+/// ([`NameRefusal::message`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameRefusal {
+    /// Nothing but spaces.
+    #[error("the name is empty; pass --name with the name the instructor sees")]
+    Empty,
+    /// Longer than [`MAX_NAME_CHARS`] (the trimmed name).
+    #[error("the name {0:?} is longer than {MAX_NAME_CHARS} characters")]
+    TooLong(String),
+    /// Holds a line break, tab or other control character (the trimmed name).
+    #[error("the name {0:?} contains control characters")]
+    Control(String),
+}
+
+impl NameRefusal {
+    /// The reason in the language of `strings`.
+    pub fn message(&self, strings: &content::Strings) -> String {
+        match self {
+            NameRefusal::Empty => strings.get(content::key::join::NAME_EMPTY).to_owned(),
+            NameRefusal::TooLong(_) => strings.fill(
+                content::key::join::NAME_TOO_LONG,
+                &[("max", &MAX_NAME_CHARS.to_string())],
+            ),
+            NameRefusal::Control(_) => strings.get(content::key::join::NAME_CONTROL).to_owned(),
+        }
+    }
+}
+
+/// The display name trimmed, or why it is refused.
+pub fn check_name(name: &str) -> Result<String, NameRefusal> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("the name is empty; pass --name with the name the instructor sees".into());
+        return Err(NameRefusal::Empty);
     }
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!(
-            "the name {name:?} is longer than {MAX_NAME_CHARS} characters"
-        ));
+        return Err(NameRefusal::TooLong(name.to_owned()));
     }
     if name.chars().any(char::is_control) {
-        return Err(format!("the name {name:?} contains control characters"));
+        return Err(NameRefusal::Control(name.to_owned()));
     }
     Ok(name.to_owned())
 }

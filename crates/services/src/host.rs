@@ -27,7 +27,8 @@ use domain::workshop::summary::OptionLabel;
 use domain::workshop::{Catalog, Pace, RoomTexts, Summary, SummaryView};
 pub use door::SilentRemoved;
 use limits::RateLimits;
-pub use moderation::Kicked;
+pub use moderation::{AckError, Kicked};
+pub use pacing::PaceError;
 use pacing::{revealed, second_votes};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,6 +37,11 @@ use std::sync::Mutex;
 use domain::workshop::join_url::{CODE_ALPHABET, CODE_LEN};
 /// Length of the instructor key.
 const KEY_LEN: usize = 24;
+
+/// The host database failed while the host changed or read the session (SQLite's words).
+#[derive(Debug, thiserror::Error)]
+#[error("host database: {0}")]
+pub struct HostDbError(#[from] pub rusqlite::Error);
 /// Default session name.
 pub const DEFAULT_SESSION_NAME: &str = "queuelab workshop";
 /// Most trainees one session accepts (bounds memory).
@@ -138,7 +144,7 @@ impl HostState {
     ) -> Result<HostState, String> {
         let path = data_dir.join(Self::DB_FILE);
         let fail = |e: rusqlite::Error| format!("host database {}: {e}", path.display());
-        files::create_private(&path)?;
+        files::create_private(&path).map_err(|e| e.to_string())?;
         let db = HostDb::open(&path).map_err(fail)?;
         let get_or_make = |key: &str, make: &dyn Fn() -> String| -> Result<String, String> {
             if let Some(v) = db.meta(key).map_err(fail)? {
@@ -214,10 +220,8 @@ impl HostState {
 
     /// Makes `lang` the session's language, remembered across restarts: `host export` and a
     /// restarted host without `--lang` keep it.
-    pub fn set_session_lang(mut self, lang: Lang) -> Result<HostState, String> {
-        lock(&self.db)
-            .set_meta(LANG_META, lang.code())
-            .map_err(|e| format!("host database: {e}"))?;
+    pub fn set_session_lang(mut self, lang: Lang) -> Result<HostState, HostDbError> {
+        lock(&self.db).set_meta(LANG_META, lang.code())?;
         self.lang = lang;
         self.stored_lang = Some(lang);
         Ok(self)
@@ -250,11 +254,9 @@ impl HostState {
     }
 
     /// Sets the session's feedback setting and keeps it across restarts (`--feedback`).
-    pub fn set_hold_feedback(mut self, hold: bool) -> Result<HostState, String> {
+    pub fn set_hold_feedback(mut self, hold: bool) -> Result<HostState, HostDbError> {
         let value = if hold { "held" } else { "immediate" };
-        lock(&self.db)
-            .set_meta(FEEDBACK_META, value)
-            .map_err(|e| format!("host database: {e}"))?;
+        lock(&self.db).set_meta(FEEDBACK_META, value)?;
         self.hold_feedback = hold;
         Ok(self)
     }
@@ -313,10 +315,8 @@ impl HostState {
     }
 
     /// The summary as JSON-ready data.
-    pub fn summary(&self) -> Result<SummaryView, String> {
-        let (events, duplicates) = lock(&self.db)
-            .counts()
-            .map_err(|e| format!("host database: {e}"))?;
+    pub fn summary(&self) -> Result<SummaryView, HostDbError> {
+        let (events, duplicates) = lock(&self.db).counts()?;
         let mut view =
             lock(&self.summary).view(&self.name, events, duplicates, &self.catalog, self.texts());
         view.date = domain::report::iso_date(self.started_ms / 1000);

@@ -44,7 +44,7 @@ pub(super) fn open_waiting(
             Err(err @ StoreError::Busy { .. }) => {
                 if !waited {
                     log::warn(&format!("{err}; waiting"));
-                    let _ = replies.send(Msg::StoreBusy(err.to_string()));
+                    let _ = replies.send(Msg::StoreBusy);
                     waited = true;
                 }
                 if !collect_for(RETRY, inbox, &mut early) {

@@ -2,7 +2,7 @@
 //! queuelab) holds locked: nothing opens twice, nothing sent meanwhile is lost.
 
 use super::{StoreSetup, StoreWorker};
-use app::{Msg, StoreRequest};
+use app::{Msg, StoreFault, StoreRequest};
 use content::{ContentSource, load};
 use domain::Fact;
 use services::Store;
@@ -45,7 +45,7 @@ fn a_fact_sent_before_the_store_opened_is_saved_after_it() {
     let (worker, mut messages, ready) = spawn(&db);
     worker.send(StoreRequest::Save(Fact::OrderingSolved));
     assert!(
-        matches!(next(&mut messages), Msg::StoreBusy(reason) if reason.contains("in use")),
+        matches!(next(&mut messages), Msg::StoreBusy),
         "the thread waits for the other holder"
     );
     assert_eq!(
@@ -79,7 +79,7 @@ fn quitting_while_another_queuelab_holds_the_store_says_what_was_not_saved() {
     let _holder = held_store(&db);
     let (worker, mut messages, _ready) = spawn(&db);
     worker.send(StoreRequest::Save(Fact::OrderingSolved));
-    assert!(matches!(next(&mut messages), Msg::StoreBusy(_)));
+    assert!(matches!(next(&mut messages), Msg::StoreBusy));
     let unsaved = worker.finish().expect("a note about the unsaved change");
     assert!(unsaved.contains("1 change(s)"), "{unsaved}");
     let names: Vec<String> = std::fs::read_dir(dir.path())
@@ -88,4 +88,25 @@ fn quitting_while_another_queuelab_holds_the_store_says_what_was_not_saved() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert!(!names.iter().any(|n| n.contains("damaged")), "{names:?}");
+}
+
+#[test]
+fn a_store_from_a_newer_queuelab_ends_the_session_and_says_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("progress.db");
+    drop(Store::open(&db).expect("a fresh store"));
+    let newer = rusqlite::Connection::open(&db).expect("open");
+    newer
+        .execute_batch("PRAGMA user_version = 9999;")
+        .expect("a newer schema");
+    drop(newer);
+    let (worker, mut messages, _ready) = spawn(&db);
+    let Msg::StoreFailed(StoreFault::TooNew { found, .. }) = next(&mut messages) else {
+        panic!("the store refuses a newer file");
+    };
+    assert_eq!(found, 9999);
+    let why = worker
+        .finish()
+        .expect("the reason, said after the terminal is back");
+    assert!(why.contains("schema version 9999"), "{why}");
 }

@@ -240,7 +240,9 @@ fn x_asks_for_a_trainee_and_removes_them() {
     d.update(DashMsg::Kicked(Ok("Fake Trainee".into())));
     let (text, error) = d.note.clone().expect("a note");
     assert!(!error && text.contains("Fake Trainee"), "{text}");
-    d.update(DashMsg::Kicked(Err("No trainee called Bob".into())));
+    d.update(DashMsg::Kicked(Err(DashFailure::UnknownTrainee {
+        who: "Bob".into(),
+    })));
     assert!(
         d.note
             .as_ref()
@@ -295,8 +297,13 @@ fn d_asks_for_a_row_to_remove_and_x_for_a_trainee_to_kick() {
     // An empty answer sends nothing; a refusal is an error note.
     typed(&mut d, "d");
     assert!(press(&mut d, KeyCode::Enter).is_empty());
-    d.update(DashMsg::RowRemoved(Err("No trainee called Zed".into())));
-    assert_eq!(d.note, Some(("No trainee called Zed".into(), true)));
+    d.update(DashMsg::RowRemoved(Err(DashFailure::UnknownTrainee {
+        who: "Zed".into(),
+    })));
+    assert_eq!(
+        d.note,
+        Some(("No trainee called Zed in this session.".into(), true))
+    );
 }
 
 #[test]
@@ -317,8 +324,54 @@ fn a_asks_whose_stuck_signal_to_acknowledge() {
             .as_ref()
             .is_some_and(|(t, e)| t.contains("Bob") && !e)
     );
-    d.update(DashMsg::Acknowledged(Err("Bob is not stuck".into())));
+    d.update(DashMsg::Acknowledged(Err(DashFailure::NotStuck {
+        name: "Bob".into(),
+    })));
     assert_eq!(d.note, Some(("Bob is not stuck".into(), true)));
+}
+
+#[test]
+fn a_host_that_refuses_or_fails_is_said_in_the_dashboards_language() {
+    let failures = || {
+        [
+            DashMsg::Acknowledged(Err(DashFailure::NotStuck { name: "Bob".into() })),
+            DashMsg::Kicked(Err(DashFailure::UnknownTrainee { who: "Zed".into() })),
+            DashMsg::DoorDone(Err(DashFailure::Database("disk I/O error".into()))),
+            DashMsg::PaceDone(Err(DashFailure::PaceRefused(
+                "unknown chapter id \"x\"".into(),
+            ))),
+        ]
+    };
+    let said = |lang: Lang| {
+        let mut d = Dashboard::new(content(), lang, dash().access, false);
+        failures()
+            .into_iter()
+            .map(|msg| {
+                d.update(msg);
+                let (text, error) = d.note.clone().expect("a note");
+                assert!(error, "{text}");
+                text
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said(Lang::De),
+        [
+            "Bob steckt nicht fest",
+            "In dieser Sitzung heißt niemand Zed.",
+            "Host-Datenbank: disk I/O error",
+            "unknown chapter id \"x\"",
+        ]
+    );
+    assert_eq!(
+        said(Lang::En),
+        [
+            "Bob is not stuck",
+            "No trainee called Zed in this session.",
+            "host database: disk I/O error",
+            "unknown chapter id \"x\"",
+        ]
+    );
 }
 
 #[test]

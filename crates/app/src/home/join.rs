@@ -231,7 +231,7 @@ fn submit(
                     vec![Effect::Workshop(WorkshopRequest::Join { url, name })],
                 );
             }
-            Err(e) => form.error = Some(e),
+            Err(e) => form.error = Some(e.message(s)),
         },
         JoinStep::ConfirmLeave | JoinStep::Waiting | JoinStep::ConfirmDigits { .. } => {}
     }

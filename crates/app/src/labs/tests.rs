@@ -216,20 +216,47 @@ fn a_save_seen_by_the_lab_thread_checks_once_and_never_twice_at_a_time() {
 
 #[test]
 fn an_editor_that_cannot_start_is_said_and_nothing_is_checked() {
-    let mut app = test_app(Lang::En, 100, 30);
+    for (lang, said) in [
+        (Lang::En, "No editor found"),
+        (Lang::De, "Kein Editor gefunden"),
+    ] {
+        let mut app = test_app(lang, 100, 30);
+        open_lab_one(&mut app);
+        let id = lab_id(&app);
+        let effects = app.update(Msg::LabEdited {
+            lab_id: id,
+            result: Err(EditError::NoEditor),
+        });
+        assert!(effects.is_empty());
+        let status = app.session.status.clone().expect("status");
+        assert!(status.error && status.text.contains(said), "{status:?}");
+        assert_eq!(lab(&app).check, CheckState::Idle);
+    }
+}
+
+#[test]
+fn an_editor_that_failed_is_said_with_its_command_and_status() {
+    let mut app = test_app(Lang::De, 100, 30);
     open_lab_one(&mut app);
     let id = lab_id(&app);
-    let effects = app.update(Msg::LabEdited {
-        lab_id: id,
-        result: Err("No editor found".into()),
+    app.update(Msg::LabEdited {
+        lab_id: id.clone(),
+        result: Err(EditError::Exited {
+            editor: "nano".into(),
+            status: "exit status: 1".into(),
+        }),
     });
-    assert!(effects.is_empty());
     let status = app.session.status.clone().expect("status");
-    assert!(
-        status.error && status.text.contains("No editor"),
-        "{status:?}"
+    assert_eq!(status.text, "nano: exit status: 1");
+    app.update(Msg::LabEdited {
+        lab_id: id,
+        result: Err(EditError::Terminal("broken pipe".into())),
+    });
+    let status = app.session.status.clone().expect("status");
+    assert_eq!(
+        status.text,
+        "Das Terminal ließ sich nicht zurückholen: broken pipe"
     );
-    assert_eq!(lab(&app).check, CheckState::Idle);
 }
 
 #[test]
@@ -288,7 +315,7 @@ fn r_asks_first_n_keeps_the_file_and_y_resets_it() {
     assert!(!status.error);
     app.update(Msg::LabReset {
         lab_id: id,
-        result: Err("cannot write x: denied".into()),
+        result: Err(LabFileError::Write("cannot write x: denied".into())),
     });
     assert!(app.session.status.clone().expect("status").error);
 }
@@ -307,9 +334,17 @@ fn reset_and_edit_wait_while_a_check_runs() {
 fn a_copy_that_cannot_be_made_is_said_on_the_status_line() {
     let mut app = test_app(Lang::En, 100, 30);
     open_lab_one(&mut app);
-    app.update(Msg::LabOpened(Err("cannot write /x: read-only".into())));
+    app.update(Msg::LabOpened(Err(LabFileError::Write(
+        "cannot write /x: read-only".into(),
+    ))));
     let status = app.session.status.clone().expect("status");
-    assert!(status.error && status.text.contains("read-only"));
+    assert!(status.error);
+    assert_eq!(status.text, "Lab file: cannot write /x: read-only");
+    app.update(Msg::LabOpened(Err(LabFileError::UnknownLab {
+        lab_id: "09-gone".into(),
+    })));
+    let status = app.session.status.clone().expect("status");
+    assert_eq!(status.text, "Lab file: no lab 09-gone");
 }
 
 #[test]

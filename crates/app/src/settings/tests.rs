@@ -1,7 +1,7 @@
 //! Settings lists the damaged copies the runtime reports and deletes them only after y.
 
 use super::super::test_app::{chars, test_app};
-use super::super::{DamagedCopy, Effect, Msg, Screen, StoreRequest};
+use super::super::{DamagedCopy, Effect, Msg, Screen, StoreFault, StoreRequest};
 use content::Lang;
 
 fn copy(name: &str) -> DamagedCopy {
@@ -63,7 +63,10 @@ fn damaged_copies_are_listed_and_deleted_after_yes() {
 fn a_failed_delete_is_shown_as_an_error() {
     let mut app = test_app(Lang::De, 80, 24);
     chars(&mut app, "8");
-    app.update(Msg::DamagedDeleted(Err("permission denied".into())));
+    app.update(Msg::DamagedDeleted(Err(StoreFault::File {
+        path: "/data/progress.db.damaged-1".into(),
+        reason: "permission denied".into(),
+    })));
     let status = app.session.status.clone().expect("a status line");
     assert!(status.error);
     assert!(status.text.contains("permission denied"), "{}", status.text);

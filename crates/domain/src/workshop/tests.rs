@@ -141,9 +141,20 @@ fn backoff_grows_with_jitter_and_a_ceiling() {
 #[test]
 fn names_are_trimmed_and_bounded() {
     assert_eq!(check_name("  Ada "), Ok("Ada".to_owned()));
-    assert!(check_name(" ").is_err());
-    assert!(check_name(&"x".repeat(41)).is_err());
-    assert!(check_name("a\u{7}b").is_err());
+    assert_eq!(check_name(" "), Err(NameRefusal::Empty));
+    assert_eq!(check_name(&"x".repeat(40)), Ok("x".repeat(40)));
+    assert_eq!(
+        check_name(&format!(" {} ", "x".repeat(41))),
+        Err(NameRefusal::TooLong("x".repeat(41)))
+    );
+    assert_eq!(
+        check_name("a\u{7}b"),
+        Err(NameRefusal::Control("a\u{7}b".to_owned()))
+    );
+    assert_eq!(
+        NameRefusal::Control("a".into()).to_string(),
+        "the name \"a\" contains control characters"
+    );
 }
 
 #[test]

@@ -162,7 +162,7 @@ impl HostState {
             }
             Route::Summary => match self.summary() {
                 Ok(view) => ApiResponse::json(&view),
-                Err(e) => ApiResponse::text(500, &e),
+                Err(e) => ApiResponse::text(500, &e.to_string()),
             },
             Route::Pace => self.send_pace(req.body, now_ms),
             Route::Kick => self.kick_request(req.body, now_ms, true),
@@ -362,13 +362,13 @@ impl HostState {
                 "wrong join code; ask the instructor for the join URL",
             ));
         }
-        let name = check_name(&batch.name).map_err(|e| ApiResponse::text(422, &e))?;
+        let name = check_name(&batch.name).map_err(|e| ApiResponse::text(422, &e.to_string()))?;
         if let Some(key) = names::refused_name(&name) {
             return Err(ApiResponse::text(422, &self.refusal(key, None)));
         }
         // Checked again after normalising: a ligature or a compatibility form can lengthen it.
-        let name =
-            check_name(&names::normal_name(&name)).map_err(|e| ApiResponse::text(422, &e))?;
+        let name = check_name(&names::normal_name(&name))
+            .map_err(|e| ApiResponse::text(422, &e.to_string()))?;
         let trainee = names::normal_id(&batch.trainee);
         let trainee_ok = trainee.len() == 32 && trainee.bytes().all(|b| b.is_ascii_hexdigit());
         if !trainee_ok || batch.token.len() < 16 || batch.token.len() > 64 {

@@ -3,7 +3,7 @@
 //! survives a restart), see how many joined in the last minute, and remove in one action every
 //! trainee who never sent an event.
 
-use super::{HostState, lock};
+use super::{HostDbError, HostState, lock};
 use domain::workshop::summary::door::Door;
 
 /// One minute, in ms: the window of the joins-per-minute figure.
@@ -18,11 +18,10 @@ impl HostState {
     }
 
     /// Locks (or unlocks) the room for new trainees; stored, so a restart keeps it.
-    pub fn set_locked(&self, locked: bool) -> Result<(), String> {
+    pub fn set_locked(&self, locked: bool) -> Result<(), HostDbError> {
         // Under the database lock, so a registration sees either state whole.
         let db = lock(&self.db);
-        db.set_locked(locked)
-            .map_err(|e| format!("host database: {e}"))?;
+        db.set_locked(locked)?;
         self.door_locked
             .store(locked, std::sync::atomic::Ordering::SeqCst);
         Ok(())
@@ -37,20 +36,16 @@ impl HostState {
     }
 
     /// How many trainees never sent an event (shown before they are removed).
-    pub fn silent_count(&self) -> Result<usize, String> {
-        lock(&self.db)
-            .silent_trainees()
-            .map(|t| t.len())
-            .map_err(|e| format!("host database: {e}"))
+    pub fn silent_count(&self) -> Result<usize, HostDbError> {
+        Ok(lock(&self.db).silent_trainees()?.len())
     }
 
     /// Removes every trainee who never sent an event; their clients are refused from now on.
-    pub fn remove_silent(&self, now_ms: i64) -> Result<SilentRemoved, String> {
-        let fail = |e: rusqlite::Error| format!("host database: {e}");
+    pub fn remove_silent(&self, now_ms: i64) -> Result<SilentRemoved, HostDbError> {
         let mut db = lock(&self.db);
-        let removed = db.remove_silent(now_ms).map_err(fail)?;
+        let removed = db.remove_silent(now_ms)?;
         if !removed.is_empty() {
-            *lock(&self.summary) = db.summary(&self.catalog).map_err(fail)?;
+            *lock(&self.summary) = db.summary(&self.catalog)?;
         }
         Ok(SilentRemoved {
             n: removed.len(),

@@ -11,10 +11,29 @@ pub const HOST_FILES: &str = "host.db, host-mail.db, host-otp.key, host-identity
 /// The lock file a running host holds.
 const LOCK_FILE: &str = "host.lock";
 
+/// Why the host could not take its data folder.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// Another host serves from this folder (it holds the lock file).
+    #[error(
+        "another queuelab host already serves a session from {data_dir}; stop it first, or start this one with another --data-dir"
+    )]
+    Taken { data_dir: String },
+    /// A file in it could not be made, opened, tightened or locked.
+    #[error("{path}: {source}")]
+    File {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
 /// Creates `path` empty and owner-only if it does not exist; an existing file (and its SQLite
 /// companions) is made owner-only too, so a folder from an older version is tightened.
-pub fn create_private(path: &Path) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+pub fn create_private(path: &Path) -> Result<(), FolderError> {
+    let fail = |source: std::io::Error| FolderError::File {
+        path: path.display().to_string(),
+        source,
+    };
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
     crate::platform::private_file(&mut options);
@@ -36,21 +55,20 @@ pub struct FolderLock {
 }
 
 /// Takes the folder's host lock, or says that another host serves from this folder.
-pub fn lock_folder(data_dir: &Path) -> Result<FolderLock, String> {
+pub fn lock_folder(data_dir: &Path) -> Result<FolderLock, FolderError> {
     let path = data_dir.join(LOCK_FILE);
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let fail = |source: std::io::Error| FolderError::File {
+        path: path.display().to_string(),
+        source,
+    };
     create_private(&path)?;
-    let file = OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .map_err(|e| fail(&e))?;
+    let file = OpenOptions::new().write(true).open(&path).map_err(fail)?;
     match file.try_lock() {
         Ok(()) => Ok(FolderLock { _file: file }),
-        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
-            "another queuelab host already serves a session from {}; stop it first, or start this one with another --data-dir",
-            data_dir.display()
-        )),
-        Err(std::fs::TryLockError::Error(e)) => Err(fail(&e)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(FolderError::Taken {
+            data_dir: data_dir.display().to_string(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(fail(e)),
     }
 }
 
@@ -70,7 +88,8 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
         let held = lock_folder(dir.path()).expect("the first host");
         let err = lock_folder(dir.path()).expect_err("a second host");
-        assert!(err.contains("another queuelab host"), "{err}");
+        assert!(matches!(err, FolderError::Taken { .. }), "{err}");
+        assert!(err.to_string().contains("another queuelab host"), "{err}");
         drop(held);
         lock_folder(dir.path()).expect("free again");
     }

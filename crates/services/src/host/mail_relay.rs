@@ -165,7 +165,7 @@ impl MailRelay {
     /// starts its dispatcher (which first sends what a previous run left queued).
     pub fn open(data_dir: &Path, config: &Config, content: &Content) -> Result<MailRelay, String> {
         let path = data_dir.join(RELAY_DB);
-        super::files::create_private(&path)?;
+        super::files::create_private(&path).map_err(|e| e.to_string())?;
         let (store, _) = Store::open(&path).map_err(|e| e.to_string())?;
         let from = mail::from_mailbox(config.mail.from.as_deref()).map_err(|e| e.to_string())?;
         let vault = CodeVault::shared();

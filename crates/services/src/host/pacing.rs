@@ -1,18 +1,27 @@
 //! Pacing: the instructor's commands to the room (open a chapter or a scenario, reveal a
 //! decision, open a second vote on one), stored and served to the trainees' polls with the distributions revealed so far.
 
-use super::{HostState, lock};
+use super::{HostDbError, HostState, lock};
 use domain::workshop::pace::{MAX_PACES, PaceReply};
 use domain::workshop::{Pace, PaceKind};
 use std::collections::BTreeMap;
 
+/// Why a pacing command was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum PaceError {
+    /// It names a chapter, scenario, mode or decision the content does not have (which).
+    #[error("{0}")]
+    Refused(String),
+    /// The host database failed.
+    #[error(transparent)]
+    Database(#[from] HostDbError),
+}
+
 impl HostState {
     /// Stores and serves a pacing command after checking its ids against the content.
-    pub fn pace(&self, kind: PaceKind, now_ms: i64) -> Result<Pace, String> {
-        kind.validate(&self.catalog)?;
-        let pace = lock(&self.db)
-            .add_pace(kind, now_ms)
-            .map_err(|e| format!("host database: {e}"))?;
+    pub fn pace(&self, kind: PaceKind, now_ms: i64) -> Result<Pace, PaceError> {
+        kind.validate(&self.catalog).map_err(PaceError::Refused)?;
+        let pace = lock(&self.db).add_pace(kind, now_ms).map_err(HostDbError)?;
         lock(&self.paces).push(pace.clone());
         Ok(pace)
     }

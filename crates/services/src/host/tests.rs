@@ -96,6 +96,39 @@ fn duplicates_are_recognised_and_counted_once_across_a_restart() {
 }
 
 #[test]
+fn acknowledging_a_trainee_who_is_not_stuck_is_a_conflict_not_a_database_failure() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let content = content();
+    let state = HostState::open(dir.path(), Some("Room 1"), &content).expect("opens");
+    post(
+        &state,
+        &batch(&state, "a", vec![decision(&content, "e1", 1)]),
+    );
+    let refused = state.acknowledge("Trainee a").expect_err("not stuck");
+    assert!(
+        matches!(&refused, AckError::NotStuck { name } if name == "Trainee a"),
+        "{refused:?}"
+    );
+    assert_eq!(state.acknowledge("nobody").expect("no error"), None);
+    let key = state.key.clone();
+    let answer = call(
+        &state,
+        "POST",
+        "/api/ack",
+        "",
+        Some(&key),
+        br#"{"who":"Trainee a"}"#,
+    );
+    assert_eq!(
+        (
+            answer.status,
+            String::from_utf8_lossy(&answer.body).as_ref()
+        ),
+        (409, "Trainee a is not stuck\n")
+    );
+}
+
+#[test]
 fn only_the_owner_writes_and_only_the_instructor_reads() {
     let dir = tempfile::tempdir().expect("tempdir");
     let content = content();

@@ -360,3 +360,31 @@ fn a_code_alone_goes_on_to_the_next_session_after_no_and_stops_when_none_is_left
     );
     assert!(f.declined.is_empty(), "a new search starts afresh");
 }
+
+#[test]
+fn a_refused_name_is_said_in_the_learners_language_and_nothing_is_sent() {
+    for (lang, too_long) in [
+        (Lang::De, "Der Name ist zu lang: höchstens 40 Zeichen."),
+        (Lang::En, "The name is too long: at most 40 characters."),
+    ] {
+        let mut app = test_app(lang, 80, 24);
+        chars(&mut app, "w");
+        chars(&mut app, URL);
+        key(&mut app, KeyCode::Enter);
+        app.update(Msg::WorkshopGreeted(Ok((URL.into(), "Room 1".into()))));
+        chars(&mut app, &"x".repeat(41));
+        assert!(key(&mut app, KeyCode::Enter).is_empty(), "not sent");
+        let said = form(&app).and_then(|f| f.error.clone());
+        assert_eq!(said.as_deref(), Some(too_long));
+        for _ in 0..41 {
+            key(&mut app, KeyCode::Backspace);
+        }
+        chars(&mut app, "   ");
+        assert!(key(&mut app, KeyCode::Enter).is_empty(), "not sent");
+        let said = form(&app).and_then(|f| f.error.clone()).expect("said");
+        assert!(
+            !said.contains("--name"),
+            "no command-line flag here: {said}"
+        );
+    }
+}

@@ -22,6 +22,6 @@ impl HostState {
                 .remove_silent(now_ms)
                 .map(|removed| ApiResponse::json(&removed)),
         };
-        answer.unwrap_or_else(|e| ApiResponse::text(500, &e))
+        answer.unwrap_or_else(|e| ApiResponse::text(500, &e.to_string()))
     }
 }

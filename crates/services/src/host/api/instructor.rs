@@ -2,7 +2,7 @@
 //! kick, remove, acknowledge).
 
 use super::{ApiRequest, ApiResponse, same};
-use crate::host::{HostState, login, projector};
+use crate::host::{AckError, HostState, PaceError, login, projector};
 use domain::workshop::PaceKind;
 use domain::workshop::wire::{Acknowledged, Who};
 
@@ -59,7 +59,7 @@ impl HostState {
                     answer.headers = vec![("content-security-policy", projector::CSP.to_owned())];
                     answer
                 }
-                Err(e) => ApiResponse::text(500, &e),
+                Err(e) => ApiResponse::text(500, &e.to_string()),
             },
             Err(refusal @ KeyRefusal::Missing) => {
                 ApiResponse::html(refusal.status(), login::login_page(self.texts(), false))
@@ -80,7 +80,7 @@ impl HostState {
             Ok(view) => ApiResponse::json(&serde_json::json!({
                 "html": projector::live(&view, self.texts())
             })),
-            Err(e) => ApiResponse::text(500, &e),
+            Err(e) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
@@ -122,7 +122,8 @@ impl HostState {
         };
         match self.pace(kind, now_ms) {
             Ok(pace) => ApiResponse::json(&pace),
-            Err(e) => ApiResponse::text(422, &e),
+            Err(e @ PaceError::Refused(_)) => ApiResponse::text(422, &e.to_string()),
+            Err(e @ PaceError::Database(_)) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
@@ -145,7 +146,7 @@ impl HostState {
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
             ),
-            Err(e) => ApiResponse::text(500, &e),
+            Err(e) => ApiResponse::text(500, &e.to_string()),
         }
     }
 
@@ -162,7 +163,8 @@ impl HostState {
                 404,
                 &format!("no trainee called {:?} in this session", request.who),
             ),
-            Err(e) => ApiResponse::text(409, &e),
+            Err(e @ AckError::NotStuck { .. }) => ApiResponse::text(409, &e.to_string()),
+            Err(e @ AckError::Database(_)) => ApiResponse::text(500, &e.to_string()),
         }
     }
 }
