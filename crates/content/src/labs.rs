@@ -3,18 +3,20 @@
 //! file shows, titles and three hints per language), `brief.LANG.md`, `start.sql`,
 //! `solution.sql` and `wrong/*.sql`. The format is described in `labs/README.md`.
 
+mod answers;
 mod invariant;
+mod lab_toml;
 mod section;
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use toml::Spanned;
 
+use answers::Answers;
 pub use invariant::LabInvariant;
+use lab_toml::LabToml;
 pub use section::Section;
 
-use super::toml_file::{self, at, check_version};
 use super::{ContentSource, Lang, Problem};
 
 /// Hints per language: exactly this many levels.
@@ -114,25 +116,6 @@ impl Lab {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    format_version: Spanned<u32>,
-    number: Spanned<u32>,
-    chapter: Spanned<String>,
-    sections: Spanned<Vec<String>>,
-    scenarios: Spanned<Vec<String>>,
-    brokers: Spanned<Vec<String>>,
-    seeds: Spanned<u64>,
-    start_fails: Spanned<StartFails>,
-    #[serde(default)]
-    charged: bool,
-    #[serde(default)]
-    poison: bool,
-    title: Spanned<BTreeMap<String, String>>,
-    hints: Spanned<BTreeMap<String, Vec<String>>>,
-}
-
 /// What the labs are checked against: the ids the rest of the content defines (an empty list
 /// is not checked: the embedded copy, which `check` has held against them in CI).
 #[derive(Debug, Clone, Copy)]
@@ -179,7 +162,8 @@ fn read(source: &ContentSource, path: &str, problems: &mut Vec<Problem>) -> Opti
     }
 }
 
-#[allow(clippy::too_many_lines)] // one check after the other, each with its own message
+/// One lab folder: `lab.toml` checked field by field, then the files it needs. Every problem is
+/// reported (not only the first), and a folder with any gives no lab.
 fn load_one(
     source: &ContentSource,
     folder: &str,
@@ -187,205 +171,73 @@ fn load_one(
     problems: &mut Vec<Problem>,
 ) -> Option<Lab> {
     let dir = format!("labs/{folder}");
-    let path = format!("{dir}/lab.toml");
-    let text = read(source, &path, problems)?;
-    let file: File = match toml_file::parse(&path, &text) {
-        Ok(f) => f,
-        Err(p) => {
-            problems.push(p);
-            return None;
-        }
-    };
+    let toml = LabToml::read(source, &dir, problems)?;
     let before = problems.len();
-    check_version(&path, &text, &file.format_version, problems);
-    let number = *file.number.get_ref();
-    if !folder.starts_with(&format!("{number:02}-")) {
-        problems.push(at(
-            &path,
-            &text,
-            &file.number,
-            format!("lab {number} must live in a folder named {number:02}-slug, not {folder}"),
-        ));
-    }
-    if !known.chapters.is_empty() && !known.chapters.contains(file.chapter.get_ref()) {
-        problems.push(at(
-            &path,
-            &text,
-            &file.chapter,
-            format!("no chapter {:?}", file.chapter.get_ref()),
-        ));
-    }
-    let mut sections = Vec::new();
-    for name in file.sections.get_ref() {
-        match Section::parse(name) {
-            Some(s) => sections.push(s),
-            None => problems.push(at(
-                &path,
-                &text,
-                &file.sections,
-                format!("no section @{name}"),
-            )),
-        }
-    }
-    for id in file.scenarios.get_ref() {
-        if !known.scenarios.is_empty() && !known.scenarios.contains(id) {
-            problems.push(at(
-                &path,
-                &text,
-                &file.scenarios,
-                format!("no scenario {id:?}"),
-            ));
-        }
-    }
-    for b in file.brokers.get_ref() {
-        if !BROKERS.contains(&b.as_str()) {
-            problems.push(at(
-                &path,
-                &text,
-                &file.brokers,
-                format!("no broker {b:?} (asb or sqs)"),
-            ));
-        }
-    }
-    if file.scenarios.get_ref().is_empty() || file.brokers.get_ref().is_empty() {
-        problems.push(at(
-            &path,
-            &text,
-            &file.scenarios,
-            "a lab checks at least one scenario on one broker",
-        ));
-    }
-    let seeds = *file.seeds.get_ref();
-    if seeds == 0 || seeds > MAX_SEEDS {
-        problems.push(at(
-            &path,
-            &text,
-            &file.seeds,
-            format!("seeds must be 1..={MAX_SEEDS}"),
-        ));
-    }
-    let start_fails = file.start_fails.get_ref().clone();
-    if !file.scenarios.get_ref().contains(&start_fails.scenario)
-        || !file.brokers.get_ref().contains(&start_fails.broker)
-        || !(HARM_MOMENTS.contains(&start_fails.moment.as_str())
-            || LabInvariant::parse(&start_fails.moment).is_some())
-    {
-        let invariants = LabInvariant::ALL.map(LabInvariant::as_str);
-        problems.push(at(
-            &path,
-            &text,
-            &file.start_fails,
-            format!(
-                "start_fails must name a checked scenario and broker and one of {HARM_MOMENTS:?} or {invariants:?}"
-            ),
-        ));
-    }
-    let mut title = BTreeMap::new();
-    let mut hints = BTreeMap::new();
-    let mut brief = BTreeMap::new();
-    for lang in Lang::ALL {
-        match file.title.get_ref().get(lang.code()) {
-            Some(t) if !t.trim().is_empty() => {
-                title.insert(lang, t.clone());
-            }
-            _ => problems.push(at(
-                &path,
-                &text,
-                &file.title,
-                format!("missing title in {lang}"),
-            )),
-        }
-        match file.hints.get_ref().get(lang.code()) {
-            Some(h) if h.len() == HINT_LEVELS && h.iter().all(|x| !x.trim().is_empty()) => {
-                hints.insert(lang, h.clone());
-            }
-            Some(h) => problems.push(at(
-                &path,
-                &text,
-                &file.hints,
-                format!(
-                    "{lang}: {HINT_LEVELS} hint levels needed, {} given",
-                    h.iter().filter(|x| !x.trim().is_empty()).count()
-                ),
-            )),
-            None => problems.push(at(
-                &path,
-                &text,
-                &file.hints,
-                format!("missing hints in {lang}"),
-            )),
-        }
-        let brief_path = format!("{dir}/brief.{lang}.md");
-        if let Some(b) = read(source, &brief_path, problems) {
-            brief.insert(lang, b);
-        }
-    }
-    for code in file
-        .title
-        .get_ref()
-        .keys()
-        .chain(file.hints.get_ref().keys())
-    {
-        if Lang::from_code(code).is_none() {
-            problems.push(at(
-                &path,
-                &text,
-                &file.title,
-                format!("unknown language {code:?}"),
-            ));
-        }
-    }
+    let sections = toml.check_fields(folder, known, problems);
+    let texts = Texts::read(source, &dir, &toml, problems);
+    toml.check_language_codes(problems);
     let start = read(source, &format!("{dir}/start.sql"), problems);
     let solution = read(source, &format!("{dir}/solution.sql"), problems);
-    let mut wrong = Vec::new();
-    for name in source.list(&format!("{dir}/wrong")) {
-        let rel = format!("{dir}/wrong/{name}");
-        if let Some(t) = read(source, &rel, problems) {
-            match expected_failure(&t) {
-                Some(expect) if is_failure_name(expect) => {}
-                _ => problems.push(Problem::file(
-                    &rel,
-                    "a wrong answer starts with the line `-- expect: NAME`, NAME a moment \
-                     (duplicate-effect, lost-order, out-of-order) or a lab invariant",
-                )),
-            }
-            wrong.push((name, t));
-        }
-    }
-    let mut right = Vec::new();
-    for name in source.list(&format!("{dir}/right")) {
-        if let Some(t) = read(source, &format!("{dir}/right/{name}"), problems) {
-            right.push((name, t));
-        }
-    }
-    if wrong.is_empty() {
-        problems.push(Problem::file(
-            &format!("{dir}/wrong"),
-            "a lab needs at least one plausible wrong answer in wrong/*.sql",
-        ));
-    }
+    let answers = Answers::read(source, &dir, problems);
     if problems.len() > before {
         return None;
     }
+    let file = toml.file;
     Some(Lab {
         id: folder.to_owned(),
-        number,
+        number: file.number.into_inner(),
         chapter: file.chapter.into_inner(),
-        title,
-        brief,
-        hints,
+        title: texts.title,
+        brief: texts.brief,
+        hints: texts.hints,
         sections,
         scenarios: file.scenarios.into_inner(),
         brokers: file.brokers.into_inner(),
-        seeds,
-        start_fails,
+        seeds: file.seeds.into_inner(),
+        start_fails: file.start_fails.into_inner(),
         charged: file.charged,
         poison: file.poison,
         start: start?,
         solution: solution?,
-        wrong,
-        right,
+        wrong: answers.wrong,
+        right: answers.right,
     })
+}
+
+/// What a learner reads of a lab, per language.
+struct Texts {
+    title: BTreeMap<Lang, String>,
+    hints: BTreeMap<Lang, Vec<String>>,
+    brief: BTreeMap<Lang, String>,
+}
+
+impl Texts {
+    /// The title and hints from `lab.toml` and `brief.LANG.md`, each language in turn; what a
+    /// language lacks is reported.
+    fn read(
+        source: &ContentSource,
+        dir: &str,
+        toml: &LabToml,
+        problems: &mut Vec<Problem>,
+    ) -> Self {
+        let mut texts = Texts {
+            title: BTreeMap::new(),
+            hints: BTreeMap::new(),
+            brief: BTreeMap::new(),
+        };
+        for lang in Lang::ALL {
+            if let Some(t) = toml.title_in(lang, problems) {
+                texts.title.insert(lang, t);
+            }
+            if let Some(h) = toml.hints_in(lang, problems) {
+                texts.hints.insert(lang, h);
+            }
+            if let Some(b) = read(source, &format!("{dir}/brief.{lang}.md"), problems) {
+                texts.brief.insert(lang, b);
+            }
+        }
+        texts
+    }
 }
 
 #[cfg(test)]

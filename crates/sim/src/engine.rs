@@ -11,12 +11,12 @@ use super::blobs::BlobStore;
 use super::fault::Fault;
 use super::model::{BrokerKind, Event, Mode, Pitfall};
 use super::moments::Fact;
-use super::profile::profile;
+use super::profile::{BrokerProfile, profile};
 use super::report::RunReport;
 use super::retry::RetryPolicy;
-use super::scenario::MAX_MESSAGES;
+use super::scenario::{MAX_MESSAGES, Scenario, Setup};
 use super::state::{RowChange, Scalars};
-use super::store;
+use super::store::{self, RunPaths};
 
 mod action;
 mod api;
@@ -125,6 +125,99 @@ pub(crate) const RECONNECT_MS: u64 = 1_000;
 /// The logical consumer name written to the inbox (instances share it).
 pub(crate) const CONSUMER_NAME: &str = "billing";
 
+/// The number of orders a run sends: the scenario's, or the one asked for where the scenario
+/// scales (a fixed-size scenario's story depends on its size).
+fn run_size(scenario: &Scenario, messages: Option<u32>) -> Result<u32, SimError> {
+    match messages {
+        None => Ok(scenario.setup.messages),
+        Some(0) => Err(SimError::Config("--messages must be at least 1".into())),
+        Some(n) if n > MAX_MESSAGES => Err(SimError::Config(format!(
+            "--messages {n} is too many (at most {MAX_MESSAGES})"
+        ))),
+        Some(n) if n != scenario.setup.messages && !scenario.setup.scalable => {
+            Err(SimError::Config(format!(
+                "scenario '{}' has a fixed size of {} messages; --messages scales only backlog and chaos",
+                scenario.id, scenario.setup.messages
+            )))
+        }
+        Some(n) => Ok(n),
+    }
+}
+
+impl Settings {
+    /// The scenario's setup where it names a value, else the broker profile's; the pitfall
+    /// mode changes the one setting its pitfall is about.
+    fn resolve(
+        scenario: &Scenario,
+        mode: Mode,
+        broker: BrokerKind,
+        profile: &BrokerProfile,
+    ) -> Settings {
+        let s = &scenario.setup;
+        let dedup_window_ms = match (s.dedup, broker) {
+            (false, _) => None,
+            (true, BrokerKind::Asb) => {
+                Some(s.dedup_window_ms.unwrap_or(profile.dedup_window_ms.value))
+            }
+            (true, BrokerKind::Sqs) => Some(profile.dedup_window_ms.value),
+        };
+        let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
+        Settings {
+            lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
+            max_deliveries: if pitfall == Some(Pitfall::RaiseDeliveryLimit) {
+                s.raised_max_deliveries
+            } else {
+                s.max_deliveries
+                    .unwrap_or(profile.max_deliveries.value as u32)
+            },
+            dedup_window_ms,
+            // Sessions / FIFO message groups, unless the pitfall leaves the ordering key out.
+            ordered: s.groups > 0 && pitfall != Some(Pitfall::NoOrderingKey),
+            retention_ms: if pitfall == Some(Pitfall::ShortRetention) {
+                s.short_retention_ms
+            } else {
+                s.retention_ms
+            },
+            renew_limit_ms: s.renew_limit_ms.unwrap_or(profile.renew_limit_ms.value),
+            retry: crate::scenario::retry_policy(scenario),
+            pitfall,
+        }
+    }
+}
+
+impl Conns {
+    /// One connection per actor to the run's databases, as many dispatchers and consumers as
+    /// the setup has.
+    fn open(paths: &RunPaths, setup: &Setup) -> Result<Conns, SimError> {
+        let open = |file: &'static str| store::open(&paths.dir.join(file), file);
+        Ok(Conns {
+            api: open("service.db")?,
+            dispatchers: (0..setup.dispatchers)
+                .map(|_| open("service.db"))
+                .collect::<Result<_, _>>()?,
+            consumers: (0..setup.consumers)
+                .map(|_| open("service.db"))
+                .collect::<Result<_, _>>()?,
+            broker: open("broker.db")?,
+            provider: open("provider.db")?,
+            sweeper: open("service.db")?,
+        })
+    }
+}
+
+/// The learner's SQL installed on the run's connections.
+fn start_lab(
+    sql: std::sync::Arc<super::lab::LabSql>,
+    conns: &mut Conns,
+    settings: &Settings,
+) -> Result<lab_consumer::LabRun, SimError> {
+    let mut run = lab_consumer::LabRun::start(sql, conns)?;
+    // Where order matters and the learner writes the messages, the groups are theirs too
+    // (lab 5).
+    run.groups_from_file = settings.ordered && run.sql.opens(super::lab::Section::Accept);
+    Ok(run)
+}
+
 impl Simulation {
     /// Creates the run directory and schemas and schedules the scenario.
     pub fn new(config: RunConfig) -> Result<Simulation, SimError> {
@@ -146,7 +239,8 @@ impl Simulation {
         self.lab.as_ref().map(|l| &l.trail)
     }
 
-    #[allow(clippy::too_many_lines)] // plain field initialisation
+    /// A run of `config` (with the learner's SQL, if any): the run directory, its databases
+    /// and connections, and the scenario scheduled.
     fn build(
         config: RunConfig,
         lab: Option<std::sync::Arc<super::lab::LabSql>>,
@@ -159,81 +253,20 @@ impl Simulation {
             messages,
             dir,
         } = config;
-        let messages = match messages {
-            None => scenario.setup.messages,
-            Some(0) => return Err(SimError::Config("--messages must be at least 1".into())),
-            Some(n) if n > MAX_MESSAGES => {
-                return Err(SimError::Config(format!(
-                    "--messages {n} is too many (at most {MAX_MESSAGES})"
-                )));
-            }
-            Some(n) if n != scenario.setup.messages && !scenario.setup.scalable => {
-                return Err(SimError::Config(format!(
-                    "scenario '{}' has a fixed size of {} messages; --messages scales only backlog and chaos",
-                    scenario.id, scenario.setup.messages
-                )));
-            }
-            Some(n) => n,
-        };
+        let messages = run_size(&scenario, messages)?;
         let profile = profile(broker);
+        let settings = Settings::resolve(&scenario, mode, broker, profile);
         let s = &scenario.setup;
-        let dedup_window_ms = match (s.dedup, broker) {
-            (false, _) => None,
-            (true, BrokerKind::Asb) => {
-                Some(s.dedup_window_ms.unwrap_or(profile.dedup_window_ms.value))
-            }
-            (true, BrokerKind::Sqs) => Some(profile.dedup_window_ms.value),
-        };
-        let pitfall = (mode == Mode::Pitfall).then_some(scenario.pitfall);
-        let settings = Settings {
-            lock_ms: s.lock_ms.unwrap_or(profile.lock_ms.value),
-            max_deliveries: if pitfall == Some(Pitfall::RaiseDeliveryLimit) {
-                s.raised_max_deliveries
-            } else {
-                s.max_deliveries
-                    .unwrap_or(profile.max_deliveries.value as u32)
-            },
-            dedup_window_ms,
-            // Sessions / FIFO message groups, unless the pitfall leaves the ordering key out.
-            ordered: s.groups > 0 && pitfall != Some(Pitfall::NoOrderingKey),
-            retention_ms: if pitfall == Some(Pitfall::ShortRetention) {
-                s.short_retention_ms
-            } else {
-                s.retention_ms
-            },
-            renew_limit_ms: s.renew_limit_ms.unwrap_or(profile.renew_limit_ms.value),
-            retry: crate::scenario::retry_policy(&scenario),
-            pitfall,
-        };
         let paths = match &lab {
             // The learner's @schema decides the inbox's index when the file takes over the
             // consumer; else the engine's careful consumer runs with its own.
             Some(sql) if sql.takes_consumer() => store::create_with_inbox(&dir, None)?,
             _ => store::create(&dir, mode)?,
         };
-        let open = |file: &'static str| store::open(&paths.dir.join(file), file);
-        let mut conns = Conns {
-            api: open("service.db")?,
-            dispatchers: (0..s.dispatchers)
-                .map(|_| open("service.db"))
-                .collect::<Result<_, _>>()?,
-            consumers: (0..s.consumers)
-                .map(|_| open("service.db"))
-                .collect::<Result<_, _>>()?,
-            broker: open("broker.db")?,
-            provider: open("provider.db")?,
-            sweeper: open("service.db")?,
-        };
+        let mut conns = Conns::open(&paths, s)?;
         let lab = match lab {
             None => None,
-            Some(sql) => {
-                let mut run = lab_consumer::LabRun::start(sql, &mut conns)?;
-                // Where order matters and the learner writes the messages, the groups are
-                // theirs too (lab 5).
-                run.groups_from_file =
-                    settings.ordered && run.sql.opens(super::lab::Section::Accept);
-                Some(run)
-            }
+            Some(sql) => Some(start_lab(sql, &mut conns, &settings)?),
         };
         let mut rng = StdRng::seed_from_u64(seed);
         let steps = run_action::build_script(&scenario, messages, &mut rng);
@@ -274,17 +307,23 @@ impl Simulation {
             recorder: Recorder::default(),
             lab,
         };
-        sim.schedule(
+        sim.schedule_start();
+        Ok(sim)
+    }
+
+    /// The run's first actions: the client's first request at once, the sweeper at its
+    /// interval and the script's first step.
+    fn schedule_start(&mut self) {
+        self.schedule(
             0,
             Action::ApiRequest {
                 order: 1,
                 retry: false,
             },
         );
-        let sweep = sim.spec.scenario.setup.sweep_ms;
-        sim.schedule(sweep, Action::Sweep);
-        sim.schedule_next_script();
-        Ok(sim)
+        let sweep = self.spec.scenario.setup.sweep_ms;
+        self.schedule(sweep, Action::Sweep);
+        self.schedule_next_script();
     }
 
     /// Schedules `action` at virtual time `at` (never before now).

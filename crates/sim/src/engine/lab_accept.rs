@@ -10,22 +10,19 @@
 //! something is durable beyond the request (an order committed, a message published): the rest
 //! of the section does not run, an open transaction rolls back, the client retries.
 //!
-//! This file runs the section; [`committed`] reads back what it left and ends the request.
+//! This file runs the section; [`statement`] runs each of its statements and decides what
+//! follows, [`committed`] reads back what the section left and ends the request.
 
 mod committed;
 mod queue_kind;
+mod statement;
 
 use std::sync::Arc;
 
-use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension};
 
-use super::lab_probe::Boundary;
 use super::{SimError, Simulation, SqlContext};
-use crate::fault::Fault;
-use crate::lab::hooks::{StatementError, run_statement};
-use crate::lab::probe::Strike;
-use crate::lab::{LabFileError, LabFileErrorKind, Section, SideEffect, TrailEntry};
+use crate::lab::{LabFileError, LabFileErrorKind, Section, TrailEntry};
 use crate::model::{Actor, Event};
 
 /// What an event of the learner's `@accept` shows in the SQL view.
@@ -195,158 +192,30 @@ impl Simulation {
 
     /// Runs the statements (on the spare connection for the client's concurrent retry);
     /// returns how the section ended and the messages it published.
-    #[allow(clippy::too_many_lines)] // one statement loop with each of its exits
     fn lab_accept_section(
         &mut self,
         req: &AcceptRequest,
         competitor: bool,
     ) -> Result<(End, Vec<(String, TrailEntry)>), SimError> {
-        let actor = Actor::Api;
         let Some(lab) = &self.lab else {
             return Ok((End::Done, Vec::new()));
         };
         let sql = Arc::clone(&lab.sql);
-        let (guard, calls) = if competitor {
-            (lab.spare_guard.clone(), lab.spare_side_effects.clone())
-        } else {
-            (lab.api_guard.clone(), lab.api_side_effects.clone())
-        };
-        let binds = [
-            (":order_id", Value::Integer(i64::from(req.order))),
-            (":request_id", Value::Text(req.request_id.clone())),
-            (":customer", Value::Text(req.customer.clone())),
-            (":amount_cents", Value::Integer(req.amount_cents)),
-            (":message_id", Value::Text(req.message_id.clone())),
-            (":body", Value::Text(req.body.clone())),
-            (
-                ":now_ms",
-                Value::Integer(i64::try_from(self.clock.now).unwrap_or(i64::MAX)),
-            ),
-        ];
-        let mut committed =
-            order_of(self.accept_conn(competitor), &req.request_id).ctx(actor, "find the order")?;
-        let mut published = Vec::new();
+        let mut run = self.lab_accept_run(lab, req, competitor)?;
         let statements = sql.statements(Section::Accept);
-        for (index, stmt) in statements.iter().enumerate() {
-            let mut boundary =
-                Boundary::before(self.accept_conn(competitor), index, statements.len());
-            let newest_row =
-                newest_outbox_row(self.accept_conn(competitor)).ctx(actor, "read the outbox")?;
-            let result = run_statement(self.accept_conn(competitor), &guard, stmt, &binds);
-            let here = self.accept_entry(&req.message_id, stmt.line, stmt.column);
-            let mut refused = None;
-            let mut sent = false;
-            // What the statement asked of the broker happened (or failed), whatever the
-            // statement did next.
-            for call in calls.take() {
-                let SideEffect::Publish { message_id, body } = call else {
-                    continue;
-                };
-                let at = self.accept_entry(&message_id, stmt.line, stmt.column);
-                if self.broker_is_down() {
-                    refused = Some(crate::engine_words::english(
-                        crate::engine_words::PUBLISH_REFUSED,
-                        &[&message_id],
-                    ));
-                    break;
-                }
-                // publish() has no parameter for a group: where the file owns the groups,
-                // its message carries none.
-                let group = if self.lab_groups_from_file() {
-                    None
-                } else {
-                    req.group.clone()
-                };
-                self.lab_queue_for_send(group.as_deref());
-                if self.refuses_send(group.as_deref()) {
-                    let reason = self.refusal_reason();
-                    refused = Some(format!("publish({message_id}): {reason}"));
-                    break;
-                }
-                // The order the message names: the row the request wrote (inside its own
-                // transaction, too), else the number the client gave it.
-                let order_id = order_of(self.accept_conn(competitor), &req.request_id)
-                    .ctx(actor, "find the order")?
-                    .unwrap_or(i64::from(req.order));
-                self.enqueue(actor, &message_id, order_id, &body, group.as_deref())?;
-                if let Some(l) = &mut self.lab {
-                    // A published message is the request's write outside the database: the
-                    // statement a report names for what becomes of it.
-                    l.published.insert(req.request_id.clone());
-                    l.trail.entries.push(at.clone());
-                }
-                published.push((message_id, at));
-                sent = true;
-                boundary.acted = true;
-            }
-            let broker_refused = refused.is_some();
-            let text = match (refused, result) {
-                (_, Err(StatementError::Learner(e))) => {
-                    roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
-                    return Err(SimError::Lab(e));
-                }
-                (Some(text), _) => Some(text),
-                (None, Err(StatementError::Runtime(e))) => Some(e.to_string()),
-                (None, Ok(_)) => None,
-            };
-            if let Some(text) = text {
-                roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
-                let end = End::Failed {
-                    text,
-                    at: here,
-                    refused: broker_refused,
-                };
-                return Ok((end, published));
-            }
-            // A second message for an order is the statement a duplicate effect names.
-            if let Some(first) =
-                second_message_of_an_order(self.accept_conn(competitor), newest_row)
-                    .ctx(actor, "read the outbox")?
-                && let Some(l) = &mut self.lab
-            {
-                l.trail.entries.push(TrailEntry {
-                    message_id: first,
-                    ..here.clone()
-                });
-            }
-            // Something durable beyond the request: the order committed, or a message out.
-            let mut durable = sent;
-            if committed.is_none() && self.accept_conn(competitor).is_autocommit() {
-                committed = order_of(self.accept_conn(competitor), &req.request_id)
-                    .ctx(actor, "find the order")?;
-                durable |= committed.is_some();
-            }
-            if durable && !req.retry && self.script.armed.take(Fault::ApiTimeoutAfterCommit) {
-                roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
-                return Ok((End::Struck, published));
-            }
-            if competitor {
-                continue;
-            }
-            let kinds = boundary.after(&self.conns.api, stmt);
-            match self.lab_boundary(Section::Accept, index, kinds) {
-                None => {}
-                Some(Strike::Crash { client_retry }) => {
-                    roll_back_open(&self.conns.api).ctx(actor, "roll back")?;
-                    return Ok((
-                        End::Crashed {
-                            at: here,
-                            client_retry,
-                        },
-                        published,
-                    ));
-                }
-                Some(Strike::Compete) => self.lab_accept_competitor(req)?,
+        for index in 0..statements.len() {
+            if let Some(end) = self.lab_accept_statement(&mut run, index, statements)? {
+                return Ok((end, run.published));
             }
         }
         if !self.accept_conn(competitor).is_autocommit() {
-            roll_back_open(self.accept_conn(competitor)).ctx(actor, "roll back")?;
+            roll_back_open(self.accept_conn(competitor)).ctx(Actor::Api, "roll back")?;
             return Err(SimError::Lab(LabFileError {
                 line: sql.section_line(Section::Accept),
                 column: 1,
                 kind: LabFileErrorKind::OpenTransaction,
             }));
         }
-        Ok((End::Done, published))
+        Ok((End::Done, run.published))
     }
 }
