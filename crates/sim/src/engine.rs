@@ -281,12 +281,7 @@ impl Simulation {
                     ..BrokerState::default()
                 },
             },
-            ledger: Ledger {
-                effects_per_order: vec![0; messages as usize + 1],
-                charges_per_order: vec![0; messages as usize + 1],
-                next_effect: 1,
-                ..Ledger::default()
-            },
+            ledger: Ledger::new(messages),
             spec: RunSpec {
                 scenario,
                 mode,
@@ -379,13 +374,14 @@ impl Simulation {
             event.caption = lab_captions::lab_caption(&event)
                 .unwrap_or_else(|| event.kind.caption_key_on(self.spec.broker));
             let now = self.clock.now;
+            let (stages, metrics, ages_len) = self.ledger.counters();
             let scalars = Scalars {
                 event_index: None,
                 now_ms: now,
                 broker_down: self.actors.broker.down_until > now,
-                stages: self.ledger.stages,
-                metrics: self.ledger.metrics,
-                ages_len: self.ledger.ages.len(),
+                stages,
+                metrics,
+                ages_len,
             };
             return Ok(self.recorder.record(event, scalars));
         }

@@ -118,7 +118,6 @@ impl Simulation {
         )
         .ctx(Actor::Provider, "charge")?;
         if new {
-            self.ledger.charged(d.order_id);
             self.note(Fact::Charged {
                 order: d.order_id,
                 message_id: d.message_id.clone(),

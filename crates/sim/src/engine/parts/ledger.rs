@@ -11,19 +11,17 @@ use crate::state::StageCounters;
 #[derive(Default)]
 pub(crate) struct Ledger {
     /// Counter metrics (percentiles are computed from `ages` when read).
-    pub metrics: Metrics,
+    metrics: Metrics,
     /// Exact counts per flow-map stage.
-    pub stages: StageCounters,
+    stages: StageCounters,
     /// Age of each message when its effect was applied, ms.
-    pub ages: Vec<u32>,
+    ages: Vec<u32>,
     /// Effects per order number (index = order).
-    pub effects_per_order: Vec<u8>,
-    /// Provider charges per order number (index = order).
-    pub charges_per_order: Vec<u8>,
+    effects_per_order: Vec<u8>,
     /// Unpublished outbox rows by (created, id): the oldest gives the outbox lag.
-    pub unpublished: BTreeSet<(u64, i64)>,
+    unpublished: BTreeSet<(u64, i64)>,
     /// The number of the next effect's business key.
-    pub next_effect: u64,
+    next_effect: u64,
 }
 
 /// Adds one to a per-order count (orders outside the run are not counted).
@@ -37,6 +35,21 @@ fn count_for(per_order: &mut [u8], order: i64) {
 }
 
 impl Ledger {
+    /// The accounting of a run of `messages` orders, numbered from 1, before anything happened.
+    pub fn new(messages: u32) -> Ledger {
+        Ledger {
+            effects_per_order: vec![0; messages as usize + 1],
+            next_effect: 1,
+            ..Ledger::default()
+        }
+    }
+
+    /// The stage counters, the counter metrics and how many ages were recorded: what an event's
+    /// record carries.
+    pub fn counters(&self) -> (StageCounters, Metrics, usize) {
+        (self.stages, self.metrics, self.ages.len())
+    }
+
     /// The API (or a lab's accept) committed an order.
     pub fn order_accepted(&mut self) {
         self.stages.accepted += 1;
@@ -198,11 +211,6 @@ impl Ledger {
     /// True when `order` is one of the run's and has no effect yet.
     pub fn has_no_effect(&self, order: u32) -> bool {
         (self.effects_per_order.get(order as usize)).is_some_and(|n| *n == 0)
-    }
-
-    /// The provider charged `order` (a new charge, not one its idempotency key caught).
-    pub fn charged(&mut self, order: i64) {
-        count_for(&mut self.charges_per_order, order);
     }
 }
 

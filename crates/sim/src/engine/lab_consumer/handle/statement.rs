@@ -207,7 +207,7 @@ impl Simulation {
             return Ok(self.lab_release_for_later(c, d, Waiting::ClaimInProgress, here));
         }
         if is_unique_violation(&e) {
-            self.ledger.metrics.prevented_duplicates += 1;
+            self.ledger.duplicate_prevented();
             self.note(Fact::Prevented {
                 message_id: d.message_id.clone(),
                 guard: FactGuard::UniqueIndex,

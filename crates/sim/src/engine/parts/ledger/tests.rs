@@ -2,18 +2,9 @@ use std::collections::HashSet;
 
 use super::Ledger;
 
-fn run_of(orders: usize) -> Ledger {
-    Ledger {
-        effects_per_order: vec![0; orders + 1],
-        charges_per_order: vec![0; orders + 1],
-        next_effect: 1,
-        ..Ledger::default()
-    }
-}
-
 #[test]
 fn an_outbox_row_leaves_the_backlog_once_however_often_it_is_marked() {
-    let mut l = run_of(3);
+    let mut l = Ledger::new(3);
     l.outbox_written(10, 1);
     l.outbox_written(20, 2);
     assert_eq!(l.oldest_unpublished(), Some((10, 1)));
@@ -26,7 +17,7 @@ fn an_outbox_row_leaves_the_backlog_once_however_often_it_is_marked() {
 
 #[test]
 fn rows_given_up_leave_the_backlog_and_the_pending_count() {
-    let mut l = run_of(3);
+    let mut l = Ledger::new(3);
     l.outbox_written(1, 1);
     l.outbox_written(2, 2);
     l.rows_leased(2);
@@ -38,7 +29,7 @@ fn rows_given_up_leave_the_backlog_and_the_pending_count() {
 
 #[test]
 fn only_a_second_delivery_counts_as_a_redelivery_and_a_lock_ends_once() {
-    let mut l = run_of(1);
+    let mut l = Ledger::new(1);
     l.delivered(1);
     l.delivered(2);
     assert_eq!((l.metrics.delivered, l.metrics.redeliveries), (2, 1));
@@ -51,7 +42,7 @@ fn only_a_second_delivery_counts_as_a_redelivery_and_a_lock_ends_once() {
 
 #[test]
 fn an_effect_counts_for_its_order_and_records_the_message_age() {
-    let mut l = run_of(2);
+    let mut l = Ledger::new(2);
     assert!(l.has_no_effect(2));
     l.effect_applied(2, 150);
     l.effect_applied(9, u64::MAX);
@@ -65,7 +56,7 @@ fn an_effect_counts_for_its_order_and_records_the_message_age() {
 
 #[test]
 fn business_keys_count_up_from_one() {
-    let mut l = run_of(1);
+    let mut l = Ledger::new(1);
     assert_eq!(l.next_business_key(), 1);
     assert_eq!(l.next_business_key(), 2);
 }
