@@ -6,6 +6,7 @@ use super::args::{HostAction, HostArgs};
 use super::join_cmd::say;
 use super::{Cli, Failure};
 use content::key;
+use domain::workshop::wire::RefusedAt;
 use domain::workshop::{JoinUrl, SummaryView};
 use services::host::HostState;
 use services::{HostClient, HostError};
@@ -66,9 +67,7 @@ pub(super) fn host_failure(cli: &Cli, e: &HostError) -> Failure {
 /// on (a host of another protocol).
 pub(super) fn host_failure_in(strings: &content::Strings, e: &HostError) -> Failure {
     match e {
-        HostError::Version(refusal) => {
-            Failure::new(refusal.message(strings, key::host::REFUSED_VERSION))
-        }
+        HostError::Version(refusal) => Failure::new(refusal.message(strings, RefusedAt::Host)),
         _ => Failure::new(e.to_string()),
     }
 }

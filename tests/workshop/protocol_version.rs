@@ -43,6 +43,16 @@ fn newer_protocol(path: &str) -> (u16, String) {
     }
 }
 
+/// A host of the first protocol, from before hellos named one: its hello names none, and it
+/// knows no other route a join asks.
+fn older_protocol(path: &str) -> (u16, String) {
+    if path == Route::Hello.path() {
+        (200, r#"{"session":"Room 1"}"#.to_owned())
+    } else {
+        (404, "{}".to_owned())
+    }
+}
+
 /// A host of this protocol whose summary is a body of another shape.
 fn unreadable_summary(_path: &str) -> (u16, String) {
     (200, r#"{"outcome":"teleported"}"#.to_owned())
@@ -135,6 +145,42 @@ fn join_refuses_a_host_of_another_protocol_in_the_learners_language() {
         assert!(
             stdout(&status).contains("not joined"),
             "a refused join records nothing: {}",
+            stdout(&status)
+        );
+    }
+}
+
+#[test]
+fn join_asks_for_the_older_hosts_update_not_this_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = fake_host(dir.path(), older_protocol);
+    let ours = queuelab::domain::workshop::wire::QUEUELAB_VERSION;
+    for (lang, says) in [
+        (
+            "en",
+            format!("Ask the instructor to update the host to queuelab {ours}"),
+        ),
+        (
+            "de",
+            format!("den Host auf queuelab {ours} zu aktualisieren"),
+        ),
+    ] {
+        let data = dir.path().join(lang);
+        let out = command_in(lang, &data, &["join", &url, "--name", "Ada"])
+            .output()
+            .expect("join runs");
+        assert!(!out.status.success(), "{out:?}");
+        assert!(stderr(&out).contains(&says), "{lang}: {}", stderr(&out));
+        assert!(
+            !stderr(&out).contains("Update queuelab to")
+                && !stderr(&out).contains("Aktualisiere queuelab auf"),
+            "this queuelab is the newer one: {}",
+            stderr(&out)
+        );
+        let status = run(&data, &["join"], "");
+        assert!(
+            stdout(&status).contains("not joined"),
+            "{}",
             stdout(&status)
         );
     }

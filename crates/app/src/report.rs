@@ -10,6 +10,7 @@ use domain::address;
 use domain::otp::{MAX_FAILURES, OneTimeCode, Verdict};
 use domain::report::{MAX_NAME_CHARS, display_name};
 use domain::send_failure::explain;
+use domain::workshop::wire::RefusedAt;
 
 /// Longest text the entry field takes (an address cannot be longer).
 const MAX_INPUT: usize = address::MAX_LEN + 8;
@@ -382,7 +383,7 @@ fn say_failure(s: &mut ReportState, session: &Session, e: &MailFlowError) {
         MailFlowError::HostVersion(refusal) => {
             let values = refusal.values();
             let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            say(s, session, key::host::REFUSED_VERSION, &pairs, true);
+            say(s, session, refusal.key(RefusedAt::Host), &pairs, true);
         }
     }
 }

@@ -59,7 +59,7 @@ impl JoinRefusal {
             JoinRefusal::NotConfirmed { .. } => key::join::REFUSED_UNCONFIRMED,
             JoinRefusal::Host { .. } => key::join::REFUSED_HOST,
             JoinRefusal::Local { .. } => key::join::REFUSED_LOCAL,
-            JoinRefusal::Version(_) => key::join::REFUSED_VERSION,
+            JoinRefusal::Version(refusal) => refusal.key(super::wire::RefusedAt::Join),
         }
     }
 

@@ -6,7 +6,8 @@
 //!
 //! The version, checked in both directions:
 //! - the host's [`Hello`] names its [`PROTOCOL`] and its queuelab version; a client whose
-//!   protocol differs refuses to join, telling its user to install the host's version;
+//!   protocol differs refuses to join, telling its user which side to update: this queuelab to
+//!   the host's version when the host is newer, the host to this version when it is older;
 //! - every request of queuelab's own client carries its protocol in the [`PROTOCOL_HEADER`]
 //!   header, and the host answers one that names another protocol with 426 and a
 //!   [`VersionRefusal`] (a trainee who joined before the host was updated learns the same at
@@ -22,6 +23,7 @@ pub use relay::{CodeReply, Issued, SendReply};
 pub use route::{Miss, Route};
 
 use super::Event;
+use content::key;
 use serde::{Deserialize, Serialize};
 
 /// The protocol this build speaks. A change to a route or a body that an older build would
@@ -75,21 +77,52 @@ impl VersionRefusal {
         ]
     }
 
-    /// The refusal in the language of `strings`, worded by the UI string `key`.
-    pub fn message(&self, strings: &content::Strings, key: content::Key) -> String {
+    /// Whether the host is the older side: then the host's queuelab needs the update, not
+    /// this one.
+    pub fn host_is_older(&self) -> bool {
+        self.protocol < PROTOCOL
+    }
+
+    /// The UI string that words the refusal where it is told, by the side that must update.
+    pub fn key(&self, at: RefusedAt) -> content::Key {
+        match (at, self.host_is_older()) {
+            (RefusedAt::Join, false) => key::join::REFUSED_VERSION,
+            (RefusedAt::Join, true) => key::join::REFUSED_VERSION_OLDER_HOST,
+            (RefusedAt::Host, false) => key::host::REFUSED_VERSION,
+            (RefusedAt::Host, true) => key::host::REFUSED_VERSION_OLDER_HOST,
+        }
+    }
+
+    /// The refusal in the language of `strings`, worded for where it is told.
+    pub fn message(&self, strings: &content::Strings, at: RefusedAt) -> String {
         let values = self.values();
         let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        strings.fill(key, &pairs)
+        strings.fill(self.key(at), &pairs)
     }
+}
+
+/// Where a version refusal is told: joining a session, or another request to the host (an
+/// instructor's command, a delivery, a report mailed through the host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusedAt {
+    /// `queuelab join` or the join dialog.
+    Join,
+    /// Any later request to the host.
+    Host,
 }
 
 impl std::fmt::Display for VersionRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the host runs queuelab {} (protocol {}), this queuelab {QUEUELAB_VERSION} speaks protocol {PROTOCOL}: update queuelab to {}",
-            self.queuelab, self.protocol, self.queuelab
-        )
+            "the host runs queuelab {} (protocol {}), this queuelab {QUEUELAB_VERSION} speaks protocol {PROTOCOL}: ",
+            self.queuelab, self.protocol
+        )?;
+        if self.host_is_older() {
+            write!(f, "update the host to queuelab {QUEUELAB_VERSION}")
+        } else {
+            write!(f, "update queuelab to {}", self.queuelab)
+        }
     }
 }
 
@@ -217,6 +250,52 @@ pub struct ReportSubmit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_older_side_is_told_to_update_in_both_languages_and_places() {
+        let content = content::load(&content::ContentSource::Embedded).expect("content");
+        let older_host = VersionRefusal {
+            protocol: UNVERSIONED,
+            queuelab: String::new(),
+        };
+        let newer_host = VersionRefusal {
+            protocol: PROTOCOL + 1,
+            queuelab: "9.0.0".into(),
+        };
+        assert!(older_host.host_is_older() && !newer_host.host_is_older());
+        let ours = QUEUELAB_VERSION;
+        for (lang, update_host, update_host_later, update_us) in [
+            (
+                content::Lang::En,
+                format!("to queuelab {ours}"),
+                format!("updated to version {ours}"),
+                "to version 9.0.0",
+            ),
+            (
+                content::Lang::De,
+                format!("auf queuelab {ours}"),
+                format!("auf Version {ours} aktualisiert"),
+                "auf Version 9.0.0",
+            ),
+        ] {
+            let strings = &content.course(lang).strings;
+            let said = older_host.message(strings, RefusedAt::Join);
+            assert!(said.contains(&update_host), "{said}");
+            assert!(!said.contains("9.0.0"), "{said}");
+            let said = older_host.message(strings, RefusedAt::Host);
+            assert!(said.contains(&update_host_later), "{said}");
+            for at in [RefusedAt::Join, RefusedAt::Host] {
+                let said = newer_host.message(strings, at);
+                assert!(said.contains(update_us), "{said}");
+            }
+        }
+        assert!(
+            older_host
+                .to_string()
+                .ends_with(&format!("update the host to queuelab {ours}")),
+            "{older_host}"
+        );
+    }
 
     #[test]
     fn a_hello_without_a_protocol_is_the_first_protocol_and_a_mismatch() {
