@@ -2,11 +2,12 @@
 //! reads, a huge header, many slow connections, idle keep-alive connections. Each test is about
 //! what the server does (serve others, refuse, close), never about how fast.
 
+use crate::support::cli::spawn_share;
 use queuelab::services::http::Limits;
 use queuelab::services::share::ShareServer;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// Long enough that only a server that never closes runs into it.
@@ -155,26 +156,7 @@ fn peak_kb(pid: u32) -> u64 {
 #[test]
 fn a_huge_header_is_refused_without_memory_growth() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("queuelab.toml");
-    std::fs::write(&config, "").expect("config");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_queuelab"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .arg("--config")
-        .arg(&config)
-        .args([
-            "--lang",
-            "en",
-            "share",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn queuelab share");
+    let mut child = spawn_share(dir.path(), Stdio::null());
     let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let host_port = lines
         .map_while(Result::ok)

@@ -37,6 +37,31 @@ struct Fixture {
     attempt_id: i64,
 }
 
+/// A fixture whose code was asked for and confirmed at `start`: its report waits in the
+/// outbox.
+fn queued_report(start: i64) -> Fixture {
+    let mut fx = fixture(None);
+    fx.request_code(start);
+    fx.file()
+        .run_due(&mut fx.store, start)
+        .expect("code to file");
+    let eml = std::fs::read_to_string(fx.dir.path().join("mail/000001-code.eml")).expect("eml");
+    let report = fx.report();
+    let verdict = fx
+        .flow
+        .confirm_code(
+            &mut fx.store,
+            LEARNER,
+            &code_in(&eml),
+            start + 5,
+            false,
+            &report,
+        )
+        .expect("confirm");
+    assert!(matches!(verdict, Verdict::Accepted { .. }));
+    fx
+}
+
 fn fixture(instructor: Option<&str>) -> Fixture {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut store, _) = Store::open(&dir.path().join("progress.db")).expect("store");

@@ -1,6 +1,7 @@
 //! `queuelab share` end to end: prints the URL, serves the map on loopback, refuses other paths
 //! and stops cleanly on SIGINT (what Ctrl+C sends).
 
+use crate::support::cli::spawn_share;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -25,26 +26,7 @@ fn get(host_port: &str, path: &str) -> String {
 #[test]
 fn share_serves_the_map_and_stops_on_ctrl_c() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let config = dir.path().join("queuelab.toml");
-    std::fs::write(&config, "").expect("config");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_queuelab"))
-        .arg("--data-dir")
-        .arg(dir.path())
-        .arg("--config")
-        .arg(&config)
-        .args([
-            "--lang",
-            "en",
-            "share",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn queuelab share");
+    let mut child = spawn_share(dir.path(), Stdio::piped());
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut printed = Vec::new();
     let host_port = loop {

@@ -1,7 +1,7 @@
 //! Header injection, codes that belong to another process, and the lock after wrong tries.
 
 use super::server::{Fault, Mode, Smtp, faulty_server};
-use super::{Fixture, LEARNER, code_in, fixture, header};
+use super::{Fixture, LEARNER, fixture, header, queued_report};
 use queuelab::domain::otp::{MAX_FAILURES, VALIDITY_SECS, Verdict};
 use queuelab::domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
 use queuelab::services::config::{Mail, Security, Transport};
@@ -20,31 +20,6 @@ fn smtp_config(port: u16) -> Mail {
         from: Some("Queue Lab <lab@example.org>".into()),
         ..Mail::default()
     }
-}
-
-/// A fixture whose report is confirmed and waits in the outbox.
-fn queued_report() -> Fixture {
-    let mut fx = fixture(None);
-    let start = now_secs();
-    fx.request_code(start);
-    fx.file()
-        .run_due(&mut fx.store, start)
-        .expect("code to file");
-    let eml = std::fs::read_to_string(fx.dir.path().join("mail/000001-code.eml")).expect("eml");
-    let report = fx.report();
-    let verdict = fx
-        .flow
-        .confirm_code(
-            &mut fx.store,
-            LEARNER,
-            &code_in(&eml),
-            start + 5,
-            false,
-            &report,
-        )
-        .expect("confirm");
-    assert!(matches!(verdict, Verdict::Accepted { .. }));
-    fx
 }
 
 fn report_row(fx: &Fixture) -> OutboxMail {
@@ -206,7 +181,7 @@ fn wrong_codes_lock_and_a_new_code_does_not_unlock() {
 /// not as "connection failure".
 #[test]
 fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
-    let mut fx = queued_report();
+    let mut fx = queued_report(now_secs());
     let smtp = Smtp::start();
     smtp.set_mode(Mode::Permanent);
     let now = now_secs() + 10;
@@ -241,7 +216,7 @@ fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
     // A refusal after the whole message (a content filter's 554) is permanent too. Each new
     // fixture queues its report at the real "now", so the clock is read again after it: on a
     // loaded machine the steps above can take longer than the ten seconds of slack.
-    let mut fx = queued_report();
+    let mut fx = queued_report(now_secs());
     let now = now_secs() + 10;
     let port = faulty_server(Fault::RejectAfterData);
     let outcomes = fx.smtp(port).run_due(&mut fx.store, now).expect("dispatch");
@@ -251,7 +226,7 @@ fn permanent_errors_fail_at_once_and_tls_and_timeouts_are_named() {
     assert!(reason.contains("554"), "{reason}");
 
     // Implicit TLS against a plain-text server, and a server that never says hello.
-    let mut fx = queued_report();
+    let mut fx = queued_report(now_secs());
     let now = now_secs() + 10;
     let tls = fx
         .smtp_with(smtp.port, Security::Tls)

@@ -2,8 +2,7 @@
 //! send deadline (shorter than the outbox lease) ends the first send. A second dispatcher that
 //! finds the lease expired then sends, and the server gets one report.
 
-use super::{LEARNER, code_in, fixture};
-use queuelab::domain::otp::Verdict;
+use super::queued_report;
 use queuelab::domain::outbox::{DEFAULT_RETRY, MailKind, MailStatus};
 use queuelab::services::Store;
 use queuelab::services::config::{Mail, Security, Transport};
@@ -113,26 +112,8 @@ fn dispatcher(port: u16, deadline: Duration) -> Dispatcher {
 
 #[test]
 fn a_server_answering_one_byte_at_a_time_gets_the_report_exactly_once() {
-    let mut fx = fixture(None);
     let start = now_secs();
-    fx.request_code(start);
-    fx.file()
-        .run_due(&mut fx.store, start)
-        .expect("code to file");
-    let eml = std::fs::read_to_string(fx.dir.path().join("mail/000001-code.eml")).expect("eml");
-    let report = fx.report();
-    let verdict = fx
-        .flow
-        .confirm_code(
-            &mut fx.store,
-            LEARNER,
-            &code_in(&eml),
-            start + 5,
-            false,
-            &report,
-        )
-        .expect("confirm");
-    assert!(matches!(verdict, Verdict::Accepted { .. }));
+    let mut fx = queued_report(start);
 
     let (port, delivered, slow_ended) = dribbling_server();
     let db = fx.store.path().to_path_buf();

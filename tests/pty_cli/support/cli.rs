@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// `queuelab --lang en --data-dir DATA ARGS…` with a plain locale.
 pub fn command(data: &Path, args: &[&str]) -> Command {
@@ -43,4 +43,29 @@ pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes())
         .expect("write input");
     child.wait_with_output().expect("it ends")
+}
+
+/// `queuelab --lang en share` on a free loopback port, with an empty config file of its own in
+/// DATA: its stdout piped (the first lines name the address), its stderr as given.
+pub fn spawn_share(data: &Path, stderr: Stdio) -> Child {
+    let config = data.join("queuelab.toml");
+    std::fs::write(&config, "").expect("config");
+    Command::new(env!("CARGO_BIN_EXE_queuelab"))
+        .arg("--data-dir")
+        .arg(data)
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "--lang",
+            "en",
+            "share",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("spawn queuelab share")
 }
