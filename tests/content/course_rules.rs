@@ -166,29 +166,12 @@ const BROKER_IDS: &[&str] = &[
 /// The statements of the `csharp` code blocks of a chapter that hand a message id on to the
 /// handler or the inbox, each joined to one line.
 fn statements_keyed_on_an_id(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut code = String::new();
-    let mut in_code = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            if in_code {
-                for statement in code.split([';', '{', '}']) {
-                    let joined = normalise(statement);
-                    if joined.contains("handleasync(") || joined.contains("inboxentry(") {
-                        out.push(joined);
-                    }
-                }
-                code.clear();
-            }
-            in_code = !in_code && line.contains("csharp");
-            continue;
-        }
-        if in_code {
-            code.push_str(line);
-            code.push('\n');
-        }
-    }
-    out
+    inbox_retention_and_samples::csharp_sources(text)
+        .iter()
+        .flat_map(|code| code.split([';', '{', '}']))
+        .map(normalise)
+        .filter(|joined| joined.contains("handleasync(") || joined.contains("inboxentry("))
+        .collect()
 }
 
 fn broker_ids_reaching_the_inbox(text: &str) -> Vec<String> {

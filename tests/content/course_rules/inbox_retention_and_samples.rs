@@ -72,16 +72,15 @@ fn chapter_10_says_a_thrown_exception_is_abandoned() {
     assert_rule(&THROWN_DE, "de");
 }
 
-/// The `csharp` code blocks of a chapter, each normalised to one line.
-pub(super) fn csharp_blocks(text: &str) -> Vec<String> {
+/// The `csharp` code blocks of a chapter, each as written.
+pub(super) fn csharp_sources(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut code = String::new();
     let mut in_code = false;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             if in_code {
-                out.push(normalise(&code));
-                code.clear();
+                out.push(std::mem::take(&mut code));
             }
             in_code = !in_code && line.contains("csharp");
             continue;
@@ -92,6 +91,14 @@ pub(super) fn csharp_blocks(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The `csharp` code blocks of a chapter, each normalised to one line.
+pub(super) fn csharp_blocks(text: &str) -> Vec<String> {
+    csharp_sources(text)
+        .iter()
+        .map(|code| normalise(code))
+        .collect()
 }
 
 /// The inbox look-ups of the code samples that settle on any row: a row that is only
