@@ -1,7 +1,10 @@
 //! Running the real binary as a workshop host and as trainees.
 
+#[path = "../pty_cli/support/child.rs"]
+mod child;
+
 use queuelab::services::discovery::PORT_ENV;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -50,19 +53,7 @@ pub fn free_udp_port() -> u16 {
 
 /// Runs a command with `input` on stdin.
 pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("input written");
-    child.wait_with_output().expect("the command ends")
+    child::output_with_input(command(data, args), input)
 }
 
 /// A free loopback port (the host must come back on the same one: it is in the join URL).

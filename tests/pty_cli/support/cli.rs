@@ -1,7 +1,6 @@
 //! Runs the queuelab binary the way the CLI tests need it: English, its own data folder, the
 //! given input on stdin, and the whole output collected.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
@@ -30,19 +29,7 @@ pub fn queuelab(data: &Path, args: &[&str]) -> Output {
 
 /// Runs [`command`] with `input` on stdin and waits for it to end.
 pub fn run(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write input");
-    child.wait_with_output().expect("it ends")
+    super::child::output_with_input(command(data, args), input)
 }
 
 /// `queuelab --lang en share` on a free loopback port, with an empty config file of its own in
